@@ -1,0 +1,42 @@
+# toolout: every target needs only Go; tools come from go.mod's tool directives.
+GO        ?= go
+BENCHTIME ?= 1s
+BENCHCOUNT ?= 1
+FUZZTIME  ?= 30s
+
+# Packages that core must never depend on (see DESIGN.md, "Layout").
+FORBIDDEN := github.com/toolout/toolout/(harness|fakes|cmd)|github.com/onsi/(ginkgo|gomega)|github.com/google/go-cmp
+
+.PHONY: test fmt-check vet deps golden bench help
+
+## test: gofmt check, go vet, dependency direction, then every test with the race detector
+test: fmt-check vet deps
+	$(GO) tool gotestsum --format testname -- -race -count=1 ./...
+
+## fmt-check: fail when a Go file is not gofmt-formatted
+fmt-check:
+	@bad=$$(gofmt -l $$(find . -name '*.go' -not -path './.git/*')); \
+	if [ -n "$$bad" ]; then echo "not gofmt-formatted (run gofmt -w):"; echo "$$bad"; exit 1; fi
+
+## vet: go vet ./...
+vet:
+	$(GO) vet ./...
+
+## deps: fail when a package under core imports the harness, fakes, cmd or a test framework
+deps:
+	@bad=$$($(GO) list -f '{{.ImportPath}}{{range .Deps}} {{.}}{{end}}' ./core/... | \
+		awk '{ for (i = 2; i <= NF; i++) if ($$i ~ /^($(FORBIDDEN))/) print $$1 " imports " $$i }'); \
+	if [ -n "$$bad" ]; then echo "core must not depend on harness, fakes, cmd or test frameworks:"; echo "$$bad"; exit 1; fi; \
+	echo "deps: core is free of harness, fakes, cmd and test frameworks"
+
+## golden: rewrite the golden files of the bundled scenarios (review the diff before committing)
+golden:
+	UPDATE_GOLDEN=1 $(GO) run ./cmd/toolout test scenarios
+
+## bench: run the Go benchmarks; the output is benchstat-ready (BENCHCOUNT=10 for comparisons)
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) -count $(BENCHCOUNT) ./bench/...
+
+## help: list the targets
+help:
+	@grep -E '^## ' Makefile | sed 's/^## /  /'

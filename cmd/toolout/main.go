@@ -1,0 +1,140 @@
+// Command toolout runs toolout's scenarios and exposes each of its parsers on
+// files, for use outside `go test`.
+//
+// Usage:
+//
+//	toolout test [PATH...] [--update] [--label EXPR] [--run REGEX] [--parallel N]
+//	toolout final-report --nonce NONCE [FILE]
+//	toolout version
+//
+// Every subcommand reads a file or standard input and writes stable JSON (or
+// a report, for test). Exit status: 0 success, 1 failed checks, 2 bad usage or
+// bad input, with a one-line error naming the input and position.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// Exit codes.
+const (
+	exitOK     = 0
+	exitFailed = 1
+	exitUsage  = 2
+)
+
+type command struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int
+}
+
+func commands() []command {
+	return []command{
+		{"test", "run scenarios and compare their transcripts with golden files", runTest},
+		{"final-report", "parse a final-report wrapper from a file or stdin", runFinalReport},
+		{"version", "print the version", runVersion},
+	}
+}
+
+// run is the whole program; main only wires it to the process.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		usage(stderr)
+		if len(args) == 0 {
+			return exitUsage
+		}
+		return exitOK
+	}
+	for _, c := range commands() {
+		if c.name == args[0] {
+			return c.run(ctx, args[1:], stdin, stdout, stderr)
+		}
+	}
+	fmt.Fprintf(stderr, "toolout: unknown command %q (run 'toolout help')\n", args[0])
+	return exitUsage
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "toolout: handle tool output that is too big or malformed, and test it deterministically.")
+	fmt.Fprintln(w, "\nUsage: toolout COMMAND [ARGS]\n\nCommands:")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-13s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w, "\nRun 'toolout COMMAND --help' for a command's flags.")
+}
+
+// parseFlags parses fs from args, allowing flags and positional arguments to
+// be interleaved ("toolout test scenarios --run x"). A lone "--" ends flags.
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+// newFlagSet returns a flag set that reports errors to stderr in one line.
+func newFlagSet(name, synopsis string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("toolout "+name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: toolout %s %s\n", name, synopsis)
+		fs.SetOutput(stderr)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
+	}
+	return fs
+}
+
+// usageError reports a flag problem; -h prints usage and succeeds.
+func usageError(fs *flag.FlagSet, stderr io.Writer, err error) int {
+	if errors.Is(err, flag.ErrHelp) {
+		fs.Usage()
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "%s: %v\n", fs.Name(), err)
+	return exitUsage
+}
+
+// readInput reads the single optional FILE argument, or stdin when there is
+// none or it is "-". It returns the name to use in messages.
+func readInput(args []string, stdin io.Reader) (name string, data []byte, err error) {
+	switch {
+	case len(args) > 1:
+		return "", nil, fmt.Errorf("want at most one FILE, got %d (%s)", len(args), strings.Join(args, " "))
+	case len(args) == 0 || args[0] == "-":
+		data, err = io.ReadAll(stdin)
+		return "<stdin>", data, err
+	}
+	data, err = os.ReadFile(args[0])
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		err = fmt.Errorf("%s: %w", args[0], pe.Err)
+	}
+	return args[0], data, err
+}

@@ -1,0 +1,34 @@
+// Package fakes holds deterministic stand-ins for core's seams: a scripted
+// [LLM], oracle responders, sequential identifiers and nonces, and a stepping
+// clock. It imports core only, never the harness or a test framework, so that
+// tests, the harness, benchmarks and the CLI can all use it.
+//
+// # Scripted LLM
+//
+// An [LLM] replays a list of [Step]s. A step matches a request on facts read
+// from the request, never on arrival order: the tag's site, the chunk "i/n",
+// the turn, and substrings of the system text, the last user message or any
+// message. Map calls of the extractor run concurrently, so a script that relied
+// on order would be flaky.
+//
+// The LLM is strict. Among the steps whose criteria hold, the first one with
+// uses left answers. A request that no step matches is answered with an error
+// and recorded as a violation that names the reason (nothing matched, or every
+// matching step was used up) and shows a diff against the nearest step. A step
+// used fewer times than its Times is a violation too. [LLM.Check] returns all
+// violations, so a component that swallows an LLM error (for example by falling
+// back to truncation) cannot hide a broken script.
+//
+// A step responds with exactly one of: Text (with "{{nonce}}" replaced by the
+// nonce named in the request), Final (the text wrapped in the request's
+// final-report wrapper), ToolCalls, Error (timeout, rate_limit, server_error),
+// or Oracle (a named Go responder computing its answer from the text actually
+// sent; see [Oracles]).
+//
+// # Determinism
+//
+// [IDs] yields 00000000-0000-4000-8000-000000000001, ...; [Nonces] yields
+// nonce0001, ...; [Clock] starts at 2026-01-01T00:00:00Z and steps one second
+// per reading. [NewSources] bundles fresh ones into a core.Sources. Nothing here
+// is global: every scenario builds its own.
+package fakes

@@ -1,0 +1,396 @@
+package fakes
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/toolout/toolout/core"
+)
+
+var _ core.LLM = (*LLM)(nil)
+
+// Options configure an LLM.
+type Options struct {
+	// Tokenizer, when set, fills Response.Usage with the token counts of the
+	// request's messages and of the answer.
+	Tokenizer core.Tokenizer
+}
+
+// Call records one request and what was answered.
+type Call struct {
+	// Seq is the 1-based arrival order.
+	Seq      int
+	Request  core.Request
+	Step     string // ID of the answering step; empty when none matched
+	Response core.Response
+	Err      error
+}
+
+type stepState struct {
+	Step
+	times int
+	used  int
+	chunk [2]int
+}
+
+// LLM is a scripted, strict fake of core.LLM. See the package documentation.
+type LLM struct {
+	opts Options
+
+	mu         sync.Mutex
+	steps      []*stepState
+	calls      []Call
+	violations []Violation
+	callIDs    int
+}
+
+// NewLLM returns an LLM that replays steps. Steps without an ID are named
+// step-1, step-2, ... by their position. It fails when a step is invalid or
+// two steps share an ID.
+func NewLLM(steps []Step, opts Options) (*LLM, error) {
+	l := &LLM{opts: opts}
+	seen := map[string]bool{}
+	var errs []error
+	for i, s := range steps {
+		if s.ID == "" {
+			s.ID = fmt.Sprintf("step-%d", i+1)
+		}
+		if err := s.check(); err != nil {
+			errs = append(errs, fmt.Errorf("fakes: step %q: %w", s.ID, err))
+			continue
+		}
+		if seen[s.ID] {
+			errs = append(errs, fmt.Errorf("fakes: step %q: duplicate id", s.ID))
+		}
+		seen[s.ID] = true
+		st := &stepState{Step: s, times: max(s.Times, 1)}
+		if s.Match.Chunk != "" {
+			st.chunk[0], st.chunk[1], _ = parseChunk(s.Match.Chunk)
+		}
+		l.steps = append(l.steps, st)
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return l, nil
+}
+
+// Complete answers req from the script. A request that no step can answer gets
+// an error, which is also recorded for Check.
+func (l *LLM) Complete(ctx context.Context, req core.Request) (core.Response, error) {
+	if err := ctx.Err(); err != nil {
+		return core.Response{}, err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	call := Call{Seq: len(l.calls) + 1, Request: req}
+	st, v := l.pick(req)
+	var err error
+	if v == nil {
+		st.used++
+		call.Step = st.ID
+		call.Response, err = l.respond(st, req)
+		if err != nil && !isInjected(err) {
+			v = &Violation{Pos: st.Pos, Msg: fmt.Sprintf("step %q: %v", st.ID, err)}
+		}
+	}
+	if v != nil {
+		l.violations = append(l.violations, *v)
+		err = v
+	}
+	call.Err = err
+	l.calls = append(l.calls, call)
+	return call.Response, err
+}
+
+// Calls returns every request received so far, in arrival order.
+func (l *LLM) Calls() []Call {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]Call(nil), l.calls...)
+}
+
+// Unused returns the steps that answered fewer requests than their Times.
+func (l *LLM) Unused() []Step {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []Step
+	for _, st := range l.steps {
+		if st.used < st.times {
+			out = append(out, st.Step)
+		}
+	}
+	return out
+}
+
+// Violation is a breach of the script: a request no step could answer, a
+// step that could not respond, or a step used fewer times than scripted.
+type Violation struct {
+	// Pos is the position of the step concerned; empty when no step is.
+	Pos string
+	Msg string
+}
+
+func (v *Violation) Error() string { return "fakes: " + v.Msg + at(v.Pos) }
+
+// Violations returns every breach of the script so far, in the order they
+// happened, followed by the steps used fewer times than scripted.
+func (l *LLM) Violations() []Violation {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := append([]Violation(nil), l.violations...)
+	for _, st := range l.steps {
+		switch {
+		case st.used >= st.times:
+		case st.times == 1:
+			out = append(out, Violation{Pos: st.Pos, Msg: fmt.Sprintf("step %q was never used", st.ID)})
+		default:
+			out = append(out, Violation{Pos: st.Pos, Msg: fmt.Sprintf("step %q was used %d of %d times", st.ID, st.used, st.times)})
+		}
+	}
+	return out
+}
+
+// Check returns every violation joined in one error, or nil.
+func (l *LLM) Check() error {
+	var errs []error
+	for _, v := range l.Violations() {
+		errs = append(errs, &v)
+	}
+	return errors.Join(errs...)
+}
+
+func at(pos string) string {
+	if pos == "" {
+		return ""
+	}
+	return " (" + pos + ")"
+}
+
+// pick returns the first step that matches req and has uses left.
+func (l *LLM) pick(req core.Request) (*stepState, *Violation) {
+	var usedUp *stepState
+	for _, st := range l.steps {
+		if len(mismatches(st, req)) > 0 {
+			continue
+		}
+		if st.used < st.times {
+			return st, nil
+		}
+		if usedUp == nil {
+			usedUp = st
+		}
+	}
+	if usedUp != nil {
+		return nil, &Violation{Pos: usedUp.Pos, Msg: fmt.Sprintf("request %s: step %q matches but is used up (%d of %d times)",
+			req.Tag, usedUp.ID, usedUp.used, usedUp.times)}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "request %s: no step matches", req.Tag)
+	var nearest *stepState
+	var diff []mismatch
+	for _, st := range l.steps {
+		if d := mismatches(st, req); nearest == nil || len(d) < len(diff) {
+			nearest, diff = st, d
+		}
+	}
+	if nearest != nil {
+		fmt.Fprintf(&b, "\nnearest step %q%s (-step +request):", nearest.ID, at(nearest.Pos))
+		for _, d := range diff {
+			fmt.Fprintf(&b, "\n  - %s: %s\n  + %s: %s", d.field, d.want, d.field, d.got)
+		}
+	}
+	return nil, &Violation{Msg: b.String()}
+}
+
+type mismatch struct{ field, want, got string }
+
+func mismatches(st *stepState, req core.Request) []mismatch {
+	m := st.Match
+	var out []mismatch
+	if m.Tag != "" && m.Tag != req.Tag.Site {
+		out = append(out, mismatch{"tag", m.Tag, orNone(req.Tag.Site)})
+	}
+	if m.Chunk != "" && (st.chunk[0] != req.Tag.Chunk || st.chunk[1] != req.Tag.Chunks) {
+		got := "(none)"
+		if req.Tag.Chunks > 0 {
+			got = fmt.Sprintf("%d/%d", req.Tag.Chunk, req.Tag.Chunks)
+		}
+		out = append(out, mismatch{"chunk", m.Chunk, got})
+	}
+	if m.Turn != 0 && m.Turn != req.Tag.Turn {
+		got := "(none)"
+		if req.Tag.Turn > 0 {
+			got = fmt.Sprint(req.Tag.Turn)
+		}
+		out = append(out, mismatch{"turn", fmt.Sprint(m.Turn), got})
+	}
+	sys, user, all := Texts(req)
+	out = append(out, missing("system", m.System, sys)...)
+	out = append(out, missing("user", m.User, user)...)
+	out = append(out, missing("contains", m.Contains, all)...)
+	return out
+}
+
+func missing(field string, subs []string, text string) []mismatch {
+	var out []mismatch
+	for _, s := range subs {
+		if !strings.Contains(text, s) {
+			out = append(out, mismatch{field, fmt.Sprintf("%q", s), "(not in the " + where(field) + ")"})
+		}
+	}
+	return out
+}
+
+func where(field string) string {
+	switch field {
+	case "system":
+		return "system text"
+	case "user":
+		return "last user message"
+	}
+	return "messages"
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}
+
+// Texts returns the system text (all system messages joined by newlines), the
+// content of the last user message, and every message's content joined.
+func Texts(req core.Request) (system, user, all string) {
+	var sys, every []string
+	for _, m := range req.Messages {
+		switch m.Role {
+		case core.RoleSystem:
+			sys = append(sys, m.Content)
+		case core.RoleUser:
+			user = m.Content
+		}
+		every = append(every, m.Content)
+	}
+	return strings.Join(sys, "\n"), user, strings.Join(every, "\n")
+}
+
+var nonceRE = regexp.MustCompile(`<ai-agent-([A-Za-z0-9_-]+?)-FINAL[\s>]`)
+
+// RequestNonce returns the nonce of the first final-report wrapper named in
+// the request (system messages first), or "" when there is none.
+func RequestNonce(req core.Request) string {
+	sys, _, all := Texts(req)
+	for _, t := range []string{sys, all} {
+		if m := nonceRE.FindStringSubmatch(t); m != nil {
+			return m[1]
+		}
+	}
+	return ""
+}
+
+// WrapFinal wraps content in the final-report wrapper of nonce.
+func WrapFinal(nonce, content string) string {
+	return "<ai-agent-" + nonce + "-FINAL format=\"text\">" + content + "</ai-agent-" + nonce + "-FINAL>"
+}
+
+type injected struct{ error }
+
+func (e injected) Unwrap() error { return e.error }
+
+func isInjected(err error) bool {
+	var in injected
+	return errors.As(err, &in)
+}
+
+// respond builds the answer of st; l.mu is held.
+func (l *LLM) respond(st *stepState, req core.Request) (core.Response, error) {
+	r := st.Respond
+	var resp core.Response
+	switch {
+	case r.Error != nil:
+		return resp, injected{injectedError(st.ID, *r.Error)}
+	case r.Oracle != nil:
+		text, err := oracles[r.Oracle.Name].Answer(req, r.Oracle.Params)
+		if err != nil {
+			return resp, err
+		}
+		nonce := RequestNonce(req)
+		switch r.Oracle.Wrap {
+		case "final":
+			if nonce == "" {
+				return resp, errors.New("oracle wrap final: the request names no final-report nonce")
+			}
+			text = WrapFinal(nonce, text)
+		case "", "auto":
+			if nonce != "" {
+				text = WrapFinal(nonce, text)
+			}
+		}
+		resp.Text = text
+	case r.Final != nil:
+		nonce := RequestNonce(req)
+		if nonce == "" {
+			return resp, errors.New("respond final: the request names no final-report nonce")
+		}
+		resp.Text = WrapFinal(nonce, *r.Final)
+	case r.Text != nil:
+		resp.Text = strings.ReplaceAll(*r.Text, "{{nonce}}", RequestNonce(req))
+	}
+	for _, c := range r.ToolCalls {
+		call := core.ToolCall{ID: c.ID, Name: c.Name}
+		if call.ID == "" {
+			l.callIDs++
+			call.ID = fmt.Sprintf("call-%d", l.callIDs)
+		}
+		switch {
+		case c.Raw != nil:
+			call.Arguments = json.RawMessage(*c.Raw)
+		default:
+			args := c.Args
+			if args == nil {
+				args = map[string]any{}
+			}
+			b, err := json.Marshal(args)
+			if err != nil {
+				return core.Response{}, fmt.Errorf("tool call %q: arguments: %w", c.Name, err)
+			}
+			call.Arguments = b
+		}
+		resp.ToolCalls = append(resp.ToolCalls, call)
+	}
+	resp.FinishReason = core.FinishStop
+	if len(resp.ToolCalls) > 0 {
+		resp.FinishReason = core.FinishToolCalls
+	}
+	if tk := l.opts.Tokenizer; tk != nil {
+		_, _, all := Texts(req)
+		resp.Usage.InputTokens = tk.Count(all)
+		resp.Usage.OutputTokens = tk.Count(resp.Text)
+		for _, c := range resp.ToolCalls {
+			resp.Usage.OutputTokens += tk.Count(c.Name) + tk.Count(string(c.Arguments))
+		}
+	}
+	return resp, nil
+}
+
+func injectedError(id string, e ErrorSpec) error {
+	var base error
+	switch e.Kind {
+	case ErrorTimeout:
+		base = context.DeadlineExceeded
+	case ErrorRateLimit:
+		base = core.ErrRateLimited
+	default:
+		base = core.ErrServer
+	}
+	if e.Message != "" {
+		return fmt.Errorf("fake llm step %q: %s: %w", id, e.Message, base)
+	}
+	return fmt.Errorf("fake llm step %q: %w", id, base)
+}

@@ -1,0 +1,118 @@
+package fakes
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/toolout/toolout/core"
+)
+
+// Oracle is a named responder that computes its answer from the text it was
+// actually sent, so that a scenario or benchmark measures real information
+// loss rather than a scripted guess.
+type Oracle struct {
+	// Doc says what the oracle answers and which parameters it takes.
+	Doc string
+	// Check validates the parameters before any request arrives.
+	Check func(params map[string]any) error
+	// Answer computes the answer text. The LLM wraps it in the final-report
+	// wrapper according to OracleSpec.Wrap.
+	Answer func(req core.Request, params map[string]any) (string, error)
+}
+
+var oracles = map[string]Oracle{
+	"grep-lines": {
+		Doc: "Answers the lines of the searched text that match params.pattern (a Go regexp), " +
+			"in order, joined by newlines; \"NO RELEVANT DATA FOUND\" and a short note when none does. " +
+			"params.in picks the text: user (the last user message, default), system, or all.",
+		Check: func(p map[string]any) error {
+			if err := onlyParams(p, "pattern", "in"); err != nil {
+				return err
+			}
+			pat, ok := p["pattern"].(string)
+			if !ok || pat == "" {
+				return errors.New("params.pattern: want a non-empty string")
+			}
+			if _, err := regexp.Compile(pat); err != nil {
+				return fmt.Errorf("params.pattern: %w", err)
+			}
+			return checkIn(p)
+		},
+		Answer: func(req core.Request, p map[string]any) (string, error) {
+			re := regexp.MustCompile(p["pattern"].(string))
+			var hits []string
+			for line := range strings.SplitSeq(pickText(req, p), "\n") {
+				if re.MatchString(line) {
+					hits = append(hits, line)
+				}
+			}
+			if len(hits) == 0 {
+				return fmt.Sprintf("NO RELEVANT DATA FOUND\nno line matches %q", re.String()), nil
+			}
+			return strings.Join(hits, "\n"), nil
+		},
+	},
+	"echo": {
+		Doc:   "Answers the searched text itself. params.in picks it: user (the last user message, default), system, or all.",
+		Check: func(p map[string]any) error { return errors.Join(onlyParams(p, "in"), checkIn(p)) },
+		Answer: func(req core.Request, p map[string]any) (string, error) {
+			return pickText(req, p), nil
+		},
+	},
+}
+
+// OracleNames returns the names of the known oracles, sorted.
+func OracleNames() []string {
+	names := make([]string, 0, len(oracles))
+	for n := range oracles {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// LookupOracle returns the oracle called name.
+func LookupOracle(name string) (Oracle, bool) {
+	o, ok := oracles[name]
+	return o, ok
+}
+
+func onlyParams(p map[string]any, known ...string) error {
+	var unknown []string
+	for k := range p {
+		if !slices.Contains(known, k) {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) == 0 {
+		return nil
+	}
+	slices.Sort(unknown)
+	return fmt.Errorf("unknown params %s (known: %s)", strings.Join(unknown, ", "), strings.Join(known, ", "))
+}
+
+func checkIn(p map[string]any) error {
+	v, ok := p["in"]
+	if !ok {
+		return nil
+	}
+	switch v {
+	case "user", "system", "all":
+		return nil
+	}
+	return fmt.Errorf("params.in %v: want user, system or all", v)
+}
+
+func pickText(req core.Request, p map[string]any) string {
+	sys, user, all := Texts(req)
+	switch p["in"] {
+	case "system":
+		return sys
+	case "all":
+		return all
+	}
+	return user
+}

@@ -1,0 +1,61 @@
+package harness
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/toolout/toolout/core/finalreport"
+)
+
+// finalreport component:
+//
+//	component: finalreport
+//	config: {nonce: abc}
+//	input: {text: <Text>}
+//	expect: {found: true, content: "hi", closed: false}
+type finalReportConfig struct {
+	Nonce string `yaml:"nonce"`
+}
+
+func (c finalReportConfig) Validate() error {
+	if c.Nonce == "" {
+		return errors.New("nonce is required")
+	}
+	return nil
+}
+
+type finalReportInput struct {
+	Text Text `yaml:"text"`
+}
+
+type finalReportExpect struct {
+	Found   *bool   `yaml:"found"`
+	Content *string `yaml:"content"`
+	Closed  *bool   `yaml:"closed"`
+}
+
+func registerFinalReport(reg *Registry) {
+	Register(reg, Spec[finalReportConfig, finalReportInput, finalReportExpect, finalreport.Report]{
+		Name: "finalreport",
+		Doc:  "parses a final-report wrapper from input.text with config.nonce",
+		Run: func(_ context.Context, _ *Env, cfg *finalReportConfig, in *finalReportInput) (finalreport.Report, error) {
+			return finalreport.Parse(in.Text.Value, cfg.Nonce)
+		},
+		Check: func(exp *finalReportExpect, got finalreport.Report) []Mismatch {
+			var out []Mismatch
+			out = append(out, want("found", exp.Found, got.Found)...)
+			out = append(out, want("content", exp.Content, got.Content)...)
+			out = append(out, want("closed", exp.Closed, got.Closed)...)
+			return out
+		},
+	})
+}
+
+// want compares an optional expectation with a value.
+func want[T comparable](field string, exp *T, got T) []Mismatch {
+	if exp == nil || *exp == got {
+		return nil
+	}
+	return []Mismatch{{Field: field, Msg: fmt.Sprintf("got %#v, want %#v", got, *exp)}}
+}

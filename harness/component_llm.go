@@ -1,0 +1,130 @@
+package harness
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/toolout/toolout/core"
+	"github.com/toolout/toolout/fakes"
+)
+
+// llm component: sends the listed requests to the scripted LLM and records the
+// replies. It exercises the fake itself and the harness's strictness.
+//
+//	component: llm
+//	input:
+//	  parallel: true          # send all requests at once
+//	  requests:
+//	    - {tag: extract.map, chunk: 1/2, system: "...", user: "..."}
+//	expect:
+//	  replies: [{text: "...", error: "substring"}]
+type llmInput struct {
+	Parallel bool         `yaml:"parallel"`
+	Requests []llmRequest `yaml:"requests"`
+}
+
+type llmRequest struct {
+	Tag             string `yaml:"tag"`
+	Chunk           string `yaml:"chunk"`
+	Turn            int    `yaml:"turn"`
+	System          string `yaml:"system"`
+	User            string `yaml:"user"`
+	MaxOutputTokens int    `yaml:"max_output_tokens"`
+}
+
+func (r llmRequest) Validate() error {
+	if r.Tag == "" {
+		return errors.New("tag is required")
+	}
+	if r.Chunk != "" {
+		return fakes.Match{Chunk: r.Chunk}.Validate()
+	}
+	return nil
+}
+
+func (r llmRequest) request() core.Request {
+	req := core.Request{Tag: core.Tag{Site: r.Tag, Turn: r.Turn}, MaxOutputTokens: r.MaxOutputTokens}
+	if r.Chunk != "" {
+		fmt.Sscanf(r.Chunk, "%d/%d", &req.Tag.Chunk, &req.Tag.Chunks)
+	}
+	if r.System != "" {
+		req.Messages = append(req.Messages, core.Message{Role: core.RoleSystem, Content: r.System})
+	}
+	if r.User != "" {
+		req.Messages = append(req.Messages, core.Message{Role: core.RoleUser, Content: r.User})
+	}
+	return req
+}
+
+type llmReply struct {
+	Tag       string        `json:"tag"`
+	Text      string        `json:"text,omitempty"`
+	ToolCalls []llmToolCall `json:"tool_calls,omitempty"`
+	Error     string        `json:"error,omitempty"`
+}
+
+// llmToolCall shows arguments as the string the model sent, valid JSON or not.
+type llmToolCall struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
+}
+
+type llmExpect struct {
+	Replies []struct {
+		Text  *string `yaml:"text"`
+		Error *string `yaml:"error"`
+	} `yaml:"replies"`
+}
+
+func registerLLM(reg *Registry) {
+	Register(reg, Spec[struct{}, llmInput, llmExpect, []llmReply]{
+		Name: "llm",
+		Doc:  "sends input.requests to the scripted LLM and records the replies",
+		LLM:  true,
+		Run: func(ctx context.Context, env *Env, _ *struct{}, in *llmInput) ([]llmReply, error) {
+			out := make([]llmReply, len(in.Requests))
+			send := func(i int) {
+				req := in.Requests[i].request()
+				resp, err := env.LLM.Complete(ctx, req)
+				out[i] = llmReply{Tag: req.Tag.String(), Text: resp.Text}
+				for _, c := range resp.ToolCalls {
+					out[i].ToolCalls = append(out[i].ToolCalls, llmToolCall{c.ID, c.Name, string(c.Arguments)})
+				}
+				if err != nil {
+					out[i].Error = err.Error()
+				}
+			}
+			if !in.Parallel {
+				for i := range in.Requests {
+					send(i)
+				}
+				return out, nil
+			}
+			var wg sync.WaitGroup
+			for i := range in.Requests {
+				wg.Go(func() { send(i) })
+			}
+			wg.Wait()
+			return out, nil
+		},
+		Check: func(exp *llmExpect, got []llmReply) []Mismatch {
+			var out []Mismatch
+			if exp.Replies != nil && len(exp.Replies) != len(got) {
+				return []Mismatch{{Field: "replies", Msg: fmt.Sprintf("got %d replies, want %d", len(got), len(exp.Replies))}}
+			}
+			for i, r := range exp.Replies {
+				if r.Text != nil && *r.Text != got[i].Text {
+					out = append(out, Mismatch{Field: "replies", Msg: fmt.Sprintf("[%d].text: got %q, want %q", i, got[i].Text, *r.Text)})
+				}
+				if r.Error != nil && !strings.Contains(got[i].Error, *r.Error) {
+					out = append(out, Mismatch{Field: "replies", Msg: fmt.Sprintf("[%d].error: got %q, want it to contain %q", i, got[i].Error, *r.Error)})
+				}
+			}
+			return out
+		},
+	})
+}

@@ -1,0 +1,21 @@
+package harness
+
+import "sync"
+
+var (
+	defaultOnce sync.Once
+	defaultReg  *Registry
+)
+
+// Default returns the registry of toolout's own components, built once:
+//
+//	finalreport  parses a final-report wrapper (core/finalreport)
+//	llm          sends scripted requests to the fake LLM (harness self-tests)
+func Default() *Registry {
+	defaultOnce.Do(func() {
+		defaultReg = NewRegistry()
+		registerFinalReport(defaultReg)
+		registerLLM(defaultReg)
+	})
+	return defaultReg
+}

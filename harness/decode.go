@@ -1,0 +1,289 @@
+package harness
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// decoder turns YAML nodes into Go values strictly: unknown fields, duplicate
+// keys and values of the wrong kind are errors at their position, and every
+// problem is collected rather than stopping at the first.
+//
+// Struct fields are named by their `yaml` tag ("-" skips a field). A value whose
+// pointer implements nodeDecoder decodes itself; a struct or pointer value that
+// implements Validate() error is validated after decoding, and the error is
+// reported at the node's position.
+type decoder struct {
+	file string // displayed file name
+	dir  string // directory of the scenario file, for file: references
+	errs ErrorList
+}
+
+// nodeDecoder is implemented by harness types with a YAML shape of their own.
+type nodeDecoder interface {
+	decodeNode(d *decoder, n *yaml.Node)
+}
+
+type validator interface{ Validate() error }
+
+var (
+	nodeType      = reflect.TypeFor[yaml.Node]()
+	nodeDecType   = reflect.TypeFor[nodeDecoder]()
+	validatorType = reflect.TypeFor[validator]()
+)
+
+func (d *decoder) pos(n *yaml.Node) Pos { return Pos{File: d.file, Line: n.Line, Col: n.Column} }
+
+func (d *decoder) errorf(n *yaml.Node, format string, args ...any) {
+	d.errs.Add(d.pos(n), format, args...)
+}
+
+// resolve follows aliases and unwraps documents.
+func resolve(n *yaml.Node) *yaml.Node {
+	for n != nil {
+		switch {
+		case n.Kind == yaml.AliasNode:
+			n = n.Alias
+		case n.Kind == yaml.DocumentNode && len(n.Content) > 0:
+			n = n.Content[0]
+		default:
+			return n
+		}
+	}
+	return n
+}
+
+func isNull(n *yaml.Node) bool {
+	return n == nil || (n.Kind == yaml.ScalarNode && n.Tag == "!!null")
+}
+
+func kindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		if n.Tag == "!!null" {
+			return "null"
+		}
+		return fmt.Sprintf("%q", n.Value)
+	}
+	return "a YAML node"
+}
+
+// decode decodes n into v, which must be settable. what names the value in
+// messages (e.g. "expect.found").
+func (d *decoder) decode(n *yaml.Node, v reflect.Value, what string) {
+	n = resolve(n)
+	if n == nil {
+		return
+	}
+	if v.Type() == nodeType {
+		v.Set(reflect.ValueOf(*n))
+		return
+	}
+	if v.CanAddr() && v.Addr().Type().Implements(nodeDecType) {
+		v.Addr().Interface().(nodeDecoder).decodeNode(d, n)
+		return
+	}
+	switch v.Kind() {
+	case reflect.Pointer:
+		if isNull(n) {
+			return
+		}
+		if v.IsNil() {
+			v.Set(reflect.New(v.Type().Elem()))
+		}
+		d.decode(n, v.Elem(), what)
+		return
+	case reflect.Interface:
+		var x any
+		if err := n.Decode(&x); err != nil {
+			d.errorf(n, "%s: %v", what, err)
+			return
+		}
+		if x != nil {
+			v.Set(reflect.ValueOf(x))
+		}
+		return
+	case reflect.Struct:
+		d.decodeStruct(n, v, what)
+	case reflect.Map:
+		d.decodeMap(n, v, what)
+	case reflect.Slice:
+		d.decodeSlice(n, v, what)
+	case reflect.String:
+		if n.Kind != yaml.ScalarNode {
+			d.errorf(n, "%s: want a string, got %s", what, kindName(n))
+			return
+		}
+		if !isNull(n) {
+			v.SetString(n.Value)
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		i, err := strconv.ParseInt(n.Value, 0, 64)
+		if n.Kind != yaml.ScalarNode || err != nil || v.OverflowInt(i) {
+			d.errorf(n, "%s: want an integer, got %s", what, kindName(n))
+			return
+		}
+		v.SetInt(i)
+	case reflect.Float32, reflect.Float64:
+		f, err := strconv.ParseFloat(n.Value, 64)
+		if n.Kind != yaml.ScalarNode || err != nil {
+			d.errorf(n, "%s: want a number, got %s", what, kindName(n))
+			return
+		}
+		v.SetFloat(f)
+	case reflect.Bool:
+		if n.Kind != yaml.ScalarNode || (n.Value != "true" && n.Value != "false") {
+			d.errorf(n, "%s: want true or false, got %s", what, kindName(n))
+			return
+		}
+		v.SetBool(n.Value == "true")
+	default:
+		panic(fmt.Sprintf("harness: cannot decode into %s", v.Type()))
+	}
+	d.validate(n, v, what)
+}
+
+func (d *decoder) validate(n *yaml.Node, v reflect.Value, what string) {
+	var err error
+	switch {
+	case v.Type().Implements(validatorType):
+		err = v.Interface().(validator).Validate()
+	case v.CanAddr() && v.Addr().Type().Implements(validatorType):
+		err = v.Addr().Interface().(validator).Validate()
+	}
+	if err != nil {
+		d.errorf(n, "%s: %v", what, err)
+	}
+}
+
+// fieldsOf returns the YAML names of a struct type's fields and their indexes.
+func fieldsOf(t reflect.Type) (names []string, index map[string]int) {
+	index = map[string]int{}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if name == "-" || !f.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = strings.ToLower(f.Name)
+		}
+		names = append(names, name)
+		index[name] = i
+	}
+	return names, index
+}
+
+// mappingPairs checks that n is a mapping with unique scalar keys and calls fn
+// for each pair.
+func (d *decoder) mappingPairs(n *yaml.Node, what string, fn func(k, v *yaml.Node)) bool {
+	if n.Kind != yaml.MappingNode {
+		if !isNull(n) {
+			d.errorf(n, "%s: want a mapping, got %s", what, kindName(n))
+		}
+		return false
+	}
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, val := resolve(n.Content[i]), n.Content[i+1]
+		if k.Kind != yaml.ScalarNode {
+			d.errorf(k, "%s: keys must be strings", what)
+			continue
+		}
+		if seen[k.Value] {
+			d.errorf(k, "%s: duplicate field %q", what, k.Value)
+			continue
+		}
+		seen[k.Value] = true
+		fn(k, val)
+	}
+	return true
+}
+
+func join(what, name string) string {
+	if what == "" {
+		return name
+	}
+	return what + "." + name
+}
+
+func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value, what string) {
+	names, index := fieldsOf(v.Type())
+	d.mappingPairs(n, what, func(k, val *yaml.Node) {
+		i, ok := index[k.Value]
+		if !ok {
+			d.unknownField(k, what, k.Value, names)
+			return
+		}
+		d.decode(val, v.Field(i), join(what, k.Value))
+	})
+}
+
+func (d *decoder) unknownField(k *yaml.Node, what, name string, known []string) {
+	prefix := ""
+	if what != "" {
+		prefix = what + ": "
+	}
+	if s := suggest(name, known); s != "" {
+		d.errorf(k, "%sunknown field %q (did you mean %q?)", prefix, name, s)
+		return
+	}
+	sorted := slices.Sorted(slices.Values(known))
+	d.errorf(k, "%sunknown field %q (known: %s)", prefix, name, strings.Join(sorted, ", "))
+}
+
+func (d *decoder) decodeMap(n *yaml.Node, v reflect.Value, what string) {
+	if v.Type().Key().Kind() != reflect.String {
+		panic("harness: map keys must be strings")
+	}
+	if v.IsNil() {
+		v.Set(reflect.MakeMap(v.Type()))
+	}
+	d.mappingPairs(n, what, func(k, val *yaml.Node) {
+		elem := reflect.New(v.Type().Elem()).Elem()
+		d.decode(val, elem, join(what, k.Value))
+		v.SetMapIndex(reflect.ValueOf(k.Value).Convert(v.Type().Key()), elem)
+	})
+}
+
+func (d *decoder) decodeSlice(n *yaml.Node, v reflect.Value, what string) {
+	if n.Kind != yaml.SequenceNode {
+		// A lone scalar stands for a one-element list of scalars.
+		if n.Kind == yaml.ScalarNode && !isNull(n) && v.Type().Elem().Kind() == reflect.String {
+			v.Set(reflect.Append(v, reflect.ValueOf(n.Value).Convert(v.Type().Elem())))
+			return
+		}
+		if !isNull(n) {
+			d.errorf(n, "%s: want a list, got %s", what, kindName(n))
+		}
+		return
+	}
+	s := reflect.MakeSlice(v.Type(), len(n.Content), len(n.Content))
+	for i, c := range n.Content {
+		d.decode(c, s.Index(i), fmt.Sprintf("%s[%d]", what, i))
+	}
+	v.Set(s)
+}
+
+// lookup returns the value node of key in mapping n, or nil.
+func lookup(n *yaml.Node, key string) (k, v *yaml.Node) {
+	n = resolve(n)
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil, nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i], n.Content[i+1]
+		}
+	}
+	return nil, nil
+}

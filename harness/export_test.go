@@ -1,0 +1,13 @@
+package harness
+
+// InputText decodes input.<key> of a loaded scenario as a Text, for tests.
+func InputText(sc *Scenario, key string) (string, error) {
+	_, n := lookup(&sc.Input, key)
+	var t Text
+	d := &decoder{file: sc.Path, dir: sc.dir()}
+	t.decodeNode(d, resolve(n))
+	return t.Value, d.errs.Err()
+}
+
+// OrderCalls exposes the transcript order of LLM calls to tests.
+var OrderCalls = orderCalls

@@ -1,0 +1,209 @@
+package harness
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+
+	"github.com/toolout/toolout/fakes"
+)
+
+// Runner runs scenarios and compares their transcripts with golden files.
+type Runner struct {
+	// Registry holds the components; nil means Default().
+	Registry *Registry
+	// Update rewrites golden files instead of comparing (UPDATE_GOLDEN=1).
+	Update bool
+	// CI makes a missing golden a failure; it is never created (CI=true).
+	CI bool
+}
+
+// RunnerFromEnv returns a Runner configured by UPDATE_GOLDEN=1 and CI=true.
+func RunnerFromEnv() *Runner {
+	return &Runner{
+		Registry: Default(),
+		Update:   os.Getenv("UPDATE_GOLDEN") == "1",
+		CI:       os.Getenv("CI") == "true",
+	}
+}
+
+func (r *Runner) registry() *Registry {
+	if r.Registry == nil {
+		return Default()
+	}
+	return r.Registry
+}
+
+// Load loads a scenario file with the runner's components.
+func (r *Runner) Load(file string) (*Scenario, error) { return Load(r.registry(), file) }
+
+// Result is the outcome of one scenario run.
+type Result struct {
+	Scenario *Scenario
+	// Transcript is the rendered txtar transcript.
+	Transcript []byte
+	// Failures are the reasons the scenario failed, each starting with a
+	// YAML position (or the golden file's path); empty when it passed.
+	Failures []string
+	// Notes are informational lines, such as a golden being created.
+	Notes []string
+}
+
+// Passed reports whether the scenario passed.
+func (res *Result) Passed() bool { return len(res.Failures) == 0 }
+
+// Run executes sc and compares (or updates) its golden file.
+func (r *Runner) Run(ctx context.Context, sc *Scenario) *Result {
+	res := r.Execute(ctx, sc)
+	r.Golden(res)
+	return res
+}
+
+// Execute runs sc once with fresh fakes and checks its expectations, without
+// touching its golden file. Two executions of the same scenario give the same
+// transcript bytes.
+func (r *Runner) Execute(ctx context.Context, sc *Scenario) *Result {
+	res := &Result{Scenario: sc}
+	d := sc.dec
+	fail := func(pos Pos, format string, args ...any) {
+		res.Failures = append(res.Failures, pos.String()+": "+fmt.Sprintf(format, args...))
+	}
+	llm, err := fakes.NewLLM(sc.LLM, fakes.Options{})
+	if err != nil { // validated at load; kept for scenarios built by hand
+		fail(Pos{File: sc.Path}, "llm: %v", err)
+		return res
+	}
+	env := &Env{Sources: fakes.NewSources(), LLM: llm, Dir: filepath.Dir(sc.File)}
+	if env.TempDir, err = tempDir(); err != nil {
+		fail(Pos{File: sc.Path}, "harness: %v", err)
+		return res
+	}
+	defer os.RemoveAll(env.TempDir)
+
+	sections, check, runErr := sc.run(ctx, env)
+	if runErr != nil {
+		k, _ := lookup(sc.root, "component")
+		fail(d.pos(k), "%s: %s", sc.Component, normalizeTemp(runErr.Error(), env.TempDir))
+	}
+	for _, v := range llm.Violations() {
+		pos := v.Pos
+		if pos == "" {
+			pos = sc.Path + ":" + fmt.Sprint(sc.Line) + ":1"
+			if k, _ := lookup(sc.root, "llm"); k != nil {
+				pos = d.pos(k).String()
+			}
+		}
+		res.Failures = append(res.Failures, pos+": "+v.Msg)
+	}
+	if runErr == nil {
+		for _, m := range check() {
+			fail(expectPos(d, sc, m.Field), "expect.%s: %s", m.Field, m.Msg)
+		}
+	}
+
+	t := &Transcript{Header: []string{"scenario: " + sc.ID, "component: " + sc.Component}}
+	t.Sections = append(t.Sections, sections...)
+	t.Sections = append(t.Sections, callSections(llm.Calls())...)
+	if len(env.logs) > 0 {
+		t.Sections = append(t.Sections, Section{Name: "log", Body: strings.Join(env.logs, "\n")})
+	}
+	if sc.Failure != "" {
+		k, _ := lookup(&sc.Expect, "failure")
+		switch {
+		case len(res.Failures) == 0:
+			fail(d.pos(k), "expect.failure: the run passed, but it must fail with %q", sc.Failure)
+		case !anyContains(res.Failures, sc.Failure):
+			fail(d.pos(k), "expect.failure: the run did not fail with %q; it failed with:\n%s", sc.Failure, strings.Join(res.Failures, "\n"))
+		default:
+			t.Sections = append(t.Sections, Section{Name: "failure", Body: strings.Join(res.Failures, "\n")})
+			res.Failures = nil
+		}
+	}
+	res.Transcript = []byte(normalizeTemp(string(t.Bytes()), env.TempDir))
+	return res
+}
+
+func anyContains(list []string, sub string) bool {
+	for _, s := range list {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// expectPos finds the key of a dotted field path under expect, falling back to
+// the nearest enclosing key.
+func expectPos(d *decoder, sc *Scenario, field string) Pos {
+	k, _ := lookup(sc.root, "expect")
+	at := k
+	node := &sc.Expect
+	for part := range strings.SplitSeq(field, ".") {
+		pk, pv := lookup(node, part)
+		if pk == nil {
+			break
+		}
+		at, node = pk, pv
+	}
+	if at == nil {
+		return Pos{File: sc.Path, Line: sc.Line, Col: 1}
+	}
+	return d.pos(at)
+}
+
+// GoldenPath returns the golden file of sc relative to the project root, for
+// messages: golden/<id>.txtar.
+func GoldenPath(sc *Scenario) string { return "golden/" + sc.ID + ".txtar" }
+
+// Golden compares a passing result's transcript with its golden file, or
+// writes the golden: always with Update, when it is missing unless CI is set.
+// A mismatch adds a failure with a full unified diff and the command that
+// accepts the new transcript. Failed results and scenarios outside a scenarios
+// folder are left alone.
+func (r *Runner) Golden(res *Result) {
+	sc := res.Scenario
+	if sc.Golden == "" || !res.Passed() {
+		return
+	}
+	name := GoldenPath(sc)
+	want, err := os.ReadFile(sc.Golden)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if r.CI && !r.Update {
+			res.Failures = append(res.Failures, fmt.Sprintf("%s: missing golden file (with CI=true goldens are never created; run `make golden` and commit %s)", sc.Path, name))
+			return
+		}
+		if err := writeGolden(sc.Golden, res.Transcript); err != nil {
+			res.Failures = append(res.Failures, fmt.Sprintf("%s: %v", name, err))
+			return
+		}
+		res.Notes = append(res.Notes, "created "+name)
+	case err != nil:
+		res.Failures = append(res.Failures, fmt.Sprintf("%s: %v", name, unwrapPath(err)))
+	case bytes.Equal(want, res.Transcript):
+	case r.Update:
+		if err := writeGolden(sc.Golden, res.Transcript); err != nil {
+			res.Failures = append(res.Failures, fmt.Sprintf("%s: %v", name, err))
+			return
+		}
+		res.Notes = append(res.Notes, "updated "+name)
+	default:
+		res.Failures = append(res.Failures, fmt.Sprintf(
+			"%s: transcript differs from %s (-golden +got):\n%s\nto accept the new transcript: UPDATE_GOLDEN=1 go run ./cmd/toolout test %s   (or: make golden)",
+			sc.Path, name, Diff(name, "got", string(want), string(res.Transcript)), sc.Path))
+	}
+}
+
+func writeGolden(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(path, data, 0o644)
+}
+

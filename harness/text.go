@@ -1,0 +1,180 @@
+package harness
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/template"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Text is a text input of a scenario. In YAML it is either a plain string (the
+// text itself) or a mapping with exactly one of:
+//
+//	text: "inline text"
+//	file: payload.json          # relative to the scenario file, inside its folder tree
+//	generate: {lines: 1400, template: "ts={{.I}} host=web-{{mod .I 3}}"}
+//	generate: {repeat: "ab", bytes: 65536}
+//
+// Generated lines are joined by "\n" with no trailing newline (set
+// trailing_newline: true to add one), so `lines: N` gives a document of N
+// lines as the store counts them. In a template, .I is the 0-based line number
+// and .N the 1-based one; the functions are add, sub, mul, div, mod, pad
+// (zero-padded decimal: pad 6 .I) and hex. A repeat is cut to exactly `bytes`
+// bytes, backing off to a UTF-8 boundary.
+type Text struct {
+	Value string
+	// Origin says where the text came from, for transcripts: "inline",
+	// "file NAME" or "generated".
+	Origin string
+}
+
+type textSpec struct {
+	Text     *string   `yaml:"text"`
+	File     string    `yaml:"file"`
+	Generate *generate `yaml:"generate"`
+}
+
+type generate struct {
+	Lines           int    `yaml:"lines"`
+	Template        string `yaml:"template"`
+	Repeat          string `yaml:"repeat"`
+	Bytes           int    `yaml:"bytes"`
+	TrailingNewline bool   `yaml:"trailing_newline"`
+}
+
+// maxGenerated bounds generated inputs so that a typo cannot exhaust memory.
+const maxGenerated = 256 << 20
+
+func (t *Text) decodeNode(d *decoder, n *yaml.Node) {
+	if n.Kind == yaml.ScalarNode {
+		t.Value, t.Origin = n.Value, "inline"
+		if isNull(n) {
+			t.Value = ""
+		}
+		return
+	}
+	var spec textSpec
+	before := len(d.errs)
+	d.decodeStruct(n, reflectValue(&spec), "text")
+	if len(d.errs) > before {
+		return
+	}
+	set := 0
+	for _, b := range []bool{spec.Text != nil, spec.File != "", spec.Generate != nil} {
+		if b {
+			set++
+		}
+	}
+	if set != 1 {
+		d.errorf(n, "text: want exactly one of text, file, generate")
+		return
+	}
+	switch {
+	case spec.Text != nil:
+		t.Value, t.Origin = *spec.Text, "inline"
+	case spec.File != "":
+		v, err := d.readFile(spec.File)
+		if err != nil {
+			_, fn := lookup(n, "file")
+			d.errorf(fn, "file: %v", err)
+			return
+		}
+		t.Value, t.Origin = v, "file "+spec.File
+	default:
+		_, gn := lookup(n, "generate")
+		v, err := spec.Generate.run()
+		if err != nil {
+			d.errorf(gn, "generate: %v", err)
+			return
+		}
+		t.Value, t.Origin = v, "generated"
+	}
+}
+
+// readFile reads name relative to the scenario's folder; it refuses absolute
+// paths and paths that climb out of it.
+func (d *decoder) readFile(name string) (string, error) {
+	if filepath.IsAbs(name) || !filepath.IsLocal(name) {
+		return "", fmt.Errorf("%q: want a path relative to the scenario's folder, inside it", name)
+	}
+	b, err := os.ReadFile(filepath.Join(d.dir, name))
+	if err != nil {
+		return "", fmt.Errorf("%q: %w", name, unwrapPath(err))
+	}
+	return string(b), nil
+}
+
+func unwrapPath(err error) error {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err
+	}
+	return err
+}
+
+var genFuncs = template.FuncMap{
+	"add": func(a, b int) int { return a + b },
+	"sub": func(a, b int) int { return a - b },
+	"mul": func(a, b int) int { return a * b },
+	"div": func(a, b int) (int, error) {
+		if b == 0 {
+			return 0, fmt.Errorf("div by zero")
+		}
+		return a / b, nil
+	},
+	"mod": func(a, b int) (int, error) {
+		if b == 0 {
+			return 0, fmt.Errorf("mod by zero")
+		}
+		return a % b, nil
+	},
+	"pad": func(width, v int) string { return fmt.Sprintf("%0*d", width, v) },
+	"hex": func(v int) string { return fmt.Sprintf("%x", v) },
+}
+
+func (g *generate) run() (string, error) {
+	switch {
+	case g.Repeat != "" && g.Template != "":
+		return "", fmt.Errorf("want either template (with lines) or repeat (with bytes)")
+	case g.Repeat != "":
+		if g.Bytes <= 0 || g.Bytes > maxGenerated {
+			return "", fmt.Errorf("bytes %d: want 1 to %d", g.Bytes, maxGenerated)
+		}
+		s := strings.Repeat(g.Repeat, g.Bytes/len(g.Repeat)+1)[:g.Bytes]
+		for !utf8.ValidString(s) {
+			s = s[:len(s)-1]
+		}
+		if g.TrailingNewline {
+			s += "\n"
+		}
+		return s, nil
+	case g.Template != "":
+		if g.Lines <= 0 {
+			return "", fmt.Errorf("lines %d: want a positive number", g.Lines)
+		}
+		tmpl, err := template.New("line").Funcs(genFuncs).Option("missingkey=error").Parse(g.Template)
+		if err != nil {
+			return "", fmt.Errorf("template: %w", err)
+		}
+		var b strings.Builder
+		for i := range g.Lines {
+			if i > 0 {
+				b.WriteByte('\n')
+			}
+			if err := tmpl.Execute(&b, struct{ I, N int }{i, i + 1}); err != nil {
+				return "", fmt.Errorf("template, line %d: %w", i+1, err)
+			}
+			if b.Len() > maxGenerated {
+				return "", fmt.Errorf("more than %d bytes generated", maxGenerated)
+			}
+		}
+		if g.TrailingNewline {
+			b.WriteByte('\n')
+		}
+		return b.String(), nil
+	}
+	return "", fmt.Errorf("want template (with lines) or repeat (with bytes)")
+}

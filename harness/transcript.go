@@ -1,0 +1,154 @@
+package harness
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/toolout/toolout/core"
+	"github.com/toolout/toolout/fakes"
+)
+
+// Section is one file of a transcript's txtar archive.
+type Section struct {
+	Name string
+	Body string
+}
+
+// JSONSection renders v as two-space indented JSON with a trailing newline,
+// without HTML escaping.
+func JSONSection(name string, v any) (Section, error) {
+	body, err := MarshalJSON(v)
+	return Section{Name: name, Body: string(body)}, err
+}
+
+// MarshalJSON is the harness's canonical JSON: two-space indentation, no HTML
+// escaping, a trailing newline.
+func MarshalJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// Transcript is the rendered record of one run: a txtar archive whose comment
+// names the scenario and whose files are, in order, the component's sections,
+// one section per LLM request (llm/NN), the log, and the failure the run was
+// expected to end with.
+//
+// LLM requests appear in arrival order, except that a run of consecutive
+// requests to the same site and turn (concurrent map calls) is ordered by
+// chunk, so the transcript does not depend on scheduling.
+type Transcript struct {
+	Header   []string
+	Sections []Section
+}
+
+var markerRE = regexp.MustCompile(`(?m)^(-- .* --)$`)
+
+// Bytes renders the transcript as txtar. Every body ends with a newline. A body
+// line that would read as a txtar file marker is prefixed with a backslash.
+func (t *Transcript) Bytes() []byte {
+	var b bytes.Buffer
+	for _, h := range t.Header {
+		b.WriteString(h)
+		b.WriteByte('\n')
+	}
+	for _, s := range t.Sections {
+		fmt.Fprintf(&b, "-- %s --\n", s.Name)
+		body := markerRE.ReplaceAllString(s.Body, `\$1`)
+		b.WriteString(body)
+		if body != "" && !strings.HasSuffix(body, "\n") {
+			b.WriteByte('\n')
+		}
+	}
+	return b.Bytes()
+}
+
+// orderCalls returns calls in transcript order (see Transcript).
+func orderCalls(calls []fakes.Call) []fakes.Call {
+	out := slices.Clone(calls)
+	slices.SortStableFunc(out, func(a, b fakes.Call) int { return a.Seq - b.Seq })
+	for i := 0; i < len(out); {
+		j := i + 1
+		for j < len(out) && out[j].Request.Tag.Site == out[i].Request.Tag.Site && out[j].Request.Tag.Turn == out[i].Request.Tag.Turn {
+			j++
+		}
+		slices.SortStableFunc(out[i:j], func(a, b fakes.Call) int {
+			if a.Request.Tag.Chunk != b.Request.Tag.Chunk {
+				return a.Request.Tag.Chunk - b.Request.Tag.Chunk
+			}
+			return strings.Compare(renderRequest(a.Request), renderRequest(b.Request))
+		})
+		i = j
+	}
+	return out
+}
+
+// callSections renders each call as a section named "llm/NN <tag>".
+func callSections(calls []fakes.Call) []Section {
+	calls = orderCalls(calls)
+	width := len(fmt.Sprint(len(calls)))
+	width = max(width, 2)
+	secs := make([]Section, len(calls))
+	for i, c := range calls {
+		var b strings.Builder
+		if c.Step != "" {
+			fmt.Fprintf(&b, "step: %s\n", c.Step)
+		} else {
+			b.WriteString("step: (none matched)\n")
+		}
+		b.WriteString(renderRequest(c.Request))
+		switch {
+		case c.Err != nil:
+			fmt.Fprintf(&b, "<<< error\n%s\n", c.Err)
+		default:
+			b.WriteString("<<< response\n")
+			b.WriteString(c.Response.Text + "\n")
+			for _, tc := range c.Response.ToolCalls {
+				fmt.Fprintf(&b, "tool_call %s %s %s\n", tc.ID, tc.Name, tc.Arguments)
+			}
+			if u := c.Response.Usage; u != (core.Usage{}) {
+				fmt.Fprintf(&b, "usage: input=%d output=%d\n", u.InputTokens, u.OutputTokens)
+			}
+		}
+		secs[i] = Section{Name: fmt.Sprintf("llm/%0*d %s", width, i+1, c.Request.Tag), Body: b.String()}
+	}
+	return secs
+}
+
+// renderRequest renders a request's limits, offered tools and messages. Each
+// message body is followed by one newline, so "x" and "x\n" stay distinct.
+func renderRequest(r core.Request) string {
+	var b strings.Builder
+	if r.MaxOutputTokens > 0 {
+		fmt.Fprintf(&b, "max_output_tokens: %d\n", r.MaxOutputTokens)
+	}
+	if len(r.Tools) > 0 {
+		names := make([]string, len(r.Tools))
+		for i, t := range r.Tools {
+			names[i] = t.Name
+		}
+		fmt.Fprintf(&b, "tools: %s\n", strings.Join(names, ", "))
+	}
+	for _, m := range r.Messages {
+		switch {
+		case m.Role == core.RoleTool:
+			fmt.Fprintf(&b, ">>> tool %s %s\n", m.ToolCallID, m.Name)
+		default:
+			fmt.Fprintf(&b, ">>> %s\n", m.Role)
+		}
+		b.WriteString(m.Content + "\n")
+		for _, tc := range m.ToolCalls {
+			fmt.Fprintf(&b, "tool_call %s %s %s\n", tc.ID, tc.Name, tc.Arguments)
+		}
+	}
+	return b.String()
+}
