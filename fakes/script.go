@@ -141,11 +141,11 @@ func (r Respond) Validate() error {
 	}
 	switch {
 	case len(kinds) == 0:
-		return errors.New("respond: want one of text, final, tool_calls, error, oracle")
+		return errors.New("want one of text, final, tool_calls, error, oracle")
 	case r.Text != nil && r.Final != nil:
-		return errors.New("respond: text and final are exclusive")
+		return errors.New("text and final are exclusive")
 	case (r.Error != nil || r.Oracle != nil) && len(kinds) > 1:
-		return fmt.Errorf("respond: %s stands alone (got %s)", kinds[len(kinds)-1], strings.Join(kinds, ", "))
+		return fmt.Errorf("%s stands alone (got %s)", kinds[len(kinds)-1], strings.Join(kinds, ", "))
 	}
 	return nil
 }
@@ -153,10 +153,10 @@ func (r Respond) Validate() error {
 // Validate checks a scripted call.
 func (c CallSpec) Validate() error {
 	if c.Name == "" {
-		return errors.New("tool call: name is required")
+		return errors.New("name is required")
 	}
 	if c.Raw != nil && c.Args != nil {
-		return errors.New("tool call: args and raw are exclusive")
+		return errors.New("args and raw are exclusive")
 	}
 	return nil
 }
@@ -197,15 +197,22 @@ func (s Step) Validate() error {
 
 // check validates the step and every part of it.
 func (s Step) check() error {
-	errs := []error{s.Validate(), s.Match.Validate(), s.Respond.Validate()}
-	for _, c := range s.Respond.ToolCalls {
-		errs = append(errs, c.Validate())
+	errs := []error{s.Validate(), prefix("match", s.Match.Validate()), prefix("respond", s.Respond.Validate())}
+	for i, c := range s.Respond.ToolCalls {
+		errs = append(errs, prefix(fmt.Sprintf("respond.tool_calls[%d]", i), c.Validate()))
 	}
 	if s.Respond.Error != nil {
-		errs = append(errs, s.Respond.Error.Validate())
+		errs = append(errs, prefix("respond.error", s.Respond.Error.Validate()))
 	}
 	if s.Respond.Oracle != nil {
-		errs = append(errs, s.Respond.Oracle.Validate())
+		errs = append(errs, prefix("respond.oracle", s.Respond.Oracle.Validate()))
 	}
 	return errors.Join(errs...)
+}
+
+func prefix(what string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("%s: %w", what, err)
 }

@@ -149,6 +149,8 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, what string) {
 	default:
 		panic(fmt.Sprintf("harness: cannot decode into %s", v.Type()))
 	}
+	// Validate even after decoding errors inside the value, so that every
+	// problem is reported at once.
 	d.validate(n, v, what)
 }
 

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 
-
 	"github.com/toolout/toolout/fakes"
 )
 
@@ -206,4 +205,3 @@ func writeGolden(path string, data []byte) error {
 	}
 	return os.WriteFile(path, data, 0o644)
 }
-

@@ -51,9 +51,9 @@ type Scenario struct {
 
 // Source records where a scenario came from when it was imported.
 type Source struct {
-	Trace    string `yaml:"trace"`
-	SHA256   string `yaml:"sha256"`
-	Messages []int  `yaml:"messages"`
+	Trace    string   `yaml:"trace"`
+	SHA256   string   `yaml:"sha256"`
+	Messages []int    `yaml:"messages"`
 	Redacted []string `yaml:"redacted"`
 }
 

@@ -1,0 +1,78 @@
+package harness_test
+
+import (
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/toolout/toolout/harness"
+)
+
+// The malformed scenario files under testdata must fail to load with exactly
+// these positioned errors, all of them at once.
+var _ = Describe("Load", func() {
+	DescribeTable("reports every problem with its position",
+		func(file string, want ...string) {
+			_, err := harness.Load(harness.Default(), file)
+			Expect(err).To(HaveOccurred())
+			Expect(err).To(BeAssignableToTypeOf(harness.ErrorList{}))
+			Expect(strings.Split(err.Error(), "\n")).To(Equal(want))
+		},
+		func(file string, _ ...string) string { return file },
+		Entry(nil, "testdata/bad-generate.yaml",
+			`testdata/bad-generate.yaml:4:20: generate: template, line 1: template: line:1:2: executing "line" at <.Missing>: can't evaluate field Missing in type struct { I int; N int }`,
+		),
+		Entry(nil, "testdata/bad-inputs.yaml",
+			`testdata/bad-inputs.yaml:4:16: file: "../outside.txt": want a path relative to the scenario's folder, inside it`,
+		),
+		Entry(nil, "testdata/bad-text.yaml",
+			`testdata/bad-text.yaml:3:13: input.requests: want a list, got "not-a-list"`,
+			`testdata/bad-text.yaml:7:5: llm[0]: duplicate field "respond"`,
+		),
+		Entry(nil, "testdata/bad-types.yaml",
+			`testdata/bad-types.yaml:2:9: config: nonce is required`,
+			`testdata/bad-types.yaml:2:17: config.nonce: want a string, got a list`,
+			`testdata/bad-types.yaml:3:15: text: want exactly one of text, file, generate`,
+			`testdata/bad-types.yaml:4:17: expect.found: want true or false, got "yes"`,
+			`testdata/bad-types.yaml:4:32: expect.closed: want true or false, got "1"`,
+			`testdata/bad-types.yaml:5:14: description: want a string, got a mapping`,
+		),
+		Entry(nil, "testdata/empty.yaml",
+			`testdata/empty.yaml:1:1: empty scenario file`,
+		),
+		Entry(nil, "testdata/llm-not-allowed.yaml",
+			`testdata/llm-not-allowed.yaml:2:9: config: nonce is required`,
+			`testdata/llm-not-allowed.yaml:4:1: llm: component "finalreport" makes no LLM calls`,
+		),
+		Entry(nil, "testdata/many-problems.yaml",
+			`testdata/many-problems.yaml:2:14: labels[1]: "not ok": want letters, digits, '_', '.', '-'`,
+			`testdata/many-problems.yaml:6:7: input.requests[0]: chunk "3/2": want i/n with 1 <= i <= n`,
+			`testdata/many-problems.yaml:7:7: input.requests[1]: tag is required`,
+			`testdata/many-problems.yaml:10:12: llm[0].match: chunk "0/2": want i/n with 1 <= i <= n`,
+			`testdata/many-problems.yaml:10:43: llm[0].match: unknown field "turnn" (did you mean "turn"?)`,
+			`testdata/many-problems.yaml:11:14: llm[0].respond: text and final are exclusive`,
+			`testdata/many-problems.yaml:12:5: llm[1]: times -1: must be positive`,
+			`testdata/many-problems.yaml:12:5: llm[1]: duplicate step id "a"`,
+			`testdata/many-problems.yaml:14:22: llm[1].respond.error: error kind "boom": want timeout, rate_limit or server_error`,
+			`testdata/many-problems.yaml:15:23: llm[2].respond.oracle: oracle "grep-line": unknown (known: echo, grep-lines)`,
+			`testdata/many-problems.yaml:16:28: llm[3].respond.tool_calls[0]: name is required`,
+			`testdata/many-problems.yaml:18:23: expect.replies[0]: unknown field "eror" (did you mean "error"?)`,
+		),
+		Entry(nil, "testdata/missing-component.yaml",
+			`testdata/missing-component.yaml:1:1: missing field "component" (known: finalreport, llm)`,
+		),
+		Entry(nil, "testdata/missing-file.yaml",
+			`testdata/missing-file.yaml:4:16: file: "no-such-file.txt": no such file or directory`,
+		),
+		Entry(nil, "testdata/syntax-error.yaml",
+			`testdata/syntax-error.yaml:1:1: syntax error: did not find expected ',' or '}'`,
+		),
+		Entry(nil, "testdata/unknown-component.yaml",
+			`testdata/unknown-component.yaml:1:12: component "finalreprot": unknown (did you mean "finalreport"?)`,
+		),
+		Entry(nil, "testdata/unknown-field.yaml",
+			`testdata/unknown-field.yaml:5:1: unknown field "expct" (did you mean "expect"?)`,
+		),
+	)
+})
