@@ -80,7 +80,7 @@ func usage(w io.Writer) {
 
 // parseFlags parses fs from args, allowing flags and positional arguments to
 // be interleaved ("toolout test scenarios --run x"). A lone "--" ends flags.
-func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+func parseFlags(fs *flagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -98,23 +98,29 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-// newFlagSet returns a flag set that reports errors to stderr in one line.
-func newFlagSet(name, synopsis string, stderr io.Writer) *flag.FlagSet {
+// flagSet is a subcommand's flags and its full usage, printed for -h only.
+type flagSet struct {
+	*flag.FlagSet
+	help func()
+}
+
+// newFlagSet returns a flag set whose errors usageError reports in one line.
+func newFlagSet(name, synopsis string, stderr io.Writer) *flagSet {
 	fs := flag.NewFlagSet("toolout "+name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.Usage = func() {
+	fs.Usage = func() {}
+	return &flagSet{fs, func() {
 		fmt.Fprintf(stderr, "Usage: toolout %s %s\n", name, synopsis)
 		fs.SetOutput(stderr)
 		fs.PrintDefaults()
 		fs.SetOutput(io.Discard)
-	}
-	return fs
+	}}
 }
 
 // usageError reports a flag problem; -h prints usage and succeeds.
-func usageError(fs *flag.FlagSet, stderr io.Writer, err error) int {
+func usageError(fs *flagSet, stderr io.Writer, err error) int {
 	if errors.Is(err, flag.ErrHelp) {
-		fs.Usage()
+		fs.help()
 		return exitOK
 	}
 	fmt.Fprintf(stderr, "%s: %v\n", fs.Name(), err)
