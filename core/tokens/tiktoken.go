@@ -1,0 +1,188 @@
+package tokens
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/dlclark/regexp2"
+	"github.com/pkoukk/tiktoken-go-loader/assets"
+
+	"github.com/toolout/toolout/core"
+)
+
+// Encoding names.
+const (
+	CL100K = "cl100k_base"
+	O200K  = "o200k_base"
+)
+
+// Default is the encoding toolout uses when none is configured.
+const Default = CL100K
+
+var patterns = map[string]string{
+	CL100K: `(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`,
+	O200K: strings.Join([]string{
+		`[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?`,
+		`[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?`,
+		`\p{N}{1,3}`,
+		` ?[^\s\p{L}\p{N}]+[\r\n/]*`,
+		`\s*[\r\n]+`,
+		`\s+(?!\S)`,
+		`\s+`,
+	}, "|"),
+}
+
+// Names returns the supported encoding names, sorted.
+func Names() []string {
+	return slices.Sorted(func(yield func(string) bool) {
+		for n := range patterns {
+			if !yield(n) {
+				return
+			}
+		}
+	})
+}
+
+type encoding struct {
+	name   string
+	ranks  map[string]int
+	maxLen int // length in bytes of the longest token
+	re     *regexp2.Regexp
+}
+
+var (
+	encOnce = map[string]*sync.Once{CL100K: {}, O200K: {}}
+	encs    = map[string]*encoding{}
+	encErrs = map[string]error{}
+	encMu   sync.Mutex
+)
+
+func load(name string) (*encoding, error) {
+	once, ok := encOnce[name]
+	if !ok {
+		return nil, fmt.Errorf("tokens: unknown encoding %q (known: %s)", name, strings.Join(Names(), ", "))
+	}
+	once.Do(func() {
+		e, err := build(name)
+		encMu.Lock()
+		encs[name], encErrs[name] = e, err
+		encMu.Unlock()
+	})
+	encMu.Lock()
+	defer encMu.Unlock()
+	return encs[name], encErrs[name]
+}
+
+func build(name string) (*encoding, error) {
+	data, err := assets.Assets.ReadFile(name + ".tiktoken")
+	if err != nil {
+		return nil, fmt.Errorf("tokens: %s: embedded ranks: %w", name, err)
+	}
+	ranks := make(map[string]int, bytes.Count(data, []byte{'\n'})+1)
+	maxLen := 0
+	for n, line := range bytes.Split(data, []byte{'\n'}) {
+		if len(line) == 0 {
+			continue
+		}
+		tok, rank, ok := bytes.Cut(line, []byte{' '})
+		var r int
+		if _, err := fmt.Sscan(string(rank), &r); !ok || err != nil {
+			return nil, fmt.Errorf("tokens: %s: embedded ranks: line %d: malformed", name, n+1)
+		}
+		dec := make([]byte, b64len(tok))
+		m, err := b64.Decode(dec, tok)
+		if err != nil {
+			return nil, fmt.Errorf("tokens: %s: embedded ranks: line %d: %w", name, n+1, err)
+		}
+		ranks[string(dec[:m])] = r
+		maxLen = max(maxLen, m)
+	}
+	re, err := regexp2.Compile(patterns[name], regexp2.None)
+	if err != nil {
+		return nil, fmt.Errorf("tokens: %s: pattern: %w", name, err)
+	}
+	return &encoding{name: name, ranks: ranks, maxLen: maxLen, re: re}, nil
+}
+
+// Tiktoken is a tiktoken tokenizer for one encoding.
+type Tiktoken struct{ enc *encoding }
+
+var _ core.Tokenizer = (*Tiktoken)(nil)
+
+// New returns the tokenizer for the named encoding (cl100k_base, o200k_base).
+// The first call for an encoding loads its embedded ranks (about 0.1 s).
+func New(name string) (*Tiktoken, error) {
+	e, err := load(name)
+	if err != nil {
+		return nil, err
+	}
+	return &Tiktoken{enc: e}, nil
+}
+
+// MustNew is New for names known to be valid; it panics on error.
+func MustNew(name string) *Tiktoken {
+	t, err := New(name)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+// Name returns the encoding name.
+func (t *Tiktoken) Name() string { return t.enc.name }
+
+// Count returns the number of tokens s encodes to.
+func (t *Tiktoken) Count(s string) int {
+	n := 0
+	t.split(s, func(start, end int) { n += t.enc.count(s[start:end]) })
+	return n
+}
+
+// Pieces appends the pre-split pieces of s, with their token counts, to dst.
+func (t *Tiktoken) Pieces(dst []core.Piece, s string) []core.Piece {
+	t.split(s, func(start, end int) {
+		dst = append(dst, core.Piece{Start: start, End: end, Tokens: t.enc.count(s[start:end])})
+	})
+	return dst
+}
+
+// split calls fn with the byte range of each pre-split piece of s, in order.
+// The ranges are contiguous and cover s.
+func (t *Tiktoken) split(s string, fn func(start, end int)) {
+	if s == "" {
+		return
+	}
+	runes := []rune(s)
+	// byteAt[i] is the byte offset of rune i; computed on the fly, since
+	// matches arrive in order.
+	bytePos, runePos := 0, 0
+	advance := func(toRune int) int {
+		for runePos < toRune {
+			_, size := utf8.DecodeRuneInString(s[bytePos:])
+			bytePos += size
+			runePos++
+		}
+		return bytePos
+	}
+	last := 0
+	m, _ := t.enc.re.FindRunesMatch(runes)
+	for m != nil {
+		start := advance(m.Index)
+		if start > last { // a gap the pattern did not cover (cannot happen with tiktoken's patterns)
+			fn(last, start)
+		}
+		end := advance(m.Index + m.Length)
+		if end > start {
+			fn(start, end)
+		}
+		last = end
+		m, _ = t.enc.re.FindNextMatch(m)
+	}
+	if last < len(s) {
+		fn(last, len(s))
+	}
+}
