@@ -152,13 +152,14 @@ func (r Respond) Validate() error {
 
 // Validate checks a scripted call.
 func (c CallSpec) Validate() error {
+	var errs []error
 	if c.Name == "" {
-		return errors.New("name is required")
+		errs = append(errs, errors.New("name is required"))
 	}
 	if c.Raw != nil && c.Args != nil {
-		return errors.New("args and raw are exclusive")
+		errs = append(errs, errors.New("args and raw are exclusive"))
 	}
-	return nil
+	return errors.Join(errs...)
 }
 
 // Validate checks the error kind.
