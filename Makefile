@@ -24,9 +24,9 @@ vet:
 
 ## deps: fail when a package under core imports the harness, fakes, cmd or a test framework
 deps:
-	@bad=$$($(GO) list -f '{{.ImportPath}}{{range .Deps}} {{.}}{{end}}' ./core/... | \
-		awk '{ for (i = 2; i <= NF; i++) if ($$i ~ /^($(FORBIDDEN))/) print $$1 " imports " $$i }'); \
-	if [ -n "$$bad" ]; then echo "core must not depend on harness, fakes, cmd or test frameworks:"; echo "$$bad"; exit 1; fi; \
+	@list=$$($(GO) list -f '{{.ImportPath}}{{range .Deps}} {{.}}{{end}}' ./core/...) || exit 1; \
+	bad=$$(printf '%s\n' "$$list" | awk -v re='^($(FORBIDDEN))' '{ for (i = 2; i <= NF; i++) if ($$i ~ re) print "  " $$1 " depends on " $$i }'); \
+	if [ -n "$$bad" ]; then echo "deps: core must not depend on harness, fakes, cmd or test frameworks:"; echo "$$bad"; exit 1; fi; \
 	echo "deps: core is free of harness, fakes, cmd and test frameworks"
 
 ## golden: rewrite the golden files of the bundled scenarios (review the diff before committing)
