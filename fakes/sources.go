@@ -8,35 +8,32 @@ import (
 	"github.com/toolout/toolout/core"
 )
 
-// IDs yields sequential UUID-shaped identifiers, starting with
-// 00000000-0000-4000-8000-000000000001. Safe for concurrent use.
-type IDs struct {
+// counter is a concurrency-safe sequence 1, 2, 3, ...
+type counter struct {
 	mu sync.Mutex
 	n  int
 }
 
-// Next returns the next identifier.
-func (g *IDs) Next() string {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.n++
-	return fmt.Sprintf("00000000-0000-4000-8000-%012d", g.n)
+func (c *counter) next() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.n++
+	return c.n
 }
+
+// IDs yields sequential UUID-shaped identifiers, starting with
+// 00000000-0000-4000-8000-000000000001. Safe for concurrent use.
+type IDs struct{ c counter }
+
+// Next returns the next identifier.
+func (g *IDs) Next() string { return fmt.Sprintf("00000000-0000-4000-8000-%012d", g.c.next()) }
 
 // Nonces yields sequential nonces: nonce0001, nonce0002, ... Safe for
 // concurrent use.
-type Nonces struct {
-	mu sync.Mutex
-	n  int
-}
+type Nonces struct{ c counter }
 
 // Next returns the next nonce.
-func (g *Nonces) Next() string {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.n++
-	return fmt.Sprintf("nonce%04d", g.n)
-}
+func (g *Nonces) Next() string { return fmt.Sprintf("nonce%04d", g.c.next()) }
 
 // Epoch is the first reading of a new Clock.
 var Epoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
