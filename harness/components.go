@@ -11,11 +11,13 @@ var (
 //
 //	finalreport  parses a final-report wrapper (core/finalreport)
 //	llm          sends scripted requests to the fake LLM (harness self-tests)
+//	leaked       recovers tool calls leaked as text (core/leaked)
 func Default() *Registry {
 	defaultOnce.Do(func() {
 		defaultReg = NewRegistry()
 		registerFinalReport(defaultReg)
 		registerLLM(defaultReg)
+		registerLeaked(defaultReg)
 	})
 	return defaultReg
 }

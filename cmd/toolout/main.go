@@ -5,6 +5,7 @@
 //
 //	toolout test [PATH...] [--update] [--label EXPR] [--run REGEX] [--parallel N]
 //	toolout final-report --nonce NONCE [FILE]
+//	toolout leaked [FILE] [--ids uuid|seq] [--scan-fences]
 //	toolout version
 //
 // Every subcommand reads a file or standard input and writes stable JSON (or
@@ -47,6 +48,7 @@ func commands() []command {
 	return []command{
 		{"test", "run scenarios and compare their transcripts with golden files", runTest},
 		{"final-report", "parse a final-report wrapper from a file or stdin", runFinalReport},
+		{"leaked", "recover tool calls leaked as text inside <tool_call>-like tags", runLeaked},
 		{"version", "print the version", runVersion},
 	}
 }

@@ -1,0 +1,143 @@
+package harness
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/toolout/toolout/core/leaked"
+)
+
+// leaked component:
+//
+//	component: leaked
+//	config: {scan_fences: false}
+//	input: {text: <Text>}
+//	expect:
+//	  content: "remaining text"      # or null for no content left
+//	  identical: true                # content is the input, byte for byte
+//	  calls: [{name: a, arguments: {s: x}}]
+//	  patterns: ["<tools>"]
+//	  dropped: [{reason: "invalid JSON"}]   # reason substrings, in order
+//	  repairs: [trailing_comma]
+type leakedConfig struct {
+	ScanFences bool `yaml:"scan_fences"`
+}
+
+type leakedInput struct {
+	Text Text `yaml:"text"`
+}
+
+type leakedExpect struct {
+	Content   yaml.Node `yaml:"content"`
+	Identical bool      `yaml:"identical"`
+	Calls     []struct {
+		Name      string         `yaml:"name"`
+		Arguments map[string]any `yaml:"arguments"`
+	} `yaml:"calls"`
+	Patterns []string `yaml:"patterns"`
+	Dropped  []struct {
+		Reason string `yaml:"reason"`
+	} `yaml:"dropped"`
+	Repairs []string `yaml:"repairs"`
+}
+
+type leakedOutcome struct {
+	input string
+	res   leaked.Result
+}
+
+func registerLeaked(reg *Registry) {
+	Register(reg, Spec[leakedConfig, leakedInput, leakedExpect, leakedOutcome]{
+		Name: "leaked",
+		Doc:  "recovers tool calls leaked as text in input.text (core/leaked)",
+		Run: func(_ context.Context, env *Env, cfg *leakedConfig, in *leakedInput) (leakedOutcome, error) {
+			res := leaked.Extract(in.Text.Value, leaked.Options{Sources: env.Sources, ScanFences: cfg.ScanFences})
+			return leakedOutcome{input: in.Text.Value, res: res}, nil
+		},
+		Render: func(o leakedOutcome) ([]Section, error) {
+			sec, err := JSONSection("result.json", o.res)
+			return []Section{sec}, err
+		},
+		Check: checkLeaked,
+	})
+}
+
+func checkLeaked(exp *leakedExpect, o leakedOutcome) []Mismatch {
+	var out []Mismatch
+	r := o.res
+	switch c := &exp.Content; {
+	case c.Kind == 0:
+	case isNull(c):
+		if r.Content != nil {
+			out = append(out, Mismatch{"content", fmt.Sprintf("got %q, want null", *r.Content)})
+		}
+	case r.Content == nil:
+		out = append(out, Mismatch{"content", fmt.Sprintf("got null, want %q", c.Value)})
+	case *r.Content != c.Value:
+		out = append(out, Mismatch{"content", fmt.Sprintf("got %q, want %q", *r.Content, c.Value)})
+	}
+	if exp.Identical && (r.Content == nil || *r.Content != o.input) {
+		out = append(out, Mismatch{"identical", "the content is not the input, byte for byte"})
+	}
+	if exp.Calls != nil {
+		if len(exp.Calls) != len(r.Calls) {
+			out = append(out, Mismatch{"calls", fmt.Sprintf("got %d calls, want %d", len(r.Calls), len(exp.Calls))})
+		} else {
+			for i, c := range exp.Calls {
+				if c.Name != r.Calls[i].Name {
+					out = append(out, Mismatch{"calls", fmt.Sprintf("[%d].name: got %q, want %q", i, r.Calls[i].Name, c.Name)})
+				}
+				if c.Arguments != nil && !sameJSON(c.Arguments, r.Calls[i].Arguments) {
+					out = append(out, Mismatch{"calls", fmt.Sprintf("[%d].arguments: got %s", i, r.Calls[i].Arguments)})
+				}
+			}
+		}
+	}
+	if exp.Patterns != nil && !reflect.DeepEqual(exp.Patterns, orNil(r.Patterns)) {
+		out = append(out, Mismatch{"patterns", fmt.Sprintf("got %q, want %q", r.Patterns, exp.Patterns)})
+	}
+	if exp.Dropped != nil {
+		if len(exp.Dropped) != len(r.Dropped) {
+			out = append(out, Mismatch{"dropped", fmt.Sprintf("got %d dropped, want %d", len(r.Dropped), len(exp.Dropped))})
+		} else {
+			for i, d := range exp.Dropped {
+				if !strings.Contains(r.Dropped[i].Reason, d.Reason) {
+					out = append(out, Mismatch{"dropped", fmt.Sprintf("[%d].reason: got %q, want it to contain %q", i, r.Dropped[i].Reason, d.Reason)})
+				}
+			}
+		}
+	}
+	if exp.Repairs != nil {
+		var kinds []string
+		for _, rp := range r.Repairs {
+			kinds = append(kinds, rp.Kind)
+		}
+		if !reflect.DeepEqual(exp.Repairs, orNil(kinds)) {
+			out = append(out, Mismatch{"repairs", fmt.Sprintf("got %q, want %q", kinds, exp.Repairs)})
+		}
+	}
+	return out
+}
+
+func orNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// sameJSON reports whether the YAML-decoded value and the JSON text are equal
+// as JSON values.
+func sameJSON(want map[string]any, got []byte) bool {
+	b, err := json.Marshal(want)
+	if err != nil {
+		return false
+	}
+	var w, g any
+	return json.Unmarshal(b, &w) == nil && json.Unmarshal(got, &g) == nil && reflect.DeepEqual(w, g)
+}
