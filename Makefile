@@ -7,7 +7,7 @@ FUZZTIME  ?= 30s
 # Packages that core must never depend on (see DESIGN.md, "Layout").
 FORBIDDEN := github.com/toolout/toolout/(harness|fakes|cmd)|github.com/onsi/(ginkgo|gomega)|github.com/google/go-cmp
 
-.PHONY: test fmt-check vet deps golden bench help
+.PHONY: test fmt-check vet deps golden bench fuzz help
 
 ## test: gofmt check, go vet, dependency direction, then every test with the race detector
 test: fmt-check vet deps
@@ -36,6 +36,10 @@ golden:
 ## bench: run the Go benchmarks; the output is benchstat-ready (BENCHCOUNT=10 for comparisons)
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) -count $(BENCHCOUNT) ./bench/...
+
+## fuzz: run each fuzz target for FUZZTIME (default 30s); a crasher lands in the package's testdata/fuzz
+fuzz:
+	$(GO) test -run '^$$' -fuzz '^FuzzExtract$$' -fuzztime $(FUZZTIME) ./core/leaked
 
 ## help: list the targets
 help:

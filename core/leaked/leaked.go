@@ -138,51 +138,68 @@ func (sc *scanner) run() {
 	s := sc.s
 	sc.gtAt, sc.gtFrom = -1, -1
 	sc.fromAt = map[string]int{}
-	lineStart := true
+	// Only '<' and '`' can start something; jump between them with IndexByte,
+	// so text without either runs at the speed of IndexByte.
+	lt, bt := -1, -1 // cached positions of the next '<' and '`', or len(s) when none
 	for i := 0; i < len(s); {
-		c := s[i]
-		switch {
-		case c == '\n':
-			lineStart = true
-			i++
-			continue
-		case c == '`':
-			if lineStart && strings.HasPrefix(s[i:], "```") && !sc.opts.ScanFences {
+		if lt < i {
+			lt = indexFrom(s, i, '<')
+		}
+		if bt < i {
+			bt = indexFrom(s, i, '`')
+		}
+		i = min(lt, bt)
+		if i >= len(s) {
+			return
+		}
+		if s[i] == '`' {
+			fence := strings.HasPrefix(s[i:], "```") && atLineStart(s, i)
+			switch {
+			case fence && !sc.opts.ScanFences:
 				i = skipFence(s, i)
-				lineStart = true
-				continue
-			}
-			if !lineStart || !strings.HasPrefix(s[i:], "```") {
+			case fence:
+				i = lineEnd(s, i) // scanning fences: step over the fence line itself
+			default:
 				i = sc.skipInlineCode(i)
-				lineStart = false
-				continue
 			}
-			// A fence with ScanFences on: step over the fence line itself.
-			i = lineEnd(s, i)
-			continue
-		case c == '<':
-			if hasPrefixFold(s[i:], "<think>") {
-				end := strings.Index(s[i:], "</think>")
-				if end < 0 {
-					return // the rest is thinking
-				}
-				i += end + len("</think>")
-				lineStart = false
-				continue
-			}
-			if next, ok := sc.wrapper(i); ok {
-				i = next
-				lineStart = false
-				continue
-			}
-		case c == ' ' || c == '\t':
-			// Up to three spaces may indent a fence; keep lineStart.
-			i++
 			continue
 		}
-		lineStart = false
+		if hasPrefixFold(s[i:], "<think>") {
+			end := strings.Index(s[i:], "</think>")
+			if end < 0 {
+				return // the rest is thinking
+			}
+			i += end + len("</think>")
+			continue
+		}
+		if next, ok := sc.wrapper(i); ok {
+			i = next
+			continue
+		}
 		i++
 	}
+}
+
+// indexFrom returns the index of the first c at or after i, or len(s).
+func indexFrom(s string, i int, c byte) int {
+	if j := strings.IndexByte(s[i:], c); j >= 0 {
+		return i + j
+	}
+	return len(s)
+}
+
+// atLineStart reports whether only up to three spaces stand between s[i] and
+// the start of its line, as for a fence.
+func atLineStart(s string, i int) bool {
+	for k := 1; k <= 4; k++ {
+		switch {
+		case i-k < 0 || s[i-k] == '\n':
+			return true
+		case s[i-k] != ' ' || k == 4:
+			return false
+		}
+	}
+	return false
 }
 
 func lineEnd(s string, i int) int {

@@ -1,0 +1,142 @@
+package leaked_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/toolout/toolout/core"
+	"github.com/toolout/toolout/core/leaked"
+)
+
+// seqIDs returns Sources whose ids are id-1, id-2, ...
+func seqIDs() core.Sources {
+	n := 0
+	return core.Sources{NewID: func() string { n++; return fmt.Sprintf("id-%d", n) }}
+}
+
+// checkProperties asserts what must hold for every input.
+func checkProperties(input string, r leaked.Result) {
+	seen := map[string]bool{}
+	for _, c := range r.Calls {
+		Expect(c.Name).NotTo(BeEmpty())
+		var obj map[string]any
+		Expect(json.Unmarshal(c.Arguments, &obj)).To(Succeed(), "arguments of %q: %s", c.Name, c.Arguments)
+		Expect(obj).NotTo(BeNil())
+		Expect(seen[c.ID]).To(BeFalse(), "duplicate id %s", c.ID)
+		seen[c.ID] = true
+	}
+	if len(r.Patterns) == 0 {
+		Expect(r.Content).NotTo(BeNil())
+		Expect(*r.Content).To(Equal(input), "no wrapper, so the input must come back byte-identical")
+	}
+	for _, d := range r.Dropped {
+		Expect(d.Offset).To(BeNumerically(">=", 0))
+		Expect(d.Offset).To(BeNumerically("<", max(len(input), 1)))
+		Expect(d.Reason).NotTo(BeEmpty())
+	}
+	if r.Content != nil && len(r.Patterns) > 0 {
+		Expect(*r.Content).To(Equal(strings.TrimSpace(*r.Content)))
+		Expect(*r.Content).NotTo(BeEmpty())
+	}
+}
+
+var _ = Describe("Extract", func() {
+	DescribeTable("the scenario vectors",
+		func(v vector) {
+			r := leaked.Extract(v.Input, leaked.Options{Sources: seqIDs(), ScanFences: v.Config.ScanFences})
+			checkProperties(v.Input, r)
+			e := v.Expect
+			if e.Content.Kind != 0 {
+				if e.Content.Tag == "!!null" {
+					Expect(r.Content).To(BeNil())
+				} else {
+					Expect(r.Content).To(HaveValue(Equal(e.Content.Value)))
+				}
+			}
+			if e.Identical {
+				Expect(r.Content).To(HaveValue(Equal(v.Input)))
+			}
+			if e.Calls != nil {
+				Expect(r.Calls).To(HaveLen(len(e.Calls)))
+				for i, c := range e.Calls {
+					Expect(r.Calls[i].Name).To(Equal(c.Name))
+					if c.Arguments != nil {
+						want, _ := json.Marshal(c.Arguments)
+						Expect(r.Calls[i].Arguments).To(MatchJSON(want))
+					}
+				}
+			}
+			if e.Patterns != nil {
+				Expect(r.Patterns).To(ConsistOf(e.Patterns))
+			}
+			if e.Dropped != nil {
+				Expect(r.Dropped).To(HaveLen(len(e.Dropped)))
+				for i, d := range e.Dropped {
+					Expect(r.Dropped[i].Reason).To(ContainSubstring(d.Reason))
+				}
+			}
+			if e.Repairs != nil {
+				var kinds []string
+				for _, rp := range r.Repairs {
+					kinds = append(kinds, rp.Kind)
+				}
+				Expect(kinds).To(ConsistOf(e.Repairs))
+			}
+		},
+		vectorEntries(),
+	)
+
+	It("numbers calls in document order from Sources", func() {
+		r := leaked.Extract(`<tools>[{"name":"a"},{"name":"b"}]</tools><tool_call>{"name":"c"}</tool_call>`, leaked.Options{Sources: seqIDs()})
+		Expect([]string{r.Calls[0].ID, r.Calls[1].ID, r.Calls[2].ID}).To(Equal([]string{"id-1", "id-2", "id-3"}))
+	})
+
+	It("uses random UUIDs by default", func() {
+		r := leaked.Extract(`<tools>{"name":"a"}</tools>`, leaked.Options{})
+		Expect(r.Calls[0].ID).To(MatchRegexp(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`))
+	})
+
+	It("reports byte offsets of dropped blocks and repairs", func() {
+		in := `ok <tools>{"name": "a",}</tools> <tools>nope</tools>`
+		r := leaked.Extract(in, leaked.Options{})
+		Expect(r.Repairs).To(Equal([]leaked.Repair{{Pattern: "<tools>", Offset: 3, Kind: leaked.RepairTrailingComma}}))
+		Expect(r.Dropped).To(HaveLen(1))
+		Expect(in[r.Dropped[0].Offset:]).To(HavePrefix("<tools>nope"))
+		Expect(r.Dropped[0].Raw).To(Equal("<tools>nope</tools>"))
+	})
+
+	It("renders JSON with empty lists and null content", func() {
+		var b strings.Builder
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		Expect(enc.Encode(leaked.Extract(`<tools>{"name":"a","arguments":{"s":"<b>"}}</tools>`, leaked.Options{Sources: seqIDs()}))).To(Succeed())
+		Expect(b.String()).To(Equal(`{"content":null,"tool_calls":[{"id":"id-1","name":"a","arguments":{"s":"<b>"}}],"patterns":["<tools>"],"dropped":[],"repairs":[]}` + "\n"))
+	})
+
+	It("keeps the properties on random mixtures of text, tags and JSON", func() {
+		rng := rand.New(rand.NewPCG(11, 13))
+		parts := []string{"<tools>", "</tools>", "<tool_call>", "</tool_call>", "<function ", ">", "{", "}", "[", "]", `"`, `\`, ",", ":",
+			`"name"`, `"a"`, `"arguments"`, `{"name":"x"}`, "```", "`", "<think>", "</think>", "\n", " ", "text", "é", "<tool_call_result>"}
+		for range 3000 {
+			var b strings.Builder
+			for range rng.IntN(25) {
+				b.WriteString(parts[rng.IntN(len(parts))])
+			}
+			in := b.String()
+			checkProperties(in, leaked.Extract(in, leaked.Options{Sources: seqIDs()}))
+		}
+	})
+})
+
+func vectorEntries() []TableEntry {
+	var out []TableEntry
+	for _, v := range vectors() {
+		out = append(out, Entry(v.Name, v))
+	}
+	return out
+}

@@ -1,0 +1,78 @@
+package leaked_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// vector is one scenario of scenarios/leaked, read here so that the unit
+// specs and the harness share their vectors.
+type vector struct {
+	Name   string `yaml:"-"`
+	Input  string `yaml:"-"`
+	Config struct {
+		ScanFences bool `yaml:"scan_fences"`
+	} `yaml:"config"`
+	Expect struct {
+		Content   yaml.Node `yaml:"content"`
+		Identical bool      `yaml:"identical"`
+		Calls     []struct {
+			Name      string         `yaml:"name"`
+			Arguments map[string]any `yaml:"arguments"`
+		} `yaml:"calls"`
+		Patterns []string `yaml:"patterns"`
+		Dropped  []struct {
+			Reason string `yaml:"reason"`
+		} `yaml:"dropped"`
+		Repairs []string `yaml:"repairs"`
+	} `yaml:"expect"`
+}
+
+const vectorDir = "../../scenarios/leaked"
+
+// vectors loads every scenario of scenarios/leaked.
+func vectors() []vector {
+	files, err := filepath.Glob(filepath.Join(vectorDir, "*.yaml"))
+	if err != nil || len(files) == 0 {
+		panic("leaked: no vectors under " + vectorDir)
+	}
+	var out []vector
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			panic(err)
+		}
+		var raw struct {
+			Input struct {
+				Text yaml.Node `yaml:"text"`
+			} `yaml:"input"`
+		}
+		var v vector
+		if err := yaml.Unmarshal(data, &raw); err != nil {
+			panic(f + ": " + err.Error())
+		}
+		if err := yaml.Unmarshal(data, &v); err != nil {
+			panic(f + ": " + err.Error())
+		}
+		v.Name = strings.TrimSuffix(filepath.Base(f), ".yaml")
+		switch t := raw.Input.Text; t.Kind {
+		case yaml.ScalarNode:
+			v.Input = t.Value
+		case yaml.MappingNode:
+			var spec struct{ File string }
+			if err := t.Decode(&spec); err != nil || spec.File == "" {
+				panic(f + ": input.text: want a string or {file: NAME}")
+			}
+			b, err := os.ReadFile(filepath.Join(vectorDir, spec.File))
+			if err != nil {
+				panic(err)
+			}
+			v.Input = string(b)
+		}
+		out = append(out, v)
+	}
+	return out
+}
