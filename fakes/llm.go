@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/toolout/toolout/core"
+	"github.com/toolout/toolout/core/finalreport"
 )
 
 var _ core.LLM = (*LLM)(nil)
@@ -294,11 +295,6 @@ func RequestNonce(req core.Request) string {
 	return ""
 }
 
-// WrapFinal wraps content in the final-report wrapper of nonce.
-func WrapFinal(nonce, content string) string {
-	return "<ai-agent-" + nonce + "-FINAL format=\"text\">" + content + "</ai-agent-" + nonce + "-FINAL>"
-}
-
 type injected struct{ error }
 
 func (e injected) Unwrap() error { return e.error }
@@ -326,10 +322,10 @@ func (l *LLM) respond(st *stepState, req core.Request) (core.Response, error) {
 			if nonce == "" {
 				return resp, errors.New("oracle wrap final: the request names no final-report nonce")
 			}
-			text = WrapFinal(nonce, text)
+			text = finalreport.Wrap(nonce, text)
 		case "", "auto":
 			if nonce != "" {
-				text = WrapFinal(nonce, text)
+				text = finalreport.Wrap(nonce, text)
 			}
 		}
 		resp.Text = text
@@ -338,7 +334,7 @@ func (l *LLM) respond(st *stepState, req core.Request) (core.Response, error) {
 		if nonce == "" {
 			return resp, errors.New("respond final: the request names no final-report nonce")
 		}
-		resp.Text = WrapFinal(nonce, *r.Final)
+		resp.Text = finalreport.Wrap(nonce, *r.Final)
 	case r.Text != nil:
 		resp.Text = strings.ReplaceAll(*r.Text, "{{nonce}}", RequestNonce(req))
 	}

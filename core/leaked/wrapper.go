@@ -98,7 +98,7 @@ func (sc *scanner) wrapper(i int) (int, bool) {
 		fenced = true
 		j = skipSpace(s, lineEnd(s, j))
 	}
-	var values []jsonValue
+	var values []string
 	var jsonErr error
 	var repairs []string
 	for j < len(s) && (s[j] == '{' || s[j] == '[') {
@@ -111,7 +111,7 @@ func (sc *scanner) wrapper(i int) (int, bool) {
 		if fixed != nil {
 			text = string(fixed)
 		}
-		values = append(values, jsonValue{text: text})
+		values = append(values, text)
 		for _, r := range reps {
 			if !contains(repairs, r) {
 				repairs = append(repairs, r)
@@ -210,8 +210,6 @@ func (sc *scanner) drop(pattern string, offset int, raw, reason string) {
 	sc.dropped = append(sc.dropped, Dropped{Pattern: pattern, Offset: offset, Raw: raw, Reason: reason})
 }
 
-type jsonValue struct{ text string }
-
 // block collects the calls of one wrapper.
 type block struct {
 	sc      *scanner
@@ -219,14 +217,14 @@ type block struct {
 	offset  int
 }
 
-func (b block) finish(values []jsonValue, repairs []string, start, end int) {
+func (b block) finish(values, repairs []string, start, end int) {
 	sc := b.sc
 	sc.spans = append(sc.spans, [2]int{start, end})
 	for _, r := range repairs {
 		sc.repairs = append(sc.repairs, Repair{Pattern: b.pattern, Offset: b.offset, Kind: r})
 	}
 	for _, v := range values {
-		for _, c := range decodeCalls(v.text) {
+		for _, c := range decodeCalls(v) {
 			if c.reason != "" {
 				sc.drop(b.pattern, b.offset, c.raw, c.reason)
 				continue
