@@ -6,6 +6,7 @@
 //	toolout test [PATH...] [--update] [--label EXPR] [--run REGEX] [--parallel N]
 //	toolout final-report --nonce NONCE [FILE]
 //	toolout leaked [FILE] [--ids uuid|seq] [--scan-fences]
+//	toolout stats [FILE] [--encoding cl100k_base|o200k_base]
 //	toolout version
 //
 // Every subcommand reads a file or standard input and writes stable JSON (or
@@ -49,6 +50,7 @@ func commands() []command {
 		{"test", "run scenarios and compare their transcripts with golden files", runTest},
 		{"final-report", "parse a final-report wrapper from a file or stdin", runFinalReport},
 		{"leaked", "recover tool calls leaked as text inside <tool_call>-like tags", runLeaked},
+		{"stats", "print bytes, lines, tokens and average line bytes of an output", runStats},
 		{"version", "print the version", runVersion},
 	}
 }

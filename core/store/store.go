@@ -1,0 +1,212 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/toolout/toolout/core"
+)
+
+// DirPrefix starts the name of every session directory.
+const DirPrefix = "ai-agent-"
+
+// ErrNotFound is returned for a handle this store did not hand out.
+var ErrNotFound = errors.New("no stored output with this handle")
+
+// ErrClosed is returned by operations on a closed store.
+var ErrClosed = errors.New("store is closed")
+
+// Options configure a Store.
+type Options struct {
+	// Base is the folder the session directory is made in; empty means
+	// os.TempDir().
+	Base string
+	// SessionID names the directory; empty means Sources.ID().
+	SessionID string
+	// Sources supplies handles and timestamps.
+	Sources core.Sources
+	// Tokenizer counts the tokens of stored outputs; required.
+	Tokenizer core.Tokenizer
+}
+
+// Meta describes one stored output.
+type Meta struct {
+	Handle string `json:"handle"`
+	Tool   string `json:"tool"`
+	// Args is the tool's arguments JSON, verbatim.
+	Args string `json:"args"`
+	Stats
+	Stored time.Time `json:"stored"`
+}
+
+// Store is one session's store of oversized outputs.
+type Store struct {
+	dir  string
+	opts Options
+
+	mu     sync.Mutex
+	metas  map[string]Meta
+	order  []string
+	closed bool
+}
+
+// New creates the session directory and returns its store.
+func New(opts Options) (*Store, error) {
+	if opts.Tokenizer == nil {
+		return nil, errors.New("store: new: Options.Tokenizer is required")
+	}
+	base := opts.Base
+	if base == "" {
+		base = os.TempDir()
+	}
+	id := opts.SessionID
+	if id == "" {
+		id = opts.Sources.ID()
+	}
+	if id == "" || strings.ContainsAny(id, `/\`) || id == "." || id == ".." {
+		return nil, fmt.Errorf("store: new: session id %q: want a plain name", id)
+	}
+	dir := filepath.Join(base, DirPrefix+id)
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("store: new: %w", err)
+	}
+	return &Store{dir: dir, opts: opts, metas: map[string]Meta{}}, nil
+}
+
+// Dir returns the session directory.
+func (s *Store) Dir() string { return s.dir }
+
+// Put stores output under a fresh handle and returns its metadata.
+func (s *Store) Put(tool, args, output string) (Meta, error) {
+	m := Meta{Handle: s.opts.Sources.ID(), Tool: tool, Args: args, Stats: Measure(output, s.opts.Tokenizer), Stored: s.opts.Sources.Time()}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return Meta{}, fmt.Errorf("store: put %s: %w", tool, ErrClosed)
+	}
+	if _, dup := s.metas[m.Handle]; dup || !validHandle(m.Handle) {
+		return Meta{}, fmt.Errorf("store: put %s: handle %q from Sources.NewID is not a fresh plain name", tool, m.Handle)
+	}
+	if err := os.WriteFile(filepath.Join(s.dir, m.Handle), []byte(output), 0o600); err != nil {
+		return Meta{}, fmt.Errorf("store: put %s: handle %s: %w", tool, m.Handle, err)
+	}
+	s.metas[m.Handle] = m
+	s.order = append(s.order, m.Handle)
+	return m, nil
+}
+
+func validHandle(h string) bool {
+	return h != "" && h != "." && h != ".." && !strings.ContainsAny(h, "/\\\x00")
+}
+
+// Get returns the metadata of handle.
+func (s *Store) Get(handle string) (Meta, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m, ok := s.metas[handle]
+	if !ok {
+		return Meta{}, fmt.Errorf("store: get %q: %w", handle, ErrNotFound)
+	}
+	return m, nil
+}
+
+// Path returns the file of handle, inside Dir.
+func (s *Store) Path(handle string) (string, error) {
+	if _, err := s.Get(handle); err != nil {
+		return "", fmt.Errorf("store: path %q: %w", handle, ErrNotFound)
+	}
+	return filepath.Join(s.dir, handle), nil
+}
+
+// Read returns the stored output of handle.
+func (s *Store) Read(handle string) (string, error) {
+	p, err := s.Path(handle)
+	if err != nil {
+		return "", fmt.Errorf("store: read %q: %w", handle, ErrNotFound)
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return "", fmt.Errorf("store: read %q: %w", handle, err)
+	}
+	return string(b), nil
+}
+
+// List returns the metadata of every stored output, in the order stored.
+func (s *Store) List() []Meta {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]Meta, len(s.order))
+	for i, h := range s.order {
+		out[i] = s.metas[h]
+	}
+	return out
+}
+
+// Len returns the number of stored outputs.
+func (s *Store) Len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.order)
+}
+
+// Close removes the session directory and everything in it. Calling it again
+// does nothing.
+func (s *Store) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	s.metas, s.order = map[string]Meta{}, nil
+	if err := os.RemoveAll(s.dir); err != nil {
+		return fmt.Errorf("store: close: %w", err)
+	}
+	return nil
+}
+
+// Sweep removes the session directories under base (ai-agent-*) last modified
+// before now minus olderThan, left behind by killed processes, and returns
+// the paths it removed. Other entries are never touched.
+func Sweep(base string, olderThan time.Duration, now time.Time) ([]string, error) {
+	entries, err := os.ReadDir(base)
+	if err != nil {
+		return nil, fmt.Errorf("store: sweep: %w", err)
+	}
+	var removed []string
+	var errs []error
+	for _, e := range entries {
+		if !e.IsDir() || !strings.HasPrefix(e.Name(), DirPrefix) {
+			continue
+		}
+		info, err := e.Info()
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if info.ModTime().After(now.Add(-olderThan)) {
+			continue
+		}
+		p := filepath.Join(base, e.Name())
+		if err := os.RemoveAll(p); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		removed = append(removed, p)
+	}
+	slices.Sort(removed)
+	if err := errors.Join(errs...); err != nil {
+		return removed, fmt.Errorf("store: sweep: %w", err)
+	}
+	return removed, nil
+}
