@@ -7,6 +7,7 @@
 //	toolout final-report --nonce NONCE [FILE]
 //	toolout leaked [FILE] [--ids uuid|seq] [--scan-fences]
 //	toolout stats [FILE] [--encoding cl100k_base|o200k_base]
+//	toolout truncate --max-bytes N [FILE]
 //	toolout version
 //
 // Every subcommand reads a file or standard input and writes stable JSON (or
@@ -51,6 +52,7 @@ func commands() []command {
 		{"final-report", "parse a final-report wrapper from a file or stdin", runFinalReport},
 		{"leaked", "recover tool calls leaked as text inside <tool_call>-like tags", runLeaked},
 		{"stats", "print bytes, lines, tokens and average line bytes of an output", runStats},
+		{"truncate", "keep the head and tail of an output around a marker, as the truncate strategy does", runTruncate},
 		{"version", "print the version", runVersion},
 	}
 }

@@ -36,3 +36,17 @@ var _ = Describe("toolout stats", func() {
 })
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+var _ = Describe("toolout truncate", func() {
+	It("keeps head and tail around the marker", func() {
+		code, stdout, _ := invoke("abcdefghij", "truncate", "--max-bytes", "4")
+		Expect(code).To(Equal(0))
+		Expect(stdout).To(Equal(`{"text":"ab\n[... 6 bytes truncated ...]\nij","bytes":10,"truncated_bytes":6}` + "\n"))
+	})
+
+	It("requires --max-bytes", func() {
+		code, _, stderr := invoke("x", "truncate")
+		Expect(code).To(Equal(2))
+		Expect(stderr).To(Equal("toolout truncate: --max-bytes is required (0 or more)\n"))
+	})
+})
