@@ -74,8 +74,9 @@ type Options struct {
 	// Tools returns the tools offered on a turn; final is true on the last.
 	Tools func(turn int, final bool) []Tool
 	// AfterTool, when set, may replace a tool's result before the model sees
-	// it (the session stores oversized outputs there).
-	AfterTool func(ctx context.Context, call core.ToolCall, result string) string
+	// it (the session stores oversized outputs there). msgs is the
+	// conversation so far, up to and including this turn's earlier results.
+	AfterTool func(ctx context.Context, msgs []core.Message, call core.ToolCall, result string) string
 	// Logf receives the loop's warnings.
 	Logf func(format string, args ...any)
 	// Sources supplies the ids of leaked calls.
@@ -177,7 +178,7 @@ func Run(ctx context.Context, opts Options, user string) (Result, error) {
 			for i, c := range calls {
 				out := runTool(ctx, byName, c, i >= maxCalls, maxCalls)
 				if opts.AfterTool != nil {
-					out = opts.AfterTool(ctx, c, out)
+					out = opts.AfterTool(ctx, msgs, c, out)
 				}
 				msgs = append(msgs, core.Message{Role: core.RoleTool, ToolCallID: c.ID, Name: c.Name, Content: out})
 			}

@@ -1,0 +1,20 @@
+// Package session is the main agent session of specs/tool-output-extraction.md:
+// the agent loop (core/agent) with the task's tools, the per-session store
+// (core/store) and the tool_output tool (core/extract).
+//
+// Every tool result passes the oversize policy (decision 11): it is stored
+// when its bytes exceed MaxToolResponseBytes (strictly) or when its tokens
+// would overflow what is left of ContextWindow after the conversation so far
+// (counted with the session's tokenizer). A stored result reaches the model
+// as the exact handle message of section 2a, and the decision is logged
+// (decision 12). tool_output's own results are never stored.
+//
+// tool_output is offered only while the store is non-empty and never on the
+// final turn (decisions 14, 15). Its failure format is a normal tool result,
+// not an error.
+//
+// The session's nonce comes from Sources; the system prompt ends with the
+// final-report instruction that names it. The store directory is removed when
+// Run returns, on success, on error, on cancellation and on a panic in a tool
+// (re-raised after the cleanup), so sessions leave nothing behind.
+package session

@@ -1,0 +1,131 @@
+package session_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/toolout/toolout/core"
+	"github.com/toolout/toolout/core/agent"
+	"github.com/toolout/toolout/core/session"
+	"github.com/toolout/toolout/core/tokens"
+	"github.com/toolout/toolout/fakes"
+)
+
+func ptr(s string) *string { return &s }
+
+func fixed(name, out string) agent.Tool {
+	return agent.Func{Desc: core.Tool{Name: name}, Fn: func(context.Context, json.RawMessage) (string, error) { return out, nil }}
+}
+
+func turn(n int, r fakes.Respond) fakes.Step {
+	return fakes.Step{Match: fakes.Match{Tag: core.SiteSessionTurn, Turn: n}, Respond: r}
+}
+
+func toolNames(req core.Request) []string {
+	var out []string
+	for _, t := range req.Tools {
+		out = append(out, t.Name)
+	}
+	return out
+}
+
+var _ = Describe("session", func() {
+	var base string
+	BeforeEach(func() { base = GinkgoT().TempDir() })
+
+	options := func(llm core.LLM, tools ...agent.Tool) session.Options {
+		return session.Options{LLM: llm, Tokenizer: tokens.Estimator{}, Sources: fakes.NewSources(), Tools: tools,
+			StoreBase: base, MaxToolResponseBytes: 100, TruncateBytes: 40, MaxTurns: 4}
+	}
+
+	It("stores an oversized result, shows the handle message, and offers tool_output from then on", func() {
+		big := strings.Repeat("ts=1 host=web-0 level=ERROR\n", 10)
+		llm, err := fakes.NewLLM([]fakes.Step{
+			turn(1, fakes.Respond{ToolCalls: []fakes.CallSpec{{Name: "logs", Args: map[string]any{"since": "1h"}}}}),
+			turn(2, fakes.Respond{ToolCalls: []fakes.CallSpec{{Name: "tool_output", Args: map[string]any{"handle": "00000000-0000-4000-8000-000000000002", "extract": "errors", "mode": "truncate"}}}}),
+			turn(3, fakes.Respond{Final: ptr("10 errors")}),
+		}, fakes.Options{})
+		Expect(err).NotTo(HaveOccurred())
+		res, err := session.Run(context.Background(), options(llm, fixed("logs", big)), "count errors")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(res.Report).To(Equal("10 errors"))
+		Expect(res.Stored).To(HaveLen(1))
+		Expect(res.Stored[0].Args).To(Equal(`{"since":"1h"}`))
+		calls := llm.Calls()
+		Expect(toolNames(calls[0].Request)).To(Equal([]string{"logs"}))
+		Expect(toolNames(calls[1].Request)).To(Equal([]string{"logs", "tool_output"}))
+		msgs := calls[1].Request.Messages
+		Expect(msgs[len(msgs)-1].Content).To(Equal("Tool output is too large (280 bytes, 11 lines, 70 tokens).\n" +
+			"Call tool_output(handle = \"00000000-0000-4000-8000-000000000002\", extract = \"what to extract\").\n" +
+			"Provide precise and detailed instructions in `extract` about what you are looking for."))
+		msgs = calls[2].Request.Messages
+		Expect(msgs[len(msgs)-1].Content).To(HavePrefix("ABSTRACT FROM TOOL OUTPUT logs WITH HANDLE 00000000-0000-4000-8000-000000000002, STRATEGY:truncate:\n\n"))
+		Expect(res.Dir).NotTo(BeADirectory())
+		Expect(llm.Check()).To(Succeed())
+	})
+
+	It("stores on projected token overflow alone", func() {
+		llm, _ := fakes.NewLLM([]fakes.Step{
+			turn(1, fakes.Respond{ToolCalls: []fakes.CallSpec{{Name: "logs"}}}),
+			turn(2, fakes.Respond{Final: ptr("ok")}),
+		}, fakes.Options{})
+		o := options(llm, fixed("logs", strings.Repeat("x", 90)))
+		o.ContextWindow = 40
+		res, err := session.Run(context.Background(), o, "go")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(res.Stored).To(HaveLen(1))
+	})
+
+	It("leaves no directory after a thousand sessions ended by success, error, cancellation and panic", func() {
+		ids := &fakes.IDs{} // shared, so that concurrent sessions get distinct directories
+		var wg sync.WaitGroup
+		for i := range 1000 {
+			wg.Go(func() {
+				defer GinkgoRecover()
+				ctx, cancel := context.WithCancel(context.Background())
+				defer cancel()
+				var steps []fakes.Step
+				tool := fixed("logs", strings.Repeat("y", 200))
+				switch i % 4 {
+				case 0: // success after storing
+					steps = []fakes.Step{turn(1, fakes.Respond{ToolCalls: []fakes.CallSpec{{Name: "logs"}}}), turn(2, fakes.Respond{Final: ptr("ok")})}
+				case 1: // LLM error
+					steps = []fakes.Step{turn(1, fakes.Respond{ToolCalls: []fakes.CallSpec{{Name: "logs"}}}), turn(2, fakes.Respond{Error: &fakes.ErrorSpec{Kind: "server_error"}})}
+				case 2: // cancelled during the tool
+					steps = []fakes.Step{turn(1, fakes.Respond{ToolCalls: []fakes.CallSpec{{Name: "logs"}}})}
+					tool = agent.Func{Desc: core.Tool{Name: "logs"}, Fn: func(context.Context, json.RawMessage) (string, error) { cancel(); return "z", nil }}
+				case 3: // a tool panics
+					steps = []fakes.Step{turn(1, fakes.Respond{ToolCalls: []fakes.CallSpec{{Name: "logs"}}})}
+					tool = agent.Func{Desc: core.Tool{Name: "logs"}, Fn: func(context.Context, json.RawMessage) (string, error) { panic("tool crashed") }}
+				}
+				llm, err := fakes.NewLLM(steps, fakes.Options{})
+				Expect(err).NotTo(HaveOccurred())
+				func() {
+					defer func() {
+						if r := recover(); r != nil && i%4 != 3 {
+							panic(r)
+						}
+					}()
+					o := options(llm, tool)
+					o.Sources.NewID = ids.Next
+					_, err = session.Run(ctx, o, fmt.Sprint("session ", i))
+				}()
+				switch i % 4 {
+				case 0:
+					Expect(err).NotTo(HaveOccurred())
+				case 1, 2:
+					Expect(err).To(HaveOccurred())
+				}
+			})
+		}
+		wg.Wait()
+		Expect(os.ReadDir(base)).To(BeEmpty())
+	})
+})
