@@ -12,12 +12,14 @@ var (
 //	finalreport  parses a final-report wrapper (core/finalreport)
 //	llm          sends scripted requests to the fake LLM (harness self-tests)
 //	leaked       recovers tool calls leaked as text (core/leaked)
+//	session      runs the main session with fake tools (core/session)
 func Default() *Registry {
 	defaultOnce.Do(func() {
 		defaultReg = NewRegistry()
 		registerFinalReport(defaultReg)
 		registerLLM(defaultReg)
 		registerLeaked(defaultReg)
+		registerSession(defaultReg)
 	})
 	return defaultReg
 }

@@ -1,0 +1,171 @@
+package harness
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/toolout/toolout/core"
+	"github.com/toolout/toolout/core/agent"
+	"github.com/toolout/toolout/core/session"
+	"github.com/toolout/toolout/core/tokens"
+)
+
+// session component: the main session with fake tools and the scripted LLM.
+//
+//	component: session
+//	config: {max_tool_response_bytes: 2048, context_window: 0, truncate_bytes: 256, max_turns: 4, encoding: cl100k_base}
+//	input:
+//	  user: "How many errors?"
+//	  tools:
+//	    - {name: logs__query, output: {generate: {lines: 500, template: "..."}}}
+//	    - {name: flaky, error: "connection reset"}
+//	expect: {found: true, report: "...", stored: 1, turn_failed: 0, results_contain: ["ABSTRACT FROM"]}
+type sessionConfig struct {
+	MaxToolResponseBytes int    `yaml:"max_tool_response_bytes"`
+	ContextWindow        int    `yaml:"context_window"`
+	TruncateBytes        int    `yaml:"truncate_bytes"`
+	MaxTurns             int    `yaml:"max_turns"`
+	MaxRetries           int    `yaml:"max_retries"`
+	MaxToolCallsPerTurn  int    `yaml:"max_tool_calls_per_turn"`
+	Encoding             string `yaml:"encoding"`
+}
+
+func (c sessionConfig) Validate() error {
+	if c.Encoding != "estimate" {
+		if _, err := tokens.New(c.Encoding); err != nil {
+			return errors.New(strings.TrimPrefix(err.Error(), "tokens: "))
+		}
+	}
+	return nil
+}
+
+type sessionTool struct {
+	Name   string `yaml:"name"`
+	Output *Text  `yaml:"output"`
+	Error  string `yaml:"error"`
+}
+
+func (t sessionTool) Validate() error {
+	switch {
+	case t.Name == "":
+		return errors.New("name is required")
+	case (t.Output == nil) == (t.Error == ""):
+		return errors.New("want exactly one of output, error")
+	}
+	return nil
+}
+
+type sessionInput struct {
+	User   string        `yaml:"user"`
+	System string        `yaml:"system"`
+	Tools  []sessionTool `yaml:"tools"`
+}
+
+type sessionExpect struct {
+	Found          *bool    `yaml:"found"`
+	Report         *string  `yaml:"report"`
+	Synthetic      *bool    `yaml:"synthetic"`
+	Turns          *int     `yaml:"turns"`
+	Stored         *int     `yaml:"stored"`
+	TurnFailed     *int     `yaml:"turn_failed"`
+	ResultsContain []string `yaml:"results_contain"`
+	// Error is a substring of the error the session must end with.
+	Error *string `yaml:"error"`
+}
+
+type storedJSON struct {
+	Handle       string `json:"handle"`
+	Tool         string `json:"tool"`
+	Args         string `json:"args"`
+	Bytes        int    `json:"bytes"`
+	Lines        int    `json:"lines"`
+	Tokens       int    `json:"tokens"`
+	AvgLineBytes int    `json:"avg_line_bytes"`
+}
+
+type sessionOutcome struct {
+	Found       bool         `json:"found"`
+	Report      string       `json:"report"`
+	Synthetic   bool         `json:"synthetic"`
+	Turns       int          `json:"turns"`
+	TurnFailed  int          `json:"turn_failed"`
+	Stored      []storedJSON `json:"stored"`
+	ToolResults []string     `json:"tool_results"`
+	Error       string       `json:"error,omitempty"`
+}
+
+func registerSession(reg *Registry) {
+	Register(reg, Spec[sessionConfig, sessionInput, sessionExpect, sessionOutcome]{
+		Name:     "session",
+		Doc:      "runs the main session (core/session) with fake tools and the scripted LLM",
+		LLM:      true,
+		Defaults: func(c *sessionConfig) { c.Encoding = tokens.CL100K },
+		Run:      runSession,
+		Check:    checkSession,
+	})
+}
+
+func runSession(ctx context.Context, env *Env, cfg *sessionConfig, in *sessionInput) (sessionOutcome, error) {
+	var tk core.Tokenizer = tokens.Estimator{}
+	if cfg.Encoding != "estimate" {
+		tk = tokens.MustNew(cfg.Encoding)
+	}
+	var tools []agent.Tool
+	for _, t := range in.Tools {
+		t := t
+		tools = append(tools, agent.Func{Desc: core.Tool{Name: t.Name, InputSchema: json.RawMessage(`{"type":"object"}`)},
+			Fn: func(context.Context, json.RawMessage) (string, error) {
+				if t.Error != "" {
+					return "", errors.New(t.Error)
+				}
+				return t.Output.Value, nil
+			}})
+	}
+	res, err := session.Run(ctx, session.Options{
+		LLM: env.LLM, Tokenizer: tk, Sources: env.Sources, Tools: tools, System: in.System, StoreBase: env.TempDir,
+		MaxToolResponseBytes: cfg.MaxToolResponseBytes, ContextWindow: cfg.ContextWindow, TruncateBytes: cfg.TruncateBytes,
+		MaxTurns: cfg.MaxTurns, MaxRetries: cfg.MaxRetries, MaxToolCallsPerTurn: cfg.MaxToolCallsPerTurn, Logf: env.Logf,
+	}, in.User)
+	out := sessionOutcome{Found: res.Found, Report: res.Report, Synthetic: res.Synthetic, Turns: res.Turns,
+		Stored: []storedJSON{}, ToolResults: []string{}}
+	if err != nil {
+		out.Error = err.Error()
+	}
+	for _, m := range res.Stored {
+		out.Stored = append(out.Stored, storedJSON{m.Handle, m.Tool, m.Args, m.Bytes, m.Lines, m.Tokens, m.AvgLineBytes})
+	}
+	for _, m := range res.Messages {
+		switch {
+		case m.Role == core.RoleTool:
+			out.ToolResults = append(out.ToolResults, m.Name+": "+m.Content)
+		case m.Role == core.RoleUser && strings.HasPrefix(m.Content, "TURN-FAILED"):
+			out.TurnFailed++
+		}
+	}
+	return out, nil
+}
+
+func checkSession(exp *sessionExpect, got sessionOutcome) []Mismatch {
+	var out []Mismatch
+	out = append(out, want("found", exp.Found, got.Found)...)
+	out = append(out, want("report", exp.Report, got.Report)...)
+	out = append(out, want("synthetic", exp.Synthetic, got.Synthetic)...)
+	out = append(out, want("turns", exp.Turns, got.Turns)...)
+	out = append(out, want("stored", exp.Stored, len(got.Stored))...)
+	out = append(out, want("turn_failed", exp.TurnFailed, got.TurnFailed)...)
+	switch {
+	case exp.Error == nil && got.Error != "":
+		out = append(out, Mismatch{"error", fmt.Sprintf("the session failed: %s", got.Error)})
+	case exp.Error != nil && !strings.Contains(got.Error, *exp.Error):
+		out = append(out, Mismatch{"error", fmt.Sprintf("got %q, want it to contain %q", got.Error, *exp.Error)})
+	}
+	for _, sub := range exp.ResultsContain {
+		if !anyContains(got.ToolResults, sub) {
+			out = append(out, Mismatch{"results_contain", fmt.Sprintf("no tool result contains %q", sub)})
+		}
+	}
+	return out
+}
