@@ -13,6 +13,7 @@ var (
 //	llm          sends scripted requests to the fake LLM (harness self-tests)
 //	leaked       recovers tool calls leaked as text (core/leaked)
 //	session      runs the main session with fake tools (core/session)
+//	store        applies the oversize policy and the store (core/store)
 func Default() *Registry {
 	defaultOnce.Do(func() {
 		defaultReg = NewRegistry()
@@ -20,6 +21,7 @@ func Default() *Registry {
 		registerLLM(defaultReg)
 		registerLeaked(defaultReg)
 		registerSession(defaultReg)
+		registerStore(defaultReg)
 	})
 	return defaultReg
 }
