@@ -1,0 +1,205 @@
+package chunk
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/toolout/toolout/core"
+)
+
+// DefaultOverlap is the overlap fraction of the spec (10%).
+const DefaultOverlap = 0.10
+
+// Chunk is one planned chunk: the bytes [Start, End) of the document.
+type Chunk struct {
+	// Index is 1-based.
+	Index int `json:"index"`
+	Start int `json:"start"`
+	End   int `json:"end"`
+	// Tokens is the chunk's token count (the sum of its pieces).
+	Tokens int `json:"tokens"`
+	// OverlapTokens is how many tokens it shares with the previous chunk.
+	OverlapTokens int `json:"overlap_tokens"`
+}
+
+// Plan is the chunking of one document.
+type Plan struct {
+	// Tokens is the document's token count.
+	Tokens int `json:"tokens"`
+	// Budget is the most tokens a chunk may hold, overlap included.
+	Budget int `json:"budget"`
+	// Overlap is the target overlap in tokens, floor(fraction × Budget).
+	Overlap int `json:"overlap"`
+	// Target is the balanced chunk size, ceil((T + (N−1)·O) / N).
+	Target int     `json:"target"`
+	Chunks []Chunk `json:"chunks"`
+}
+
+// Errors of Make; they are wrapped with the details.
+var (
+	ErrBudget   = errors.New("budget must be positive")
+	ErrOverlap  = errors.New("overlap must be at least 0 and below 0.5")
+	ErrTooLarge = errors.New("a piece is larger than the budget")
+)
+
+// Make plans the chunks of text for a budget of tokens per chunk and an
+// overlap fraction (DefaultOverlap is the spec's 10%). See the package
+// documentation for the algorithm and its guarantees.
+func Make(text string, tk core.Tokenizer, budget int, overlap float64) (Plan, error) {
+	if budget <= 0 {
+		return Plan{}, fmt.Errorf("chunk: budget %d: %w", budget, ErrBudget)
+	}
+	if overlap < 0 || overlap >= 0.5 || math.IsNaN(overlap) {
+		return Plan{}, fmt.Errorf("chunk: overlap %v: %w", overlap, ErrOverlap)
+	}
+	pieces := tk.Pieces(nil, text)
+	return plan(text, pieces, budget, overlap)
+}
+
+func plan(text string, pieces []core.Piece, budget int, overlap float64) (Plan, error) {
+	// Boundaries: bound[k] is the byte offset before piece k (bound[n] = len),
+	// cum[k] the tokens before it.
+	n := len(pieces)
+	bound := make([]int, n+1)
+	cum := make([]int, n+1)
+	for k, p := range pieces {
+		if p.Tokens > budget {
+			return Plan{}, fmt.Errorf("chunk: piece at bytes %d-%d has %d tokens, budget %d: %w", p.Start, p.End, p.Tokens, budget, ErrTooLarge)
+		}
+		bound[k], cum[k+1] = p.Start, cum[k]+p.Tokens
+	}
+	bound[n] = len(text)
+	total := cum[n]
+	o := int(math.Floor(overlap * float64(budget)))
+	pl := Plan{Tokens: total, Budget: budget, Overlap: o}
+	switch {
+	case len(text) == 0:
+		return pl, nil
+	case total <= budget:
+		pl.Target = total
+		pl.Chunks = []Chunk{{Index: 1, Start: 0, End: len(text), Tokens: total}}
+		return pl, nil
+	}
+	// The fewest chunks of at most budget tokens that overlap by o.
+	minimum := ceilDiv(total-o, budget-o)
+	for count := minimum; count < minimum+8; count++ {
+		// Line breaks are a preference: when moving cuts to them would cost a
+		// chunk, the cuts stay where the balance puts them.
+		for _, lines := range []bool{true, false} {
+			if chunks, target, ok := balance(text, bound, cum, count, o, budget, lines); ok {
+				pl.Target, pl.Chunks = target, chunks
+				return pl, nil
+			}
+		}
+	}
+	// Pieces too coarse to balance: pack greedily, without overlap.
+	pl.Chunks = greedy(bound, cum, budget)
+	pl.Target = budget
+	return pl, nil
+}
+
+// greedy packs whole pieces into chunks of at most budget tokens.
+func greedy(bound, cum []int, budget int) []Chunk {
+	var out []Chunk
+	s := 0
+	for s < len(cum)-1 {
+		e := snapDown(cum, cum[s]+budget)
+		out = append(out, Chunk{Index: len(out) + 1, Start: bound[s], End: bound[e], Tokens: cum[e] - cum[s]})
+		s = e
+	}
+	return out
+}
+
+// balance places count chunks. Each chunk aims at an equal share of what is
+// left, ceil((R + (k−1)·O) / k) for R tokens left and k chunks to go, so the
+// small losses of snapping cuts to piece boundaries spread over the remaining
+// chunks instead of piling up in the last one. It returns false when a chunk
+// would exceed the budget (the caller then tries one chunk more).
+func balance(text string, bound, cum []int, count, o, budget int, lines bool) ([]Chunk, int, bool) {
+	total := cum[len(cum)-1]
+	last := len(cum) - 1
+	target := ceilDiv(total+(count-1)*o, count)
+	tol := 0 // how far a cut may move to land on a line break
+	if lines {
+		tol = max(target/100, 1)
+	}
+	chunks := make([]Chunk, count)
+	s := 0
+	for i := range count {
+		k := count - i
+		e := last
+		if k > 1 {
+			size := ceilDiv(total-cum[s]+(k-1)*o, k)
+			idealEnd := cum[s] + size
+			e = snapDown(cum, idealEnd)
+			if up := e + 1; up <= last && cum[e] < idealEnd && cum[up]-cum[s] <= budget && cum[up]-idealEnd < idealEnd-cum[e] {
+				e = up // the nearer boundary, when it stays within budget
+			}
+			if tol > 0 {
+				e = preferLineEnd(text, bound, cum, e, idealEnd-tol)
+			}
+			if e <= s {
+				return nil, 0, false
+			}
+		}
+		tokens := cum[e] - cum[s]
+		if tokens > budget {
+			return nil, 0, false
+		}
+		chunks[i] = Chunk{Index: i + 1, Start: bound[s], End: bound[e], Tokens: tokens, OverlapTokens: chunks[i].OverlapTokens}
+		if k == 1 {
+			break
+		}
+		next := e // no overlap: the next chunk starts where this one ends
+		if o > 0 {
+			idealStart := cum[e] - o
+			next = snapUp(cum, idealStart, total)
+			if tol > 0 {
+				next = preferLineStart(text, bound, cum, next, idealStart+tol)
+			}
+			next = min(next, e)
+		}
+		if next <= s {
+			return nil, 0, false
+		}
+		chunks[i+1].OverlapTokens = cum[e] - cum[next]
+		s = next
+	}
+	return chunks, target, true
+}
+
+// snapDown returns the last boundary whose token position is <= x.
+func snapDown(cum []int, x int) int {
+	return sort.Search(len(cum), func(k int) bool { return cum[k] > x }) - 1
+}
+
+// snapUp returns the first boundary whose token position is >= x.
+func snapUp(cum []int, x, total int) int {
+	return sort.Search(len(cum), func(k int) bool { return cum[k] >= min(x, total) })
+}
+
+// preferLineEnd moves boundary e back to the nearest line break whose token
+// position is at least floor, if there is one.
+func preferLineEnd(text string, bound, cum []int, e, floor int) int {
+	for k := e; k > 0 && cum[k] >= floor; k-- {
+		if text[bound[k]-1] == '\n' {
+			return k
+		}
+	}
+	return e
+}
+
+// preferLineStart moves boundary s forward to the nearest line start whose
+// token position is at most ceiling, if there is one.
+func preferLineStart(text string, bound, cum []int, s, ceiling int) int {
+	for k := s; k < len(cum)-1 && cum[k] <= ceiling; k++ {
+		if k > 0 && text[bound[k]-1] == '\n' {
+			return k
+		}
+	}
+	return s
+}
+
+func ceilDiv(a, b int) int { return (a + b - 1) / b }
