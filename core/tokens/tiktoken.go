@@ -156,6 +156,10 @@ func (t *Tiktoken) split(s string, fn func(start, end int)) {
 	if s == "" {
 		return
 	}
+	if t.enc.name == CL100K {
+		splitCL100K(s, fn)
+		return
+	}
 	runes := []rune(s)
 	// byteAt[i] is the byte offset of rune i; computed on the fly, since
 	// matches arrive in order.
