@@ -144,6 +144,7 @@ func (t *Tiktoken) Count(s string) int {
 
 // Pieces appends the pre-split pieces of s, with their token counts, to dst.
 func (t *Tiktoken) Pieces(dst []core.Piece, s string) []core.Piece {
+	dst = slices.Grow(dst, len(s)/4) // about one piece per four bytes
 	t.split(s, func(start, end int) {
 		dst = append(dst, core.Piece{Start: start, End: end, Tokens: t.enc.count(s[start:end])})
 	})

@@ -1,0 +1,113 @@
+package bench
+
+import (
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/toolout/toolout/core"
+	"github.com/toolout/toolout/core/chunk"
+	"github.com/toolout/toolout/core/tokens"
+)
+
+// mixed returns size bytes alternating prose, code, JSON and logs in 64 KiB blocks.
+func mixed(size int) string {
+	var b strings.Builder
+	for i := 0; b.Len() < size; i++ {
+		b.WriteString(generate(kinds[i%4], 64<<10))
+		b.WriteByte('\n')
+	}
+	return b.String()[:size]
+}
+
+const (
+	chunkBudget  = 6000
+	chunkOverlap = 0.10
+)
+
+var chunkSizes = []int{1 << 20, 10 << 20, 100 << 20}
+
+// BenchmarkChunkPlan measures chunk planning (one tokenization pass plus the
+// plan) on mixed text, and reports the chunk count against the minimum
+// possible and the max/min chunk-token ratio.
+func BenchmarkChunkPlan(b *testing.B) {
+	tk := tokens.MustNew(tokens.CL100K)
+	for _, size := range chunkSizes {
+		b.Run("size="+sizeName(size), func(b *testing.B) {
+			text := mixed(size)
+			b.SetBytes(int64(len(text)))
+			var p chunk.Plan
+			for b.Loop() {
+				var err error
+				if p, err = chunk.Make(text, tk, chunkBudget, chunkOverlap); err != nil {
+					b.Fatal(err)
+				}
+			}
+			lo, hi := minMax(p.Chunks)
+			o := p.Overlap
+			b.ReportMetric(float64(len(p.Chunks)), "chunks")
+			b.ReportMetric(float64((p.Tokens-o+chunkBudget-o-1)/(chunkBudget-o)), "min-chunks")
+			b.ReportMetric(float64(hi)/float64(lo), "max/min")
+		})
+	}
+}
+
+// BenchmarkChunkCount is token counting alone on the same inputs, so that the
+// cost of planning over one tokenization pass shows.
+func BenchmarkChunkCount(b *testing.B) {
+	tk := tokens.MustNew(tokens.CL100K)
+	for _, size := range chunkSizes {
+		b.Run("size="+sizeName(size), func(b *testing.B) {
+			text := mixed(size)
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				tk.Count(text)
+			}
+		})
+	}
+}
+
+// BenchmarkChunkFixed is the reference's fixed-size slicing, the baseline:
+// chunks of exactly the budget every budget−overlap tokens, whatever is left
+// at the end. Same inputs; reports chunk count, smallest and largest chunk.
+func BenchmarkChunkFixed(b *testing.B) {
+	tk := tokens.MustNew(tokens.CL100K)
+	for _, size := range chunkSizes {
+		b.Run("size="+sizeName(size), func(b *testing.B) {
+			text := mixed(size)
+			b.SetBytes(int64(len(text)))
+			var sizes []int
+			for b.Loop() {
+				sizes = fixedSlices(tk.Pieces(nil, text), chunkBudget, int(chunkOverlap*chunkBudget))
+			}
+			sort.Ints(sizes)
+			b.ReportMetric(float64(len(sizes)), "chunks")
+			b.ReportMetric(float64(sizes[0]), "smallest")
+			b.ReportMetric(float64(sizes[len(sizes)-1]), "largest")
+		})
+	}
+}
+
+// fixedSlices returns the token sizes of fixed slices over the pieces.
+func fixedSlices(pieces []core.Piece, budget, overlap int) []int {
+	total := 0
+	for _, p := range pieces {
+		total += p.Tokens
+	}
+	var out []int
+	for start := 0; ; start += budget - overlap {
+		end := min(start+budget, total)
+		out = append(out, end-start)
+		if end == total {
+			return out
+		}
+	}
+}
+
+func minMax(cs []chunk.Chunk) (lo, hi int) {
+	lo = cs[0].Tokens
+	for _, c := range cs {
+		lo, hi = min(lo, c.Tokens), max(hi, c.Tokens)
+	}
+	return lo, hi
+}
