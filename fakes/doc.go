@@ -25,6 +25,12 @@
 // or Oracle (a named Go responder computing its answer from the text actually
 // sent; see [Oracles]).
 //
+// A step may name steps it comes After. It then answers only once they have
+// answered all their times, which lets a script make concurrent calls finish
+// in a chosen order (say, chunk 3 before chunk 1) without sleeping. A wait
+// that cannot end (the awaited request never arrives) becomes a violation
+// after AfterTimeout.
+//
 // # Determinism
 //
 // [IDs] yields 00000000-0000-4000-8000-000000000001, ...; [Nonces] yields

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/finalreport"
@@ -34,27 +35,35 @@ type Call struct {
 
 type stepState struct {
 	Step
-	times int
-	used  int
-	chunk [2]int
+	times    int
+	used     int
+	answered int
+	chunk    [2]int
 }
+
+// AfterTimeout bounds how long a step waits for the steps it comes after. It
+// is a guard against scripts that can never be satisfied (say, the awaited
+// request is queued behind the waiting one), not a timing device.
+const AfterTimeout = 10 * time.Second
 
 // LLM is a scripted, strict fake of core.LLM. See the package documentation.
 type LLM struct {
 	opts Options
 
 	mu         sync.Mutex
+	changed    chan struct{} // closed and replaced whenever a step answers
 	steps      []*stepState
 	calls      []Call
 	violations []Violation
 	callIDs    int
+	arrivals   int
 }
 
 // NewLLM returns an LLM that replays steps. Steps without an ID are named
 // step-1, step-2, ... by their position. It fails when a step is invalid or
 // two steps share an ID.
 func NewLLM(steps []Step, opts Options) (*LLM, error) {
-	l := &LLM{opts: opts}
+	l := &LLM{opts: opts, changed: make(chan struct{})}
 	seen := map[string]bool{}
 	var errs []error
 	for i, s := range steps {
@@ -75,10 +84,59 @@ func NewLLM(steps []Step, opts Options) (*LLM, error) {
 		}
 		l.steps = append(l.steps, st)
 	}
+	for _, st := range l.steps {
+		for _, id := range st.After {
+			switch {
+			case id == st.ID:
+				errs = append(errs, fmt.Errorf("fakes: step %q: after: names itself", st.ID))
+			case !seen[id]:
+				errs = append(errs, fmt.Errorf("fakes: step %q: after: no step %q", st.ID, id))
+			}
+		}
+	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
 	return l, nil
+}
+
+// waitAfter blocks, with l.mu held on entry and on return, until every step
+// st comes after has answered all its times. It returns a violation when ctx
+// ends or AfterTimeout passes first.
+func (l *LLM) waitAfter(ctx context.Context, st *stepState) *Violation {
+	var timeout <-chan time.Time
+	for {
+		pending := ""
+		for _, id := range st.After {
+			for _, o := range l.steps {
+				if o.ID == id && o.answered < o.times {
+					pending = id
+				}
+			}
+		}
+		if pending == "" {
+			return nil
+		}
+		if timeout == nil {
+			t := time.NewTimer(AfterTimeout)
+			defer t.Stop()
+			timeout = t.C
+		}
+		changed := l.changed
+		l.mu.Unlock()
+		var why string
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			why = ctx.Err().Error()
+		case <-timeout:
+			why = fmt.Sprintf("waited %s", AfterTimeout)
+		}
+		l.mu.Lock()
+		if why != "" {
+			return &Violation{Pos: st.Pos, Msg: fmt.Sprintf("step %q: %s for step %q, which never answered", st.ID, why, pending)}
+		}
+	}
 }
 
 // Complete answers req from the script. A request that no step can answer gets
@@ -89,16 +147,25 @@ func (l *LLM) Complete(ctx context.Context, req core.Request) (core.Response, er
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	call := Call{Seq: len(l.calls) + 1, Request: req}
+	l.arrivals++
+	call := Call{Seq: l.arrivals, Request: req}
 	st, v := l.pick(req)
 	var err error
 	if v == nil {
 		st.used++
 		call.Step = st.ID
+		if len(st.After) > 0 {
+			v = l.waitAfter(ctx, st)
+		}
+	}
+	if v == nil {
 		call.Response, err = l.respond(st, req)
 		if err != nil && !isInjected(err) {
 			v = &Violation{Pos: st.Pos, Msg: fmt.Sprintf("step %q: %v", st.ID, err)}
 		}
+		st.answered++
+		close(l.changed)
+		l.changed = make(chan struct{})
 	}
 	if v != nil {
 		l.violations = append(l.violations, *v)

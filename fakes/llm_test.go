@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"sync"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -79,6 +80,47 @@ var _ = Describe("LLM", func() {
 		}
 		wg.Wait()
 		Expect(l.Check()).To(Succeed())
+	})
+
+	It("makes a step with after answer only once the named steps have answered", func() {
+		var steps []fakes.Step
+		for i := 1; i <= 3; i++ {
+			st := fakes.Step{ID: fmt.Sprint(i), Match: fakes.Match{Tag: "extract.map", Chunk: fmt.Sprintf("%d/3", i)},
+				Respond: fakes.Respond{Text: ptr(fmt.Sprint(i))}}
+			if i < 3 {
+				st.After = []string{fmt.Sprint(i + 1)}
+			}
+			steps = append(steps, st)
+		}
+		l := newLLM(steps...)
+		var mu sync.Mutex
+		var order []string
+		var wg sync.WaitGroup
+		for i := 1; i <= 3; i++ {
+			wg.Go(func() {
+				defer GinkgoRecover()
+				resp, err := l.Complete(ctx, req("extract.map", i, 3, 0))
+				Expect(err).NotTo(HaveOccurred())
+				mu.Lock()
+				order = append(order, resp.Text)
+				mu.Unlock()
+			})
+		}
+		wg.Wait()
+		Expect(order).To(Equal([]string{"3", "2", "1"}))
+		Expect(l.Check()).To(Succeed())
+	})
+
+	It("reports a step whose awaited step never answers when the context ends", func() {
+		l := newLLM(
+			fakes.Step{ID: "first", Match: fakes.Match{Chunk: "1/2"}, Respond: fakes.Respond{Text: ptr("1")}, After: []string{"second"}},
+			fakes.Step{ID: "second", Match: fakes.Match{Chunk: "2/2"}, Respond: fakes.Respond{Text: ptr("2")}},
+		)
+		cctx, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
+		defer cancel()
+		_, err := l.Complete(cctx, req("extract.map", 1, 2, 0))
+		Expect(err).To(MatchError(ContainSubstring(`step "first": context deadline exceeded for step "second", which never answered`)))
+		Expect(l.Check()).To(MatchError(ContainSubstring(`step "second" was never used`)))
 	})
 
 	Describe("strictness", func() {
@@ -242,6 +284,12 @@ var _ = Describe("LLM", func() {
 			`fakes: step "kind": respond.error: error kind "boom": want timeout, rate_limit or server_error`,
 			`fakes: step "noname": respond.tool_calls[0]: name is required`,
 			`args and raw are exclusive`),
+		Entry("after naming itself or an unknown step",
+			[]fakes.Step{
+				{ID: "a", Respond: fakes.Respond{Text: ptr("")}, After: []string{"a", "zz"}},
+			},
+			`fakes: step "a": after: names itself`,
+			`fakes: step "a": after: no step "zz"`),
 		Entry("bad oracles",
 			[]fakes.Step{
 				{ID: "o1", Respond: fakes.Respond{Oracle: &fakes.OracleSpec{Name: "grep"}}},

@@ -19,6 +19,11 @@ type Step struct {
 	Respond Respond `yaml:"respond"`
 	// Times is how many requests the step must answer; zero means once.
 	Times int `yaml:"times"`
+	// After names steps that must have answered all their times before this
+	// step answers. A request matched by this step waits for them, so a
+	// script can make concurrent calls finish in a chosen order. A wait
+	// longer than AfterTimeout is a violation (the awaited step never came).
+	After []string `yaml:"after"`
 	// Pos is where the step was written (file:line:col), used in messages.
 	Pos string `yaml:"-"`
 }

@@ -72,7 +72,7 @@ func plan(text string, pieces []core.Piece, budget int, overlap float64) (Plan, 
 	}
 	bound[n] = len(text)
 	total := cum[n]
-	o := int(math.Floor(overlap * float64(budget)))
+	o := OverlapTokens(budget, overlap)
 	pl := Plan{Tokens: total, Budget: budget, Overlap: o}
 	switch {
 	case len(text) == 0:
@@ -82,8 +82,7 @@ func plan(text string, pieces []core.Piece, budget int, overlap float64) (Plan, 
 		pl.Chunks = []Chunk{{Index: 1, Start: 0, End: len(text), Tokens: total}}
 		return pl, nil
 	}
-	// The fewest chunks of at most budget tokens that overlap by o.
-	minimum := ceilDiv(total-o, budget-o)
+	minimum := MinChunks(total, budget, overlap)
 	for count := minimum; count < minimum+8; count++ {
 		// Line breaks are a preference: when moving cuts to them would cost a
 		// chunk, the cuts stay where the balance puts them.
@@ -200,6 +199,29 @@ func preferLineStart(text string, bound, cum []int, s, ceiling int) int {
 		}
 	}
 	return s
+}
+
+// OverlapTokens is O = floor(overlap × budget), the overlap in tokens. A
+// product within 1e-9 below an integer counts as that integer, so that 29% of
+// 100 is 29 despite binary floating point.
+func OverlapTokens(budget int, overlap float64) int {
+	return int(math.Floor(overlap*float64(budget) + 1e-9))
+}
+
+// MinChunks is the fewest chunks of at most budget tokens, consecutive ones
+// sharing OverlapTokens(budget, overlap), that cover tokens tokens:
+// 0 for none, 1 when tokens <= budget, else ceil((T−O)/(B−O)). A plan never
+// has fewer; Make reaches it unless pieces too coarse defeat balancing. It
+// needs budget > 0 and overlap in [0, 0.5).
+func MinChunks(tokens, budget int, overlap float64) int {
+	switch {
+	case tokens <= 0:
+		return 0
+	case tokens <= budget:
+		return 1
+	}
+	o := OverlapTokens(budget, overlap)
+	return ceilDiv(tokens-o, budget-o)
 }
 
 func ceilDiv(a, b int) int { return (a + b - 1) / b }

@@ -3,10 +3,13 @@ package extract
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/toolout/toolout/core"
+	"github.com/toolout/toolout/core/finalreport"
 	"github.com/toolout/toolout/core/store"
 )
 
@@ -17,6 +20,17 @@ const DefaultTruncateBytes = 16 << 10
 type Options struct {
 	// Store is the session's store of oversized outputs.
 	Store *store.Store
+	// LLM answers the map and reduce calls of full-chunked.
+	LLM core.LLM
+	// Tokenizer counts prompt tokens and plans chunks; required.
+	Tokenizer core.Tokenizer
+	// Nonce is the session nonce of the final-report wrappers that map and
+	// reduce answers must use; empty means Sources.NewNonce().
+	Nonce string
+	// Sources supplies the nonce when Nonce is empty.
+	Sources core.Sources
+	// Config holds routing and full-chunked knobs.
+	Config Config
 	// TruncateBytes is the head-plus-tail budget of truncate; zero means
 	// DefaultTruncateBytes.
 	TruncateBytes int
@@ -24,15 +38,38 @@ type Options struct {
 	Logf func(format string, args ...any)
 }
 
-// Extractor runs the tool_output tool for one session.
-type Extractor struct{ opts Options }
+// Extractor runs the tool_output tool for one session. It is safe for
+// concurrent use.
+type Extractor struct {
+	opts  Options
+	nonce string
+}
 
-// New returns an Extractor.
-func New(opts Options) *Extractor {
+// New returns an Extractor. It fails on a missing store or tokenizer, an
+// invalid nonce or an invalid Config.
+func New(opts Options) (*Extractor, error) {
+	if opts.Store == nil || opts.Tokenizer == nil {
+		return nil, errors.New("extract: new: Options.Store and Options.Tokenizer are required")
+	}
+	if err := opts.Config.Validate(); err != nil {
+		return nil, fmt.Errorf("extract: new: %w", err)
+	}
 	if opts.TruncateBytes <= 0 {
 		opts.TruncateBytes = DefaultTruncateBytes
 	}
-	return &Extractor{opts: opts}
+	nonce := opts.Nonce
+	if nonce == "" {
+		nonce = opts.Sources.NewNonce()
+	}
+	if err := finalreport.CheckNonce(nonce); err != nil {
+		return nil, fmt.Errorf("extract: new: %w", err)
+	}
+	return &Extractor{opts: opts, nonce: nonce}, nil
+}
+
+// Planner returns the extractor's router and chunk planner.
+func (e *Extractor) Planner() Planner {
+	return Planner{Config: e.opts.Config, Tokenizer: e.opts.Tokenizer}
 }
 
 func (e *Extractor) logf(format string, args ...any) {
@@ -78,10 +115,36 @@ func parseParams(args json.RawMessage) (Params, error) {
 	return p, nil
 }
 
+// Outcome is everything one tool_output call decided and answered.
+type Outcome struct {
+	// Text is what the model sees, in the success or failure format.
+	Text string `json:"text"`
+	// IsError is true for the failure format.
+	IsError bool `json:"is_error"`
+	// Requested is the mode asked for, after normalization (unknown → auto).
+	Requested string `json:"requested"`
+	// Route is the routing decision; nil when the call never got that far
+	// (bad parameters, unknown handle).
+	Route *Route `json:"route,omitempty"`
+	// Strategy is the mode in the answer's header: the one that produced
+	// the body.
+	Strategy string `json:"strategy"`
+	// Fallback is the reason in the fallback warning, empty when none.
+	Fallback string `json:"fallback,omitempty"`
+	// Failure says why the routed strategy failed, empty when it did not.
+	Failure string `json:"failure,omitempty"`
+}
+
 // Run executes one tool_output call and returns the text the model sees, in
 // the success or failure format of the spec. isError is true for the failure
 // format.
 func (e *Extractor) Run(ctx context.Context, args json.RawMessage) (text string, isError bool) {
+	o := e.Extract(ctx, args)
+	return o.Text, o.IsError
+}
+
+// Extract executes one tool_output call and reports how it was answered.
+func (e *Extractor) Extract(ctx context.Context, args json.RawMessage) Outcome {
 	p, err := parseParams(args)
 	mode := p.Mode
 	if !slices.Contains([]string{ModeAuto, ModeFullChunked, ModeReadGrep, ModeTruncate}, mode) {
@@ -90,6 +153,7 @@ func (e *Extractor) Run(ctx context.Context, args json.RawMessage) (text string,
 		}
 		mode = ModeAuto
 	}
+	o := Outcome{Requested: mode, Strategy: mode}
 	if err != nil {
 		tool, handle := "UNKNOWN", p.Handle
 		if m, gerr := e.opts.Store.Get(p.Handle); gerr == nil {
@@ -98,30 +162,42 @@ func (e *Extractor) Run(ctx context.Context, args json.RawMessage) (text string,
 		if handle == "" {
 			handle = "MISSING"
 		}
-		return Failure(tool, handle, mode, err.Error()), true
+		o.Text, o.IsError = Failure(tool, handle, mode, err.Error()), true
+		return o
 	}
 	m, err := e.opts.Store.Get(p.Handle)
 	if err != nil {
-		return Success("UNKNOWN", p.Handle, mode, e.notFound(p.Handle)), false
+		o.Text = Success("UNKNOWN", p.Handle, mode, e.notFound(p.Handle))
+		return o
 	}
 	output, err := e.opts.Store.Read(p.Handle)
 	if err != nil {
-		return Failure(m.Tool, m.Handle, mode, err.Error()), true
+		o.Text, o.IsError = Failure(m.Tool, m.Handle, mode, err.Error()), true
+		return o
 	}
-	kept, _ := Truncate(output, e.opts.TruncateBytes)
-	if mode == ModeTruncate {
-		return Success(m.Tool, m.Handle, ModeTruncate, kept), false
+	r := e.Planner().Route(m, output, p.Extract, e.nonce, mode)
+	o.Route = &r
+	o.Strategy = r.Mode
+	e.logf("tool_output: handle %s: %s → %s (%s)", m.Handle, mode, r.Mode, r.Reason)
+	var body string
+	switch r.Mode {
+	case ModeTruncate:
+		body, _ = Truncate(output, e.opts.TruncateBytes)
+	case ModeFullChunked:
+		body, err = e.fullChunked(ctx, m, output, p.Extract, r)
+	case ModeReadGrep:
+		err = errors.New("the read-grep strategy is not built yet")
 	}
-	// The full-chunked and read-grep strategies are not built yet: every
-	// other mode is a strategy that cannot run, which falls back to truncate
-	// with the spec's warning.
-	reason := "no extraction strategy is available"
-	if mode != ModeAuto {
-		reason = mode + " failed"
+	if err != nil {
+		o.Failure = strings.ReplaceAll(err.Error(), "\n", "; ")
+		o.Fallback = r.Mode + " failed"
+		o.Strategy = ModeTruncate
+		e.logf("tool_output: handle %s: %s failed: %s; falling back to truncate", m.Handle, r.Mode, o.Failure)
+		kept, _ := Truncate(output, e.opts.TruncateBytes)
+		body = FallbackWarning(o.Fallback) + "\n" + kept
 	}
-	e.logf("tool_output: %s for handle %s: falling back to truncate", reason, m.Handle)
-	body := FallbackWarning(reason) + "\n" + kept
-	return Success(m.Tool, m.Handle, ModeTruncate, body), false
+	o.Text = Success(m.Tool, m.Handle, o.Strategy, body)
+	return o
 }
 
 // notFound explains, as a successful answer, that no output has this handle.

@@ -44,7 +44,9 @@ var _ = Describe("tool_output", func() {
 			Expect(err).NotTo(HaveOccurred())
 			Expect(m.Handle).To(Equal("h-1"))
 			logs = nil
-			ex = extract.New(extract.Options{Store: st, TruncateBytes: 20, Logf: func(f string, a ...any) { logs = append(logs, f) }})
+			ex, err = extract.New(extract.Options{Store: st, Tokenizer: tokens.Estimator{}, Nonce: "n1", TruncateBytes: 20,
+				Logf: func(f string, a ...any) { logs = append(logs, f) }})
+			Expect(err).NotTo(HaveOccurred())
 		})
 
 		run := func(args string) (string, bool) { return ex.Run(context.Background(), json.RawMessage(args)) }
@@ -56,17 +58,19 @@ var _ = Describe("tool_output", func() {
 				"0123456789\n[... 80 bytes truncated ...]\n0123456789"))
 		})
 
-		It("falls back to truncate with the warning when no strategy can run", func() {
+		It("falls back to truncate with the warning when the routed strategy cannot run", func() {
 			text, _ := run(`{"handle":"h-1","extract":"errors"}`)
 			Expect(text).To(HavePrefix("ABSTRACT FROM TOOL OUTPUT logs__query WITH HANDLE h-1, STRATEGY:truncate:\n\n" +
-				"WARNING: tool_output fallback to truncate (no extraction strategy is available).\n0123456789"))
+				"WARNING: tool_output fallback to truncate (full-chunked failed).\n0123456789"))
 			text, _ = run(`{"handle":"h-1","extract":"errors","mode":"read-grep"}`)
 			Expect(text).To(ContainSubstring("WARNING: tool_output fallback to truncate (read-grep failed).\n"))
 		})
 
 		It("treats an unknown mode as auto and logs it", func() {
-			text, _ := run(`{"handle":"h-1","extract":"errors","mode":"summarize"}`)
-			Expect(text).To(ContainSubstring("(no extraction strategy is available)"))
+			o := ex.Extract(context.Background(), json.RawMessage(`{"handle":"h-1","extract":"errors","mode":"summarize"}`))
+			Expect(o.Requested).To(Equal("auto"))
+			Expect(o.Route.Mode).To(Equal("full-chunked"))
+			Expect(o.Failure).To(Equal("no LLM is configured for extraction"))
 			Expect(logs).To(ContainElement(`tool_output: unknown mode %q, using auto`))
 		})
 

@@ -40,6 +40,9 @@ type Options struct {
 	ContextWindow int
 	// TruncateBytes is the truncate strategy's budget (extract.Options).
 	TruncateBytes int
+	// Extract configures routing and full-chunked extraction. A zero
+	// Extract.ContextWindow takes ContextWindow when that is positive.
+	Extract extract.Config
 	// MaxTurns, MaxRetries, MaxToolCallsPerTurn and MaxOutputTokens go to
 	// the agent loop.
 	MaxTurns, MaxRetries, MaxToolCallsPerTurn, MaxOutputTokens int
@@ -86,12 +89,20 @@ func Run(ctx context.Context, opts Options, user string) (res Result, err error)
 	maxBytes := orDefault(opts.MaxToolResponseBytes, DefaultMaxToolResponseBytes)
 	window := orDefault(opts.ContextWindow, DefaultContextWindow)
 	policy := store.Policy{MaxBytes: maxBytes}
-	ex := extract.New(extract.Options{Store: st, TruncateBytes: opts.TruncateBytes, Logf: logf})
+	nonce := opts.Sources.NewNonce()
+	xcfg := opts.Extract
+	if xcfg.ContextWindow == 0 && window > 0 {
+		xcfg.ContextWindow = window
+	}
+	ex, err := extract.New(extract.Options{Store: st, LLM: opts.LLM, Tokenizer: opts.Tokenizer, Nonce: nonce,
+		Config: xcfg, TruncateBytes: opts.TruncateBytes, Logf: logf})
+	if err != nil {
+		return res, fmt.Errorf("session: run: %w", err)
+	}
 	toolOutput := agent.Func{Desc: extract.Tool(), Fn: func(ctx context.Context, args json.RawMessage) (string, error) {
 		text, _ := ex.Run(ctx, args) // the failure format is the result the model sees
 		return text, nil
 	}}
-	nonce := opts.Sources.NewNonce()
 	system := opts.System
 	if system != "" {
 		system += "\n\n"

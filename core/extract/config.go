@@ -1,0 +1,84 @@
+package extract
+
+import "fmt"
+
+// Defaults of Config.
+const (
+	DefaultContextWindow   = 128_000
+	DefaultMaxOutputTokens = 4096
+	DefaultBufferTokens    = 256
+	DefaultMaxChunks       = 1
+	DefaultLineThreshold   = 1000
+	DefaultOverlapPercent  = 10
+	DefaultConcurrency     = 4
+)
+
+// Config holds the knobs of routing and full-chunked extraction. The zero
+// value of every field means its default; OverlapPercent below zero means no
+// overlap.
+type Config struct {
+	// ContextWindow is the extraction model's context, in tokens.
+	ContextWindow int `json:"context_window"`
+	// MaxOutputTokens is the most tokens a map or reduce answer may take; it
+	// is sent with each request and reserved in the chunk budget.
+	MaxOutputTokens int `json:"max_output_tokens"`
+	// BufferTokens is kept free for message framing and tokenizer drift
+	// between this count and the provider's.
+	BufferTokens int `json:"buffer_tokens"`
+	// MaxChunks is MAX_CHUNKS_FOR_FULL_MODE: auto picks full-chunked for
+	// short-line output only when it fits in this many chunks, and
+	// full-chunked never makes more map calls than this.
+	MaxChunks int `json:"max_chunks"`
+	// LineThreshold routes output whose average line is at least this many
+	// bytes to full-chunked: grepping such lines returns little less than the
+	// whole document.
+	LineThreshold int `json:"line_threshold"`
+	// OverlapPercent is the share of the chunk budget that consecutive chunks
+	// share, 0 to 49; below zero means none.
+	OverlapPercent int `json:"overlap_percent"`
+	// Concurrency bounds the map calls in flight.
+	Concurrency int `json:"concurrency"`
+}
+
+// WithDefaults returns c with every zero field set to its default, and a
+// negative OverlapPercent set to 0.
+func (c Config) WithDefaults() Config {
+	def := func(v *int, d int) {
+		if *v == 0 {
+			*v = d
+		}
+	}
+	def(&c.ContextWindow, DefaultContextWindow)
+	def(&c.MaxOutputTokens, DefaultMaxOutputTokens)
+	def(&c.BufferTokens, DefaultBufferTokens)
+	def(&c.MaxChunks, DefaultMaxChunks)
+	def(&c.LineThreshold, DefaultLineThreshold)
+	def(&c.OverlapPercent, DefaultOverlapPercent)
+	def(&c.Concurrency, DefaultConcurrency)
+	if c.OverlapPercent < 0 {
+		c.OverlapPercent = 0
+	}
+	return c
+}
+
+// Validate reports the first field out of range, after defaults.
+func (c Config) Validate() error {
+	c = c.WithDefaults()
+	switch {
+	case c.ContextWindow < 0:
+		return fmt.Errorf("context window %d: must be positive", c.ContextWindow)
+	case c.MaxOutputTokens < 0:
+		return fmt.Errorf("max output tokens %d: must be positive", c.MaxOutputTokens)
+	case c.BufferTokens < 0:
+		return fmt.Errorf("buffer tokens %d: must be positive", c.BufferTokens)
+	case c.MaxChunks < 0:
+		return fmt.Errorf("max chunks %d: must be positive", c.MaxChunks)
+	case c.LineThreshold < 0:
+		return fmt.Errorf("line threshold %d: must be positive", c.LineThreshold)
+	case c.OverlapPercent >= 50:
+		return fmt.Errorf("overlap percent %d: must be below 50", c.OverlapPercent)
+	case c.Concurrency < 0:
+		return fmt.Errorf("concurrency %d: must be positive", c.Concurrency)
+	}
+	return nil
+}

@@ -1,0 +1,93 @@
+package extract
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/toolout/toolout/core"
+	"github.com/toolout/toolout/core/finalreport"
+	"github.com/toolout/toolout/core/store"
+)
+
+// EmptyAnswer is the full-chunked answer for an empty output: there is
+// nothing to send to a model.
+const EmptyAnswer = "NO RELEVANT DATA FOUND\nThe tool output is empty."
+
+// fullChunked runs the map calls over the planned chunks, concurrently and
+// bounded, then one reduce when there are several. It returns the final
+// report's content, or why the strategy failed.
+func (e *Extractor) fullChunked(ctx context.Context, m store.Meta, text, extract string, r Route) (string, error) {
+	c := e.opts.Config.WithDefaults()
+	if r.PlanErr != nil {
+		return "", r.PlanErr
+	}
+	chunks := r.Plan.Chunks
+	n := len(chunks)
+	switch {
+	case n == 0:
+		return EmptyAnswer, nil
+	case n > c.MaxChunks:
+		return "", fmt.Errorf("the output needs %d chunks of at most %d tokens, over max chunks %d", n, r.Budget, c.MaxChunks)
+	case e.opts.LLM == nil:
+		return "", errors.New("no LLM is configured for extraction")
+	}
+	answers := make([]string, n)
+	errs := make([]error, n)
+	sem := make(chan struct{}, c.Concurrency)
+	var wg sync.WaitGroup
+	// Every map call runs even when one fails: the outcome and the log then
+	// do not depend on which call finished first.
+	for i, ch := range chunks {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			prompt := MapPrompt{ToolName: m.Tool, ToolArgs: m.Args, Bytes: m.Bytes, Lines: m.Lines, Tokens: m.Tokens,
+				Index: i + 1, Total: n, OverlapPercent: c.OverlapPercent, Extract: extract, Nonce: e.nonce}
+			req := core.Request{
+				Tag:             core.Tag{Site: core.SiteExtractMap, Chunk: i + 1, Chunks: n},
+				Messages:        []core.Message{{Role: core.RoleSystem, Content: prompt.Render()}, {Role: core.RoleUser, Content: text[ch.Start:ch.End]}},
+				MaxOutputTokens: c.MaxOutputTokens,
+			}
+			answers[i], errs[i] = e.complete(ctx, req)
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return "", err
+	}
+	if n == 1 {
+		return answers[0], nil
+	}
+	system := ReducePrompt{ToolName: m.Tool, ToolArgs: m.Args, Total: n, OverlapPercent: c.OverlapPercent,
+		Extract: extract, Outputs: answers, Nonce: e.nonce}.Render()
+	in := e.opts.Tokenizer.Count(system) + e.opts.Tokenizer.Count(ReduceUser)
+	if room := c.ContextWindow - c.BufferTokens - c.MaxOutputTokens; in > room {
+		return "", fmt.Errorf("reduce: the prompt with %d chunk outputs has %d tokens, over the %d the context window leaves", n, in, room)
+	}
+	return e.complete(ctx, core.Request{
+		Tag:             core.Tag{Site: core.SiteExtractReduce},
+		Messages:        []core.Message{{Role: core.RoleSystem, Content: system}, {Role: core.RoleUser, Content: ReduceUser}},
+		MaxOutputTokens: c.MaxOutputTokens,
+	})
+}
+
+// complete sends one map or reduce request and returns the content of the
+// answer's final report. The closing tag is optional (spec decision 6); a
+// missing wrapper is a failure.
+func (e *Extractor) complete(ctx context.Context, req core.Request) (string, error) {
+	what := req.Tag.String()
+	resp, err := e.opts.LLM.Complete(ctx, req)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", what, err)
+	}
+	rep, err := finalreport.Parse(resp.Text, e.nonce)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", what, err)
+	}
+	if !rep.Found {
+		return "", fmt.Errorf("%s: the answer has no final-report wrapper for nonce %s", what, e.nonce)
+	}
+	return rep.Content, nil
+}
