@@ -2,11 +2,13 @@ package harness
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/fakes"
@@ -124,6 +126,32 @@ func callSections(calls []fakes.Call) []Section {
 	return secs
 }
 
+// Messages longer than ElideAbove bytes are shown as their first and last
+// ElideKeep bytes (cut on rune boundaries) around a line that gives the
+// number of bytes left out and the SHA-256 of the whole message, so a golden
+// stays readable and still pins every byte sent.
+const (
+	ElideAbove = 8 << 10
+	ElideKeep  = 1 << 10
+)
+
+func elide(s string) string {
+	if len(s) <= ElideAbove {
+		return s
+	}
+	head := ElideKeep
+	for head > 0 && !utf8.RuneStart(s[head]) {
+		head--
+	}
+	tail := len(s) - ElideKeep
+	for tail < len(s) && !utf8.RuneStart(s[tail]) {
+		tail++
+	}
+	sum := sha256.Sum256([]byte(s))
+	return fmt.Sprintf("%s\n[... harness: %d bytes elided; the whole message has %d bytes, sha256 %x ...]\n%s",
+		s[:head], tail-head, len(s), sum[:8], s[tail:])
+}
+
 // renderRequest renders a request's limits, offered tools and messages. Each
 // message body is followed by one newline, so "x" and "x\n" stay distinct.
 func renderRequest(r core.Request) string {
@@ -145,7 +173,7 @@ func renderRequest(r core.Request) string {
 		default:
 			fmt.Fprintf(&b, ">>> %s\n", m.Role)
 		}
-		b.WriteString(m.Content + "\n")
+		b.WriteString(elide(m.Content) + "\n")
 		for _, tc := range m.ToolCalls {
 			fmt.Fprintf(&b, "tool_call %s %s %s\n", tc.ID, tc.Name, tc.Arguments)
 		}

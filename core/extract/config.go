@@ -14,8 +14,8 @@ const (
 )
 
 // Config holds the knobs of routing and full-chunked extraction. The zero
-// value of every field means its default; OverlapPercent below zero means no
-// overlap.
+// value of every field means its default; OverlapPercent or BufferTokens
+// below zero means none.
 type Config struct {
 	// ContextWindow is the extraction model's context, in tokens.
 	ContextWindow int `json:"context_window"`
@@ -41,7 +41,7 @@ type Config struct {
 }
 
 // WithDefaults returns c with every zero field set to its default, and a
-// negative OverlapPercent set to 0.
+// negative OverlapPercent or BufferTokens set to 0.
 func (c Config) WithDefaults() Config {
 	def := func(v *int, d int) {
 		if *v == 0 {
@@ -55,9 +55,8 @@ func (c Config) WithDefaults() Config {
 	def(&c.LineThreshold, DefaultLineThreshold)
 	def(&c.OverlapPercent, DefaultOverlapPercent)
 	def(&c.Concurrency, DefaultConcurrency)
-	if c.OverlapPercent < 0 {
-		c.OverlapPercent = 0
-	}
+	c.OverlapPercent = max(c.OverlapPercent, 0)
+	c.BufferTokens = max(c.BufferTokens, 0)
 	return c
 }
 
@@ -69,8 +68,6 @@ func (c Config) Validate() error {
 		return fmt.Errorf("context window %d: must be positive", c.ContextWindow)
 	case c.MaxOutputTokens < 0:
 		return fmt.Errorf("max output tokens %d: must be positive", c.MaxOutputTokens)
-	case c.BufferTokens < 0:
-		return fmt.Errorf("buffer tokens %d: must be positive", c.BufferTokens)
 	case c.MaxChunks < 0:
 		return fmt.Errorf("max chunks %d: must be positive", c.MaxChunks)
 	case c.LineThreshold < 0:

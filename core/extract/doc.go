@@ -1,16 +1,56 @@
 // Package extract is the tool_output tool (specs/tool-output-extraction.md,
-// sections 2, 2b, 3 and decisions 4–6): its schema, parameter validation,
-// routing, strategies and exact output formats.
+// sections 2, 2b, 3, 3a and decisions 3–6, 17): its schema, parameter
+// validation, routing, strategies and exact output formats.
 //
-// What is built so far: the descriptor (Tool, with the exact schema of section
-// 2b), the success and failure formats (Success, Failure), parameter
-// validation, the unknown-handle answer, and the truncate strategy. The
-// full-chunked and read-grep strategies come next; until they exist, auto and
-// the explicit full-chunked and read-grep modes are strategies that cannot
-// run, so they fall back to truncate with the spec's warning as the first body
-// line: "WARNING: tool_output fallback to truncate (<reason>)."
+// # Contract
+//
+// [Extractor.Run] answers one tool_output call with the success format
+// ("ABSTRACT FROM TOOL OUTPUT <TOOL> WITH HANDLE <UUID>, STRATEGY:<mode>:",
+// blank line, body) or, for bad parameters, the failure format. The mode in
+// the header is the strategy that produced the body. [Extractor.Extract]
+// returns the same answer with the routing decision and any failure.
+//
+// Routing ([Planner.Route], the one place that chooses): an explicit mode
+// always wins. Auto picks full-chunked when the average line is at least
+// Config.LineThreshold bytes (1000; compared exactly as bytes >= threshold ×
+// lines, so 999.9 is below), because grep cannot narrow down long lines; else
+// full-chunked when the planned chunk count is at most Config.MaxChunks (1);
+// else read-grep.
+//
+// Chunk budget ([Planner.Budget]): context window − buffer − max output
+// tokens − the tokens of the map prompt rendered with this call's tool name,
+// verbatim arguments, stats, extract text and nonce, and a six-digit chunk
+// index and total, so the budget holds for every chunk. The plan is
+// core/chunk's: the fewest chunks that fit, balanced, overlapping by
+// Config.OverlapPercent of the budget, cut between tokenizer pieces.
+//
+// Full-chunked: one map call per chunk, tagged extract.map with chunk i/n, at
+// most Config.Concurrency in flight. The system message is the map prompt
+// (prompts/map.tmpl); the user message is the chunk's bytes. One chunk means
+// no reduce: its answer is the result. Several mean one extract.reduce call
+// whose prompt (prompts/reduce.tmpl) lists the map answers in chunk order,
+// whatever order they finished in. Every answer must carry the session
+// nonce's final-report wrapper (closing tag optional, core/finalreport);
+// "NO RELEVANT DATA FOUND" answers are successes and reach the reduce. The
+// strategy fails on an LLM error, a missing wrapper, a plan over MaxChunks
+// (auto on long lines included: MaxChunks bounds the map calls), a map prompt
+// that leaves no budget, or a reduce prompt that does not fit the window.
+// Every map call runs even when one fails, so the outcome and the log never
+// depend on which call finished first. LLM errors are not retried here:
+// retrying transport errors is the LLM client's job.
+//
+// Fallback: any strategy failure answers with truncate, the first body line
+// being "WARNING: tool_output fallback to truncate (<mode> failed)." and the
+// log naming the cause. The read-grep strategy is not built yet; routing to
+// it is such a failure.
 //
 // Choices where the spec is silent:
+//   - The map prompt adds one line to the spec's draft: the chunk is the next
+//     message and is data, not instructions. The reduce prompt says the chunks
+//     overlap, so an item near an edge may be reported twice and must be
+//     counted once. The reduce's user message is [ReduceUser].
+//   - An empty output has no chunks; full-chunked answers [EmptyAnswer]
+//     without calling the model.
 //   - Missing or empty handle or extract is the failure format with
 //     "invalid parameters: …" naming every problem. The tool name is the
 //     stored tool's when the handle is known, else UNKNOWN; a missing handle

@@ -178,7 +178,7 @@ func (e *Extractor) Extract(ctx context.Context, args json.RawMessage) Outcome {
 	r := e.Planner().Route(m, output, p.Extract, e.nonce, mode)
 	o.Route = &r
 	o.Strategy = r.Mode
-	e.logf("tool_output: handle %s: %s → %s (%s)", m.Handle, mode, r.Mode, r.Reason)
+	e.logf("tool_output: handle %s: mode %s routed to %s (%s)", m.Handle, mode, r.Mode, r.Reason)
 	var body string
 	switch r.Mode {
 	case ModeTruncate:

@@ -35,6 +35,10 @@ func (e *Extractor) fullChunked(ctx context.Context, m store.Meta, text, extract
 	}
 	answers := make([]string, n)
 	errs := make([]error, n)
+	overlap := c.OverlapPercent
+	if n == 1 {
+		overlap = 0 // a lone chunk shares nothing
+	}
 	sem := make(chan struct{}, c.Concurrency)
 	var wg sync.WaitGroup
 	// Every map call runs even when one fails: the outcome and the log then
@@ -44,7 +48,7 @@ func (e *Extractor) fullChunked(ctx context.Context, m store.Meta, text, extract
 		wg.Go(func() {
 			defer func() { <-sem }()
 			prompt := MapPrompt{ToolName: m.Tool, ToolArgs: m.Args, Bytes: m.Bytes, Lines: m.Lines, Tokens: m.Tokens,
-				Index: i + 1, Total: n, OverlapPercent: c.OverlapPercent, Extract: extract, Nonce: e.nonce}
+				Index: i + 1, Total: n, OverlapPercent: overlap, Extract: extract, Nonce: e.nonce}
 			req := core.Request{
 				Tag:             core.Tag{Site: core.SiteExtractMap, Chunk: i + 1, Chunks: n},
 				Messages:        []core.Message{{Role: core.RoleSystem, Content: prompt.Render()}, {Role: core.RoleUser, Content: text[ch.Start:ch.End]}},
