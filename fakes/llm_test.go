@@ -242,12 +242,18 @@ var _ = Describe("LLM", func() {
 				[]core.Message{sys("<ai-agent-q-FINAL format=\"text\">"), user(text)}, `<ai-agent-q-FINAL format="text">ts=1 level=INFO</ai-agent-q-FINAL>`),
 			Entry("grep-lines in system, unwrapped", fakes.OracleSpec{Name: "grep-lines", Wrap: "none", Params: map[string]any{"pattern": "FINAL", "in": "system"}},
 				[]core.Message{sys("<ai-agent-q-FINAL>"), user(text)}, "<ai-agent-q-FINAL>"),
+			Entry("grep-matches", fakes.OracleSpec{Name: "grep-matches", Params: map[string]any{"pattern": `ts=\d`}},
+				[]core.Message{user(text + " ts=3")}, "ts=1\nts=2\nts=3\nts=3"),
+			Entry("grep-matches, unique", fakes.OracleSpec{Name: "grep-matches", Params: map[string]any{"pattern": `ts=\d`, "unique": true}},
+				[]core.Message{user(text + " ts=3")}, "ts=1\nts=2\nts=3"),
+			Entry("grep-matches, nothing", fakes.OracleSpec{Name: "grep-matches", Params: map[string]any{"pattern": "WARN"}},
+				[]core.Message{user(text)}, "NO RELEVANT DATA FOUND\nnothing matches \"WARN\""),
 			Entry("echo", fakes.OracleSpec{Name: "echo"}, []core.Message{user("hello")}, "hello"),
 			Entry("echo all", fakes.OracleSpec{Name: "echo", Params: map[string]any{"in": "all"}}, []core.Message{sys("a"), user("b")}, "a\nb"),
 		)
 
 		It("lists the oracles", func() {
-			Expect(fakes.OracleNames()).To(Equal([]string{"echo", "grep-lines"}))
+			Expect(fakes.OracleNames()).To(Equal([]string{"echo", "grep-lines", "grep-matches"}))
 			o, ok := fakes.LookupOracle("echo")
 			Expect(ok).To(BeTrue())
 			Expect(o.Doc).NotTo(BeEmpty())
@@ -296,7 +302,7 @@ var _ = Describe("LLM", func() {
 				{ID: "o2", Respond: fakes.Respond{Oracle: &fakes.OracleSpec{Name: "grep-lines", Params: map[string]any{"pattern": "("}}}},
 				{ID: "o3", Respond: fakes.Respond{Oracle: &fakes.OracleSpec{Name: "echo", Params: map[string]any{"x": 1, "in": "nowhere"}}}},
 			},
-			`fakes: step "o1": respond.oracle: oracle "grep": unknown (known: echo, grep-lines)`,
+			`fakes: step "o1": respond.oracle: oracle "grep": unknown (known: echo, grep-lines, grep-matches)`,
 			"fakes: step \"o2\": respond.oracle: oracle \"grep-lines\": params.pattern: error parsing regexp: missing closing ): `(`",
 			`fakes: step "o3": respond.oracle: oracle "echo": unknown params x (known: in)`,
 			`params.in nowhere: want user, system or all`),

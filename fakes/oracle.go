@@ -55,6 +55,45 @@ var oracles = map[string]Oracle{
 			return strings.Join(hits, "\n"), nil
 		},
 	},
+	"grep-matches": {
+		Doc: "Answers every match of params.pattern (a Go regexp) in the searched text, one per line, in order; " +
+			"with params.unique true, each distinct match once, at its first place. \"NO RELEVANT DATA FOUND\" and a " +
+			"short note when nothing matches. params.in picks the text as for grep-lines.",
+		Check: func(p map[string]any) error {
+			if err := onlyParams(p, "pattern", "in", "unique"); err != nil {
+				return err
+			}
+			pat, ok := p["pattern"].(string)
+			if !ok || pat == "" {
+				return errors.New("params.pattern: want a non-empty string")
+			}
+			if _, err := regexp.Compile(pat); err != nil {
+				return fmt.Errorf("params.pattern: %w", err)
+			}
+			if u, ok := p["unique"]; ok {
+				if _, isBool := u.(bool); !isBool {
+					return fmt.Errorf("params.unique %v: want true or false", u)
+				}
+			}
+			return checkIn(p)
+		},
+		Answer: func(req core.Request, p map[string]any) (string, error) {
+			re := regexp.MustCompile(p["pattern"].(string))
+			hits := re.FindAllString(pickText(req, p), -1)
+			if u, _ := p["unique"].(bool); u {
+				seen := map[string]bool{}
+				hits = slices.DeleteFunc(hits, func(h string) bool {
+					dup := seen[h]
+					seen[h] = true
+					return dup
+				})
+			}
+			if len(hits) == 0 {
+				return fmt.Sprintf("NO RELEVANT DATA FOUND\nnothing matches %q", re.String()), nil
+			}
+			return strings.Join(hits, "\n"), nil
+		},
+	},
 	"echo": {
 		Doc:   "Answers the searched text itself. params.in picks it: user (the last user message, default), system, or all.",
 		Check: func(p map[string]any) error { return errors.Join(onlyParams(p, "in"), checkIn(p)) },

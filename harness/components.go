@@ -9,6 +9,7 @@ var (
 
 // Default returns the registry of toolout's own components, built once:
 //
+//	extract      answers one tool_output call on a stored output (core/extract)
 //	finalreport  parses a final-report wrapper (core/finalreport)
 //	llm          sends scripted requests to the fake LLM (harness self-tests)
 //	leaked       recovers tool calls leaked as text (core/leaked)
@@ -17,6 +18,7 @@ var (
 func Default() *Registry {
 	defaultOnce.Do(func() {
 		defaultReg = NewRegistry()
+		registerExtract(defaultReg)
 		registerFinalReport(defaultReg)
 		registerLLM(defaultReg)
 		registerLeaked(defaultReg)

@@ -1,0 +1,220 @@
+package harness
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/toolout/toolout/core"
+	"github.com/toolout/toolout/core/chunk"
+	"github.com/toolout/toolout/core/extract"
+	"github.com/toolout/toolout/core/store"
+	"github.com/toolout/toolout/core/tokens"
+)
+
+// extract component: stores one output and answers one tool_output call on
+// it (core/extract) with the scripted LLM.
+//
+//	component: extract
+//	config: {context_window: 6000, max_output_tokens: 512, max_chunks: 4, overlap_percent: 10,
+//	         buffer_tokens: 256, line_threshold: 1000, concurrency: 4, truncate_bytes: 512, encoding: cl100k_base}
+//	input:
+//	  tool: {name: logs__query, args: {since: 1h}}
+//	  extract: Count ERROR lines per host
+//	  mode: full-chunked            # optional; auto by default
+//	  output: <Text>
+//	  handle: other                  # optional: call with this handle instead
+//	expect: {route: full-chunked, strategy: truncate, fallback: "full-chunked failed", chunks: 3,
+//	         result: {contains: ["…"], equals: "…"}}
+type extractConfig struct {
+	ContextWindow   int `yaml:"context_window"`
+	MaxOutputTokens int `yaml:"max_output_tokens"`
+	BufferTokens    int `yaml:"buffer_tokens"`
+	MaxChunks       int `yaml:"max_chunks"`
+	// OverlapPercent is a pointer so that 0 (no overlap) differs from unset.
+	OverlapPercent *int   `yaml:"overlap_percent"`
+	LineThreshold  int    `yaml:"line_threshold"`
+	Concurrency    int    `yaml:"concurrency"`
+	TruncateBytes  int    `yaml:"truncate_bytes"`
+	Encoding       string `yaml:"encoding"`
+}
+
+func (c extractConfig) config() extract.Config {
+	x := extract.Config{ContextWindow: c.ContextWindow, MaxOutputTokens: c.MaxOutputTokens, BufferTokens: c.BufferTokens,
+		MaxChunks: c.MaxChunks, LineThreshold: c.LineThreshold, Concurrency: c.Concurrency}
+	if c.OverlapPercent != nil {
+		x.OverlapPercent = *c.OverlapPercent
+		if x.OverlapPercent == 0 {
+			x.OverlapPercent = -1
+		}
+	}
+	return x
+}
+
+func (c extractConfig) Validate() error {
+	if c.Encoding != "estimate" {
+		if _, err := tokens.New(c.Encoding); err != nil {
+			return errors.New(strings.TrimPrefix(err.Error(), "tokens: "))
+		}
+	}
+	if c.OverlapPercent != nil && *c.OverlapPercent < 0 {
+		return fmt.Errorf("overlap_percent %d: must be 0 to 49", *c.OverlapPercent)
+	}
+	return c.config().Validate()
+}
+
+type extractTool struct {
+	Name string         `yaml:"name"`
+	Args map[string]any `yaml:"args"`
+}
+
+type extractInput struct {
+	Tool    extractTool `yaml:"tool"`
+	Extract string      `yaml:"extract"`
+	Mode    string      `yaml:"mode"`
+	Output  Text        `yaml:"output"`
+	Handle  string      `yaml:"handle"`
+}
+
+func (in extractInput) Validate() error {
+	if in.Tool.Name == "" {
+		return errors.New("tool.name is required")
+	}
+	return nil
+}
+
+type extractResultExpect struct {
+	Contains    []string `yaml:"contains"`
+	NotContains []string `yaml:"not_contains"`
+	Equals      *string  `yaml:"equals"`
+}
+
+type extractExpect struct {
+	Route    *string             `yaml:"route"`
+	Reason   *string             `yaml:"reason"` // substring of the routing reason
+	Strategy *string             `yaml:"strategy"`
+	Fallback *string             `yaml:"fallback"`
+	Failure  *string             `yaml:"failure"` // substring of why the strategy failed
+	Chunks   *int                `yaml:"chunks"`
+	IsError  *bool               `yaml:"is_error"`
+	Result   extractResultExpect `yaml:"result"`
+}
+
+type extractRoute struct {
+	Mode         string        `json:"mode"`
+	Reason       string        `json:"reason"`
+	ChunkBudget  int           `json:"chunk_budget"`
+	PromptTokens int           `json:"prompt_tokens"`
+	MinChunks    int           `json:"min_chunks"`
+	Chunks       []chunk.Chunk `json:"chunks"`
+	PlanError    string        `json:"plan_error,omitempty"`
+}
+
+type extractOutcome struct {
+	Stats     store.Stats   `json:"stats"`
+	Requested string        `json:"requested"`
+	Route     *extractRoute `json:"route"`
+	Strategy  string        `json:"strategy"`
+	Fallback  string        `json:"fallback,omitempty"`
+	Failure   string        `json:"failure,omitempty"`
+	IsError   bool          `json:"is_error"`
+	Result    string        `json:"-"`
+}
+
+func registerExtract(reg *Registry) {
+	Register(reg, Spec[extractConfig, extractInput, extractExpect, extractOutcome]{
+		Name:     "extract",
+		Doc:      "stores input.output and answers one tool_output call on it (core/extract) with the scripted LLM",
+		LLM:      true,
+		Defaults: func(c *extractConfig) { c.Encoding = tokens.CL100K },
+		Run:      runExtract,
+		Render: func(o extractOutcome) ([]Section, error) {
+			js, err := JSONSection("outcome.json", o)
+			return []Section{js, {Name: "result", Body: o.Result}}, err
+		},
+		Check: checkExtract,
+	})
+}
+
+func runExtract(ctx context.Context, env *Env, cfg *extractConfig, in *extractInput) (extractOutcome, error) {
+	var tk core.Tokenizer = tokens.Estimator{}
+	if cfg.Encoding != "estimate" {
+		tk = tokens.MustNew(cfg.Encoding)
+	}
+	st, err := store.New(store.Options{Base: env.TempDir, Sources: env.Sources, Tokenizer: tk})
+	if err != nil {
+		return extractOutcome{}, err
+	}
+	defer st.Close()
+	args := []byte("{}")
+	if in.Tool.Args != nil {
+		if args, err = json.Marshal(in.Tool.Args); err != nil {
+			return extractOutcome{}, fmt.Errorf("input.tool.args: %w", err)
+		}
+	}
+	m, err := st.Put(in.Tool.Name, string(args), in.Output.Value)
+	if err != nil {
+		return extractOutcome{}, err
+	}
+	ex, err := extract.New(extract.Options{Store: st, LLM: env.LLM, Tokenizer: tk, Sources: env.Sources,
+		Config: cfg.config(), TruncateBytes: cfg.TruncateBytes, Logf: env.Logf})
+	if err != nil {
+		return extractOutcome{}, err
+	}
+	handle := m.Handle
+	if in.Handle != "" {
+		handle = in.Handle
+	}
+	call := map[string]string{"handle": handle, "extract": in.Extract}
+	if in.Mode != "" {
+		call["mode"] = in.Mode
+	}
+	callJSON, _ := json.Marshal(call)
+	o := ex.Extract(ctx, callJSON)
+	out := extractOutcome{Stats: m.Stats, Requested: o.Requested, Strategy: o.Strategy, Fallback: o.Fallback,
+		Failure: o.Failure, IsError: o.IsError, Result: o.Text}
+	if r := o.Route; r != nil {
+		out.Route = &extractRoute{Mode: r.Mode, Reason: r.Reason, ChunkBudget: r.Budget, PromptTokens: r.PromptTokens,
+			MinChunks: r.MinChunks, Chunks: []chunk.Chunk{}}
+		if r.Plan != nil {
+			out.Route.Chunks = r.Plan.Chunks
+		}
+		if r.PlanErr != nil {
+			out.Route.PlanError = r.PlanErr.Error()
+		}
+	}
+	return out, nil
+}
+
+func checkExtract(exp *extractExpect, got extractOutcome) []Mismatch {
+	var out []Mismatch
+	route, reason, chunks := "", "", 0
+	if got.Route != nil {
+		route, reason, chunks = got.Route.Mode, got.Route.Reason, len(got.Route.Chunks)
+	}
+	out = append(out, want("route", exp.Route, route)...)
+	if exp.Reason != nil && !strings.Contains(reason, *exp.Reason) {
+		out = append(out, Mismatch{"reason", fmt.Sprintf("got %q, want it to contain %q", reason, *exp.Reason)})
+	}
+	out = append(out, want("strategy", exp.Strategy, got.Strategy)...)
+	out = append(out, want("fallback", exp.Fallback, got.Fallback)...)
+	if exp.Failure != nil && !strings.Contains(got.Failure, *exp.Failure) {
+		out = append(out, Mismatch{"failure", fmt.Sprintf("got %q, want it to contain %q", got.Failure, *exp.Failure)})
+	}
+	out = append(out, want("chunks", exp.Chunks, chunks)...)
+	out = append(out, want("is_error", exp.IsError, got.IsError)...)
+	out = append(out, want("result.equals", exp.Result.Equals, got.Result)...)
+	for _, sub := range exp.Result.Contains {
+		if !strings.Contains(got.Result, sub) {
+			out = append(out, Mismatch{"result.contains", fmt.Sprintf("the result does not contain %q", sub)})
+		}
+	}
+	for _, sub := range exp.Result.NotContains {
+		if strings.Contains(got.Result, sub) {
+			out = append(out, Mismatch{"result.not_contains", fmt.Sprintf("the result contains %q", sub)})
+		}
+	}
+	return out
+}
