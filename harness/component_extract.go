@@ -179,7 +179,7 @@ func runExtract(ctx context.Context, env *Env, cfg *extractConfig, in *extractIn
 		out.Route = &extractRoute{Mode: r.Mode, Reason: r.Reason, ChunkBudget: r.Budget, PromptTokens: r.PromptTokens,
 			MinChunks: r.MinChunks, Chunks: []chunk.Chunk{}}
 		if r.Plan != nil {
-			out.Route.Chunks = r.Plan.Chunks
+			out.Route.Chunks = append(out.Route.Chunks, r.Plan.Chunks...)
 		}
 		if r.PlanErr != nil {
 			out.Route.PlanError = r.PlanErr.Error()

@@ -5,6 +5,7 @@
 //
 //	toolout test [PATH...] [--update] [--label EXPR] [--run REGEX] [--parallel N]
 //	toolout chunk [FILE] --budget B [--overlap 10] [--encoding cl100k_base|o200k_base]
+//	toolout extract plan [FILE] --extract TEXT [--context-window N --max-output N --max-chunks N --overlap P]
 //	toolout final-report --nonce NONCE [FILE]
 //	toolout leaked [FILE] [--ids uuid|seq] [--scan-fences]
 //	toolout stats [FILE] [--encoding cl100k_base|o200k_base]
@@ -51,6 +52,7 @@ func commands() []command {
 	return []command{
 		{"test", "run scenarios and compare their transcripts with golden files", runTest},
 		{"chunk", "plan balanced, overlapping chunks of a file for a token budget", runChunk},
+		{"extract", "route an extraction and plan its chunks without calling a model (extract plan)", runExtract},
 		{"final-report", "parse a final-report wrapper from a file or stdin", runFinalReport},
 		{"leaked", "recover tool calls leaked as text inside <tool_call>-like tags", runLeaked},
 		{"stats", "print bytes, lines, tokens and average line bytes of an output", runStats},

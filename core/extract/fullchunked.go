@@ -20,16 +20,14 @@ const EmptyAnswer = "NO RELEVANT DATA FOUND\nThe tool output is empty."
 // report's content, or why the strategy failed.
 func (e *Extractor) fullChunked(ctx context.Context, m store.Meta, text, extract string, r Route) (string, error) {
 	c := e.opts.Config.WithDefaults()
-	if r.PlanErr != nil {
-		return "", r.PlanErr
+	if err := e.Planner().Check(r); err != nil {
+		return "", err
 	}
 	chunks := r.Plan.Chunks
 	n := len(chunks)
 	switch {
 	case n == 0:
 		return EmptyAnswer, nil
-	case n > c.MaxChunks:
-		return "", fmt.Errorf("the output needs %d chunks of at most %d tokens, over max chunks %d", n, r.Budget, c.MaxChunks)
 	case e.opts.LLM == nil:
 		return "", errors.New("no LLM is configured for extraction")
 	}

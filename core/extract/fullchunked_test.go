@@ -118,7 +118,7 @@ var _ = Describe("Planner", func() {
 		Entry("a lower threshold", extract.Config{LineThreshold: 50, ContextWindow: 1000, MaxOutputTokens: 100}, avgLines(10, 50, 0), "auto",
 			"full-chunked", `^long lines: average line 50\.0 bytes`),
 		Entry("short lines that fit in one chunk", extract.Config{}, lines(100, 80), "auto",
-			"full-chunked", `^fits: 2000 tokens in 1 chunk\(s\) of at most \d+ tokens, within max chunks 1$`),
+			"full-chunked", `^fits: 2000 tokens in 1 chunk of at most \d+ tokens, within max chunks 1$`),
 		Entry("short lines over max chunks", small, lines(1000, 80), "auto",
 			"read-grep", `^too large for full-chunked: 20000 tokens need at least 23 chunks of at most 972 tokens, over max chunks 1$`),
 		Entry("explicit full-chunked wins over short lines", small, lines(1000, 80), "full-chunked",
@@ -145,7 +145,7 @@ var _ = Describe("Planner", func() {
 			}
 		}
 		Expect(at3.Mode).To(Equal("full-chunked"))
-		Expect(at3.Reason).To(MatchRegexp(`in 3 chunk\(s\) .* within max chunks 3$`))
+		Expect(at3.Reason).To(MatchRegexp(`in 3 chunks .* within max chunks 3$`))
 		Expect(at4.Mode).To(Equal("read-grep"))
 		Expect(at4.Reason).To(MatchRegexp(`need at least 4 chunks .* over max chunks 3$`))
 	})
@@ -242,7 +242,7 @@ var _ = Describe("full-chunked", func() {
 			return "thinking aloud " + finalreport.Open(nonce) + "\nNO RELEVANT DATA FOUND\nonly INFO lines\n", nil
 		}}
 		o := extractWith(llm, extract.Config{}, "auto")
-		Expect(o.Route.Reason).To(HavePrefix("fits: 5000 tokens in 1 chunk(s)"))
+		Expect(o.Route.Reason).To(HavePrefix("fits: 5000 tokens in 1 chunk of"))
 		Expect(o.Text).To(HaveSuffix("STRATEGY:full-chunked:\n\nNO RELEVANT DATA FOUND\nonly INFO lines"))
 		Expect(llm.sites()).To(Equal(map[string]int{core.SiteExtractMap: 1}))
 	})

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 
@@ -101,8 +102,8 @@ func (p Planner) Route(m store.Meta, text, extract, nonce, mode string) Route {
 	}
 	if m.Lines > 0 && m.Bytes >= c.LineThreshold*m.Lines {
 		r.Mode = ModeFullChunked
-		r.Reason = fmt.Sprintf("long lines: average line %s bytes (%d bytes / %d lines) >= threshold %d",
-			average(m.Bytes, m.Lines), m.Bytes, m.Lines, c.LineThreshold)
+		r.Reason = fmt.Sprintf("long lines: average line %s bytes (%d bytes / %s) >= threshold %d",
+			average(m.Bytes, m.Lines), m.Bytes, plural(m.Lines, "line"), c.LineThreshold)
 		plan()
 		return r
 	}
@@ -126,10 +127,17 @@ func (p Planner) Route(m store.Meta, text, extract, nonce, mode string) Route {
 			m.Tokens, len(r.Plan.Chunks), r.Budget, c.MaxChunks)
 	default:
 		r.Mode = ModeFullChunked
-		r.Reason = fmt.Sprintf("fits: %d tokens in %d chunk(s) of at most %d tokens, within max chunks %d",
-			m.Tokens, len(r.Plan.Chunks), r.Budget, c.MaxChunks)
+		r.Reason = fmt.Sprintf("fits: %d tokens in %s of at most %d tokens, within max chunks %d",
+			m.Tokens, plural(len(r.Plan.Chunks), "chunk"), r.Budget, c.MaxChunks)
 	}
 	return r
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
 }
 
 // average formats bytes/lines with one decimal, rounded down so that it
@@ -137,4 +145,20 @@ func (p Planner) Route(m store.Meta, text, extract, nonce, mode string) Route {
 func average(bytes, lines int) string {
 	tenths := bytes * 10 / lines
 	return strconv.Itoa(tenths/10) + "." + strconv.Itoa(tenths%10)
+}
+
+// Check reports why full-chunked cannot run on route r: no plan (the map
+// prompt leaves no budget, or a piece is over it), or more chunks than
+// MaxChunks. It is nil when full-chunked can run.
+func (p Planner) Check(r Route) error {
+	c := p.Config.WithDefaults()
+	switch {
+	case r.PlanErr != nil:
+		return r.PlanErr
+	case r.Plan == nil:
+		return errors.New("no chunk plan was made")
+	case len(r.Plan.Chunks) > c.MaxChunks:
+		return fmt.Errorf("the output needs %d chunks of at most %d tokens, over max chunks %d", len(r.Plan.Chunks), r.Budget, c.MaxChunks)
+	}
+	return nil
 }

@@ -1,0 +1,128 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/toolout/toolout/core/chunk"
+	"github.com/toolout/toolout/core/extract"
+	"github.com/toolout/toolout/core/store"
+	"github.com/toolout/toolout/core/tokens"
+)
+
+// planNonce stands for the session nonce when counting the map prompt: a
+// production nonce has 16 hex digits.
+const planNonce = "0123456789abcdef"
+
+// runExtract dispatches `toolout extract SUBCOMMAND`.
+func runExtract(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "plan" {
+		return runExtractPlan(ctx, args[1:], stdin, stdout, stderr)
+	}
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
+		fmt.Fprintln(stderr, "Usage: toolout extract plan [FILE] --extract TEXT [flags]   (run 'toolout extract plan -h' for the flags)")
+		return exitOK
+	}
+	fmt.Fprintln(stderr, "toolout extract: want a subcommand: plan")
+	return exitUsage
+}
+
+// extractPlan is the output of `toolout extract plan`.
+type extractPlan struct {
+	Stats          store.Stats   `json:"stats"`
+	Mode           string        `json:"mode"`
+	Reason         string        `json:"reason"`
+	ChunkBudget    int           `json:"chunk_budget"`
+	PromptTokens   int           `json:"prompt_tokens"`
+	MaxChunks      int           `json:"max_chunks"`
+	OverlapPercent int           `json:"overlap_percent"`
+	Chunks         []chunk.Chunk `json:"chunks"`
+	// Fails says why full-chunked would fail and fall back to truncate.
+	Fails string `json:"fails,omitempty"`
+}
+
+// runExtractPlan prints how tool_output would route an extraction from FILE
+// or stdin, and its chunk plan, without calling any LLM.
+func runExtractPlan(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlagSet("extract plan", "[FILE] --extract TEXT [--tool NAME --args JSON --mode auto|full-chunked|read-grep|truncate] "+
+		"[--context-window N --max-output N --buffer N --max-chunks N --line-threshold N --overlap P] [--encoding cl100k_base|o200k_base]", stderr)
+	what := fs.String("extract", "", "the extract instructions (required): they are part of the map prompt, so of the budget")
+	tool := fs.String("tool", "tool", "the source tool's name, as in the map prompt")
+	toolArgs := fs.String("args", "{}", "the source tool's arguments, verbatim JSON")
+	mode := fs.String("mode", extract.ModeAuto, "the requested mode")
+	window := fs.Int("context-window", extract.DefaultContextWindow, "the extraction model's context window, in tokens")
+	maxOut := fs.Int("max-output", extract.DefaultMaxOutputTokens, "max output tokens of each map or reduce answer")
+	buffer := fs.Int("buffer", extract.DefaultBufferTokens, "tokens kept free for message framing")
+	maxChunks := fs.Int("max-chunks", extract.DefaultMaxChunks, "MAX_CHUNKS_FOR_FULL_MODE")
+	threshold := fs.Int("line-threshold", extract.DefaultLineThreshold, "average line bytes from which auto picks full-chunked")
+	overlap := fs.Int("overlap", extract.DefaultOverlapPercent, "overlap between consecutive chunks, in percent of the budget (0 to 49)")
+	enc := fs.String("encoding", tokens.Default, "tiktoken encoding")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return usageError(fs, stderr, err)
+	}
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "toolout extract plan: "+format+"\n", a...)
+		return exitUsage
+	}
+	if *what == "" {
+		return fail("--extract is required (the extract instructions)")
+	}
+	if !slices.Contains([]string{extract.ModeAuto, extract.ModeFullChunked, extract.ModeReadGrep, extract.ModeTruncate}, *mode) {
+		return fail("--mode %q: want auto, full-chunked, read-grep or truncate", *mode)
+	}
+	if !json.Valid([]byte(*toolArgs)) {
+		return fail("--args: not valid JSON: %s", *toolArgs)
+	}
+	cfg := extract.Config{ContextWindow: *window, MaxOutputTokens: *maxOut, BufferTokens: *buffer, MaxChunks: *maxChunks,
+		LineThreshold: *threshold, OverlapPercent: *overlap}
+	for _, f := range []struct {
+		name string
+		v    int
+	}{{"--context-window", *window}, {"--max-output", *maxOut}, {"--max-chunks", *maxChunks}, {"--line-threshold", *threshold}} {
+		if f.v <= 0 {
+			return fail("%s %d: must be positive", f.name, f.v)
+		}
+	}
+	if *buffer < 0 || *overlap < 0 || *overlap >= 50 {
+		return fail("--buffer must be at least 0 and --overlap 0 to 49 (got %d, %d)", *buffer, *overlap)
+	}
+	if *buffer == 0 {
+		cfg.BufferTokens = -1
+	}
+	if *overlap == 0 {
+		cfg.OverlapPercent = -1
+	}
+	tk, err := tokens.New(*enc)
+	if err != nil {
+		return fail("--encoding: %v", err)
+	}
+	name, data, err := readInput(pos, stdin)
+	if err != nil {
+		return fail("%v", err)
+	}
+	text := string(data)
+	m := store.Meta{Handle: name, Tool: *tool, Args: *toolArgs, Stats: store.Measure(text, tk)}
+	p := extract.Planner{Config: cfg, Tokenizer: tk}
+	r := p.Route(m, text, *what, planNonce, *mode)
+	out := extractPlan{Stats: m.Stats, Mode: r.Mode, Reason: r.Reason, ChunkBudget: r.Budget, PromptTokens: r.PromptTokens,
+		MaxChunks: *maxChunks, OverlapPercent: *overlap, Chunks: []chunk.Chunk{}}
+	if r.Plan == nil && r.PlanErr == nil && r.Budget > 0 {
+		// Routing did not need the plan; show it anyway.
+		if pl, err := p.Plan(text, r.Budget); err == nil {
+			r.Plan = &pl
+		}
+	}
+	if r.Plan != nil {
+		out.Chunks = append(out.Chunks, r.Plan.Chunks...)
+	}
+	if r.Mode == extract.ModeFullChunked {
+		if err := p.Check(r); err != nil {
+			out.Fails = fmt.Sprintf("full-chunked would fail and fall back to truncate: %v", err)
+		}
+	}
+	return writeJSON(stdout, stderr, out)
+}
