@@ -18,7 +18,7 @@ import (
 // it (core/extract) with the scripted LLM.
 //
 //	component: extract
-//	config: {context_window: 6000, max_output_tokens: 512, max_chunks: 4, overlap_percent: 10,
+//	config: {context_window: 6000, max_output_tokens: 512, max_chunks: 4, max_chunks_long: 64, overlap_percent: 10,
 //	         buffer_tokens: 256, line_threshold: 1000, concurrency: 4, truncate_bytes: 512, encoding: cl100k_base}
 //	input:
 //	  tool: {name: logs__query, args: {since: 1h}}
@@ -33,6 +33,7 @@ type extractConfig struct {
 	MaxOutputTokens int `yaml:"max_output_tokens"`
 	BufferTokens    int `yaml:"buffer_tokens"`
 	MaxChunks       int `yaml:"max_chunks"`
+	MaxChunksLong   int `yaml:"max_chunks_long"`
 	// OverlapPercent is a pointer so that 0 (no overlap) differs from unset.
 	OverlapPercent *int   `yaml:"overlap_percent"`
 	LineThreshold  int    `yaml:"line_threshold"`
@@ -43,7 +44,7 @@ type extractConfig struct {
 
 func (c extractConfig) config() extract.Config {
 	x := extract.Config{ContextWindow: c.ContextWindow, MaxOutputTokens: c.MaxOutputTokens, BufferTokens: c.BufferTokens,
-		MaxChunks: c.MaxChunks, LineThreshold: c.LineThreshold, Concurrency: c.Concurrency}
+		MaxChunks: c.MaxChunks, MaxChunksLong: c.MaxChunksLong, LineThreshold: c.LineThreshold, Concurrency: c.Concurrency}
 	if c.OverlapPercent != nil {
 		x.OverlapPercent = *c.OverlapPercent
 		if x.OverlapPercent == 0 {
@@ -108,6 +109,7 @@ type extractRoute struct {
 	ChunkBudget  int           `json:"chunk_budget"`
 	PromptTokens int           `json:"prompt_tokens"`
 	MinChunks    int           `json:"min_chunks"`
+	LongLines    bool          `json:"long_lines"`
 	Chunks       []chunk.Chunk `json:"chunks"`
 	PlanError    string        `json:"plan_error,omitempty"`
 }
@@ -177,7 +179,7 @@ func runExtract(ctx context.Context, env *Env, cfg *extractConfig, in *extractIn
 		Failure: o.Failure, IsError: o.IsError, Result: o.Text}
 	if r := o.Route; r != nil {
 		out.Route = &extractRoute{Mode: r.Mode, Reason: r.Reason, ChunkBudget: r.Budget, PromptTokens: r.PromptTokens,
-			MinChunks: r.MinChunks, Chunks: []chunk.Chunk{}}
+			MinChunks: r.MinChunks, LongLines: r.LongLines, Chunks: []chunk.Chunk{}}
 		if r.Plan != nil {
 			out.Route.Chunks = append(out.Route.Chunks, r.Plan.Chunks...)
 		}

@@ -38,6 +38,7 @@ type extractPlan struct {
 	ChunkBudget    int           `json:"chunk_budget"`
 	PromptTokens   int           `json:"prompt_tokens"`
 	MaxChunks      int           `json:"max_chunks"`
+	MaxChunksLong  int           `json:"max_chunks_long"`
 	OverlapPercent int           `json:"overlap_percent"`
 	Chunks         []chunk.Chunk `json:"chunks"`
 	// Fails says why full-chunked would fail and fall back to truncate.
@@ -48,7 +49,7 @@ type extractPlan struct {
 // or stdin, and its chunk plan, without calling any LLM.
 func runExtractPlan(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("extract plan", "[FILE] --extract TEXT [--tool NAME --args JSON --mode auto|full-chunked|read-grep|truncate] "+
-		"[--context-window N --max-output N --buffer N --max-chunks N --line-threshold N --overlap P] [--encoding cl100k_base|o200k_base]", stderr)
+		"[--context-window N --max-output N --buffer N --max-chunks N --max-chunks-long N --line-threshold N --overlap P] [--encoding cl100k_base|o200k_base]", stderr)
 	what := fs.String("extract", "", "the extract instructions (required): they are part of the map prompt, so of the budget")
 	tool := fs.String("tool", "tool", "the source tool's name, as in the map prompt")
 	toolArgs := fs.String("args", "{}", "the source tool's arguments, verbatim JSON")
@@ -56,7 +57,8 @@ func runExtractPlan(_ context.Context, args []string, stdin io.Reader, stdout, s
 	window := fs.Int("context-window", extract.DefaultContextWindow, "the extraction model's context window, in tokens")
 	maxOut := fs.Int("max-output", extract.DefaultMaxOutputTokens, "max output tokens of each map or reduce answer")
 	buffer := fs.Int("buffer", extract.DefaultBufferTokens, "tokens kept free for message framing")
-	maxChunks := fs.Int("max-chunks", extract.DefaultMaxChunks, "MAX_CHUNKS_FOR_FULL_MODE")
+	maxChunks := fs.Int("max-chunks", extract.DefaultMaxChunks, "MAX_CHUNKS_FOR_FULL_MODE: most chunks for short-line output")
+	maxLong := fs.Int("max-chunks-long", extract.DefaultMaxChunksLong, "most chunks for long-line output")
 	threshold := fs.Int("line-threshold", extract.DefaultLineThreshold, "average line bytes from which auto picks full-chunked")
 	overlap := fs.Int("overlap", extract.DefaultOverlapPercent, "overlap between consecutive chunks, in percent of the budget (0 to 49)")
 	enc := fs.String("encoding", tokens.Default, "tiktoken encoding")
@@ -77,12 +79,12 @@ func runExtractPlan(_ context.Context, args []string, stdin io.Reader, stdout, s
 	if !json.Valid([]byte(*toolArgs)) {
 		return fail("--args: not valid JSON: %s", *toolArgs)
 	}
-	cfg := extract.Config{ContextWindow: *window, MaxOutputTokens: *maxOut, BufferTokens: *buffer, MaxChunks: *maxChunks,
+	cfg := extract.Config{ContextWindow: *window, MaxOutputTokens: *maxOut, BufferTokens: *buffer, MaxChunks: *maxChunks, MaxChunksLong: *maxLong,
 		LineThreshold: *threshold, OverlapPercent: *overlap}
 	for _, f := range []struct {
 		name string
 		v    int
-	}{{"--context-window", *window}, {"--max-output", *maxOut}, {"--max-chunks", *maxChunks}, {"--line-threshold", *threshold}} {
+	}{{"--context-window", *window}, {"--max-output", *maxOut}, {"--max-chunks", *maxChunks}, {"--max-chunks-long", *maxLong}, {"--line-threshold", *threshold}} {
 		if f.v <= 0 {
 			return fail("%s %d: must be positive", f.name, f.v)
 		}
@@ -109,7 +111,7 @@ func runExtractPlan(_ context.Context, args []string, stdin io.Reader, stdout, s
 	p := extract.Planner{Config: cfg, Tokenizer: tk}
 	r := p.Route(m, text, *what, planNonce, *mode)
 	out := extractPlan{Stats: m.Stats, Mode: r.Mode, Reason: r.Reason, ChunkBudget: r.Budget, PromptTokens: r.PromptTokens,
-		MaxChunks: *maxChunks, OverlapPercent: *overlap, Chunks: []chunk.Chunk{}}
+		MaxChunks: *maxChunks, MaxChunksLong: *maxLong, OverlapPercent: *overlap, Chunks: []chunk.Chunk{}}
 	if r.Plan == nil && r.PlanErr == nil && r.Budget > 0 {
 		// Routing did not need the plan; show it anyway.
 		if pl, err := p.Plan(text, r.Budget); err == nil {

@@ -8,6 +8,7 @@ const (
 	DefaultMaxOutputTokens = 4096
 	DefaultBufferTokens    = 256
 	DefaultMaxChunks       = 1
+	DefaultMaxChunksLong   = 64
 	DefaultLineThreshold   = 1000
 	DefaultOverlapPercent  = 10
 	DefaultConcurrency     = 4
@@ -27,8 +28,12 @@ type Config struct {
 	BufferTokens int `json:"buffer_tokens"`
 	// MaxChunks is MAX_CHUNKS_FOR_FULL_MODE: auto picks full-chunked for
 	// short-line output only when it fits in this many chunks, and
-	// full-chunked never makes more map calls than this.
+	// full-chunked on short-line output never makes more map calls.
 	MaxChunks int `json:"max_chunks"`
+	// MaxChunksLong bounds the map calls on long-line output (average line
+	// >= LineThreshold), which full-chunked reads whatever its size because
+	// grep cannot narrow it down; it is a cost guard.
+	MaxChunksLong int `json:"max_chunks_long"`
 	// LineThreshold routes output whose average line is at least this many
 	// bytes to full-chunked: grepping such lines returns little less than the
 	// whole document.
@@ -52,6 +57,7 @@ func (c Config) WithDefaults() Config {
 	def(&c.MaxOutputTokens, DefaultMaxOutputTokens)
 	def(&c.BufferTokens, DefaultBufferTokens)
 	def(&c.MaxChunks, DefaultMaxChunks)
+	def(&c.MaxChunksLong, DefaultMaxChunksLong)
 	def(&c.LineThreshold, DefaultLineThreshold)
 	def(&c.OverlapPercent, DefaultOverlapPercent)
 	def(&c.Concurrency, DefaultConcurrency)
@@ -70,6 +76,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("max output tokens %d: must be positive", c.MaxOutputTokens)
 	case c.MaxChunks < 0:
 		return fmt.Errorf("max chunks %d: must be positive", c.MaxChunks)
+	case c.MaxChunksLong < 0:
+		return fmt.Errorf("max chunks for long lines %d: must be positive", c.MaxChunksLong)
 	case c.LineThreshold < 0:
 		return fmt.Errorf("line threshold %d: must be positive", c.LineThreshold)
 	case c.OverlapPercent >= 50:

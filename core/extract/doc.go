@@ -13,9 +13,11 @@
 // Routing ([Planner.Route], the one place that chooses): an explicit mode
 // always wins. Auto picks full-chunked when the average line is at least
 // Config.LineThreshold bytes (1000; compared exactly as bytes >= threshold ×
-// lines, so 999.9 is below), because grep cannot narrow down long lines; else
-// full-chunked when the planned chunk count is at most Config.MaxChunks (1);
-// else read-grep.
+// lines, so 999.9 is below), because grep cannot narrow down long lines, and
+// such output may take up to Config.MaxChunksLong (64) chunks, a cost guard;
+// else full-chunked when the planned chunk count is at most Config.MaxChunks
+// (1); else read-grep. MaxChunks also bounds an explicit full-chunked request
+// on short-line output.
 //
 // Chunk budget ([Planner.Budget]): context window − buffer − max output
 // tokens − the tokens of the map prompt rendered with this call's tool name,
@@ -32,9 +34,9 @@
 // whatever order they finished in. Every answer must carry the session
 // nonce's final-report wrapper (closing tag optional, core/finalreport);
 // "NO RELEVANT DATA FOUND" answers are successes and reach the reduce. The
-// strategy fails on an LLM error, a missing wrapper, a plan over MaxChunks
-// (auto on long lines included: MaxChunks bounds the map calls), a map prompt
-// that leaves no budget, or a reduce prompt that does not fit the window.
+// strategy fails on an LLM error, a missing wrapper, a plan over its chunk
+// limit, a map prompt that leaves no budget, or a reduce prompt that does not
+// fit the window.
 // Every map call runs even when one fails, so the outcome and the log never
 // depend on which call finished first. LLM errors are not retried here:
 // retrying transport errors is the LLM client's job.

@@ -190,8 +190,9 @@ var _ = Describe("full-chunked", func() {
 
 	BeforeEach(func() {
 		var err error
+		n := 0
 		st, err = store.New(store.Options{Base: GinkgoT().TempDir(), SessionID: "s", Tokenizer: tokens.Estimator{},
-			Sources: core.Sources{NewID: func() string { return "h-1" }}})
+			Sources: core.Sources{NewID: func() string { n++; return fmt.Sprintf("h-%d", n) }}})
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(st.Close)
 		_, err = st.Put("logs__query", `{"since":"1h"}`, text)
@@ -285,6 +286,26 @@ var _ = Describe("full-chunked", func() {
 			return finalreport.Wrap(nonce, strings.Repeat("long answer ", 100)), nil
 		}, `^reduce: the prompt with \d+ chunk outputs has \d+ tokens, over the 1444 the context window leaves$`),
 	)
+
+	It("reads long-line output past max chunks, up to max chunks for long lines", func() {
+		long := strings.Repeat(strings.Repeat("k=v ", 300)+"\n", 16) // 16 lines of 1201 bytes
+		_, err := st.Put("wide", "{}", long)
+		Expect(err).NotTo(HaveOccurred())
+		ex, err := extract.New(extract.Options{Store: st, Tokenizer: tokens.Estimator{}, Nonce: nonce,
+			LLM: &recorder{answer: func(core.Request) (string, error) { return finalreport.Wrap(nonce, "ok"), nil }},
+			Config: extract.Config{ContextWindow: 1800, MaxOutputTokens: 100, MaxChunks: 1, MaxChunksLong: 4}})
+		Expect(err).NotTo(HaveOccurred())
+		o := ex.Extract(context.Background(), json.RawMessage(`{"handle":"h-2","extract":"k"}`))
+		Expect(o.Route.Reason).To(HavePrefix("long lines: "))
+		Expect(o.Strategy).To(Equal("full-chunked"))
+		Expect(len(o.Route.Plan.Chunks)).To(BeNumerically(">", 1))
+
+		ex, err = extract.New(extract.Options{Store: st, Tokenizer: tokens.Estimator{}, Nonce: nonce,
+			Config: extract.Config{ContextWindow: 1800, MaxOutputTokens: 100, MaxChunksLong: 2}})
+		Expect(err).NotTo(HaveOccurred())
+		o = ex.Extract(context.Background(), json.RawMessage(`{"handle":"h-2","extract":"k"}`))
+		Expect(o.Failure).To(MatchRegexp(`^the output needs \d+ chunks of at most \d+ tokens, over max chunks for long lines 2$`))
+	})
 
 	It("rejects a bad config and a bad nonce", func() {
 		_, err := extract.New(extract.Options{Store: st, Tokenizer: tokens.Estimator{}, Config: extract.Config{OverlapPercent: 50}})

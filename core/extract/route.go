@@ -24,6 +24,8 @@ type Route struct {
 	PromptTokens int `json:"prompt_tokens"`
 	// MinChunks is the fewest chunks the budget allows (0 without budget).
 	MinChunks int `json:"min_chunks"`
+	// LongLines reports an average line of at least LineThreshold bytes.
+	LongLines bool `json:"long_lines"`
 	// Plan is the chunk plan, when routing made one (always for
 	// full-chunked).
 	Plan *chunk.Plan `json:"-"`
@@ -64,7 +66,8 @@ func (p Planner) Plan(text string, budget int) (chunk.Plan, error) {
 // always wins. Auto, as in spec decision 3:
 //
 //  1. average line bytes >= LineThreshold (bytes >= threshold × lines,
-//     exactly) → full-chunked: grep cannot narrow down long lines;
+//     exactly) → full-chunked, whatever the chunk count (up to
+//     MaxChunksLong): grep cannot narrow down long lines;
 //  2. else the planned chunk count <= MaxChunks → full-chunked;
 //  3. else read-grep.
 //
@@ -92,6 +95,7 @@ func (p Planner) Route(m store.Meta, text, extract, nonce, mode string) Route {
 		}
 		r.Plan = &pl
 	}
+	r.LongLines = m.Lines > 0 && m.Bytes >= c.LineThreshold*m.Lines
 	switch mode {
 	case ModeFullChunked, ModeReadGrep, ModeTruncate:
 		r.Mode, r.Reason = mode, "requested"
@@ -100,7 +104,7 @@ func (p Planner) Route(m store.Meta, text, extract, nonce, mode string) Route {
 		}
 		return r
 	}
-	if m.Lines > 0 && m.Bytes >= c.LineThreshold*m.Lines {
+	if r.LongLines {
 		r.Mode = ModeFullChunked
 		r.Reason = fmt.Sprintf("long lines: average line %s bytes (%d bytes / %s) >= threshold %d",
 			average(m.Bytes, m.Lines), m.Bytes, plural(m.Lines, "line"), c.LineThreshold)
@@ -149,16 +153,21 @@ func average(bytes, lines int) string {
 
 // Check reports why full-chunked cannot run on route r: no plan (the map
 // prompt leaves no budget, or a piece is over it), or more chunks than
-// MaxChunks. It is nil when full-chunked can run.
+// allowed: MaxChunks for short-line output, MaxChunksLong for long-line
+// output. It is nil when full-chunked can run.
 func (p Planner) Check(r Route) error {
 	c := p.Config.WithDefaults()
+	limit, what := c.MaxChunks, "max chunks"
+	if r.LongLines {
+		limit, what = c.MaxChunksLong, "max chunks for long lines"
+	}
 	switch {
 	case r.PlanErr != nil:
 		return r.PlanErr
 	case r.Plan == nil:
 		return errors.New("no chunk plan was made")
-	case len(r.Plan.Chunks) > c.MaxChunks:
-		return fmt.Errorf("the output needs %d chunks of at most %d tokens, over max chunks %d", len(r.Plan.Chunks), r.Budget, c.MaxChunks)
+	case len(r.Plan.Chunks) > limit:
+		return fmt.Errorf("the output needs %d chunks of at most %d tokens, over %s %d", len(r.Plan.Chunks), r.Budget, what, limit)
 	}
 	return nil
 }
