@@ -293,11 +293,11 @@ var _ = Describe("full-chunked", func() {
 		Expect(err).NotTo(HaveOccurred())
 		ex, err := extract.New(extract.Options{Store: st, Tokenizer: tokens.Estimator{}, Nonce: nonce,
 			LLM: &recorder{answer: func(core.Request) (string, error) { return finalreport.Wrap(nonce, "ok"), nil }},
-			Config: extract.Config{ContextWindow: 1800, MaxOutputTokens: 100, MaxChunks: 1, MaxChunksLong: 4}})
+			Config: extract.Config{ContextWindow: 1800, MaxOutputTokens: 100, MaxChunks: 1, MaxChunksLong: 8}})
 		Expect(err).NotTo(HaveOccurred())
 		o := ex.Extract(context.Background(), json.RawMessage(`{"handle":"h-2","extract":"k"}`))
 		Expect(o.Route.Reason).To(HavePrefix("long lines: "))
-		Expect(o.Strategy).To(Equal("full-chunked"))
+		Expect(o.Strategy).To(Equal("full-chunked"), o.Failure)
 		Expect(len(o.Route.Plan.Chunks)).To(BeNumerically(">", 1))
 
 		ex, err = extract.New(extract.Options{Store: st, Tokenizer: tokens.Estimator{}, Nonce: nonce,
