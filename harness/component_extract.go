@@ -26,7 +26,7 @@ import (
 //	  mode: full-chunked            # optional; auto by default
 //	  output: <Text>
 //	  handle: other                  # optional: call with this handle instead
-//	expect: {route: full-chunked, strategy: truncate, fallback: "full-chunked failed", chunks: 3,
+//	expect: {route: full-chunked, reason: "…", strategy: truncate, fallback: "full-chunked failed", strategy_error: "…", chunks: 3,
 //	         result: {contains: ["…"], equals: "…"}}
 type extractConfig struct {
 	ContextWindow   int `yaml:"context_window"`
@@ -93,14 +93,14 @@ type extractResultExpect struct {
 }
 
 type extractExpect struct {
-	Route    *string             `yaml:"route"`
-	Reason   *string             `yaml:"reason"` // substring of the routing reason
-	Strategy *string             `yaml:"strategy"`
-	Fallback *string             `yaml:"fallback"`
-	Failure  *string             `yaml:"failure"` // substring of why the strategy failed
-	Chunks   *int                `yaml:"chunks"`
-	IsError  *bool               `yaml:"is_error"`
-	Result   extractResultExpect `yaml:"result"`
+	Route         *string             `yaml:"route"`
+	Reason        *string             `yaml:"reason"` // substring of the routing reason
+	Strategy      *string             `yaml:"strategy"`
+	Fallback      *string             `yaml:"fallback"`
+	StrategyError *string             `yaml:"strategy_error"` // substring of why the routed strategy failed
+	Chunks        *int                `yaml:"chunks"`
+	IsError       *bool               `yaml:"is_error"`
+	Result        extractResultExpect `yaml:"result"`
 }
 
 type extractRoute struct {
@@ -202,8 +202,8 @@ func checkExtract(exp *extractExpect, got extractOutcome) []Mismatch {
 	}
 	out = append(out, want("strategy", exp.Strategy, got.Strategy)...)
 	out = append(out, want("fallback", exp.Fallback, got.Fallback)...)
-	if exp.Failure != nil && !strings.Contains(got.Failure, *exp.Failure) {
-		out = append(out, Mismatch{"failure", fmt.Sprintf("got %q, want it to contain %q", got.Failure, *exp.Failure)})
+	if exp.StrategyError != nil && !strings.Contains(got.Failure, *exp.StrategyError) {
+		out = append(out, Mismatch{"strategy_error", fmt.Sprintf("got %q, want it to contain %q", got.Failure, *exp.StrategyError)})
 	}
 	out = append(out, want("chunks", exp.Chunks, chunks)...)
 	out = append(out, want("is_error", exp.IsError, got.IsError)...)

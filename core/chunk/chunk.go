@@ -122,7 +122,7 @@ func balance(text string, bound, cum []int, count, o, budget int, lines bool) ([
 	target := ceilDiv(total+(count-1)*o, count)
 	tol := 0 // how far a cut may move to land on a line break
 	if lines {
-		tol = max(target/100, 1)
+		tol = max(target/50, 1)
 	}
 	chunks := make([]Chunk, count)
 	s := 0
@@ -156,7 +156,7 @@ func balance(text string, bound, cum []int, count, o, budget int, lines bool) ([
 			idealStart := cum[e] - o
 			next = snapUp(cum, idealStart, total)
 			if tol > 0 {
-				next = preferLineStart(text, bound, cum, next, idealStart+tol)
+				next = preferLineStart(text, bound, cum, next, idealStart, tol)
 			}
 			next = min(next, e)
 		}
@@ -190,15 +190,27 @@ func preferLineEnd(text string, bound, cum []int, e, floor int) int {
 	return e
 }
 
-// preferLineStart moves boundary s forward to the nearest line start whose
-// token position is at most ceiling, if there is one.
-func preferLineStart(text string, bound, cum []int, s, ceiling int) int {
-	for k := s; k < len(cum)-1 && cum[k] <= ceiling; k++ {
-		if k > 0 && text[bound[k]-1] == '\n' {
-			return k
+// preferLineStart moves start boundary s to the line start nearest to token
+// position ideal, within tol tokens either way, if there is one. Moving back
+// adds overlap; moving forward takes some away.
+func preferLineStart(text string, bound, cum []int, s, ideal, tol int) int {
+	best, dist := s, math.MaxInt
+	lineStart := func(k int) bool { return k > 0 && text[bound[k]-1] == '\n' }
+	for k := s; k > 0 && cum[k] >= ideal-tol; k-- { // back
+		if lineStart(k) {
+			best, dist = k, abs(cum[k]-ideal)
+			break
 		}
 	}
-	return s
+	for k := s; k < len(cum)-1 && cum[k] <= ideal+tol; k++ { // forward
+		if lineStart(k) {
+			if abs(cum[k]-ideal) < dist {
+				best = k
+			}
+			break
+		}
+	}
+	return best
 }
 
 // OverlapTokens is O = floor(overlap × budget), the overlap in tokens. A
@@ -222,6 +234,13 @@ func MinChunks(tokens, budget int, overlap float64) int {
 	}
 	o := OverlapTokens(budget, overlap)
 	return ceilDiv(tokens-o, budget-o)
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 func ceilDiv(a, b int) int { return (a + b - 1) / b }

@@ -16,12 +16,15 @@
 // Pieces), never inside one. Cutting a token-id array directly would split
 // UTF-8 sequences and over-count at the seams. A chunk's Tokens is the sum of
 // its pieces, so the counts add up exactly. An end cut is snapped down and a
-// start cut up to the nearest piece boundary, so a chunk never grows past S.
+// start cut up to the nearest piece boundary.
 //
-// Line breaks: when a line break lies within 1% of S tokens of a cut (at least
-// one token), the cut moves to it: back for an end, forward for a start. Each
-// chunk then holds whole lines where it can, and the 1% keeps the balance
-// (max/min chunk tokens stays near 1).
+// Line breaks: when a line break lies within 2% of S tokens of a cut (at least
+// one token), the cut moves to it: back for an end, and to the nearest line
+// start either way for a start (back adds a little overlap, forward takes a
+// little away). Each chunk then holds whole lines where it can, and the 2%
+// keeps the balance (max/min chunk tokens stays near 1). A chunk never
+// exceeds the budget: a placement that would is dropped for one without line
+// preference.
 //
 // Defined results and errors: an empty document has no chunks; T <= B gives
 // one chunk with no overlap; B <= 0 and f outside [0, 0.5) are errors

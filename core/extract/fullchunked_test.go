@@ -292,7 +292,7 @@ var _ = Describe("full-chunked", func() {
 		_, err := st.Put("wide", "{}", long)
 		Expect(err).NotTo(HaveOccurred())
 		ex, err := extract.New(extract.Options{Store: st, Tokenizer: tokens.Estimator{}, Nonce: nonce,
-			LLM: &recorder{answer: func(core.Request) (string, error) { return finalreport.Wrap(nonce, "ok"), nil }},
+			LLM:    &recorder{answer: func(core.Request) (string, error) { return finalreport.Wrap(nonce, "ok"), nil }},
 			Config: extract.Config{ContextWindow: 1800, MaxOutputTokens: 100, MaxChunks: 1, MaxChunksLong: 8}})
 		Expect(err).NotTo(HaveOccurred())
 		o := ex.Extract(context.Background(), json.RawMessage(`{"handle":"h-2","extract":"k"}`))
