@@ -1,0 +1,49 @@
+// Package fstools provides Read and Grep confined to a root directory, with
+// the in-tool size validation of specs/in-tool-size-validation.md. They are
+// the only tools of the read-grep extraction sub-agent
+// (specs/tool-output-extraction.md, decision 8), and any agent can offer them.
+//
+// # Confinement
+//
+// Paths are relative to the root. Before anything touches the file system a
+// path is checked lexically and refused ([ErrRefused], with the reason) when
+// it is empty, holds a NUL byte, is absolute ("/x", "C:\x", "C:/x", "\\host"),
+// uses backslashes (Windows-style separators are not accepted, so they cannot
+// smuggle a "..\"), or has a ".." element anywhere, even one that would stay
+// inside ("a/../b"). "." and "./x" are fine; a trailing slash is allowed on
+// directories. The file system is then reached only through an os.Root, which
+// follows a symbolic link only when it resolves inside the root: a link that
+// leaves the root, and any link with an absolute target, is refused, never
+// followed. Percent-encoded or look-alike dots are ordinary file names: they
+// name nothing outside the root.
+//
+// # Size validation (spec section 4)
+//
+// Read checks the file's size before reading it. The estimate is
+// size / CharsPerToken (4), rounded down; when it is strictly greater than
+// MaxTokens (25000) and no limit is given, Read returns the spec's error text
+// ([FileTooLarge]) as its result, reading nothing. With a limit, Read returns
+// lines [offset, offset+limit) and streams only up to them; offset is a
+// 0-based line index, limit a count of lines. Where the spec is silent: an
+// offset without a limit reads from that line to the end (the size check still
+// applies); a window whose own estimate is over MaxTokens is refused with
+// [WindowTooLarge] rather than returned partly (the spec never returns partial
+// data); an offset past the end answers with the file's line count.
+//
+// Grep searches a file, or every regular file under a directory in lexical
+// order (symbolic links inside a directory are not followed), for a Go
+// regular expression. Output follows grep -n: "N:text" for one file,
+// "path:N:text" for a directory, context lines with "-" instead of ":", and
+// "--" between groups. Line numbers are 1-based (Read's offset is N−1). It
+// stops listing at max_results matching lines (default 100) and says how many
+// matched in all. When the listing is still estimated over MaxTokens it
+// returns the spec's error text ([SearchTooLarge]) instead.
+//
+// [CheckCommandOutput] is the spec's post-execution check for tools whose
+// output size cannot be known in advance (shell commands).
+//
+// The spec's error texts are kept verbatim, one line each (the spec's code
+// joins its sentences with a space; its section 5.2 examples are wrapped for
+// reading). They name grep_content, the spec's tool, although the tool here
+// is called Grep: the texts are the contract.
+package fstools
