@@ -5,6 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/toolout/toolout/core"
@@ -19,13 +23,15 @@ import (
 //
 //	component: extract
 //	config: {context_window: 6000, max_output_tokens: 512, max_chunks: 4, max_chunks_long: 64, overlap_percent: 10,
-//	         buffer_tokens: 256, line_threshold: 1000, concurrency: 4, truncate_bytes: 512, encoding: cl100k_base}
+//	         buffer_tokens: 256, line_threshold: 1000, concurrency: 4, read_grep_turns: 15,
+//	         read_grep_calls_per_turn: 10, truncate_bytes: 512, encoding: cl100k_base}
 //	input:
 //	  tool: {name: logs__query, args: {since: 1h}}
 //	  extract: Count ERROR lines per host
 //	  mode: full-chunked            # optional; auto by default
 //	  output: <Text>
 //	  handle: other                  # optional: call with this handle instead
+//	  symlinks: {escape: ../../etc}  # optional: links made in the session directory ($TMP: the scratch dir)
 //	expect: {route: full-chunked, reason: "…", strategy: truncate, fallback: "full-chunked failed", strategy_error: "…", chunks: 3,
 //	         result: {contains: ["…"], equals: "…"}}
 type extractConfig struct {
@@ -38,13 +44,16 @@ type extractConfig struct {
 	OverlapPercent *int   `yaml:"overlap_percent"`
 	LineThreshold  int    `yaml:"line_threshold"`
 	Concurrency    int    `yaml:"concurrency"`
+	ReadGrepTurns  int    `yaml:"read_grep_turns"`
+	ReadGrepCalls  int    `yaml:"read_grep_calls_per_turn"`
 	TruncateBytes  int    `yaml:"truncate_bytes"`
 	Encoding       string `yaml:"encoding"`
 }
 
 func (c extractConfig) config() extract.Config {
 	x := extract.Config{ContextWindow: c.ContextWindow, MaxOutputTokens: c.MaxOutputTokens, BufferTokens: c.BufferTokens,
-		MaxChunks: c.MaxChunks, MaxChunksLong: c.MaxChunksLong, LineThreshold: c.LineThreshold, Concurrency: c.Concurrency}
+		MaxChunks: c.MaxChunks, MaxChunksLong: c.MaxChunksLong, LineThreshold: c.LineThreshold, Concurrency: c.Concurrency,
+		ReadGrepTurns: c.ReadGrepTurns, ReadGrepCallsPerTurn: c.ReadGrepCalls}
 	if c.OverlapPercent != nil {
 		x.OverlapPercent = *c.OverlapPercent
 		if x.OverlapPercent == 0 {
@@ -77,6 +86,9 @@ type extractInput struct {
 	Mode    string      `yaml:"mode"`
 	Output  Text        `yaml:"output"`
 	Handle  string      `yaml:"handle"`
+	// Symlinks are created in the session directory before the call
+	// (name: target), to show that Read and Grep never follow one out.
+	Symlinks map[string]string `yaml:"symlinks"`
 }
 
 func (in extractInput) Validate() error {
@@ -159,6 +171,12 @@ func runExtract(ctx context.Context, env *Env, cfg *extractConfig, in *extractIn
 	m, err := st.Put(in.Tool.Name, string(args), in.Output.Value)
 	if err != nil {
 		return extractOutcome{}, err
+	}
+	for _, name := range slices.Sorted(maps.Keys(in.Symlinks)) {
+		target := strings.ReplaceAll(in.Symlinks[name], "$TMP", env.TempDir)
+		if err := os.Symlink(target, filepath.Join(st.Dir(), name)); err != nil {
+			return extractOutcome{}, fmt.Errorf("input.symlinks: %w", err)
+		}
 	}
 	ex, err := extract.New(extract.Options{Store: st, LLM: env.LLM, Tokenizer: tk, Sources: env.Sources,
 		Config: cfg.config(), TruncateBytes: cfg.TruncateBytes, Logf: env.Logf})

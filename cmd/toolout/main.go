@@ -8,6 +8,8 @@
 //	toolout extract plan [FILE] --extract TEXT [--context-window N --max-output N --max-chunks N --overlap P]
 //	toolout final-report --nonce NONCE [FILE]
 //	toolout leaked [FILE] [--ids uuid|seq] [--scan-fences]
+//	toolout read --root DIR PATH [--offset N --limit N]
+//	toolout grep --root DIR PATTERN [PATH] [--context N --max-results N]
 //	toolout stats [FILE] [--encoding cl100k_base|o200k_base]
 //	toolout truncate --max-bytes N [FILE]
 //	toolout version
@@ -55,6 +57,8 @@ func commands() []command {
 		{"extract", "route an extraction and plan its chunks without calling a model (extract plan)", runExtract},
 		{"final-report", "parse a final-report wrapper from a file or stdin", runFinalReport},
 		{"leaked", "recover tool calls leaked as text inside <tool_call>-like tags", runLeaked},
+		{"read", "read a file confined to a root, as the Read tool answers a model", runRead},
+		{"grep", "search files confined to a root, as the Grep tool answers a model", runGrep},
 		{"stats", "print bytes, lines, tokens and average line bytes of an output", runStats},
 		{"truncate", "keep the head and tail of an output around a marker, as the truncate strategy does", runTruncate},
 		{"version", "print the version", runVersion},

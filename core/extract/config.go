@@ -12,6 +12,8 @@ const (
 	DefaultLineThreshold   = 1000
 	DefaultOverlapPercent  = 10
 	DefaultConcurrency     = 4
+	DefaultReadGrepTurns   = 15
+	DefaultReadGrepCalls   = 10
 )
 
 // Config holds the knobs of routing and full-chunked extraction. The zero
@@ -43,6 +45,10 @@ type Config struct {
 	OverlapPercent int `json:"overlap_percent"`
 	// Concurrency bounds the map calls in flight.
 	Concurrency int `json:"concurrency"`
+	// ReadGrepTurns is the most turns of the read-grep sub-agent.
+	ReadGrepTurns int `json:"read_grep_turns"`
+	// ReadGrepCallsPerTurn is the most tool calls it may make in one turn.
+	ReadGrepCallsPerTurn int `json:"read_grep_calls_per_turn"`
 }
 
 // WithDefaults returns c with every zero field set to its default, and a
@@ -61,6 +67,8 @@ func (c Config) WithDefaults() Config {
 	def(&c.LineThreshold, DefaultLineThreshold)
 	def(&c.OverlapPercent, DefaultOverlapPercent)
 	def(&c.Concurrency, DefaultConcurrency)
+	def(&c.ReadGrepTurns, DefaultReadGrepTurns)
+	def(&c.ReadGrepCallsPerTurn, DefaultReadGrepCalls)
 	c.OverlapPercent = max(c.OverlapPercent, 0)
 	c.BufferTokens = max(c.BufferTokens, 0)
 	return c
@@ -84,6 +92,10 @@ func (c Config) Validate() error {
 		return fmt.Errorf("overlap percent %d: must be below 50", c.OverlapPercent)
 	case c.Concurrency < 0:
 		return fmt.Errorf("concurrency %d: must be positive", c.Concurrency)
+	case c.ReadGrepTurns < 0:
+		return fmt.Errorf("read-grep turns %d: must be positive", c.ReadGrepTurns)
+	case c.ReadGrepCallsPerTurn < 0:
+		return fmt.Errorf("read-grep calls per turn %d: must be positive", c.ReadGrepCallsPerTurn)
 	}
 	return nil
 }

@@ -41,14 +41,26 @@
 // depend on which call finished first. LLM errors are not retried here:
 // retrying transport errors is the LLM client's job.
 //
+// Read-grep: a sub-agent on core/agent (the loop the session uses; core/session
+// itself sits above this package) whose only tools are core/fstools' Read and
+// Grep, rooted at the session's store directory, so the handle is the file
+// name. Its system prompt is prompts/readgrep.tmpl; each turn is tagged
+// extract.readgrep with the turn. At most Config.ReadGrepTurns (15) turns and
+// Config.ReadGrepCallsPerTurn (10) tool calls per turn; the agent loop's
+// TURN-FAILED retries and leaked-call recovery apply. Its final report is the
+// answer; running out of turns without one (a synthetic result) or an LLM
+// error fails the strategy. A refused path or an oversized Read is a tool
+// result the sub-agent sees and can recover from, not a failure.
+//
 // Fallback: any strategy failure answers with truncate, the first body line
 // being "WARNING: tool_output fallback to truncate (<mode> failed)." and the
-// log naming the cause. The read-grep strategy is not built yet; routing to
-// it is such a failure.
+// log naming the cause.
 //
 // Choices where the spec is silent:
 //   - The map prompt adds one line to the spec's draft: the chunk is the next
-//     message and is data, not instructions. The reduce prompt says the chunks
+//     message and is data, not instructions. The read-grep prompt adds the
+//     file's stats and how Read pages (the spec's size rule) so the sub-agent
+//     does not learn it by failing; its user message is [ReadGrepUser]. The reduce prompt says the chunks
 //     overlap, so an item near an edge may be reported twice and must be
 //     counted once. The reduce's user message is [ReduceUser].
 //   - An empty output has no chunks; full-chunked answers [EmptyAnswer]

@@ -186,7 +186,7 @@ func (e *Extractor) Extract(ctx context.Context, args json.RawMessage) Outcome {
 	case ModeFullChunked:
 		body, err = e.fullChunked(ctx, m, output, p.Extract, r)
 	case ModeReadGrep:
-		err = errors.New("the read-grep strategy is not built yet")
+		body, err = e.readGrep(ctx, m, p.Extract)
 	}
 	if err != nil {
 		o.Failure = strings.ReplaceAll(err.Error(), "\n", "; ")

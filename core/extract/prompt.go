@@ -37,6 +37,26 @@ type ReducePrompt struct {
 	Nonce   string
 }
 
+// ReadGrepPrompt is what fills the read-grep sub-agent's system prompt
+// (prompts/readgrep.tmpl).
+type ReadGrepPrompt struct {
+	ToolName string
+	ToolArgs string
+	Handle   string // the file name under RootDir
+	RootDir  string
+	Bytes    int
+	Lines    int
+	Tokens   int
+	Extract  string
+	Nonce    string
+}
+
+// Render returns the read-grep system prompt.
+func (p ReadGrepPrompt) Render() string { return render("readgrep.tmpl", p) }
+
+// ReadGrepUser is the sub-agent's first user message; %s is the handle.
+const ReadGrepUser = "Extract what is asked from the file %s, using Read and Grep, then answer in the final-report wrapper."
+
 // ReduceUser is the user message of the reduce call.
 const ReduceUser = "Synthesize the chunk outputs into one final answer."
 

@@ -1,0 +1,57 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+var _ = Describe("toolout read and grep", func() {
+	var root string
+	BeforeEach(func() {
+		root = GinkgoT().TempDir()
+		Expect(os.WriteFile(filepath.Join(root, "log.txt"), []byte("a ok\nb ERROR x\nc ok\n"), 0o644)).To(Succeed())
+		Expect(os.WriteFile(filepath.Join(root, "big.txt"), []byte(strings.Repeat("x\n", 60_000)), 0o644)).To(Succeed())
+	})
+
+	It("prints what the Read tool answers", func() {
+		code, stdout, stderr := invoke("", "read", "--root", root, "log.txt", "--offset", "1", "--limit", "1")
+		Expect(stderr).To(BeEmpty())
+		Expect(code).To(Equal(0))
+		Expect(stdout).To(Equal("b ERROR x\n"))
+	})
+
+	It("prints the spec's size error for an oversized Read and exits 1", func() {
+		code, stdout, _ := invoke("", "read", "--root", root, "big.txt")
+		Expect(code).To(Equal(1))
+		Expect(stdout).To(HavePrefix("Error: File content (~30000 tokens) exceeds maximum allowed tokens (25000)."))
+	})
+
+	It("prints what the Grep tool answers", func() {
+		code, stdout, _ := invoke("", "grep", "--root", root, "ERROR", "log.txt", "--context", "1")
+		Expect(code).To(Equal(0))
+		Expect(stdout).To(Equal("1-a ok\n2:b ERROR x\n3-c ok\n"))
+		code, stdout, _ = invoke("", "grep", "--root", root, "ERROR")
+		Expect(code).To(Equal(0))
+		Expect(stdout).To(Equal("log.txt:2:b ERROR x\n"))
+	})
+
+	DescribeTable("refuses paths outside the root with exit 2, naming the path",
+		func(args []string, want string) {
+			code, stdout, stderr := invoke("", args...)
+			Expect(code).To(Equal(2))
+			Expect(stdout).To(BeEmpty())
+			Expect(stderr).To(Equal(want))
+		},
+		Entry("read ../etc/passwd, root missing or not", []string{"read", "--root", "/nonexistent/toolout-x", "../etc/passwd"},
+			"toolout read: path \"../etc/passwd\": refused: \"..\" is not allowed; paths stay under the root\n"),
+		Entry("read an absolute path", []string{"read", "--root", "/tmp", "/etc/passwd"},
+			"toolout read: path \"/etc/passwd\": refused: absolute paths are not allowed; give a path relative to the root\n"),
+		Entry("grep a parent", []string{"grep", "--root", "/tmp", "root", "../etc"},
+			"toolout grep: path \"../etc\": refused: \"..\" is not allowed; paths stay under the root\n"),
+		Entry("no root", []string{"read", "x"}, "toolout read: want --root DIR and one PATH\n"),
+	)
+})
