@@ -13,6 +13,7 @@ var (
 //	finalreport  parses a final-report wrapper (core/finalreport)
 //	llm          sends scripted requests to the fake LLM (harness self-tests)
 //	leaked       recovers tool calls leaked as text (core/leaked)
+//	schema       summarizes or inspects an output schema (core/schema)
 //	session      runs the main session with fake tools (core/session)
 //	store        applies the oversize policy and the store (core/store)
 func Default() *Registry {
@@ -22,6 +23,7 @@ func Default() *Registry {
 		registerFinalReport(defaultReg)
 		registerLLM(defaultReg)
 		registerLeaked(defaultReg)
+		registerSchema(defaultReg)
 		registerSession(defaultReg)
 		registerStore(defaultReg)
 	})

@@ -10,6 +10,8 @@
 //	toolout leaked [FILE] [--ids uuid|seq] [--scan-fences]
 //	toolout read --root DIR PATH [--offset N --limit N]
 //	toolout grep --root DIR PATTERN [PATH] [--context N --max-results N]
+//	toolout schema summarize [FILE] [--max-fields N --max-depth N]
+//	toolout schema inspect --tool-id ID --field-path P [FILE]
 //	toolout stats [FILE] [--encoding cl100k_base|o200k_base]
 //	toolout truncate --max-bytes N [FILE]
 //	toolout version
@@ -59,6 +61,7 @@ func commands() []command {
 		{"leaked", "recover tool calls leaked as text inside <tool_call>-like tags", runLeaked},
 		{"read", "read a file confined to a root, as the Read tool answers a model", runRead},
 		{"grep", "search files confined to a root, as the Grep tool answers a model", runGrep},
+		{"schema", "summarize an output schema into folded output_fields, or inspect one field path", runSchema},
 		{"stats", "print bytes, lines, tokens and average line bytes of an output", runStats},
 		{"truncate", "keep the head and tail of an output around a marker, as the truncate strategy does", runTruncate},
 		{"version", "print the version", runVersion},

@@ -1,0 +1,76 @@
+package bench
+
+import (
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"github.com/toolout/toolout/core/schema"
+)
+
+// wideSchema returns an output schema with about leaves leaf fields: a data
+// envelope holding groups of records, each an array of objects with nested
+// objects, the shape of large API schemas.
+func wideSchema(leaves int) []byte {
+	const perObject = 20
+	groups := map[string]any{}
+	n := 0
+	for g := 0; n < leaves; g++ {
+		props := map[string]any{}
+		for i := 0; i < perObject && n < leaves; i++ {
+			name := fmt.Sprintf("field_%02d", i)
+			switch i % 5 {
+			case 0:
+				name = fmt.Sprintf("ref_%02d_id", i)
+			case 4:
+				nested := map[string]any{}
+				for j := 0; j < 5 && n < leaves; j++ {
+					nested[fmt.Sprintf("sub_%d", j)] = map[string]any{"type": "string"}
+					n++
+				}
+				props[name] = map[string]any{"type": "object", "properties": nested}
+				continue
+			}
+			props[name] = map[string]any{"type": "string"}
+			n++
+		}
+		groups[fmt.Sprintf("group_%03d", g)] = map[string]any{"type": "array", "items": map[string]any{"type": "object", "properties": props}}
+	}
+	data, err := json.Marshal(map[string]any{"type": "object", "properties": map[string]any{
+		"data": map[string]any{"type": "object", "properties": groups}}})
+	if err != nil {
+		panic(err)
+	}
+	return data
+}
+
+// BenchmarkSchemaSummarize summarizes a 10,000-field schema into 30 lines.
+func BenchmarkSchemaSummarize(b *testing.B) {
+	for _, leaves := range []int{1000, 10_000} {
+		data := wideSchema(leaves)
+		b.Run(fmt.Sprintf("fields=%d", leaves), func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			var s schema.Summary
+			for b.Loop() {
+				var err error
+				if s, err = schema.Summarize(data, schema.Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(len(s.OutputFields)), "lines")
+		})
+	}
+}
+
+// BenchmarkSchemaInspect inspects one group of the same schema.
+func BenchmarkSchemaInspect(b *testing.B) {
+	data := wideSchema(10_000)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := schema.Inspect(data, "t", "group_007[]", schema.InspectOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
