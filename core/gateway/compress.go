@@ -1,0 +1,150 @@
+package gateway
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/toolout/toolout/core"
+)
+
+// Input is one tool output to compress.
+type Input struct {
+	Tool    string
+	Content string
+	// Query is the user's last question, for query-aware compressors.
+	Query string
+}
+
+// Compressor shortens one tool output. It must be safe for concurrent use.
+type Compressor interface {
+	Compress(ctx context.Context, in Input) (string, error)
+}
+
+// Strategy names (spec: pipes.tool_output.strategy).
+const (
+	StrategyPassthrough      = "passthrough"
+	StrategySimple           = "simple"
+	StrategyAPI              = "api"
+	StrategyExternalProvider = "external_provider"
+)
+
+// Passthrough returns the content unchanged, which is never smaller, so
+// nothing is compressed.
+type Passthrough struct{}
+
+// Compress returns in.Content.
+func (Passthrough) Compress(_ context.Context, in Input) (string, error) { return in.Content, nil }
+
+// DefaultSimpleWords is how many words Simple keeps.
+const DefaultSimpleWords = 100
+
+// Simple keeps the first Words words, for testing expansion paths (the
+// spec: "aggressive truncation-like strategy … intended for testing").
+type Simple struct{ Words int }
+
+// Compress keeps the first Words words, joined by single spaces, and says
+// how many were cut.
+func (s Simple) Compress(_ context.Context, in Input) (string, error) {
+	n := s.Words
+	if n <= 0 {
+		n = DefaultSimpleWords
+	}
+	words := strings.Fields(in.Content)
+	if len(words) <= n {
+		return strings.Join(words, " "), nil
+	}
+	return strings.Join(words[:n], " ") + fmt.Sprintf(" [... %d more words]", len(words)-n), nil
+}
+
+// API calls a compression service: POST Endpoint with
+// {"model","tool_name","content","query"} (query left out when
+// QueryAgnostic) and a bearer APIKey; the answer is {"compressed": "..."}.
+type API struct {
+	Endpoint      string
+	APIKey        string
+	Model         string
+	Timeout       time.Duration
+	QueryAgnostic bool
+	// Client defaults to http.DefaultClient.
+	Client *http.Client
+}
+
+// Compress calls the service.
+func (a API) Compress(ctx context.Context, in Input) (string, error) {
+	if a.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, a.Timeout)
+		defer cancel()
+	}
+	body := map[string]string{"model": a.Model, "tool_name": in.Tool, "content": in.Content}
+	if !a.QueryAgnostic {
+		body["query"] = in.Query
+	}
+	data, _ := json.Marshal(body)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.Endpoint, bytes.NewReader(data))
+	if err != nil {
+		return "", fmt.Errorf("api compressor: %w", err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if a.APIKey != "" {
+		req.Header.Set("Authorization", "Bearer "+a.APIKey)
+	}
+	client := a.Client
+	if client == nil {
+		client = http.DefaultClient
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return "", fmt.Errorf("api compressor: %w", err)
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	if err != nil {
+		return "", fmt.Errorf("api compressor: %w", err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		return "", fmt.Errorf("api compressor: %s: %s", resp.Status, strings.TrimSpace(string(raw[:min(len(raw), 200)])))
+	}
+	var out struct {
+		Compressed *string `json:"compressed"`
+	}
+	if err := json.Unmarshal(raw, &out); err != nil || out.Compressed == nil {
+		return "", errors.New(`api compressor: the answer has no "compressed" string`)
+	}
+	return *out.Compressed, nil
+}
+
+// CompressSystem is the system prompt of the external_provider strategy.
+const CompressSystem = "You compress tool outputs for another model. Keep every fact that could answer the user's " +
+	"question: identifiers, names, numbers, errors, dates, paths. Drop repetition and boilerplate. " +
+	"Answer with the compressed text only."
+
+// External compresses through a model (core.LLM), tagged gateway.compress.
+type External struct {
+	LLM             core.LLM
+	MaxOutputTokens int
+}
+
+// Compress asks the model.
+func (e External) Compress(ctx context.Context, in Input) (string, error) {
+	user := fmt.Sprintf("TOOL: %s\nUSER QUESTION: %s\n\nTOOL OUTPUT:\n%s", in.Tool, in.Query, in.Content)
+	resp, err := e.LLM.Complete(ctx, core.Request{
+		Tag:             core.Tag{Site: core.SiteGatewayCompress},
+		Messages:        []core.Message{{Role: core.RoleSystem, Content: CompressSystem}, {Role: core.RoleUser, Content: user}},
+		MaxOutputTokens: e.MaxOutputTokens,
+	})
+	if err != nil {
+		return "", fmt.Errorf("external compressor: %w", err)
+	}
+	if strings.TrimSpace(resp.Text) == "" {
+		return "", errors.New("external compressor: empty answer")
+	}
+	return resp.Text, nil
+}

@@ -1,0 +1,154 @@
+package gateway
+
+import (
+	"context"
+	"errors"
+	"fmt"
+)
+
+// MaxExpandRounds caps the expand_context loop (spec: max 5 loops).
+const MaxExpandRounds = 5
+
+// Upstream sends a request body to the model and returns its response body.
+// round counts the forwards of one client request from 1.
+type Upstream func(ctx context.Context, round int, body []byte) ([]byte, error)
+
+// Gateway applies the pipe to requests and runs the expand_context loop.
+// It is safe for concurrent use.
+type Gateway struct {
+	Pipe    *Pipe
+	Adapter Adapter
+	// Expand enables the phantom expand_context tool.
+	Expand bool
+	// MaxRounds caps expansion rounds; zero means MaxExpandRounds.
+	MaxRounds int
+	// Logf receives one line per decision.
+	Logf func(format string, args ...any)
+}
+
+// Expansion is one answered expand_context call.
+type Expansion struct {
+	Round    int    `json:"round"`
+	CallID   string `json:"call_id"`
+	ShadowID string `json:"shadow_id"`
+	// Answer is "original", "missing" or "repeated".
+	Answer string `json:"answer"`
+}
+
+// Outcome is what the gateway did with one client request.
+type Outcome struct {
+	Results    []Result    `json:"results"`
+	Forwarded  [][]byte    `json:"-"`
+	Response   []byte      `json:"-"`
+	Rounds     int         `json:"rounds"`
+	Expansions []Expansion `json:"expansions"`
+	// Capped is true when the loop stopped at MaxRounds with phantom calls
+	// still pending (they are stripped from the response).
+	Capped bool `json:"capped"`
+}
+
+func (g *Gateway) logf(format string, args ...any) {
+	if g.Logf != nil {
+		g.Logf(format, args...)
+	}
+}
+
+// Prepare compresses the tool outputs of a request and, when any was
+// compressed and expansion is on, injects the phantom tool. It returns the
+// body to forward.
+func (g *Gateway) Prepare(ctx context.Context, body []byte) ([]byte, []Result, error) {
+	outs, err := g.Adapter.ToolOutputs(body)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(outs) == 0 {
+		return body, nil, nil
+	}
+	results, err := g.Pipe.Process(ctx, outs, g.Adapter.UserQuery(body))
+	if err != nil {
+		return nil, results, err
+	}
+	compressed := 0
+	for _, r := range results {
+		g.logf("gateway: output %d (%s): %s: %s", r.Index, r.Tool, r.Action, r.Reason)
+		if r.Action == ActionCompressed {
+			compressed++
+		}
+	}
+	if compressed == 0 {
+		return body, results, nil
+	}
+	if body, err = g.Adapter.Apply(body, results); err != nil {
+		return nil, results, err
+	}
+	if g.Expand {
+		body, err = g.Adapter.InjectExpandTool(body)
+	}
+	return body, results, err
+}
+
+// Handle runs one client request: Prepare, forward, and answer the model's
+// expand_context calls from the store (deduplicated per request) until it
+// stops calling it or MaxRounds expansions were made. Phantom calls never
+// reach the client: the response is stripped of them. When a response mixes
+// phantom and real calls, only the phantom ones are answered and the
+// request is forwarded again; the model then repeats its real calls.
+func (g *Gateway) Handle(ctx context.Context, body []byte, up Upstream) (Outcome, error) {
+	var out Outcome
+	body, results, err := g.Prepare(ctx, body)
+	out.Results = results
+	if err != nil {
+		return out, err
+	}
+	maxRounds := g.MaxRounds
+	if maxRounds <= 0 {
+		maxRounds = MaxExpandRounds
+	}
+	seen := map[string]bool{}
+	for round := 1; ; round++ {
+		out.Rounds = round
+		out.Forwarded = append(out.Forwarded, body)
+		resp, err := up(ctx, round, body)
+		if err != nil {
+			return out, fmt.Errorf("gateway: round %d: %w", round, err)
+		}
+		out.Response = resp
+		if !g.Expand {
+			return out, nil
+		}
+		calls, err := g.Adapter.PhantomCalls(resp)
+		if err != nil {
+			return out, err
+		}
+		if len(calls) == 0 {
+			return out, nil
+		}
+		if round > maxRounds {
+			out.Capped = true
+			g.logf("gateway: expand loop capped at %d rounds; %d phantom call(s) dropped", maxRounds, len(calls))
+			out.Response, err = g.Adapter.StripPhantom(resp)
+			return out, err
+		}
+		answers := make([]string, len(calls))
+		for i, c := range calls {
+			e := Expansion{Round: round, CallID: c.ID, ShadowID: c.ShadowID}
+			switch orig, ok := g.Pipe.Store().Original(c.ShadowID); {
+			case seen[c.ShadowID]:
+				e.Answer, answers[i] = "repeated", ExpandRepeated(c.ShadowID)
+			case ok:
+				e.Answer, answers[i] = "original", orig
+				seen[c.ShadowID] = true
+			default:
+				e.Answer, answers[i] = "missing", ExpandMissing(c.ShadowID)
+			}
+			g.logf("gateway: round %d: expand_context %s: %s", round, c.ShadowID, e.Answer)
+			out.Expansions = append(out.Expansions, e)
+		}
+		if body, err = g.Adapter.AppendExpansions(body, calls, answers); err != nil {
+			return out, err
+		}
+	}
+}
+
+// ErrUpstream wraps an upstream failure with its HTTP status.
+var ErrUpstream = errors.New("upstream error")

@@ -1,0 +1,310 @@
+package gateway_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/toolout/toolout/core"
+	"github.com/toolout/toolout/core/gateway"
+	"github.com/toolout/toolout/fakes"
+)
+
+var ctx = context.Background()
+
+// manual returns sources whose clock moves only through Advance.
+func manual() (core.Sources, *fakes.Clock) {
+	clock := &fakes.Clock{Step: -1}
+	return core.Sources{Now: clock.Now}, clock
+}
+
+func newPipe(cfg gateway.Config, c gateway.Compressor) *gateway.Pipe {
+	GinkgoHelper()
+	src, _ := manual()
+	p, err := gateway.NewPipe(gateway.Options{Config: cfg, Compressor: c, Store: gateway.NewStore(gateway.StoreOptions{Sources: src}), Sources: src})
+	Expect(err).NotTo(HaveOccurred())
+	return p
+}
+
+func words(n int) string {
+	w := make([]string, n)
+	for i := range w {
+		w[i] = fmt.Sprintf("w%05d", i)
+	}
+	return strings.Join(w, " ")
+}
+
+func sized(n int) string { return strings.Repeat("x ", n/2) + strings.Repeat("y", n%2) }
+
+type failing struct{}
+
+func (failing) Compress(context.Context, gateway.Input) (string, error) {
+	return "", errors.New("compressor down")
+}
+
+var _ = Describe("ShadowID", func() {
+	It("is shadow_ and the hex of the first 16 bytes of SHA-256, stable and shared by identical contents", func() {
+		Expect(gateway.ShadowID("hello")).To(Equal("shadow_2cf24dba5fb0a30e26e83b2ac5b9e29e"))
+		Expect(gateway.ShadowID("hello")).To(Equal(gateway.ShadowID(strings.Clone("hello"))))
+		Expect(gateway.ShadowID("hello ")).NotTo(Equal(gateway.ShadowID("hello")))
+	})
+
+	It("marks and parses the visible form", func() {
+		m := gateway.Mark("shadow_1", "short")
+		Expect(m).To(Equal("<<<SHADOW:shadow_1>>>\nshort"))
+		id, text, ok := gateway.ParseMark(m)
+		Expect([]any{id, text, ok}).To(Equal([]any{"shadow_1", "short", true}))
+	})
+})
+
+var _ = Describe("Pipe", func() {
+	simple := gateway.Simple{Words: 10}
+
+	DescribeTable("compresses only when min_bytes < len <= max_bytes",
+		func(n int, action string) {
+			p := newPipe(gateway.Config{}, simple)
+			res, err := p.Process(ctx, []gateway.ToolOutput{{Tool: "search", Content: sized(n)}}, "")
+			Expect(err).NotTo(HaveOccurred())
+			Expect(res[0].Action).To(Equal(action))
+		},
+		Entry("at min_bytes", 2048, "passthrough"),
+		Entry("one above min_bytes", 2049, "compressed"),
+		Entry("at max_bytes", 65536, "compressed"),
+		Entry("one above max_bytes", 65537, "passthrough"),
+	)
+
+	It("keeps a compression only when strictly smaller", func() {
+		p := newPipe(gateway.Config{MinBytes: 10}, gateway.Passthrough{})
+		res, _ := p.Process(ctx, []gateway.ToolOutput{{Content: words(500)}}, "")
+		Expect(res[0].Action).To(Equal("passthrough"))
+		Expect(res[0].Reason).To(HavePrefix("not smaller after compression"))
+	})
+
+	It("hits the compressed cache for identical content and counts it", func() {
+		var calls atomic.Int32
+		c := compressorFunc(func(in gateway.Input) (string, error) { calls.Add(1); return "short", nil })
+		p := newPipe(gateway.Config{}, c)
+		content := words(1000)
+		first, _ := p.Process(ctx, []gateway.ToolOutput{{Content: content}}, "")
+		second, _ := p.Process(ctx, []gateway.ToolOutput{{Content: content}}, "")
+		Expect(first[0].Reason).To(Equal("compressed"))
+		Expect(second[0].Reason).To(Equal("cache hit"))
+		Expect(second[0].Text).To(Equal(first[0].Text))
+		Expect(calls.Load()).To(BeEquivalentTo(1))
+		m := p.Metrics()
+		Expect([]int64{m.CacheHits, m.CacheMisses, m.CompressionsOK, m.CompressionsFailed}).To(Equal([]int64{1, 1, 1, 0}))
+		Expect(m.BytesSaved).To(BeNumerically(">", 2*(len(content)-100)))
+	})
+
+	It("skips content already marked", func() {
+		p := newPipe(gateway.Config{}, simple)
+		res, _ := p.Process(ctx, []gateway.ToolOutput{{Content: gateway.Mark("shadow_x", sized(5000))}}, "")
+		Expect(res[0].Action).To(Equal("skipped"))
+	})
+
+	DescribeTable("resolves skip_tools per provider",
+		func(provider string, skip []string, tool string, skipped bool) {
+			p := newPipe(gateway.Config{Provider: provider, SkipTools: skip}, simple)
+			res, _ := p.Process(ctx, []gateway.ToolOutput{{Tool: tool, Content: sized(5000)}}, "")
+			Expect(res[0].Action == "skipped").To(Equal(skipped))
+		},
+		Entry("anthropic bash is Bash", "anthropic", []string{"bash"}, "Bash", true),
+		Entry("anthropic edit covers MultiEdit", "anthropic", []string{"edit"}, "MultiEdit", true),
+		Entry("anthropic bash is not shell", "anthropic", []string{"bash"}, "shell", false),
+		Entry("openai bash is shell", "openai", []string{"bash"}, "shell", true),
+		Entry("unknown provider: every known name", "gemini", []string{"read"}, "read_file", true),
+		Entry("unknown provider: every known name, anthropic's too", "gemini", []string{"read"}, "Read", true),
+		Entry("unknown entry is an exact name", "openai", []string{"jira__search"}, "jira__search", true),
+		Entry("exact name is case-sensitive", "openai", []string{"jira__search"}, "Jira__search", false),
+	)
+
+	It("falls back to passthrough on a compressor failure, or fails with fallback none", func() {
+		p := newPipe(gateway.Config{}, failing{})
+		res, err := p.Process(ctx, []gateway.ToolOutput{{Content: sized(5000)}}, "")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(res[0].Action).To(Equal("passthrough"))
+		Expect(res[0].Reason).To(Equal("compression failed, fallback passthrough: compressor down"))
+		Expect(p.Metrics().CompressionsFailed).To(BeEquivalentTo(1))
+		p = newPipe(gateway.Config{FallbackStrategy: "none"}, failing{})
+		_, err = p.Process(ctx, []gateway.ToolOutput{{Tool: "t", Content: sized(5000)}}, "")
+		Expect(err).To(MatchError("gateway: output 0 (t): compressor down"))
+	})
+
+	It("bounds concurrent compressions", func() {
+		var inflight, peak atomic.Int32
+		c := compressorFunc(func(in gateway.Input) (string, error) {
+			n := inflight.Add(1)
+			for p := peak.Load(); n > p && !peak.CompareAndSwap(p, n); p = peak.Load() {
+			}
+			time.Sleep(2 * time.Millisecond)
+			inflight.Add(-1)
+			return "c", nil
+		})
+		p := newPipe(gateway.Config{MaxConcurrent: 3, RateLimit: 1e6}, c)
+		var outs []gateway.ToolOutput
+		for i := range 30 {
+			outs = append(outs, gateway.ToolOutput{Index: i, Content: fmt.Sprintf("%d %s", i, sized(3000))})
+		}
+		res, err := p.Process(ctx, outs, "")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(peak.Load()).To(BeNumerically("<=", 3))
+		for i, r := range res {
+			Expect(r.Index).To(Equal(i))
+			Expect(r.Action).To(Equal("compressed"))
+		}
+	})
+
+	It("rate-limits compressions with a token bucket on the injected clock", func() {
+		src, clock := manual()
+		var slept []time.Duration
+		p, err := gateway.NewPipe(gateway.Options{Config: gateway.Config{RateLimit: 2, MaxConcurrent: 1}, Compressor: simple,
+			Store: gateway.NewStore(gateway.StoreOptions{Sources: src}), Sources: src,
+			Sleep: func(_ context.Context, d time.Duration) error { slept = append(slept, d); clock.Advance(d); return nil }})
+		Expect(err).NotTo(HaveOccurred())
+		for i := range 5 {
+			_, err := p.Process(ctx, []gateway.ToolOutput{{Content: fmt.Sprintf("%d %s", i, sized(3000))}}, "")
+			Expect(err).NotTo(HaveOccurred())
+		}
+		Expect(slept).To(Equal([]time.Duration{500 * time.Millisecond, 500 * time.Millisecond, 500 * time.Millisecond}))
+	})
+
+	It("rejects a bad config", func() {
+		_, err := gateway.NewPipe(gateway.Options{Config: gateway.Config{MinBytes: 100, MaxBytes: 50}, Compressor: simple, Store: gateway.NewStore(gateway.StoreOptions{})})
+		Expect(err).To(MatchError("gateway: min_bytes 100 must be below max_bytes 50"))
+	})
+})
+
+func first(s string, _ bool) string { return s }
+
+type compressorFunc func(gateway.Input) (string, error)
+
+func (f compressorFunc) Compress(_ context.Context, in gateway.Input) (string, error) { return f(in) }
+
+var _ = Describe("Store", func() {
+	It("expires originals after the short TTL and compressed texts after the long one", func() {
+		src, clock := manual()
+		s := gateway.NewStore(gateway.StoreOptions{Sources: src})
+		s.PutOriginal("a", "orig")
+		s.PutCompressed("a", "comp")
+		clock.Advance(5*time.Minute - time.Second)
+		Expect(first(s.Original("a"))).To(Equal("orig"))
+		clock.Advance(time.Second)
+		_, ok := s.Original("a")
+		Expect(ok).To(BeFalse())
+		Expect(first(s.Compressed("a"))).To(Equal("comp"))
+		clock.Advance(24 * time.Hour)
+		_, ok = s.Compressed("a")
+		Expect(ok).To(BeFalse())
+	})
+
+	It("bounds its entries, dropping the oldest, and is safe for concurrent use", func() {
+		src, _ := manual()
+		s := gateway.NewStore(gateway.StoreOptions{Sources: src, MaxEntries: 100})
+		var wg sync.WaitGroup
+		for g := range 8 {
+			wg.Go(func() {
+				for i := range 200 {
+					id := fmt.Sprintf("%d-%d", g, i)
+					s.PutOriginal(id, id)
+					s.Original(id)
+				}
+			})
+		}
+		wg.Wait()
+		n, _ := s.Len()
+		Expect(n).To(Equal(100))
+	})
+})
+
+var _ = Describe("adapters", func() {
+	// Odd spacing, key order and unknown fields must survive byte for byte.
+	openaiBody := `{ "model":"m", "x_unknown" : {"keep": [1,2, 3]},
+  "messages": [
+    {"role":"user","content":"How many errors?"},
+    {"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"logs__query","arguments":"{}"}}]},
+    {"role":"tool","tool_call_id":"c1","content":"BIG"},
+    {"role":"tool","tool_call_id":"c2","name":"other","content":[{"type":"text","text":"part one"},{"type":"text","text":"part two"}]}
+  ] }`
+
+	It("finds OpenAI tool messages with their tool names, and the user query", func() {
+		outs, err := gateway.OpenAI{}.ToolOutputs([]byte(openaiBody))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(outs).To(Equal([]gateway.ToolOutput{{Index: 0, CallID: "c1", Tool: "logs__query", Content: "BIG"},
+			{Index: 1, CallID: "c2", Tool: "other", Content: "part one\npart two"}}))
+		Expect(gateway.OpenAI{}.UserQuery([]byte(openaiBody))).To(Equal("How many errors?"))
+	})
+
+	It("edits only the compressed contents, preserving every other byte", func() {
+		out, err := gateway.OpenAI{}.Apply([]byte(openaiBody), []gateway.Result{{Index: 0, Action: "compressed", Text: "<<<SHADOW:s>>>\nsmall"},
+			{Index: 1, Action: "passthrough", Text: "ignored"}})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(out)).To(Equal(strings.Replace(openaiBody, `"content":"BIG"`, `"content":"<<<SHADOW:s>>>\nsmall"`, 1)))
+		withTool, err := gateway.OpenAI{}.InjectExpandTool(out)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(withTool)).To(HavePrefix(string(out[:len(out)-1])))
+		Expect(json.Valid(withTool)).To(BeTrue())
+		Expect(string(withTool)).To(ContainSubstring(`"tools":[{"type":"function","function":{"name":"expand_context"`))
+	})
+
+	anthropicBody := `{"model":"claude","system":"be brief","messages":[
+ {"role":"user","content":"Find the failing test"},
+ {"role":"assistant","content":[{"type":"text","text":"Running."},{"type":"tool_use","id":"tu1","name":"Bash","input":{"command":"go test"}}]},
+ {"role":"user","content":[{"type":"tool_result","tool_use_id":"tu1","content":[{"type":"text","text":"FAIL x"}]}]}],
+ "tools":[{"name":"Bash","input_schema":{"type":"object"}}]}`
+
+	It("finds Anthropic tool_result blocks, edits them in place, and appends the phantom tool", func() {
+		a := gateway.Anthropic{}
+		outs, err := a.ToolOutputs([]byte(anthropicBody))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(outs).To(Equal([]gateway.ToolOutput{{Index: 0, CallID: "tu1", Tool: "Bash", Content: "FAIL x"}}))
+		Expect(a.UserQuery([]byte(anthropicBody))).To(Equal("Find the failing test"))
+		out, err := a.Apply([]byte(anthropicBody), []gateway.Result{{Index: 0, Action: "compressed", Text: "c"}})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(out)).To(Equal(strings.Replace(anthropicBody, `"content":[{"type":"text","text":"FAIL x"}]`, `"content":"c"`, 1)))
+		out, err = a.InjectExpandTool(out)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(out)).To(ContainSubstring(`{"name":"Bash","input_schema":{"type":"object"}},{"name":"expand_context"`))
+	})
+
+	It("finds, answers and strips phantom calls in Anthropic responses", func() {
+		a := gateway.Anthropic{}
+		resp := []byte(`{"type":"message","content":[{"type":"text","text":"Let me look."},{"type":"tool_use","id":"p1","name":"expand_context","input":{"shadow_id":"shadow_1"}}],"stop_reason":"tool_use"}`)
+		calls, err := a.PhantomCalls(resp)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(calls).To(HaveLen(1))
+		Expect(calls[0].ShadowID).To(Equal("shadow_1"))
+		next, err := a.AppendExpansions([]byte(anthropicBody), calls, []string{"FULL"})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(next)).To(ContainSubstring(`{"role":"user","content":[{"type":"tool_result","tool_use_id":"p1","content":"FULL"}]}]`))
+		stripped, err := a.StripPhantom(resp)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(stripped)).To(Equal(`{"type":"message","content":[{"type":"text","text":"Let me look."}],"stop_reason":"end_turn"}`))
+	})
+
+	It("strips OpenAI phantom calls, keeping real ones", func() {
+		resp := []byte(`{"choices":[{"index":0,"message":{"role":"assistant","content":null,"tool_calls":[` +
+			`{"id":"a","type":"function","function":{"name":"expand_context","arguments":"{\"shadow_id\":\"s\"}"}},` +
+			`{"id":"b","type":"function","function":{"name":"search","arguments":"{}"}}]},"finish_reason":"tool_calls"}]}`)
+		out, err := gateway.OpenAI{}.StripPhantom(resp)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(out)).To(Equal(`{"choices":[{"index":0,"message":{"role":"assistant","content":null,"tool_calls":[` +
+			`{"id":"b","type":"function","function":{"name":"search","arguments":"{}"}}]},"finish_reason":"tool_calls"}]}`))
+		only := []byte(`{"choices":[{"index":0,"message":{"role":"assistant","content":"x","tool_calls":[{"id":"a","type":"function","function":{"name":"expand_context","arguments":"{}"}}]},"finish_reason":"tool_calls"}]}`)
+		out, err = gateway.OpenAI{}.StripPhantom(only)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(out)).To(Equal(`{"choices":[{"index":0,"message":{"role":"assistant","content":"x"},"finish_reason":"stop"}]}`))
+	})
+
+	It("reports a malformed body with its byte offset", func() {
+		_, err := gateway.OpenAI{}.ToolOutputs([]byte(`{"messages": [}`))
+		Expect(err).To(MatchError(`gateway: openai request: invalid JSON at byte 14: unexpected '}'`))
+	})
+})

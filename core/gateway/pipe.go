@@ -1,0 +1,330 @@
+package gateway
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/toolout/toolout/core"
+)
+
+// Pipe defaults (spec and REFERENCE).
+const (
+	DefaultMinBytes      = 2048
+	DefaultMaxBytes      = 65536
+	DefaultMaxConcurrent = 10
+	DefaultRateLimit     = 20 // compressions per second
+)
+
+// Actions of a Result.
+const (
+	ActionCompressed  = "compressed"
+	ActionPassthrough = "passthrough"
+	ActionSkipped     = "skipped"
+)
+
+// Config is the pipe's part of pipes.tool_output.
+type Config struct {
+	// Strategy names the compressor (informational: Options.Compressor is
+	// what runs).
+	Strategy string `json:"strategy"`
+	// FallbackStrategy is "passthrough" (the default: a failed compression
+	// keeps the original) or "none" (the failure is returned).
+	FallbackStrategy string `json:"fallback_strategy"`
+	// MinBytes and MaxBytes: only outputs with MinBytes < len <= MaxBytes
+	// are compressed.
+	MinBytes int `json:"min_bytes"`
+	MaxBytes int `json:"max_bytes"`
+	// SkipTools lists categories (read, edit, write, bash, glob, grep) or
+	// exact tool names never compressed.
+	SkipTools []string `json:"skip_tools"`
+	// Provider (openai, anthropic, bedrock, …) picks the tool names of the
+	// skip_tools categories.
+	Provider string `json:"provider"`
+	// MaxConcurrent bounds compressions in flight; RateLimit bounds them per
+	// second (token bucket, burst RateLimit).
+	MaxConcurrent int     `json:"max_concurrent"`
+	RateLimit     float64 `json:"rate_limit"`
+}
+
+func (c Config) withDefaults() Config {
+	if c.FallbackStrategy == "" {
+		c.FallbackStrategy = StrategyPassthrough
+	}
+	if c.MinBytes == 0 {
+		c.MinBytes = DefaultMinBytes
+	}
+	if c.MaxBytes == 0 {
+		c.MaxBytes = DefaultMaxBytes
+	}
+	if c.MaxConcurrent <= 0 {
+		c.MaxConcurrent = DefaultMaxConcurrent
+	}
+	if c.RateLimit <= 0 {
+		c.RateLimit = DefaultRateLimit
+	}
+	return c
+}
+
+// Validate reports the first invalid field.
+func (c Config) Validate() error {
+	c = c.withDefaults()
+	switch {
+	case c.FallbackStrategy != StrategyPassthrough && c.FallbackStrategy != "none":
+		return fmt.Errorf("fallback_strategy %q: want passthrough or none", c.FallbackStrategy)
+	case c.MinBytes < 0 || c.MaxBytes < 0:
+		return fmt.Errorf("min_bytes %d, max_bytes %d: must be positive", c.MinBytes, c.MaxBytes)
+	case c.MinBytes >= c.MaxBytes:
+		return fmt.Errorf("min_bytes %d must be below max_bytes %d", c.MinBytes, c.MaxBytes)
+	}
+	return nil
+}
+
+// skipNames maps skip_tools categories to tool names per provider. Other
+// providers use every name known for the category.
+var skipNames = map[string]map[string][]string{
+	"anthropic": {"read": {"Read"}, "edit": {"Edit", "MultiEdit"}, "write": {"Write"}, "bash": {"Bash"}, "glob": {"Glob"}, "grep": {"Grep"}},
+	"openai": {"read": {"read_file"}, "edit": {"apply_patch", "edit_file"}, "write": {"write_file"}, "bash": {"shell", "exec_command"},
+		"glob": {"glob", "list_files"}, "grep": {"grep", "search_files"}},
+}
+
+func init() { skipNames["bedrock"] = skipNames["anthropic"] }
+
+// SkipToolNames resolves skip_tools for a provider: categories become that
+// provider's tool names (every known name for an unknown provider); other
+// entries are exact tool names.
+func SkipToolNames(provider string, skip []string) []string {
+	var out []string
+	for _, s := range skip {
+		cat := strings.ToLower(s)
+		if m, ok := skipNames[provider]; ok {
+			if names, ok := m[cat]; ok {
+				out = append(out, names...)
+				continue
+			}
+		} else if _, isCat := skipNames["anthropic"][cat]; isCat {
+			for _, p := range []string{"anthropic", "openai"} {
+				out = append(out, skipNames[p][cat]...)
+			}
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// ToolOutput is one tool result found in a request.
+type ToolOutput struct {
+	// Index is its position among the request's tool outputs.
+	Index int `json:"index"`
+	// CallID is the tool call it answers.
+	CallID string `json:"call_id"`
+	// Tool is the called tool's name, when the request shows it.
+	Tool    string `json:"tool"`
+	Content string `json:"content"`
+}
+
+// Result is what the pipe did with one tool output.
+type Result struct {
+	Index    int    `json:"index"`
+	Tool     string `json:"tool"`
+	Action   string `json:"action"`
+	Reason   string `json:"reason"`
+	ShadowID string `json:"shadow_id,omitempty"`
+	// Text is what the model sees.
+	Text  string `json:"text"`
+	Bytes int    `json:"bytes"`
+	// Saved is len(content) − len(Text) for a compressed output.
+	Saved int `json:"saved,omitempty"`
+}
+
+// Metrics count what the pipe did.
+type Metrics struct {
+	CacheHits          int64 `json:"cache_hits"`
+	CacheMisses        int64 `json:"cache_misses"`
+	CompressionsOK     int64 `json:"compressions_ok"`
+	CompressionsFailed int64 `json:"compressions_failed"`
+	BytesSaved         int64 `json:"bytes_saved"`
+}
+
+// Options configure a Pipe.
+type Options struct {
+	Config     Config
+	Compressor Compressor
+	Store      *Store
+	// Sources supplies the clock of the rate limiter.
+	Sources core.Sources
+	// Sleep waits for d or until ctx ends; nil means a timer. Tests make it
+	// advance a fake clock.
+	Sleep func(ctx context.Context, d time.Duration) error
+}
+
+// Pipe compresses the tool outputs of requests. It is safe for concurrent
+// use.
+type Pipe struct {
+	cfg   Config
+	opts  Options
+	skip  []string
+	sem   chan struct{}
+	limit *bucket
+
+	hits, misses, ok, failed, saved atomic.Int64
+}
+
+// NewPipe returns a Pipe.
+func NewPipe(opts Options) (*Pipe, error) {
+	if err := opts.Config.Validate(); err != nil {
+		return nil, fmt.Errorf("gateway: %w", err)
+	}
+	if opts.Compressor == nil || opts.Store == nil {
+		return nil, errors.New("gateway: Options.Compressor and Options.Store are required")
+	}
+	cfg := opts.Config.withDefaults()
+	if opts.Sleep == nil {
+		opts.Sleep = sleep
+	}
+	return &Pipe{cfg: cfg, opts: opts, skip: SkipToolNames(cfg.Provider, cfg.SkipTools),
+		sem: make(chan struct{}, cfg.MaxConcurrent), limit: newBucket(cfg.RateLimit, opts.Sources, opts.Sleep)}, nil
+}
+
+// Metrics returns a snapshot of the counters.
+func (p *Pipe) Metrics() Metrics {
+	return Metrics{p.hits.Load(), p.misses.Load(), p.ok.Load(), p.failed.Load(), p.saved.Load()}
+}
+
+// Store returns the pipe's store.
+func (p *Pipe) Store() *Store { return p.opts.Store }
+
+// Process decides, for each output, in the spec's order: already marked →
+// skipped; skip_tools → skipped; len <= min_bytes or > max_bytes →
+// passthrough; then the shadow id, a compressed-cache hit, or (miss) the
+// original stored and compressed, kept only when strictly smaller, cached,
+// and marked. Outputs are processed concurrently (bounded, rate-limited);
+// results come in input order. With fallback "none" the first compression
+// failure is returned.
+func (p *Pipe) Process(ctx context.Context, outputs []ToolOutput, query string) ([]Result, error) {
+	results := make([]Result, len(outputs))
+	errs := make([]error, len(outputs))
+	var wg sync.WaitGroup
+	for i, o := range outputs {
+		wg.Go(func() { results[i], errs[i] = p.one(ctx, o, query) })
+	}
+	wg.Wait()
+	return results, errors.Join(errs...)
+}
+
+func (p *Pipe) one(ctx context.Context, o ToolOutput, query string) (Result, error) {
+	r := Result{Index: o.Index, Tool: o.Tool, Text: o.Content, Bytes: len(o.Content)}
+	n := len(o.Content)
+	switch {
+	case Marked(o.Content):
+		r.Action, r.Reason = ActionSkipped, "already compressed (shadow prefix)"
+		return r, nil
+	case slices.Contains(p.skip, o.Tool):
+		r.Action, r.Reason = ActionSkipped, fmt.Sprintf("skip_tools: %s", o.Tool)
+		return r, nil
+	case n <= p.cfg.MinBytes:
+		r.Action, r.Reason = ActionPassthrough, fmt.Sprintf("%d bytes <= min_bytes %d", n, p.cfg.MinBytes)
+		return r, nil
+	case n > p.cfg.MaxBytes:
+		r.Action, r.Reason = ActionPassthrough, fmt.Sprintf("%d bytes > max_bytes %d", n, p.cfg.MaxBytes)
+		return r, nil
+	}
+	id := ShadowID(o.Content)
+	st := p.opts.Store
+	if c, ok := st.Compressed(id); ok {
+		p.hits.Add(1)
+		st.PutOriginal(id, o.Content) // keep the original expandable while it is in use
+		return p.compressed(r, id, c, "cache hit"), nil
+	}
+	p.misses.Add(1)
+	st.PutOriginal(id, o.Content)
+	c, err := p.compress(ctx, Input{Tool: o.Tool, Content: o.Content, Query: query})
+	if err != nil {
+		p.failed.Add(1)
+		if p.cfg.FallbackStrategy != StrategyPassthrough {
+			return r, fmt.Errorf("gateway: output %d (%s): %w", o.Index, o.Tool, err)
+		}
+		r.Action, r.Reason = ActionPassthrough, "compression failed, fallback passthrough: "+err.Error()
+		return r, nil
+	}
+	if len(c) >= n {
+		r.Action, r.Reason = ActionPassthrough, fmt.Sprintf("not smaller after compression (%d >= %d bytes)", len(c), n)
+		return r, nil
+	}
+	p.ok.Add(1)
+	st.PutCompressed(id, c)
+	return p.compressed(r, id, c, "compressed"), nil
+}
+
+func (p *Pipe) compressed(r Result, id, c, reason string) Result {
+	r.Action, r.Reason, r.ShadowID = ActionCompressed, reason, id
+	r.Text = Mark(id, c)
+	r.Saved = r.Bytes - len(r.Text)
+	p.saved.Add(int64(r.Saved))
+	return r
+}
+
+func (p *Pipe) compress(ctx context.Context, in Input) (string, error) {
+	select {
+	case p.sem <- struct{}{}:
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+	defer func() { <-p.sem }()
+	if err := p.limit.take(ctx); err != nil {
+		return "", err
+	}
+	return p.opts.Compressor.Compress(ctx, in)
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// bucket is a token bucket: rate tokens per second, burst rate.
+type bucket struct {
+	mu     sync.Mutex
+	rate   float64
+	tokens float64
+	last   time.Time
+	src    core.Sources
+	sleep  func(context.Context, time.Duration) error
+}
+
+func newBucket(rate float64, src core.Sources, sleep func(context.Context, time.Duration) error) *bucket {
+	return &bucket{rate: rate, tokens: rate, src: src, sleep: sleep}
+}
+
+func (b *bucket) take(ctx context.Context) error {
+	for {
+		b.mu.Lock()
+		now := b.src.Time()
+		if !b.last.IsZero() {
+			b.tokens = min(b.rate, b.tokens+now.Sub(b.last).Seconds()*b.rate)
+		}
+		b.last = now
+		if b.tokens >= 1 {
+			b.tokens--
+			b.mu.Unlock()
+			return nil
+		}
+		wait := time.Duration((1 - b.tokens) / b.rate * float64(time.Second))
+		b.mu.Unlock()
+		if err := b.sleep(ctx, wait); err != nil {
+			return err
+		}
+	}
+}
