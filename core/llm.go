@@ -61,6 +61,9 @@ const (
 	SiteExtractReduce   = "extract.reduce"
 	SiteExtractReadGrep = "extract.readgrep"
 	SiteGatewayCompress = "gateway.compress"
+	// SiteGatewayUpstream is the model behind the gateway; Turn is the
+	// forward round of one client request.
+	SiteGatewayUpstream = "gateway.upstream"
 )
 
 // Tag names the call site of a request and its facets. Chunk and Chunks are

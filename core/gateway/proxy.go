@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httputil"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/toolout/toolout/core"
@@ -19,6 +20,10 @@ import (
 // ChatPath is the endpoint the proxy transforms; other paths are forwarded
 // unchanged.
 const ChatPath = "/v1/chat/completions"
+
+// RoundHeader tells the upstream which forward of a client request this is
+// (1, then 2… after expansions).
+const RoundHeader = "X-Toolout-Gateway-Round"
 
 // maxBody bounds a request or response body the proxy reads.
 const maxBody = 64 << 20
@@ -100,7 +105,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var lastHeader http.Header
 	var lastStream []byte
 	up := func(ctx context.Context, round int, fwd []byte) ([]byte, error) {
-		resp, header, raw, err := p.forward(ctx, r.Header, fwd, stream)
+		resp, header, raw, err := p.forward(ctx, r.Header, fwd, stream, round)
 		lastHeader, lastStream = header, raw
 		return resp, err
 	}
@@ -135,7 +140,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // forward posts fwd upstream. For a stream it reads the whole event stream
 // and returns the completion it spells, with the raw stream.
-func (p *Proxy) forward(ctx context.Context, clientHeader http.Header, fwd []byte, stream bool) ([]byte, http.Header, []byte, error) {
+func (p *Proxy) forward(ctx context.Context, clientHeader http.Header, fwd []byte, stream bool, round int) ([]byte, http.Header, []byte, error) {
 	u := *p.Upstream
 	u.Path = strings.TrimSuffix(u.Path, "/") + ChatPath
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u.String(), bytes.NewReader(fwd))
@@ -144,6 +149,7 @@ func (p *Proxy) forward(ctx context.Context, clientHeader http.Header, fwd []byt
 	}
 	copyHeaders(req.Header, clientHeader)
 	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set(RoundHeader, strconv.Itoa(round))
 	resp, err := p.Client.Do(req)
 	if err != nil {
 		return nil, nil, nil, err

@@ -99,7 +99,9 @@ type ttlMap struct {
 	order *list.List
 }
 
-func newTTLMap(max int) *ttlMap { return &ttlMap{max: max, m: map[string]*list.Element{}, order: list.New()} }
+func newTTLMap(max int) *ttlMap {
+	return &ttlMap{max: max, m: map[string]*list.Element{}, order: list.New()}
+}
 
 func (t *ttlMap) put(key, value string, expires time.Time) {
 	if el, ok := t.m[key]; ok {

@@ -1,0 +1,323 @@
+package gateway_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/toolout/toolout/core"
+	"github.com/toolout/toolout/core/gateway"
+	"github.com/toolout/toolout/fakes"
+)
+
+func ptr[T any](v T) *T { return &v }
+
+// modelServer is an OpenAI-compatible upstream answered by a scripted fake
+// LLM: each request is decoded, tagged gateway.upstream with the gateway's
+// round, and the answer encoded back, as one completion or as a stream.
+func modelServer(llm core.LLM) *httptest.Server {
+	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		round, _ := strconv.Atoi(r.Header.Get(gateway.RoundHeader))
+		req, stream, err := gateway.DecodeChatRequest(body, core.Tag{Site: core.SiteGatewayUpstream, Turn: round})
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		resp, err := llm.Complete(r.Context(), req)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+			return
+		}
+		if !stream {
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write(gateway.EncodeChatResponse(resp, "cmpl-1", "fake"))
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		send := func(delta map[string]any, finish any) {
+			chunk, _ := json.Marshal(map[string]any{"object": "chat.completion.chunk",
+				"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}}})
+			fmt.Fprintf(w, "data: %s\n\n", chunk)
+		}
+		for _, part := range strings.SplitAfter(resp.Text, " ") {
+			if part != "" {
+				send(map[string]any{"content": part}, nil)
+			}
+		}
+		for i, tc := range resp.ToolCalls {
+			args := string(tc.Arguments)
+			half := len(args) / 2
+			send(map[string]any{"tool_calls": []any{map[string]any{"index": i, "id": tc.ID, "type": "function",
+				"function": map[string]any{"name": tc.Name, "arguments": args[:half]}}}}, nil)
+			send(map[string]any{"tool_calls": []any{map[string]any{"index": i, "function": map[string]any{"arguments": args[half:]}}}}, nil)
+		}
+		finish := "stop"
+		if len(resp.ToolCalls) > 0 {
+			finish = "tool_calls"
+		}
+		send(map[string]any{}, finish)
+		fmt.Fprint(w, "data: [DONE]\n\n")
+	}))
+}
+
+// newGateway uses a clock that moves only when a test says so; its rate
+// limit is high enough that a burst never waits on that clock.
+func newGateway(expand bool) *gateway.Gateway {
+	src, _ := manual()
+	p, err := gateway.NewPipe(gateway.Options{Config: gateway.Config{RateLimit: 1000}, Compressor: gateway.Simple{Words: 8},
+		Store: gateway.NewStore(gateway.StoreOptions{Sources: src}), Sources: src})
+	Expect(err).NotTo(HaveOccurred())
+	return &gateway.Gateway{Pipe: p, Adapter: gateway.OpenAI{}, Expand: expand}
+}
+
+func chatBody(id, tool, content string, stream bool) []byte {
+	body, _ := json.Marshal(map[string]any{
+		"model": "gpt-test", "stream": stream,
+		"messages": []any{
+			map[string]any{"role": "user", "content": "request " + id + ": which host failed?"},
+			map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{map[string]any{"id": "call_" + id, "type": "function",
+				"function": map[string]any{"name": tool, "arguments": "{}"}}}},
+			map[string]any{"role": "tool", "tool_call_id": "call_" + id, "content": content},
+		},
+	})
+	return body
+}
+
+func bigLog(failing string) string {
+	var b strings.Builder
+	for i := range 400 {
+		host := fmt.Sprintf("web-%d", i%7)
+		status := "ok"
+		if i == 333 {
+			host, status = failing, "FAILED"
+		}
+		fmt.Fprintf(&b, "line %d host=%s status=%s\n", i, host, status)
+	}
+	return b.String()
+}
+
+var _ = Describe("the proxy, end to end over loopback", func() {
+	content := bigLog("db-9")
+	shadow := gateway.ShadowID(content)
+
+	script := func() *fakes.LLM {
+		llm, err := fakes.NewLLM([]fakes.Step{
+			{ID: "asks-to-expand", Match: fakes.Match{Tag: core.SiteGatewayUpstream, Turn: 1, Contains: []string{"<<<SHADOW:" + shadow + ">>>"}},
+				Respond: fakes.Respond{ToolCalls: []fakes.CallSpec{{ID: "x1", Name: "expand_context", Args: map[string]any{"shadow_id": shadow}}}}},
+			{ID: "answers", Match: fakes.Match{Tag: core.SiteGatewayUpstream, Turn: 2, Contains: []string{"host=db-9 status=FAILED"}},
+				Respond: fakes.Respond{Text: ptr("db-9 failed at line 333.")}},
+		}, fakes.Options{})
+		Expect(err).NotTo(HaveOccurred())
+		return llm
+	}
+
+	serve := func(llm core.LLM) (*httptest.Server, *gateway.Gateway) {
+		up := modelServer(llm)
+		DeferCleanup(up.Close)
+		u, _ := url.Parse(up.URL)
+		g := newGateway(true)
+		front := httptest.NewServer(gateway.NewProxy(g, u, up.Client()))
+		DeferCleanup(front.Close)
+		return front, g
+	}
+
+	It("compresses a large tool result, answers expand_context inside, and returns only the final answer", func() {
+		llm := script()
+		front, g := serve(llm)
+		resp, err := http.Post(front.URL+gateway.ChatPath, "application/json", bytes.NewReader(chatBody("1", "logs__query", content, false)))
+		Expect(err).NotTo(HaveOccurred())
+		defer resp.Body.Close()
+		Expect(resp.StatusCode).To(Equal(200))
+		out, _ := io.ReadAll(resp.Body)
+		final, err := gateway.DecodeChatResponse(out)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(final.Text).To(Equal("db-9 failed at line 333."))
+		Expect(final.ToolCalls).To(BeEmpty())
+		Expect(string(out)).NotTo(ContainSubstring("expand_context"))
+		Expect(llm.Check()).To(Succeed())
+		calls := llm.Calls()
+		Expect(calls[0].Request.Tools).To(ContainElement(HaveField("Name", "expand_context")))
+		Expect(calls[0].Request.Messages[2].Content).To(HavePrefix("<<<SHADOW:" + shadow + ">>>\nline 0 host=web-0"))
+		Expect(calls[1].Request.Messages[4].Content).To(Equal(content))
+		Expect(g.Pipe.Metrics().CompressionsOK).To(BeEquivalentTo(1))
+	})
+
+	It("does the same for a streaming request, relaying the final stream without phantom calls", func() {
+		llm := script()
+		front, _ := serve(llm)
+		resp, err := http.Post(front.URL+gateway.ChatPath, "application/json", bytes.NewReader(chatBody("1", "logs__query", content, true)))
+		Expect(err).NotTo(HaveOccurred())
+		defer resp.Body.Close()
+		Expect(resp.Header.Get("Content-Type")).To(HavePrefix("text/event-stream"))
+		var text strings.Builder
+		sc := bufio.NewScanner(resp.Body)
+		for sc.Scan() {
+			line := sc.Text()
+			Expect(line).NotTo(ContainSubstring("expand_context"))
+			if data, ok := strings.CutPrefix(line, "data: "); ok && data != "[DONE]" {
+				var chunk struct {
+					Choices []struct {
+						Delta struct{ Content string } `json:"delta"`
+					} `json:"choices"`
+				}
+				Expect(json.Unmarshal([]byte(data), &chunk)).To(Succeed())
+				text.WriteString(chunk.Choices[0].Delta.Content)
+			}
+		}
+		Expect(text.String()).To(Equal("db-9 failed at line 333."))
+		Expect(llm.Check()).To(Succeed())
+	})
+
+	It("relays upstream errors with their status", func() {
+		llm, _ := fakes.NewLLM([]fakes.Step{{Respond: fakes.Respond{Error: &fakes.ErrorSpec{Kind: "server_error", Message: "boom"}}}}, fakes.Options{})
+		front, _ := serve(llm)
+		resp, err := http.Post(front.URL+gateway.ChatPath, "application/json", bytes.NewReader(chatBody("1", "t", "small", false)))
+		Expect(err).NotTo(HaveOccurred())
+		defer resp.Body.Close()
+		Expect(resp.StatusCode).To(Equal(http.StatusBadGateway))
+	})
+
+	It("forwards other paths unchanged", func() {
+		up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "models:"+r.URL.Path) }))
+		DeferCleanup(up.Close)
+		u, _ := url.Parse(up.URL)
+		front := httptest.NewServer(gateway.NewProxy(newGateway(true), u, nil))
+		DeferCleanup(front.Close)
+		resp, err := http.Get(front.URL + "/v1/models")
+		Expect(err).NotTo(HaveOccurred())
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		Expect(string(body)).To(Equal("models:/v1/models"))
+	})
+
+	It("loses and mixes up no request in a concurrent burst", func() {
+		const n = 40
+		llm, err := fakes.NewLLM([]fakes.Step{{Match: fakes.Match{Tag: core.SiteGatewayUpstream}, Times: n,
+			Respond: fakes.Respond{Oracle: &fakes.OracleSpec{Name: "grep-lines", Wrap: "none", Params: map[string]any{"pattern": "^request \\d+:|FAILED", "in": "all"}}}}},
+			fakes.Options{})
+		Expect(err).NotTo(HaveOccurred())
+		front, g := serve(llm)
+		var wg sync.WaitGroup
+		answers := make([]string, n)
+		for i := range n {
+			wg.Go(func() {
+				defer GinkgoRecover()
+				id := strconv.Itoa(i)
+				body := chatBody(id, "logs__query", bigLog("db-"+id), false)
+				resp, err := http.Post(front.URL+gateway.ChatPath, "application/json", bytes.NewReader(body))
+				Expect(err).NotTo(HaveOccurred())
+				defer resp.Body.Close()
+				out, _ := io.ReadAll(resp.Body)
+				final, err := gateway.DecodeChatResponse(out)
+				Expect(err).NotTo(HaveOccurred())
+				answers[i] = final.Text
+			})
+		}
+		wg.Wait()
+		for i, a := range answers {
+			// The compressed log keeps only its first words, so the model
+			// sees its own request line and no FAILED line.
+			Expect(a).To(Equal(fmt.Sprintf("request %d: which host failed?", i)))
+		}
+		Expect(llm.Check()).To(Succeed())
+		Expect(g.Pipe.Metrics().CompressionsOK).To(BeEquivalentTo(n))
+	})
+})
+
+var _ = Describe("the expand_context loop", func() {
+	content := bigLog("db-1")
+	shadow := gateway.ShadowID(content)
+
+	upstream := func(llm core.LLM) gateway.Upstream {
+		return func(ctx context.Context, round int, body []byte) ([]byte, error) {
+			req, _, err := gateway.DecodeChatRequest(body, core.Tag{Site: core.SiteGatewayUpstream, Turn: round})
+			if err != nil {
+				return nil, err
+			}
+			resp, err := llm.Complete(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			return gateway.EncodeChatResponse(resp, "c", "m"), nil
+		}
+	}
+	expand := func(ids ...string) fakes.Respond {
+		var calls []fakes.CallSpec
+		for i, id := range ids {
+			calls = append(calls, fakes.CallSpec{ID: fmt.Sprint("x", i), Name: "expand_context", Args: map[string]any{"shadow_id": id}})
+		}
+		return fakes.Respond{ToolCalls: calls}
+	}
+
+	It("answers unknown ids with the fixed message and repeated ids once", func() {
+		llm, _ := fakes.NewLLM([]fakes.Step{
+			{Match: fakes.Match{Turn: 1}, Respond: expand(shadow, "shadow_00000000000000000000000000000000", shadow)},
+			{Match: fakes.Match{Turn: 2}, Respond: expand(shadow)},
+			{Match: fakes.Match{Turn: 3}, Respond: fakes.Respond{Text: ptr("done")}},
+		}, fakes.Options{})
+		g := newGateway(true)
+		out, err := g.Handle(ctx, chatBody("1", "logs__query", content, false), upstream(llm))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(out.Rounds).To(Equal(3))
+		Expect(out.Expansions).To(Equal([]gateway.Expansion{
+			{Round: 1, CallID: "x0", ShadowID: shadow, Answer: "original"},
+			{Round: 1, CallID: "x1", ShadowID: "shadow_00000000000000000000000000000000", Answer: "missing"},
+			{Round: 1, CallID: "x2", ShadowID: shadow, Answer: "repeated"},
+			{Round: 2, CallID: "x0", ShadowID: shadow, Answer: "repeated"},
+		}))
+		msgs := llm.Calls()[1].Request.Messages
+		Expect(msgs[len(msgs)-2].Content).To(Equal(gateway.ExpandMissing("shadow_00000000000000000000000000000000")))
+		Expect(llm.Check()).To(Succeed())
+	})
+
+	It("answers an expired original with the fixed message", func() {
+		src, clock := manual()
+		p, _ := gateway.NewPipe(gateway.Options{Compressor: gateway.Simple{Words: 8}, Store: gateway.NewStore(gateway.StoreOptions{Sources: src}), Sources: src})
+		g := &gateway.Gateway{Pipe: p, Adapter: gateway.OpenAI{}, Expand: true}
+		llm, _ := fakes.NewLLM([]fakes.Step{
+			{Match: fakes.Match{Turn: 1}, Respond: expand(shadow)},
+			{Match: fakes.Match{Turn: 2}, Respond: fakes.Respond{Text: ptr("ok")}},
+		}, fakes.Options{})
+		up := upstream(llm)
+		out, err := g.Handle(ctx, chatBody("1", "t", content, false), func(ctx context.Context, round int, body []byte) ([]byte, error) {
+			clock.Advance(6 * 60e9) // the model thinks for six minutes
+			return up(ctx, round, body)
+		})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(out.Expansions[0].Answer).To(Equal("missing"))
+	})
+
+	It("stops after five expansion rounds and strips the calls left", func() {
+		llm, _ := fakes.NewLLM([]fakes.Step{{Match: fakes.Match{Tag: core.SiteGatewayUpstream}, Times: 6, Respond: expand(shadow)}}, fakes.Options{})
+		g := newGateway(true)
+		out, err := g.Handle(ctx, chatBody("1", "t", content, false), upstream(llm))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(out.Rounds).To(Equal(6))
+		Expect(out.Capped).To(BeTrue())
+		Expect(string(out.Response)).NotTo(ContainSubstring("expand_context"))
+		Expect(llm.Check()).To(Succeed())
+	})
+
+	It("leaves requests without tool results, or with nothing compressed, untouched", func() {
+		llm, _ := fakes.NewLLM([]fakes.Step{{Times: 1, Respond: fakes.Respond{Text: ptr("hi")}}}, fakes.Options{})
+		g := newGateway(true)
+		body := chatBody("1", "t", "small output", false)
+		out, err := g.Handle(ctx, body, upstream(llm))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(out.Forwarded[0]).To(Equal(body))
+		Expect(llm.Calls()[0].Request.Tools).To(BeEmpty())
+	})
+})
