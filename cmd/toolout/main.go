@@ -6,6 +6,9 @@
 //	toolout test [PATH...] [--update] [--label EXPR] [--run REGEX] [--parallel N]
 //	toolout chunk [FILE] --budget B [--overlap 10] [--encoding cl100k_base|o200k_base]
 //	toolout extract plan [FILE] --extract TEXT [--context-window N --max-output N --max-chunks N --overlap P]
+//	toolout gateway serve --listen 127.0.0.1:PORT --upstream URL --config FILE
+//	toolout gateway compress --strategy simple [--min-bytes N --max-bytes N] [--tool NAME --provider openai|anthropic --skip-tools a,b] [FILE]
+//	toolout gateway shadow-id [FILE]
 //	toolout final-report --nonce NONCE [FILE]
 //	toolout leaked [FILE] [--ids uuid|seq] [--scan-fences]
 //	toolout read --root DIR PATH [--offset N --limit N]
@@ -57,6 +60,7 @@ func commands() []command {
 		{"test", "run scenarios and compare their transcripts with golden files", runTest},
 		{"chunk", "plan balanced, overlapping chunks of a file for a token budget", runChunk},
 		{"extract", "route an extraction and plan its chunks without calling a model (extract plan)", runExtract},
+		{"gateway", "compression gateway: serve a proxy, compress one output, print a shadow id", runGateway},
 		{"final-report", "parse a final-report wrapper from a file or stdin", runFinalReport},
 		{"leaked", "recover tool calls leaked as text inside <tool_call>-like tags", runLeaked},
 		{"read", "read a file confined to a root, as the Read tool answers a model", runRead},

@@ -1,0 +1,205 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/toolout/toolout/core"
+	"github.com/toolout/toolout/core/gateway"
+)
+
+// runGateway dispatches `toolout gateway serve|compress|shadow-id`.
+func runGateway(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		switch args[0] {
+		case "serve":
+			return runGatewayServe(ctx, args[1:], stdout, stderr)
+		case "compress":
+			return runGatewayCompress(ctx, args[1:], stdin, stdout, stderr)
+		case "shadow-id":
+			return runGatewayShadowID(args[1:], stdin, stdout, stderr)
+		case "-h", "--help":
+			fmt.Fprintln(stderr, "Usage: toolout gateway serve --listen ADDR --upstream URL --config FILE\n"+
+				"       toolout gateway compress --strategy simple|passthrough|api [FILE] [flags]\n"+
+				"       toolout gateway shadow-id [FILE]")
+			return exitOK
+		}
+	}
+	fmt.Fprintln(stderr, "toolout gateway: want a subcommand: serve, compress or shadow-id")
+	return exitUsage
+}
+
+// loadGatewayConfig reads a YAML config strictly; ${VAR} is expanded from
+// the environment.
+func loadGatewayConfig(path string) (gateway.FileConfig, error) {
+	var fc gateway.FileConfig
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fc, err
+	}
+	expanded := os.Expand(string(data), func(k string) string { return os.Getenv(k) })
+	dec := yaml.NewDecoder(strings.NewReader(expanded))
+	dec.KnownFields(true)
+	if err := dec.Decode(&fc); err != nil && !errors.Is(err, io.EOF) {
+		return fc, fmt.Errorf("%s: %v", path, strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	return fc, nil
+}
+
+// runGatewayServe runs the proxy until interrupted, then shuts down
+// gracefully.
+func runGatewayServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("gateway serve", "--listen 127.0.0.1:PORT --upstream URL --config FILE", stderr)
+	listen := fs.String("listen", "127.0.0.1:8787", "address to listen on")
+	upstream := fs.String("upstream", "", "OpenAI-compatible server to forward to, e.g. https://api.openai.com (required)")
+	config := fs.String("config", "", "YAML config with pipes.tool_output (required)")
+	if _, err := parseFlags(fs, args); err != nil {
+		return usageError(fs, stderr, err)
+	}
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "toolout gateway serve: "+format+"\n", a...)
+		return exitUsage
+	}
+	if *upstream == "" || *config == "" {
+		return fail("--upstream and --config are required")
+	}
+	u, err := url.Parse(*upstream)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fail("--upstream %q: want an http(s) URL", *upstream)
+	}
+	fc, err := loadGatewayConfig(*config)
+	if err != nil {
+		return fail("--config: %v", err)
+	}
+	g, err := fc.Build("openai", core.Sources{}, nil)
+	if err != nil {
+		return fail("%v", err)
+	}
+	logf := func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }
+	g.Logf = logf
+	proxy := gateway.NewProxy(g, u, nil)
+	proxy.Logf = logf
+	ln, err := net.Listen("tcp", *listen)
+	if err != nil {
+		return fail("--listen: %v", err)
+	}
+	srv := &http.Server{Handler: proxy, ReadHeaderTimeout: 30 * time.Second}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	fmt.Fprintf(stdout, "toolout gateway: listening on http://%s, forwarding to %s (strategy %s, expand_context %v)\n",
+		ln.Addr(), u, fc.Pipes.ToolOutput.Strategy, g.Expand)
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	select {
+	case err := <-done:
+		fmt.Fprintf(stderr, "toolout gateway serve: %v\n", err)
+		return exitFailed
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdown); err != nil {
+		fmt.Fprintf(stderr, "toolout gateway serve: shutdown: %v\n", err)
+		return exitFailed
+	}
+	m := g.Pipe.Metrics()
+	fmt.Fprintf(stdout, "toolout gateway: stopped; cache hits %d, misses %d, compressions ok %d, failed %d, bytes saved %d\n",
+		m.CacheHits, m.CacheMisses, m.CompressionsOK, m.CompressionsFailed, m.BytesSaved)
+	return exitOK
+}
+
+// runGatewayCompress runs the pipe on one output and prints what the model
+// would see.
+func runGatewayCompress(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlagSet("gateway compress", "--strategy simple|passthrough|api [FILE] [--min-bytes N --max-bytes N --tool NAME "+
+		"--provider openai|anthropic --skip-tools a,b --words N --endpoint URL --timeout 30s]", stderr)
+	strategy := fs.String("strategy", gateway.StrategySimple, "simple, passthrough or api")
+	minBytes := fs.Int("min-bytes", gateway.DefaultMinBytes, "compress only outputs longer than this")
+	maxBytes := fs.Int("max-bytes", gateway.DefaultMaxBytes, "and not longer than this")
+	tool := fs.String("tool", "", "the tool that produced the output (for skip-tools)")
+	provider := fs.String("provider", "openai", "openai or anthropic: the tool names of skip-tools categories")
+	skip := fs.String("skip-tools", "", "comma-separated categories (read,edit,write,bash,glob,grep) or tool names")
+	words := fs.Int("words", gateway.DefaultSimpleWords, "words kept by the simple strategy")
+	endpoint := fs.String("endpoint", "", "compression service URL for the api strategy")
+	timeout := fs.Duration("timeout", 30*time.Second, "api strategy timeout")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return usageError(fs, stderr, err)
+	}
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "toolout gateway compress: "+format+"\n", a...)
+		return exitUsage
+	}
+	var c gateway.Compressor
+	switch *strategy {
+	case gateway.StrategySimple:
+		c = gateway.Simple{Words: *words}
+	case gateway.StrategyPassthrough:
+		c = gateway.Passthrough{}
+	case gateway.StrategyAPI:
+		if *endpoint == "" {
+			return fail("--endpoint is required for --strategy api")
+		}
+		c = gateway.API{Endpoint: *endpoint, Timeout: *timeout}
+	default:
+		return fail("--strategy %q: want simple, passthrough or api (external_provider runs from a serve config)", *strategy)
+	}
+	if _, err := gateway.AdapterFor(*provider); err != nil {
+		return fail("--provider %q: want openai or anthropic", *provider)
+	}
+	var skipTools []string
+	for _, s := range strings.Split(*skip, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			skipTools = append(skipTools, s)
+		}
+	}
+	name, data, err := readInput(pos, stdin)
+	if err != nil {
+		return fail("%v", err)
+	}
+	p, err := gateway.NewPipe(gateway.Options{Config: gateway.Config{MinBytes: *minBytes, MaxBytes: *maxBytes, SkipTools: skipTools,
+		Provider: *provider, FallbackStrategy: "none"}, Compressor: c, Store: gateway.NewStore(gateway.StoreOptions{})})
+	if err != nil {
+		return fail("%v", err)
+	}
+	res, err := p.Process(ctx, []gateway.ToolOutput{{Tool: *tool, Content: string(data)}}, "")
+	if err != nil {
+		fmt.Fprintf(stderr, "toolout gateway compress: %s: %v\n", name, err)
+		return exitFailed
+	}
+	r := res[0]
+	return writeJSON(stdout, stderr, struct {
+		Action   string `json:"action"`
+		Reason   string `json:"reason"`
+		ShadowID string `json:"shadow_id"`
+		Text     string `json:"text"`
+	}{r.Action, r.Reason, r.ShadowID, r.Text})
+}
+
+// runGatewayShadowID prints the shadow id of FILE or stdin.
+func runGatewayShadowID(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlagSet("gateway shadow-id", "[FILE]", stderr)
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return usageError(fs, stderr, err)
+	}
+	_, data, err := readInput(pos, stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "toolout gateway shadow-id: %v\n", err)
+		return exitUsage
+	}
+	return writeJSON(stdout, stderr, map[string]string{"shadow_id": gateway.ShadowID(string(bytes.Clone(data)))})
+}
