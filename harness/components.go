@@ -10,6 +10,7 @@ var (
 // Default returns the registry of toolout's own components, built once:
 //
 //	extract      answers one tool_output call on a stored output (core/extract)
+//	gateway      runs requests through the compression gateway (core/gateway)
 //	finalreport  parses a final-report wrapper (core/finalreport)
 //	llm          sends scripted requests to the fake LLM (harness self-tests)
 //	leaked       recovers tool calls leaked as text (core/leaked)
@@ -21,6 +22,7 @@ func Default() *Registry {
 		defaultReg = NewRegistry()
 		registerExtract(defaultReg)
 		registerFinalReport(defaultReg)
+		registerGateway(defaultReg)
 		registerLLM(defaultReg)
 		registerLeaked(defaultReg)
 		registerSchema(defaultReg)

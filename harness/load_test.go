@@ -60,7 +60,7 @@ var _ = Describe("Load", func() {
 			`testdata/many-problems.yaml:18:23: expect.replies[0]: unknown field "eror" (did you mean "error"?)`,
 		),
 		Entry(nil, "testdata/missing-component.yaml",
-			`testdata/missing-component.yaml:1:1: missing field "component" (known: extract, finalreport, leaked, llm, schema, session, store)`,
+			`testdata/missing-component.yaml:1:1: missing field "component" (known: extract, finalreport, gateway, leaked, llm, schema, session, store)`,
 		),
 		Entry(nil, "testdata/missing-file.yaml",
 			`testdata/missing-file.yaml:4:16: file: "no-such-file.txt": no such file or directory`,

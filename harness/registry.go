@@ -19,6 +19,8 @@ import (
 type Env struct {
 	// Sources are fresh sequential IDs, nonces and a stepping clock.
 	Sources core.Sources
+	// Clock is the clock behind Sources.Now, for components that move time.
+	Clock *fakes.Clock
 	// LLM is the scripted fake built from the scenario's llm steps.
 	LLM *fakes.LLM
 	// Dir is the folder of the scenario file.

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/fakes"
 )
 
@@ -78,7 +79,9 @@ func (r *Runner) Execute(ctx context.Context, sc *Scenario) *Result {
 		fail(Pos{File: sc.Path}, "llm: %v", err)
 		return res
 	}
-	env := &Env{Sources: fakes.NewSources(), LLM: llm, Dir: filepath.Dir(sc.File)}
+	clock := &fakes.Clock{}
+	env := &Env{Sources: core.Sources{Now: clock.Now, NewID: (&fakes.IDs{}).Next, Nonce: (&fakes.Nonces{}).Next},
+		Clock: clock, LLM: llm, Dir: filepath.Dir(sc.File)}
 	if env.TempDir, err = tempDir(); err != nil {
 		fail(Pos{File: sc.Path}, "harness: %v", err)
 		return res

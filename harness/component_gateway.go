@@ -1,0 +1,285 @@
+package harness
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/toolout/toolout/core"
+	"github.com/toolout/toolout/core/gateway"
+)
+
+// gateway component: runs request bodies through the compression gateway
+// (core/gateway), one after the other on one store and clock; a request with
+// forward: true goes to the scripted model (tag gateway.upstream, turn = the
+// forward round) through the expand_context loop.
+//
+//	component: gateway
+//	config: {provider: openai, strategy: simple, simple_words: 20, min_bytes: 2048, max_bytes: 65536,
+//	         skip_tools: [bash], fallback_strategy: passthrough, enable_expand_context: true,
+//	         original_ttl: 5m, compressed_ttl: 24h}
+//	input:
+//	  requests:
+//	    - {body: {file: request.json}, advance: 6m, forward: true}
+//	expect:
+//	  requests: [{actions: [compressed, passthrough], reasons: ["…"], rounds: 2, expansions: [original],
+//	              capped: false, forwarded_contains: ["…"], response_contains: ["…"]}]
+//	  metrics: {cache_hits: 1, compressions_ok: 1}
+type gatewayConfig struct {
+	Provider            string   `yaml:"provider"`
+	Strategy            string   `yaml:"strategy"`
+	SimpleWords         int      `yaml:"simple_words"`
+	FallbackStrategy    string   `yaml:"fallback_strategy"`
+	MinBytes            int      `yaml:"min_bytes"`
+	MaxBytes            int      `yaml:"max_bytes"`
+	SkipTools           []string `yaml:"skip_tools"`
+	EnableExpandContext bool     `yaml:"enable_expand_context"`
+	OriginalTTL         string   `yaml:"original_ttl"`
+	CompressedTTL       string   `yaml:"compressed_ttl"`
+}
+
+func (c gatewayConfig) Validate() error {
+	var errs []error
+	if _, err := gateway.AdapterFor(c.Provider); err != nil {
+		errs = append(errs, errors.New(strings.TrimPrefix(err.Error(), "gateway: ")))
+	}
+	switch c.Strategy {
+	case gateway.StrategyPassthrough, gateway.StrategySimple, gateway.StrategyExternalProvider:
+	default:
+		errs = append(errs, fmt.Errorf("strategy %q: want passthrough, simple or external_provider (the scripted LLM, tag gateway.compress)", c.Strategy))
+	}
+	for _, d := range []string{c.OriginalTTL, c.CompressedTTL} {
+		if d != "" {
+			if _, err := time.ParseDuration(d); err != nil {
+				errs = append(errs, fmt.Errorf("duration %q: want e.g. 5m", d))
+			}
+		}
+	}
+	if err := (gateway.Config{FallbackStrategy: c.FallbackStrategy, MinBytes: c.MinBytes, MaxBytes: c.MaxBytes}).Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}
+
+type gatewayRequest struct {
+	Body    Text   `yaml:"body"`
+	Advance string `yaml:"advance"`
+	Forward bool   `yaml:"forward"`
+}
+
+func (r gatewayRequest) Validate() error {
+	if r.Advance != "" {
+		if _, err := time.ParseDuration(r.Advance); err != nil {
+			return fmt.Errorf("advance %q: want a duration such as 6m", r.Advance)
+		}
+	}
+	return nil
+}
+
+type gatewayInput struct {
+	Requests []gatewayRequest `yaml:"requests"`
+}
+
+type gatewayRequestExpect struct {
+	Actions           []string `yaml:"actions"`
+	Reasons           []string `yaml:"reasons"` // substrings, one per output
+	Rounds            *int     `yaml:"rounds"`
+	Expansions        []string `yaml:"expansions"`
+	Capped            *bool    `yaml:"capped"`
+	ForwardedContains []string `yaml:"forwarded_contains"`
+	ResponseContains  []string `yaml:"response_contains"`
+	ResponseLacks     []string `yaml:"response_lacks"`
+	// Error is a substring of the error the request must end with.
+	Error *string `yaml:"error"`
+}
+
+type gatewayExpect struct {
+	Requests []gatewayRequestExpect `yaml:"requests"`
+	Metrics  struct {
+		CacheHits          *int64 `yaml:"cache_hits"`
+		CacheMisses        *int64 `yaml:"cache_misses"`
+		CompressionsOK     *int64 `yaml:"compressions_ok"`
+		CompressionsFailed *int64 `yaml:"compressions_failed"`
+	} `yaml:"metrics"`
+}
+
+type gatewayResultJSON struct {
+	Index    int    `json:"index"`
+	Tool     string `json:"tool"`
+	Action   string `json:"action"`
+	Reason   string `json:"reason"`
+	ShadowID string `json:"shadow_id,omitempty"`
+	Bytes    int    `json:"bytes"`
+	Saved    int    `json:"saved,omitempty"`
+}
+
+type gatewayRequestOutcome struct {
+	Results    []gatewayResultJSON `json:"results"`
+	Rounds     int                 `json:"rounds"`
+	Expansions []gateway.Expansion `json:"expansions"`
+	Capped     bool                `json:"capped"`
+	Error      string              `json:"error,omitempty"`
+	forwarded  string
+	response   string
+}
+
+type gatewayOutcome struct {
+	Requests []gatewayRequestOutcome `json:"requests"`
+	Metrics  gateway.Metrics         `json:"metrics"`
+}
+
+func registerGateway(reg *Registry) {
+	Register(reg, Spec[gatewayConfig, gatewayInput, gatewayExpect, gatewayOutcome]{
+		Name:     "gateway",
+		Doc:      "runs request bodies through the compression gateway (core/gateway) and its expand_context loop",
+		LLM:      true,
+		Defaults: func(c *gatewayConfig) { c.Provider, c.Strategy, c.EnableExpandContext = "openai", "simple", true },
+		Run:      runGatewayComponent,
+		Render: func(o gatewayOutcome) ([]Section, error) {
+			js, err := JSONSection("outcome.json", o)
+			secs := []Section{js}
+			for i, r := range o.Requests {
+				secs = append(secs, Section{Name: fmt.Sprintf("request/%d/forwarded", i+1), Body: elide(r.forwarded)})
+				if r.response != "" {
+					secs = append(secs, Section{Name: fmt.Sprintf("request/%d/response", i+1), Body: elide(r.response)})
+				}
+			}
+			return secs, err
+		},
+		Check: checkGateway,
+	})
+}
+
+func runGatewayComponent(ctx context.Context, env *Env, cfg *gatewayConfig, in *gatewayInput) (gatewayOutcome, error) {
+	var c gateway.Compressor
+	switch cfg.Strategy {
+	case gateway.StrategyPassthrough:
+		c = gateway.Passthrough{}
+	case gateway.StrategySimple:
+		c = gateway.Simple{Words: cfg.SimpleWords}
+	case gateway.StrategyExternalProvider:
+		c = gateway.External{LLM: env.LLM}
+	}
+	ttl := func(s string) time.Duration { d, _ := time.ParseDuration(s); return d }
+	store := gateway.NewStore(gateway.StoreOptions{OriginalTTL: ttl(cfg.OriginalTTL), CompressedTTL: ttl(cfg.CompressedTTL), Sources: env.Sources})
+	adapter, _ := gateway.AdapterFor(cfg.Provider)
+	pipe, err := gateway.NewPipe(gateway.Options{Config: gateway.Config{Strategy: cfg.Strategy, FallbackStrategy: cfg.FallbackStrategy,
+		MinBytes: cfg.MinBytes, MaxBytes: cfg.MaxBytes, SkipTools: cfg.SkipTools, Provider: adapter.Name(), MaxConcurrent: 1},
+		Compressor: c, Store: store, Sources: env.Sources})
+	if err != nil {
+		return gatewayOutcome{}, err
+	}
+	g := &gateway.Gateway{Pipe: pipe, Adapter: adapter, Expand: cfg.EnableExpandContext, Logf: env.Logf}
+	upstream := func(ctx context.Context, round int, body []byte) ([]byte, error) {
+		if adapter.Name() != "openai" {
+			return nil, errors.New("forward: true needs provider openai (the scripted model speaks chat completions)")
+		}
+		req, _, err := gateway.DecodeChatRequest(body, core.Tag{Site: core.SiteGatewayUpstream, Turn: round})
+		if err != nil {
+			return nil, err
+		}
+		resp, err := env.LLM.Complete(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		return gateway.EncodeChatResponse(resp, fmt.Sprintf("cmpl-%d", round), "scripted"), nil
+	}
+	var out gatewayOutcome
+	for _, r := range in.Requests {
+		if r.Advance != "" {
+			env.Clock.Advance(ttl(r.Advance))
+		}
+		body := []byte(r.Body.Value)
+		var ro gatewayRequestOutcome
+		var res []gateway.Result
+		if r.Forward {
+			o, err := g.Handle(ctx, body, upstream)
+			res, ro.Rounds, ro.Expansions, ro.Capped = o.Results, o.Rounds, o.Expansions, o.Capped
+			if len(o.Forwarded) > 0 {
+				ro.forwarded = string(o.Forwarded[0])
+			}
+			ro.response = string(o.Response)
+			if err != nil {
+				ro.Error = err.Error()
+			}
+		} else {
+			fwd, results, err := g.Prepare(ctx, body)
+			res, ro.forwarded = results, string(fwd)
+			if err != nil {
+				ro.Error = err.Error()
+			}
+		}
+		ro.Results = []gatewayResultJSON{}
+		for _, x := range res {
+			ro.Results = append(ro.Results, gatewayResultJSON{x.Index, x.Tool, x.Action, x.Reason, x.ShadowID, x.Bytes, x.Saved})
+		}
+		if ro.Expansions == nil {
+			ro.Expansions = []gateway.Expansion{}
+		}
+		out.Requests = append(out.Requests, ro)
+	}
+	out.Metrics = pipe.Metrics()
+	return out, nil
+}
+
+func checkGateway(exp *gatewayExpect, got gatewayOutcome) []Mismatch {
+	var out []Mismatch
+	for i, e := range exp.Requests {
+		f := fmt.Sprintf("requests.%d", i)
+		if i >= len(got.Requests) {
+			out = append(out, Mismatch{f, "no such request"})
+			continue
+		}
+		g := got.Requests[i]
+		switch {
+		case e.Error == nil && g.Error != "":
+			out = append(out, Mismatch{f, "the request failed: " + g.Error})
+		case e.Error != nil && !strings.Contains(g.Error, *e.Error):
+			out = append(out, Mismatch{f + ".error", fmt.Sprintf("got %q, want it to contain %q", g.Error, *e.Error)})
+		}
+		var actions, reasons, expansions []string
+		for _, r := range g.Results {
+			actions, reasons = append(actions, r.Action), append(reasons, r.Reason)
+		}
+		for _, x := range g.Expansions {
+			expansions = append(expansions, x.Answer)
+		}
+		if e.Actions != nil && !slices.Equal(e.Actions, actions) {
+			out = append(out, Mismatch{f + ".actions", fmt.Sprintf("got %v, want %v", actions, e.Actions)})
+		}
+		for j, sub := range e.Reasons {
+			if j >= len(reasons) || !strings.Contains(reasons[j], sub) {
+				out = append(out, Mismatch{f + ".reasons", fmt.Sprintf("output %d: reasons %q, want %q", j, reasons, sub)})
+			}
+		}
+		out = append(out, want(f+".rounds", e.Rounds, g.Rounds)...)
+		out = append(out, want(f+".capped", e.Capped, g.Capped)...)
+		if e.Expansions != nil && !slices.Equal(e.Expansions, expansions) {
+			out = append(out, Mismatch{f + ".expansions", fmt.Sprintf("got %v, want %v", expansions, e.Expansions)})
+		}
+		for _, sub := range e.ForwardedContains {
+			if !strings.Contains(g.forwarded, sub) {
+				out = append(out, Mismatch{f + ".forwarded_contains", fmt.Sprintf("the forwarded body does not contain %q", sub)})
+			}
+		}
+		for _, sub := range e.ResponseContains {
+			if !strings.Contains(g.response, sub) {
+				out = append(out, Mismatch{f + ".response_contains", fmt.Sprintf("the response does not contain %q", sub)})
+			}
+		}
+		for _, sub := range e.ResponseLacks {
+			if strings.Contains(g.response, sub) {
+				out = append(out, Mismatch{f + ".response_lacks", fmt.Sprintf("the response contains %q", sub)})
+			}
+		}
+	}
+	m := exp.Metrics
+	out = append(out, want("metrics.cache_hits", m.CacheHits, got.Metrics.CacheHits)...)
+	out = append(out, want("metrics.cache_misses", m.CacheMisses, got.Metrics.CacheMisses)...)
+	out = append(out, want("metrics.compressions_ok", m.CompressionsOK, got.Metrics.CompressionsOK)...)
+	out = append(out, want("metrics.compressions_failed", m.CompressionsFailed, got.Metrics.CompressionsFailed)...)
+	return out
+}
