@@ -71,8 +71,7 @@ var _ = Describe("toolout gateway", func() {
 				fmt.Sprint(bytes.Contains(body, []byte("<<<SHADOW:"))))
 		}))
 		DeferCleanup(up.Close)
-		cfg := filepath.Join(GinkgoT().TempDir(), "gw.yaml")
-		Expect(os.WriteFile(cfg, []byte("pipes:\n  tool_output:\n    enabled: true\n    strategy: simple\n    simple_words: 5\n    enable_expand_context: true\n"), 0o644)).To(Succeed())
+		cfg := "testdata/gateway.yaml" // the example the README points to
 		ctx, cancel := context.WithCancel(context.Background())
 		pr, pw := io.Pipe()
 		var stderr bytes.Buffer
