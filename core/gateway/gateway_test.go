@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -306,5 +308,39 @@ var _ = Describe("adapters", func() {
 	It("reports a malformed body with its byte offset", func() {
 		_, err := gateway.OpenAI{}.ToolOutputs([]byte(`{"messages": [}`))
 		Expect(err).To(MatchError(`gateway: openai request: invalid JSON at byte 14: unexpected '}'`))
+	})
+})
+
+var _ = Describe("API compressor", func() {
+	It("posts the output and reads the compressed text, honoring query_agnostic", func() {
+		var got map[string]string
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			Expect(r.Header.Get("Authorization")).To(Equal("Bearer k"))
+			Expect(json.NewDecoder(r.Body).Decode(&got)).To(Succeed())
+			fmt.Fprint(w, `{"compressed":"short"}`)
+		}))
+		DeferCleanup(srv.Close)
+		out, err := gateway.API{Endpoint: srv.URL, APIKey: "k", Model: "m1", QueryAgnostic: true}.Compress(ctx, gateway.Input{Tool: "t", Content: "long", Query: "q"})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(out).To(Equal("short"))
+		Expect(got).To(Equal(map[string]string{"model": "m1", "tool_name": "t", "content": "long"}))
+	})
+
+	It("fails on a timeout or a bad answer, which the pipe turns into passthrough", func() {
+		slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			select {
+			case <-r.Context().Done():
+			case <-time.After(5 * time.Second):
+			}
+		}))
+		DeferCleanup(slow.Close)
+		_, err := gateway.API{Endpoint: slow.URL, Timeout: 20 * time.Millisecond}.Compress(ctx, gateway.Input{Content: "x"})
+		Expect(err).To(MatchError(ContainSubstring("context deadline exceeded")))
+		bad := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(503); fmt.Fprint(w, "down") }))
+		DeferCleanup(bad.Close)
+		p := newPipe(gateway.Config{}, gateway.API{Endpoint: bad.URL})
+		res, err := p.Process(ctx, []gateway.ToolOutput{{Content: sized(5000)}}, "")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(res[0].Reason).To(Equal("compression failed, fallback passthrough: api compressor: 503 Service Unavailable: down"))
 	})
 })
