@@ -9,9 +9,15 @@ FORBIDDEN := github.com/toolout/toolout/(harness|fakes|cmd)|github.com/onsi/(gin
 
 .PHONY: test fmt-check vet deps golden bench fuzz help
 
-## test: gofmt check, go vet, dependency direction, then every test with the race detector
+REPORTS   ?= reports
+
+## test: gofmt check, go vet, dependency direction, then every test with the race detector;
+## JUnit reports go to $(REPORTS)/: go-test.xml (one case per Go test) and junit/<suite>.xml
+## (one case per Ginkgo spec, so one per scenario)
 test: fmt-check vet deps
-	$(GO) tool gotestsum --format testname -- -race -count=1 ./...
+	@rm -rf $(REPORTS) && mkdir -p $(REPORTS)/junit
+	TOOLOUT_JUNIT_DIR=$(CURDIR)/$(REPORTS)/junit $(GO) tool gotestsum --format testname \
+		--junitfile $(REPORTS)/go-test.xml -- -race -count=1 ./...
 
 ## fmt-check: fail when a Go file is not gofmt-formatted
 fmt-check:
