@@ -45,15 +45,23 @@ func (c sessionConfig) Validate() error {
 type sessionTool struct {
 	Name   string `yaml:"name"`
 	Output *Text  `yaml:"output"`
-	Error  string `yaml:"error"`
+	// Outputs are answered in call order; the last one repeats.
+	Outputs []Text `yaml:"outputs"`
+	Error   string `yaml:"error"`
 }
 
 func (t sessionTool) Validate() error {
+	n := 0
+	for _, set := range []bool{t.Output != nil, len(t.Outputs) > 0, t.Error != ""} {
+		if set {
+			n++
+		}
+	}
 	switch {
 	case t.Name == "":
 		return errors.New("name is required")
-	case (t.Output == nil) == (t.Error == ""):
-		return errors.New("want exactly one of output, error")
+	case n != 1:
+		return errors.New("want exactly one of output, outputs, error")
 	}
 	return nil
 }
@@ -115,13 +123,18 @@ func runSession(ctx context.Context, env *Env, cfg *sessionConfig, in *sessionIn
 	}
 	var tools []agent.Tool
 	for _, t := range in.Tools {
-		t := t
+		calls := 0
 		tools = append(tools, agent.Func{Desc: core.Tool{Name: t.Name, InputSchema: json.RawMessage(`{"type":"object"}`)},
 			Fn: func(context.Context, json.RawMessage) (string, error) {
-				if t.Error != "" {
+				switch {
+				case t.Error != "":
 					return "", errors.New(t.Error)
+				case t.Output != nil:
+					return t.Output.Value, nil
 				}
-				return t.Output.Value, nil
+				out := t.Outputs[min(calls, len(t.Outputs)-1)]
+				calls++
+				return out.Value, nil
 			}})
 	}
 	res, err := session.Run(ctx, session.Options{
