@@ -92,7 +92,11 @@ func parseTrace(data []byte, name string) ([]traceMessage, error) {
 		if err := dec.Decode(&m); err != nil {
 			var te *json.UnmarshalTypeError
 			if errors.As(err, &te) {
-				return nil, fmt.Errorf("%s: field %s: want %s, got %s", at, te.Field, te.Type, te.Value)
+				want := map[string]string{"slice": "a list", "struct": "an object", "string": "a string", "map": "an object"}[te.Type.Kind().String()]
+				if want == "" {
+					want = te.Type.String()
+				}
+				return nil, fmt.Errorf("%s: field %s: want %s, got %s", at, te.Field, want, te.Value)
 			}
 			return nil, fmt.Errorf("%s: %v", at, err)
 		}
