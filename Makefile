@@ -7,7 +7,7 @@ FUZZTIME  ?= 30s
 # Packages that core must never depend on (see DESIGN.md, "Layout").
 FORBIDDEN := github.com/toolout/toolout/(harness|fakes|cmd)|github.com/onsi/(ginkgo|gomega)|github.com/google/go-cmp
 
-.PHONY: test fmt-check vet deps golden bench fuzz help
+.PHONY: test fmt-check vet deps golden bench bench-check bench-baseline fuzz help
 
 REPORTS   ?= reports
 
@@ -42,6 +42,15 @@ golden:
 ## bench: run the Go benchmarks; the output is benchstat-ready (BENCHCOUNT=10 for comparisons)
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) -count $(BENCHCOUNT) ./bench/...
+
+## bench-check: compare the strategies on the bundled corpus with the committed baseline; fails when
+## a recall drops or total tokens grow by more than 10%
+bench-check:
+	$(GO) run ./cmd/toolout bench strategies --baseline bench/baseline.json --svg bench/strategies.svg
+
+## bench-baseline: accept the current strategy results as the baseline (review the diff first)
+bench-baseline:
+	$(GO) run ./cmd/toolout bench strategies --write-baseline bench/baseline.json --svg bench/strategies.svg
 
 ## fuzz: run each fuzz target for FUZZTIME (default 30s); a crasher lands in the package's testdata/fuzz
 fuzz:

@@ -5,6 +5,7 @@
 //
 //	toolout test [PATH...] [--update] [--label EXPR] [--run REGEX] [--parallel N]
 //	toolout import TRACE.json [-o scenarios/regress/NAME.yaml] [--at N] [--redact-emails] [--redact REGEX] [--update]
+//	toolout bench strategies [--format table|csv|json] [--svg FILE] [--set knob=v1,v2] [--baseline FILE]
 //	toolout chunk [FILE] --budget B [--overlap 10] [--encoding cl100k_base|o200k_base]
 //	toolout extract plan [FILE] --extract TEXT [--context-window N --max-output N --max-chunks N --overlap P]
 //	toolout gateway serve --listen 127.0.0.1:PORT --upstream URL --config FILE
@@ -60,6 +61,7 @@ func commands() []command {
 	return []command{
 		{"test", "run scenarios and compare their transcripts with golden files", runTest},
 		{"import", "turn a production trace into regression scenarios, secrets redacted", runImport},
+		{"bench", "compare the strategies on the bundled corpus (bench strategies)", runBench},
 		{"chunk", "plan balanced, overlapping chunks of a file for a token budget", runChunk},
 		{"extract", "route an extraction and plan its chunks without calling a model (extract plan)", runExtract},
 		{"gateway", "compression gateway: serve a proxy, compress one output, print a shadow id", runGateway},

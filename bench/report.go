@@ -1,0 +1,203 @@
+package bench
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Summary is one strategy under one knob setting, over every case.
+type Summary struct {
+	Knobs       string  `json:"knobs"`
+	Strategy    string  `json:"strategy"`
+	TotalTokens int     `json:"total_tokens"`
+	MainTokens  int     `json:"main_tokens"`
+	Calls       int     `json:"llm_calls"`
+	Recall      float64 `json:"recall"`
+}
+
+// Summarize adds up rows per knob setting and strategy, in row order.
+func Summarize(rows []Row) []Summary {
+	var out []Summary
+	index := map[string]int{}
+	found, facts := map[string]int{}, map[string]int{}
+	for _, r := range rows {
+		key := r.Knobs + "\x00" + r.Strategy
+		i, ok := index[key]
+		if !ok {
+			i = len(out)
+			index[key] = i
+			out = append(out, Summary{Knobs: r.Knobs, Strategy: r.Strategy})
+		}
+		out[i].TotalTokens += r.TotalTokens
+		out[i].MainTokens += r.MainTokens
+		out[i].Calls += r.Calls
+		found[key] += r.Found
+		facts[key] += r.Facts
+	}
+	for key, i := range index {
+		out[i].Recall = float64(found[key]) / float64(max(facts[key], 1))
+	}
+	return out
+}
+
+// WriteTable writes rows as an aligned text table, then the per-strategy
+// totals. Times are left out when withTime is false, so that two runs
+// print the same bytes.
+func WriteTable(w io.Writer, rows []Row, withTime bool) error {
+	head := []string{"knobs", "case", "strategy", "main tokens", "total tokens", "calls", "recall"}
+	if withTime {
+		head = append(head, "ms")
+	}
+	head = append(head, "note")
+	table := [][]string{head}
+	for _, r := range rows {
+		line := []string{r.Knobs, r.Case, r.Strategy, strconv.Itoa(r.MainTokens), strconv.Itoa(r.TotalTokens), strconv.Itoa(r.Calls),
+			fmt.Sprintf("%d/%d", r.Found, r.Facts)}
+		if withTime {
+			line = append(line, fmt.Sprintf("%.0f", r.Millis))
+		}
+		table = append(table, append(line, r.Note))
+	}
+	table = append(table, nil)
+	table = append(table, []string{"knobs", "strategy (all cases)", "", "main tokens", "total tokens", "calls", "recall"})
+	for _, s := range Summarize(rows) {
+		table = append(table, []string{s.Knobs, s.Strategy, "", strconv.Itoa(s.MainTokens), strconv.Itoa(s.TotalTokens), strconv.Itoa(s.Calls),
+			fmt.Sprintf("%.0f%%", 100*s.Recall)})
+	}
+	widths := map[int]int{}
+	for _, line := range table {
+		for i, cell := range line {
+			widths[i] = max(widths[i], len(cell))
+		}
+	}
+	for _, line := range table {
+		var b strings.Builder
+		for i, cell := range line {
+			if i > 0 {
+				b.WriteString("  ")
+			}
+			if i >= 3 && i <= 6 {
+				fmt.Fprintf(&b, "%*s", widths[i], cell) // numbers right-aligned
+			} else {
+				fmt.Fprintf(&b, "%-*s", widths[i], cell)
+			}
+		}
+		if _, err := fmt.Fprintln(w, strings.TrimRight(b.String(), " ")); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WriteCSV writes rows as CSV.
+func WriteCSV(w io.Writer, rows []Row) error {
+	cw := csv.NewWriter(w)
+	_ = cw.Write([]string{"knobs", "case", "bytes", "strategy", "main_tokens", "total_tokens", "llm_calls", "found", "facts", "recall", "ms", "note"})
+	for _, r := range rows {
+		_ = cw.Write([]string{r.Knobs, r.Case, strconv.Itoa(r.Bytes), r.Strategy, strconv.Itoa(r.MainTokens), strconv.Itoa(r.TotalTokens),
+			strconv.Itoa(r.Calls), strconv.Itoa(r.Found), strconv.Itoa(r.Facts), fmt.Sprintf("%.4f", r.Recall), fmt.Sprintf("%.1f", r.Millis), r.Note})
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// WriteJSON writes rows and summaries as JSON.
+func WriteJSON(w io.Writer, rows []Row) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(struct {
+		Rows      []Row     `json:"rows"`
+		Summaries []Summary `json:"summaries"`
+	}{rows, Summarize(rows)})
+}
+
+// Regression is a change against a baseline beyond its tolerance.
+type Regression struct {
+	Key, What string
+}
+
+// CompareBaseline reports rows whose recall dropped, or whose total tokens
+// grew by more than tolerance (a fraction), against the baseline's rows of
+// the same knobs, case and strategy.
+func CompareBaseline(baseline, rows []Row, tolerance float64) []Regression {
+	base := map[string]Row{}
+	for _, r := range baseline {
+		base[r.Knobs+"/"+r.Case+"/"+r.Strategy] = r
+	}
+	var out []Regression
+	for _, r := range rows {
+		key := r.Knobs + "/" + r.Case + "/" + r.Strategy
+		b, ok := base[key]
+		if !ok {
+			continue
+		}
+		if r.Recall < b.Recall-1e-9 {
+			out = append(out, Regression{key, fmt.Sprintf("recall %d/%d, baseline %d/%d", r.Found, r.Facts, b.Found, b.Facts)})
+		}
+		if float64(r.TotalTokens) > float64(b.TotalTokens)*(1+tolerance) {
+			out = append(out, Regression{key, fmt.Sprintf("total tokens %d, baseline %d (+%.0f%%, tolerance %.0f%%)",
+				r.TotalTokens, b.TotalTokens, 100*(float64(r.TotalTokens)/float64(max(b.TotalTokens, 1))-1), 100*tolerance)})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Key < out[j].Key })
+	return out
+}
+
+// WriteSVG draws total tokens (log scale) against recall, one point per
+// strategy and knob setting, labelled.
+func WriteSVG(w io.Writer, rows []Row) error {
+	sums := Summarize(rows)
+	const width, height, left, right, top, bottom = 760, 440, 70, 200, 40, 60
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, s := range sums {
+		v := math.Log10(float64(max(s.TotalTokens, 1)))
+		lo, hi = math.Min(lo, v), math.Max(hi, v)
+	}
+	lo, hi = math.Floor(lo), math.Ceil(hi)
+	if hi == lo {
+		hi = lo + 1
+	}
+	x := func(t int) float64 {
+		return left + (math.Log10(float64(max(t, 1)))-lo)/(hi-lo)*float64(width-left-right)
+	}
+	y := func(r float64) float64 { return top + (1-r)*float64(height-top-bottom) }
+	colors := map[string]string{"truncate": "#d62728", "in-tool-pagination": "#9467bd", "full-chunked": "#1f77b4", "read-grep": "#2ca02c", "compress-expand": "#ff7f0e"}
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="12">`+"\n", width, height)
+	fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="white"/>`+"\n", width, height)
+	fmt.Fprintf(&b, `<text x="%d" y="22" font-size="15">Total tokens over all LLM calls vs fact recall (all cases)</text>`+"\n", left)
+	for e := lo; e <= hi; e++ {
+		px := left + (e-lo)/(hi-lo)*float64(width-left-right)
+		fmt.Fprintf(&b, `<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#ddd"/><text x="%.1f" y="%d" text-anchor="middle">1e%d</text>`+"\n",
+			px, top, px, height-bottom, px, height-bottom+18, int(e))
+	}
+	for _, r := range []float64{0, 0.25, 0.5, 0.75, 1} {
+		fmt.Fprintf(&b, `<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#ddd"/><text x="%d" y="%.1f" text-anchor="end">%.0f%%</text>`+"\n",
+			left, y(r), width-right, y(r), left-6, y(r)+4, 100*r)
+	}
+	fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="middle">total tokens (log scale)</text>`+"\n", left+(width-left-right)/2, height-18)
+	fmt.Fprintf(&b, `<text x="16" y="%d" transform="rotate(-90 16 %d)" text-anchor="middle">recall</text>`+"\n", top+(height-top-bottom)/2, top+(height-top-bottom)/2)
+	for i, s := range sums {
+		c := colors[s.Strategy]
+		if c == "" {
+			c = "#444"
+		}
+		label := s.Strategy
+		if s.Knobs != "default" {
+			label += " (" + s.Knobs + ")"
+		}
+		fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="6" fill="%s"><title>%s: %d tokens, recall %.0f%%</title></circle>`+"\n",
+			x(s.TotalTokens), y(s.Recall), c, label, s.TotalTokens, 100*s.Recall)
+		fmt.Fprintf(&b, `<circle cx="%d" cy="%d" r="5" fill="%s"/><text x="%d" y="%d">%s</text>`+"\n",
+			width-right+16, top+10+18*i, c, width-right+26, top+14+18*i, label)
+	}
+	b.WriteString("</svg>\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}

@@ -1,0 +1,361 @@
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/toolout/toolout/core"
+	"github.com/toolout/toolout/core/extract"
+	"github.com/toolout/toolout/core/finalreport"
+	"github.com/toolout/toolout/core/fstools"
+	"github.com/toolout/toolout/core/gateway"
+	"github.com/toolout/toolout/core/store"
+	"github.com/toolout/toolout/core/tokens"
+)
+
+// Strategy names, in report order.
+var Strategies = []string{"truncate", "in-tool-pagination", "full-chunked", "read-grep", "compress-expand"}
+
+// Knobs are the settings a comparison runs with; --set sweeps them.
+type Knobs struct {
+	// ByteCap is what truncate keeps (head and tail) and what the store
+	// treats as oversized.
+	ByteCap int `json:"byte_cap"`
+	// OverlapPercent is full-chunked's overlap (0 allowed).
+	OverlapPercent int `json:"overlap"`
+	// ContextWindow is the models' context, in tokens.
+	ContextWindow int `json:"context_window"`
+	// MaxOutputTokens bounds each answer.
+	MaxOutputTokens int `json:"max_output"`
+	// SimpleWords is what compress keeps.
+	SimpleWords int `json:"simple_words"`
+}
+
+// DefaultKnobs are the defaults of the comparison.
+func DefaultKnobs() Knobs {
+	return Knobs{ByteCap: 12 << 10, OverlapPercent: extract.DefaultOverlapPercent, ContextWindow: 32_000, MaxOutputTokens: 1024, SimpleWords: 200}
+}
+
+// KnobNames lists the knobs --set accepts.
+var KnobNames = []string{"byte_cap", "overlap", "context_window", "max_output", "simple_words"}
+
+// Set changes one knob by name.
+func (k *Knobs) Set(name string, v int) error {
+	switch name {
+	case "byte_cap":
+		k.ByteCap = v
+	case "overlap":
+		k.OverlapPercent = v
+	case "context_window":
+		k.ContextWindow = v
+	case "max_output":
+		k.MaxOutputTokens = v
+	case "simple_words":
+		k.SimpleWords = v
+	default:
+		return fmt.Errorf("unknown knob %q (known: %s)", name, strings.Join(KnobNames, ", "))
+	}
+	return nil
+}
+
+// Row is one strategy on one case.
+type Row struct {
+	Knobs    string `json:"knobs"`
+	Case     string `json:"case"`
+	Bytes    int    `json:"bytes"`
+	Strategy string `json:"strategy"`
+	// MainTokens are the tokens the strategy puts into the main model's
+	// context.
+	MainTokens int `json:"main_tokens"`
+	// TotalTokens are input plus output tokens over every LLM call.
+	TotalTokens int `json:"total_tokens"`
+	Calls       int `json:"llm_calls"`
+	// Recall is the share of the case's facts in the answer.
+	Recall float64 `json:"recall"`
+	Found  int     `json:"found"`
+	Facts  int     `json:"facts"`
+	// Millis is the strategy's own time; it varies between runs.
+	Millis float64 `json:"ms"`
+	Note   string  `json:"note,omitempty"`
+}
+
+// meter counts the tokens and calls of oracle LLMs.
+type meter struct {
+	mu           sync.Mutex
+	tk           core.Tokenizer
+	calls, total int
+}
+
+func (m *meter) charge(req core.Request, answer string) {
+	n := m.tk.Count(answer)
+	for _, msg := range req.Messages {
+		n += m.tk.Count(msg.Content)
+		for _, tc := range msg.ToolCalls {
+			n += m.tk.Count(string(tc.Arguments))
+		}
+	}
+	m.mu.Lock()
+	m.calls++
+	m.total += n
+	m.mu.Unlock()
+}
+
+// facts returns the distinct whole facts in text, in order.
+func facts(text string) []string {
+	var out []string
+	for _, f := range FactRE.FindAllString(text, -1) {
+		if !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func answerOf(found []string) string {
+	if len(found) == 0 {
+		return "NO RELEVANT DATA FOUND\nno fact-N=VALUE entry in this text"
+	}
+	return strings.Join(found, "\n")
+}
+
+// Compare runs every strategy on every case with the given knobs.
+func Compare(ctx context.Context, cases []Case, k Knobs, label string) ([]Row, error) {
+	tk := tokens.MustNew(tokens.CL100K)
+	var rows []Row
+	for _, c := range cases {
+		for _, s := range Strategies {
+			start := time.Now()
+			r, err := runStrategy(ctx, s, c, k, tk)
+			if err != nil {
+				return nil, fmt.Errorf("%s on %s: %w", s, c.Name, err)
+			}
+			r.Millis = float64(time.Since(start).Microseconds()) / 1000
+			r.Knobs, r.Case, r.Bytes, r.Strategy, r.Facts = label, c.Name, len(c.Output), s, len(c.Facts)
+			for _, f := range c.Facts {
+				if slices.Contains(r.answer, f) {
+					r.Found++
+				}
+			}
+			r.Recall = float64(r.Found) / float64(max(len(c.Facts), 1))
+			rows = append(rows, r.Row)
+		}
+	}
+	return rows, nil
+}
+
+type result struct {
+	Row
+	answer []string
+}
+
+func runStrategy(ctx context.Context, s string, c Case, k Knobs, tk core.Tokenizer) (result, error) {
+	m := &meter{tk: tk}
+	var r result
+	main := func(seen string) { // the main model answers from what it sees
+		req := core.Request{Messages: []core.Message{{Role: core.RoleUser, Content: c.Question}, {Role: core.RoleTool, Content: seen}}}
+		r.answer = facts(seen)
+		m.charge(req, answerOf(r.answer))
+	}
+	switch s {
+	case "truncate":
+		kept, _ := extract.Truncate(c.Output, k.ByteCap)
+		r.MainTokens = tk.Count(kept)
+		main(kept)
+	case "in-tool-pagination":
+		if err := paginate(c, k, tk, m, &r); err != nil {
+			return r, err
+		}
+	case "full-chunked", "read-grep":
+		if err := extractWith(ctx, s, c, k, tk, m, &r); err != nil {
+			return r, err
+		}
+	case "compress-expand":
+		compressed, _ := gateway.Simple{Words: k.SimpleWords}.Compress(ctx, gateway.Input{Content: c.Output})
+		seen := gateway.Mark(gateway.ShadowID(c.Output), compressed)
+		r.MainTokens = tk.Count(seen)
+		main(seen)
+		if len(r.answer) < len(c.Facts) { // facts are missing: expand
+			full := tk.Count(c.Output)
+			if r.MainTokens+full > k.ContextWindow-k.MaxOutputTokens {
+				r.Note = fmt.Sprintf("expansion of %d tokens does not fit the %d-token window", full, k.ContextWindow)
+				break
+			}
+			r.MainTokens += full
+			main(seen + "\n" + c.Output)
+		}
+	}
+	r.TotalTokens, r.Calls = m.total, m.calls
+	return r, nil
+}
+
+// paginate is the in-tool validation strategy: the main agent reads the
+// output with Read; over the size limit it pages with offset and limit until
+// it has every fact it looks for (it knows how many there are) or the end.
+// Every page lands in the main context, and every call resends it.
+func paginate(c Case, k Knobs, tk core.Tokenizer, m *meter, r *result) error {
+	dir, err := os.MkdirTemp("", "toolout-bench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	if err := os.WriteFile(filepath.Join(dir, "output.txt"), []byte(c.Output), 0o600); err != nil {
+		return err
+	}
+	fsys, err := fstools.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer fsys.Close()
+	history := []core.Message{{Role: core.RoleUser, Content: c.Question}}
+	call := func(p fstools.ReadParams) string {
+		out, err := fsys.Read(p)
+		if err != nil {
+			out = "Tool error: " + err.Error()
+		}
+		history = append(history, core.Message{Role: core.RoleTool, Content: out})
+		m.charge(core.Request{Messages: history}, "")
+		r.MainTokens += tk.Count(out)
+		return out
+	}
+	out := call(fstools.ReadParams{Path: "output.txt"})
+	if !strings.HasPrefix(out, "Error: ") {
+		r.answer = facts(out)
+	} else {
+		st := store.Measure(c.Output, tk)
+		limit := max(1, 60_000/max(st.AvgLineBytes, 1)) // about 15,000 tokens a page
+		for off := 0; off < st.Lines && len(r.answer) < len(c.Facts); off += limit {
+			page := call(fstools.ReadParams{Path: "output.txt", Offset: off, Limit: &limit})
+			if strings.HasPrefix(page, "Error: ") {
+				r.Note = "a page over the size limit (long lines): nothing readable"
+				break
+			}
+			if r.MainTokens > k.ContextWindow {
+				r.Note = "the pages overflow the main context"
+				break
+			}
+			for _, f := range facts(page) {
+				if !slices.Contains(r.answer, f) {
+					r.answer = append(r.answer, f)
+				}
+			}
+		}
+	}
+	m.charge(core.Request{Messages: history}, answerOf(r.answer))
+	return nil
+}
+
+// extractWith runs the real extractor in full-chunked or read-grep mode,
+// its model an oracle that reports the whole facts of the text it is sent.
+func extractWith(ctx context.Context, mode string, c Case, k Knobs, tk core.Tokenizer, m *meter, r *result) error {
+	// A fixed directory: its path is in the read-grep prompt, so a random
+	// one would change the token counts from run to run.
+	base := filepath.Join(os.TempDir(), "toolout-bench")
+	if err := os.MkdirAll(base, 0o700); err != nil {
+		return err
+	}
+	session := "bench-" + c.Name
+	_ = os.RemoveAll(filepath.Join(base, store.DirPrefix+session)) // left by an interrupted run
+	n := 0
+	src := core.Sources{NewID: func() string { n++; return fmt.Sprintf("00000000-0000-4000-8000-%012d", n) }}
+	st, err := store.New(store.Options{Base: base, SessionID: session, Sources: src, Tokenizer: tk})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	meta, err := st.Put(c.Tool, `{"since":"1h"}`, c.Output)
+	if err != nil {
+		return err
+	}
+	const nonce = "benchnonce"
+	oracle := core.LLMFunc(func(_ context.Context, req core.Request) (core.Response, error) {
+		var resp core.Response
+		switch req.Tag.Site {
+		case core.SiteExtractMap:
+			resp.Text = finalreport.Wrap(nonce, answerOf(facts(req.Messages[len(req.Messages)-1].Content)))
+		case core.SiteExtractReduce:
+			resp.Text = finalreport.Wrap(nonce, answerOf(facts(req.Messages[0].Content)))
+		case core.SiteExtractReadGrep:
+			resp = readGrepTurn(req, meta.Handle, nonce)
+		}
+		args := ""
+		for _, tc := range resp.ToolCalls {
+			args += string(tc.Arguments)
+		}
+		m.charge(req, resp.Text+args)
+		return resp, nil
+	})
+	overlap := k.OverlapPercent
+	if overlap == 0 {
+		overlap = -1
+	}
+	ex, err := extract.New(extract.Options{Store: st, LLM: oracle, Tokenizer: tk, Nonce: nonce, Config: extract.Config{
+		ContextWindow: k.ContextWindow, MaxOutputTokens: k.MaxOutputTokens, OverlapPercent: overlap, MaxChunks: 1 << 20, MaxChunksLong: 1 << 20,
+		Concurrency: 4}})
+	if err != nil {
+		return err
+	}
+	args, _ := json.Marshal(map[string]string{"handle": meta.Handle, "extract": c.Question, "mode": mode})
+	o := ex.Extract(ctx, args)
+	r.MainTokens = tk.Count(o.Text)
+	m.charge(core.Request{Messages: []core.Message{{Role: core.RoleUser, Content: c.Question}, {Role: core.RoleTool, Content: o.Text}}}, "")
+	r.answer = facts(o.Text)
+	if o.Failure != "" {
+		r.Note = "fell back to truncate: " + o.Failure
+		if len(r.Note) > 120 {
+			r.Note = r.Note[:120] + "…"
+		}
+	}
+	return nil
+}
+
+// readGrepTurn is the oracle sub-agent: it greps for the fact pattern, and
+// when the listing is refused as too large it reads the file in windows;
+// then it reports the facts its tool results hold.
+func readGrepTurn(req core.Request, handle, nonce string) core.Response {
+	var results []string
+	for _, msg := range req.Messages {
+		if msg.Role == core.RoleTool {
+			results = append(results, msg.Content)
+		}
+	}
+	call := func(name string, args map[string]any) core.Response {
+		raw, _ := json.Marshal(args)
+		return core.Response{ToolCalls: []core.ToolCall{{ID: "c" + strconv.Itoa(req.Tag.Turn), Name: name, Arguments: raw}}}
+	}
+	switch {
+	case len(results) == 0:
+		return call("Grep", map[string]any{"pattern": `fact-[0-9]+=[0-9a-f]{8}\b`, "path": handle, "max_results": 1000})
+	case len(results) == 1 && strings.HasPrefix(results[0], "Error: "):
+		return call("Read", map[string]any{"path": handle, "offset": 0, "limit": 200})
+	}
+	var found []string
+	for _, res := range results {
+		if !strings.HasPrefix(res, "Error: ") {
+			for _, f := range facts(res) {
+				if !slices.Contains(found, f) {
+					found = append(found, f)
+				}
+			}
+		}
+	}
+	return core.Response{Text: finalreport.Wrap(nonce, answerOf(found))}
+}
+
+// BudgetFor returns the chunk budget full-chunked computes for a document
+// under the knobs, for Corpus.
+func BudgetFor(k Knobs) func(tool, doc string) int {
+	tk := tokens.MustNew(tokens.CL100K)
+	return func(tool, doc string) int {
+		p := extract.Planner{Config: extract.Config{ContextWindow: k.ContextWindow, MaxOutputTokens: k.MaxOutputTokens}, Tokenizer: tk}
+		b, _ := p.Budget(store.Meta{Tool: tool, Args: `{"since":"1h"}`, Stats: store.Measure(doc, tk)}, Question, "benchnonce")
+		return b
+	}
+}

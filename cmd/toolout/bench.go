@@ -1,0 +1,156 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/toolout/toolout/bench"
+)
+
+// runBench dispatches `toolout bench strategies`.
+func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "strategies" {
+		return runBenchStrategies(ctx, args[1:], stdout, stderr)
+	}
+	fmt.Fprintln(stderr, "toolout bench: want a subcommand: strategies")
+	return exitUsage
+}
+
+// runBenchStrategies compares the strategies on the bundled corpus.
+func runBenchStrategies(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("bench strategies", "[--format table|csv|json] [--svg FILE] [--set knob=v1,v2]... [--cases REGEX] "+
+		"[--baseline FILE --tolerance 0.1] [--write-baseline FILE] [--time]", stderr)
+	format := fs.String("format", "table", "table, csv or json")
+	svg := fs.String("svg", "", "write a chart of total tokens against recall to FILE")
+	var sets stringList
+	fs.Var(&sets, "set", "sweep a knob: "+strings.Join(bench.KnobNames, ", ")+" (repeatable), e.g. overlap=0,10,20")
+	casesRE := fs.String("cases", "", "run only the cases whose name matches this regular expression")
+	baseline := fs.String("baseline", "", "compare with a saved run (JSON); exit 1 when recall drops or total tokens grow past the tolerance")
+	tolerance := fs.Float64("tolerance", 0.10, "allowed growth of total tokens against the baseline (a fraction)")
+	writeBaseline := fs.String("write-baseline", "", "save this run as a baseline (JSON)")
+	withTime := fs.Bool("time", false, "show each strategy's time in the table (it varies between runs)")
+	if _, err := parseFlags(fs, args); err != nil {
+		return usageError(fs, stderr, err)
+	}
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "toolout bench strategies: "+format+"\n", a...)
+		return exitUsage
+	}
+	switch *format {
+	case "table", "csv", "json":
+	default:
+		return fail("--format %q: want table, csv or json", *format)
+	}
+	type run struct {
+		label string
+		knobs bench.Knobs
+	}
+	runs := []run{{"default", bench.DefaultKnobs()}}
+	for _, s := range sets {
+		name, values, ok := strings.Cut(s, "=")
+		if !ok || values == "" {
+			return fail("--set %q: want knob=v1,v2", s)
+		}
+		for _, v := range strings.Split(values, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(v))
+			if err != nil {
+				return fail("--set %s: value %q: want an integer", name, v)
+			}
+			k := bench.DefaultKnobs()
+			if err := k.Set(name, n); err != nil {
+				return fail("--set: %v", err)
+			}
+			runs = append(runs, run{fmt.Sprintf("%s=%d", name, n), k})
+		}
+	}
+	var match *regexp.Regexp
+	if *casesRE != "" {
+		var err error
+		if match, err = regexp.Compile(*casesRE); err != nil {
+			return fail("--cases: %v", err)
+		}
+	}
+	var cases []bench.Case
+	for _, c := range bench.Corpus(bench.BudgetFor(bench.DefaultKnobs())) {
+		if match == nil || match.MatchString(c.Name) {
+			cases = append(cases, c)
+		}
+	}
+	var rows []bench.Row
+	for _, r := range runs {
+		got, err := bench.Compare(ctx, cases, r.knobs, r.label)
+		if err != nil {
+			fmt.Fprintf(stderr, "toolout bench strategies: %v\n", err)
+			return exitFailed
+		}
+		rows = append(rows, got...)
+	}
+	var err error
+	switch *format {
+	case "table":
+		err = bench.WriteTable(stdout, rows, *withTime)
+	case "csv":
+		err = bench.WriteCSV(stdout, rows)
+	case "json":
+		err = bench.WriteJSON(stdout, rows)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "toolout bench strategies: %v\n", err)
+		return exitFailed
+	}
+	writeFile := func(path string, write func(io.Writer) error) error {
+		f, err := os.Create(path)
+		if err != nil {
+			return err
+		}
+		if err := write(f); err != nil {
+			f.Close()
+			return err
+		}
+		return f.Close()
+	}
+	if *svg != "" {
+		if err := writeFile(*svg, func(w io.Writer) error { return bench.WriteSVG(w, rows) }); err != nil {
+			fmt.Fprintf(stderr, "toolout bench strategies: --svg: %v\n", err)
+			return exitFailed
+		}
+	}
+	if *writeBaseline != "" {
+		saved := append([]bench.Row(nil), rows...)
+		for i := range saved {
+			saved[i].Millis = 0 // times vary; a baseline holds only what is compared
+		}
+		if err := writeFile(*writeBaseline, func(w io.Writer) error { return bench.WriteJSON(w, saved) }); err != nil {
+			fmt.Fprintf(stderr, "toolout bench strategies: --write-baseline: %v\n", err)
+			return exitFailed
+		}
+	}
+	if *baseline == "" {
+		return exitOK
+	}
+	data, err := os.ReadFile(*baseline)
+	if err != nil {
+		return fail("--baseline: %v", err)
+	}
+	var saved struct {
+		Rows []bench.Row `json:"rows"`
+	}
+	if err := json.Unmarshal(data, &saved); err != nil {
+		return fail("--baseline %s: %v", *baseline, err)
+	}
+	regs := bench.CompareBaseline(saved.Rows, rows, *tolerance)
+	if len(regs) == 0 {
+		fmt.Fprintf(stderr, "toolout bench strategies: no regression against %s\n", *baseline)
+		return exitOK
+	}
+	for _, r := range regs {
+		fmt.Fprintf(stderr, "regression: %s: %s\n", r.Key, r.What)
+	}
+	return exitFailed
+}
