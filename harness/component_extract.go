@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/chunk"
 	"github.com/toolout/toolout/core/extract"
 	"github.com/toolout/toolout/core/store"
@@ -64,10 +63,8 @@ func (c extractConfig) config() extract.Config {
 }
 
 func (c extractConfig) Validate() error {
-	if c.Encoding != "estimate" {
-		if _, err := tokens.New(c.Encoding); err != nil {
-			return errors.New(strings.TrimPrefix(err.Error(), "tokens: "))
-		}
+	if err := checkEncoding(c.Encoding); err != nil {
+		return err
 	}
 	if c.OverlapPercent != nil && *c.OverlapPercent < 0 {
 		return fmt.Errorf("overlap_percent %d: must be 0 to 49", *c.OverlapPercent)
@@ -153,10 +150,7 @@ func registerExtract(reg *Registry) {
 }
 
 func runExtract(ctx context.Context, env *Env, cfg *extractConfig, in *extractInput) (extractOutcome, error) {
-	var tk core.Tokenizer = tokens.Estimator{}
-	if cfg.Encoding != "estimate" {
-		tk = tokens.MustNew(cfg.Encoding)
-	}
+	tk := tokenizerFor(cfg.Encoding)
 	st, err := store.New(store.Options{Base: env.TempDir, Sources: env.Sources, Tokenizer: tk})
 	if err != nil {
 		return extractOutcome{}, err

@@ -33,13 +33,25 @@ type sessionConfig struct {
 	Encoding             string `yaml:"encoding"`
 }
 
-func (c sessionConfig) Validate() error {
-	if c.Encoding != "estimate" {
-		if _, err := tokens.New(c.Encoding); err != nil {
-			return errors.New(strings.TrimPrefix(err.Error(), "tokens: "))
-		}
+func (c sessionConfig) Validate() error { return checkEncoding(c.Encoding) }
+
+// checkEncoding accepts a tiktoken encoding name or "estimate" (bytes/4).
+func checkEncoding(enc string) error {
+	if enc == "estimate" {
+		return nil
+	}
+	if _, err := tokens.New(enc); err != nil {
+		return errors.New(strings.TrimPrefix(err.Error(), "tokens: "))
 	}
 	return nil
+}
+
+// tokenizerFor returns the tokenizer of a checked encoding name.
+func tokenizerFor(enc string) core.Tokenizer {
+	if enc == "estimate" {
+		return tokens.Estimator{}
+	}
+	return tokens.MustNew(enc)
 }
 
 type sessionTool struct {
@@ -117,10 +129,7 @@ func registerSession(reg *Registry) {
 }
 
 func runSession(ctx context.Context, env *Env, cfg *sessionConfig, in *sessionInput) (sessionOutcome, error) {
-	var tk core.Tokenizer = tokens.Estimator{}
-	if cfg.Encoding != "estimate" {
-		tk = tokens.MustNew(cfg.Encoding)
-	}
+	tk := tokenizerFor(cfg.Encoding)
 	var tools []agent.Tool
 	for _, t := range in.Tools {
 		calls := 0

@@ -88,29 +88,12 @@ func (a API) Compress(ctx context.Context, in Input) (string, error) {
 		body["query"] = in.Query
 	}
 	data, _ := json.Marshal(body)
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.Endpoint, bytes.NewReader(data))
+	status, raw, err := postJSON(ctx, a.Client, a.Endpoint, a.APIKey, data)
 	if err != nil {
 		return "", fmt.Errorf("api compressor: %w", err)
 	}
-	req.Header.Set("Content-Type", "application/json")
-	if a.APIKey != "" {
-		req.Header.Set("Authorization", "Bearer "+a.APIKey)
-	}
-	client := a.Client
-	if client == nil {
-		client = http.DefaultClient
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		return "", fmt.Errorf("api compressor: %w", err)
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
-	if err != nil {
-		return "", fmt.Errorf("api compressor: %w", err)
-	}
-	if resp.StatusCode != http.StatusOK {
-		return "", fmt.Errorf("api compressor: %s: %s", resp.Status, strings.TrimSpace(string(raw[:min(len(raw), 200)])))
+	if status != http.StatusOK {
+		return "", fmt.Errorf("api compressor: %s: %s", statusText(status), strings.TrimSpace(string(raw[:min(len(raw), 200)])))
 	}
 	var out struct {
 		Compressed *string `json:"compressed"`
@@ -148,3 +131,28 @@ func (e External) Compress(ctx context.Context, in Input) (string, error) {
 	}
 	return resp.Text, nil
 }
+
+// postJSON posts a JSON body with an optional bearer key and returns the
+// status and the body (at most 64 MiB).
+func postJSON(ctx context.Context, client *http.Client, url, key string, body []byte) (int, []byte, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return 0, nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	if client == nil {
+		client = http.DefaultClient
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	return resp.StatusCode, raw, err
+}
+
+func statusText(code int) string { return fmt.Sprintf("%d %s", code, http.StatusText(code)) }

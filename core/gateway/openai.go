@@ -1,11 +1,9 @@
 package gateway
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 
@@ -198,35 +196,17 @@ type OpenAIClient struct {
 // Complete posts the request to BaseURL/chat/completions. 429 wraps
 // core.ErrRateLimited and 5xx core.ErrServer.
 func (c OpenAIClient) Complete(ctx context.Context, req core.Request) (core.Response, error) {
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimSuffix(c.BaseURL, "/")+"/chat/completions",
-		bytes.NewReader(EncodeChatRequest(req, c.Model)))
-	if err != nil {
-		return core.Response{}, err
-	}
-	hreq.Header.Set("Content-Type", "application/json")
-	if c.APIKey != "" {
-		hreq.Header.Set("Authorization", "Bearer "+c.APIKey)
-	}
-	client := c.HTTP
-	if client == nil {
-		client = http.DefaultClient
-	}
-	resp, err := client.Do(hreq)
-	if err != nil {
-		return core.Response{}, err
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	status, body, err := postJSON(ctx, c.HTTP, strings.TrimSuffix(c.BaseURL, "/")+"/chat/completions", c.APIKey, EncodeChatRequest(req, c.Model))
 	if err != nil {
 		return core.Response{}, err
 	}
 	switch {
-	case resp.StatusCode == http.StatusTooManyRequests:
-		return core.Response{}, fmt.Errorf("%s: %w", resp.Status, core.ErrRateLimited)
-	case resp.StatusCode >= 500:
-		return core.Response{}, fmt.Errorf("%s: %w", resp.Status, core.ErrServer)
-	case resp.StatusCode != http.StatusOK:
-		return core.Response{}, fmt.Errorf("%s: %s", resp.Status, strings.TrimSpace(string(body[:min(len(body), 300)])))
+	case status == http.StatusTooManyRequests:
+		return core.Response{}, fmt.Errorf("%s: %w", statusText(status), core.ErrRateLimited)
+	case status >= 500:
+		return core.Response{}, fmt.Errorf("%s: %w", statusText(status), core.ErrServer)
+	case status != http.StatusOK:
+		return core.Response{}, fmt.Errorf("%s: %s", statusText(status), strings.TrimSpace(string(body[:min(len(body), 300)])))
 	}
 	return DecodeChatResponse(body)
 }
