@@ -167,7 +167,7 @@ func WriteSVG(w io.Writer, rows []Row) error {
 		return left + (math.Log10(float64(max(t, 1)))-lo)/(hi-lo)*float64(width-left-right)
 	}
 	y := func(r float64) float64 { return top + (1-r)*float64(height-top-bottom) }
-	colors := map[string]string{"truncate": "#d62728", "in-tool-pagination": "#9467bd", "full-chunked": "#1f77b4", "read-grep": "#2ca02c", "compress-expand": "#ff7f0e"}
+	colors := map[string]string{"truncate": "#d62728", "in-tool-pagination": "#9467bd", "full-chunked": "#1f77b4", "read-grep": "#2ca02c", "compress-expand": "#ff7f0e", "auto": "#17becf"}
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="12">`+"\n", width, height)
 	fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="white"/>`+"\n", width, height)

@@ -21,8 +21,10 @@ import (
 	"github.com/toolout/toolout/core/tokens"
 )
 
-// Strategy names, in report order.
-var Strategies = []string{"truncate", "in-tool-pagination", "full-chunked", "read-grep", "compress-expand"}
+// Strategy names, in report order: the five strategies, then "auto", the
+// tool_output routing between full-chunked and read-grep (which is what
+// max_chunks and line_threshold change).
+var Strategies = []string{"truncate", "in-tool-pagination", "full-chunked", "read-grep", "compress-expand", "auto"}
 
 // Knobs are the settings a comparison runs with; --set sweeps them.
 type Knobs struct {
@@ -37,15 +39,19 @@ type Knobs struct {
 	MaxOutputTokens int `json:"max_output"`
 	// SimpleWords is what compress keeps.
 	SimpleWords int `json:"simple_words"`
+	// MaxChunks and LineThreshold drive the auto routing.
+	MaxChunks     int `json:"max_chunks"`
+	LineThreshold int `json:"line_threshold"`
 }
 
 // DefaultKnobs are the defaults of the comparison.
 func DefaultKnobs() Knobs {
-	return Knobs{ByteCap: 12 << 10, OverlapPercent: extract.DefaultOverlapPercent, ContextWindow: 32_000, MaxOutputTokens: 1024, SimpleWords: 200}
+	return Knobs{ByteCap: 12 << 10, OverlapPercent: extract.DefaultOverlapPercent, ContextWindow: 32_000, MaxOutputTokens: 1024, SimpleWords: 200,
+		MaxChunks: extract.DefaultMaxChunks, LineThreshold: extract.DefaultLineThreshold}
 }
 
 // KnobNames lists the knobs --set accepts.
-var KnobNames = []string{"byte_cap", "overlap", "context_window", "max_output", "simple_words"}
+var KnobNames = []string{"byte_cap", "overlap", "context_window", "max_output", "simple_words", "max_chunks", "line_threshold"}
 
 // Set changes one knob by name.
 func (k *Knobs) Set(name string, v int) error {
@@ -60,6 +66,10 @@ func (k *Knobs) Set(name string, v int) error {
 		k.MaxOutputTokens = v
 	case "simple_words":
 		k.SimpleWords = v
+	case "max_chunks":
+		k.MaxChunks = v
+	case "line_threshold":
+		k.LineThreshold = v
 	default:
 		return fmt.Errorf("unknown knob %q (known: %s)", name, strings.Join(KnobNames, ", "))
 	}
@@ -173,7 +183,7 @@ func runStrategy(ctx context.Context, s string, c Case, k Knobs, tk core.Tokeniz
 		if err := paginate(c, k, tk, m, &r); err != nil {
 			return r, err
 		}
-	case "full-chunked", "read-grep":
+	case "full-chunked", "read-grep", "auto":
 		if err := extractWith(ctx, s, c, k, tk, m, &r); err != nil {
 			return r, err
 		}
@@ -296,9 +306,12 @@ func extractWith(ctx context.Context, mode string, c Case, k Knobs, tk core.Toke
 	if overlap == 0 {
 		overlap = -1
 	}
-	ex, err := extract.New(extract.Options{Store: st, LLM: oracle, Tokenizer: tk, Nonce: nonce, Config: extract.Config{
-		ContextWindow: k.ContextWindow, MaxOutputTokens: k.MaxOutputTokens, OverlapPercent: overlap, MaxChunks: 1 << 20, MaxChunksLong: 1 << 20,
-		Concurrency: 4}})
+	cfg := extract.Config{ContextWindow: k.ContextWindow, MaxOutputTokens: k.MaxOutputTokens, OverlapPercent: overlap,
+		MaxChunks: 1 << 20, MaxChunksLong: 1 << 20, Concurrency: 4}
+	if mode == "auto" { // the tool_output defaults, with the swept knobs
+		cfg.MaxChunks, cfg.MaxChunksLong, cfg.LineThreshold = k.MaxChunks, 0, k.LineThreshold
+	}
+	ex, err := extract.New(extract.Options{Store: st, LLM: oracle, Tokenizer: tk, Nonce: nonce, Config: cfg})
 	if err != nil {
 		return err
 	}
@@ -307,6 +320,9 @@ func extractWith(ctx context.Context, mode string, c Case, k Knobs, tk core.Toke
 	r.MainTokens = tk.Count(o.Text)
 	m.charge(core.Request{Messages: []core.Message{{Role: core.RoleUser, Content: c.Question}, {Role: core.RoleTool, Content: o.Text}}}, "")
 	r.answer = facts(o.Text)
+	if mode == "auto" && o.Route != nil {
+		r.Note = "routed to " + o.Route.Mode
+	}
 	if o.Failure != "" {
 		r.Note = "fell back to truncate: " + o.Failure
 		if len(r.Note) > 120 {
