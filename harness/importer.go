@@ -14,8 +14,11 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/toolout/toolout/core/extract"
 	"github.com/toolout/toolout/core/leaked"
 	"github.com/toolout/toolout/core/session"
+	"github.com/toolout/toolout/core/store"
+	"github.com/toolout/toolout/core/tokens"
 )
 
 // ImportOptions configure Import.
@@ -227,6 +230,7 @@ func (r *redactor) summary() []string {
 type importedStep struct {
 	ID      string          `yaml:"id"`
 	Match   importedMatch   `yaml:"match"`
+	Times   int             `yaml:"times,omitempty"`
 	Respond importedRespond `yaml:"respond"`
 }
 
@@ -481,11 +485,42 @@ func Import(trace []byte, opts ImportOptions) ([]ImportedFile, error) {
 		config["max_tool_response_bytes"] = maxBytes
 		question := msgs[start].text
 		handle := "00000000-0000-4000-8000-000000000002" // the harness's second id: the first names the session
+		extractText := "Extract what answers: " + question
 		steps = append(steps, importedStep{ID: "extract", Match: importedMatch{Tag: "session.turn"},
 			Respond: importedRespond{ToolCalls: []importedCall{{ID: "import-extract", Name: "tool_output",
-				Args: map[string]any{"handle": handle, "extract": "Extract what answers: " + question, "mode": "truncate"}}}}})
+				Args: map[string]any{"handle": handle, "extract": extractText}}}}})
+		// Route as the session will: same stored arguments (the fake LLM
+		// marshals the scripted ones), same tokenizer, the first nonce.
+		storedArgs := "{}"
+		for _, tm := range msgs[:cut.index] {
+			for _, tc := range tm.ToolCalls {
+				if tc.ID == m.ToolCallID {
+					var args map[string]any
+					if json.Unmarshal([]byte(tc.Function.Arguments), &args) == nil && args != nil {
+						b, _ := json.Marshal(args)
+						storedArgs = string(b)
+					} else {
+						storedArgs = tc.Function.Arguments
+					}
+				}
+			}
+		}
+		tk := tokens.MustNew(tokens.CL100K)
+		route := extract.Planner{Config: extract.Config{ContextWindow: session.DefaultContextWindow}, Tokenizer: tk}.Route(
+			store.Meta{Tool: tool, Args: storedArgs, Stats: store.Measure(m.text, tk)}, m.text, extractText, "nonce0001", extract.ModeAuto)
+		answer := next
+		switch {
+		case route.Mode == extract.ModeFullChunked && route.Plan != nil && len(route.Plan.Chunks) > 0:
+			n := len(route.Plan.Chunks)
+			steps = append(steps, importedStep{ID: "map", Match: importedMatch{Tag: "extract.map"}, Times: n, Respond: importedRespond{Final: &answer}})
+			if n > 1 {
+				steps = append(steps, importedStep{ID: "reduce", Match: importedMatch{Tag: "extract.reduce"}, Respond: importedRespond{Final: &answer}})
+			}
+		case route.Mode == extract.ModeReadGrep:
+			steps = append(steps, importedStep{ID: "read-grep", Match: importedMatch{Tag: "extract.readgrep"}, Respond: importedRespond{Final: &answer}})
+		}
 		expect["stored"] = 1
-		expect["results_contain"] = []string{"ABSTRACT FROM TOOL OUTPUT " + tool + " WITH HANDLE " + handle}
+		expect["results_contain"] = []string{fmt.Sprintf("ABSTRACT FROM TOOL OUTPUT %s WITH HANDLE %s, STRATEGY:%s:", tool, handle, route.Mode)}
 	}
 	final := next
 	steps = append(steps, importedStep{ID: "answer", Match: importedMatch{Tag: "session.turn"}, Respond: importedRespond{Final: &final}})
