@@ -76,11 +76,13 @@ func runBenchStrategies(ctx context.Context, args []string, stdout, stderr io.Wr
 			return fail("--cases: %v", err)
 		}
 	}
-	var cases []bench.Case
-	for _, c := range bench.Corpus(bench.BudgetFor(bench.DefaultKnobs())) {
-		if match == nil || match.MatchString(c.Name) {
-			cases = append(cases, c)
-		}
+	var keep func(string) bool
+	if match != nil {
+		keep = match.MatchString
+	}
+	cases := bench.Corpus(bench.BudgetFor(bench.DefaultKnobs()), keep)
+	if len(cases) == 0 {
+		return fail("--cases %q: no case matches", *casesRE)
 	}
 	var rows []bench.Row
 	for _, r := range runs {

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+var _ = Describe("toolout bench strategies", func() {
+	It("prints the same table twice, writes the chart, and flags a regression against a baseline", func() {
+		dir := GinkgoT().TempDir()
+		svg := filepath.Join(dir, "chart.svg")
+		base := filepath.Join(dir, "base.json")
+		args := []string{"bench", "strategies", "--cases", "^logs-10KB$", "--svg", svg, "--write-baseline", base}
+		code, first, stderr := invoke("", args...)
+		Expect(stderr).To(BeEmpty())
+		Expect(code).To(Equal(0))
+		_, second, _ := invoke("", "bench", "strategies", "--cases", "^logs-10KB$")
+		Expect(second).To(Equal(first))
+		Expect(first).To(ContainSubstring("logs-10KB             read-grep"))
+		chart, err := os.ReadFile(svg)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(chart)).To(HavePrefix("<svg "))
+		code, _, stderr = invoke("", "bench", "strategies", "--cases", "^logs-10KB$", "--baseline", base)
+		Expect(code).To(Equal(0), stderr)
+		code, _, stderr = invoke("", "bench", "strategies", "--cases", "^logs-10KB$", "--baseline", base, "--set", "byte_cap=1000")
+		Expect(code).To(Equal(0), "the baseline has no byte_cap=1000 rows, so they are not compared: %s", stderr)
+		// A baseline where truncate read fewer tokens: today's run grew.
+		var saved map[string][]map[string]any
+		data, _ := os.ReadFile(base)
+		Expect(json.Unmarshal(data, &saved)).To(Succeed())
+		for _, row := range saved["rows"] {
+			if row["strategy"] == "truncate" {
+				row["total_tokens"] = 1000
+			}
+		}
+		data, _ = json.Marshal(saved)
+		Expect(os.WriteFile(base, data, 0o644)).To(Succeed())
+		code, _, stderr = invoke("", "bench", "strategies", "--cases", "^logs-10KB$", "--baseline", base)
+		Expect(code).To(Equal(1))
+		Expect(stderr).To(MatchRegexp(`regression: default/logs-10KB/truncate: total tokens \d+, baseline 1000 \(\+\d+%, tolerance 10%\)`))
+	})
+
+	DescribeTable("rejects bad flags in one line",
+		func(args []string, want string) {
+			code, _, stderr := invoke("", append([]string{"bench"}, args...)...)
+			Expect(code).To(Equal(2))
+			Expect(stderr).To(Equal(want))
+		},
+		Entry("no subcommand", []string{}, "toolout bench: want a subcommand: strategies\n"),
+		Entry("bad format", []string{"strategies", "--format", "xml"}, "toolout bench strategies: --format \"xml\": want table, csv or json\n"),
+		Entry("bad knob", []string{"strategies", "--set", "speed=1"}, "toolout bench strategies: --set: unknown knob \"speed\" (known: byte_cap, overlap, context_window, max_output, simple_words, max_chunks, line_threshold)\n"),
+		Entry("no case", []string{"strategies", "--cases", "nothing"}, "toolout bench strategies: --cases \"nothing\": no case matches\n"),
+	)
+})
+
+var _ = Describe("toolout import", func() {
+	It("writes the scenarios of a trace, the same bytes every time", func() {
+		dir := GinkgoT().TempDir()
+		out := filepath.Join(dir, "t.yaml")
+		code, stdout, stderr := invoke("", "import", "../../scenarios/regress/traces/leaked-tools.json", "--at", "3", "-o", out)
+		Expect(stderr).To(BeEmpty())
+		Expect(code).To(Equal(0))
+		Expect(stdout).To(Equal("wrote " + out + "\nwrote " + filepath.Join(dir, "t-leaked.yaml") + "\n"))
+		first, _ := os.ReadFile(out)
+		invoke("", "import", "../../scenarios/regress/traces/leaked-tools.json", "--at", "3", "-o", out)
+		second, _ := os.ReadFile(out)
+		Expect(second).To(Equal(first))
+		Expect(string(first)).To(ContainSubstring("component: session"))
+	})
+
+	It("asks for --at when the trace holds several candidates", func() {
+		code, _, stderr := invoke("", "import", "../../scenarios/regress/traces/leaked-tools.json", "-o", filepath.Join(GinkgoT().TempDir(), "x.yaml"))
+		Expect(code).To(Equal(2))
+		Expect(stderr).To(Equal("toolout import: leaked-tools.json: several messages could be imported: 1 (leaked), 3 (leaked); choose one with --at\n"))
+	})
+})
