@@ -33,28 +33,29 @@ import (
 //	  symlinks: {escape: ../../etc}  # optional: links made in the session directory ($TMP: the scratch dir)
 //	expect: {route: full-chunked, reason: "…", strategy: truncate, fallback: "full-chunked failed", strategy_error: "…", chunks: 3,
 //	         result: {contains: ["…"], equals: "…"}}
-type extractConfig struct {
+//
+// extractKnobs are the extract.Config fields a scenario sets: flat in the
+// extract component's config, under `extract:` in the session component's.
+type extractKnobs struct {
 	ContextWindow   int `yaml:"context_window"`
 	MaxOutputTokens int `yaml:"max_output_tokens"`
 	BufferTokens    int `yaml:"buffer_tokens"`
 	MaxChunks       int `yaml:"max_chunks"`
 	MaxChunksLong   int `yaml:"max_chunks_long"`
 	// OverlapPercent is a pointer so that 0 (no overlap) differs from unset.
-	OverlapPercent *int   `yaml:"overlap_percent"`
-	LineThreshold  int    `yaml:"line_threshold"`
-	Concurrency    int    `yaml:"concurrency"`
-	ReadGrepTurns  int    `yaml:"read_grep_turns"`
-	ReadGrepCalls  int    `yaml:"read_grep_calls_per_turn"`
-	TruncateBytes  int    `yaml:"truncate_bytes"`
-	Encoding       string `yaml:"encoding"`
+	OverlapPercent *int `yaml:"overlap_percent"`
+	LineThreshold  int  `yaml:"line_threshold"`
+	Concurrency    int  `yaml:"concurrency"`
+	ReadGrepTurns  int  `yaml:"read_grep_turns"`
+	ReadGrepCalls  int  `yaml:"read_grep_calls_per_turn"`
 }
 
-func (c extractConfig) config() extract.Config {
-	x := extract.Config{ContextWindow: c.ContextWindow, MaxOutputTokens: c.MaxOutputTokens, BufferTokens: c.BufferTokens,
-		MaxChunks: c.MaxChunks, MaxChunksLong: c.MaxChunksLong, LineThreshold: c.LineThreshold, Concurrency: c.Concurrency,
-		ReadGrepTurns: c.ReadGrepTurns, ReadGrepCallsPerTurn: c.ReadGrepCalls}
-	if c.OverlapPercent != nil {
-		x.OverlapPercent = *c.OverlapPercent
+func (k extractKnobs) config() extract.Config {
+	x := extract.Config{ContextWindow: k.ContextWindow, MaxOutputTokens: k.MaxOutputTokens, BufferTokens: k.BufferTokens,
+		MaxChunks: k.MaxChunks, MaxChunksLong: k.MaxChunksLong, LineThreshold: k.LineThreshold, Concurrency: k.Concurrency,
+		ReadGrepTurns: k.ReadGrepTurns, ReadGrepCallsPerTurn: k.ReadGrepCalls}
+	if k.OverlapPercent != nil {
+		x.OverlapPercent = *k.OverlapPercent
 		if x.OverlapPercent == 0 {
 			x.OverlapPercent = -1
 		}
@@ -62,14 +63,24 @@ func (c extractConfig) config() extract.Config {
 	return x
 }
 
+func (k extractKnobs) Validate() error {
+	if k.OverlapPercent != nil && *k.OverlapPercent < 0 {
+		return fmt.Errorf("overlap_percent %d: must be 0 to 49", *k.OverlapPercent)
+	}
+	return k.config().Validate()
+}
+
+type extractConfig struct {
+	extractKnobs  `yaml:",inline"`
+	TruncateBytes int    `yaml:"truncate_bytes"`
+	Encoding      string `yaml:"encoding"`
+}
+
 func (c extractConfig) Validate() error {
 	if err := checkEncoding(c.Encoding); err != nil {
 		return err
 	}
-	if c.OverlapPercent != nil && *c.OverlapPercent < 0 {
-		return fmt.Errorf("overlap_percent %d: must be 0 to 49", *c.OverlapPercent)
-	}
-	return c.config().Validate()
+	return c.extractKnobs.Validate()
 }
 
 type extractTool struct {

@@ -16,7 +16,8 @@ import (
 // session component: the main session with fake tools and the scripted LLM.
 //
 //	component: session
-//	config: {max_tool_response_bytes: 2048, context_window: 0, truncate_bytes: 256, max_turns: 4, encoding: cl100k_base}
+//	config: {max_tool_response_bytes: 2048, context_window: 0, truncate_bytes: 256, max_turns: 4, encoding: cl100k_base,
+//	         extract: {max_chunks: 4, overlap_percent: 10, read_grep_turns: 5}}   # the extract component's knobs
 //	input:
 //	  user: "How many errors?"
 //	  tools:
@@ -31,6 +32,8 @@ type sessionConfig struct {
 	MaxRetries           int    `yaml:"max_retries"`
 	MaxToolCallsPerTurn  int    `yaml:"max_tool_calls_per_turn"`
 	Encoding             string `yaml:"encoding"`
+	// Extract configures tool_output's routing and strategies.
+	Extract extractKnobs `yaml:"extract"`
 }
 
 func (c sessionConfig) Validate() error { return checkEncoding(c.Encoding) }
@@ -148,7 +151,7 @@ func runSession(ctx context.Context, env *Env, cfg *sessionConfig, in *sessionIn
 	}
 	res, err := session.Run(ctx, session.Options{
 		LLM: env.LLM, Tokenizer: tk, Sources: env.Sources, Tools: tools, System: in.System, StoreBase: env.TempDir,
-		MaxToolResponseBytes: cfg.MaxToolResponseBytes, ContextWindow: cfg.ContextWindow, TruncateBytes: cfg.TruncateBytes,
+		MaxToolResponseBytes: cfg.MaxToolResponseBytes, ContextWindow: cfg.ContextWindow, TruncateBytes: cfg.TruncateBytes, Extract: cfg.Extract.config(),
 		MaxTurns: cfg.MaxTurns, MaxRetries: cfg.MaxRetries, MaxToolCallsPerTurn: cfg.MaxToolCallsPerTurn, Logf: env.Logf,
 	}, in.User)
 	out := sessionOutcome{Found: res.Found, Report: res.Report, Synthetic: res.Synthetic, Turns: res.Turns,

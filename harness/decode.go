@@ -168,11 +168,21 @@ func (d *decoder) validate(n *yaml.Node, v reflect.Value, what string) {
 }
 
 // fieldsOf returns the YAML names of a struct type's fields and their indexes.
-func fieldsOf(t reflect.Type) (names []string, index map[string]int) {
-	index = map[string]int{}
+// fieldsOf maps a struct's YAML keys to field index paths. An embedded
+// struct tagged `yaml:",inline"` contributes its own keys at the same level.
+func fieldsOf(t reflect.Type) (names []string, index map[string][]int) {
+	index = map[string][]int{}
 	for i := range t.NumField() {
 		f := t.Field(i)
-		name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		name, opts, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if f.Anonymous && opts == "inline" && f.Type.Kind() == reflect.Struct {
+			inner, innerIndex := fieldsOf(f.Type)
+			for _, n := range inner {
+				names = append(names, n)
+				index[n] = append([]int{i}, innerIndex[n]...)
+			}
+			continue
+		}
 		if name == "-" || !f.IsExported() {
 			continue
 		}
@@ -180,7 +190,7 @@ func fieldsOf(t reflect.Type) (names []string, index map[string]int) {
 			name = strings.ToLower(f.Name)
 		}
 		names = append(names, name)
-		index[name] = i
+		index[name] = []int{i}
 	}
 	return names, index
 }
@@ -226,7 +236,7 @@ func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value, what string) {
 			d.unknownField(k, what, k.Value, names)
 			return
 		}
-		d.decode(val, v.Field(i), join(what, k.Value))
+		d.decode(val, v.FieldByIndex(i), join(what, k.Value))
 	})
 }
 
