@@ -104,7 +104,12 @@ func matchCL100K(s string, i int) int {
 		}
 		return j
 	}
-	// The white-space alternatives: find the run of white space.
+	return matchSpace(s, i, n)
+}
+
+// matchSpace is the white-space alternatives shared by both patterns,
+// \s*[\r\n]+|\s+(?!\S)|\s+, from s[i] (a character of n bytes).
+func matchSpace(s string, i, n int) int {
 	end := i
 	lastNL := -1
 	for {

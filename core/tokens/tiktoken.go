@@ -157,10 +157,19 @@ func (t *Tiktoken) split(s string, fn func(start, end int)) {
 	if s == "" {
 		return
 	}
-	if t.enc.name == CL100K {
+	switch t.enc.name {
+	case CL100K:
 		splitCL100K(s, fn)
-		return
+	case O200K:
+		splitO200K(s, fn)
+	default:
+		splitRegexp(t.enc.re, s, fn)
 	}
+}
+
+// splitRegexp splits with the encoding's pattern itself: the reference the
+// hand-written splitters are checked against.
+func splitRegexp(re *regexp2.Regexp, s string, fn func(start, end int)) {
 	runes := []rune(s)
 	// byteAt[i] is the byte offset of rune i; computed on the fly, since
 	// matches arrive in order.
@@ -174,7 +183,7 @@ func (t *Tiktoken) split(s string, fn func(start, end int)) {
 		return bytePos
 	}
 	last := 0
-	m, _ := t.enc.re.FindRunesMatch(runes)
+	m, _ := re.FindRunesMatch(runes)
 	for m != nil {
 		start := advance(m.Index)
 		if start > last { // a gap the pattern did not cover (cannot happen with tiktoken's patterns)
@@ -185,7 +194,7 @@ func (t *Tiktoken) split(s string, fn func(start, end int)) {
 			fn(start, end)
 		}
 		last = end
-		m, _ = t.enc.re.FindNextMatch(m)
+		m, _ = re.FindNextMatch(m)
 	}
 	if last < len(s) {
 		fn(last, len(s))

@@ -1,0 +1,48 @@
+package tokens
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// pieces collects the piece ranges a splitter produces.
+func pieces(split func(string, func(int, int)), s string) []string {
+	var out []string
+	split(s, func(a, b int) { out = append(out, fmt.Sprintf("%d:%q", a, s[a:b])) })
+	return out
+}
+
+// TestSplittersMatchTheirPatterns checks the hand-written splitters piece by
+// piece against the encodings' own patterns run through regexp2, on random
+// text drawn from every character class the patterns distinguish.
+func TestSplittersMatchTheirPatterns(t *testing.T) {
+	alphabet := []rune("aAbZzQ 0 19.,;:'\"!?-_/\\\n\t\r(){}[]<>é東😀ßǅʰ\u0301\u0308ŉĳǈ \u00a0\u2003\u3000\v\f\u0085\u2028Ⅻ½À'sS'LLdtTrEvVmM٣ſ\ufffd")
+	for _, name := range []string{CL100K, O200K} {
+		enc, err := load(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hand := splitCL100K
+		if name == O200K {
+			hand = splitO200K
+		}
+		ref := func(s string, fn func(int, int)) { splitRegexp(enc.re, s, fn) }
+		rng := rand.New(rand.NewPCG(7, uint64(len(name))))
+		for trial := range 20000 {
+			var b strings.Builder
+			for range rng.IntN(40) {
+				b.WriteRune(alphabet[rng.IntN(len(alphabet))])
+			}
+			s := b.String()
+			if trial%10 == 0 {
+				s += string([]byte{0xff, 'a', 0xc3}) // invalid UTF-8
+			}
+			got, want := pieces(hand, s), pieces(ref, s)
+			if strings.Join(got, " ") != strings.Join(want, " ") {
+				t.Fatalf("%s %q:\n got %v\nwant %v", name, s, got, want)
+			}
+		}
+	}
+}

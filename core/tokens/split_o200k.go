@@ -1,0 +1,143 @@
+package tokens
+
+import (
+	"unicode"
+	"unicode/utf8"
+)
+
+// splitO200K is a hand-written equivalent of o200k_base's pre-split
+// pattern, which regexp2 runs at a few MB/s:
+//
+//	[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|
+//	[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|
+//	\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+
+//
+// The alternatives are tried in order at each position, with the regex
+// engine's backtracking reproduced where it matters: in the first
+// alternative the greedy upper run gives characters back until a lower one
+// can start, and the optional prefix is tried before its absence. A spec
+// checks the pieces against regexp2 on random text.
+func splitO200K(s string, fn func(start, end int)) {
+	for i := 0; i < len(s); {
+		j := matchO200K(s, i)
+		fn(i, j)
+		i = j
+	}
+}
+
+// isUpperish is [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}].
+func isUpperish(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'A' <= r && r <= 'Z'
+	}
+	return unicode.In(r, unicode.Lu, unicode.Lt, unicode.Lm, unicode.Lo, unicode.M)
+}
+
+// isLowerish is [\p{Ll}\p{Lm}\p{Lo}\p{M}].
+func isLowerish(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'a' <= r && r <= 'z'
+	}
+	return unicode.In(r, unicode.Ll, unicode.Lm, unicode.Lo, unicode.M)
+}
+
+// isPrefix is [^\r\n\p{L}\p{N}].
+func isPrefix(r rune) bool { return r >= 0 && r != '\r' && r != '\n' && !isLetter(r) && !isNumber(r) }
+
+// run returns the end of the run of runes from j that satisfy in.
+func run(s string, j int, in func(rune) bool) int {
+	for {
+		r, m := decode(s, j)
+		if m == 0 || !in(r) {
+			return j
+		}
+		j += m
+	}
+}
+
+// contraction returns the end of an optional (?i:'s|'t|'re|'ve|'m|'ll|'d)
+// at j.
+func contraction(s string, j int) int {
+	if j < len(s) && s[j] == '\'' {
+		rest := s[j+1:]
+		for _, suf := range [...]string{"s", "t", "re", "ve", "m", "ll", "d"} {
+			if len(rest) >= len(suf) && equalFoldASCII(rest[:len(suf)], suf) {
+				return j + 1 + len(suf)
+			}
+		}
+	}
+	return j
+}
+
+// lettersFirst is the first alternative from p (the prefix already taken):
+// U*L+ with U* giving back until L+ can start. It returns -1 when it fails.
+func lettersFirst(s string, p int) int {
+	u := run(s, p, isUpperish)
+	for j := u; ; {
+		if r, _ := decode(s, j); isLowerish(r) {
+			return contraction(s, run(s, j, isLowerish))
+		}
+		if j == p {
+			return -1
+		}
+		_, m := utf8.DecodeLastRuneInString(s[p:j])
+		j -= m
+	}
+}
+
+// lettersSecond is the second alternative from p: U+L*. It returns -1 when
+// it fails.
+func lettersSecond(s string, p int) int {
+	u := run(s, p, isUpperish)
+	if u == p {
+		return -1
+	}
+	return contraction(s, run(s, u, isLowerish))
+}
+
+// matchO200K returns the end of the piece that starts at s[i].
+func matchO200K(s string, i int) int {
+	c, n := decode(s, i)
+	prefixed := isPrefix(c) || c == utf8.RuneError && n == 1
+	for _, alt := range [...]func(string, int) int{lettersFirst, lettersSecond} {
+		if prefixed {
+			if j := alt(s, i+n); j >= 0 {
+				return j
+			}
+		}
+		if j := alt(s, i); j >= 0 {
+			return j
+		}
+	}
+	// \p{N}{1,3}
+	if isNumber(c) {
+		j := i + n
+		for k := 1; k < 3; k++ {
+			r, m := decode(s, j)
+			if !isNumber(r) {
+				break
+			}
+			j += m
+		}
+		return j
+	}
+	//  ?[^\s\p{L}\p{N}]+[\r\n/]*
+	j := i
+	if c == ' ' {
+		j = i + 1
+	}
+	if r, _ := decode(s, j); isOther(r) || r == utf8.RuneError {
+		for {
+			r, m := decode(s, j)
+			if m == 0 || !(isOther(r) || r == utf8.RuneError) {
+				break
+			}
+			j += m
+		}
+		for j < len(s) && (s[j] == '\r' || s[j] == '\n' || s[j] == '/') {
+			j++
+		}
+		return j
+	}
+	return matchSpace(s, i, n)
+}
