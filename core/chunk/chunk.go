@@ -54,23 +54,39 @@ func Make(text string, tk core.Tokenizer, budget int, overlap float64) (Plan, er
 	if overlap < 0 || overlap >= 0.5 || math.IsNaN(overlap) {
 		return Plan{}, fmt.Errorf("chunk: overlap %v: %w", overlap, ErrOverlap)
 	}
-	pieces := tk.Pieces(nil, text)
-	return plan(text, pieces, budget, overlap)
+	// Boundaries: bound[k] is the byte offset before piece k (bound[n] =
+	// len), cum[k] the tokens before it. A tokenizer that can walk its
+	// pieces fills them directly, without a slice of pieces in between.
+	bound := make([]int, 0, len(text)/4+2)
+	cum := make([]int, 1, len(text)/4+2)
+	var tooLarge error
+	add := func(start, end, tokens int) {
+		if tokens > budget && tooLarge == nil {
+			tooLarge = fmt.Errorf("chunk: piece at bytes %d-%d has %d tokens, budget %d: %w", start, end, tokens, budget, ErrTooLarge)
+		}
+		bound = append(bound, start)
+		cum = append(cum, cum[len(cum)-1]+tokens)
+	}
+	if w, ok := tk.(pieceWalker); ok {
+		w.WalkPieces(text, add)
+	} else {
+		for _, p := range tk.Pieces(nil, text) {
+			add(p.Start, p.End, p.Tokens)
+		}
+	}
+	if tooLarge != nil {
+		return Plan{}, tooLarge
+	}
+	return plan(text, append(bound, len(text)), cum, budget, overlap)
 }
 
-func plan(text string, pieces []core.Piece, budget int, overlap float64) (Plan, error) {
-	// Boundaries: bound[k] is the byte offset before piece k (bound[n] = len),
-	// cum[k] the tokens before it.
-	n := len(pieces)
-	bound := make([]int, n+1)
-	cum := make([]int, n+1)
-	for k, p := range pieces {
-		if p.Tokens > budget {
-			return Plan{}, fmt.Errorf("chunk: piece at bytes %d-%d has %d tokens, budget %d: %w", p.Start, p.End, p.Tokens, budget, ErrTooLarge)
-		}
-		bound[k], cum[k+1] = p.Start, cum[k]+p.Tokens
-	}
-	bound[n] = len(text)
+// pieceWalker is a tokenizer that can hand its pieces over one by one.
+type pieceWalker interface {
+	WalkPieces(s string, fn func(start, end, tokens int))
+}
+
+func plan(text string, bound, cum []int, budget int, overlap float64) (Plan, error) {
+	n := len(bound) - 1
 	total := cum[n]
 	o := OverlapTokens(budget, overlap)
 	pl := Plan{Tokens: total, Budget: budget, Overlap: o}

@@ -142,6 +142,12 @@ func (t *Tiktoken) Count(s string) int {
 	return n
 }
 
+// WalkPieces calls fn with each pre-split piece of s and its token count,
+// in order, without building a slice (chunk planning uses it).
+func (t *Tiktoken) WalkPieces(s string, fn func(start, end, tokens int)) {
+	t.split(s, func(start, end int) { fn(start, end, t.enc.count(s[start:end])) })
+}
+
 // Pieces appends the pre-split pieces of s, with their token counts, to dst.
 func (t *Tiktoken) Pieces(dst []core.Piece, s string) []core.Piece {
 	dst = slices.Grow(dst, len(s)/4) // about one piece per four bytes
