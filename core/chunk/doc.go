@@ -33,6 +33,8 @@
 // the plan tries up to eight more chunks and, failing that, packs pieces
 // greedily without overlap, which is still within budget.
 //
-// Cost: one tokenization pass (Pieces), a prefix sum over the pieces, then
+// Cost: one tokenization pass, which fills two integers per piece (its byte
+// offset and the tokens before it) directly when the tokenizer can walk its
+// pieces (tokens.Tiktoken.WalkPieces; others go through Pieces), then
 // O(N log P) for the cuts, each a binary search over P piece boundaries.
 package chunk
