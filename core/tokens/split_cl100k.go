@@ -1,6 +1,7 @@
 package tokens
 
 import (
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -74,37 +75,53 @@ func matchCL100K(s string, i int) int {
 			j += m
 		}
 	}
-	// \p{N}{1,3}
-	if isNumber(c) {
-		j = i + n
-		for k := 1; k < 3; k++ {
-			r, m := decode(s, j)
-			if !isNumber(r) {
-				break
-			}
-			j += m
-		}
+	if j := matchDigits(s, i, c, n); j >= 0 {
 		return j
 	}
 	//  ?[^\s\p{L}\p{N}]+[\r\n]*
-	j = i
-	if c == ' ' {
-		j = i + 1
-	}
-	if r, _ := decode(s, j); isOther(r) || (r == utf8.RuneError) {
-		for {
-			r, m := decode(s, j)
-			if m == 0 || !(isOther(r) || r == utf8.RuneError) {
-				break
-			}
-			j += m
-		}
-		for j < len(s) && (s[j] == '\r' || s[j] == '\n') {
-			j++
-		}
+	if j := matchPunct(s, i, c, "\r\n"); j >= 0 {
 		return j
 	}
 	return matchSpace(s, i, n)
+}
+
+// matchDigits is \p{N}{1,3} at s[i] (c, of n bytes); -1 when c is no number.
+func matchDigits(s string, i int, c rune, n int) int {
+	if !isNumber(c) {
+		return -1
+	}
+	j := i + n
+	for k := 1; k < 3; k++ {
+		r, m := decode(s, j)
+		if !isNumber(r) {
+			break
+		}
+		j += m
+	}
+	return j
+}
+
+// matchPunct is " ?[^\s\p{L}\p{N}]+[TRAIL]*" at s[i] (c), where trail
+// lists the trailing bytes; -1 when it does not match.
+func matchPunct(s string, i int, c rune, trail string) int {
+	j := i
+	if c == ' ' {
+		j = i + 1
+	}
+	if r, _ := decode(s, j); !isOther(r) && r != utf8.RuneError {
+		return -1
+	}
+	for {
+		r, m := decode(s, j)
+		if m == 0 || !(isOther(r) || r == utf8.RuneError) {
+			break
+		}
+		j += m
+	}
+	for j < len(s) && strings.IndexByte(trail, s[j]) >= 0 {
+		j++
+	}
+	return j
 }
 
 // matchSpace is the white-space alternatives shared by both patterns,

@@ -109,34 +109,11 @@ func matchO200K(s string, i int) int {
 			return j
 		}
 	}
-	// \p{N}{1,3}
-	if isNumber(c) {
-		j := i + n
-		for k := 1; k < 3; k++ {
-			r, m := decode(s, j)
-			if !isNumber(r) {
-				break
-			}
-			j += m
-		}
+	if j := matchDigits(s, i, c, n); j >= 0 {
 		return j
 	}
 	//  ?[^\s\p{L}\p{N}]+[\r\n/]*
-	j := i
-	if c == ' ' {
-		j = i + 1
-	}
-	if r, _ := decode(s, j); isOther(r) || r == utf8.RuneError {
-		for {
-			r, m := decode(s, j)
-			if m == 0 || !(isOther(r) || r == utf8.RuneError) {
-				break
-			}
-			j += m
-		}
-		for j < len(s) && (s[j] == '\r' || s[j] == '\n' || s[j] == '/') {
-			j++
-		}
+	if j := matchPunct(s, i, c, "\r\n/"); j >= 0 {
 		return j
 	}
 	return matchSpace(s, i, n)
