@@ -50,30 +50,37 @@ func DefaultKnobs() Knobs {
 		MaxChunks: extract.DefaultMaxChunks, LineThreshold: extract.DefaultLineThreshold}
 }
 
+// knobs lists the knobs --set accepts, by name.
+func (k *Knobs) knobs() []struct {
+	name string
+	v    *int
+} {
+	return []struct {
+		name string
+		v    *int
+	}{{"byte_cap", &k.ByteCap}, {"overlap", &k.OverlapPercent}, {"context_window", &k.ContextWindow},
+		{"max_output", &k.MaxOutputTokens}, {"simple_words", &k.SimpleWords}, {"max_chunks", &k.MaxChunks},
+		{"line_threshold", &k.LineThreshold}}
+}
+
 // KnobNames lists the knobs --set accepts.
-var KnobNames = []string{"byte_cap", "overlap", "context_window", "max_output", "simple_words", "max_chunks", "line_threshold"}
+func KnobNames() []string {
+	var names []string
+	for _, f := range (&Knobs{}).knobs() {
+		names = append(names, f.name)
+	}
+	return names
+}
 
 // Set changes one knob by name.
 func (k *Knobs) Set(name string, v int) error {
-	switch name {
-	case "byte_cap":
-		k.ByteCap = v
-	case "overlap":
-		k.OverlapPercent = v
-	case "context_window":
-		k.ContextWindow = v
-	case "max_output":
-		k.MaxOutputTokens = v
-	case "simple_words":
-		k.SimpleWords = v
-	case "max_chunks":
-		k.MaxChunks = v
-	case "line_threshold":
-		k.LineThreshold = v
-	default:
-		return fmt.Errorf("unknown knob %q (known: %s)", name, strings.Join(KnobNames, ", "))
+	for _, f := range k.knobs() {
+		if f.name == name {
+			*f.v = v
+			return nil
+		}
 	}
-	return nil
+	return fmt.Errorf("unknown knob %q (known: %s)", name, strings.Join(KnobNames(), ", "))
 }
 
 // Row is one strategy on one case.

@@ -97,6 +97,19 @@ func textOf(n *jnode) string {
 	return strings.Join(parts, "\n")
 }
 
+// injectTool appends a tool to the request's "tools" list, creating it when
+// absent.
+func injectTool(body []byte, what, tool string) ([]byte, error) {
+	root, err := parseBody(body, what)
+	if err != nil {
+		return nil, err
+	}
+	if tools := root.get("tools"); tools != nil && tools.kind == '[' {
+		return splice(body, []edit{appendToArray(tools, []byte(tool))}), nil
+	}
+	return splice(body, []edit{addKey(root, "tools", []byte("["+tool+"]"))}), nil
+}
+
 // applyEdits replaces the content nodes of compressed outputs.
 func applyEdits(body []byte, contents []*jnode, results []Result) ([]byte, error) {
 	var edits []edit
@@ -190,15 +203,8 @@ func (OpenAI) UserQuery(body []byte) string {
 
 // InjectExpandTool adds expand_context to "tools".
 func (OpenAI) InjectExpandTool(body []byte) ([]byte, error) {
-	root, err := parseBody(body, "openai request")
-	if err != nil {
-		return nil, err
-	}
-	tool := []byte(`{"type":"function","function":{"name":"expand_context","description":` + string(jsonString(ExpandToolDescription)) + `,"parameters":` + expandParams + `}}`)
-	if tools := root.get("tools"); tools != nil && tools.kind == '[' {
-		return splice(body, []edit{appendToArray(tools, tool)}), nil
-	}
-	return splice(body, []edit{addKey(root, "tools", append(append([]byte{'['}, tool...), ']'))}), nil
+	return injectTool(body, "openai request", `{"type":"function","function":{"name":"expand_context","description":`+
+		string(jsonString(ExpandToolDescription))+`,"parameters":`+expandParams+`}}`)
 }
 
 func (OpenAI) message(resp []byte) (*jnode, *jnode, error) {
@@ -352,15 +358,8 @@ func (Anthropic) UserQuery(body []byte) string {
 
 // InjectExpandTool adds expand_context to "tools".
 func (Anthropic) InjectExpandTool(body []byte) ([]byte, error) {
-	root, err := parseBody(body, "anthropic request")
-	if err != nil {
-		return nil, err
-	}
-	tool := []byte(`{"name":"expand_context","description":` + string(jsonString(ExpandToolDescription)) + `,"input_schema":` + expandParams + `}`)
-	if tools := root.get("tools"); tools != nil && tools.kind == '[' {
-		return splice(body, []edit{appendToArray(tools, tool)}), nil
-	}
-	return splice(body, []edit{addKey(root, "tools", append(append([]byte{'['}, tool...), ']'))}), nil
+	return injectTool(body, "anthropic request", `{"name":"expand_context","description":`+
+		string(jsonString(ExpandToolDescription))+`,"input_schema":`+expandParams+`}`)
 }
 
 // PhantomCalls lists expand_context tool_use blocks.

@@ -11,7 +11,9 @@
 //
 // tool_output is offered only while the store is non-empty and never on the
 // final turn (decisions 14, 15). Its failure format is a normal tool result,
-// not an error.
+// not an error. Its map, reduce and read-grep calls go to the session's LLM
+// with the session's nonce; Options.Extract sets routing and strategy knobs,
+// and its context window defaults to the session's.
 //
 // The session's nonce comes from Sources; the system prompt ends with the
 // final-report instruction that names it. The store directory is removed when

@@ -1,0 +1,25 @@
+// Package harness runs toolout's YAML scenarios and compares what they did
+// with golden files.
+//
+// A scenario (scenarios/<id>.yaml) names a component, its config and input,
+// the scripted LLM steps (fakes.LLM), and what must hold. Load decodes it
+// strictly: unknown fields (with a did-you-mean), wrong types and invalid
+// values are all reported at once, each as file:line:col. A Runner runs it
+// with fresh deterministic sources (sequential ids and nonces, a stepping
+// clock), a scratch folder and the scripted LLM, checks the expectations and
+// the LLM's strictness (a request no step answers, a step left unused), and
+// renders a transcript: a txtar of the component's sections, every LLM
+// request and answer (concurrent map calls ordered by chunk, messages over
+// ElideAbove bytes shortened around their SHA-256), the log and the expected
+// failure. The transcript must equal golden/<id>.txtar byte for byte;
+// Runner.Update rewrites goldens, and with CI set a missing golden fails.
+//
+// Components (Default): extract, finalreport, gateway, leaked, llm, schema,
+// session and store, each a Spec registered with Register; their config,
+// input and expect shapes are documented on their types.
+//
+// Import turns a production trace (OpenAI-style chat messages) into
+// regression scenarios: a session replay and, for leaked calls, a leaked
+// scenario, with secrets redacted, provenance recorded and the same bytes on
+// every import.
+package harness
