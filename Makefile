@@ -52,9 +52,18 @@ bench-check:
 bench-baseline:
 	$(GO) run ./cmd/toolout bench strategies --write-baseline bench/baseline.json --svg bench/strategies.svg
 
-## fuzz: run each fuzz target for FUZZTIME (default 30s); a crasher lands in the package's testdata/fuzz
+## fuzz: run every fuzz target in the module (each `func FuzzX` in a _test.go file) for FUZZTIME
+## (default 30s) one after another; a crasher lands in its package's testdata/fuzz/FuzzX and fails
 fuzz:
-	$(GO) test -run '^$$' -fuzz '^FuzzExtract$$' -fuzztime $(FUZZTIME) ./core/leaked
+	@targets=$$(grep -rl --include='*_test.go' '^func Fuzz' . | sort | while read -r f; do \
+		sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\)(.*/\1/p' "$$f" | while read -r t; do echo "./$$(dirname $${f#./}):$$t"; done; \
+	done); \
+	n=0; failed=0; for pt in $$targets; do \
+		pkg=$${pt%%:*}; t=$${pt##*:}; n=$$((n+1)); \
+		echo "== $$t ($$pkg, $(FUZZTIME))"; \
+		$(GO) test -run '^$$' -fuzz "^$$t\$$" -fuzztime $(FUZZTIME) "$$pkg" || failed=$$((failed+1)); \
+	done; \
+	echo "fuzz: $$n targets, $$failed failed"; [ $$failed -eq 0 ] && [ $$n -gt 0 ]
 
 ## help: list the targets
 help:
