@@ -24,6 +24,9 @@ import (
 //	  patterns: ["<tools>"]
 //	  dropped: [{reason: "invalid JSON"}]   # reason substrings, in order
 //	  repairs: [trailing_comma]
+//
+// Every run is also checked to lose no text: the content must be the input
+// with the removed spans cut out, trimmed.
 type leakedConfig struct {
 	ScanFences bool `yaml:"scan_fences"`
 }
@@ -84,6 +87,9 @@ func checkLeaked(exp *leakedExpect, o leakedOutcome) []Mismatch {
 	if exp.Identical && (r.Content == nil || *r.Content != o.input) {
 		out = append(out, Mismatch{"identical", "the content is not the input, byte for byte"})
 	}
+	if msg := lostText(o.input, r); msg != "" {
+		out = append(out, Mismatch{"content", msg})
+	}
 	if exp.Calls != nil {
 		if len(exp.Calls) != len(r.Calls) {
 			out = append(out, Mismatch{"calls", fmt.Sprintf("got %d calls, want %d", len(r.Calls), len(exp.Calls))})
@@ -122,6 +128,33 @@ func checkLeaked(exp *leakedExpect, o leakedOutcome) []Mismatch {
 		}
 	}
 	return out
+}
+
+// lostText checks, for every scenario, that the content is the input with
+// the removed spans cut out and trimmed (the input itself when nothing was
+// removed): no text is lost but what Extract reports as removed.
+func lostText(in string, r leaked.Result) string {
+	if len(r.Removed) == 0 {
+		if r.Content == nil || *r.Content != in {
+			return "nothing was removed, but the content is not the input, byte for byte"
+		}
+		return ""
+	}
+	var b strings.Builder
+	at := 0
+	for _, sp := range r.Removed {
+		if sp.Offset < at || sp.Offset+sp.Length > len(in) {
+			return fmt.Sprintf("removed span %+v out of order or out of the input", sp)
+		}
+		b.WriteString(in[at:sp.Offset])
+		at = sp.Offset + sp.Length
+	}
+	b.WriteString(in[at:])
+	rest := strings.TrimSpace(b.String())
+	if (rest == "") != (r.Content == nil) || (r.Content != nil && *r.Content != rest) {
+		return fmt.Sprintf("the content is not the input minus the removed spans: want %q", rest)
+	}
+	return ""
 }
 
 func orNil(s []string) []string {

@@ -19,6 +19,18 @@ var _ = Describe("toolout leaked", func() {
 		Expect(stdout).To(Equal(`{"content":"\n  plain text, no calls  \n","tool_calls":[],"patterns":[],"dropped":[],"repairs":[]}` + "\n"))
 	})
 
+	It("keeps an opening tag in prose byte for byte (issue 13)", func() {
+		code, stdout, _ := invoke("Use the <tools> syntax to call tools.", "leaked")
+		Expect(code).To(Equal(0))
+		Expect(stdout).To(Equal(`{"content":"Use the <tools> syntax to call tools.","tool_calls":[],"patterns":[],"dropped":[],"repairs":[]}` + "\n"))
+	})
+
+	It("recovers Qwen3-Coder calls whose <tool_call> opener was stripped", func() {
+		code, stdout, _ := invoke("<function=logs__query>\n<parameter=limit>\n50\n</parameter>\n</function>\n</tool_call>", "leaked", "--ids", "seq")
+		Expect(code).To(Equal(0))
+		Expect(stdout).To(Equal(`{"content":null,"tool_calls":[{"id":"00000000-0000-4000-8000-000000000001","name":"logs__query","arguments":{"limit":50}}],"patterns":["<function=>"],"dropped":[],"repairs":[]}` + "\n"))
+	})
+
 	It("reads a file and scans fences on request", func() {
 		code, stdout, _ := invoke("", "leaked", "--scan-fences", "--ids=seq", "../../scenarios/leaked/trace-tools.txt")
 		Expect(code).To(Equal(0))

@@ -1,76 +1,168 @@
-// Package leaked recovers tool calls that a model wrote as text, inside
-// <tool_calls>, <tool_call>, <tools>, <function_call> or <function> wrappers,
-// instead of calling the tool through the API (specs/leaked-tool-call-fallback.md).
+// Package leaked recovers tool calls that a model wrote as text instead of
+// calling the tool through the API (specs/leaked-tool-call-fallback.md):
+// JSON inside <tool_calls>, <tool_call>, <tools>, <function_call>,
+// <function> or <minimax:tool_call> wrappers, and the XML-parameter calls of
+// current open models.
 //
 // It is an isolated module: one entry point, Extract, which takes the
-// assistant's text and returns the cleaned content, the calls, the wrappers
-// seen, every dropped block and every repair. It knows nothing of sessions,
-// providers or tool lists. The session calls it at its single hook point, when
-// a turn has text but no native calls and no final report.
+// assistant's text and returns the cleaned content, the calls, the patterns
+// removed, every dropped block, every repair and the removed spans. It knows
+// nothing of sessions, providers or tool lists. The session calls it at its
+// single hook point, when a turn has text but no native calls and no final
+// report.
 //
 // # Contract
 //
-// Wrappers. The five names above, case-insensitive; the name must end at '>'
-// or white space, so attributes (<tool_call id="1">) are allowed and ignored
-// and <tool_call_result> is not a wrapper. Patterns are reported as "<tools>"
-// etc., lowercase, in order of first appearance.
+// Never lose text. Only two kinds of block are removed from the content, a
+// block that yields a call and a block that attempted a call and is broken,
+// together with the tags of the containers around them. All other text,
+// tags included, stays byte for byte. Result.Removed lists the spans cut
+// out; Content is the input with them cut out, trimmed.
 //
-// Scanning is string-aware: inside a wrapper the JSON is scanned with its
-// strings, so a closing tag inside a JSON string value is data
-// ({"command":"echo '</tool_call>'"} stays whole). The reference system stopped
-// at the first closing tag and corrupted such calls.
+// Wrappers. The six names above, case-insensitive; the name must end at '>'
+// or white space, so attributes (<tool_call id="1">) are allowed and ignored,
+// and <tool_call_result> is not a wrapper. An opening tag runs to the first
+// '>' and holds no '<'.
 //
-// Not scanned: inside <think>…</think> (an unclosed <think> hides the rest of
-// the text), inside fenced code blocks (a line starting with ``` up to the
-// closing fence, or the end of input; Options.ScanFences turns this off), and
-// inside inline code (a run of backticks up to the next run of the same length
-// on the same line). A model showing an example is not calling a tool, and an
-// executed example can have side effects.
+// What follows an opening tag, after white space, decides what it is:
+//   - another opening wrapper tag: a container (below);
+//   - an XML-parameter call (below);
+//   - a JSON start: '{', or '[' followed (after white space) by '{',
+//     optionally inside a code fence (```json … ```): a JSON body (below);
+//   - anything else (prose, an empty wrapper, "[see docs]", a JSON string or
+//     number, "[]", the end of input): the tag is prose and stays, and
+//     scanning goes on right after it. "Use the <tools> syntax" comes back
+//     byte-identical.
 //
-// Body. After the opening tag and white space, the body may be wrapped in a
-// code fence (```json … ```; repaired and reported as code_fence). It holds
-// one JSON object, an array of calls, or several values back to back (JSONL).
-// Repairs are limited to lossless ones, each reported: trailing commas before
-// a closing bracket, and raw control characters inside strings (escaped). No
-// guessing: no single quotes, no Python True/None, no invented braces.
+// JSON body. One value, an array of calls, or several values back to back
+// (JSONL). Scanning is string-aware: a closing tag inside a JSON string value
+// is data ({"command":"echo '</tool_call>'"} stays whole; the reference
+// system stopped at the first closing tag). Each value is sorted into a call,
+// a broken call, or not a call:
+//   - a call has a name and arguments (Fields, below);
+//   - a broken call has a name but arguments that are not an object (a
+//     number, an array, a string that does not hold a JSON object);
+//   - not a call: an object without a usable name (missing, not a string,
+//     empty or blank), an object shaped like a tool definition (a
+//     description and a JSON-Schema "parameters", no "arguments", also in
+//     the OpenAI {"type":"function","function":{…}} shape), anything that is
+//     not an object.
 //
-// Span. With the closing tag right after the JSON, the wrapper is removed up
-// to and including it. When the closing tag is missing but the JSON is
-// complete (servers often strip it as a special token), the call is still
-// extracted (the reference ignored it): the span ends at the end of input
-// when only white space or a cut-off closing tag follows, or after the JSON
-// when other text follows (the text stays). When text follows the JSON and the
-// closing tag comes before any other wrapper, the span runs to the closing tag
-// and that text is reported as dropped.
+// A body whose values are all "not a call" is well-formed JSON that is no
+// call, such as a tool list the model echoed from its prompt: the block
+// stays in the content and nothing is reported. A body with at least one
+// call or broken call is removed; its calls are extracted, and each other
+// value is listed in Dropped with its reason. A body that starts like JSON
+// and does not parse (truncated, unquoted keys, bad literals, Python
+// True/None, single quotes) is a broken attempt: the whole block is removed
+// and listed in Dropped, even when an earlier value of a JSONL body was
+// valid, so "<tool_call>{"name": "x", "arguments": {" is dropped while
+// "<tool_call> hello </tool_call>" stays.
 //
-// Invalid JSON. A wrapper without usable JSON (prose, truncated or malformed
-// JSON, an empty wrapper) is removed from the content and yields no call, as
-// the spec decides; the block (from its opening tag to its closing tag, or to
-// the next wrapper, or to the end of input) is listed in Dropped with its byte
-// offset, raw text and reason, so nothing is lost silently. If one value of a
-// JSONL body is malformed, the whole block is dropped.
+// Repairs are lossless and reported, and apply only to removed blocks: the
+// code fence around the JSON, trailing commas before a closing bracket, raw
+// control characters inside strings (escaped). No guessing: no single
+// quotes, no Python literals, no invented braces.
 //
-// Fields. The name comes from "name", "function" (a string) or "tool", in that
-// order of precedence; it must be a non-empty string. The OpenAI shape
-// {"type":"function","function":{"name":…,"arguments":"…"}} is unwrapped.
-// Arguments come from "parameters", else "arguments" (parameters wins when
-// both are present); a string holding a JSON object is decoded once (the
-// reference turned it into {}); missing or null means {}; anything else drops
-// the call with a reason. An object shaped like a tool definition (a
-// description and a JSON-Schema "parameters", no "arguments") is not a call.
-// Names are not validated against a tool list (spec decision 1), and nothing
-// is truncated (decision 3). agent__batch is one call whose arguments are kept
-// verbatim, not flattened. Arguments are returned as compact JSON.
+// Span of a block. With the closing tag right after the body (white space
+// between is allowed), the block runs through the closing tag. When the
+// closing tag is missing (servers often strip it as a special token) the
+// call is still extracted (the reference ignored it): the block runs to the
+// end of input when only white space or a cut-off closing tag follows;
+// otherwise it ends after the body and the text after it stays. If that
+// text is followed by the block's closing tag before any other block, that
+// closing tag is removed too and the text in between stays ("<tool_call>{…}
+// I wait</tool_call>" leaves "I wait"). If the body is followed by another
+// block, the unclosed wrapper is treated as a container around it. A broken
+// block runs from its opening tag to its closing tag, the next block opener,
+// or the closing tag of the enclosing container, whichever comes first, else
+// to the end of input; so a broken block never swallows a later call.
 //
-// Content. When nothing is extracted and nothing removed, the input comes back
-// byte-identical (not trimmed). Otherwise the spans are removed, the rest is
-// trimmed, and empty becomes nil.
+// Containers. An opening tag followed directly by another block, as
+// <tool_calls> around <tool_call> blocks or a tag nested in itself, is a
+// container: every call inside comes out once, in order, and the container's
+// opening and closing tags (with the white space that joins them to the
+// blocks) are removed once a block inside it is removed. Containers hold
+// blocks separated by white space only; text or prose after a block ends
+// them, and a container that holds no removed block stays text. White space
+// between two removed sibling blocks stays. At most 1000 containers are open
+// at once; deeper opening tags stay text.
+//
+// XML-parameter calls. Qwen3-Coder writes
+// <function=NAME><parameter=KEY>value</parameter>…</function>, MiniMax
+// <invoke name="NAME"><parameter name="KEY">value</parameter>…</invoke>
+// (single quotes allowed; either parameter syntax is accepted in either
+// call). An opening tag is a call only when a parameter tag or its own
+// closing tag follows it after white space, and NAME is non-empty, on one
+// line and without '<'; otherwise it is prose. A wrapper may hold several
+// calls of either kind (MiniMax's several invokes per <minimax:tool_call>).
+// A call may also stand bare, without a wrapper (the opener is often
+// stripped); then a closing </tool_call> (for <function=…>) or
+// </minimax:tool_call> (for <invoke>) that follows it alone is removed with
+// it. Patterns report "<function=>" and "<invoke>" beside the wrapper.
+//
+// Parameter values: the text between the parameter tag and its closing
+// </parameter>, verbatim (no entity decoding), with one leading and one
+// trailing newline stripped ("\n" or "\r\n"; the Qwen3-Coder template writes
+// each value on its own lines). The closing tag is the first </parameter>
+// that is followed, after white space, by another parameter tag, a closing
+// tag of the call or of a wrapper, another call or the end of input, so that
+// a value may hold "</parameter>" itself (echo "</parameter>"); when none
+// is, the first </parameter>. Only closing tags before the next parameter
+// tag and the call's closing tag count. The
+// value is JSON when, trimmed of white space, it is a JSON object, array,
+// number, true or false; otherwise it is a string, unchanged. So null,
+// "007", True, quoted text and an empty value are strings ("null", "007",
+// …), since only those four JSON types are typed. A parameter given twice
+// keeps its first place and its last value.
+//
+// Broken or recoverable. A missing </function> or </invoke> is recoverable,
+// like a missing closing tag of a JSON wrapper: the call ends after its last
+// parameter. A parameter not closed by </parameter> before the next
+// parameter tag, the call's closing tag or the end of input, and a
+// malformed parameter tag (<parameter=>, <parameter junk>) make the call a
+// broken attempt: the whole block (wrapper or bare call) is removed and
+// listed in Dropped with the reason, as for broken JSON.
+//
+// Fields of a JSON call. The name comes from "name", "function" (a string)
+// or "tool", in that order of precedence; it must be a string that is not
+// blank. The OpenAI shape {"type":"function","function":{"name":…,
+// "arguments":"…"}} is unwrapped. Arguments come from "parameters", else
+// "arguments" (parameters wins when both are present, as in the reference
+// tests); a string holding a JSON object is decoded once (the reference
+// turned it into {}); missing or null means {}; anything else makes a broken
+// call. Names are not validated against a tool list (spec decision 1), and
+// nothing is truncated (decision 3). agent__batch is one call whose
+// arguments are kept verbatim, not flattened. Arguments are returned as
+// compact JSON objects.
+//
+// Not scanned: inside <think>…</think> (case-insensitive; an unclosed
+// <think> hides the rest of the text); inside fenced code blocks (a line
+// starting, after up to three spaces, with ``` or ~~~ or longer, whose info
+// string holds no backtick for a backtick fence, up to a line of at least as
+// many of the same character followed only by white space, or the end of
+// input; Options.ScanFences turns this off); inside inline code (a run of
+// backticks up to the next run of the same length on the same line; a run
+// with no partner is text). A model showing an example is not calling a
+// tool, and an executed example can have side effects.
+//
+// Content. When nothing is removed, the input comes back byte-identical
+// (not trimmed) and Patterns is empty. Otherwise the removed spans are cut
+// out, the rest is trimmed, and empty becomes nil. Patterns lists the tags
+// of the removed blocks and containers in order of first appearance; it is
+// non-empty exactly when something was removed, and when it is non-empty and
+// no call was extracted, Dropped says why.
 //
 // IDs come from Options.Sources.NewID (a random UUIDv4 by default), one per
 // call, in document order.
 //
-// Time is linear in the input on every input: the searches for '>' and for
-// closing tags are cached, JSON scanning stops at the first byte that cannot
-// be JSON, and each byte is scanned a bounded number of times, so 10 MB of
-// unclosed opening tags is as cheap as 10 MB of prose.
+// Time is linear in the input on every input, and the result is a
+// deterministic function of it (but for the IDs). The scan visits only '<',
+// '`' and '~'; every search for a byte or a tag is remembered (the first
+// match at or after a position), so many unclosed tags cost one pass; an
+// inline-code search that fails records, for its line, where the last run
+// of each length starts, so runs of backticks cost one pass per line; a JSON
+// scan stops at the first byte that cannot be JSON outside a string;
+// containers sit on a bounded stack. 10x the input costs about 10x the time:
+// bench.BenchmarkLeaked holds the adversarial inputs at 1 MiB and 10 MiB.
 package leaked

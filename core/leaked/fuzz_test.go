@@ -1,38 +1,82 @@
 package leaked_test
 
 import (
-	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/toolout/toolout/core/leaked"
 )
 
-// FuzzExtract checks, on any input, that Extract does not panic, that every
-// call has a non-empty name, object arguments and a unique id, and that input
-// without a wrapper comes back byte-identical. The scenario inputs seed it.
+// fuzzSeeds are the inputs of the issue 13 defects and the adversarial
+// shapes of bench/leaked_test.go, small.
+func fuzzSeeds() []string {
+	seeds := []string{
+		// The defects.
+		"Use the <tools> syntax to call tools.",
+		`<tools>{"name": "", "arguments": {}}</tools>`,
+		`<tools>{"name": "a", "description": "d", "parameters": {"type": "object", "properties": {}}}</tools>`,
+		"<tool_calls>\n<tool_call>{\"name\":\"a\"}</tool_call>\n<tool_call>{\"name\":\"b\"}</tool_call>\n</tool_calls>",
+		`<tool_call><tool_call>{"name":"a"}</tool_call></tool_call>`,
+		`<tool_call>{"name": "x", "arguments": {`,
+		"<tool_call> hello </tool_call>",
+		strings.Repeat("`a", 64),
+		// XML-parameter forms, whole and broken.
+		"<tool_call>\n<function=a>\n<parameter=x>\n1\n</parameter>\n</function>\n</tool_call>",
+		"<function=a>\n<parameter=x>\n{\"k\": [1]}\n</parameter>\n</function>\n</tool_call>",
+		"<function=a><parameter=x>1<parameter=y>2</parameter></function>",
+		"<tool_call>\n<function=run>\n<parameter=cmd>\necho \"</parameter>\"\n</parameter>\n</function>\n</tool_call>",
+		`<minimax:tool_call><invoke name="a"><parameter name="x">1</parameter></invoke><invoke name="b"></invoke></minimax:tool_call>`,
+		`<invoke name="a"><parameter name="x">1</invoke></minimax:tool_call>`,
+	}
+	units := []string{
+		"`a", "`a` b ", "x ```` ``` `` ", "```\n", "~~~\n", "`````````\n", "`` <tool_call>{\"name\":\"a\"}\n",
+		"<tool_cal <tool_callx <too <tool_call_result> <functio <function_ <minimax:tool ", "<", "<think ",
+		"<tool_call ", "<tool_call>", "<tool_call>{", `<tool_call>{"s":"`, `<tool_call>{"s":"\"`,
+		`<tool_call>{"name":"a"} x `, "<tools> and some </tools> ", "<function=a>", "<function=a>\n<parameter=x>\n",
+		"<function=a>\n<parameter=x>\nv\n</parameter>\n", `<minimax:tool_call><invoke name="a"><parameter name="x">`,
+		"[", `{"a":`, `\"\\\u00e9`, "{}", `{"name":"a"}`, "<tool_calls>", "<tool_calls><tool_call>",
+		"<tool_calls>\n<tool_call>{\"name\":\"a\"}</tool_call>\n</tool_calls>\n",
+	}
+	for _, u := range units {
+		seeds = append(seeds, strings.Repeat(u, 40))
+	}
+	seeds = append(seeds, "<think>"+strings.Repeat(`<tool_call>{"name":"a"} `, 10),
+		"<tool_call>"+strings.Repeat("[", 100), `<tool_call>{"name":"a","arguments":`+strings.Repeat(`{"a":`, 50),
+		"<tools>"+strings.Repeat(`{"name":"a"}`, 20)+"</tools>",
+		strings.Repeat("<tool_calls>", 20)+`{"name":"a"}`+strings.Repeat("</tool_calls>", 20),
+		"<function=a>"+strings.Repeat("<parameter=x>1</parameter>", 20)+"</function>"+strings.Repeat("<parameterx ", 20))
+	var b strings.Builder
+	for k := 1; k < 30; k++ {
+		b.WriteString(strings.Repeat("`", k) + "a")
+	}
+	return append(seeds, b.String())
+}
+
+// FuzzExtract checks the contract on any input: the content is the input
+// with the removed spans cut out and trimmed (byte-identical when nothing was
+// removed), the spans are ordered and disjoint, every call has a name and
+// object arguments and a unique id, every dropped entry points at a removed
+// block, and the result is deterministic. It runs with fence scanning off and
+// on. The scenario inputs, the defect inputs and small adversarial inputs
+// seed it.
 func FuzzExtract(f *testing.F) {
 	for _, v := range vectors() {
 		f.Add(v.Input)
 	}
+	for _, s := range fuzzSeeds() {
+		f.Add(s)
+	}
 	f.Fuzz(func(t *testing.T, in string) {
-		r := leaked.Extract(in, leaked.Options{})
-		ids := map[string]bool{}
-		for _, c := range r.Calls {
-			var obj map[string]any
-			if c.Name == "" || json.Unmarshal(c.Arguments, &obj) != nil || obj == nil {
-				t.Fatalf("bad call %q %s", c.Name, c.Arguments)
+		for _, fences := range []bool{false, true} {
+			r := leaked.Extract(in, leaked.Options{Sources: seqIDs(), ScanFences: fences})
+			if err := checkResult(in, r); err != nil {
+				t.Fatalf("scan_fences=%v: %v", fences, err)
 			}
-			if ids[c.ID] {
-				t.Fatalf("duplicate id %s", c.ID)
+			again := leaked.Extract(in, leaked.Options{Sources: seqIDs(), ScanFences: fences})
+			if !reflect.DeepEqual(r, again) {
+				t.Fatalf("scan_fences=%v: not deterministic", fences)
 			}
-			ids[c.ID] = true
-		}
-		if len(r.Patterns) == 0 && (r.Content == nil || *r.Content != in) {
-			t.Fatalf("no wrapper, but the content changed")
-		}
-		if r.Content != nil && len(r.Patterns) > 0 && *r.Content != strings.TrimSpace(*r.Content) {
-			t.Fatalf("content not trimmed")
 		}
 	})
 }

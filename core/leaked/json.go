@@ -30,7 +30,9 @@ func scanJSON(s string, start int) (end int, fixed []byte, repairs []string, err
 	copied := start
 	repair := func(at int, kind string, replacement string) {
 		if buf == nil {
-			buf = make([]byte, 0, len(s)-start+16)
+			// Sized by what is known, not by the rest of the input: many
+			// small repaired values must not each cost the whole input.
+			buf = make([]byte, 0, 2*(at-start)+64)
 		}
 		buf = append(buf, s[copied:at]...)
 		buf = append(buf, replacement...)
@@ -101,17 +103,4 @@ func escapeControl(c byte) string {
 		return `\t`
 	}
 	return `\u00` + string("0123456789abcdef"[c>>4]) + string("0123456789abcdef"[c&15])
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-func isSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
 }

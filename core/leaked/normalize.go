@@ -4,28 +4,35 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
+)
+
+// Kinds of decoded values.
+const (
+	isCall  = iota // a call: a name and object arguments
+	broken         // an attempt at a call: a name, but unusable arguments
+	notCall        // well-formed JSON that is not a call: no name, a tool definition, ...
 )
 
 type decoded struct {
+	kind   int
 	name   string
 	args   []byte
-	raw    string
-	reason string // non-empty: dropped
+	raw    []byte // the value, for a dropped entry
+	reason string // why it is not a call
 }
 
-// decodeCalls turns one JSON value (an object or an array of objects) into
-// calls, or into drop reasons.
+// decodeCalls turns one valid JSON value (an object or an array) into calls,
+// broken attempts and values that are not calls.
 func decodeCalls(text string) []decoded {
-	var v json.RawMessage
-	if err := json.Unmarshal([]byte(text), &v); err != nil {
-		return []decoded{{raw: text, reason: "invalid JSON: " + err.Error()}}
-	}
-	v = bytes.TrimSpace(v)
+	v := []byte(strings.TrimSpace(text))
 	if len(v) > 0 && v[0] == '[' {
 		var items []json.RawMessage
-		_ = json.Unmarshal(v, &items)
+		if err := json.Unmarshal(v, &items); err != nil {
+			return []decoded{{kind: broken, raw: v, reason: "invalid JSON: " + err.Error()}}
+		}
 		if len(items) == 0 {
-			return []decoded{{raw: text, reason: "empty array"}}
+			return []decoded{{kind: notCall, raw: v, reason: "empty array"}}
 		}
 		out := make([]decoded, 0, len(items))
 		for _, it := range items {
@@ -38,7 +45,15 @@ func decodeCalls(text string) []decoded {
 
 // decodeCall normalizes one call object.
 func decodeCall(raw json.RawMessage) decoded {
-	d := decoded{raw: string(raw)}
+	d := decoded{kind: notCall, raw: raw}
+	if len(raw) == 0 || raw[0] != '{' {
+		d.reason = "not a JSON object"
+		return d
+	}
+	if !mayName(raw) {
+		d.reason = noName
+		return d
+	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
 		d.reason = "not a JSON object"
@@ -53,25 +68,33 @@ func decodeCall(raw json.RawMessage) decoded {
 	}
 	name, ok := nameOf(obj)
 	if !ok {
-		d.reason = "no tool name (want a non-empty string in name, function or tool)"
+		d.reason = noName
 		return d
 	}
 	if isToolDefinition(obj) {
 		d.reason = "a tool definition, not a call"
 		return d
 	}
-	d.name = name
 	argRaw, present := obj["parameters"]
 	if !present {
 		argRaw, present = obj["arguments"]
 	}
 	args, err := argumentsOf(argRaw, present)
 	if err != nil {
-		d.name, d.reason = "", err.Error()
+		d.kind, d.reason = broken, err.Error()
 		return d
 	}
-	d.args = args
+	d.kind, d.name, d.args = isCall, name, args
 	return d
+}
+
+const noName = "no tool name (want a non-empty string in name, function or tool)"
+
+// mayName is a fast test that saves decoding objects that cannot have a
+// name: it is false only when no name key appears and nothing is escaped.
+func mayName(raw []byte) bool {
+	return bytes.IndexByte(raw, '\\') >= 0 || bytes.Contains(raw, []byte(`"name"`)) ||
+		bytes.Contains(raw, []byte(`"function"`)) || bytes.Contains(raw, []byte(`"tool"`))
 }
 
 func isString(raw json.RawMessage, want string) bool {
@@ -87,7 +110,7 @@ func nameOf(obj map[string]json.RawMessage) (string, bool) {
 			continue
 		}
 		var s string
-		if json.Unmarshal(raw, &s) != nil || s == "" {
+		if json.Unmarshal(raw, &s) != nil || strings.TrimSpace(s) == "" {
 			return "", false
 		}
 		return s, true

@@ -1,235 +1,234 @@
 package leaked
 
 import (
+	"encoding/json"
+	"slices"
 	"strings"
 )
 
-// openTag reports whether an opening wrapper tag starts at s[i] and returns
-// the wrapper's name and the index after the tag's '>'.
-func (sc *scanner) openTag(i int) (name string, after int, ok bool) {
+// block handles a block that may start at s[i]: an opening wrapper tag or a
+// bare XML-parameter form. It returns the index where scanning resumes and
+// false when no block starts there.
+func (sc *scanner) block(i int) (int, bool) {
+	if w, after, ok := sc.openTag(i); ok {
+		j := skipSpace(sc.s, after)
+		switch {
+		case sc.isWrapperAt(j):
+			// A container: its tags go when a block inside it goes. Deeper
+			// than maxDepth, the opening tag stays text.
+			if len(sc.stack) < maxDepth {
+				sc.stack = append(sc.stack, container{w: w, start: i, end: j})
+			}
+			return j, true
+		case sc.isFormAt(j):
+			return sc.xmlBlock(i, w, after), true
+		}
+		return sc.jsonBlock(i, w, after), true
+	}
+	if sc.isFormAt(i) {
+		return sc.xmlBlock(i, bare, i), true
+	}
+	return 0, false
+}
+
+func (sc *scanner) isWrapperAt(j int) bool {
+	_, _, ok := sc.openTag(j)
+	return ok
+}
+
+func (sc *scanner) isFormAt(j int) bool {
+	_, ok := sc.formAt(j)
+	return ok
+}
+
+// body is the JSON found after an opening tag.
+type body struct {
+	started bool // the body starts like a JSON value: an attempt
+	repairs []string
+	err     error // the first value that is not valid JSON
+	end     int   // index after the last value (and its closing fence)
+}
+
+// jsonStart reports whether a JSON value that could hold a call starts at
+// s[j]: an object, or an array whose first element is an object.
+func jsonStart(s string, j int) bool {
+	if j >= len(s) {
+		return false
+	}
+	if s[j] == '{' {
+		return true
+	}
+	if s[j] == '[' {
+		k := skipSpace(s, j+1)
+		return k < len(s) && s[k] == '{'
+	}
+	return false
+}
+
+// parseBody reads the JSON values after an opening tag that ends at after:
+// white space, an optional code fence, then values back to back. It calls
+// each with every valid value, repaired, and keeps none of them.
+func (sc *scanner) parseBody(after int, each func(value string)) body {
 	s := sc.s
-	for _, w := range wrappers {
-		if !hasPrefixFold(s[i+1:], w) {
-			continue
-		}
-		j := i + 1 + len(w)
-		if j >= len(s) {
-			return "", 0, false
-		}
-		if s[j] != '>' && !isSpace(s[j]) {
-			continue // e.g. <tool_call_result>, or <tools> checked after <tool_call>
-		}
-		gt := sc.nextGT(j)
-		if gt < 0 {
-			return "", 0, false
-		}
-		return w, gt + 1, true
-	}
-	return "", 0, false
-}
-
-// nextGT returns the index of the first '>' at or after j, or -1; it caches
-// the answer so that many unclosed tags cost linear time in all.
-func (sc *scanner) nextGT(j int) int {
-	if sc.gtFrom >= 0 && j >= sc.gtFrom && (sc.gtAt < 0 || j <= sc.gtAt) {
-		return sc.gtAt
-	}
-	sc.gtFrom = j
-	if k := strings.IndexByte(sc.s[j:], '>'); k >= 0 {
-		sc.gtAt = j + k
-	} else {
-		sc.gtAt = -1
-	}
-	return sc.gtAt
-}
-
-// closeTag returns the index of the first closing tag of the wrapper at or
-// after j (case-insensitive), or -1, with the same caching as nextGT.
-func (sc *scanner) closeTag(name string, j int) int {
-	from, seen := sc.fromAt[name]
-	at := sc.closeAt[name]
-	if seen && j >= from && (at < 0 || j <= at) {
-		return at
-	}
-	sc.fromAt[name] = j
-	at = indexFold(sc.s[j:], "</"+name+">")
-	if at >= 0 {
-		at += j
-	}
-	sc.closeAt[name] = at
-	return at
-}
-
-// indexFold is a case-insensitive strings.Index for an ASCII needle.
-func indexFold(s, needle string) int {
-	first := needle[0]
-	for i := 0; i+len(needle) <= len(s); {
-		k := strings.IndexByte(s[i:], first)
-		if k < 0 {
-			return -1
-		}
-		i += k
-		if i+len(needle) <= len(s) && strings.EqualFold(s[i:i+len(needle)], needle) {
-			return i
-		}
-		i++
-	}
-	return -1
-}
-
-// wrapper handles a wrapper opening at s[i]. It returns the index where
-// scanning resumes and false when no wrapper starts there.
-func (sc *scanner) wrapper(i int) (int, bool) {
-	name, bodyStart, ok := sc.openTag(i)
-	if !ok {
-		return 0, false
-	}
-	s := sc.s
-	pattern := "<" + name + ">"
-	if !contains(sc.patterns, pattern) {
-		sc.patterns = append(sc.patterns, pattern)
-	}
-	closeTag := "</" + name + ">"
-	blk := block{sc: sc, pattern: pattern, offset: i}
-
-	j := skipSpace(s, bodyStart)
+	var b body
+	j := skipSpace(s, after)
 	fenced := false
 	if strings.HasPrefix(s[j:], "```") {
-		fenced = true
-		j = skipSpace(s, lineEnd(s, j))
-	}
-	var values []string
-	var jsonErr error
-	var repairs []string
-	for j < len(s) && (s[j] == '{' || s[j] == '[') {
-		end, fixed, reps, err := scanJSON(s, j)
-		if err != nil {
-			jsonErr = err
-			break
+		if k := skipSpace(s, sc.lineEnd(j)); jsonStart(s, k) {
+			fenced, j = true, k
 		}
+	}
+	if !jsonStart(s, j) {
+		return b
+	}
+	b.started = true
+	for jsonStart(s, j) {
+		end, fixed, reps, err := scanJSON(s, j)
 		text := s[j:end]
 		if fixed != nil {
 			text = string(fixed)
 		}
-		values = append(values, text)
+		if err == nil {
+			err = validJSON(text)
+		}
+		if err != nil {
+			b.err = err
+			return b
+		}
+		each(text)
 		for _, r := range reps {
-			if !contains(repairs, r) {
-				repairs = append(repairs, r)
+			if !contains(b.repairs, r) {
+				b.repairs = append(b.repairs, r)
 			}
 		}
+		b.end = end
 		j = skipSpace(s, end)
 	}
-	if fenced && jsonErr == nil && len(values) > 0 {
+	if fenced {
 		if strings.HasPrefix(s[j:], "```") {
-			j = skipSpace(s, j+3)
+			b.end = j + 3
 		}
-		repairs = append([]string{RepairCodeFence}, repairs...)
+		b.repairs = append([]string{RepairCodeFence}, b.repairs...)
 	}
-	closed := hasPrefixFold(s[j:], closeTag)
+	return b
+}
 
-	switch {
-	case jsonErr == nil && len(values) > 0 && closed:
-		end := j + len(closeTag)
-		blk.finish(values, repairs, i, end)
-		return end, true
-	case jsonErr == nil && len(values) > 0 && (j == len(s) || isClosePrefix(s[j:], closeTag)):
-		// Missing closing tag (servers often strip it as a special token), or
-		// a closing tag cut at the end of input: the span ends there.
-		blk.finish(values, repairs, i, len(s))
-		return len(s), true
-	case jsonErr == nil && len(values) > 0:
-		// Complete JSON followed by other text. When the closing tag comes
-		// before any other wrapper, the text in between is inside the wrapper:
-		// the span runs to the closing tag and the text is reported as dropped.
-		if c := sc.closeTag(name, j); c >= 0 {
-			if n := sc.nextOpen(j); n < 0 || c < n {
-				end := c + len(closeTag)
-				blk.finish(values, repairs, i, end)
-				sc.drop(pattern, i, s[j:c], "text after the JSON inside the wrapper")
-				return end, true
+// validJSON returns the decoder's error when text is not valid JSON (the
+// scan only finds its extent).
+func validJSON(text string) error {
+	if json.Valid([]byte(text)) {
+		return nil
+	}
+	var v json.RawMessage
+	return json.Unmarshal([]byte(text), &v)
+}
+
+// jsonBlock handles a wrapper whose opening tag at s[i] ends at after and is
+// not followed by a block or an XML-parameter form.
+func (sc *scanner) jsonBlock(i, w, after int) int {
+	s := sc.s
+	pattern := openTags[w]
+	// Two passes, so that a long body of values that are not calls keeps
+	// nothing: the first looks for an attempt (and keeps what it decoded
+	// there), the second reports.
+	var first []decoded // the decoded value that is the first attempt
+	firstAt, n := -1, 0
+	b := sc.parseBody(after, func(v string) {
+		if firstAt < 0 {
+			if d := decodeCalls(v); slices.ContainsFunc(d, isAttempt) {
+				first, firstAt = d, n
 			}
 		}
-		// Otherwise the wrapper is unclosed: the span ends after the JSON and
-		// the text stays.
-		end := j
-		for end > bodyStart && isSpace(s[end-1]) {
-			end--
+		n++
+	})
+	if !b.started {
+		sc.flush()
+		return after // prose: the opening tag stays text
+	}
+	if b.err != nil {
+		end := sc.brokenEnd(i, closeTags[w], after)
+		sc.enter()
+		sc.seen(pattern)
+		sc.drop(pattern, i, s[i:end], "invalid JSON: "+b.err.Error())
+		sc.remove(i, end)
+		return sc.closers(end)
+	}
+	if firstAt < 0 {
+		sc.flush()
+		return b.end // well-formed JSON but no call: text
+	}
+	sc.enter()
+	sc.seen(pattern)
+	for _, r := range b.repairs {
+		sc.repairs = append(sc.repairs, Repair{Pattern: pattern, Offset: i, Kind: r})
+	}
+	n = 0
+	sc.parseBody(after, func(v string) {
+		ds := first
+		if n != firstAt {
+			ds = decodeCalls(v)
 		}
-		blk.finish(values, repairs, i, end)
-		return end, true
-	}
-	// No usable JSON: drop the block up to its closing tag when there is one,
-	// else up to the next wrapper or the end of input.
-	reason := "no JSON object or array"
-	switch {
-	case jsonErr != nil:
-		reason = "invalid JSON: " + jsonErr.Error()
-	case skipSpace(s, bodyStart) == len(s) || hasPrefixFold(s[skipSpace(s, bodyStart):], closeTag):
-		reason = "empty wrapper"
-	}
-	end := len(s)
-	if c := sc.closeTag(name, bodyStart); c >= 0 {
-		end = c + len(closeTag)
-	} else if n := sc.nextOpen(bodyStart); n >= 0 {
-		end = n
-	}
-	sc.drop(pattern, i, s[i:end], reason)
-	sc.spans = append(sc.spans, [2]int{i, end})
-	return end, true
-}
-
-// nextOpen returns the start of the next opening wrapper tag at or after j, or -1.
-func (sc *scanner) nextOpen(j int) int {
-	for {
-		k := strings.IndexByte(sc.s[j:], '<')
-		if k < 0 {
-			return -1
-		}
-		j += k
-		if _, _, ok := sc.openTag(j); ok {
-			return j
-		}
-		j++
-	}
-}
-
-// isClosePrefix reports whether rest is a proper prefix of the closing tag,
-// i.e. a closing tag cut off by the end of input.
-func isClosePrefix(rest, closeTag string) bool {
-	return len(rest) < len(closeTag) && strings.EqualFold(rest, closeTag[:len(rest)])
-}
-
-func skipSpace(s string, i int) int {
-	for i < len(s) && isSpace(s[i]) {
-		i++
-	}
-	return i
-}
-
-func (sc *scanner) drop(pattern string, offset int, raw, reason string) {
-	sc.dropped = append(sc.dropped, Dropped{Pattern: pattern, Offset: offset, Raw: raw, Reason: reason})
-}
-
-// block collects the calls of one wrapper.
-type block struct {
-	sc      *scanner
-	pattern string
-	offset  int
-}
-
-func (b block) finish(values, repairs []string, start, end int) {
-	sc := b.sc
-	sc.spans = append(sc.spans, [2]int{start, end})
-	for _, r := range repairs {
-		sc.repairs = append(sc.repairs, Repair{Pattern: b.pattern, Offset: b.offset, Kind: r})
-	}
-	for _, v := range values {
-		for _, c := range decodeCalls(v) {
-			if c.reason != "" {
-				sc.drop(b.pattern, b.offset, c.raw, c.reason)
+		n++
+		for _, d := range ds {
+			if d.kind != isCall {
+				sc.drop(pattern, i, string(d.raw), d.reason)
 				continue
 			}
-			sc.calls = append(sc.calls, Call{ID: sc.opts.Sources.ID(), Name: c.name, Arguments: c.args})
+			sc.calls = append(sc.calls, Call{ID: sc.opts.Sources.ID(), Name: d.name, Arguments: d.args})
 		}
-	}
+	})
+	return sc.finish(i, w, closeTags[w], b.end)
 }
+
+// finish removes a block that starts at s[i] and whose body ends at end, up
+// to its closing tag closeTag when one follows, and returns where scanning
+// resumes. w is the wrapper (bare for an XML-parameter call on its own).
+func (sc *scanner) finish(i, w int, closeTag string, end int) int {
+	s := sc.s
+	j := skipSpace(s, end)
+	switch {
+	case hasPrefixFold(s[j:], closeTag):
+		sc.remove(i, j+len(closeTag))
+		return sc.closers(j + len(closeTag))
+	case j == len(s) || isClosePrefix(s[j:], closeTag):
+		// Missing closing tag (servers often strip it as a special token), or
+		// a closing tag cut at the end of input: the span ends there.
+		sc.remove(i, len(s))
+		return len(s)
+	}
+	sc.remove(i, end)
+	if k, _ := sc.closerAt(j); k >= 0 {
+		return sc.closers(end) // the enclosing container closes
+	}
+	// Text follows the body; it stays. A closing tag that comes after it,
+	// before any other block, still belongs to this block.
+	if c := sc.find(closeTag, j); c < len(s) && c < sc.nextOpen(j) {
+		sc.remove(c, c+len(closeTag))
+		return sc.closers(c + len(closeTag))
+	}
+	if w != bare && len(sc.stack) < maxDepth && sc.isOpener(j) {
+		// Unclosed, and another block follows: it may be inside this wrapper,
+		// whose closing tag is then removed after it, like a container's.
+		sc.stack = append(sc.stack, container{w: w, start: i, end: i, productive: true})
+		return j
+	}
+	return sc.closers(end)
+}
+
+// brokenEnd returns the end of a broken block that opened at s[i] and whose
+// failure was found after from: its closing tag closeTag, the next block
+// opener or the closing tag of the innermost container, whichever comes
+// first, else the end of input.
+func (sc *scanner) brokenEnd(i int, closeTag string, from int) int {
+	end := sc.nextOpen(from)
+	if c := sc.find(closeTag, from); c < end {
+		end = c + len(closeTag)
+	}
+	if n := len(sc.stack); n > 0 {
+		end = min(end, sc.find(closeTags[sc.stack[n-1].w], from))
+	}
+	return max(end, i+1)
+}
+
+// isAttempt reports whether a decoded value is a call or a broken attempt at one.
+func isAttempt(d decoded) bool { return d.kind != notCall }

@@ -1,0 +1,80 @@
+package leaked_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/toolout/toolout/core/leaked"
+)
+
+// checkResult returns the first property of the contract that r, the result
+// of Extract on in, breaks, or nil. The unit specs and FuzzExtract share it.
+func checkResult(in string, r leaked.Result) error {
+	ids := map[string]bool{}
+	for _, c := range r.Calls {
+		var obj map[string]any
+		if strings.TrimSpace(c.Name) == "" || json.Unmarshal(c.Arguments, &obj) != nil || obj == nil {
+			return fmt.Errorf("bad call %q %s", c.Name, c.Arguments)
+		}
+		if ids[c.ID] {
+			return fmt.Errorf("duplicate id %s", c.ID)
+		}
+		ids[c.ID] = true
+	}
+	// The removed spans are in order, disjoint and inside the input.
+	starts := map[int]int{} // span start → end
+	at := 0
+	for _, sp := range r.Removed {
+		if sp.Length <= 0 || sp.Offset < at || sp.Offset+sp.Length > len(in) {
+			return fmt.Errorf("span %+v out of order or bounds (previous end %d, input %d bytes)", sp, at, len(in))
+		}
+		at = sp.Offset + sp.Length
+		starts[sp.Offset] = at
+	}
+	// Content is the input with the spans cut out, trimmed; nothing else is lost.
+	if len(r.Removed) == 0 {
+		if r.Content == nil || *r.Content != in {
+			return fmt.Errorf("nothing removed, but the content is not the input byte for byte")
+		}
+	} else {
+		var b strings.Builder
+		at := 0
+		for _, sp := range r.Removed {
+			b.WriteString(in[at:sp.Offset])
+			at = sp.Offset + sp.Length
+		}
+		b.WriteString(in[at:])
+		want := strings.TrimSpace(b.String())
+		switch {
+		case want == "" && r.Content != nil:
+			return fmt.Errorf("content %q, want null", *r.Content)
+		case want != "" && (r.Content == nil || *r.Content != want):
+			return fmt.Errorf("content is not the input minus the removed spans, trimmed: want %q", want)
+		}
+	}
+	if (len(r.Patterns) == 0) != (len(r.Removed) == 0) {
+		return fmt.Errorf("patterns %q but %d removed spans", r.Patterns, len(r.Removed))
+	}
+	if len(r.Calls) > 0 && len(r.Removed) == 0 {
+		return fmt.Errorf("calls extracted but nothing removed")
+	}
+	if len(r.Removed) > 0 && len(r.Calls) == 0 && len(r.Dropped) == 0 {
+		return fmt.Errorf("blocks removed without a call and without a dropped entry")
+	}
+	if !strings.Contains(in, "<") && len(r.Removed) > 0 {
+		return fmt.Errorf("no '<' in the input, but something was removed")
+	}
+	// Every dropped entry points at a removed block; a whole dropped block is
+	// the input's text and lies inside its span.
+	for _, d := range r.Dropped {
+		end, ok := starts[d.Offset]
+		if !ok || d.Reason == "" || d.Raw == "" {
+			return fmt.Errorf("dropped %+v: not at the start of a removed span, or no reason", d)
+		}
+		if strings.HasPrefix(in[d.Offset:], d.Raw) && d.Offset+len(d.Raw) > end && strings.HasPrefix(d.Raw, "<") {
+			return fmt.Errorf("dropped block %q runs past its span (ends %d)", d.Raw, end)
+		}
+	}
+	return nil
+}

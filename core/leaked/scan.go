@@ -1,0 +1,285 @@
+package leaked
+
+import (
+	"strings"
+)
+
+// scanner walks the text once, from left to right, and records what it
+// removes and recovers. Every search for a byte or a tag goes through a memo,
+// so that many unclosed tags do not make the walk quadratic.
+type scanner struct {
+	s    string
+	opts Options
+
+	spans    []Span // removed byte ranges, in order
+	calls    []Call
+	dropped  []Dropped
+	repairs  []Repair
+	patterns []string
+	stack    []container // the containers around the current position
+
+	gt, lt, nl, bt, dq, sq memo             // next '>', '<', '\n', '`', '"', '\''
+	needles                map[string]*memo // next occurrence of a tag (case-insensitive)
+	opener, param          memo             // next block opener, next parameter tag
+	inline                 inlineState
+}
+
+func newScanner(s string, opts Options) *scanner {
+	return &scanner{s: s, opts: opts, needles: map[string]*memo{}}
+}
+
+// memo remembers the answer of one forward search, "the first match at or
+// after from is at at" (len(s) when there is none), so that searches from
+// nearby positions cost about one pass over the text in all.
+type memo struct {
+	from, at int
+	ok       bool
+}
+
+// next returns the first match at or after j, or n when there is none.
+// find(j, limit) returns the first match that starts in [j, limit), or -1.
+func (m *memo) next(j, n int, find func(j, limit int) int) int {
+	switch {
+	case m.ok && j >= m.from && j <= m.at:
+		return m.at
+	case m.ok && j < m.from:
+		if k := find(j, m.from); k >= 0 {
+			m.from, m.at = j, k
+			return k
+		}
+		m.from = j
+		return m.at
+	}
+	k := find(j, n)
+	if k < 0 {
+		k = n
+	}
+	m.from, m.at, m.ok = j, k, true
+	return k
+}
+
+// nextByte returns the index of the first c at or after j, or len(s).
+func (sc *scanner) nextByte(m *memo, c byte, j int) int {
+	s := sc.s
+	if j >= len(s) {
+		return len(s)
+	}
+	return m.next(j, len(s), func(j, limit int) int {
+		if k := strings.IndexByte(s[j:limit], c); k >= 0 {
+			return j + k
+		}
+		return -1
+	})
+}
+
+// find returns the index of the first occurrence of needle (ASCII,
+// case-insensitive) at or after j, or len(s).
+func (sc *scanner) find(needle string, j int) int {
+	s := sc.s
+	if j >= len(s) {
+		return len(s)
+	}
+	m := sc.needles[needle]
+	if m == nil {
+		m = &memo{}
+		sc.needles[needle] = m
+	}
+	return m.next(j, len(s), func(j, limit int) int {
+		if k := indexFold(s[j:min(limit+len(needle)-1, len(s))], needle); k >= 0 {
+			return j + k
+		}
+		return -1
+	})
+}
+
+func (sc *scanner) lineEnd(j int) int { return sc.nextByte(&sc.nl, '\n', j) }
+
+func (sc *scanner) run() {
+	s := sc.s
+	// Only '<', '`' and '~' can start something; jump between them with
+	// IndexByte, so text without them runs at the speed of IndexByte.
+	lt, bt, tl := -1, -1, -1 // next '<', '`', '~' (len(s) when none)
+	for i := 0; i < len(s); {
+		if lt < i {
+			lt = indexFrom(s, i, '<')
+		}
+		if bt < i {
+			bt = indexFrom(s, i, '`')
+		}
+		if tl < i {
+			tl = indexFrom(s, i, '~')
+		}
+		i = min(lt, bt, tl)
+		if i >= len(s) {
+			break
+		}
+		switch {
+		case s[i] != '<':
+			i = sc.code(i)
+		case hasPrefixFold(s[i:], "<think>"):
+			sc.flush()
+			end := sc.find("</think>", i+len("<think>"))
+			i = min(end+len("</think>"), len(s)) // unclosed: the rest is thinking
+		default:
+			next, ok := sc.block(i)
+			if !ok {
+				next = i + 1
+			}
+			i = next
+		}
+	}
+}
+
+// indexFrom returns the index of the first c at or after i, or len(s).
+func indexFrom(s string, i int, c byte) int {
+	if j := strings.IndexByte(s[i:], c); j >= 0 {
+		return i + j
+	}
+	return len(s)
+}
+
+// runLen returns the length of the run of c starting at s[i], stopping at limit.
+func runLen(s string, i, limit int, c byte) int {
+	n := 0
+	for i+n < limit && s[i+n] == c {
+		n++
+	}
+	return n
+}
+
+// code handles a run of backticks or tildes at s[i]: a fenced code block, an
+// inline code span, or plain text. It returns where scanning resumes.
+func (sc *scanner) code(i int) int {
+	s := sc.s
+	c := s[i]
+	n := runLen(s, i, len(s), c)
+	if n >= 3 && atLineStart(s, i) {
+		end := sc.lineEnd(i + n)
+		// A backtick fence's info string holds no backtick (else the line
+		// opens inline code), as in CommonMark.
+		if c == '~' || sc.nextByte(&sc.bt, '`', i+n) >= end {
+			if sc.opts.ScanFences {
+				sc.flush()
+				return end // step over the fence line itself
+			}
+			return sc.skipFence(i, c, n)
+		}
+	}
+	if c == '~' {
+		return i + n
+	}
+	return sc.inlineCode(i, n)
+}
+
+// atLineStart reports whether only up to three spaces stand between s[i] and
+// the start of its line, as for a fence.
+func atLineStart(s string, i int) bool {
+	for k := 1; k <= 4; k++ {
+		switch {
+		case i-k < 0 || s[i-k] == '\n':
+			return true
+		case s[i-k] != ' ' || k == 4:
+			return false
+		}
+	}
+	return false
+}
+
+// skipFence returns the index after the fenced block that opens at s[i] with
+// n fence characters c: the end of its closing fence line (up to three
+// spaces, at least n times c, then only white space), or the end of input.
+func (sc *scanner) skipFence(i int, c byte, n int) int {
+	s := sc.s
+	sc.flush()
+	for pos := sc.lineEnd(i); pos < len(s); {
+		pos++ // past '\n'
+		end := sc.lineEnd(pos)
+		j := pos
+		for j < end && j-pos < 3 && s[j] == ' ' {
+			j++
+		}
+		if m := runLen(s, j, end, c); m >= n && strings.TrimSpace(s[j+m:end]) == "" {
+			return end
+		}
+		pos = end
+	}
+	return len(s)
+}
+
+// inlineState remembers, for the current line, the last start of a backtick
+// run of each length, once a search for a closing run has reached the end of
+// the line. A run of length n then has no closing run when the last run of
+// length n starts at or before it, and every search either succeeds (and the
+// scan moves past what it searched) or is the one failed search of the line.
+type inlineState struct {
+	lineEnd int
+	scanned bool
+	last    map[int]int
+}
+
+// inlineCode returns the index after the inline code span opening at s[i]
+// with a run of n backticks, or i+n when no run of n backticks closes it on
+// its line.
+func (sc *scanner) inlineCode(i, n int) int {
+	s := sc.s
+	st := &sc.inline
+	end := sc.lineEnd(i)
+	if st.last == nil || st.lineEnd != end {
+		st.lineEnd, st.scanned = end, false
+		if st.last == nil || len(st.last) > 0 {
+			st.last = map[int]int{} // not clear(): a map that once grew would make every line cost its size
+		}
+	}
+	if last, seen := st.last[n]; st.scanned && (!seen || last <= i) {
+		return i + n
+	}
+	for j := i + n; j < end; {
+		k := strings.IndexByte(s[j:end], '`')
+		if k < 0 {
+			break
+		}
+		j += k
+		m := runLen(s, j, end, '`')
+		if last, seen := st.last[m]; !seen || last < j {
+			st.last[m] = j
+		}
+		if m == n {
+			return j + m
+		}
+		j += m
+	}
+	st.scanned = true
+	return i + n
+}
+
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+}
+
+// indexFold is a case-insensitive strings.Index for an ASCII needle.
+func indexFold(s, needle string) int {
+	first := needle[0]
+	for i := 0; i+len(needle) <= len(s); {
+		k := strings.IndexByte(s[i:], first)
+		if k < 0 {
+			return -1
+		}
+		i += k
+		if i+len(needle) <= len(s) && strings.EqualFold(s[i:i+len(needle)], needle) {
+			return i
+		}
+		i++
+	}
+	return -1
+}
+
+func skipSpace(s string, i int) int {
+	for i < len(s) && isSpace(s[i]) {
+		i++
+	}
+	return i
+}
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
+}

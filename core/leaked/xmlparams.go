@@ -1,0 +1,408 @@
+package leaked
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// form is the opening tag of an XML-parameter call: Qwen3-Coder's
+// <function=NAME> or MiniMax's <invoke name="NAME">.
+type form struct {
+	qwen bool
+	name string
+	at   int // index of the '<'
+	body int // index after the tag's '>'
+}
+
+func (f form) closeTag() string {
+	if f.qwen {
+		return "</function>"
+	}
+	return "</invoke>"
+}
+
+func (f form) pattern() string {
+	if f.qwen {
+		return "<function=>"
+	}
+	return "<invoke>"
+}
+
+// stray is the closing tag of the wrapper that usually surrounds the form;
+// it often comes without its opening tag, which servers strip as a special
+// token.
+func (f form) stray() string {
+	if f.qwen {
+		return "</tool_call>"
+	}
+	return "</minimax:tool_call>"
+}
+
+// formAt recognizes an XML-parameter call at s[j]: its opening tag followed,
+// after white space, by a parameter tag or its closing tag.
+func (sc *scanner) formAt(j int) (form, bool) {
+	s := sc.s
+	f := form{at: j}
+	ok := false
+	switch {
+	case hasPrefixFold(s[j:], "<function="):
+		f.qwen = true
+		f.name, f.body, ok = sc.eqName(j + len("<function="))
+	case hasPrefixFold(s[j:], "<invoke") && j+len("<invoke") < len(s) && isSpace(s[j+len("<invoke")]):
+		f.name, f.body, ok = sc.attrName(j + len("<invoke"))
+	}
+	if !ok {
+		return f, false
+	}
+	k := skipSpace(s, f.body)
+	if _, _, pok := sc.paramAt(k); pok || hasPrefixFold(s[k:], f.closeTag()) {
+		return f, true
+	}
+	return f, false
+}
+
+// paramAt recognizes a parameter tag at s[k], <parameter=KEY> or
+// <parameter name="KEY">, and returns the key and the index after the tag.
+func (sc *scanner) paramAt(k int) (string, int, bool) {
+	s := sc.s
+	const p = "<parameter"
+	switch {
+	case hasPrefixFold(s[k:], p+"="):
+		return sc.eqName(k + len(p) + 1)
+	case hasPrefixFold(s[k:], p) && k+len(p) < len(s) && isSpace(s[k+len(p)]):
+		return sc.attrName(k + len(p))
+	}
+	return "", 0, false
+}
+
+// eqName reads NAME> at s[k]: a name up to the next '>', on one line and
+// without '<', trimmed and not empty. It returns the index after the '>'.
+func (sc *scanner) eqName(k int) (string, int, bool) {
+	s := sc.s
+	gt := sc.nextByte(&sc.gt, '>', k)
+	if gt >= len(s) || sc.nextByte(&sc.lt, '<', k) < gt || sc.lineEnd(k) < gt {
+		return "", 0, false
+	}
+	name := strings.TrimSpace(s[k:gt])
+	return name, gt + 1, name != ""
+}
+
+// attrName reads ` name="NAME">` at s[k] (single quotes too): the name on
+// one line and without '<', trimmed and not empty; other attributes may
+// follow up to the '>'. It returns the index after the '>'.
+func (sc *scanner) attrName(k int) (string, int, bool) {
+	s := sc.s
+	k = skipSpace(s, k)
+	if !hasPrefixFold(s[k:], "name=") || k+len("name=") >= len(s) {
+		return "", 0, false
+	}
+	q := s[k+len("name=")]
+	m := &sc.dq
+	switch q {
+	case '"':
+	case '\'':
+		m = &sc.sq
+	default:
+		return "", 0, false
+	}
+	start := k + len("name=") + 1
+	end := sc.nextByte(m, q, start)
+	if end >= len(s) || sc.nextByte(&sc.lt, '<', start) < end || sc.lineEnd(start) < end {
+		return "", 0, false
+	}
+	gt := sc.nextByte(&sc.gt, '>', end)
+	if gt >= len(s) || sc.nextByte(&sc.lt, '<', end) < gt {
+		return "", 0, false
+	}
+	name := strings.TrimSpace(s[start:end])
+	return name, gt + 1, name != ""
+}
+
+// formCall is one parsed XML-parameter call.
+type formCall struct {
+	name string
+	args []byte
+	end  int // index after the closing tag, or after the last parameter when unclosed
+}
+
+// formError is a broken XML-parameter call: at is where the failure was found.
+type formError struct {
+	at     int
+	reason string
+}
+
+// parseForm reads the parameters of the call that opens with f, up to its
+// closing tag. A parameter that is not closed by </parameter> before the next
+// parameter tag, the call's closing tag or the end of input, or a malformed
+// parameter tag, makes the call broken. A missing closing tag of the call is
+// not an error: the call ends after its last parameter (or at the end of
+// input, when only a cut-off closing tag follows).
+func (sc *scanner) parseForm(f form) (formCall, *formError) {
+	s := sc.s
+	args := newObject()
+	end := f.body
+	k := skipSpace(s, end)
+	for {
+		key, vstart, ok := sc.paramAt(k)
+		if !ok {
+			if hasPrefixFold(s[k:], "<parameter") {
+				return formCall{}, &formError{k, "a malformed <parameter> tag"}
+			}
+			break
+		}
+		vend, ok := sc.paramEnd(f, vstart)
+		if !ok {
+			return formCall{}, &formError{vstart, fmt.Sprintf("parameter %q is not closed by </parameter>", key)}
+		}
+		args.set(key, paramValue(s[vstart:vend]))
+		end = vend + len(closeParam)
+		k = skipSpace(s, end)
+	}
+	switch {
+	case hasPrefixFold(s[k:], f.closeTag()):
+		end = k + len(f.closeTag())
+	case k < len(s) && isClosePrefix(s[k:], f.closeTag()):
+		end = len(s)
+	}
+	return formCall{name: f.name, args: args.bytes(), end: end}, nil
+}
+
+const closeParam = "</parameter>"
+
+// paramEnd returns where the value that starts at vstart ends: at the first
+// </parameter> that structure follows (see structural), so that a value may
+// hold "</parameter>" itself; else at the first </parameter>. Only closing
+// tags before the next parameter tag and the call's closing tag count; ok is
+// false when there is none.
+func (sc *scanner) paramEnd(f form, vstart int) (end int, ok bool) {
+	limit := min(sc.nextParam(vstart), sc.find(f.closeTag(), vstart))
+	first := -1
+	for c := sc.find(closeParam, vstart); c < limit; c = sc.find(closeParam, c+1) {
+		if first < 0 {
+			first = c
+		}
+		if sc.structural(f, c+len(closeParam)) {
+			return c, true
+		}
+	}
+	return first, first >= 0
+}
+
+// structural reports whether what follows s[p], after white space, is the
+// end of input or a tag that can follow a parameter: another parameter tag
+// (even a malformed one), a closing tag of the call or of a wrapper (also cut
+// off at the end of input), or another call.
+func (sc *scanner) structural(f form, p int) bool {
+	s := sc.s
+	k := skipSpace(s, p)
+	switch {
+	case k == len(s):
+		return true
+	case s[k] != '<':
+		return false
+	case hasPrefixFold(s[k:], f.closeTag()) || isClosePrefix(s[k:], f.closeTag()):
+		return true
+	case strings.HasPrefix(s[k:], "</"):
+		for _, t := range closeTags {
+			if hasPrefixFold(s[k:], t) || isClosePrefix(s[k:], t) {
+				return true
+			}
+		}
+		return false
+	}
+	return hasPrefixFold(s[k:], "<parameter") || sc.isFormAt(k) // even a malformed parameter tag
+}
+
+// nextParam returns the start of the next parameter tag at or after j, or
+// len(s).
+func (sc *scanner) nextParam(j int) int {
+	s := sc.s
+	if j >= len(s) {
+		return len(s)
+	}
+	return sc.param.next(j, len(s), func(j, limit int) int {
+		for p := j; p < limit; p++ {
+			k := indexFold(s[p:min(limit+len("<parameter")-1, len(s))], "<parameter")
+			if k < 0 {
+				return -1
+			}
+			p += k
+			if _, _, ok := sc.paramAt(p); ok {
+				return p
+			}
+		}
+		return -1
+	})
+}
+
+// xmlBlock handles XML-parameter calls: inside a wrapper w whose opening tag
+// at s[i] ends at after (a sequence of calls), or bare (i == after: one call).
+func (sc *scanner) xmlBlock(i, w, after int) int {
+	s := sc.s
+	var calls []formCall
+	var forms []string
+	var last form
+	for j := skipSpace(s, after); ; {
+		f, ok := sc.formAt(j)
+		if !ok {
+			break
+		}
+		last = f
+		c, err := sc.parseForm(f)
+		if err != nil {
+			return sc.brokenForm(i, w, f, err)
+		}
+		calls = append(calls, c)
+		forms = append(forms, f.pattern())
+		after = c.end
+		if w == bare {
+			break
+		}
+		j = skipSpace(s, c.end)
+	}
+	sc.enter()
+	if w != bare {
+		sc.seen(openTags[w])
+	}
+	sc.seen(forms...)
+	for _, c := range calls {
+		sc.calls = append(sc.calls, Call{ID: sc.opts.Sources.ID(), Name: c.name, Arguments: c.args})
+	}
+	if w == bare {
+		return sc.finish(i, w, last.stray(), after)
+	}
+	return sc.finish(i, w, closeTags[w], after)
+}
+
+// brokenForm drops a block whose call f is broken: from its start to its
+// closing tag (the wrapper's, or for a bare call its own followed by a stray
+// wrapper closing tag), the next block or the end of input.
+func (sc *scanner) brokenForm(i, w int, f form, err *formError) int {
+	s := sc.s
+	var pattern string
+	var end int
+	if w == bare {
+		pattern = f.pattern()
+		end = sc.brokenEnd(i, f.closeTag(), err.at)
+		if j := skipSpace(s, end); hasPrefixFold(s[j:], f.stray()) {
+			end = j + len(f.stray())
+		}
+	} else {
+		pattern = openTags[w]
+		end = sc.brokenEnd(i, closeTags[w], err.at)
+	}
+	sc.enter()
+	sc.seen(pattern)
+	if w != bare {
+		sc.seen(f.pattern())
+	}
+	sc.drop(pattern, i, s[i:end], err.reason)
+	sc.remove(i, end)
+	return sc.closers(end)
+}
+
+// paramValue turns a parameter's text into a JSON value. One leading and one
+// trailing newline are stripped (templates write the value on its own
+// lines). The value is then JSON when, trimmed of white space, it is a JSON
+// object, array, number, true or false; else it is a string, verbatim.
+func paramValue(v string) []byte {
+	switch {
+	case strings.HasPrefix(v, "\r\n"):
+		v = v[2:]
+	case strings.HasPrefix(v, "\n"):
+		v = v[1:]
+	}
+	switch {
+	case strings.HasSuffix(v, "\r\n"):
+		v = v[:len(v)-2]
+	case strings.HasSuffix(v, "\n"):
+		v = v[:len(v)-1]
+	}
+	t := strings.Trim(v, " \t\r\n")
+	switch {
+	case t == "true" || t == "false" || isJSONNumber(t):
+		return []byte(t)
+	case t != "" && (t[0] == '{' || t[0] == '[') && json.Valid([]byte(t)):
+		return compact([]byte(t))
+	}
+	return jsonString(v)
+}
+
+// isJSONNumber reports whether t is a number in JSON's grammar.
+func isJSONNumber(t string) bool {
+	i := 0
+	if i < len(t) && t[i] == '-' {
+		i++
+	}
+	digits := func() int {
+		n := 0
+		for i < len(t) && t[i] >= '0' && t[i] <= '9' {
+			i++
+			n++
+		}
+		return n
+	}
+	switch {
+	case i < len(t) && t[i] == '0':
+		i++
+	case digits() == 0:
+		return false
+	}
+	if i < len(t) && t[i] == '.' {
+		i++
+		if digits() == 0 {
+			return false
+		}
+	}
+	if i < len(t) && (t[i] == 'e' || t[i] == 'E') {
+		i++
+		if i < len(t) && (t[i] == '+' || t[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(t)
+}
+
+// jsonString encodes s as a JSON string without HTML escaping.
+func jsonString(s string) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s) // a string always encodes
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+}
+
+// object builds a JSON object from keys and values in order of first
+// appearance; a repeated key keeps its first place and takes its last value,
+// as a JSON decoder would.
+type object struct {
+	keys []string
+	vals map[string][]byte
+}
+
+func newObject() *object { return &object{vals: map[string][]byte{}} }
+
+func (o *object) set(key string, val []byte) {
+	if _, ok := o.vals[key]; !ok {
+		o.keys = append(o.keys, key)
+	}
+	o.vals[key] = val
+}
+
+func (o *object) bytes() []byte {
+	b := []byte{'{'}
+	for n, k := range o.keys {
+		if n > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, jsonString(k)...)
+		b = append(b, ':')
+		b = append(b, o.vals[k]...)
+	}
+	return append(b, '}')
+}
