@@ -2,6 +2,7 @@ package harness
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -10,15 +11,18 @@ import (
 )
 
 // schema component: summarizes an output schema (core/schema), or inspects
-// one field path of it.
+// one field path of it through the inspect_tool_output tool call
+// (schema.Index.InspectToolOutput), whose envelope the transcript shows.
 //
 //	component: schema
 //	config: {max_fields: 30, max_depth: 3, inspect_max_fields: 120, inspect_max_depth: 4}
 //	input:
-//	  schema: {file: data/shop-orders.json}
+//	  schema: {file: data/shop-orders.json}   # omitted: the tool has no output schema
+//	  tool_id: shopify.get_orders             # the id the tool is indexed under; default inspect.tool_id
 //	  inspect: {tool_id: shopify.get_orders, field_path: "orders[]"}   # optional
+//	  # or, the call's arguments verbatim: inspect: {args: '{"tool_id": 5}'}
 //	expect: {has_hidden_fields: true, contains: ["…"], fields: ["…"], node_type: object,
-//	         total_child_fields: 52, truncated: false, error: "…"}
+//	         total_child_fields: 52, truncated: false, successful: true, error: "…"}
 type schemaConfig struct {
 	MaxFields        int `yaml:"max_fields"`
 	MaxDepth         int `yaml:"max_depth"`
@@ -26,13 +30,19 @@ type schemaConfig struct {
 	InspectMaxDepth  int `yaml:"inspect_max_depth"`
 }
 
+// schemaInspect is the arguments of one inspect_tool_output call: the
+// fields, or Args as the raw JSON text.
 type schemaInspect struct {
-	ToolID    string `yaml:"tool_id"`
-	FieldPath string `yaml:"field_path"`
+	ToolID    string  `yaml:"tool_id"`
+	FieldPath *string `yaml:"field_path"`
+	MaxDepth  int     `yaml:"max_depth"`
+	MaxFields int     `yaml:"max_fields"`
+	Args      *string `yaml:"args"`
 }
 
 type schemaInput struct {
-	Schema  Text           `yaml:"schema"`
+	Schema  *Text          `yaml:"schema"`
+	ToolID  string         `yaml:"tool_id"`
 	Inspect *schemaInspect `yaml:"inspect"`
 }
 
@@ -44,15 +54,18 @@ type schemaExpect struct {
 	NodeType         *string  `yaml:"node_type"`
 	TotalChildFields *int     `yaml:"total_child_fields"`
 	Truncated        *bool    `yaml:"truncated"`
-	// Error is a substring of the error the call must end with.
+	// Successful is the inspect_tool_output envelope's flag.
+	Successful *bool `yaml:"successful"`
+	// Error is a substring of the summary's error or of the envelope's.
 	Error *string `yaml:"error"`
 }
 
 type schemaOutcome struct {
-	Summary    *schema.Summary    `json:"summary,omitempty"`
-	Inspection *schema.Inspection `json:"inspection,omitempty"`
-	Error      string             `json:"error,omitempty"`
-	maxFields  int
+	Summary *schema.Summary `json:"summary,omitempty"`
+	// Inspect is the envelope of the inspect_tool_output call.
+	Inspect   *schema.Result `json:"inspect,omitempty"`
+	Error     string         `json:"error,omitempty"`
+	maxFields int
 }
 
 func registerSchema(reg *Registry) {
@@ -60,19 +73,17 @@ func registerSchema(reg *Registry) {
 		Name: "schema",
 		Doc:  "summarizes an output schema, or inspects one field path of it (core/schema)",
 		Run: func(_ context.Context, _ *Env, cfg *schemaConfig, in *schemaInput) (schemaOutcome, error) {
-			data := []byte(in.Schema.Value)
+			var data []byte
+			if in.Schema != nil {
+				data = []byte(in.Schema.Value)
+			}
 			out := schemaOutcome{maxFields: cfg.MaxFields}
 			if out.maxFields <= 0 {
 				out.maxFields = schema.MaxSummaryFields
 			}
 			if in.Inspect != nil {
-				res, err := schema.Inspect(data, in.Inspect.ToolID, in.Inspect.FieldPath,
-					schema.InspectOptions{MaxFields: cfg.InspectMaxFields, MaxDepth: cfg.InspectMaxDepth})
-				if err != nil {
-					out.Error = err.Error()
-				} else {
-					out.Inspection = &res
-				}
+				res := inspectCall(cfg, in, data)
+				out.Inspect = &res
 				return out, nil
 			}
 			s, err := schema.Summarize(data, schema.Options{MaxFields: cfg.MaxFields, MaxDepth: cfg.MaxDepth})
@@ -87,15 +98,61 @@ func registerSchema(reg *Registry) {
 	})
 }
 
+// inspectCall indexes the tool and makes the inspect_tool_output call.
+func inspectCall(cfg *schemaConfig, in *schemaInput, data []byte) schema.Result {
+	id := in.ToolID
+	if id == "" {
+		id = in.Inspect.ToolID
+	}
+	ix := schema.NewIndex(schema.ToolSpec{ToolID: id, OutputSchema: data})
+	if in.Inspect.Args != nil {
+		return ix.InspectToolOutput([]byte(*in.Inspect.Args))
+	}
+	args := map[string]any{"tool_id": in.Inspect.ToolID}
+	if in.Inspect.FieldPath != nil {
+		args["field_path"] = *in.Inspect.FieldPath
+	}
+	for key, v := range map[string]int{
+		"max_depth":  firstSet(in.Inspect.MaxDepth, cfg.InspectMaxDepth),
+		"max_fields": firstSet(in.Inspect.MaxFields, cfg.InspectMaxFields),
+	} {
+		if v != 0 {
+			args[key] = v
+		}
+	}
+	raw, err := json.Marshal(args)
+	if err != nil {
+		return schema.Result{Error: err.Error()}
+	}
+	return ix.InspectToolOutput(raw)
+}
+
+// firstSet returns the first value that is not zero.
+func firstSet(vals ...int) int {
+	for _, v := range vals {
+		if v != 0 {
+			return v
+		}
+	}
+	return 0
+}
+
 func checkSchema(exp *schemaExpect, got schemaOutcome) []Mismatch {
+	gotErr := got.Error
+	if got.Inspect != nil {
+		gotErr = got.Inspect.Error
+	}
 	var out []Mismatch
+	if r := got.Inspect; r != nil {
+		out = append(out, want("successful", exp.Successful, r.Successful)...)
+	}
 	switch {
-	case exp.Error == nil && got.Error != "":
-		return []Mismatch{{"error", "the call failed: " + got.Error}}
-	case exp.Error != nil && !strings.Contains(got.Error, *exp.Error):
-		return []Mismatch{{"error", fmt.Sprintf("got %q, want it to contain %q", got.Error, *exp.Error)}}
+	case exp.Error == nil && gotErr != "":
+		return append(out, Mismatch{"error", "the call failed: " + gotErr})
+	case exp.Error != nil && !strings.Contains(gotErr, *exp.Error):
+		return append(out, Mismatch{"error", fmt.Sprintf("got %q, want it to contain %q", gotErr, *exp.Error)})
 	case exp.Error != nil:
-		return nil
+		return out
 	}
 	var lines []string
 	if s := got.Summary; s != nil {
@@ -106,7 +163,8 @@ func checkSchema(exp *schemaExpect, got schemaOutcome) []Mismatch {
 		}
 		out = append(out, want("has_hidden_fields", exp.HasHiddenFields, s.HasHiddenFields)...)
 	}
-	if in := got.Inspection; in != nil {
+	if r := got.Inspect; r != nil && r.Data != nil {
+		in := r.Data
 		lines = in.FlattenedFields
 		out = append(out, want("node_type", exp.NodeType, in.NodeType)...)
 		out = append(out, want("total_child_fields", exp.TotalChildFields, in.TotalChildFields)...)

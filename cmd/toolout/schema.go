@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 
@@ -53,7 +52,11 @@ func runSchemaSummarize(_ context.Context, args []string, stdin io.Reader, stdou
 	return writeJSON(stdout, stderr, s)
 }
 
-// runSchemaInspect prints the inspector's answer for one field path.
+// runSchemaInspect prints the inspector's answer (the data of the
+// inspect_tool_output envelope) for one field path of the output schema in
+// FILE. A call the inspector cannot answer (no output schema, an empty
+// schema, a field path that does not resolve) is bad input: one line on
+// stderr, exit 2.
 func runSchemaInspect(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("schema inspect", "--tool-id ID --field-path P [FILE] [--max-depth N --max-fields N]", stderr)
 	toolID := fs.String("tool-id", "", "the tool whose output schema FILE is (echoed as tool_id; required)")
@@ -64,8 +67,8 @@ func runSchemaInspect(_ context.Context, args []string, stdin io.Reader, stdout,
 	if err != nil {
 		return usageError(fs, stderr, err)
 	}
-	if *toolID == "" {
-		fmt.Fprintln(stderr, "toolout schema inspect: --tool-id is required")
+	if *toolID == "" || *maxDepth < 1 || *maxFields < 1 {
+		fmt.Fprintln(stderr, "toolout schema inspect: --tool-id is required; --max-depth and --max-fields must be at least 1")
 		return exitUsage
 	}
 	name, data, err := readInput(pos, stdin)
@@ -73,14 +76,11 @@ func runSchemaInspect(_ context.Context, args []string, stdin io.Reader, stdout,
 		fmt.Fprintf(stderr, "toolout schema inspect: %v\n", err)
 		return exitUsage
 	}
-	res, err := schema.Inspect(data, *toolID, *fieldPath, schema.InspectOptions{MaxDepth: *maxDepth, MaxFields: *maxFields})
-	if err != nil {
-		if errors.Is(err, schema.ErrField) {
-			fmt.Fprintf(stderr, "toolout schema inspect: %v\n", err)
-		} else {
-			fmt.Fprintf(stderr, "toolout schema inspect: %s: %v\n", name, err)
-		}
+	ix := schema.NewIndex(schema.ToolSpec{ToolID: *toolID, OutputSchema: data})
+	res := ix.Inspect(schema.InspectArgs{ToolID: *toolID, FieldPath: *fieldPath, MaxDepth: *maxDepth, MaxFields: *maxFields})
+	if !res.Successful {
+		fmt.Fprintf(stderr, "toolout schema inspect: %s: %s\n", name, res.Error)
 		return exitUsage
 	}
-	return writeJSON(stdout, stderr, res)
+	return writeJSON(stdout, stderr, res.Data)
 }

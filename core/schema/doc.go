@@ -1,66 +1,166 @@
 // Package schema summarizes large tool output schemas for a planner and
 // lets it drill down on demand (specs/schema-summary-introspection.md): the
 // folded output_fields of a compact descriptor with has_hidden_fields
-// ([Summarize]), and the inspect_tool_output inspector ([Inspect]).
+// ([Summarize], [Compact]), and the inspect_tool_output inspector
+// ([Inspect], and [Index.InspectToolOutput], the tool call with its
+// envelope). Every function is total: any input gives a result or an
+// error, never a panic, and costs time and memory linear in its size.
 //
-// # Schemas
+// # Input
 //
-// Input is a JSON Schema as JSON. A "data" property of the top object is the
-// root (the tool envelope, spec section 6.1). Properties keep the order they
-// are written in. Types: "type" as a string or a list (["string","null"] is
-// "string|null"), OpenAPI "nullable", enum and const (typed by their first
-// value), objects without "type" that have properties, arrays with items,
-// prefixItems or draft-4 tuple items (the first item schema). anyOf/oneOf:
-// null branches make the rest nullable; one remaining branch stands for the
-// whole; only primitives join their labels ("string|integer"); branches with
-// objects make a "union" whose fields are those of its object branches,
-// merged. allOf merges the properties of its branches. Local $refs ("#/…",
-// JSON pointers) are resolved; a recursive schema becomes a cyclic graph,
-// and walks never follow a node into itself. An object without declared
-// properties has unknown keys, unless additionalProperties is false.
+// A schema is JSON. It is decoded without recursion; nesting of arrays and
+// objects deeper than [MaxNesting] (10,000, the limit of encoding/json) is
+// a [*NestingError] ("nesting deeper than 10000 levels at byte N"), other
+// invalid JSON a [*SyntaxError] ("invalid JSON at byte N: ..."). Object
+// keys keep their order; a duplicate key keeps its first place and its last
+// value. Escapes are decoded (a lone surrogate becomes U+FFFD); other bytes,
+// invalid UTF-8 included, are kept as they are. A "data" property of the
+// top object is the root (the tool envelope, spec section 6.1).
 //
-// Paths use dots for properties and "[]" for each array level: "orders[]",
-// "orders[].line_items[].sku", "matrix[][]"; a root array is "[]".
+// # Shapes and labels
+//
+// Each schema is normalized to a container (with ordered fields), an array
+// (with items), or a leaf with a label. Where the spec is silent:
+//
+//   - "type" names a JSON type; names that are not 1 to 32 letters, digits,
+//     '_' or '-' are ignored. OpenAPI "nullable": true adds null.
+//   - Without "type", keywords imply it: properties, additionalProperties or
+//     patternProperties an object; items or prefixItems an array; enum the
+//     types of its values ("string|integer|null"; an empty enum is "never");
+//     const the type of its value. A schema that says nothing ({}, true, an
+//     unresolved $ref) is "any"; false is "never"; a value where a schema
+//     belongs that is not one (3, "x", [], null) is "any".
+//   - A list of types is the union of one reading per type: ["string",
+//     "null"] is "string|null", ["integer","string"] is "integer|string",
+//     ["object","array"] is a "union" with the object reading's fields.
+//   - Null only shows on leaves: "T|null". A nullable object or array reads
+//     as the object or array.
+//   - An object without declared properties has unknown keys (a fold marker
+//     "unknown keys"), unless additionalProperties is false and there are
+//     no patternProperties: then it is the leaf "object" (always empty).
+//     Next to declared properties, additionalProperties and
+//     patternProperties are not shown. A "properties" that is not an object
+//     is ignored.
+//   - An array's element is its items schema (true or absent: "any"; false:
+//     "never"), or the first schema of a tuple (prefixItems, or draft-4
+//     items as a list). Paths add "[]" per array level: "orders[]",
+//     "matrix[][]"; a root array is "[]".
+//   - A schema is the intersection of its own keywords, its allOf branches
+//     and the unions of its anyOf and oneOf, in that order. An intersection
+//     merges the fields of its objects (the first of each name kept);
+//     without an object, the first array, else the first leaf label stands;
+//     a "never" part makes it "never".
+//   - anyOf and oneOf: null branches make the rest nullable; one remaining
+//     branch stands for the whole; several branches of which at least one is
+//     an object make a "union" container whose fields are its object
+//     branches' fields, merged; otherwise the labels join ("number|string",
+//     an array branch as "array"), and an "any" branch makes it "any". A
+//     composition keyword whose value is not a non-empty array is ignored.
+//   - $ref: local JSON pointers ("#/$defs/Order", "#/allOf/0", with ~0, ~1
+//     and percent escapes) are resolved; keywords beside a $ref are
+//     ignored; remote refs, missing targets and chains of refs that come
+//     back to themselves are "any". A composition that contains itself
+//     reads the inner occurrence as "any".
+//
+// So the labels are the JSON types ("string", "integer", "number",
+// "boolean", "null", "object", "array"), joins of leaf types with "|",
+// "union", "any" and "never".
+//
+// # Recursion and caps
+//
+// A recursive schema is a cyclic graph. A walk (a summary, an inspection's
+// preview) first runs one depth-first search from its start, in
+// declaration order; a field whose edge closes a cycle in it is shown (as
+// the fold marker of its container) but never expanded. Arrays nested in
+// themselves end as the label "array".
+//
+// The node cap, [DefaultMaxNodes] (100,000) unless Options.MaxNodes says
+// otherwise, bounds separately: the fields one walk creates, the properties
+// allOf/anyOf/oneOf merges copy, and the edges the recursion search
+// explores; a merge cut by it keeps the fields it has. The lines a walk
+// renders beyond the root's own fields are bounded to 1 MiB. A cap that
+// cuts anything makes has_hidden_fields (and an inspection's truncated)
+// true. Decoding, normalizing and walking are therefore linear in the
+// schema's size (every schema object is decoded, normalized and searched
+// once; a chain of $refs or of arrays is followed once), and so is memory:
+// the decoded schema and its nodes take about ten times the input, plus
+// what the caps allow.
+//
+// Field names are not escaped: a name holding "." or "[]" is shown as it is
+// and cannot be reached by a field path.
 //
 // # Summary
 //
-// At most MaxSummaryFields (30) lines, in the spec's order:
+// At most MaxFields (MaxSummaryFields, 30) lines, in the spec's order:
 //
 //  1. Tier 2: every field of the root, as "key: type" for a leaf or a fold
 //     marker for a container: `key: object (contains N sub-fields;
 //     inspect_tool_output(..., field_path="key"))`, `key[]: object (…)` for
 //     an array of objects, `key: object (unknown keys; …)`, with N the
-//     number of immediate children. More than 30 root fields: the first 29
-//     and `* (+N more fields; inspect_tool_output(..., field_path=""))`.
-//  2. Tier 1: leaves anywhere below (any depth, breadth-first) whose path
-//     matches [Tier1Regex], as many as the budget holds.
-//  3. Fill: containers are expanded breadth-first, each one wholly, while
-//     its children (less its own marker line) fit the budget and lie within
-//     the summary depth (3). An expanded container's marker is dropped: its
-//     children show it. A container too big for what is left stays folded,
-//     and smaller ones after it may still be expanded.
+//     number of immediate children. A root field is always listed on its own
+//     line. When all of a root container's fields are listed below it, its
+//     line drops the marker and reads "key: object" ("key[]: object",
+//     "key: union").
+//  2. Tier 1: leaves anywhere below (any depth within the node cap,
+//     breadth-first) whose path matches [Tier1Regex], as many as the lines
+//     left hold.
+//  3. Fill: containers are expanded breadth-first from the root fields, each
+//     wholly, while its fields fit the lines left and lie within the summary
+//     depth (MaxDepth, 3); expanding a deeper container replaces its line by
+//     its fields. A container too big for what is left stays folded, and
+//     smaller ones after it may still be expanded.
 //
-// has_hidden_fields is true whenever anything is left out: a fold marker
-// (container not expanded, depth limit, unknown keys), an overflow marker,
-// or the node cap. The reference returns plain leaves with false when 30
-// fields fit even if its depth limit cut deeper containers; here such
-// containers are marked, so nothing is hidden silently. A summary visits at
-// most DefaultMaxNodes nodes, so a huge or recursive schema stays bounded.
+// When Tier 2 and Tier 1 do not fit together, every root field is kept and
+// Tier-1 leaves are listed breadth-first until the lines run out; the fill
+// then expands nothing, so the leaves left out lie below root containers
+// whose fold markers are listed, and those markers mark the cut. When the
+// root alone has more than MaxFields fields, MaxFields-1 of them are listed
+// (those with a Tier-1 name first, then the others in order, shown in
+// schema order) and the last line is the overflow marker
+// `* (+N more fields; inspect_tool_output(..., field_path=""))` ("[].*"
+// for a root array); deeper fields are then left to the inspector.
+//
+// A root that is not a container with fields is one line with the path "."
+// (or "[]" for a root array): ".: any", "[]: string", or `.: object
+// (unknown keys; inspect_tool_output(..., field_path=""))`.
+//
+// has_hidden_fields is true exactly when a line is a fold or overflow
+// marker, or a cap cut the walk. The reference returns plain leaves with
+// false when 30 fields fit even if its depth limit cut deeper containers;
+// here such containers are marked, so nothing is hidden silently.
 //
 // # Inspector
 //
 // [Inspect] walks a field path ("a.b", "a[]", "a[].b", "[][]", empty for the
-// root) and returns the node's type ("array" for "orders", "object" for
-// "orders[]"), its immediate children (of the items, for an array) with
-// their types, a breadth-first flattened preview with paths relative to the
-// node and containers past MaxDepth (4) as fold markers, the number of
-// immediate children, and truncated when MaxFields (120) or the depth limit
-// cut anything or the keys are unknown. An unknown field, or "[]" on
-// something that is not an array, is an error that names the path walked.
+// root) and answers with the node's type ("array" for "orders", "object"
+// for "orders[]", "union", or a leaf label); its children: the immediate
+// fields of the node, or for an array of its items (through every array
+// level), an array field typed "array of T"; a breadth-first flattened
+// preview with paths relative to the node, containers expanded down to
+// MaxDepth (4) levels and shown as fold markers (absolute field_path)
+// below; the number of immediate children; and truncated, which is true
+// exactly when MaxFields (120) cut children or the preview, MaxDepth folded
+// a container in the preview, or a cap cut the walk. Folds of recursion and
+// unknown keys are shown as markers but are not truncation. A node whose
+// keys are unknown, or that is "any", has no children and a note.
+//
+// An inspection that cannot be answered is an [*InspectError]: a tool
+// without an output schema (no bytes, or JSON null) wraps
+// [ErrNoOutputSchema]; an empty schema (a root that is "any" or "never",
+// such as {}) [ErrEmptySchema]; a field path that is malformed or does not
+// resolve [ErrField], with a message that names the failing segment and
+// what was found instead.
 //
 // # Tool surface
 //
-// [InspectTool] is the inspect_tool_output descriptor, [Compact] builds the
-// compact descriptor with output_fields and has_hidden_fields, and
-// [PlannerDirective] is the spec's planner block, verbatim.
+// [Index] holds tool specs by tool id. [Index.InspectToolOutput] is the
+// tool call: it checks its arguments strictly against [InspectTool]'s input
+// schema (an object; tool_id a non-empty string; field_path a string or
+// null; max_depth and max_fields whole numbers of at least 1; no other
+// key) and answers with the spec's envelope, {"successful": true, "data":
+// {...}} or {"successful": false, "error": "..."}: invalid arguments, an
+// unknown tool_id and every [*InspectError] are failures with a one-line
+// error. [Compact] builds the compact descriptor with output_fields and
+// has_hidden_fields, and [PlannerDirective] is the spec's planner block,
+// verbatim.
 package schema

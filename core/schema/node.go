@@ -1,36 +1,55 @@
 package schema
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/url"
-	"slices"
+	"strconv"
 	"strings"
 )
 
-// Kinds of normalized nodes besides primitive labels.
+// kind is the shape of a normalized node.
+type kind uint8
+
 const (
-	kindObject = "object"
-	kindArray  = "array"
-	kindUnion  = "union"
+	leafKind   kind = iota // a value without fields; label says which
+	objectKind             // an object or a union with (merged) properties
+	arrayKind              // an array; items is its element
 )
 
-// node is a JSON Schema node normalized for summarizing: an object or union
-// with ordered properties, an array with its items, or a leaf with a type
-// label ("string", "string|null", "any"). Nodes normalize lazily, on first
-// use (norm), so that a recursive schema is a cyclic graph of nodes rather
-// than an infinite tree.
-type node struct {
-	b     *builder
-	raw   *obj
-	state uint8 // 0 new, 1 normalizing, 2 done
+// Labels the normalizer gives besides JSON Schema's own type names.
+const (
+	labelAny    = "any"    // the schema says nothing (or is not a schema)
+	labelNever  = "never"  // no value is valid: false, an empty enum
+	labelObject = "object" // an object, or an intersection (allOf) of objects
+	labelUnion  = "union"  // anyOf/oneOf branches of which at least one is an object
+	labelArray  = "array"
+	labelNull   = "null"
+)
 
-	kind  string // object, array, union, or the leaf's label
+// node is a JSON Schema node normalized for summarizing: a container
+// (objectKind) with ordered properties, an array with its items, or a leaf
+// with a type label ("string", "string|null", "any"). Nodes are built and
+// normalized lazily, on first use, so a recursive schema is a cyclic graph
+// of nodes rather than an infinite tree, and untouched parts cost nothing.
+type node struct {
+	raw   *obj // nil for nodes the normalizer makes itself
 	props []prop
-	// unknown is set for an object (or union) whose keys are not declared:
-	// no properties, additionalProperties or patternProperties instead.
+	items *node
+	// alias is the node this one normalized to when that is another node
+	// (a composition with one object branch, a nullable reference): the
+	// two are one node for walks, so recursion through either is seen.
+	alias *node
+	label string
+	kind  kind
+	state uint8 // fresh, pending, done
+	// unknown is set for a container whose keys are not declared: no
+	// properties, but additionalProperties or patternProperties instead.
 	unknown bool
-	items   *node
+
+	// Per-walk mark of the recursion search (walk.go), valid while gen is
+	// the walk's generation.
+	mark uint8
+	gen  uint32
 }
 
 type prop struct {
@@ -38,62 +57,136 @@ type prop struct {
 	n    *node
 }
 
-var anyNode = &node{state: 2, kind: "any"}
+const (
+	fresh uint8 = iota
+	pending
+	done
+)
 
-// norm returns n normalized. A node reached again while it is being
-// normalized (a composition that contains itself) reads as "any".
-func (n *node) norm() *node {
-	switch n.state {
-	case 2:
-		return n
-	case 1:
-		return anyNode
+func leafNode(label string) *node { return &node{kind: leafKind, label: label, state: done} }
+
+var (
+	anyNode   = leafNode(labelAny)
+	neverNode = leafNode(labelNever)
+	// cycleNode marks an object whose $ref chain is being followed.
+	cycleNode = leafNode(labelAny)
+)
+
+func (n *node) container() bool { return n.kind == objectKind }
+
+// lookup returns the property of n called name, or nil. Long lists get an
+// index on first use, so a long field path costs its length.
+func (b *builder) lookup(n *node, name string) *node {
+	if len(n.props) <= indexFrom {
+		for _, p := range n.props {
+			if p.name == name {
+				return p.n
+			}
+		}
+		return nil
 	}
-	n.state = 1
-	n.b.normalize(n, n.raw)
-	n.state = 2
+	idx, ok := b.pidx[n]
+	if !ok {
+		idx = make(map[string]int, len(n.props))
+		for i := len(n.props) - 1; i >= 0; i-- {
+			idx[n.props[i].name] = i
+		}
+		b.pidx[n] = idx
+	}
+	if i, ok := idx[name]; ok {
+		return n.props[i].n
+	}
+	return nil
+}
+
+// builder turns raw schema values into lazy nodes, resolving local $refs.
+// Nodes are memoized per raw object (obj.n); a $ref yields its target's node.
+type builder struct {
+	root   any
+	leaves map[string]*node // leaf nodes by label, shared (never written to)
+	pidx   map[*node]map[string]int
+	// merge is what is left of the budget of properties that allOf,
+	// anyOf and oneOf merges may copy; capped is set once it ran out.
+	merge  int
+	capped bool
+	gen    uint32 // walk generations handed out
+}
+
+func newBuilder(root any, maxNodes int) *builder {
+	return &builder{root: root, merge: maxNodes, leaves: map[string]*node{}, pidx: map[*node]map[string]int{}}
+}
+
+// leaf returns the shared leaf node with a label.
+func (b *builder) leaf(label string) *node {
+	n, ok := b.leaves[label]
+	if !ok {
+		n = leafNode(label)
+		b.leaves[label] = n
+	}
 	return n
 }
 
-func (n *node) container() bool { return n.kind == kindObject || n.kind == kindUnion }
-
-// builder turns raw schema values into lazy nodes, resolving local $refs.
-// Nodes are memoized per raw object; a $ref yields its target's node.
-type builder struct {
-	root any
-	memo map[*obj]*node
-}
-
-func newBuilder(root any) *builder {
-	return &builder{root: root, memo: map[*obj]*node{}}
-}
-
+// build returns the node of a raw schema value: true (and anything that is
+// not a schema) is "any", false is "never".
 func (b *builder) build(v any) *node {
-	for hops := 0; hops < 64; hops++ {
-		o, ok := v.(*obj)
-		if !ok {
-			return anyNode // true, or anything that is not an object
+	switch v := v.(type) {
+	case *obj:
+		if v.n != nil {
+			if v.n == cycleNode {
+				return anyNode
+			}
+			return v.n
 		}
-		if n, ok := b.memo[o]; ok {
-			return n
+		return b.follow(v)
+	case bool:
+		if !v {
+			return neverNode
 		}
-		ref, isRef := o.m["$ref"].(string)
-		if !isRef {
-			n := &node{b: b, raw: o}
-			b.memo[o] = n
-			return n
-		}
-		target, err := b.resolve(ref)
-		if err != nil {
-			return anyNode
-		}
-		v = target
 	}
-	return anyNode // a chain of $refs that never ends
+	return anyNode
 }
 
-// resolve follows a local JSON pointer ("#/definitions/Order"). Remote refs
-// are left unresolved (the node becomes "any").
+// follow builds the node of an object, following a chain of $refs
+// iteratively; a chain that comes back to itself is "any". Every object on
+// the chain is memoized to the chain's end, so each is followed once.
+func (b *builder) follow(o *obj) *node {
+	var chain []*obj
+	var res *node
+	var cur any = o
+	for res == nil {
+		co, ok := cur.(*obj)
+		switch {
+		case !ok:
+			res = b.build(cur)
+		case co.n != nil:
+			res = co.n
+		default:
+			ref, isRef := co.get("$ref").(string)
+			if !isRef {
+				res = &node{raw: co}
+				co.n = res
+				break
+			}
+			co.n = cycleNode
+			chain = append(chain, co)
+			target, err := b.resolve(ref)
+			if err != nil {
+				res = anyNode
+			}
+			cur = target
+		}
+	}
+	if res == cycleNode {
+		res = anyNode
+	}
+	for _, c := range chain {
+		c.n = res
+	}
+	return res
+}
+
+// resolve follows a local JSON pointer ("#/definitions/Order", "#/allOf/0").
+// Remote refs are left unresolved (the node becomes "any").
 func (b *builder) resolve(ref string) (any, error) {
 	frag, ok := strings.CutPrefix(ref, "#")
 	if !ok {
@@ -106,218 +199,110 @@ func (b *builder) resolve(ref string) (any, error) {
 	if frag == "" {
 		return cur, nil
 	}
-	for _, tok := range strings.Split(strings.TrimPrefix(frag, "/"), "/") {
-		tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
-		o, ok := cur.(*obj)
-		if !ok {
-			return nil, fmt.Errorf("$ref %q: %q is not an object", ref, tok)
-		}
-		if cur, ok = o.m[tok]; !ok {
-			return nil, fmt.Errorf("$ref %q: no %q", ref, tok)
+	if frag[0] != '/' {
+		return nil, fmt.Errorf("$ref %q: not a JSON pointer", ref)
+	}
+	for _, tok := range strings.Split(frag[1:], "/") {
+		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		switch c := cur.(type) {
+		case *obj:
+			v, ok := c.lookup(tok)
+			if !ok {
+				return nil, fmt.Errorf("$ref %q: no %q", ref, tok)
+			}
+			cur = v
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(c) {
+				return nil, fmt.Errorf("$ref %q: no item %q", ref, tok)
+			}
+			cur = c[i]
+		default:
+			return nil, fmt.Errorf("$ref %q: %q is inside a value that is neither object nor array", ref, tok)
 		}
 	}
 	return cur, nil
 }
 
-// normalize fills n from its raw schema object.
-func (b *builder) normalize(n *node, o *obj) {
-	var res node
-	switch {
-	case hasBranches(o, "anyOf"):
-		res = b.union(o.m["anyOf"].([]any))
-	case hasBranches(o, "oneOf"):
-		res = b.union(o.m["oneOf"].([]any))
-	case hasBranches(o, "allOf"):
-		res = b.allOf(o)
-	default:
-		res = b.plain(o)
+// norm returns n normalized. Compositions (allOf, anyOf, oneOf) need their
+// branches normalized first; that is done with an explicit stack, in post
+// order, so that no chain of compositions can exhaust the goroutine stack.
+// A branch met again while it is still pending (a composition that contains
+// itself) reads as "any".
+func (b *builder) norm(n *node) *node {
+	if n.state == done {
+		if n.alias != nil {
+			return n.alias
+		}
+		return n
 	}
-	n.kind, n.props, n.unknown, n.items = res.kind, res.props, res.unknown, res.items
-}
-
-func hasBranches(o *obj, key string) bool {
-	br, ok := o.m[key].([]any)
-	return ok && len(br) > 0
-}
-
-func (b *builder) allOf(o *obj) node {
-	{
-		merged := node{kind: kindObject}
-		var label string
-		for _, br := range o.m["allOf"].([]any) {
-			bn := b.build(br).norm()
-			switch {
-			case bn.container():
-				merged.props = mergeProps(merged.props, bn.props)
-				merged.unknown = merged.unknown || bn.unknown
-			case bn.kind != "any" && label == "":
-				label = bn.kind
+	for stack := []*node{n}; len(stack) > 0; {
+		top := stack[len(stack)-1]
+		switch top.state {
+		case done:
+			stack = stack[:len(stack)-1]
+		case fresh:
+			top.state = pending
+			for _, key := range compositions {
+				for _, br := range branches(top.raw, key) {
+					if bn := b.build(br); bn.state == fresh {
+						stack = append(stack, bn)
+					}
+				}
 			}
+		case pending:
+			stack = stack[:len(stack)-1]
+			b.normalize(top)
+			top.state = done
 		}
-		if own := b.plain(o); own.container() {
-			merged.props = mergeProps(merged.props, own.props)
-		}
-		if len(merged.props) == 0 && !merged.unknown && label != "" {
-			return node{kind: label}
-		}
-		return merged
 	}
+	return b.norm(n)
 }
 
-// plain normalizes a schema object without composition keywords.
-func (b *builder) plain(o *obj) node {
-	types := typeList(o.m["type"])
-	nullable, _ := o.m["nullable"].(bool)
-	if len(types) == 0 {
-		switch {
-		case o.m["properties"] != nil || o.m["additionalProperties"] != nil || o.m["patternProperties"] != nil:
-			types = []string{"object"}
-		case o.m["items"] != nil || o.m["prefixItems"] != nil:
-			types = []string{"array"}
-		case o.m["enum"] != nil:
-			if vals, ok := o.m["enum"].([]any); ok && len(vals) > 0 {
-				types = []string{jsonType(vals[0])}
-			}
-		case o.m["const"] != nil:
-			types = []string{jsonType(o.m["const"])}
-		}
+var compositions = []string{"allOf", "anyOf", "oneOf"}
+
+// branches returns the branches of a composition keyword; a value that is
+// not a non-empty array is ignored.
+func branches(o *obj, key string) []any {
+	if o == nil {
+		return nil
 	}
-	switch {
-	case slices.Contains(types, "object"):
-		return b.object(o)
-	case slices.Contains(types, "array"):
-		return node{kind: kindArray, items: b.itemsOf(o)}
-	case len(types) == 0:
-		return node{kind: "any"}
-	}
-	if nullable && !slices.Contains(types, "null") {
-		types = append(types, "null")
-	}
-	return node{kind: strings.Join(types, "|")}
+	br, _ := o.get(key).([]any)
+	return br
 }
 
-func (b *builder) object(o *obj) node {
-	n := node{kind: kindObject}
-	if props, ok := o.m["properties"].(*obj); ok {
-		for _, k := range props.keys {
-			n.props = append(n.props, prop{k, b.build(props.m[k])})
-		}
+// branch returns the normalized node of a composition branch; one still
+// pending (the composition contains itself) is "any".
+func (b *builder) branch(v any) *node {
+	n := b.build(v)
+	if n.state == pending {
+		return anyNode
 	}
-	if len(n.props) == 0 {
-		// No declared keys: unknown, unless additionalProperties is false
-		// (an object that is always empty).
-		if ap, ok := o.m["additionalProperties"].(bool); !ok || ap {
-			n.unknown = true
-		}
-	}
-	return n
+	return b.norm(n)
 }
 
-func (b *builder) itemsOf(o *obj) *node {
-	switch it := o.m["items"].(type) {
-	case *obj, bool:
-		return b.build(it)
-	case []any: // draft-4 tuple form
-		if len(it) > 0 {
-			return b.build(it[0])
+// normalize fills n from its raw schema object: the intersection of its own
+// keywords, its allOf branches, and the unions of its anyOf and oneOf.
+func (b *builder) normalize(n *node) {
+	o := n.raw
+	var parts []*node
+	own := b.plain(o)
+	if own.label != labelAny {
+		parts = append(parts, own)
+	}
+	for _, br := range branches(o, "allOf") {
+		parts = append(parts, b.branch(br))
+	}
+	for _, key := range compositions[1:] {
+		if br := branches(o, key); len(br) > 0 {
+			parts = append(parts, b.union(br))
 		}
 	}
-	if prefix, ok := o.m["prefixItems"].([]any); ok && len(prefix) > 0 {
-		return b.build(prefix[0])
+	res := b.intersect(parts)
+	if res == own && own.kind != leafKind {
+		// The schema's own reading, made for it alone: n takes it over.
+		n.kind, n.label, n.props, n.items, n.unknown = own.kind, own.label, own.props, own.items, own.unknown
+		return
 	}
-	return &node{kind: "any"}
-}
-
-// union normalizes anyOf/oneOf. Null branches make the rest nullable; one
-// remaining branch stands for the whole; several primitive branches join
-// their labels; branches with objects become a union whose properties are
-// those of its object branches, merged.
-func (b *builder) union(branches []any) node {
-	var rest []*node
-	null := false
-	for _, br := range branches {
-		bn := b.build(br).norm()
-		if bn.kind == "null" {
-			null = true
-			continue
-		}
-		rest = append(rest, bn)
-	}
-	switch {
-	case len(rest) == 0:
-		return node{kind: "null"}
-	case len(rest) == 1:
-		only := rest[0]
-		res := node{kind: only.kind, props: only.props, unknown: only.unknown, items: only.items}
-		if null && !only.container() && only.kind != kindArray && only.kind != "any" {
-			res.kind += "|null"
-		}
-		return res
-	}
-	u := node{kind: kindUnion}
-	var labels []string
-	objects := 0
-	for _, bn := range rest {
-		switch {
-		case bn.container():
-			objects++
-			u.props = mergeProps(u.props, bn.props)
-			u.unknown = u.unknown || bn.unknown
-		default:
-			if !slices.Contains(labels, bn.kind) {
-				labels = append(labels, bn.kind)
-			}
-		}
-	}
-	if objects == 0 {
-		if null {
-			labels = append(labels, "null")
-		}
-		return node{kind: strings.Join(labels, "|")}
-	}
-	if len(u.props) > 0 {
-		u.unknown = false
-	}
-	return u
-}
-
-func mergeProps(into, add []prop) []prop {
-	for _, p := range add {
-		if !slices.ContainsFunc(into, func(q prop) bool { return q.name == p.name }) {
-			into = append(into, p)
-		}
-	}
-	return into
-}
-
-func typeList(v any) []string {
-	switch t := v.(type) {
-	case string:
-		return []string{t}
-	case []any:
-		var out []string
-		for _, e := range t {
-			if s, ok := e.(string); ok {
-				out = append(out, s)
-			}
-		}
-		return out
-	}
-	return nil
-}
-
-func jsonType(v any) string {
-	switch v.(type) {
-	case string:
-		return "string"
-	case json.Number:
-		return "number"
-	case bool:
-		return "boolean"
-	case nil:
-		return "null"
-	case []any:
-		return "array"
-	}
-	return "object"
+	n.alias = res
 }

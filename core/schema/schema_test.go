@@ -2,6 +2,7 @@ package schema_test
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -31,6 +32,21 @@ var _ = Describe("Tier-1 regex", func() {
 		Expect(strings.ReplaceAll(schema.Tier1RegexSpec, `\\`, `\`)).To(Equal(schema.Tier1Regex))
 	})
 
+	It("depends only on a field's own name, which is what walks test", func() {
+		parts := []string{"id", "_id", "x_id", "name", "a.name", "type", "", ".", "[]", "[].", "ids", "name[]", "user_id[]", "nameX", "a.b_id"}
+		rng := rand.New(rand.NewPCG(1, 2))
+		for range 20000 {
+			prefix := parts[rng.IntN(len(parts))] + parts[rng.IntN(len(parts))]
+			name := parts[rng.IntN(len(parts))] + parts[rng.IntN(len(parts))]
+			if name == "" || strings.HasSuffix(name, "[]") {
+				continue
+			}
+			for _, sep := range []string{".", "[]."} {
+				Expect(schema.IsTier1(prefix+sep+name)).To(Equal(schema.IsTier1(name)), "%q %q", prefix+sep, name)
+			}
+		}
+	})
+
 	DescribeTable("matches the last segment of a path",
 		func(path string, want bool) { Expect(schema.IsTier1(path)).To(Equal(want)) },
 		Entry("id", "id", true),
@@ -51,7 +67,7 @@ var _ = Describe("Summarize", func() {
 	It("lists every leaf of a small schema, with has_hidden_fields false", func() {
 		s := summarize(load("small-fits"))
 		Expect(s.HasHiddenFields).To(BeFalse())
-		Expect(s.OutputFields).To(Equal([]string{"id: string", "name: string", "created: string", "tags[]: string", "score: number",
+		Expect(s.OutputFields).To(Equal([]string{"id: string", "name: string", "created: string", "owner: object", "tags[]: string", "score: number",
 			"owner.id: string", "owner.email: string"}))
 	})
 
@@ -66,7 +82,7 @@ var _ = Describe("Summarize", func() {
 
 	It("marks containers cut by the depth limit instead of hiding them", func() {
 		s := summarize(load("depth-limited"))
-		Expect(s.OutputFields).To(Equal([]string{"id: string", `a.b.c: object (contains 1 sub-fields; inspect_tool_output(..., field_path="a.b.c"))`}))
+		Expect(s.OutputFields).To(Equal([]string{"a: object", "id: string", `a.b.c: object (contains 1 sub-fields; inspect_tool_output(..., field_path="a.b.c"))`}))
 		Expect(s.HasHiddenFields).To(BeTrue())
 	})
 
@@ -83,9 +99,43 @@ var _ = Describe("Summarize", func() {
 		Expect(s.HasHiddenFields).To(BeTrue())
 	})
 
+	It("lists every root key on its own line, containers as fold markers, even when the fill expands them", func() {
+		s := summarize(load("customer"))
+		Expect(s.OutputFields[:8]).To(Equal([]string{
+			"customer: object",
+			`default_address: object (contains 12 sub-fields; inspect_tool_output(..., field_path="default_address"))`,
+			`recent_orders[]: object (contains 6 sub-fields; inspect_tool_output(..., field_path="recent_orders[]"))`,
+			`loyalty: object (contains 3 sub-fields; inspect_tool_output(..., field_path="loyalty"))`,
+			"marketing: object",
+			`metafields: object (unknown keys; inspect_tool_output(..., field_path="metafields"))`,
+			"segments[]: string",
+			"requested_at: string",
+		}))
+		Expect(s.OutputFields).To(ContainElement("customer.tags: string"))
+		Expect(s.OutputFields).To(ContainElement(`marketing.email_consent: object (contains 3 sub-fields; inspect_tool_output(..., field_path="marketing.email_consent"))`))
+	})
+
+	It("keeps every root key when Tier 2 and Tier 1 do not fit together, and cuts Tier 1", func() {
+		s, err := schema.Summarize(load("customer"), schema.Options{MaxFields: 9})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(s.OutputFields).To(HaveLen(9))
+		Expect(s.OutputFields[0]).To(Equal(`customer: object (contains 12 sub-fields; inspect_tool_output(..., field_path="customer"))`))
+		Expect(s.OutputFields[8]).To(Equal("customer.id: integer"))
+		Expect(s.HasHiddenFields).To(BeTrue())
+	})
+
+	It("lists Tier-1 leaves far below the summary depth", func() {
+		s := summarize(load("deep-tier1"))
+		Expect(s.OutputFields).To(ContainElement("fields.workflow.state.current.category.category_id: string"))
+		Expect(s.OutputFields).To(ContainElement("fields.comments[].author.account.profile.display.avatar.url: string"))
+	})
+
 	It("reports a bad schema with its byte offset", func() {
 		_, err := schema.Summarize([]byte(`{"type": "object", "properties": {`), schema.Options{})
-		Expect(err).To(MatchError(HavePrefix("schema: invalid JSON at byte ")))
+		Expect(err).To(MatchError("schema: invalid JSON at byte 34: unexpected end of input"))
+		var syn *schema.SyntaxError
+		Expect(errors.As(err, &syn)).To(BeTrue())
+		Expect(syn.Offset).To(BeEquivalentTo(34))
 	})
 
 	It("holds its invariants on random schemas: at most 30 lines, every Tier-1 leaf that fits, hidden iff marked, deterministic", func() {
@@ -101,6 +151,11 @@ var _ = Describe("Summarize", func() {
 			Expect(s.HasHiddenFields).To(Equal(marked), "seed %d: %v", seed, s.OutputFields)
 			again := summarize(data)
 			Expect(again).To(Equal(s))
+			if root := rootKeys(data); len(root) <= 30 {
+				for _, k := range root {
+					Expect(s.OutputFields).To(ContainElement(Or(HavePrefix(k+": "), HavePrefix(k+"[]: "))), "seed %d: root key %s", seed, k)
+				}
+			}
 			if !s.HasHiddenFields { // everything is listed, so every Tier-1 leaf is
 				for _, p := range leafPaths(data) {
 					if schema.IsTier1(p) {
@@ -165,78 +220,19 @@ func leafPaths(data []byte) []string {
 	return out
 }
 
-var _ = Describe("Inspect", func() {
-	orders := load("shop-orders")
-
-	It("returns the children and a flattened preview of orders[].line_items[]", func() {
-		in, err := schema.Inspect(orders, "shopify.get_orders", "orders[].line_items[]", schema.InspectOptions{})
-		Expect(err).NotTo(HaveOccurred())
-		Expect(in.NodeType).To(Equal("object"))
-		Expect(in.TotalChildFields).To(Equal(28))
-		Expect(in.Children[0]).To(Equal(schema.Child{Name: "id", Type: "integer"}))
-		Expect(in.Children).To(ContainElement(schema.Child{Name: "tax_lines", Type: "array of object"}))
-		Expect(in.FlattenedFields).To(ContainElement("variant.inventory_item.sku: string|null"))
-		Expect(len(in.FlattenedFields)).To(BeNumerically("<=", 120))
-	})
-
-	It("treats the array and its items alike for children, and says which was asked", func() {
-		arr, err := schema.Inspect(orders, "t", "orders", schema.InspectOptions{})
-		Expect(err).NotTo(HaveOccurred())
-		items, err := schema.Inspect(orders, "t", "orders[]", schema.InspectOptions{})
-		Expect(err).NotTo(HaveOccurred())
-		Expect(arr.NodeType).To(Equal("array"))
-		Expect(items.NodeType).To(Equal("object"))
-		Expect(arr.Children).To(Equal(items.Children))
-	})
-
-	It("truncates at max_fields and marks containers past max_depth", func() {
-		in, err := schema.Inspect(orders, "t", "orders[]", schema.InspectOptions{MaxFields: 10, MaxDepth: 1})
-		Expect(err).NotTo(HaveOccurred())
-		Expect(in.Children).To(HaveLen(10))
-		Expect(in.FlattenedFields).To(HaveLen(10))
-		Expect(in.Truncated).To(BeTrue())
-	})
-
-	DescribeTable("names the path in its errors",
-		func(path, want string) {
-			_, err := schema.Inspect(orders, "t", path, schema.InspectOptions{})
-			Expect(err).To(MatchError(want))
-		},
-		Entry("unknown field", "orders[].nope",
-			`schema: inspect: bad field path: field_path "orders[].nope": no field "nope" in "orders[]" (fields: id, admin_graphql_api_id, name, order_number, number, email, contact_email, phone, created_at, updated_at, processed_at, closed_at, cancelled_at, cancel_reason, financial_status, fulfillment_status, confirmed, test, currency, presentment_currency, … 32 more)`),
-		Entry("[] on an object", "orders[].customer[]", `schema: inspect: bad field path: field_path "orders[].customer[]": "orders[].customer" is object, not an array`),
-		Entry("field of a leaf", "count.value", `schema: inspect: bad field path: field_path "count.value": "count" is integer, which has no field "value"`),
-		Entry("array without []", "orders.id", `schema: inspect: bad field path: field_path "orders.id": "orders" is array, which has no field "id"`),
-		Entry("bad brackets", "orders[0]", `schema: inspect: bad field path: field_path "orders[0]": segment "orders[0]": brackets must be a trailing [] (e.g. items[])`),
-		Entry("empty segment", "orders[]..id", `schema: inspect: bad field path: field_path "orders[]..id": empty segment`),
-	)
-
-	It("walks arrays of arrays and root arrays", func() {
-		in, err := schema.Inspect(load("array-of-arrays"), "t", "grid[][]", schema.InspectOptions{})
-		Expect(err).NotTo(HaveOccurred())
-		Expect(in.FlattenedFields).To(Equal([]string{"x: integer", "y: integer", "label: string"}))
-		in, err = schema.Inspect(load("root-array"), "t", "[]", schema.InspectOptions{})
-		Expect(err).NotTo(HaveOccurred())
-		Expect(in.TotalChildFields).To(Equal(3))
-	})
-})
-
-var _ = Describe("tool surface", func() {
-	It("offers inspect_tool_output and the verbatim planner directive", func() {
-		Expect(schema.InspectTool().Name).To(Equal("inspect_tool_output"))
-		Expect(schema.InspectToolID).To(Equal("toolbox.inspect_tool_output"))
-		Expect(json.Valid(schema.InspectTool().InputSchema)).To(BeTrue())
-		Expect(schema.PlannerDirective).To(HavePrefix("**Handling Large Outputs:**\nSome tools have large output schemas that are summarized.\n"))
-		Expect(schema.PlannerDirective).To(HaveSuffix("to see the structure. Do not guess paths."))
-	})
-
-	It("builds the compact descriptor with has_hidden_fields", func() {
-		d, err := schema.Compact(schema.ToolSpec{ToolID: "shopify.get_orders", Server: "shopify", Description: "List orders.",
-			InputSchema:  json.RawMessage(`{"type":"object","required":["status"],"properties":{"status":{"type":"string"},"limit":{"type":"integer"}}}`),
-			OutputSchema: load("shop-orders")}, schema.Options{})
-		Expect(err).NotTo(HaveOccurred())
-		Expect(d.InputParams).To(Equal([]string{"status: string (required)", "limit: integer"}))
-		Expect(d.HasHiddenFields).To(BeTrue())
-		Expect(d.OutputFields).To(HaveLen(30))
-	})
-})
+// rootKeys lists the root fields of a generated schema.
+func rootKeys(data []byte) []string {
+	var root struct {
+		Properties struct {
+			Data struct {
+				Properties map[string]any `json:"properties"`
+			} `json:"data"`
+		} `json:"properties"`
+	}
+	Expect(json.Unmarshal(data, &root)).To(Succeed())
+	var out []string
+	for k := range root.Properties.Data.Properties {
+		out = append(out, k)
+	}
+	return out
+}

@@ -11,8 +11,9 @@ const (
 	DefaultSummaryMaxDepth  = 3
 	DefaultInspectMaxFields = 120
 	DefaultInspectMaxDepth  = 4
-	// DefaultMaxNodes bounds the schema nodes one summary or inspection
-	// visits, so that a huge or recursive schema stays cheap.
+	// DefaultMaxNodes is the node cap: the most fields one summary or
+	// inspection creates, the most properties its allOf/anyOf/oneOf merges
+	// copy, and the most field edges its recursion search explores.
 	DefaultMaxNodes = 100_000
 )
 
@@ -30,18 +31,22 @@ const Tier1Regex = `(?:^|\.|\[\]\.)(id|.*_id|name|title|status|type|url|email|pr
 var tier1 = regexp.MustCompile(Tier1Regex)
 
 // IsTier1 reports whether a field path (e.g. "orders[].customer_id") is a
-// Tier-1 field.
+// Tier-1 field. For a field that is not an array, the answer depends only
+// on its own name (a test checks this), so walks test the name, not the
+// path they would have to build.
 func IsTier1(path string) bool { return tier1.MatchString(path) }
+
+func (e *entry) tier1() bool { return e.arrays == 0 && e.parent != nil && IsTier1(e.name) }
 
 // Options bound a summary.
 type Options struct {
 	// MaxFields is the most lines of output_fields; zero means
 	// MaxSummaryFields (30).
 	MaxFields int
-	// MaxDepth is the deepest field a summary lists or expands (a root
-	// field has depth 1); zero means DefaultSummaryMaxDepth (3).
+	// MaxDepth is the deepest field the fill lists (a root field has depth
+	// 1); zero means DefaultSummaryMaxDepth (3). Tier 1 is not limited.
 	MaxDepth int
-	// MaxNodes bounds the nodes visited; zero means DefaultMaxNodes.
+	// MaxNodes is the node cap; zero means DefaultMaxNodes.
 	MaxNodes int
 }
 
@@ -64,85 +69,13 @@ type Summary struct {
 	HasHiddenFields bool     `json:"has_hidden_fields"`
 }
 
-// entry is one field of the schema: its display path (with "[]" for each
-// array level) and its node with the arrays unwrapped.
-type entry struct {
-	path     string
-	n        *node
-	depth    int
-	parent   *entry
-	expanded bool
-}
-
-// unwrap follows array items, adding "[]" to the path for each level.
-func unwrap(path string, n *node) (string, *node) {
-	n = n.norm()
-	for i := 0; n.kind == kindArray && i < 32; i++ {
-		path += "[]"
-		n = n.items.norm()
-	}
-	return path, n
-}
-
-func join(parent, name string) string {
-	if parent == "" {
-		return name
-	}
-	return parent + "." + name
-}
-
-// expandable reports a container with declared children.
-func (e *entry) expandable() bool { return e.n.container() && len(e.n.props) > 0 }
-
-// folded reports a container whose keys a summary cannot list.
-func (e *entry) unknownKeys() bool { return e.n.container() && len(e.n.props) == 0 && e.n.unknown }
-
-// cyclic reports whether e's node is also one of its ancestors' nodes (or
-// shares its fields, as a nullable reference to an ancestor does).
-func (e *entry) cyclic() bool {
-	for p := e.parent; p != nil; p = p.parent {
-		if p.n == e.n || len(p.n.props) > 0 && len(e.n.props) > 0 && &p.n.props[0] == &e.n.props[0] {
-			return true
-		}
-	}
-	return false
-}
-
-func (e *entry) children() []*entry {
-	out := make([]*entry, 0, len(e.n.props))
-	for _, p := range e.n.props {
-		path, n := unwrap(join(e.path, p.name), p.n)
-		out = append(out, &entry{path: path, n: n, depth: e.depth + 1, parent: e})
-	}
-	return out
-}
-
-// line renders e as a leaf ("path: type") or a fold marker.
-func (e *entry) line() string { return e.lineAs(e.path) }
-
-// lineAs renders e with shown as its name; a fold marker's field_path is
-// always the full path.
-func (e *entry) lineAs(shown string) string {
-	switch {
-	case e.expandable():
-		return fmt.Sprintf("%s: %s (contains %d sub-fields; inspect_tool_output(..., field_path=%q))", shown, e.n.kind, len(e.n.props), e.path)
-	case e.unknownKeys():
-		return fmt.Sprintf("%s: %s (unknown keys; inspect_tool_output(..., field_path=%q))", shown, e.n.kind, e.path)
-	}
-	return shown + ": " + e.n.kind
-}
-
-func (e *entry) marker() bool { return e.expandable() || e.unknownKeys() }
-
 // rootOf normalizes the envelope: a "data" property of the top object is the
 // root (spec section 6.1).
-func rootOf(n *node) *node {
-	n = n.norm()
+func (b *builder) rootOf(n *node) *node {
+	n = b.norm(n)
 	if n.container() {
-		for _, p := range n.props {
-			if p.name == "data" {
-				return p.n.norm()
-			}
+		if d := b.lookup(n, "data"); d != nil {
+			return b.norm(d)
 		}
 	}
 	return n
@@ -150,7 +83,8 @@ func rootOf(n *node) *node {
 
 // Summarize folds the output schema (JSON) into at most MaxFields lines, as
 // the spec's section 4.2 and step 1 describe. See the package documentation
-// for the algorithm and its choices.
+// for the algorithm and its choices. The error is a *SyntaxError or a
+// *NestingError, wrapped.
 func Summarize(schemaJSON []byte, opts Options) (Summary, error) {
 	raw, err := decode(schemaJSON)
 	if err != nil {
@@ -159,124 +93,199 @@ func Summarize(schemaJSON []byte, opts Options) (Summary, error) {
 	return summarize(raw, opts.withDefaults()), nil
 }
 
+// summarizer holds one summary in progress.
+type summarizer struct {
+	o      Options
+	w      *walker
+	root   *entry
+	budget int      // lines left
+	tier1  []*entry // Tier-1 leaves below the root fields
+	fill   []*entry // lines added by expanding containers
+}
+
 func summarize(raw any, o Options) Summary {
-	b := newBuilder(raw)
-	path, n := unwrap("", rootOf(b.build(raw)))
-	root := &entry{path: path, n: n}
-	if !root.n.container() {
-		return Summary{OutputFields: []string{rootLine(root)}, HasHiddenFields: root.marker()}
-	}
-	if root.unknownKeys() {
-		return Summary{OutputFields: []string{rootLine(root)}, HasHiddenFields: true}
-	}
-	tier2 := root.children()
-	if len(tier2) > o.MaxFields {
-		// Too many root fields: keep Tier-1 leaves first, then the others in
-		// order, and list the kept ones in schema order.
-		keep := map[*entry]bool{}
-		for _, tier1First := range []bool{true, false} {
-			for _, e := range tier2 {
-				if len(keep) < o.MaxFields-1 && (!tier1First || (!e.marker() && IsTier1(e.path))) {
-					keep[e] = true
-				}
-			}
+	b := newBuilder(raw, o.MaxNodes)
+	w := newWalker(b, o.MaxNodes)
+	s := &summarizer{o: o, w: w, root: w.rootEntry("", b.rootOf(b.build(raw)))}
+	r := s.root
+	switch {
+	case !r.expandable():
+		shown := r.path(false)
+		if shown == "" {
+			shown = "."
 		}
-		lines := make([]string, 0, o.MaxFields)
-		for _, e := range tier2 {
-			if keep[e] {
-				lines = append(lines, e.line())
-			}
-		}
-		lines = append(lines, fmt.Sprintf("%s (+%d more fields; inspect_tool_output(..., field_path=%q))",
-			join(root.path, "*"), len(tier2)-(o.MaxFields-1), root.path))
-		return Summary{OutputFields: lines, HasHiddenFields: true}
+		return Summary{OutputFields: []string{r.line(shown)}, HasHiddenFields: r.marker()}
+	case len(r.n.props) > o.MaxFields:
+		return s.overflow()
 	}
+	kids, _ := w.children(r) // at most MaxFields of them: always fit
+	s.budget = o.MaxFields - len(kids)
+	s.scanTier1(kids)
+	s.expand(kids)
+	return s.render(kids, b.capped)
+}
 
-	// Tier 1: leaves matching the regex anywhere below the root fields, in
-	// breadth-first order, as many as the budget holds.
-	budget := o.MaxFields - len(tier2)
-	var tier1Lines []*entry
-	listed := map[string]bool{}
-	visited, capped := 0, false
-	queue := append([]*entry(nil), tier2...)
-	for len(queue) > 0 {
-		e := queue[0]
-		queue = queue[1:]
-		if visited++; visited > o.MaxNodes {
-			capped = true
-			break
-		}
-		if e.expandable() {
-			if !e.cyclic() {
-				queue = append(queue, e.children()...)
+// overflow lists MaxFields-1 root fields, those with a Tier-1 name first,
+// then the others in order, shown in schema order, and an overflow marker
+// for the rest. Deeper fields are left to the inspector.
+func (s *summarizer) overflow() Summary {
+	r, w := s.root, s.w
+	n := len(r.n.props)
+	keep := make([]bool, n)
+	kept := 0
+	for _, tier1First := range []bool{true, false} {
+		for i, p := range r.n.props {
+			if kept == s.o.MaxFields-1 {
+				break
 			}
+			if keep[i] || tier1First && !IsTier1(p.name) {
+				continue
+			}
+			keep[i] = true
+			kept++
+		}
+	}
+	lines := make([]string, 0, min(s.o.MaxFields, n+1))
+	for i := range r.n.props {
+		if keep[i] {
+			k := w.child(r, i)
+			lines = append(lines, k.line(k.path(false)))
+		}
+	}
+	lines = append(lines, fmt.Sprintf("%s (+%d more fields; inspect_tool_output(..., field_path=%q))",
+		(&entry{parent: r, name: "*"}).path(false), n-kept, r.path(false)))
+	return Summary{OutputFields: lines, HasHiddenFields: true}
+}
+
+// scanTier1 lists, breadth-first below the root fields and at any depth
+// (within the node cap), the leaves whose name matches the Tier-1 regex,
+// while lines are left.
+func (s *summarizer) scanTier1(roots []*entry) {
+	queue := make([]*entry, 0, len(roots))
+	for _, k := range roots {
+		if k.expandable() {
+			queue = append(queue, k)
+		}
+	}
+	for head := 0; head < len(queue) && s.budget > 0; head++ {
+		kids, ok := s.w.children(queue[head])
+		if !ok {
+			return
+		}
+		for _, k := range kids {
+			switch {
+			case k.expandable():
+				queue = append(queue, k)
+			case s.budget > 0 && !k.marker() && k.tier1() && s.w.spend(k.line(k.path(false))):
+				k.listed = true
+				s.tier1 = append(s.tier1, k)
+				s.budget--
+			}
+		}
+	}
+}
+
+// expand is the fill: containers breadth-first from the root fields, each
+// expanded wholly (all of its fields listed) while that fits the lines left.
+// A root field keeps its own line; a deeper container's line is replaced
+// by its fields. Fields below MaxDepth are not added, and a container too
+// big for what is left stays folded while smaller ones after it may still
+// be expanded.
+func (s *summarizer) expand(roots []*entry) {
+	var queue []*entry
+	for _, k := range roots {
+		if k.expandable() {
+			queue = append(queue, k)
+		}
+	}
+	for head := 0; head < len(queue); head++ {
+		c := queue[head]
+		kids, ok := s.w.children(c)
+		if !ok {
 			continue
 		}
-		if e.depth > 1 && !e.marker() && IsTier1(e.path) && len(tier1Lines) < budget {
-			tier1Lines = append(tier1Lines, e)
-			listed[e.path] = true
-		}
-	}
-	budget -= len(tier1Lines)
-
-	// Fill: expand containers breadth-first, each wholly, while the lines
-	// it adds (its children, less its own marker) fit the budget.
-	var fill []*entry
-	queue = queue[:0]
-	for _, e := range tier2 {
-		if e.expandable() {
-			queue = append(queue, e)
-		}
-	}
-	for len(queue) > 0 {
-		c := queue[0]
-		queue = queue[1:]
-		if c.depth+1 > o.MaxDepth || c.cyclic() {
-			continue
-		}
-		kids := c.children()
 		added := 0
 		for _, k := range kids {
-			if !listed[k.path] {
+			if !k.listed {
 				added++
 			}
 		}
-		if added-1 > budget {
+		cost := added
+		if c.depth > 1 {
+			cost-- // its own line goes
+		}
+		if added > 0 && int(c.depth)+1 > s.o.MaxDepth || cost > s.budget || !s.fits(kids) {
 			continue
 		}
-		budget -= added - 1
+		s.budget -= cost
 		c.expanded = true
 		for _, k := range kids {
-			if listed[k.path] {
-				continue
+			if !k.listed {
+				k.listed = true
+				s.fill = append(s.fill, k)
 			}
-			fill = append(fill, k)
 			if k.expandable() {
 				queue = append(queue, k)
 			}
 		}
 	}
-
-	var s Summary
-	s.OutputFields = []string{}
-	for _, group := range [][]*entry{tier2, tier1Lines, fill} {
-		for _, e := range group {
-			if e.expanded {
-				continue
-			}
-			s.OutputFields = append(s.OutputFields, e.line())
-			s.HasHiddenFields = s.HasHiddenFields || e.marker()
-		}
-	}
-	s.HasHiddenFields = s.HasHiddenFields || capped
-	return s
 }
 
-// rootLine renders a root that is not a container with declared fields; an
-// empty path shows as ".".
-func rootLine(root *entry) string {
-	if root.path == "" {
-		return root.lineAs(".")
+// fits reports whether the unlisted kids' lines fit in the output cap, and
+// takes them from it when they do.
+func (s *summarizer) fits(kids []*entry) bool {
+	size := 0
+	for _, k := range kids {
+		if !k.listed {
+			size += len(k.line(k.path(false)))
+		}
 	}
-	return root.line()
+	if size > s.w.out {
+		s.w.capped = true
+		return false
+	}
+	s.w.out -= size
+	return true
+}
+
+// render writes the lines: every root field (a container whose fields are
+// all listed reads "key: object", any other its fold marker), the Tier-1
+// leaves, then the fill, less the containers it expanded.
+func (s *summarizer) render(roots []*entry, capped bool) Summary {
+	out := Summary{OutputFields: make([]string, 0, min(s.o.MaxFields, 64))}
+	add := func(e *entry, folded bool) {
+		path := e.path(false)
+		line := path + ": " + e.n.label
+		if folded {
+			line = e.line(path)
+		}
+		out.OutputFields = append(out.OutputFields, line)
+		out.HasHiddenFields = out.HasHiddenFields || folded
+	}
+	for _, k := range roots {
+		add(k, k.marker() && !k.expanded && !allListed(k))
+	}
+	for _, k := range s.tier1 {
+		add(k, false)
+	}
+	for _, k := range s.fill {
+		if !k.expanded {
+			add(k, k.marker())
+		}
+	}
+	out.HasHiddenFields = out.HasHiddenFields || capped || s.w.capped
+	return out
+}
+
+// allListed reports a container whose fields are all listed (by Tier 1).
+func allListed(e *entry) bool {
+	if len(e.kids) == 0 {
+		return false
+	}
+	for _, k := range e.kids {
+		if !k.listed {
+			return false
+		}
+	}
+	return true
 }

@@ -72,7 +72,7 @@ func Compact(t ToolSpec, opts Options) (CompactDescriptor, error) {
 		}
 		required := map[string]bool{}
 		if o, ok := raw.(*obj); ok {
-			if req, ok := o.m["required"].([]any); ok {
+			if req, ok := o.get("required").([]any); ok {
 				for _, r := range req {
 					if s, ok := r.(string); ok {
 						required[s] = true
@@ -80,9 +80,10 @@ func Compact(t ToolSpec, opts Options) (CompactDescriptor, error) {
 				}
 			}
 		}
-		n := newBuilder(raw).build(raw).norm()
+		b := newBuilder(raw, DefaultMaxNodes)
+		n := b.norm(b.build(raw))
 		for _, p := range n.props {
-			line := p.name + ": " + p.n.norm().kind
+			line := p.name + ": " + b.norm(p.n).label
 			if required[p.name] {
 				line += " (required)"
 			}

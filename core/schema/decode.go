@@ -1,0 +1,443 @@
+package schema
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// MaxNesting is the deepest nesting of JSON arrays and objects a schema may
+// have, the limit encoding/json applies too. A JSON Schema nests two levels
+// per field ("properties", then the field's schema), so this allows some
+// 5,000 levels of fields, far beyond any real schema; deeper input is
+// refused with a [NestingError] before it can cost stack or memory.
+const MaxNesting = 10_000
+
+// SyntaxError is invalid JSON, with the byte offset of the problem.
+type SyntaxError struct {
+	Offset int64 // byte offset in the input
+	Msg    string
+}
+
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("invalid JSON at byte %d: %s", e.Offset, e.Msg)
+}
+
+// NestingError is JSON nested deeper than MaxNesting; Offset is the byte
+// offset of the bracket that goes one level too deep.
+type NestingError struct {
+	Offset int64
+	Limit  int
+}
+
+func (e *NestingError) Error() string {
+	return fmt.Sprintf("nesting deeper than %d levels at byte %d", e.Limit, e.Offset)
+}
+
+// obj is a JSON object that keeps its keys in document order, so that
+// summaries list fields in the order the schema's author wrote them. A
+// duplicate key keeps its first position and its last value.
+type obj struct {
+	kvs []kv
+	idx map[string]int // key -> position in kvs, built once kvs is long
+	n   *node          // the node built from this object (builder memo)
+}
+
+type kv struct {
+	key string
+	val any
+}
+
+// indexFrom is the length from which an object keeps a key index; shorter
+// objects are searched linearly.
+const indexFrom = 8
+
+// lookup returns the value of key k.
+func (o *obj) lookup(k string) (any, bool) {
+	if o.idx != nil {
+		i, ok := o.idx[k]
+		if !ok {
+			return nil, false
+		}
+		return o.kvs[i].val, true
+	}
+	for i := range o.kvs {
+		if o.kvs[i].key == k {
+			return o.kvs[i].val, true
+		}
+	}
+	return nil, false
+}
+
+func (o *obj) get(k string) any {
+	v, _ := o.lookup(k)
+	return v
+}
+
+func (o *obj) has(k string) bool {
+	_, ok := o.lookup(k)
+	return ok
+}
+
+// finish indexes a decoded object (when it is long) and removes duplicate
+// keys: one map insertion per key, and a second pass only when there is a
+// duplicate.
+func (o *obj) finish() {
+	if len(o.kvs) <= indexFrom {
+		for i := 1; i < len(o.kvs); i++ {
+			for j := range i {
+				if o.kvs[i].key == o.kvs[j].key {
+					o.dedupe()
+					return
+				}
+			}
+		}
+		return
+	}
+	idx := make(map[string]int, len(o.kvs))
+	for i, e := range o.kvs {
+		n := len(idx)
+		if idx[e.key] = i; len(idx) == n {
+			o.dedupe()
+			return
+		}
+	}
+	o.idx = idx
+}
+
+// dedupe keeps each key once, in its first place, with its last value.
+func (o *obj) dedupe() {
+	idx := make(map[string]int, len(o.kvs))
+	out := o.kvs[:0]
+	for _, e := range o.kvs {
+		if i, ok := idx[e.key]; ok {
+			out[i].val = e.val
+			continue
+		}
+		idx[e.key] = len(out)
+		out = append(out, e)
+	}
+	o.kvs = out
+	if len(out) > indexFrom {
+		o.idx = idx
+	}
+}
+
+// decoder parses JSON iteratively (no recursion), so that any nesting up to
+// MaxNesting costs heap, not stack. Values are nil, bool, json.Number,
+// string, []any and *obj; strings without escapes share the input's memory.
+type decoder struct {
+	src string
+	pos int
+}
+
+// frame is an array or object being filled.
+type frame struct {
+	o   *obj
+	a   []any
+	key string
+}
+
+// decode parses one JSON value that must fill the whole input (surrounding
+// white space aside).
+func decode(data []byte) (any, error) {
+	d := &decoder{src: string(data)}
+	var stack []frame
+	for {
+		v, open, err := d.value(len(stack))
+		if err != nil {
+			return nil, err
+		}
+		if open != nil {
+			stack = append(stack, *open)
+			if open.o != nil && d.peek() == '}' || open.o == nil && d.peek() == ']' {
+				d.pos++
+				v, stack = d.close(stack)
+			} else {
+				if open.o != nil {
+					if stack[len(stack)-1].key, err = d.key(); err != nil {
+						return nil, err
+					}
+				}
+				continue
+			}
+		}
+		// v is complete: add it to the innermost container, closing every
+		// container that ends here.
+		for {
+			if len(stack) == 0 {
+				if d.skip(); d.pos < len(d.src) {
+					return nil, d.errorf("data after the schema")
+				}
+				return v, nil
+			}
+			top := &stack[len(stack)-1]
+			if top.o != nil {
+				top.o.kvs = append(top.o.kvs, kv{top.key, v})
+			} else {
+				top.a = append(top.a, v)
+			}
+			more, err := d.next(top.o != nil)
+			if err != nil {
+				return nil, err
+			}
+			if more {
+				if top.o != nil {
+					if top.key, err = d.key(); err != nil {
+						return nil, err
+					}
+				}
+				break
+			}
+			v, stack = d.close(stack)
+		}
+	}
+}
+
+// close pops the innermost container and returns it as a value.
+func (d *decoder) close(stack []frame) (any, []frame) {
+	top := stack[len(stack)-1]
+	stack = stack[:len(stack)-1]
+	if top.o != nil {
+		top.o.finish()
+		return top.o, stack
+	}
+	if top.a == nil {
+		top.a = []any{}
+	}
+	return top.a, stack
+}
+
+// next reads the separator after a container's element: true for a comma,
+// false for the closing bracket.
+func (d *decoder) next(isObj bool) (bool, error) {
+	d.skip()
+	closing := byte(']')
+	if isObj {
+		closing = '}'
+	}
+	switch d.peek() {
+	case ',':
+		d.pos++
+		return true, nil
+	case closing:
+		d.pos++
+		return false, nil
+	}
+	return false, d.unexpected(fmt.Sprintf("after a value (want ',' or '%c')", closing))
+}
+
+// key reads `"name" :` inside an object.
+func (d *decoder) key() (string, error) {
+	d.skip()
+	if d.peek() != '"' {
+		return "", d.unexpected("(want a string key)")
+	}
+	k, err := d.str()
+	if err != nil {
+		return "", err
+	}
+	d.skip()
+	if d.peek() != ':' {
+		return "", d.unexpected("after a key (want ':')")
+	}
+	d.pos++
+	return k, nil
+}
+
+// value reads a scalar, or the opening bracket of a container (returned as
+// a frame to push). depth is the number of open containers.
+func (d *decoder) value(depth int) (any, *frame, error) {
+	d.skip()
+	switch c := d.peek(); c {
+	case '{', '[':
+		if depth >= MaxNesting {
+			return nil, nil, &NestingError{Offset: int64(d.pos), Limit: MaxNesting}
+		}
+		d.pos++
+		d.skip()
+		if c == '{' {
+			return nil, &frame{o: &obj{}}, nil
+		}
+		return nil, &frame{}, nil
+	case '"':
+		s, err := d.str()
+		return s, nil, err
+	case 't':
+		return true, nil, d.literal("true")
+	case 'f':
+		return false, nil, d.literal("false")
+	case 'n':
+		return nil, nil, d.literal("null")
+	}
+	n, err := d.number()
+	return n, nil, err
+}
+
+func (d *decoder) literal(word string) error {
+	if len(d.src)-d.pos >= len(word) && d.src[d.pos:d.pos+len(word)] == word {
+		d.pos += len(word)
+		return nil
+	}
+	return d.unexpected("(want a value)")
+}
+
+// number reads a JSON number, checking its grammar.
+func (d *decoder) number() (json.Number, error) {
+	start := d.pos
+	digits := func() int {
+		n := 0
+		for d.pos < len(d.src) && d.src[d.pos] >= '0' && d.src[d.pos] <= '9' {
+			d.pos++
+			n++
+		}
+		return n
+	}
+	if d.peek() == '-' {
+		d.pos++
+	}
+	switch {
+	case d.peek() == '0':
+		d.pos++
+	case digits() == 0:
+		return "", d.unexpected("(want a value)")
+	}
+	if d.peek() == '.' {
+		d.pos++
+		if digits() == 0 {
+			return "", d.unexpected("in a number (want a digit)")
+		}
+	}
+	if c := d.peek(); c == 'e' || c == 'E' {
+		d.pos++
+		if c := d.peek(); c == '+' || c == '-' {
+			d.pos++
+		}
+		if digits() == 0 {
+			return "", d.unexpected("in a number (want a digit)")
+		}
+	}
+	return json.Number(d.src[start:d.pos]), nil
+}
+
+// str reads a string starting at its opening quote.
+func (d *decoder) str() (string, error) {
+	d.pos++
+	start := d.pos
+	for i := start; i < len(d.src); i++ {
+		switch c := d.src[i]; {
+		case c == '"':
+			d.pos = i + 1
+			return d.src[start:i], nil
+		case c == '\\':
+			return d.unescape(start)
+		case c < 0x20:
+			d.pos = i
+			return "", d.errorf("control character %#02x in a string", c)
+		}
+	}
+	d.pos = len(d.src)
+	return "", d.errorf("unexpected end of input")
+}
+
+// unescape reads the rest of a string that holds escapes.
+func (d *decoder) unescape(start int) (string, error) {
+	buf := make([]byte, 0, 32)
+	i := start
+	for i < len(d.src) {
+		c := d.src[i]
+		switch {
+		case c == '"':
+			d.pos = i + 1
+			return string(buf), nil
+		case c < 0x20:
+			d.pos = i
+			return "", d.errorf("control character %#02x in a string", c)
+		case c != '\\':
+			buf = append(buf, c)
+			i++
+			continue
+		}
+		if i+1 >= len(d.src) {
+			break
+		}
+		e := d.src[i+1]
+		if r, ok := simpleEscapes[e]; ok {
+			buf = append(buf, r)
+			i += 2
+			continue
+		}
+		if e != 'u' {
+			d.pos = i
+			return "", d.errorf("invalid escape \\%c in a string", e)
+		}
+		r, n := d.hex4(i + 2)
+		if n < 0 {
+			d.pos = i
+			return "", d.errorf("invalid \\u escape in a string")
+		}
+		i += 6
+		if utf16.IsSurrogate(r) {
+			if r2, n2 := d.hex4(i + 2); n2 >= 0 && i+1 < len(d.src) && d.src[i] == '\\' && d.src[i+1] == 'u' {
+				if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
+					r = dec
+					i += 6
+				} else {
+					r = utf8.RuneError
+				}
+			} else {
+				r = utf8.RuneError
+			}
+		}
+		buf = utf8.AppendRune(buf, r)
+	}
+	d.pos = len(d.src)
+	return "", d.errorf("unexpected end of input")
+}
+
+var simpleEscapes = map[byte]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
+
+// hex4 reads four hex digits at i; n is -1 when there are none.
+func (d *decoder) hex4(i int) (rune, int) {
+	if i+4 > len(d.src) {
+		return 0, -1
+	}
+	v, err := strconv.ParseUint(d.src[i:i+4], 16, 32)
+	if err != nil {
+		return 0, -1
+	}
+	return rune(v), 4
+}
+
+func (d *decoder) skip() {
+	for d.pos < len(d.src) {
+		switch d.src[d.pos] {
+		case ' ', '\t', '\n', '\r':
+			d.pos++
+		default:
+			return
+		}
+	}
+}
+
+// peek returns the byte at the position, or 0 at the end.
+func (d *decoder) peek() byte {
+	if d.pos < len(d.src) {
+		return d.src[d.pos]
+	}
+	return 0
+}
+
+func (d *decoder) unexpected(what string) error {
+	if d.pos >= len(d.src) {
+		return d.errorf("unexpected end of input")
+	}
+	r, _ := utf8.DecodeRuneInString(d.src[d.pos:])
+	return d.errorf("unexpected %q %s", r, what)
+}
+
+func (d *decoder) errorf(format string, args ...any) error {
+	return &SyntaxError{Offset: int64(d.pos), Msg: fmt.Sprintf(format, args...)}
+}
