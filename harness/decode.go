@@ -1,11 +1,13 @@
 package harness
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -72,9 +74,79 @@ func kindName(n *yaml.Node) string {
 		if n.Tag == "!!null" {
 			return "null"
 		}
-		return fmt.Sprintf("%q", n.Value)
+		return fmt.Sprintf("%q", clip(n.Value))
 	}
 	return "a YAML node"
+}
+
+// clip shortens a value quoted in a message to its first 60 characters.
+func clip(s string) string {
+	const most = 60
+	if utf8.RuneCountInString(s) <= most {
+		return s
+	}
+	return string([]rune(s)[:most]) + "…"
+}
+
+// yamlMessage is a yaml error on one line, without the "yaml: " prefix: a
+// TypeError lists its problems separated by "; ".
+func yamlMessage(err error) string {
+	var te *yaml.TypeError
+	if errors.As(err, &te) {
+		return strings.Join(te.Errors, "; ")
+	}
+	return strings.Join(strings.Fields(strings.TrimPrefix(err.Error(), "yaml: ")), " ")
+}
+
+// maxAliasNodes bounds how many nodes the aliases of a scenario file add when
+// they are expanded (a YAML "billion laughs" document is a few hundred bytes
+// that expand to billions of nodes). Anchors and aliases within the bound
+// work as YAML says.
+const maxAliasNodes = 1 << 20
+
+// checkAliases reports an alias that would take the expanded document past
+// maxAliasNodes, and an alias to a node that contains it, before anything
+// is decoded. It reports false when decoding must not go on.
+//
+// An alias adds the expanded size of its anchor's node. Anchors precede
+// their aliases in the text, so one walk that computes sizes children first
+// has every size it needs; an anchor still being walked is an enclosing one.
+func (d *decoder) checkAliases(doc *yaml.Node) bool {
+	const unknown = -1
+	sizes := map[*yaml.Node]int{} // of anchored nodes, capped at maxAliasNodes+1
+	added := 0
+	var walk func(n *yaml.Node) (int, bool)
+	walk = func(n *yaml.Node) (int, bool) {
+		if n.Kind == yaml.AliasNode {
+			size, done := sizes[n.Alias]
+			if !done || size == unknown {
+				d.errorf(n, "alias *%s: it refers to a node that contains it", clip(n.Value))
+				return 0, false
+			}
+			if added += size; added > maxAliasNodes {
+				d.errorf(n, "alias *%s: aliases expand this file to more than %d values", clip(n.Value), maxAliasNodes)
+				return 0, false
+			}
+			return size, true
+		}
+		if n.Anchor != "" {
+			sizes[n] = unknown
+		}
+		size := 1
+		for _, c := range n.Content {
+			s, ok := walk(c)
+			if !ok {
+				return 0, false
+			}
+			size = min(size+s, maxAliasNodes+1)
+		}
+		if n.Anchor != "" {
+			sizes[n] = size
+		}
+		return size, true
+	}
+	_, ok := walk(doc)
+	return ok
 }
 
 // decode decodes n into v, which must be settable. what names the value in
@@ -105,7 +177,7 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, what string) {
 	case reflect.Interface:
 		var x any
 		if err := n.Decode(&x); err != nil {
-			d.errorf(n, "%s: %v", what, err)
+			d.errorf(n, "%s: %s", what, yamlMessage(err))
 			return
 		}
 		if x != nil {
@@ -212,7 +284,7 @@ func (d *decoder) mappingPairs(n *yaml.Node, what string, fn func(k, v *yaml.Nod
 			continue
 		}
 		if seen[k.Value] {
-			d.errorf(k, "%s: duplicate field %q", what, k.Value)
+			d.errorf(k, "%s: duplicate field %q", what, clip(k.Value))
 			continue
 		}
 		seen[k.Value] = true
@@ -246,11 +318,11 @@ func (d *decoder) unknownField(k *yaml.Node, what, name string, known []string) 
 		prefix = what + ": "
 	}
 	if s := suggest(name, known); s != "" {
-		d.errorf(k, "%sunknown field %q (did you mean %q?)", prefix, name, s)
+		d.errorf(k, "%sunknown field %q (did you mean %q?)", prefix, clip(name), s)
 		return
 	}
 	sorted := slices.Sorted(slices.Values(known))
-	d.errorf(k, "%sunknown field %q (known: %s)", prefix, name, strings.Join(sorted, ", "))
+	d.errorf(k, "%sunknown field %q (known: %s)", prefix, clip(name), strings.Join(sorted, ", "))
 }
 
 func (d *decoder) decodeMap(n *yaml.Node, v reflect.Value, what string) {

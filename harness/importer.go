@@ -2,6 +2,7 @@ package harness
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -69,16 +70,18 @@ type traceMessage struct {
 }
 
 // parseTrace reads a bare list of messages or {"messages": [...]}. Errors
-// name the message index and field.
+// name the line:col of bad JSON, or the message index and field.
 func parseTrace(data []byte, name string) ([]traceMessage, error) {
-	data = bytes.TrimSpace(data)
+	if err := syntaxError(data, name); err != nil {
+		return nil, err
+	}
 	var raws []json.RawMessage
-	if len(data) > 0 && data[0] == '{' {
+	if bytes.HasPrefix(bytes.TrimLeft(data, " \t\r\n"), []byte("{")) {
 		var wrapper struct {
 			Messages []json.RawMessage `json:"messages"`
 		}
 		if err := json.Unmarshal(data, &wrapper); err != nil {
-			return nil, fmt.Errorf("%s: %v", name, err)
+			return nil, fmt.Errorf("%s: field messages: %s", name, typeError(err))
 		}
 		if wrapper.Messages == nil {
 			return nil, fmt.Errorf("%s: want a list of messages, bare or under \"messages\"", name)
@@ -94,14 +97,10 @@ func parseTrace(data []byte, name string) ([]traceMessage, error) {
 		var m traceMessage
 		if err := dec.Decode(&m); err != nil {
 			var te *json.UnmarshalTypeError
-			if errors.As(err, &te) {
-				want := map[string]string{"slice": "a list", "struct": "an object", "string": "a string", "map": "an object"}[te.Type.Kind().String()]
-				if want == "" {
-					want = te.Type.String()
-				}
-				return nil, fmt.Errorf("%s: field %s: want %s, got %s", at, te.Field, want, te.Value)
+			if errors.As(err, &te) && te.Field != "" {
+				return nil, fmt.Errorf("%s: field %s: %s", at, te.Field, typeError(err))
 			}
-			return nil, fmt.Errorf("%s: %v", at, err)
+			return nil, fmt.Errorf("%s: %s", at, typeError(err))
 		}
 		switch m.Role {
 		case "system", "developer", "user", "assistant", "tool":
@@ -192,22 +191,30 @@ func newRedactor(emails bool, extra []string) (*redactor, error) {
 	return r, nil
 }
 
+// apply replaces, rule by rule, each match's secret where the rule found it.
+// (Replacing the secret's first occurrence in the match would leave it in
+// place when the same text came earlier, as in https://pw:pw@host.)
 func (r *redactor) apply(s string) string {
 	for _, rule := range r.rules {
-		s = rule.re.ReplaceAllStringFunc(s, func(m string) string {
-			secret := m
-			if rule.group > 0 {
-				sub := rule.re.FindStringSubmatch(m)
-				secret = sub[rule.group]
+		var b strings.Builder
+		at := 0
+		for _, m := range rule.re.FindAllStringSubmatchIndex(s, -1) {
+			start, end := m[2*rule.group], m[2*rule.group+1]
+			if start < at {
+				continue
 			}
+			secret := s[start:end]
 			ph, ok := r.seen[secret]
 			if !ok {
 				r.counts[rule.kind]++
 				ph = fmt.Sprintf("<REDACTED_%s_%d>", rule.kind, r.counts[rule.kind])
 				r.seen[secret] = ph
 			}
-			return strings.Replace(m, secret, ph, 1)
-		})
+			b.WriteString(s[at:start])
+			b.WriteString(ph)
+			at = end
+		}
+		s = b.String() + s[at:]
 	}
 	return s
 }
@@ -376,6 +383,13 @@ func Import(trace []byte, opts ImportOptions) ([]ImportedFile, error) {
 			callNames[tc.ID] = tc.Function.Name
 		}
 	}
+	// toolName names the tool of a result: its call's, else its own name.
+	toolName := func(m traceMessage) string {
+		if name := callNames[m.ToolCallID]; name != "" {
+			return name
+		}
+		return m.Name
+	}
 	results := map[string][]importedText{}
 	var toolOrder []string
 	addTool := func(name string) {
@@ -412,9 +426,10 @@ func Import(trace []byte, opts ImportOptions) ([]ImportedFile, error) {
 			steps = append(steps, st)
 			used = append(used, i)
 		case m.Role == "tool":
-			name := callNames[m.ToolCallID]
+			name := toolName(m)
 			if name == "" {
-				name = m.Name
+				return nil, fmt.Errorf("%s: message %d: tool result for call %q: no tool call has that id and the message has no name",
+					opts.TraceName, i, m.ToolCallID)
 			}
 			addTool(name)
 			results[name] = append(results[name], payload(fmt.Sprintf("msg%d", i), m.text))
@@ -478,7 +493,7 @@ func Import(trace []byte, opts ImportOptions) ([]ImportedFile, error) {
 		}
 	case "oversized":
 		m := msgs[cut.index]
-		tool := callNames[m.ToolCallID]
+		tool := toolName(m)
 		sc.Description = fmt.Sprintf("Imported from %s: message %d is a %d-byte result of %s, over the %d-byte cap; the session stores it, the model extracts from it with tool_output, and answers as the trace's next turn did.",
 			opts.TraceName, cut.index, len(m.text), tool, maxBytes)
 		sc.Labels = []string{"regress", "imported", "oversized"}
@@ -543,6 +558,12 @@ func Import(trace []byte, opts ImportOptions) ([]ImportedFile, error) {
 	data, err := marshalScenario(sc)
 	if err != nil {
 		return nil, err
+	}
+	if len(data) > MaxScenarioBytes {
+		// The texts of the session's messages are inline; name the biggest.
+		big := slices.MaxFunc(used, func(a, b int) int { return cmp.Compare(len(msgs[a].text), len(msgs[b].text)) })
+		return nil, fmt.Errorf("%s: message %d: its %d bytes of text make the scenario %d bytes, over the %d a scenario file may hold",
+			opts.TraceName, big, len(msgs[big].text), len(data), MaxScenarioBytes)
 	}
 	files = append(files, ImportedFile{Path: opts.Name + ".yaml", Data: data})
 

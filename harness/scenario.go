@@ -90,21 +90,42 @@ func Layout(file string) (id, display, golden string) {
 	return strings.TrimSuffix(base, filepath.Ext(base)), filepath.ToSlash(file), ""
 }
 
+// MaxScenarioBytes bounds a scenario file. The YAML parser needs some
+// hundred bytes of memory per value, and a file of brackets is a value every
+// byte; large payloads belong in a file beside the scenario (text: {file:
+// NAME}) or are generated.
+const MaxScenarioBytes = 1 << 20
+
 // Load reads and validates one scenario file with the components of reg. The
-// error, if any, is an ErrorList holding every problem found.
+// error, if any, is an ErrorList holding every problem found, each at a
+// file:line:col position (a file that cannot be read is named alone).
+//
+// Bounds and choices: a file holds one YAML document (a second one after
+// "---" is an error; an empty one is allowed); it is at most
+// MaxScenarioBytes; aliases may expand it by at most 1,048,576 values, and an
+// alias inside the node it refers to is an error, so a "billion laughs" file
+// fails fast at the alias that crosses the bound. Nesting is bounded by the
+// YAML parser (10,000 levels). Where the parser names no line (bytes that are
+// not UTF-8 or are control characters, an unknown anchor) the position is
+// found in the file.
 func Load(reg *Registry, file string) (*Scenario, error) {
 	id, display, golden := Layout(file)
-	src, err := os.ReadFile(file)
+	src, err := readScenario(file)
 	if err != nil {
 		return nil, ErrorList{{Pos: Pos{File: display}, Msg: unwrapPath(err).Error()}}
 	}
+	if len(src) > MaxScenarioBytes {
+		return nil, ErrorList{{Pos: Pos{display, 1, 1}, Msg: fmt.Sprintf("the file is over %d bytes; keep large payloads "+
+			"in a file beside it (text: {file: NAME}) or generate them", MaxScenarioBytes)}}
+	}
 	sc, errs := parse(reg, src, display, filepath.Dir(file))
 	if sc == nil {
+		errs.Sort()
 		return nil, errs.Err()
 	}
 	if sc.ID != "" && sc.ID != id && golden != "" {
 		k, _ := lookup(sc.root, "scenario")
-		errs.Add(Pos{display, k.Line, k.Column}, "scenario %q does not match the file's path (want %q)", sc.ID, id)
+		errs.Add(Pos{display, k.Line, k.Column}, "scenario %q does not match the file's path (want %q)", clip(sc.ID), id)
 	}
 	sc.ID, sc.Path, sc.File, sc.Golden = id, display, file, golden
 	if len(errs) > 0 {
@@ -112,6 +133,16 @@ func Load(reg *Registry, file string) (*Scenario, error) {
 		return nil, errs
 	}
 	return sc, nil
+}
+
+// readScenario reads file, or its first MaxScenarioBytes+1 bytes.
+func readScenario(file string) ([]byte, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, MaxScenarioBytes+1))
 }
 
 func reflectValue(p any) reflect.Value { return reflect.ValueOf(p).Elem() }
@@ -124,8 +155,12 @@ func parse(reg *Registry, src []byte, display, dir string) (*Scenario, ErrorList
 		if errors.Is(err, io.EOF) {
 			d.errs.Add(Pos{display, 1, 1}, "empty scenario file")
 		} else {
-			d.errs = append(d.errs, yamlSyntaxError(display, err))
+			d.errs = append(d.errs, yamlSyntaxError(display, src, err))
 		}
+		return nil, d.errs
+	}
+	d.secondDocument(dec, src)
+	if !d.checkAliases(&doc) {
 		return nil, d.errs
 	}
 	root := resolve(&doc)
@@ -157,7 +192,7 @@ func parse(reg *Registry, src []byte, display, dir string) (*Scenario, ErrorList
 			if ln.Kind == yaml.SequenceNode {
 				at = ln.Content[i]
 			}
-			d.errorf(at, "labels[%d]: %q: want letters, digits, '_', '.', '-'", i, l)
+			d.errorf(at, "labels[%d]: %q: want letters, digits, '_', '.', '-'", i, clip(l))
 		}
 	}
 	// expect.failure is the harness's; the rest belongs to the component.
@@ -174,7 +209,7 @@ func parse(reg *Registry, src []byte, display, dir string) (*Scenario, ErrorList
 		c, ok := reg.lookup(sc.Component)
 		if !ok {
 			_, v := lookup(root, "component")
-			msg := fmt.Sprintf("component %q: unknown", sc.Component)
+			msg := fmt.Sprintf("component %q: unknown", clip(sc.Component))
 			if s := suggest(sc.Component, reg.Names()); s != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", s)
 			} else {
@@ -197,22 +232,43 @@ func (d *decoder) checkStepIDs(sc *Scenario) {
 			if k, _ := lookup(at, "id"); k != nil {
 				at = k
 			}
-			d.errorf(at, "llm[%d]: duplicate step id %q", i, s.ID)
+			d.errorf(at, "llm[%d]: duplicate step id %q", i, clip(s.ID))
 		}
 		seen[s.ID] = true
 	}
 }
 
+// secondDocument reports a second YAML document in a scenario file: a file
+// holds one scenario, and what follows a "---" would be silently ignored. An
+// empty document after a trailing "---" is allowed.
+func (d *decoder) secondDocument(dec *yaml.Decoder, src []byte) {
+	var doc yaml.Node
+	switch err := dec.Decode(&doc); {
+	case errors.Is(err, io.EOF):
+	case err != nil:
+		d.errs = append(d.errs, yamlSyntaxError(d.file, src, err))
+	case len(doc.Content) == 1 && doc.Content[0].Kind == yaml.ScalarNode && doc.Content[0].Value == "" &&
+		doc.Content[0].Tag == "!!null" && doc.Content[0].Style == 0:
+	default:
+		d.errorf(&doc, "a scenario file holds one YAML document; a second one starts here")
+	}
+}
+
 var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
-func yamlSyntaxError(display string, err error) *Error {
+// yamlSyntaxError turns an error of the YAML parser into a positioned Error.
+// The parser gives a line for most problems; where it gives none (bad bytes,
+// an unknown anchor, a problem on the first line) the position is found in
+// src, or is 1:1.
+func yamlSyntaxError(display string, src []byte, err error) *Error {
 	msg := err.Error()
 	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
 		var line int
 		fmt.Sscan(m[1], &line)
-		return &Error{Pos: Pos{display, line, 1}, Msg: "syntax error: " + m[2]}
+		return &Error{Pos: Pos{display, max(line, 1), 1}, Msg: "syntax error: " + m[2]}
 	}
-	return &Error{Pos: Pos{File: display}, Msg: "syntax error: " + strings.TrimPrefix(msg, "yaml: ")}
+	msg = yamlMessage(err)
+	return &Error{Pos: problemPos(display, src, msg), Msg: "syntax error: " + msg}
 }
 
 // Discover returns the scenario files (*.yaml, *.yml) named by paths: files

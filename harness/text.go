@@ -49,6 +49,10 @@ type generate struct {
 // maxGenerated bounds generated inputs so that a typo cannot exhaust memory.
 const maxGenerated = 256 << 20
 
+// generateLimit is the bound in force: maxGenerated, lowered by the fuzz
+// target so that one input cannot take seconds.
+var generateLimit = maxGenerated
+
 func (t *Text) decodeNode(d *decoder, n *yaml.Node) {
 	if n.Kind == yaml.ScalarNode {
 		t.Value, t.Origin = n.Value, "inline"
@@ -99,11 +103,11 @@ func (t *Text) decodeNode(d *decoder, n *yaml.Node) {
 // paths and paths that climb out of it.
 func (d *decoder) readFile(name string) (string, error) {
 	if filepath.IsAbs(name) || !filepath.IsLocal(name) {
-		return "", fmt.Errorf("%q: want a path relative to the scenario's folder, inside it", name)
+		return "", fmt.Errorf("%q: want a path relative to the scenario's folder, inside it", clip(name))
 	}
 	b, err := os.ReadFile(filepath.Join(d.dir, name))
 	if err != nil {
-		return "", fmt.Errorf("%q: %w", name, unwrapPath(err))
+		return "", fmt.Errorf("%q: %w", clip(name), unwrapPath(err))
 	}
 	return string(b), nil
 }
@@ -140,8 +144,8 @@ func (g *generate) run() (string, error) {
 	case g.Repeat != "" && g.Template != "":
 		return "", fmt.Errorf("want either template (with lines) or repeat (with bytes)")
 	case g.Repeat != "":
-		if g.Bytes <= 0 || g.Bytes > maxGenerated {
-			return "", fmt.Errorf("bytes %d: want 1 to %d", g.Bytes, maxGenerated)
+		if g.Bytes <= 0 || g.Bytes > generateLimit {
+			return "", fmt.Errorf("bytes %d: want 1 to %d", g.Bytes, generateLimit)
 		}
 		s := strings.Repeat(g.Repeat, g.Bytes/len(g.Repeat)+1)[:g.Bytes]
 		for !utf8.ValidString(s) {
@@ -152,8 +156,9 @@ func (g *generate) run() (string, error) {
 		}
 		return s, nil
 	case g.Template != "":
-		if g.Lines <= 0 {
-			return "", fmt.Errorf("lines %d: want a positive number", g.Lines)
+		if g.Lines <= 0 || g.Lines > generateLimit {
+			// More lines than bytes allowed could never fit: each adds a "\n".
+			return "", fmt.Errorf("lines %d: want 1 to %d", g.Lines, generateLimit)
 		}
 		tmpl, err := template.New("line").Funcs(genFuncs).Option("missingkey=error").Parse(g.Template)
 		if err != nil {
@@ -167,8 +172,8 @@ func (g *generate) run() (string, error) {
 			if err := tmpl.Execute(&b, struct{ I, N int }{i, i + 1}); err != nil {
 				return "", fmt.Errorf("template, line %d: %w", i+1, err)
 			}
-			if b.Len() > maxGenerated {
-				return "", fmt.Errorf("more than %d bytes generated", maxGenerated)
+			if b.Len() > generateLimit {
+				return "", fmt.Errorf("more than %d bytes generated", generateLimit)
 			}
 		}
 		if g.TrailingNewline {

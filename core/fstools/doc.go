@@ -15,7 +15,9 @@
 // follows a symbolic link only when it resolves inside the root: a link that
 // leaves the root, and any link with an absolute target, is refused, never
 // followed. Percent-encoded or look-alike dots are ordinary file names: they
-// name nothing outside the root.
+// name nothing outside the root. Errors quote the path as given, a path over
+// 256 bytes by its first 256 bytes and its length; answers that name a file
+// ("no lines", "No matches") name the cleaned path.
 //
 // # Size validation (spec section 4)
 //
@@ -31,7 +33,8 @@
 // data); an offset past the end answers with the file's line count.
 //
 // Grep searches a file, or every regular file under a directory in lexical
-// order (symbolic links inside a directory are not followed), for a Go
+// order (symbolic links inside a directory are not followed; a name that is
+// not valid UTF-8 is searched and listed as the bytes it is), for a Go
 // regular expression. Output follows grep -n: "N:text" for one file,
 // "path:N:text" for a directory, context lines with "-" instead of ":", and
 // "--" between groups. Line numbers are 1-based (Read's offset is N−1). It

@@ -11,7 +11,9 @@ import (
 	"path"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // The spec's numbers (section 3.3).
@@ -68,7 +70,7 @@ func CheckCommandOutput(output string) (string, bool) {
 // root). See the package documentation for the rules.
 func CheckPath(p string) (string, error) {
 	refuse := func(why string) (string, error) {
-		return "", fmt.Errorf("path %q: %w: %s", p, ErrRefused, why)
+		return "", fmt.Errorf("path %s: %w: %s", quoted(p), ErrRefused, why)
 	}
 	switch {
 	case p == "":
@@ -82,10 +84,31 @@ func CheckPath(p string) (string, error) {
 	case strings.IndexByte(p, '\\') >= 0:
 		return refuse(`backslashes are not path separators here; use "/"`)
 	}
-	if slices.Contains(strings.Split(p, "/"), "..") {
-		return refuse(`".." is not allowed; paths stay under the root`)
+	for rest := p; rest != ""; {
+		var elem string
+		if elem, rest, _ = strings.Cut(rest, "/"); elem == ".." {
+			return refuse(`".." is not allowed; paths stay under the root`)
+		}
 	}
 	return path.Clean(p), nil
+}
+
+// quoted is p quoted for a message; a path over 256 bytes is cut there (not
+// inside a UTF-8 character) and its length given, so that a huge path
+// argument is not echoed back whole.
+func quoted(p string) string {
+	const most = 256
+	if len(p) <= most {
+		return strconv.Quote(p)
+	}
+	cut := most // back to the start of a character cut in two, if it is one
+	for i := most; i > most-utf8.UTFMax; i-- {
+		if utf8.RuneStart(p[i]) {
+			cut = i
+			break
+		}
+	}
+	return fmt.Sprintf("%q… (%d bytes)", p[:cut], len(p))
 }
 
 // FS is a directory tree that Read and Grep may see. It is safe for
@@ -116,13 +139,13 @@ func explain(p string, err error) error {
 	var pe *fs.PathError
 	switch {
 	case errors.As(err, &pe) && strings.Contains(pe.Err.Error(), "escapes"):
-		return fmt.Errorf("path %q: %w: it resolves outside the root through a symbolic link", p, ErrRefused)
+		return fmt.Errorf("path %s: %w: it resolves outside the root through a symbolic link", quoted(p), ErrRefused)
 	case errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("path %q: no such file under the root", p)
+		return fmt.Errorf("path %s: no such file under the root", quoted(p))
 	case errors.As(err, &pe):
-		return fmt.Errorf("path %q: %v", p, pe.Err)
+		return fmt.Errorf("path %s: %v", quoted(p), pe.Err)
 	}
-	return fmt.Errorf("path %q: %w", p, err)
+	return fmt.Errorf("path %s: %w", quoted(p), err)
 }
 
 // ReadParams are Read's arguments.
@@ -152,7 +175,7 @@ func (f *FS) Read(p ReadParams) (string, error) {
 		return "", explain(p.Path, err)
 	}
 	if info.IsDir() {
-		return "", fmt.Errorf("path %q: is a directory; Read takes a file (Grep searches directories)", p.Path)
+		return "", fmt.Errorf("path %s: is a directory; Read takes a file (Grep searches directories)", quoted(p.Path))
 	}
 	if t := Estimate(info.Size()); t > MaxTokens && p.Limit == nil {
 		return FileTooLarge(t), nil
@@ -202,7 +225,7 @@ func (f *FS) Read(p ReadParams) (string, error) {
 		}
 	}
 	if line <= p.Offset {
-		return fmt.Sprintf("(no lines: offset %d is past the end of %s, which has %d lines)", p.Offset, p.Path, line), nil
+		return fmt.Sprintf("(no lines: offset %d is past the end of %s, which has %d lines)", p.Offset, clean, line), nil
 	}
 	if t := Estimate(window); t > MaxTokens {
 		if p.Limit == nil {
@@ -257,17 +280,7 @@ func (f *FS) Grep(p GrepParams) (string, error) {
 	}
 	files := []string{clean}
 	if info.IsDir() {
-		files = nil
-		err := fs.WalkDir(f.root.FS(), clean, func(name string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if d.Type().IsRegular() {
-				files = append(files, name)
-			}
-			return nil
-		})
-		if err != nil {
+		if files, err = f.regularFiles(clean, nil); err != nil {
 			return "", explain(p.Path, err)
 		}
 	}
@@ -278,7 +291,7 @@ func (f *FS) Grep(p GrepParams) (string, error) {
 		}
 	}
 	if g.matches == 0 {
-		return fmt.Sprintf("No matches for %q in %s.", p.Pattern, p.Path), nil
+		return fmt.Sprintf("No matches for %q in %s.", p.Pattern, clean), nil
 	}
 	if g.matches > g.max {
 		fmt.Fprintf(&g.out, "(%d of %d matching lines shown: raise max_results or use a more specific pattern)\n", g.max, g.matches)
@@ -287,6 +300,35 @@ func (f *FS) Grep(p GrepParams) (string, error) {
 		return SearchTooLarge(t), nil
 	}
 	return g.out.String(), nil
+}
+
+// regularFiles appends the regular files under dir, in lexical order, to
+// files. It walks through the root itself rather than fs.WalkDir over
+// root.FS(): that FS refuses names that are not valid UTF-8, which a file
+// system holds as any other bytes. Symbolic links are not followed.
+func (f *FS) regularFiles(dir string, files []string) ([]string, error) {
+	d, err := f.root.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := d.ReadDir(-1)
+	d.Close()
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	for _, e := range entries {
+		name := path.Join(dir, e.Name())
+		switch {
+		case e.IsDir():
+			if files, err = f.regularFiles(name, files); err != nil {
+				return nil, err
+			}
+		case e.Type().IsRegular():
+			files = append(files, name)
+		}
+	}
+	return files, nil
 }
 
 type grepper struct {

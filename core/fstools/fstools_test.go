@@ -117,6 +117,18 @@ var _ = Describe("confinement", func() {
 		}
 	})
 
+	It("names a path over 256 bytes by its start and length, not whole", func() {
+		long := "/" + strings.Repeat("x", 1000)
+		_, err := fsys.Read(fstools.ReadParams{Path: long})
+		Expect(err).To(MatchError(`path "/` + strings.Repeat("x", 255) + `"… (1001 bytes): refused: ` +
+			"absolute paths are not allowed; give a path relative to the root"))
+		_, err = fsys.Grep(fstools.GrepParams{Pattern: "x", Path: strings.Repeat("é/", 100) + "x"}) // cut on a character
+		Expect(err).To(MatchError(`path "` + strings.Repeat("é/", 85) + `"… (301 bytes): no such file under the root`))
+		dots := strings.Repeat("./", 100_000) + "log.txt"
+		Expect(fsys.Read(fstools.ReadParams{Path: dots, Offset: 9})).To(Equal("(no lines: offset 9 is past the end of log.txt, which has 5 lines)"))
+		Expect(fsys.Grep(fstools.GrepParams{Pattern: "nope", Path: dots})).To(Equal(`No matches for "nope" in log.txt.`))
+	})
+
 	It("wraps ErrRefused for refused paths only", func() {
 		_, err := fsys.Read(fstools.ReadParams{Path: "../x"})
 		Expect(errors.Is(err, fstools.ErrRefused)).To(BeTrue())
@@ -213,6 +225,15 @@ var _ = Describe("Grep", func() {
 		Expect(fsys.Grep(fstools.GrepParams{Pattern: "ERROR", Path: "log.txt"})).To(Equal("2:b ERROR x\n4:d ERROR y\n"))
 		Expect(fsys.Grep(fstools.GrepParams{Pattern: "^a|^e", Path: "log.txt", Context: 1})).To(Equal("1:a ok\n2-b ERROR x\n--\n4-d ERROR y\n5:e ok\n"))
 		Expect(fsys.Grep(fstools.GrepParams{Pattern: "ERROR y", Path: "log.txt", Context: 1})).To(Equal("3-c ok\n4:d ERROR y\n5-e ok\n"))
+	})
+
+	It("searches a directory holding a folder whose name is not UTF-8 (file names are bytes)", func() {
+		Expect(os.MkdirAll(filepath.Join(root, "raw\x83"), 0o755)).To(Succeed())
+		Expect(os.WriteFile(filepath.Join(root, "raw\x83", "f.txt"), []byte("ERROR raw\n"), 0o644)).To(Succeed())
+		out, err := fsys.Grep(fstools.GrepParams{Pattern: "ERROR raw"})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(out).To(Equal("raw\x83/f.txt:1:ERROR raw\n"))
+		Expect(fsys.Read(fstools.ReadParams{Path: "raw\x83/f.txt"})).To(Equal("ERROR raw\n"))
 	})
 
 	It("answers no match in plain words", func() {

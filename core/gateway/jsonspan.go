@@ -163,6 +163,7 @@ func (p *jparser) value(depth int) (*jnode, error) {
 			p.i++
 		}
 		if p.i >= len(p.b) {
+			p.i = len(p.b) // a final backslash stepped past the end
 			return nil, p.fail("unterminated string")
 		}
 		p.i++

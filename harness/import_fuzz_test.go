@@ -1,0 +1,327 @@
+package harness_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/toolout/toolout/harness"
+)
+
+// secretRules are the importer's built-in redaction patterns, with the
+// submatch that is the secret: what must never come out unredacted.
+var secretRules = []struct {
+	re    *regexp.Regexp
+	group int
+}{
+	{regexp.MustCompile(`\bsk-(?:proj-|ant-|live-|test-)?[A-Za-z0-9_-]{16,}`), 0},
+	{regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`), 0},
+	{regexp.MustCompile(`\b(?:ghp|gho|ghu|ghs|github_pat|xox[abpr])_[A-Za-z0-9_-]{16,}`), 0},
+	{regexp.MustCompile(`(?i)\bbearer\s+([A-Za-z0-9._~+/=-]{8,})`), 1},
+	{regexp.MustCompile(`[a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@]+:([^\s@/]+)@`), 1},
+}
+
+// positioned are the shapes of Import's errors: each names the trace and
+// the message, the line:col, or the whole trace's problem.
+var positioned = regexp.MustCompile(`^t\.json(:\d+:\d+: |: message \d+: |: field messages: |: want a (JSON )?list of messages|` +
+	`: no message to import: |: several messages could be imported: |: --at -?\d+: )`)
+
+var atLineCol = regexp.MustCompile(`^t\.json:\d+:\d+: `)
+
+// FuzzImport checks the trace importer on any bytes:
+//   - it never panics, and the same trace imported twice gives the same
+//     files or the same error;
+//   - an error is one line that names the trace and the message, the
+//     line:col of bad JSON, or the trace-wide problem;
+//   - every scenario file it writes loads without error (with the payload
+//     files beside it), and its texts hold no secret that a built-in rule
+//     matches outside a placeholder.
+func FuzzImport(f *testing.F) {
+	traces, _ := filepath.Glob("../scenarios/regress/traces/*.json")
+	if len(traces) == 0 {
+		f.Fatal("no traces under scenarios/regress/traces")
+	}
+	for _, p := range traces {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b, int16(-1), true)
+		f.Add(b, int16(3), false)
+	}
+	for _, s := range []string{
+		`[{"role":"user","content":"q"},{"role":"assistant","content":"<tool_call>{\"name\":\"t\",\"arguments\":{}}</tool_call>"}]`,
+		`[{"role":"user","content":"q"},{"role":"assistant","content":"<tool_call>{\"name\":\"\"}</tool_call>"}]`,
+		`[{"role":"user","content":"q"},{"role":"assistant","content":"<tool_call>{broken</tool_call>"}]`,
+		`{"messages":[{"role":"user","content":"---\n*x\n"},{"role":"tool","tool_call_id":"nope","content":"` + strings.Repeat("x", 13000) + `"}]}`,
+		`[{"role":"user","content":"Bearer abcdefghij https://pass:pass@h/ sk-aaaaaaaaaaaaaaaaaaaa"},{"role":"assistant","content":"<tools>{\"name\":\"a: b\",\"arguments\":\"{\\\"k\\\":\\\"https://u:u@x\\\"}\"}</tools>"}]`,
+		`[{"role":`, `{"messages": 5}`, `[1]`, "[{\"role\":\"user\",\n\"content\":\"x\"}}", `"x"`, "\xef\xbb\xbf[]", "[" + strings.Repeat("[", 20000),
+	} {
+		f.Add([]byte(s), int16(-1), false)
+	}
+	reg := harness.Default()
+	f.Fuzz(func(t *testing.T, trace []byte, at int16, emails bool) {
+		opts := harness.ImportOptions{Dir: "scenarios/regress", Name: "fz", TraceName: "t.json", At: int(at), RedactEmails: emails}
+		files, err := harness.Import(trace, opts)
+		again, err2 := harness.Import(trace, opts)
+		if fmt.Sprint(err) != fmt.Sprint(err2) || !reflect.DeepEqual(files, again) {
+			t.Fatalf("two imports differ: %v / %v", err, err2)
+		}
+		if err != nil {
+			if msg := err.Error(); !positioned.MatchString(msg) || strings.ContainsAny(msg, "\r\n") {
+				t.Fatalf("error without the trace and a position, or not one line: %q", msg)
+			}
+			if !json.Valid(trace) && !atLineCol.MatchString(err.Error()) {
+				t.Fatalf("bad JSON without its line:col: %v", err)
+			}
+			return
+		}
+		base := writeFiles(t, files)
+		for _, file := range files {
+			if !strings.HasSuffix(file.Path, ".yaml") {
+				continue
+			}
+			if _, err := harness.Load(reg, filepath.Join(base, filepath.FromSlash(file.Path))); err != nil {
+				t.Fatalf("the imported %s does not load:\n%v\n%s", file.Path, err, file.Data)
+			}
+			checkRedacted(t, file.Path, file.Data)
+		}
+	})
+}
+
+// FuzzImportTexts builds a valid trace around any texts (a system prompt, the
+// user's question, a tool call and its result, an assistant message that
+// leaks a call, the answer) and checks, besides FuzzImport's properties for
+// what it accepts, that the texts come back unchanged from the scenario
+// files when no redaction rule touches them: the YAML written for them
+// decodes to the same strings.
+func FuzzImportTexts(f *testing.F) {
+	f.Add("You are an SRE assistant.", "how many users signed up?", "bigquery__execute_sql", `{"sql":"SELECT 1"}`,
+		"row 1\nrow 2", "Let me query.\n<tool_call>\n", "web-0: 58", false, 64)
+	f.Add("", "---\n- *x\n? y", "a: b", "not json", strings.Repeat("x\n", 3000), "  <tools>", " trailing \n", true, 0)
+	f.Add("\t", "\r\n\u0085\u2028 lead", "#", "{}", "", "<function_call>", "\ufeff", false, 1)
+	f.Add("|\n  x", "'\"", "-", `{"k":[1,{"a":null}]}`, "\x00\x7f", "<tool_call>  ", "null", true, 5000)
+	reg := harness.Default()
+	f.Fuzz(func(t *testing.T, system, user, tool, args, result, leak, answer string, atLeak bool, maxBytes int) {
+		if !atLeak { // make the result oversized
+			result += strings.Repeat("row\n", 1+max(maxBytes, -maxBytes)%5000)
+		}
+		call := fmt.Sprintf(`{"name":%s,"arguments":{"q":%s}}`, quote(tool), quote(args))
+		msgs := []map[string]any{
+			{"role": "system", "content": system},
+			{"role": "user", "content": user},
+			{"role": "assistant", "content": nil, "tool_calls": []any{map[string]any{"id": "c1", "type": "function",
+				"function": map[string]any{"name": tool, "arguments": args}}}},
+			{"role": "tool", "tool_call_id": "c1", "content": result},
+			{"role": "assistant", "content": leak + "<tool_call>" + call + "</tool_call>"},
+			{"role": "assistant", "content": answer},
+		}
+		trace, err := json.Marshal(msgs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		at := 3
+		if atLeak {
+			at = 4
+		}
+		opts := harness.ImportOptions{Dir: "scenarios/regress", Name: "fz", TraceName: "t.json", At: at, MaxBytes: max(len(result)-1, 1)}
+		files, err := harness.Import(trace, opts)
+		if err != nil {
+			if msg := err.Error(); !positioned.MatchString(msg) || strings.ContainsAny(msg, "\r\n") {
+				t.Fatalf("error without the trace and a position, or not one line: %q", msg)
+			}
+			return
+		}
+		base := writeFiles(t, files)
+		sc, err := harness.Load(reg, filepath.Join(base, "scenarios", "regress", "fz.yaml"))
+		if err != nil {
+			t.Fatalf("the imported scenario does not load:\n%v\n%s", err, files[len(files)-1].Data)
+		}
+		checkRedacted(t, "fz.yaml", files[len(files)-1].Data)
+		var in struct{ User, System string }
+		if err := sc.Input.Decode(&in); err != nil {
+			t.Fatal(err)
+		}
+		var back []string
+		for _, s := range []string{user, system} {
+			if u, err := json.Marshal(s); err == nil {
+				var v string
+				_ = json.Unmarshal(u, &v) // as the importer reads it (invalid UTF-8 becomes U+FFFD)
+				back = append(back, v)
+			}
+		}
+		if !touched(back[0]) && in.User != back[0] {
+			t.Fatalf("input.user %q, want %q", in.User, back[0])
+		}
+		if !touched(back[1]) && back[1] != "" && in.System != back[1] {
+			t.Fatalf("input.system %q, want %q", in.System, back[1])
+		}
+	})
+}
+
+// writeFiles writes imported files under a fresh folder and returns it.
+func writeFiles(t *testing.T, files []harness.ImportedFile) string {
+	base := t.TempDir()
+	for _, file := range files {
+		p := filepath.Join(base, filepath.FromSlash(file.Path))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, file.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return base
+}
+
+func quote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// touched reports whether a built-in redaction rule (or the e-mail one)
+// matches s.
+func touched(s string) bool {
+	for _, rule := range secretRules {
+		if rule.re.MatchString(s) {
+			return true
+		}
+	}
+	return strings.Contains(s, "@")
+}
+
+// checkRedacted checks that no text of an imported scenario holds a secret
+// that a built-in rule finds, other than a placeholder.
+func checkRedacted(t *testing.T, name string, data []byte) {
+	t.Helper()
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	var walk func(n *yaml.Node)
+	walk = func(n *yaml.Node) {
+		if n.Kind == yaml.ScalarNode {
+			for _, rule := range secretRules {
+				for _, m := range rule.re.FindAllStringSubmatch(n.Value, -1) {
+					if secret := m[rule.group]; !strings.HasPrefix(secret, "<REDACTED_") {
+						t.Fatalf("%s: secret %q left in %q", name, secret, n.Value)
+					}
+				}
+			}
+		}
+		for _, c := range n.Content {
+			walk(c)
+		}
+	}
+	walk(&doc)
+}
+
+// bytesOf is the trace of the redaction spec: the secret appears earlier in
+// the text than where the pattern captures it.
+func bytesOf(texts ...string) []byte {
+	var b bytes.Buffer
+	b.WriteString(`[{"role":"user","content":"q"},`)
+	for _, s := range texts {
+		fmt.Fprintf(&b, `{"role":"assistant","content":%q},`, s)
+	}
+	b.WriteString(`{"role":"assistant","content":"<tool_call>{\"name\":\"t\",\"arguments\":{}}</tool_call>"}]`)
+	return b.Bytes()
+}
+
+var _ = Describe("Import on hostile traces", func() {
+	opts := harness.ImportOptions{Dir: "scenarios/regress", Name: "x", TraceName: "t.json", At: -1}
+
+	DescribeTable("names the line:col of bad JSON and the field of a wrong type",
+		func(trace, want string) {
+			_, err := harness.Import([]byte(trace), opts)
+			Expect(err).To(MatchError(want))
+		},
+		Entry("cut short", "[{\"role\":", "t.json:1:10: unexpected end of JSON input"),
+		Entry("a bad character on line 2", "[{\"role\":\"user\",\n \"content\":\"é\"}}", "t.json:2:16: invalid character '}' after array element"),
+		Entry("a trailing comma", "\n\n  [{\"role\":\"user\"},]", "t.json:3:20: invalid character ']' looking for beginning of value"),
+		Entry("messages not a list", `{"messages": 5}`, "t.json: field messages: want a list, got number"),
+		Entry("a message not an object", `[1]`, "t.json: message 0: want an object, got number"),
+	)
+
+	It("redacts a URL password that also appears earlier in the URL", func() {
+		files, err := harness.Import(bytesOf("see https://pw:pw@db.example/x and ftp://admin_pw:pw@h/"), opts)
+		Expect(err).NotTo(HaveOccurred())
+		for _, f := range files {
+			Expect(string(f.Data)).NotTo(ContainSubstring(":pw@"), f.Path)
+		}
+		Expect(string(files[0].Data)).To(ContainSubstring(
+			"see https://pw:<REDACTED_PASSWORD_1>@db.example/x and ftp://admin_pw:<REDACTED_PASSWORD_1>@h/"))
+	})
+
+	It("refuses a trace whose scenario would be over MaxScenarioBytes, naming the message, instead of writing one that does not load", func() {
+		user := strings.Repeat("why? ", harness.MaxScenarioBytes/5+1)
+		trace := `[{"role":"user","content":"` + user + `"},{"role":"assistant","content":"<tool_call>{\"name\":\"t\",\"arguments\":{}}</tool_call>"}]`
+		_, err := harness.Import([]byte(trace), opts)
+		Expect(err).To(MatchError(MatchRegexp(`^t\.json: message 0: its 1048580 bytes of text make the scenario \d+ bytes, over the 1048576 a scenario file may hold$`)))
+	})
+
+	It("refuses a replayed tool result that names no tool, instead of writing a scenario that does not load", func() {
+		trace := `[{"role":"user","content":"q"},{"role":"tool","tool_call_id":"nope","content":"` + strings.Repeat("x", 13000) + `"}]`
+		_, err := harness.Import([]byte(trace), opts)
+		Expect(err).To(MatchError(`t.json: message 1: tool result for call "nope": no tool call has that id and the message has no name`))
+	})
+})
+
+// adversarialTrace builds a trace of about n bytes of one kind: many tiny
+// messages, text full of secrets, text full of near-secrets, one oversized
+// tool result.
+func adversarialTrace(n int, kind string) []byte {
+	leak := map[string]any{"role": "assistant", "content": `<tool_call>{"name":"t","arguments":{}}</tool_call>`}
+	var msgs []map[string]any
+	switch kind {
+	case "many-messages":
+		for len(msgs)*40 < n {
+			msgs = append(msgs, map[string]any{"role": "user", "content": "TURN-FAILED x"})
+		}
+		msgs = append(msgs, map[string]any{"role": "user", "content": "q"}, leak)
+	case "secrets":
+		msgs = []map[string]any{{"role": "user", "content": strings.Repeat("Bearer abcdefghij https://u:p@h/ sk-aaaaaaaaaaaaaaaaaaaa ", n/60)}, leak}
+	case "near-secrets":
+		msgs = []map[string]any{{"role": "user", "content": strings.Repeat("a://b:", n/6)}, leak}
+	case "oversized":
+		call := map[string]any{"id": "c", "type": "function", "function": map[string]any{"name": "t", "arguments": "{}"}}
+		msgs = []map[string]any{{"role": "user", "content": "q"}, {"role": "assistant", "content": nil, "tool_calls": []any{call}},
+			{"role": "tool", "tool_call_id": "c", "content": strings.Repeat("ts=1 host=web-1 level=INFO msg=ok\n", n/34)}}
+	}
+	b, err := json.Marshal(msgs)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// BenchmarkImportAdversarial times Import at 1 MiB and 10 MiB on the
+// adversarial traces; 10 MiB should cost about ten times 1 MiB.
+func BenchmarkImportAdversarial(b *testing.B) {
+	for _, kind := range []string{"many-messages", "secrets", "near-secrets", "oversized"} {
+		for _, size := range []struct {
+			name string
+			n    int
+		}{{"1MiB", 1 << 20}, {"10MiB", 10 << 20}} {
+			trace := adversarialTrace(size.n, kind)
+			b.Run(kind+"/size="+size.name, func(b *testing.B) {
+				b.SetBytes(int64(len(trace)))
+				for b.Loop() {
+					// Inline texts this big are refused at the end, after all
+					// the work: the cost is the same either way.
+					_, _ = harness.Import(trace, harness.ImportOptions{Dir: "d", Name: "x", TraceName: "t.json", At: -1, RedactEmails: true})
+				}
+			})
+		}
+	}
+}
