@@ -3,6 +3,8 @@ GO        ?= go
 BENCHTIME ?= 1s
 BENCHCOUNT ?= 1
 FUZZTIME  ?= 30s
+# FUZZMINTIME bounds the minimization of each new input, so a run spends its time fuzzing
+FUZZMINTIME ?= 5s
 
 # Packages that core must never depend on (see DESIGN.md, "Layout").
 FORBIDDEN := github.com/toolout/toolout/(harness|fakes|cmd)|github.com/onsi/(ginkgo|gomega)|github.com/google/go-cmp
@@ -61,7 +63,7 @@ fuzz:
 	n=0; failed=0; for pt in $$targets; do \
 		pkg=$${pt%%:*}; t=$${pt##*:}; n=$$((n+1)); \
 		echo "== $$t ($$pkg, $(FUZZTIME))"; \
-		$(GO) test -run '^$$' -fuzz "^$$t\$$" -fuzztime $(FUZZTIME) "$$pkg" || failed=$$((failed+1)); \
+		$(GO) test -run '^$$' -fuzz "^$$t\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINTIME) "$$pkg" || failed=$$((failed+1)); \
 	done; \
 	echo "fuzz: $$n targets, $$failed failed"; [ $$failed -eq 0 ] && [ $$n -gt 0 ]
 
