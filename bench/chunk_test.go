@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"errors"
 	"sort"
 	"strings"
 	"testing"
@@ -85,6 +86,30 @@ func BenchmarkChunkFixed(b *testing.B) {
 			b.ReportMetric(float64(sizes[0]), "smallest")
 			b.ReportMetric(float64(sizes[len(sizes)-1]), "largest")
 		})
+	}
+}
+
+// BenchmarkChunkAdversarial plans the adversarial runs of
+// BenchmarkCountAdversarial at 1 MiB and 10 MiB. A run that is one piece
+// larger than the budget is refused (ErrTooLarge) after the tokenization
+// pass; that path is measured too, and reported as 0 chunks.
+func BenchmarkChunkAdversarial(b *testing.B) {
+	tk := tokens.MustNew(tokens.CL100K)
+	for _, r := range runs {
+		for _, size := range runSizes {
+			b.Run("input="+r.name+"/size="+sizeName(size), func(b *testing.B) {
+				text := r.gen(size)
+				b.SetBytes(int64(len(text)))
+				var p chunk.Plan
+				for b.Loop() {
+					var err error
+					if p, err = chunk.Make(text, tk, chunkBudget, chunkOverlap); err != nil && !errors.Is(err, chunk.ErrTooLarge) {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(len(p.Chunks)), "chunks")
+			})
+		}
 	}
 }
 

@@ -98,7 +98,10 @@ func plan(text string, bound, cum []int, budget int, overlap float64) (Plan, err
 		pl.Chunks = []Chunk{{Index: 1, Start: 0, End: len(text), Tokens: total}}
 		return pl, nil
 	}
-	minimum := MinChunks(total, budget, overlap)
+	// No plan has fewer chunks than greedy packing without overlap, and the
+	// spec's count assumes every overlap is whole: start from the larger.
+	packed := greedy(bound, cum, budget)
+	minimum := max(MinChunks(total, budget, overlap), len(packed))
 	for count := minimum; count < minimum+8; count++ {
 		// Line breaks are a preference: when moving cuts to them would cost a
 		// chunk, the cuts stay where the balance puts them.
@@ -110,7 +113,7 @@ func plan(text string, bound, cum []int, budget int, overlap float64) (Plan, err
 		}
 	}
 	// Pieces too coarse to balance: pack greedily, without overlap.
-	pl.Chunks = greedy(bound, cum, budget)
+	pl.Chunks = packed
 	pl.Target = budget
 	return pl, nil
 }
@@ -131,7 +134,10 @@ func greedy(bound, cum []int, budget int) []Chunk {
 // left, ceil((R + (k−1)·O) / k) for R tokens left and k chunks to go, so the
 // small losses of snapping cuts to piece boundaries spread over the remaining
 // chunks instead of piling up in the last one. It returns false when a chunk
-// would exceed the budget (the caller then tries one chunk more).
+// would exceed the budget or hold no token (the caller then tries one chunk
+// more). When a chunk before the last already reaches the end of the
+// document (pieces too coarse to overlap by O), the plan stops there with
+// fewer chunks: the chunks left would be empty.
 func balance(text string, bound, cum []int, count, o, budget int, lines bool) ([]Chunk, int, bool) {
 	total := cum[len(cum)-1]
 	last := len(cum) - 1
@@ -155,17 +161,17 @@ func balance(text string, bound, cum []int, count, o, budget int, lines bool) ([
 			if tol > 0 {
 				e = preferLineEnd(text, bound, cum, e, idealEnd-tol)
 			}
-			if e <= s {
-				return nil, 0, false
+			if cum[e] == total {
+				e, k = last, 1 // the rest holds no token: this chunk is the last
 			}
 		}
 		tokens := cum[e] - cum[s]
-		if tokens > budget {
+		if tokens > budget || tokens <= 0 || e <= s {
 			return nil, 0, false
 		}
 		chunks[i] = Chunk{Index: i + 1, Start: bound[s], End: bound[e], Tokens: tokens, OverlapTokens: chunks[i].OverlapTokens}
 		if k == 1 {
-			break
+			return chunks[:i+1], target, true
 		}
 		next := e // no overlap: the next chunk starts where this one ends
 		if o > 0 {
@@ -182,7 +188,7 @@ func balance(text string, bound, cum []int, count, o, budget int, lines bool) ([
 		chunks[i+1].OverlapTokens = cum[e] - cum[next]
 		s = next
 	}
-	return chunks, target, true
+	return chunks, target, true // not reached: the last chunk returns
 }
 
 // snapDown returns the last boundary whose token position is <= x.
@@ -238,9 +244,10 @@ func OverlapTokens(budget int, overlap float64) int {
 
 // MinChunks is the fewest chunks of at most budget tokens, consecutive ones
 // sharing OverlapTokens(budget, overlap), that cover tokens tokens:
-// 0 for none, 1 when tokens <= budget, else ceil((T−O)/(B−O)). A plan never
-// has fewer; Make reaches it unless pieces too coarse defeat balancing. It
-// needs budget > 0 and overlap in [0, 0.5).
+// 0 for none, 1 when tokens <= budget, else ceil((T−O)/(B−O)). Make uses
+// exactly that many on text of fine pieces; pieces too coarse to overlap by
+// O can allow fewer, and pieces too coarse to pack can need more (see the
+// package documentation). It needs budget > 0 and overlap in [0, 0.5).
 func MinChunks(tokens, budget int, overlap float64) int {
 	switch {
 	case tokens <= 0:

@@ -9,11 +9,40 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/chunk"
 	"github.com/toolout/toolout/core/tokens"
 )
 
 var words = strings.Fields("the quick brown fox jumps over lazy dog error timeout host=web-0 level=INFO {\"id\":12} 東京 ✅ latency_ms=1532")
+
+// fragments are the adversarial alphabet: runs of one character, long
+// single pieces, invalid UTF-8, multi-byte text and words.
+var fragments = []func(rng *rand.Rand) string{
+	func(rng *rand.Rand) string { return strings.Repeat("=", 1+rng.IntN(300)) },
+	func(rng *rand.Rand) string { return strings.Repeat("-", 1+rng.IntN(200)) },
+	func(rng *rand.Rand) string { return strings.Repeat(" ", 1+rng.IntN(100)) },
+	func(rng *rand.Rand) string { return strings.Repeat("\n", 1+rng.IntN(20)) },
+	func(rng *rand.Rand) string { return strings.Repeat("=", 1+rng.IntN(80)) + "\n" },
+	func(rng *rand.Rand) string { return strings.Repeat("a", 1+rng.IntN(400)) },
+	func(rng *rand.Rand) string { return strings.Repeat("\xff", 1+rng.IntN(50)) },
+	func(rng *rand.Rand) string {
+		return []string{"\xe2\x82", "\xed\xa0\x80", "\xc0\x80", "\x80", "caf\xc3"}[rng.IntN(5)]
+	},
+	func(rng *rand.Rand) string { return strings.Repeat("東京 ", 1+rng.IntN(10)) },
+	func(rng *rand.Rand) string { return strings.Repeat("😀", 1+rng.IntN(10)) },
+	func(rng *rand.Rand) string { return strings.Repeat("1234567890", 1+rng.IntN(10)) },
+	func(rng *rand.Rand) string { return words[rng.IntN(len(words))] + " " },
+}
+
+// adversarial builds a document of n random fragments.
+func adversarial(rng *rand.Rand, n int) string {
+	var b strings.Builder
+	for range n {
+		b.WriteString(fragments[rng.IntN(len(fragments))](rng))
+	}
+	return b.String()
+}
 
 // document builds a random multi-line document.
 func document(rng *rand.Rand, lines int) string {
@@ -69,9 +98,43 @@ var _ = Describe("Make", func() {
 				minT, maxT = min(minT, c.Tokens), max(maxT, c.Tokens)
 			}
 			Expect(p.Chunks[len(p.Chunks)-1].End).To(Equal(len(doc)), what+": covers the document")
+			Expect(checkPlan(tk, doc, budget, overlap, p, err)).To(Succeed(), what)
 			if len(p.Chunks) >= 2 {
 				Expect(float64(maxT)/float64(minT)).To(BeNumerically("<=", 1.05), what+": balanced")
 			}
+		}
+	})
+
+	It("keeps every property over adversarial documents: runs, long pieces, invalid bytes", func() {
+		rng := rand.New(rand.NewPCG(55, 89))
+		for _, tk := range []core.Tokenizer{tk, tokens.MustNew(tokens.O200K), tokens.Estimator{}} {
+			for trial := range 400 {
+				doc := adversarial(rng, 1+rng.IntN(40))
+				budget := 1 + rng.IntN(60)
+				if trial%4 == 0 {
+					budget = 60 + rng.IntN(600)
+				}
+				overlap := []float64{0, 0.1, 0.2, 0.3, 0.4, 0.49}[rng.IntN(6)]
+				p, err := chunk.Make(doc, tk, budget, overlap)
+				Expect(checkPlan(tk, doc, budget, overlap, p, err)).To(Succeed(),
+					"%s trial %d: budget %d overlap %v doc %q", tk.Name(), trial, budget, overlap, doc)
+			}
+		}
+	})
+
+	It("never emits an empty chunk: two pieces of exactly the budget, with overlap", func() {
+		// Each line of "=" is one piece of 3 tokens; with a budget of 3 and
+		// an overlap of one token the pieces cannot overlap, and the plan
+		// for the three chunks MinChunks asks for used to end with
+		// [194,194), holding 0 tokens.
+		doc := strings.Repeat("=", 96) + "\n" + strings.Repeat("=", 97)
+		p, err := chunk.Make(doc, tk, 3, 0.4)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(checkPlan(tk, doc, 3, 0.4, p, err)).To(Succeed())
+		Expect(p.Chunks).To(HaveLen(2))
+		for _, c := range p.Chunks {
+			Expect(c.End).To(BeNumerically(">", c.Start))
+			Expect(c.Tokens).To(BeNumerically(">", 0))
 		}
 	})
 

@@ -16,7 +16,14 @@
 // Pieces), never inside one. Cutting a token-id array directly would split
 // UTF-8 sequences and over-count at the seams. A chunk's Tokens is the sum of
 // its pieces, so the counts add up exactly. An end cut is snapped down and a
-// start cut up to the nearest piece boundary.
+// start cut up to the nearest piece boundary. Every cut is therefore a byte
+// offset of the input where UTF-8 decoding resynchronizes, also in text with
+// invalid bytes (tokens counts each as U+FFFD but keeps offsets in the
+// original bytes). A chunk's text counted on its own can come out slightly
+// below its Tokens: at its end, white space that the split in context gave
+// to the next word (tiktoken's \s+(?!\S)) joins the run before it. With the
+// Estimator, whose pieces carry ceil(b/4) − ceil(a/4) tokens, it can come
+// out one above.
 //
 // Line breaks: when a line break lies within 2% of S tokens of a cut (at least
 // one token), the cut moves to it: back for an end, and to the nearest line
@@ -29,12 +36,29 @@
 // Defined results and errors: an empty document has no chunks; T <= B gives
 // one chunk with no overlap; B <= 0 and f outside [0, 0.5) are errors
 // (ErrBudget, ErrOverlap); a single piece of more than B tokens is ErrTooLarge
-// with its byte range. Pieces much larger than O can defeat balancing. Then
-// the plan tries up to eight more chunks and, failing that, packs pieces
-// greedily without overlap, which is still within budget.
+// with its byte range (a 10 MiB run of "=" is one piece, and so an error
+// unless B holds it).
+//
+// Every chunk is non-empty: Start < End and at least one token (unless the
+// whole document counts none), at most B. Chunks are in order, each starting
+// after the previous one's start and no later than its end, and ending after
+// it; the first starts at 0 and the last ends at the end of the document.
+//
+// Coarse pieces (much larger than O, or than the balance's slack): no plan
+// can have fewer chunks than G, greedy packing of whole pieces without
+// overlap, and G can exceed the N above (pieces of B tokens each). The plan
+// therefore starts from max(N, G) chunks. Pieces can also be too coarse to
+// overlap: when a chunk before the last already reaches the end of the
+// document, the plan stops there, with fewer chunks than it aimed at, rather
+// than emit empty ones (two pieces of exactly B tokens with O >= 1 used to
+// give a third chunk [end,end) with 0 tokens). When balancing fails, the plan
+// tries up to seven more chunks and, failing that, packs pieces greedily
+// without overlap (G chunks), still within budget. So a plan has between G
+// and max(N, G) + 7 chunks, and exactly N on text of fine pieces (the specs
+// check both, and FuzzPlan on any input).
 //
 // Cost: one tokenization pass, which fills two integers per piece (its byte
 // offset and the tokens before it) directly when the tokenizer can walk its
 // pieces (tokens.Tiktoken.WalkPieces; others go through Pieces), then
-// O(N log P) for the cuts, each a binary search over P piece boundaries.
+// O((N+G) log P) for the cuts, each a binary search over P piece boundaries.
 package chunk

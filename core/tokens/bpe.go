@@ -3,25 +3,38 @@ package tokens
 import (
 	"encoding/base64"
 	"math"
+	"sync"
+	"unicode/utf8"
 )
 
 var b64 = base64.StdEncoding
 
 func b64len(src []byte) int { return b64.DecodedLen(len(src)) }
 
-// heapThreshold is the piece length from which the priority-queue merge beats
-// the simple loop.
-const heapThreshold = 48
+// treeThreshold is the piece length from which the tournament-tree merge
+// beats the simple loop.
+const treeThreshold = 48
 
-// count returns the number of BPE tokens of one pre-split piece.
-func (e *encoding) count(piece string) int {
-	if _, ok := e.ranks[piece]; ok {
-		return 1
+// count returns the number of BPE tokens of one pre-split piece. valid
+// reports that the whole text the piece comes from is valid UTF-8, which
+// spares checking each piece. A piece with invalid bytes is counted as
+// tiktoken-go counts it: each invalid byte becomes U+FFFD (replaceInvalid).
+func (e *encoding) count(piece string, valid bool) int {
+	if !valid && !utf8.ValidString(piece) {
+		piece = replaceInvalid(piece)
 	}
-	if len(piece) < heapThreshold {
+	if len(piece) <= e.maxLen {
+		if _, ok := e.ranks[piece]; ok {
+			return 1
+		}
+	}
+	switch {
+	case len(piece) < treeThreshold:
 		return e.countLoop(piece)
+	case len(piece) > 2*window:
+		return e.countLong(piece, window)
 	}
-	return e.countHeap(piece)
+	return e.countTree(piece)
 }
 
 const noRank = math.MaxInt32
@@ -39,7 +52,7 @@ func (e *encoding) rank(s string) int {
 // countLoop is tiktoken's merge: find the lowest-ranked adjacent pair (leftmost
 // on ties), merge it, repeat. Quadratic, and fastest for short pieces.
 func (e *encoding) countLoop(piece string) int {
-	var buf [heapThreshold + 1]int
+	var buf [treeThreshold + 1]int
 	bounds := buf[:0]
 	for i := 0; i <= len(piece); i++ {
 		bounds = append(bounds, i)
@@ -59,121 +72,112 @@ func (e *encoding) countLoop(piece string) int {
 	return len(bounds) - 1
 }
 
-// countHeap performs the same merges as countLoop in O(n log n): the parts form
-// a linked list, and candidate pairs wait in a heap ordered by (rank, start).
-// A popped candidate is stale when either part has changed since it was
-// pushed; such candidates are skipped.
-func (e *encoding) countHeap(piece string) int {
+// countTree performs the same merges as countLoop in O(n log n); see merge.
+func (e *encoding) countTree(piece string) int {
+	m := mergers.Get().(*merger)
+	n := m.merge(e, piece)
+	if len(piece) <= 2*window { // keep small buffers only
+		mergers.Put(m)
+	}
+	return n
+}
+
+// mergers holds reusable mergers, so that counting text of many medium
+// pieces does not allocate for each.
+var mergers = sync.Pool{New: func() any { return new(merger) }}
+
+// merger holds the buffers of one merge, reused from window to window by
+// countLong. Offsets are int32: pieces over 2 GiB are not supported.
+type merger struct {
+	next []int32 // next[i]: start of the part after the part starting at i, or n
+	prev []int32 // prev[i]: start of the part before the part starting at i, or -1
+	// tree is a tournament tree over the part starts: leaf i (at size+i)
+	// holds the key of the pair formed by the part at i and the next one,
+	// rank<<32 | i, or none; each inner node holds the least key below it.
+	tree []uint64
+}
+
+const none = math.MaxUint64
+
+// merge performs the same merges as countLoop in O(n log n) and returns the
+// number of parts left. The parts form a linked list (next, prev); the
+// tournament tree always holds the current pair of each part, so its root is
+// the lowest-ranked pair, leftmost on ties, and a merge updates three leaves
+// (the merged part, the part absorbed, the part before). Afterwards m.next
+// links the start of each final part to the start of the next one, from 0.
+func (m *merger) merge(e *encoding, piece string) int {
 	n := len(piece)
-	next := make([]int32, n) // next[i]: start of the part after the part starting at i, or n
-	prev := make([]int32, n)
-	ver := make([]int32, n) // bumped whenever the part starting at i changes
+	m.next = resize(m.next, n+1)
+	m.prev = resize(m.prev, n)
+	next, prev := m.next, m.prev
 	for i := range n {
 		next[i], prev[i] = int32(i+1), int32(i-1)
 	}
-	// next[n-1] == n, so piece[i:next[next[i]]] needs a sentinel for next[n].
-	next = append(next, int32(n))
-	candidate := func(i int32) (pair, bool) {
-		if i < 0 || int(next[i]) >= n {
-			return pair{}, false
+	next[n] = int32(n) // sentinel: piece[i:next[next[i]]] for the last part
+	size := 1
+	for size < n {
+		size *= 2
+	}
+	if cap(m.tree) >= 2*size {
+		m.tree = m.tree[:2*size]
+	} else {
+		m.tree = make([]uint64, 2*size)
+	}
+	tree := m.tree
+	key := func(i int32) uint64 {
+		if int(next[i]) >= n {
+			return none
 		}
 		r := e.rank(piece[i:next[next[i]]])
-		return pair{rank: int32(r), start: i, mid: next[i], ver: ver[i], midVer: ver[next[i]]}, r != noRank
+		if r == noRank {
+			return none
+		}
+		return uint64(r)<<32 | uint64(i)
 	}
-	h := make(pairHeap, 0, n)
-	for i := int32(0); int(i)+1 < n; i++ {
-		if p, ok := candidate(i); ok {
-			h = append(h, p)
+	for i := range size {
+		tree[size+i] = none
+		if i < n {
+			tree[size+i] = key(int32(i))
 		}
 	}
-	h.init()
-	push := func(i int32) {
-		if p, ok := candidate(i); ok {
-			h.push(p)
+	for j := size - 1; j >= 1; j-- {
+		tree[j] = min(tree[2*j], tree[2*j+1])
+	}
+	set := func(i int32, k uint64) {
+		j := size + int(i)
+		tree[j] = k
+		for j > 1 {
+			j /= 2
+			v := min(tree[2*j], tree[2*j+1])
+			if tree[j] == v {
+				return // unchanged, and so is everything above it
+			}
+			tree[j] = v
 		}
 	}
 	parts := n
-	for len(h) > 0 {
-		p := h.pop()
-		if ver[p.start] != p.ver || next[p.start] != p.mid || ver[p.mid] != p.midVer {
-			continue
-		}
-		// Merge the part at p.mid into the part at p.start.
-		after := next[p.mid]
-		next[p.start] = after
+	for tree[1] != none {
+		i := int32(tree[1] & math.MaxUint32)
+		mid := next[i]
+		after := next[mid]
+		next[i] = after
 		if int(after) < n {
-			prev[after] = p.start
+			prev[after] = i
 		}
-		ver[p.start]++
-		ver[p.mid]++
 		parts--
-		push(prev[p.start])
-		push(p.start)
+		set(mid, none)
+		set(i, key(i))
+		if p := prev[i]; p >= 0 {
+			set(p, key(p))
+		}
 	}
 	return parts
 }
 
-// pair is a merge candidate: the part at start followed by the part at mid.
-// int32 keeps the heap compact; pieces longer than 2 GiB are not supported.
-type pair struct {
-	rank, start, mid int32
-	ver, midVer      int32
-}
-
-// pairHeap is a binary min-heap of pairs ordered by (rank, start), typed to
-// avoid container/heap's boxing of every element.
-type pairHeap []pair
-
-func (h pairHeap) less(i, j int) bool {
-	if h[i].rank != h[j].rank {
-		return h[i].rank < h[j].rank
+// resize returns s with length n, reusing its array when it is large enough.
+func resize(s []int32, n int) []int32 {
+	if cap(s) >= n {
+		return s[:n]
 	}
-	return h[i].start < h[j].start
-}
-
-func (h *pairHeap) push(p pair) {
-	*h = append(*h, p)
-	s := *h
-	for i := len(s) - 1; i > 0; {
-		parent := (i - 1) / 2
-		if !s.less(i, parent) {
-			break
-		}
-		s[i], s[parent] = s[parent], s[i]
-		i = parent
-	}
-}
-
-func (h pairHeap) init() {
-	for i := len(h)/2 - 1; i >= 0; i-- {
-		h.down(i)
-	}
-}
-
-func (h pairHeap) down(i int) {
-	for {
-		l, r, m := 2*i+1, 2*i+2, i
-		if l < len(h) && h.less(l, m) {
-			m = l
-		}
-		if r < len(h) && h.less(r, m) {
-			m = r
-		}
-		if m == i {
-			return
-		}
-		h[i], h[m] = h[m], h[i]
-		i = m
-	}
-}
-
-func (h *pairHeap) pop() pair {
-	s := *h
-	top := s[0]
-	last := len(s) - 1
-	s[0] = s[last]
-	s = s[:last]
-	s.down(0)
-	*h = s
-	return top
+	return make([]int32, n)
 }

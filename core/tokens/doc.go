@@ -5,7 +5,8 @@
 // are embedded in the binary (through tiktoken-go-loader's assets): nothing is
 // downloaded at run time. Each encoding is built once, on first use, and
 // shared; tokenizers are safe for concurrent use. Counts equal tiktoken-go's
-// (the reference, checked by this package's specs) for valid UTF-8 text.
+// Encode(text, nil, nil) (the reference, checked by this package's specs and
+// by FuzzCount) for any string, valid UTF-8 or not.
 //
 // Pre-splitting: for each encoding, a hand-written splitter equivalent to
 // tiktoken's pattern (alternatives tried in order at each position, with the
@@ -13,21 +14,47 @@
 // regexp2's \s, \p{L}, \p{N} and category classes), ten or more times faster
 // than the regex. A spec checks each piece by piece against its pattern run
 // through regexp2 on 20,000 random strings, and others check counts against
-// tiktoken-go. The byte-pair merge is ours: tiktoken-go merges by rescanning every
-// pair after each merge, which is quadratic in the length of a piece, and one
-// long piece without white space (64 KB of "a", a base64 blob, minified JSON)
-// then takes seconds. Pieces longer than a few dozen bytes are merged here with
-// a priority queue over a linked list of parts (lowest rank first, leftmost on
-// ties), O(n log n) and merge-for-merge identical to the quadratic loop; short
-// pieces use the simple loop, which is faster for them.
+// tiktoken-go.
+//
+// The byte-pair merge is ours: tiktoken-go merges by rescanning every pair
+// after each merge, which is quadratic in the length of a piece, and one long
+// piece without white space (64 KB of "a", a run of "=", a base64 blob) then
+// takes seconds. Here pieces under 48 bytes use that simple loop, which is
+// fastest for them; longer ones keep their parts in a linked list and the
+// candidate pairs in a tournament tree (lowest rank first, leftmost on ties),
+// O(n log n) and merge for merge the same. Pieces over 4 KiB are merged in
+// windows of 2 KiB, each overlapping the next by a quarter, and the windows'
+// results are glued at a part boundary both share; the proof that this gives
+// the very merges of the whole piece is on countLong, and a spec and
+// FuzzMergeWindows check it against merging the whole piece. So counting is linear
+// in time whatever the piece, and its extra memory is constant (plus a copy
+// of a piece that holds invalid bytes, below): 10 MiB of one byte costs
+// about ten times 1 MiB (bench/tokens_test.go has the size pairs).
+//
+// Invalid UTF-8 is counted exactly as tiktoken-go counts it. tiktoken-go
+// converts the text to runes before splitting, and Go turns every byte that
+// does not start a valid UTF-8 sequence into one U+FFFD: a truncated
+// sequence E2 82 into two, a UTF-8-encoded surrogate ED A0 80 into three, an
+// overlong C0 80 into two, each 0xFF into one. It then merges the pieces'
+// re-encoded bytes, so each invalid byte weighs as the three bytes EF BF BD
+// (1,000 bytes of 0xFF: 250 tokens in cl100k_base, 125 in o200k_base). Here:
+//   - The splitters read an invalid byte as one character, U+FFFD, one byte
+//     long, so pieces fall exactly where tiktoken-go's do.
+//   - A piece holding invalid bytes is merged as its text with each of them
+//     replaced by EF BF BD, which gives tiktoken-go's tokens for it.
+//   - Offsets stay in the caller's bytes: a piece's Start and End index the
+//     original string, an invalid byte belongs to exactly one piece, and
+//     pieces never split a valid sequence, so every piece boundary is a
+//     valid place to cut the caller's text (UTF-8 decoding resynchronizes
+//     at it). A piece's text counted on its own gives the piece's tokens.
+//     Nothing in the caller's text is rewritten.
 //
 // Choices where tiktoken is silent or differs:
 //   - Special tokens such as <|endoftext|> are counted as ordinary text: tool
-//     output is data, never control.
-//   - Invalid UTF-8 bytes are kept as bytes. The pre-splitter sees U+FFFD in
-//     their place, but the merge runs on the original bytes, so piece offsets
-//     always index the caller's string. (tiktoken-go would count the
-//     replacement character's three bytes instead.)
+//     output is data, never control (tiktoken-go with no allowed or
+//     disallowed special tokens does the same).
+//   - Valid text is checked once per call (utf8.ValidString), so the
+//     replacement costs nothing unless the text has invalid bytes.
 //
 // The Estimator counts ceil(bytes/4), the cheap rule of thumb; its pieces are
 // words with their trailing white space, and piece [a,b) carries

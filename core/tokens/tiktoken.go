@@ -138,21 +138,24 @@ func (t *Tiktoken) Name() string { return t.enc.name }
 // Count returns the number of tokens s encodes to.
 func (t *Tiktoken) Count(s string) int {
 	n := 0
-	t.split(s, func(start, end int) { n += t.enc.count(s[start:end]) })
+	valid := utf8.ValidString(s)
+	t.split(s, func(start, end int) { n += t.enc.count(s[start:end], valid) })
 	return n
 }
 
 // WalkPieces calls fn with each pre-split piece of s and its token count,
 // in order, without building a slice (chunk planning uses it).
 func (t *Tiktoken) WalkPieces(s string, fn func(start, end, tokens int)) {
-	t.split(s, func(start, end int) { fn(start, end, t.enc.count(s[start:end])) })
+	valid := utf8.ValidString(s)
+	t.split(s, func(start, end int) { fn(start, end, t.enc.count(s[start:end], valid)) })
 }
 
 // Pieces appends the pre-split pieces of s, with their token counts, to dst.
 func (t *Tiktoken) Pieces(dst []core.Piece, s string) []core.Piece {
 	dst = slices.Grow(dst, len(s)/4) // about one piece per four bytes
+	valid := utf8.ValidString(s)
 	t.split(s, func(start, end int) {
-		dst = append(dst, core.Piece{Start: start, End: end, Tokens: t.enc.count(s[start:end])})
+		dst = append(dst, core.Piece{Start: start, End: end, Tokens: t.enc.count(s[start:end], valid)})
 	})
 	return dst
 }

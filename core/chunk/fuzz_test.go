@@ -1,0 +1,109 @@
+package chunk_test
+
+import (
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/toolout/toolout/core"
+	"github.com/toolout/toolout/core/chunk"
+	"github.com/toolout/toolout/core/tokens"
+)
+
+// maxFuzzBytes bounds the fuzzed document.
+const maxFuzzBytes = 4 << 10
+
+// FuzzPlan checks every property of checkPlan (budget, also re-counted;
+// no empty chunk; piece-boundary offsets in order; coverage with chunks that
+// touch or overlap; the chunk count; determinism) for any text up to 4 KiB,
+// a budget of 1 to 2,000 tokens, an overlap of 0% to 49%, and either
+// encoding. Seeds: the tool outputs and configurations of the extract
+// scenarios, adversarial documents, and the empty-chunk defect.
+func FuzzPlan(f *testing.F) {
+	outputs := scenarioOutputs(f, "../../scenarios/extract")
+	for i, s := range outputs {
+		f.Add(s, uint16(50+i*37), uint8(10), i%2 == 0)
+	}
+	f.Add(strings.Repeat("=", 96)+"\n"+strings.Repeat("=", 97), uint16(3), uint8(40), false) // the empty chunk
+	rng := rand.New(rand.NewPCG(3, 5))
+	for i := range 24 {
+		f.Add(adversarial(rng, 1+rng.IntN(40)), uint16(1+rng.IntN(80)), uint8(10*(i%5)), i%2 == 1)
+	}
+	tks := []core.Tokenizer{tokens.MustNew(tokens.CL100K), tokens.MustNew(tokens.O200K)}
+	f.Fuzz(func(t *testing.T, text string, budget16 uint16, percent uint8, o200k bool) {
+		if len(text) > maxFuzzBytes {
+			text = text[:maxFuzzBytes]
+		}
+		tk := tks[0]
+		if o200k {
+			tk = tks[1]
+		}
+		budget := 1 + int(budget16)%2000
+		overlap := float64(percent%50) / 100
+		p, err := chunk.Make(text, tk, budget, overlap)
+		if e := checkPlan(tk, text, budget, overlap, p, err); e != nil {
+			t.Fatalf("%s, budget %d, overlap %v: %v", tk.Name(), budget, overlap, e)
+		}
+	})
+}
+
+// scenarioOutputs returns the tool outputs of the scenarios under dir:
+// text as given, a file's content, and a generated output's template
+// repeated once per line (close enough for a seed, without the harness's
+// generator), each cut to maxFuzzBytes.
+func scenarioOutputs(f *testing.F, dir string) []string {
+	var out []string
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || filepath.Ext(path) != ".yaml" {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		var sc struct {
+			Input struct {
+				Output yaml.Node `yaml:"output"`
+			} `yaml:"input"`
+		}
+		if err := yaml.Unmarshal(data, &sc); err != nil {
+			return err
+		}
+		text, err := outputText(filepath.Dir(path), &sc.Input.Output)
+		out = append(out, text[:min(len(text), maxFuzzBytes)])
+		return err
+	})
+	if err != nil || len(out) == 0 {
+		f.Fatalf("seeds from %s: %v (%d found)", dir, err, len(out))
+	}
+	return out
+}
+
+func outputText(dir string, n *yaml.Node) (string, error) {
+	if n.Kind == yaml.ScalarNode || n.Kind == 0 {
+		return n.Value, nil
+	}
+	var o struct {
+		Text     string
+		File     string
+		Generate struct {
+			Lines    int
+			Template string
+		}
+	}
+	if err := n.Decode(&o); err != nil {
+		return "", err
+	}
+	switch {
+	case o.File != "":
+		data, err := os.ReadFile(filepath.Join(dir, o.File))
+		return string(data), err
+	case o.Generate.Template != "":
+		return strings.Repeat(o.Generate.Template+"\n", min(o.Generate.Lines, 200)), nil
+	}
+	return o.Text, nil
+}

@@ -1,0 +1,148 @@
+package tokens_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/toolout/toolout/core"
+	"github.com/toolout/toolout/core/tokens"
+)
+
+// maxFuzzBytes bounds fuzz inputs: tiktoken-go's merge is quadratic in the
+// length of a piece, and each execution runs it.
+const maxFuzzBytes = 1 << 10
+
+// FuzzCount checks, on arbitrary bytes up to 1 KiB and either encoding (o200k
+// picks), that Count equals tiktoken-go's, that the pieces are contiguous,
+// cover the input and concatenate back to it, that their tokens add up to
+// Count, that each piece counted on its own gives its tokens, and that
+// WalkPieces and Pieces agree. Seeds: the tool outputs of the extract
+// scenarios and the cases of the specs (the invalid UTF-8 defect among
+// them). Inputs stay small because tiktoken-go's merge is quadratic in a
+// piece; FuzzMergeWindows covers the long-piece merge.
+func FuzzCount(f *testing.F) {
+	var seeds []string
+	seeds = append(seeds, scenarioOutputs(f, "../../scenarios/extract")...)
+	seeds = append(seeds, samples...)
+	seeds = append(seeds, invalidSamples...)
+	for i, s := range seeds {
+		f.Add(s, i%2 == 1)
+	}
+	tks := []*tokens.Tiktoken{tokens.MustNew(tokens.CL100K), tokens.MustNew(tokens.O200K)}
+	f.Fuzz(func(t *testing.T, s string, o200k bool) {
+		if len(s) > maxFuzzBytes {
+			s = s[:maxFuzzBytes]
+		}
+		tk := tks[0]
+		if o200k {
+			tk = tks[1]
+		}
+		n := tk.Count(s)
+		if want := refCount(tk.Name(), s); n != want {
+			t.Fatalf("%s: Count = %d, tiktoken-go %d: %q", tk.Name(), n, want, s)
+		}
+		pieces := tk.Pieces(nil, s)
+		checkPieces(t, tk, s, n, pieces)
+		var walked []core.Piece
+		tk.WalkPieces(s, func(start, end, tokens int) {
+			walked = append(walked, core.Piece{Start: start, End: end, Tokens: tokens})
+		})
+		if len(walked) != len(pieces) {
+			t.Fatalf("%s: WalkPieces gives %d pieces, Pieces %d", tk.Name(), len(walked), len(pieces))
+		}
+		for i := range walked {
+			if walked[i] != pieces[i] {
+				t.Fatalf("%s: piece %d: WalkPieces %+v, Pieces %+v", tk.Name(), i, walked[i], pieces[i])
+			}
+		}
+	})
+}
+
+func checkPieces(t *testing.T, tk *tokens.Tiktoken, s string, count int, pieces []core.Piece) {
+	t.Helper()
+	var b strings.Builder
+	sum := 0
+	for i, p := range pieces {
+		if p.Start != b.Len() || p.End <= p.Start || p.End > len(s) {
+			t.Fatalf("%s: piece %d [%d,%d) after %d bytes of %d", tk.Name(), i, p.Start, p.End, b.Len(), len(s))
+		}
+		b.WriteString(s[p.Start:p.End])
+		if alone := tk.Count(s[p.Start:p.End]); alone != p.Tokens || p.Tokens < 1 {
+			t.Fatalf("%s: piece %d %q has %d tokens, counted alone %d", tk.Name(), i, s[p.Start:p.End], p.Tokens, alone)
+		}
+		sum += p.Tokens
+	}
+	if b.String() != s {
+		t.Fatalf("%s: pieces concatenate to %q, want %q", tk.Name(), b.String(), s)
+	}
+	if sum != count {
+		t.Fatalf("%s: pieces add up to %d tokens, Count = %d", tk.Name(), sum, count)
+	}
+}
+
+// scenarioOutputs returns the tool outputs of the scenarios under dir, in
+// slices of at most maxFuzzBytes: text as given, a file's content, and a
+// generated output's template repeated once per line (close enough for a
+// seed, without the harness's generator).
+func scenarioOutputs(f *testing.F, dir string) []string {
+	var out []string
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || filepath.Ext(path) != ".yaml" {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		var sc struct {
+			Input struct {
+				Output yaml.Node `yaml:"output"`
+			} `yaml:"input"`
+		}
+		if err := yaml.Unmarshal(data, &sc); err != nil {
+			return err
+		}
+		text, err := outputText(filepath.Dir(path), &sc.Input.Output)
+		if err != nil {
+			return err
+		}
+		for len(text) > maxFuzzBytes {
+			out, text = append(out, text[:maxFuzzBytes]), text[maxFuzzBytes:]
+		}
+		out = append(out, text)
+		return nil
+	})
+	if err != nil || len(out) == 0 {
+		f.Fatalf("seeds from %s: %v (%d found)", dir, err, len(out))
+	}
+	return out
+}
+
+func outputText(dir string, n *yaml.Node) (string, error) {
+	if n.Kind == yaml.ScalarNode || n.Kind == 0 {
+		return n.Value, nil
+	}
+	var o struct {
+		Text     string
+		File     string
+		Generate struct {
+			Lines    int
+			Template string
+		}
+	}
+	if err := n.Decode(&o); err != nil {
+		return "", err
+	}
+	switch {
+	case o.File != "":
+		data, err := os.ReadFile(filepath.Join(dir, o.File))
+		return string(data), err
+	case o.Generate.Template != "":
+		return strings.Repeat(o.Generate.Template+"\n", min(o.Generate.Lines, 64)), nil
+	}
+	return o.Text, nil
+}
