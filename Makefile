@@ -3,13 +3,15 @@ GO        ?= go
 BENCHTIME ?= 1s
 BENCHCOUNT ?= 1
 FUZZTIME  ?= 30s
+# LINEARTIME is the -benchtime of each size pair in bench-linear
+LINEARTIME ?= 5x
 # FUZZMINTIME bounds the minimization of each new input, so a run spends its time fuzzing
 FUZZMINTIME ?= 5s
 
 # Packages that core must never depend on (see DESIGN.md, "Layout").
 FORBIDDEN := github.com/toolout/toolout/(harness|fakes|cmd)|github.com/onsi/(ginkgo|gomega)|github.com/google/go-cmp
 
-.PHONY: test fmt-check vet deps golden bench bench-check bench-baseline fuzz help
+.PHONY: test fmt-check vet deps golden bench bench-linear bench-check bench-baseline fuzz help
 
 REPORTS   ?= reports
 
@@ -44,6 +46,14 @@ golden:
 ## bench: run the Go benchmarks; the output is benchstat-ready (BENCHCOUNT=10 for comparisons)
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) -count $(BENCHCOUNT) ./bench/...
+
+## bench-linear: run every benchmark with size=1MiB and size=10MiB pairs (the adversarial inputs of
+## each parser) and fail when 10 MiB costs more than 12 times 1 MiB; run it on a quiet machine
+bench-linear:
+	@mkdir -p $(REPORTS)
+	$(GO) test -run '^$$' -bench '/size=(1|10)MiB' -benchtime $(LINEARTIME) -count 1 ./bench/... > $(REPORTS)/bench-linear.txt \
+		|| { cat $(REPORTS)/bench-linear.txt; exit 1; }
+	@awk -f bench/linear.awk $(REPORTS)/bench-linear.txt
 
 ## bench-check: compare the strategies on the bundled corpus with the committed baseline; fails when
 ## a recall drops or total tokens grow by more than 10%

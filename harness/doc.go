@@ -14,6 +14,13 @@
 // failure. The transcript must equal golden/<id>.txtar byte for byte;
 // Runner.Update rewrites goldens, and with CI set a missing golden fails.
 //
+// Bounds: a scenario file holds at most MaxScenarioBytes (1 MiB; larger
+// payloads belong in a file: or generate: input), a single YAML document, and
+// aliases that expand it by at most 1,048,576 values (a "billion laughs" file
+// is an error at the offending alias, not a hang). Invalid UTF-8 and control
+// characters are errors at their line:col. Generated input is sized before it
+// is generated.
+//
 // Components (Default): extract, finalreport, gateway, leaked, llm, schema,
 // session and store, each a Spec registered with Register; their config,
 // input and expect shapes are documented on their types.
