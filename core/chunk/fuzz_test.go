@@ -2,16 +2,13 @@ package chunk_test
 
 import (
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"go.yaml.in/yaml/v3"
 
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/chunk"
 	"github.com/toolout/toolout/core/tokens"
+	"github.com/toolout/toolout/internal/seeds"
 )
 
 // maxFuzzBytes bounds the fuzzed document.
@@ -56,54 +53,12 @@ func FuzzPlan(f *testing.F) {
 // repeated once per line (close enough for a seed, without the harness's
 // generator), each cut to maxFuzzBytes.
 func scenarioOutputs(f *testing.F, dir string) []string {
-	var out []string
-	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || filepath.Ext(path) != ".yaml" {
-			return err
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		var sc struct {
-			Input struct {
-				Output yaml.Node `yaml:"output"`
-			} `yaml:"input"`
-		}
-		if err := yaml.Unmarshal(data, &sc); err != nil {
-			return err
-		}
-		text, err := outputText(filepath.Dir(path), &sc.Input.Output)
-		out = append(out, text[:min(len(text), maxFuzzBytes)])
-		return err
-	})
-	if err != nil || len(out) == 0 {
-		f.Fatalf("seeds from %s: %v (%d found)", dir, err, len(out))
+	texts, err := seeds.Outputs(dir, 200)
+	if err != nil || len(texts) == 0 {
+		f.Fatalf("seeds from %s: %v (%d found)", dir, err, len(texts))
 	}
-	return out
-}
-
-func outputText(dir string, n *yaml.Node) (string, error) {
-	if n.Kind == yaml.ScalarNode || n.Kind == 0 {
-		return n.Value, nil
+	for i, text := range texts {
+		texts[i] = text[:min(len(text), maxFuzzBytes)]
 	}
-	var o struct {
-		Text     string
-		File     string
-		Generate struct {
-			Lines    int
-			Template string
-		}
-	}
-	if err := n.Decode(&o); err != nil {
-		return "", err
-	}
-	switch {
-	case o.File != "":
-		data, err := os.ReadFile(filepath.Join(dir, o.File))
-		return string(data), err
-	case o.Generate.Template != "":
-		return strings.Repeat(o.Generate.Template+"\n", min(o.Generate.Lines, 200)), nil
-	}
-	return o.Text, nil
+	return texts
 }

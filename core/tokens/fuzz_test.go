@@ -1,15 +1,12 @@
 package tokens_test
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"go.yaml.in/yaml/v3"
-
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/tokens"
+	"github.com/toolout/toolout/internal/seeds"
 )
 
 // maxFuzzBytes bounds fuzz inputs: tiktoken-go's merge is quadratic in the
@@ -89,60 +86,16 @@ func checkPieces(t *testing.T, tk *tokens.Tiktoken, s string, count int, pieces 
 // generated output's template repeated once per line (close enough for a
 // seed, without the harness's generator).
 func scenarioOutputs(f *testing.F, dir string) []string {
+	texts, err := seeds.Outputs(dir, 64)
+	if err != nil || len(texts) == 0 {
+		f.Fatalf("seeds from %s: %v (%d found)", dir, err, len(texts))
+	}
 	var out []string
-	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || filepath.Ext(path) != ".yaml" {
-			return err
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		var sc struct {
-			Input struct {
-				Output yaml.Node `yaml:"output"`
-			} `yaml:"input"`
-		}
-		if err := yaml.Unmarshal(data, &sc); err != nil {
-			return err
-		}
-		text, err := outputText(filepath.Dir(path), &sc.Input.Output)
-		if err != nil {
-			return err
-		}
+	for _, text := range texts {
 		for len(text) > maxFuzzBytes {
 			out, text = append(out, text[:maxFuzzBytes]), text[maxFuzzBytes:]
 		}
 		out = append(out, text)
-		return nil
-	})
-	if err != nil || len(out) == 0 {
-		f.Fatalf("seeds from %s: %v (%d found)", dir, err, len(out))
 	}
 	return out
-}
-
-func outputText(dir string, n *yaml.Node) (string, error) {
-	if n.Kind == yaml.ScalarNode || n.Kind == 0 {
-		return n.Value, nil
-	}
-	var o struct {
-		Text     string
-		File     string
-		Generate struct {
-			Lines    int
-			Template string
-		}
-	}
-	if err := n.Decode(&o); err != nil {
-		return "", err
-	}
-	switch {
-	case o.File != "":
-		data, err := os.ReadFile(filepath.Join(dir, o.File))
-		return string(data), err
-	case o.Generate.Template != "":
-		return strings.Repeat(o.Generate.Template+"\n", min(o.Generate.Lines, 64)), nil
-	}
-	return o.Text, nil
 }

@@ -1,0 +1,70 @@
+// Package seeds reads fuzz seeds from the bundled scenarios, for the fuzz
+// targets of packages that must not import the harness (core's). It is test
+// code's helper only.
+//
+// Generated outputs are approximated: the template is repeated once per line,
+// without the harness's template functions, at most maxLines times. That is
+// close enough for a seed and keeps the seeds free of the harness.
+package seeds
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Outputs returns the tool output (input.output) of every scenario under
+// dir, in walk order: text as given, a file's content (relative to the
+// scenario), or a generated output's template repeated at most maxLines
+// times.
+func Outputs(dir string, maxLines int) ([]string, error) {
+	var out []string
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || filepath.Ext(path) != ".yaml" {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		var sc struct {
+			Input struct {
+				Output yaml.Node `yaml:"output"`
+			} `yaml:"input"`
+		}
+		if err := yaml.Unmarshal(data, &sc); err != nil {
+			return err
+		}
+		text, err := outputText(filepath.Dir(path), &sc.Input.Output, maxLines)
+		out = append(out, text)
+		return err
+	})
+	return out, err
+}
+
+func outputText(dir string, n *yaml.Node, maxLines int) (string, error) {
+	if n.Kind == yaml.ScalarNode || n.Kind == 0 {
+		return n.Value, nil
+	}
+	var o struct {
+		Text     string
+		File     string
+		Generate struct {
+			Lines    int
+			Template string
+		}
+	}
+	if err := n.Decode(&o); err != nil {
+		return "", err
+	}
+	switch {
+	case o.File != "":
+		data, err := os.ReadFile(filepath.Join(dir, o.File))
+		return string(data), err
+	case o.Generate.Template != "":
+		return strings.Repeat(o.Generate.Template+"\n", min(o.Generate.Lines, maxLines)), nil
+	}
+	return o.Text, nil
+}
