@@ -65,17 +65,9 @@ bench-baseline:
 	$(GO) run ./cmd/toolout bench strategies --write-baseline bench/baseline.json --svg bench/strategies.svg
 
 ## fuzz: run every fuzz target in the module (each `func FuzzX` in a _test.go file) for FUZZTIME
-## (default 30s) one after another; a crasher lands in its package's testdata/fuzz/FuzzX and fails
+## (default 30s) one after another (.ci/fuzz); a crasher lands in its package's testdata/fuzz/FuzzX and fails
 fuzz:
-	@targets=$$(grep -rl --include='*_test.go' '^func Fuzz' . | sort | while read -r f; do \
-		sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\)(.*/\1/p' "$$f" | while read -r t; do echo "./$$(dirname $${f#./}):$$t"; done; \
-	done); \
-	n=0; failed=0; for pt in $$targets; do \
-		pkg=$${pt%%:*}; t=$${pt##*:}; n=$$((n+1)); \
-		echo "== $$t ($$pkg, $(FUZZTIME))"; \
-		$(GO) test -run '^$$' -fuzz "^$$t\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINTIME) "$$pkg" || failed=$$((failed+1)); \
-	done; \
-	echo "fuzz: $$n targets, $$failed failed"; [ $$failed -eq 0 ] && [ $$n -gt 0 ]
+	@GO=$(GO) FUZZTIME=$(FUZZTIME) FUZZMINTIME=$(FUZZMINTIME) bash .ci/fuzz
 
 ## help: list the targets
 help:
