@@ -15,6 +15,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/toolout/toolout/core/schema"
+	"github.com/toolout/toolout/internal/hostile"
 )
 
 const scenarioDir = "../../scenarios/schema"
@@ -86,8 +87,8 @@ func seedSchemas() (schemas [][]byte, paths []string) {
 	} {
 		schemas = append(schemas, []byte(s))
 	}
-	for _, gen := range adversarial {
-		schemas = append(schemas, gen(4<<10))
+	for _, in := range hostile.Schemas {
+		schemas = append(schemas, in.Make(4<<10))
 	}
 	return schemas, append(paths, "", "[]", "a", "a[]", "a[].b", "[][]")
 }
