@@ -61,12 +61,7 @@ var _ = Describe("Tiktoken", func() {
 
 		DescribeTable(name+" counts like tiktoken-go",
 			func(s string) { Expect(tk.Count(s)).To(Equal(refCount(name, s))) },
-			func(s string) string {
-				if len(s) > 40 {
-					s = s[:40] + "…"
-				}
-				return fmt.Sprintf("%q", s)
-			},
+			shortQuote,
 			tableEntries(samples),
 		)
 
@@ -136,4 +131,12 @@ func tableEntries(texts []string) []TableEntry {
 		out = append(out, Entry(nil, s))
 	}
 	return out
+}
+
+// shortQuote describes a table entry by its first 40 bytes, quoted.
+func shortQuote(s string) string {
+	if len(s) > 40 {
+		s = s[:40] + "…"
+	}
+	return fmt.Sprintf("%q", s)
 }

@@ -1,7 +1,6 @@
 package tokens_test
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"strings"
 
@@ -79,12 +78,7 @@ var _ = Describe("Tiktoken on invalid UTF-8", func() {
 
 		DescribeTable(name+" counts like tiktoken-go",
 			func(s string) { Expect(tk.Count(s)).To(Equal(refCount(name, s))) },
-			func(s string) string {
-				if len(s) > 40 {
-					s = s[:40] + "…"
-				}
-				return fmt.Sprintf("%q", s)
-			},
+			shortQuote,
 			tableEntries(invalidSamples),
 		)
 
