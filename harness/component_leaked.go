@@ -87,8 +87,10 @@ func checkLeaked(exp *leakedExpect, o leakedOutcome) []Mismatch {
 	if exp.Identical && (r.Content == nil || *r.Content != o.input) {
 		out = append(out, Mismatch{"identical", "the content is not the input, byte for byte"})
 	}
-	if msg := lostText(o.input, r); msg != "" {
-		out = append(out, Mismatch{"content", msg})
+	// Every scenario also holds to the whole contract: no text is lost but
+	// what is reported as removed.
+	if err := leaked.Check(o.input, r); err != nil {
+		out = append(out, Mismatch{"contract", err.Error()})
 	}
 	if exp.Calls != nil {
 		if len(exp.Calls) != len(r.Calls) {
@@ -128,33 +130,6 @@ func checkLeaked(exp *leakedExpect, o leakedOutcome) []Mismatch {
 		}
 	}
 	return out
-}
-
-// lostText checks, for every scenario, that the content is the input with
-// the removed spans cut out and trimmed (the input itself when nothing was
-// removed): no text is lost but what Extract reports as removed.
-func lostText(in string, r leaked.Result) string {
-	if len(r.Removed) == 0 {
-		if r.Content == nil || *r.Content != in {
-			return "nothing was removed, but the content is not the input, byte for byte"
-		}
-		return ""
-	}
-	var b strings.Builder
-	at := 0
-	for _, sp := range r.Removed {
-		if sp.Offset < at || sp.Offset+sp.Length > len(in) {
-			return fmt.Sprintf("removed span %+v out of order or out of the input", sp)
-		}
-		b.WriteString(in[at:sp.Offset])
-		at = sp.Offset + sp.Length
-	}
-	b.WriteString(in[at:])
-	rest := strings.TrimSpace(b.String())
-	if (rest == "") != (r.Content == nil) || (r.Content != nil && *r.Content != rest) {
-		return fmt.Sprintf("the content is not the input minus the removed spans: want %q", rest)
-	}
-	return ""
 }
 
 func orNil(s []string) []string {

@@ -153,6 +153,10 @@
 // non-empty exactly when something was removed, and when it is non-empty and
 // no call was extracted, Dropped says why.
 //
+// [Check] states the contract as properties of one result (no text lost but
+// the removed spans, calls well formed, every removed block accounted for);
+// the specs, FuzzExtract and every leaked scenario of the harness run it.
+//
 // IDs come from Options.Sources.NewID (a random UUIDv4 by default), one per
 // call, in document order.
 //

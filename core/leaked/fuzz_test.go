@@ -70,7 +70,7 @@ func FuzzExtract(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in string) {
 		for _, fences := range []bool{false, true} {
 			r := leaked.Extract(in, leaked.Options{Sources: seqIDs(), ScanFences: fences})
-			if err := checkResult(in, r); err != nil {
+			if err := leaked.Check(in, r); err != nil {
 				t.Fatalf("scan_fences=%v: %v", fences, err)
 			}
 			again := leaked.Extract(in, leaked.Options{Sources: seqIDs(), ScanFences: fences})

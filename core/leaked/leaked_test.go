@@ -22,7 +22,7 @@ func seqIDs() core.Sources {
 // checkProperties asserts what must hold for every input.
 func checkProperties(input string, r leaked.Result) {
 	GinkgoHelper()
-	Expect(checkResult(input, r)).To(Succeed())
+	Expect(leaked.Check(input, r)).To(Succeed())
 	again := leaked.Extract(input, leaked.Options{Sources: seqIDs()})
 	first := leaked.Extract(input, leaked.Options{Sources: seqIDs()})
 	Expect(again).To(Equal(first), "deterministic")

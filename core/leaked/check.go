@@ -1,16 +1,21 @@
-package leaked_test
+package leaked
 
 import (
 	"encoding/json"
 	"fmt"
 	"strings"
-
-	"github.com/toolout/toolout/core/leaked"
 )
 
-// checkResult returns the first property of the contract that r, the result
-// of Extract on in, breaks, or nil. The unit specs and FuzzExtract share it.
-func checkResult(in string, r leaked.Result) error {
+// Check returns the first property of the contract that r, the result of
+// Extract on in, breaks, or nil: every call has a non-empty name, object
+// arguments and its own id; the removed spans are in order, disjoint and
+// inside the input; the content is the input with those spans cut out and
+// trimmed (the input byte for byte when nothing was removed), so no text is
+// lost but what is reported; patterns are listed exactly when something was
+// removed; a removed block without a call has a dropped entry, and every
+// dropped entry starts a removed span and has a reason. The specs, the fuzz
+// target and the harness's leaked scenarios all run it, like fstest.TestFS.
+func Check(in string, r Result) error {
 	ids := map[string]bool{}
 	for _, c := range r.Calls {
 		var obj map[string]any
