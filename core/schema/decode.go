@@ -3,6 +3,7 @@ package schema
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -128,16 +129,25 @@ func (o *obj) dedupe() {
 // decoder parses JSON iteratively (no recursion), so that any nesting up to
 // MaxNesting costs heap, not stack. Values are nil, bool, json.Number,
 // string, []any and *obj; strings without escapes share the input's memory.
+//
+// The members of every open object (and the items of every open array) are
+// gathered on one scratch stack and copied to a slice of the exact size when
+// their container closes: a 300,000-key $defs costs one slice of its size
+// plus the scratch, where appending to its own slice (growing by 1.25 at that
+// size) would allocate five times its size and copy four.
 type decoder struct {
-	src string
-	pos int
+	src  string
+	pos  int
+	kvs  []kv  // members of the open objects, innermost last
+	vals []any // items of the open arrays, innermost last
 }
 
-// frame is an array or object being filled.
+// frame is an array or object being filled; its members start at
+// kvs[start] (an object) or vals[start] (an array).
 type frame struct {
-	o   *obj
-	a   []any
-	key string
+	isObj bool
+	start int
+	key   string
 }
 
 // decode parses one JSON value that must fill the whole input (surrounding
@@ -150,13 +160,17 @@ func decode(data []byte) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		if open != nil {
-			stack = append(stack, *open)
-			if open.o != nil && d.peek() == '}' || open.o == nil && d.peek() == ']' {
+		if open != 0 {
+			f := frame{isObj: open == '{', start: len(d.vals)}
+			if f.isObj {
+				f.start = len(d.kvs)
+			}
+			stack = append(stack, f)
+			if f.isObj && d.peek() == '}' || !f.isObj && d.peek() == ']' {
 				d.pos++
 				v, stack = d.close(stack)
 			} else {
-				if open.o != nil {
+				if f.isObj {
 					if stack[len(stack)-1].key, err = d.key(); err != nil {
 						return nil, err
 					}
@@ -174,17 +188,17 @@ func decode(data []byte) (any, error) {
 				return v, nil
 			}
 			top := &stack[len(stack)-1]
-			if top.o != nil {
-				top.o.kvs = append(top.o.kvs, kv{top.key, v})
+			if top.isObj {
+				d.kvs = push(d.kvs, kv{top.key, v})
 			} else {
-				top.a = append(top.a, v)
+				d.vals = push(d.vals, v)
 			}
-			more, err := d.next(top.o != nil)
+			more, err := d.next(top.isObj)
 			if err != nil {
 				return nil, err
 			}
 			if more {
-				if top.o != nil {
+				if top.isObj {
 					if top.key, err = d.key(); err != nil {
 						return nil, err
 					}
@@ -196,18 +210,36 @@ func decode(data []byte) (any, error) {
 	}
 }
 
-// close pops the innermost container and returns it as a value.
+// push appends x, doubling the capacity when it is full (append grows large
+// slices by a quarter, which allocates about five times the final size).
+func push[T any](s []T, x T) []T {
+	if len(s) == cap(s) {
+		s = slices.Grow(s, max(len(s), 16))
+	}
+	return append(s, x)
+}
+
+// close pops the innermost container and returns it as a value: its members
+// move from the scratch stack to a slice of their own.
 func (d *decoder) close(stack []frame) (any, []frame) {
 	top := stack[len(stack)-1]
 	stack = stack[:len(stack)-1]
-	if top.o != nil {
-		top.o.finish()
-		return top.o, stack
+	if top.isObj {
+		o := &obj{}
+		if n := len(d.kvs) - top.start; n > 0 {
+			o.kvs = make([]kv, n)
+			copy(o.kvs, d.kvs[top.start:])
+			clear(d.kvs[top.start:])
+			d.kvs = d.kvs[:top.start]
+		}
+		o.finish()
+		return o, stack
 	}
-	if top.a == nil {
-		top.a = []any{}
-	}
-	return top.a, stack
+	a := make([]any, len(d.vals)-top.start)
+	copy(a, d.vals[top.start:])
+	clear(d.vals[top.start:])
+	d.vals = d.vals[:top.start]
+	return a, stack
 }
 
 // next reads the separator after a container's element: true for a comma,
@@ -247,33 +279,30 @@ func (d *decoder) key() (string, error) {
 	return k, nil
 }
 
-// value reads a scalar, or the opening bracket of a container (returned as
-// a frame to push). depth is the number of open containers.
-func (d *decoder) value(depth int) (any, *frame, error) {
+// value reads a scalar, or the opening bracket of a container (returned in
+// open, '{' or '['). depth is the number of open containers.
+func (d *decoder) value(depth int) (v any, open byte, err error) {
 	d.skip()
 	switch c := d.peek(); c {
 	case '{', '[':
 		if depth >= MaxNesting {
-			return nil, nil, &NestingError{Offset: int64(d.pos), Limit: MaxNesting}
+			return nil, 0, &NestingError{Offset: int64(d.pos), Limit: MaxNesting}
 		}
 		d.pos++
 		d.skip()
-		if c == '{' {
-			return nil, &frame{o: &obj{}}, nil
-		}
-		return nil, &frame{}, nil
+		return nil, c, nil
 	case '"':
 		s, err := d.str()
-		return s, nil, err
+		return s, 0, err
 	case 't':
-		return true, nil, d.literal("true")
+		return true, 0, d.literal("true")
 	case 'f':
-		return false, nil, d.literal("false")
+		return false, 0, d.literal("false")
 	case 'n':
-		return nil, nil, d.literal("null")
+		return nil, 0, d.literal("null")
 	}
 	n, err := d.number()
-	return n, nil, err
+	return n, 0, err
 }
 
 func (d *decoder) literal(word string) error {

@@ -202,8 +202,10 @@ func (b *builder) resolve(ref string) (any, error) {
 	if frag[0] != '/' {
 		return nil, fmt.Errorf("$ref %q: not a JSON pointer", ref)
 	}
-	for _, tok := range strings.Split(frag[1:], "/") {
-		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+	for tok := range strings.SplitSeq(frag[1:], "/") {
+		if strings.Contains(tok, "~") {
+			tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		}
 		switch c := cur.(type) {
 		case *obj:
 			v, ok := c.lookup(tok)
