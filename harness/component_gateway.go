@@ -10,6 +10,7 @@ import (
 
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/gateway"
+	"github.com/toolout/toolout/core/gateway/memstore"
 )
 
 // gateway component: runs request bodies through the compression gateway
@@ -164,7 +165,7 @@ func runGatewayComponent(ctx context.Context, env *Env, cfg *gatewayConfig, in *
 		c = gateway.External{LLM: env.LLM}
 	}
 	ttl := func(s string) time.Duration { d, _ := time.ParseDuration(s); return d }
-	store := gateway.NewStore(gateway.StoreOptions{OriginalTTL: ttl(cfg.OriginalTTL), CompressedTTL: ttl(cfg.CompressedTTL), Sources: env.Sources})
+	store := memstore.New(gateway.StoreOptions{OriginalTTL: ttl(cfg.OriginalTTL), CompressedTTL: ttl(cfg.CompressedTTL), Sources: env.Sources})
 	adapter, _ := gateway.AdapterFor(cfg.Provider)
 	pipe, err := gateway.NewPipe(gateway.Options{Config: gateway.Config{Strategy: cfg.Strategy, FallbackStrategy: cfg.FallbackStrategy,
 		MinBytes: cfg.MinBytes, MaxBytes: cfg.MaxBytes, SkipTools: cfg.SkipTools, Provider: adapter.Name(), MaxConcurrent: 1},

@@ -19,6 +19,7 @@ import (
 
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/gateway"
+	"github.com/toolout/toolout/core/gateway/memstore"
 )
 
 // runGateway dispatches `toolout gateway serve|compress|shadow-id`.
@@ -84,7 +85,7 @@ func runGatewayServe(ctx context.Context, args []string, stdout, stderr io.Write
 	if err != nil {
 		return fail("--config: %v", err)
 	}
-	g, err := fc.Build("openai", core.Sources{}, nil)
+	g, err := fc.Build("openai", memstore.New(fc.StoreOptions(core.Sources{})), core.Sources{}, nil)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -171,7 +172,7 @@ func runGatewayCompress(ctx context.Context, args []string, stdin io.Reader, std
 		return fail("%v", err)
 	}
 	p, err := gateway.NewPipe(gateway.Options{Config: gateway.Config{MinBytes: *minBytes, MaxBytes: *maxBytes, SkipTools: skipTools,
-		Provider: *provider, FallbackStrategy: "none"}, Compressor: c, Store: gateway.NewStore(gateway.StoreOptions{})})
+		Provider: *provider, FallbackStrategy: "none"}, Compressor: c, Store: memstore.New(gateway.StoreOptions{})})
 	if err != nil {
 		return fail("%v", err)
 	}

@@ -74,11 +74,18 @@ type ToolOutputConfig struct {
 	MaxEntries    int      `yaml:"max_entries"`
 }
 
+// StoreOptions returns the store settings of the configuration.
+func (fc FileConfig) StoreOptions(src core.Sources) StoreOptions {
+	t := fc.Pipes.ToolOutput
+	return StoreOptions{OriginalTTL: time.Duration(t.OriginalTTL), CompressedTTL: time.Duration(t.CompressedTTL),
+		MaxEntries: t.MaxEntries, Sources: src}.WithDefaults()
+}
+
 // Build makes the gateway a configuration describes, for requests of the
-// given provider ("openai" for the proxy). A disabled pipe builds a
-// passthrough gateway. httpClient serves the api and external_provider
+// given provider ("openai" for the proxy), over store. A disabled pipe
+// builds a passthrough gateway. httpClient serves the api and external_provider
 // strategies (nil: http.DefaultClient).
-func (fc FileConfig) Build(provider string, src core.Sources, httpClient *http.Client) (*Gateway, error) {
+func (fc FileConfig) Build(provider string, store Store, src core.Sources, httpClient *http.Client) (*Gateway, error) {
 	t := fc.Pipes.ToolOutput
 	adapter, err := AdapterFor(provider)
 	if err != nil {
@@ -112,8 +119,6 @@ func (fc FileConfig) Build(provider string, src core.Sources, httpClient *http.C
 	default:
 		return nil, fmt.Errorf("gateway: config: pipes.tool_output.strategy %q: want passthrough, simple, api or external_provider", t.Strategy)
 	}
-	store := NewStore(StoreOptions{OriginalTTL: time.Duration(t.OriginalTTL), CompressedTTL: time.Duration(t.CompressedTTL),
-		MaxEntries: t.MaxEntries, Sources: src})
 	pipe, err := NewPipe(Options{Config: Config{Strategy: strategy, FallbackStrategy: t.FallbackStrategy, MinBytes: t.MinBytes,
 		MaxBytes: t.MaxBytes, SkipTools: t.SkipTools, Provider: adapter.Name(), MaxConcurrent: t.MaxConcurrent, RateLimit: t.RateLimit},
 		Compressor: c, Store: store, Sources: src})

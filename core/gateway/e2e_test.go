@@ -19,6 +19,7 @@ import (
 
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/gateway"
+	"github.com/toolout/toolout/core/gateway/memstore"
 	"github.com/toolout/toolout/fakes"
 )
 
@@ -78,7 +79,7 @@ func modelServer(llm core.LLM) *httptest.Server {
 func newGateway(expand bool) *gateway.Gateway {
 	src, _ := manual()
 	p, err := gateway.NewPipe(gateway.Options{Config: gateway.Config{RateLimit: 1000}, Compressor: gateway.Simple{Words: 8},
-		Store: gateway.NewStore(gateway.StoreOptions{Sources: src}), Sources: src})
+		Store: memstore.New(gateway.StoreOptions{Sources: src}), Sources: src})
 	Expect(err).NotTo(HaveOccurred())
 	return &gateway.Gateway{Pipe: p, Adapter: gateway.OpenAI{}, Expand: expand}
 }
@@ -285,7 +286,7 @@ var _ = Describe("the expand_context loop", func() {
 
 	It("answers an expired original with the fixed message", func() {
 		src, clock := manual()
-		p, _ := gateway.NewPipe(gateway.Options{Compressor: gateway.Simple{Words: 8}, Store: gateway.NewStore(gateway.StoreOptions{Sources: src}), Sources: src})
+		p, _ := gateway.NewPipe(gateway.Options{Compressor: gateway.Simple{Words: 8}, Store: memstore.New(gateway.StoreOptions{Sources: src}), Sources: src})
 		g := &gateway.Gateway{Pipe: p, Adapter: gateway.OpenAI{}, Expand: true}
 		llm, _ := fakes.NewLLM([]fakes.Step{
 			{Match: fakes.Match{Turn: 1}, Respond: expand(shadow)},

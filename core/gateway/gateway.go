@@ -132,7 +132,11 @@ func (g *Gateway) Handle(ctx context.Context, body []byte, up Upstream) (Outcome
 		answers := make([]string, len(calls))
 		for i, c := range calls {
 			e := Expansion{Round: round, CallID: c.ID, ShadowID: c.ShadowID}
-			switch orig, ok := g.Pipe.Store().Original(c.ShadowID); {
+			orig, ok, err := g.Pipe.Store().Original(ctx, c.ShadowID)
+			if err != nil {
+				g.logf("gateway: round %d: expand_context %s: store: %v", round, c.ShadowID, err)
+			}
+			switch {
 			case seen[c.ShadowID]:
 				e.Answer, answers[i] = "repeated", ExpandRepeated(c.ShadowID)
 			case ok:

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -17,6 +16,7 @@ import (
 
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/gateway"
+	"github.com/toolout/toolout/core/gateway/memstore"
 	"github.com/toolout/toolout/fakes"
 )
 
@@ -31,7 +31,7 @@ func manual() (core.Sources, *fakes.Clock) {
 func newPipe(cfg gateway.Config, c gateway.Compressor) *gateway.Pipe {
 	GinkgoHelper()
 	src, _ := manual()
-	p, err := gateway.NewPipe(gateway.Options{Config: cfg, Compressor: c, Store: gateway.NewStore(gateway.StoreOptions{Sources: src}), Sources: src})
+	p, err := gateway.NewPipe(gateway.Options{Config: cfg, Compressor: c, Store: memstore.New(gateway.StoreOptions{Sources: src}), Sources: src})
 	Expect(err).NotTo(HaveOccurred())
 	return p
 }
@@ -168,7 +168,7 @@ var _ = Describe("Pipe", func() {
 		src, clock := manual()
 		var slept []time.Duration
 		p, err := gateway.NewPipe(gateway.Options{Config: gateway.Config{RateLimit: 2, MaxConcurrent: 1}, Compressor: simple,
-			Store: gateway.NewStore(gateway.StoreOptions{Sources: src}), Sources: src,
+			Store: memstore.New(gateway.StoreOptions{Sources: src}), Sources: src,
 			Sleep: func(_ context.Context, d time.Duration) error { slept = append(slept, d); clock.Advance(d); return nil }})
 		Expect(err).NotTo(HaveOccurred())
 		for i := range 5 {
@@ -179,7 +179,7 @@ var _ = Describe("Pipe", func() {
 	})
 
 	It("rejects a bad config", func() {
-		_, err := gateway.NewPipe(gateway.Options{Config: gateway.Config{MinBytes: 100, MaxBytes: 50}, Compressor: simple, Store: gateway.NewStore(gateway.StoreOptions{})})
+		_, err := gateway.NewPipe(gateway.Options{Config: gateway.Config{MinBytes: 100, MaxBytes: 50}, Compressor: simple, Store: memstore.New(gateway.StoreOptions{})})
 		Expect(err).To(MatchError("gateway: min_bytes 100 must be below max_bytes 50"))
 	})
 })
@@ -189,42 +189,6 @@ func first(s string, _ bool) string { return s }
 type compressorFunc func(gateway.Input) (string, error)
 
 func (f compressorFunc) Compress(_ context.Context, in gateway.Input) (string, error) { return f(in) }
-
-var _ = Describe("Store", func() {
-	It("expires originals after the short TTL and compressed texts after the long one", func() {
-		src, clock := manual()
-		s := gateway.NewStore(gateway.StoreOptions{Sources: src})
-		s.PutOriginal("a", "orig")
-		s.PutCompressed("a", "comp")
-		clock.Advance(5*time.Minute - time.Second)
-		Expect(first(s.Original("a"))).To(Equal("orig"))
-		clock.Advance(time.Second)
-		_, ok := s.Original("a")
-		Expect(ok).To(BeFalse())
-		Expect(first(s.Compressed("a"))).To(Equal("comp"))
-		clock.Advance(24 * time.Hour)
-		_, ok = s.Compressed("a")
-		Expect(ok).To(BeFalse())
-	})
-
-	It("bounds its entries, dropping the oldest, and is safe for concurrent use", func() {
-		src, _ := manual()
-		s := gateway.NewStore(gateway.StoreOptions{Sources: src, MaxEntries: 100})
-		var wg sync.WaitGroup
-		for g := range 8 {
-			wg.Go(func() {
-				for i := range 200 {
-					id := fmt.Sprintf("%d-%d", g, i)
-					s.PutOriginal(id, id)
-					s.Original(id)
-				}
-			})
-		}
-		wg.Wait()
-		n, _ := s.Len()
-		Expect(n).To(Equal(100))
-	})
-})
 
 var _ = Describe("adapters", func() {
 	// Odd spacing, key order and unknown fields must survive byte for byte.

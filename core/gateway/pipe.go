@@ -156,7 +156,7 @@ type Metrics struct {
 type Options struct {
 	Config     Config
 	Compressor Compressor
-	Store      *Store
+	Store      Store
 	// Sources supplies the clock of the rate limiter.
 	Sources core.Sources
 	// Sleep waits for d or until ctx ends; nil means a timer. Tests make it
@@ -198,7 +198,7 @@ func (p *Pipe) Metrics() Metrics {
 }
 
 // Store returns the pipe's store.
-func (p *Pipe) Store() *Store { return p.opts.Store }
+func (p *Pipe) Store() Store { return p.opts.Store }
 
 // Process decides, for each output, in the spec's order: already marked →
 // skipped; skip_tools → skipped; len <= min_bytes or > max_bytes →
@@ -237,14 +237,23 @@ func (p *Pipe) one(ctx context.Context, o ToolOutput, query string) (Result, err
 	}
 	id := ShadowID(o.Content)
 	st := p.opts.Store
-	if c, ok := st.Compressed(id); ok {
+	c, hit, err := st.Compressed(ctx, id)
+	if err == nil {
+		// keep the original expandable while it is in use (a hit), or
+		// before compressing it (a miss): never show a marker whose
+		// original could not be stored
+		err = st.PutOriginal(ctx, id, o.Content)
+	}
+	if err != nil {
+		r.Action, r.Reason = ActionPassthrough, "store failed: "+err.Error()
+		return r, nil
+	}
+	if hit {
 		p.hits.Add(1)
-		st.PutOriginal(id, o.Content) // keep the original expandable while it is in use
 		return p.compressed(r, id, c, "cache hit"), nil
 	}
 	p.misses.Add(1)
-	st.PutOriginal(id, o.Content)
-	c, err := p.compress(ctx, Input{Tool: o.Tool, Content: o.Content, Query: query})
+	c, err = p.compress(ctx, Input{Tool: o.Tool, Content: o.Content, Query: query})
 	if err != nil {
 		p.failed.Add(1)
 		if p.cfg.FallbackStrategy != StrategyPassthrough {
@@ -257,8 +266,11 @@ func (p *Pipe) one(ctx context.Context, o ToolOutput, query string) (Result, err
 		r.Action, r.Reason = ActionPassthrough, fmt.Sprintf("not smaller after compression (%d >= %d bytes)", len(c), n)
 		return r, nil
 	}
+	if err := st.PutCompressed(ctx, id, c); err != nil {
+		r.Action, r.Reason = ActionPassthrough, "store failed: "+err.Error()
+		return r, nil
+	}
 	p.ok.Add(1)
-	st.PutCompressed(id, c)
 	return p.compressed(r, id, c, "compressed"), nil
 }
 

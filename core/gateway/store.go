@@ -1,130 +1,75 @@
 package gateway
 
 import (
-	"container/list"
-	"sync"
+	"context"
 	"time"
 
 	"github.com/toolout/toolout/core"
 )
 
-// Store defaults: the spec's TTLs, and bounds on the entries kept.
+// Store defaults: the spec's TTLs, and the bounds on what is kept.
 const (
 	DefaultOriginalTTL   = 5 * time.Minute
 	DefaultCompressedTTL = 24 * time.Hour
 	DefaultMaxEntries    = 10_000
+	DefaultStoreMaxBytes = 256 << 20
 )
 
-// StoreOptions configure a Store.
+// Store keeps, per shadow id, the original content for OriginalTTL (to
+// answer expand_context) and the compressed text for CompressedTTL (to
+// reuse a compression). Implementations are safe for concurrent use, bound
+// both the entries and the bytes they hold (the oldest entry goes first),
+// and drop expired entries without waiting for them to be looked up. Expiry
+// follows the injected clock of StoreOptions.Sources.
+//
+// Backends: memstore (one process, the default) and redisstore (shared by
+// replicas). An error is a backend failure; a missing or expired id is
+// (“”, false, nil).
+type Store interface {
+	PutOriginal(ctx context.Context, id, content string) error
+	Original(ctx context.Context, id string) (string, bool, error)
+	PutCompressed(ctx context.Context, id, text string) error
+	Compressed(ctx context.Context, id string) (string, bool, error)
+	// Stats reports what the store holds now (expired entries not counted).
+	Stats(ctx context.Context) (StoreStats, error)
+	// Close releases the backend's resources.
+	Close() error
+}
+
+// StoreStats is a snapshot of a store's size.
+type StoreStats struct {
+	Originals  int   `json:"originals"`
+	Compressed int   `json:"compressed"`
+	Bytes      int64 `json:"bytes"` // keys and values of both kinds
+}
+
+// StoreOptions configure a Store backend.
 type StoreOptions struct {
 	// OriginalTTL is how long originals are kept for expansion.
 	OriginalTTL time.Duration
 	// CompressedTTL is how long compressed texts are kept for reuse.
 	CompressedTTL time.Duration
-	// MaxEntries bounds each of the two maps; the oldest entry goes first.
+	// MaxEntries bounds the entries of each kind.
 	MaxEntries int
+	// MaxBytes bounds the bytes of all entries (keys and values).
+	MaxBytes int64
 	// Sources supplies the clock.
 	Sources core.Sources
 }
 
-// Store keeps originals with a short TTL and compressed texts with a long
-// one, both bounded. It is safe for concurrent use.
-type Store struct {
-	opts       StoreOptions
-	mu         sync.Mutex
-	original   *ttlMap
-	compressed *ttlMap
-}
-
-// NewStore returns a Store; zero options mean the defaults.
-func NewStore(opts StoreOptions) *Store {
-	if opts.OriginalTTL <= 0 {
-		opts.OriginalTTL = DefaultOriginalTTL
+// WithDefaults returns o with every zero field set to its default.
+func (o StoreOptions) WithDefaults() StoreOptions {
+	if o.OriginalTTL <= 0 {
+		o.OriginalTTL = DefaultOriginalTTL
 	}
-	if opts.CompressedTTL <= 0 {
-		opts.CompressedTTL = DefaultCompressedTTL
+	if o.CompressedTTL <= 0 {
+		o.CompressedTTL = DefaultCompressedTTL
 	}
-	if opts.MaxEntries <= 0 {
-		opts.MaxEntries = DefaultMaxEntries
+	if o.MaxEntries <= 0 {
+		o.MaxEntries = DefaultMaxEntries
 	}
-	return &Store{opts: opts, original: newTTLMap(opts.MaxEntries), compressed: newTTLMap(opts.MaxEntries)}
-}
-
-// PutOriginal keeps the original content of id for OriginalTTL.
-func (s *Store) PutOriginal(id, content string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.original.put(id, content, s.opts.Sources.Time().Add(s.opts.OriginalTTL))
-}
-
-// Original returns the original content of id, if it has not expired.
-func (s *Store) Original(id string) (string, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.original.get(id, s.opts.Sources.Time())
-}
-
-// PutCompressed keeps the compressed text of id for CompressedTTL.
-func (s *Store) PutCompressed(id, text string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.compressed.put(id, text, s.opts.Sources.Time().Add(s.opts.CompressedTTL))
-}
-
-// Compressed returns the compressed text of id, if it has not expired.
-func (s *Store) Compressed(id string) (string, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.compressed.get(id, s.opts.Sources.Time())
-}
-
-// Len returns the number of originals and compressed texts held, expired
-// ones included until they are next looked up or pushed out.
-func (s *Store) Len() (originals, compressed int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.original.order.Len(), s.compressed.order.Len()
-}
-
-type ttlEntry struct {
-	key     string
-	value   string
-	expires time.Time
-}
-
-// ttlMap is a map with expiry and insertion-order eviction.
-type ttlMap struct {
-	max   int
-	m     map[string]*list.Element
-	order *list.List
-}
-
-func newTTLMap(max int) *ttlMap {
-	return &ttlMap{max: max, m: map[string]*list.Element{}, order: list.New()}
-}
-
-func (t *ttlMap) put(key, value string, expires time.Time) {
-	if el, ok := t.m[key]; ok {
-		t.order.Remove(el)
+	if o.MaxBytes <= 0 {
+		o.MaxBytes = DefaultStoreMaxBytes
 	}
-	t.m[key] = t.order.PushBack(&ttlEntry{key, value, expires})
-	for t.order.Len() > t.max {
-		oldest := t.order.Front()
-		t.order.Remove(oldest)
-		delete(t.m, oldest.Value.(*ttlEntry).key)
-	}
-}
-
-func (t *ttlMap) get(key string, now time.Time) (string, bool) {
-	el, ok := t.m[key]
-	if !ok {
-		return "", false
-	}
-	e := el.Value.(*ttlEntry)
-	if !now.Before(e.expires) {
-		t.order.Remove(el)
-		delete(t.m, key)
-		return "", false
-	}
-	return e.value, true
+	return o
 }

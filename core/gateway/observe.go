@@ -1,0 +1,52 @@
+package gateway
+
+import "time"
+
+// Observer receives the gateway's events, for metrics (the Prometheus one
+// is in core/gateway/prom). Implementations are safe for concurrent use.
+// The pipe's own counters are read from [Pipe.Metrics] and the store's size
+// from [Store.Stats]; events are what those cannot tell.
+type Observer interface {
+	// Request is one client request finished: route is the wire format
+	// ("openai", "anthropic") or "passthrough" for a path the gateway
+	// forwards unchanged; outcome is one of the Outcome* constants.
+	Request(route, outcome string)
+	// Upstream is one call to the upstream model: its HTTP status (0 when
+	// no response came) and how long it took.
+	Upstream(route string, status int, d time.Duration)
+	// Expansion is one expand_context call answered: "original",
+	// "missing", "repeated" or "not_available".
+	Expansion(answer string)
+	// Limited is a bound that refused a request or cut the work done for
+	// it: one of the Limit* constants.
+	Limited(limit string)
+}
+
+// Outcomes of a client request.
+const (
+	OutcomeOK            = "ok"
+	OutcomeBadRequest    = "bad_request"    // 400: invalid JSON or body shape
+	OutcomeTooLarge      = "too_large"      // 413: a body bound
+	OutcomeOverloaded    = "overloaded"     // 503: the concurrency bound
+	OutcomeUpstreamError = "upstream_error" // the upstream answered 4xx/5xx or failed
+	OutcomeCanceled      = "canceled"       // the client went away
+	OutcomeFailed        = "failed"         // the gateway failed (fail-closed compressor, store)
+)
+
+// Limits that can refuse a request or cut its work.
+const (
+	LimitBodyBytes   = "body_bytes"
+	LimitJSONValues  = "json_values"
+	LimitJSONNesting = "json_nesting"
+	LimitResults     = "results"
+	LimitWork        = "work"
+	LimitConcurrency = "concurrency"
+)
+
+// NopObserver ignores every event.
+type NopObserver struct{}
+
+func (NopObserver) Request(string, string)              {}
+func (NopObserver) Upstream(string, int, time.Duration) {}
+func (NopObserver) Expansion(string)                    {}
+func (NopObserver) Limited(string)                      {}
