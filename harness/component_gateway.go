@@ -91,6 +91,8 @@ type gatewayRequestExpect struct {
 	Expansions        []string `yaml:"expansions"`
 	Capped            *bool    `yaml:"capped"`
 	ForwardedContains []string `yaml:"forwarded_contains"`
+	// ForwardedLacks: no forwarded body of any round may contain these.
+	ForwardedLacks []string `yaml:"forwarded_lacks"`
 	ResponseContains  []string `yaml:"response_contains"`
 	ResponseLacks     []string `yaml:"response_lacks"`
 	// Error is a substring of the error the request must end with.
@@ -124,6 +126,7 @@ type gatewayRequestOutcome struct {
 	Capped     bool                `json:"capped"`
 	Error      string              `json:"error,omitempty"`
 	forwarded  string
+	allRounds  []string // every forwarded body, round 1 first
 	response   string
 }
 
@@ -202,6 +205,9 @@ func runGatewayComponent(ctx context.Context, env *Env, cfg *gatewayConfig, in *
 			if len(o.Forwarded) > 0 {
 				ro.forwarded = string(o.Forwarded[0])
 			}
+			for _, f := range o.Forwarded {
+				ro.allRounds = append(ro.allRounds, string(f))
+			}
 			ro.response = string(o.Response)
 			if err != nil {
 				ro.Error = err.Error()
@@ -209,6 +215,7 @@ func runGatewayComponent(ctx context.Context, env *Env, cfg *gatewayConfig, in *
 		} else {
 			fwd, results, err := g.Prepare(ctx, body)
 			res, ro.forwarded = results, string(fwd)
+			ro.allRounds = []string{ro.forwarded}
 			if err != nil {
 				ro.Error = err.Error()
 			}
@@ -264,6 +271,13 @@ func checkGateway(exp *gatewayExpect, got gatewayOutcome) []Mismatch {
 		for _, sub := range e.ForwardedContains {
 			if !strings.Contains(g.forwarded, sub) {
 				out = append(out, Mismatch{f + ".forwarded_contains", fmt.Sprintf("the forwarded body does not contain %q", sub)})
+			}
+		}
+		for _, sub := range e.ForwardedLacks {
+			for round, body := range g.allRounds {
+				if strings.Contains(body, sub) {
+					out = append(out, Mismatch{f + ".forwarded_lacks", fmt.Sprintf("the body forwarded in round %d contains %q", round+1, sub)})
+				}
 			}
 		}
 		for _, sub := range e.ResponseContains {

@@ -22,6 +22,22 @@ func ExpandMissing(id string) string {
 		"Answer from the compressed text you have, or call the original tool again.", id)
 }
 
+// ExpandNotAvailable is the fixed answer for a shadow id the gateway did
+// not issue into this conversation. It does not depend on the store, so it
+// tells nothing about other conversations.
+func ExpandNotAvailable(id string) string {
+	return fmt.Sprintf("The content for %s is not available in this conversation. "+
+		"Only the shadow ids of compressed tool results in this conversation can be expanded.", id)
+}
+
+// Answers of an expand_context call (Expansion.Answer, Observer.Expansion).
+const (
+	AnswerOriginal     = "original"
+	AnswerMissing      = "missing"
+	AnswerRepeated     = "repeated"
+	AnswerNotAvailable = "not_available"
+)
+
 // ExpandRepeated answers a shadow id already expanded in this request.
 func ExpandRepeated(id string) string {
 	return fmt.Sprintf("The original content for %s was already expanded above in this conversation.", id)

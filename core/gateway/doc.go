@@ -9,7 +9,10 @@
 // # Pipe
 //
 // [Pipe.Process] decides per tool output, in the spec's order: content that
-// already starts with "<<<SHADOW:" is skipped; skip_tools (categories read,
+// already starts with "<<<SHADOW:" is skipped (and counts as issued by this
+// gateway only when the store holds exactly the compressed text after the
+// marker); content holding the marker anywhere else is skipped too, so a
+// marker can never be laundered into a compressed text; skip_tools (categories read,
 // edit, write, bash, glob, grep mapped to the provider's tool names, every
 // known name for other providers; other entries are exact names) is
 // skipped; len <= min_bytes (2048) or len > max_bytes (65536), in bytes,
@@ -45,13 +48,21 @@
 //
 // # expand_context
 //
-// [Gateway.Handle] injects the phantom expand_context tool when something
-// was compressed, forwards, and when the model calls it answers from the
-// store: the original verbatim, [ExpandMissing] for an unknown or expired
-// id (an explanation, not an error), [ExpandRepeated] for an id already
-// expanded in this request. It appends the calls and answers to the request
-// and forwards again, for at most MaxExpandRounds (5) rounds; calls left
-// after that are stripped. Phantom calls never reach the client.
+// [Gateway.Handle] injects the phantom expand_context tool when the request
+// carries at least one marker the gateway issued (compressed now, or a
+// marker sent back whose compressed text the store holds), forwards, and
+// when the model calls it answers: an id the gateway did not issue into
+// this request gets [ExpandNotAvailable] without a store lookup, so no
+// conversation can read another's originals (shadow ids are content hashes
+// that appear in every compressed text, and a prompt injection can name
+// any of them); otherwise the original verbatim, [ExpandMissing] for an
+// expired original, [ExpandRepeated] for an id already expanded in this
+// request. Calls to expand_context are intercepted whenever expansion is
+// enabled, offered or not: the gateway owns that tool name. It appends the
+// calls and answers to the request and forwards again, for at most
+// MaxExpandRounds (5) rounds; calls left after that are stripped. Phantom
+// calls never reach the client, and expansion answers are never compressed
+// (they are added after the pipe ran and never go back to the client).
 //
 // # Proxy
 //

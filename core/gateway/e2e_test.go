@@ -182,6 +182,46 @@ var _ = Describe("the proxy, end to end over loopback", func() {
 		Expect(llm.Check()).To(Succeed())
 	})
 
+	It("never gives one client's original to another client's expand_context call", func() {
+		// Client A's log is compressed (its original stored); client B's
+		// request holds only a small result, and B's model, steered by a
+		// prompt injection, asks for A's shadow id.
+		llm, err := fakes.NewLLM([]fakes.Step{
+			{ID: "a-answers", Match: fakes.Match{Tag: core.SiteGatewayUpstream, Contains: []string{"request A:"}},
+				Respond: fakes.Respond{Text: ptr("A is done.")}},
+			{ID: "b-asks", Match: fakes.Match{Tag: core.SiteGatewayUpstream, Turn: 1, Contains: []string{"request B:"}},
+				Respond: fakes.Respond{ToolCalls: []fakes.CallSpec{{ID: "x1", Name: "expand_context", Args: map[string]any{"shadow_id": shadow}}}}},
+			{ID: "b-answers", Match: fakes.Match{Tag: core.SiteGatewayUpstream, Turn: 2, Contains: []string{"request B:"}},
+				Respond: fakes.Respond{Text: ptr("B cannot see it.")}},
+		}, fakes.Options{})
+		Expect(err).NotTo(HaveOccurred())
+		front, _ := serve(llm)
+		post := func(body []byte) string {
+			resp, err := http.Post(front.URL+gateway.ChatPath, "application/json", bytes.NewReader(body))
+			Expect(err).NotTo(HaveOccurred())
+			defer resp.Body.Close()
+			Expect(resp.StatusCode).To(Equal(200))
+			out, _ := io.ReadAll(resp.Body)
+			return string(out)
+		}
+		post(chatBody("A", "logs__query", content, false))
+		Expect(post(chatBody("B", "logs__query", "3 pods restarted.", false))).To(ContainSubstring("B cannot see it."))
+		Expect(llm.Check()).To(Succeed())
+		var b []fakes.Call
+		for _, c := range llm.Calls() {
+			if c.Step == "b-asks" || c.Step == "b-answers" {
+				b = append(b, c)
+			}
+		}
+		Expect(b).To(HaveLen(2))
+		Expect(b[0].Request.Tools).To(BeEmpty(), "expand_context is offered only with a marker in the request")
+		last := b[1].Request.Messages[len(b[1].Request.Messages)-1]
+		Expect(last.Content).To(Equal(gateway.ExpandNotAvailable(shadow)))
+		for _, m := range b[1].Request.Messages {
+			Expect(m.Content).NotTo(ContainSubstring("host=db-9 status=FAILED"))
+		}
+	})
+
 	It("relays upstream errors with their status", func() {
 		llm, _ := fakes.NewLLM([]fakes.Step{{Respond: fakes.Respond{Error: &fakes.ErrorSpec{Kind: "server_error", Message: "boom"}}}}, fakes.Options{})
 		front, _ := serve(llm)
@@ -275,12 +315,12 @@ var _ = Describe("the expand_context loop", func() {
 		Expect(out.Rounds).To(Equal(3))
 		Expect(out.Expansions).To(Equal([]gateway.Expansion{
 			{Round: 1, CallID: "x0", ShadowID: shadow, Answer: "original"},
-			{Round: 1, CallID: "x1", ShadowID: "shadow_00000000000000000000000000000000", Answer: "missing"},
+			{Round: 1, CallID: "x1", ShadowID: "shadow_00000000000000000000000000000000", Answer: "not_available"},
 			{Round: 1, CallID: "x2", ShadowID: shadow, Answer: "repeated"},
 			{Round: 2, CallID: "x0", ShadowID: shadow, Answer: "repeated"},
 		}))
 		msgs := llm.Calls()[1].Request.Messages
-		Expect(msgs[len(msgs)-2].Content).To(Equal(gateway.ExpandMissing("shadow_00000000000000000000000000000000")))
+		Expect(msgs[len(msgs)-2].Content).To(Equal(gateway.ExpandNotAvailable("shadow_00000000000000000000000000000000")))
 		Expect(llm.Check()).To(Succeed())
 	})
 

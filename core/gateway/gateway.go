@@ -31,7 +31,7 @@ type Expansion struct {
 	Round    int    `json:"round"`
 	CallID   string `json:"call_id"`
 	ShadowID string `json:"shadow_id"`
-	// Answer is "original", "missing" or "repeated".
+	// Answer is one of the Answer* constants.
 	Answer string `json:"answer"`
 }
 
@@ -68,23 +68,38 @@ func (g *Gateway) Prepare(ctx context.Context, body []byte) ([]byte, []Result, e
 	if err != nil {
 		return nil, results, err
 	}
-	compressed := 0
+	compressed, issued := 0, 0
 	for _, r := range results {
 		g.logf("gateway: output %d (%s): %s: %s", r.Index, r.Tool, r.Action, r.Reason)
 		if r.Action == ActionCompressed {
 			compressed++
 		}
+		if r.ShadowID != "" {
+			issued++
+		}
 	}
-	if compressed == 0 {
-		return body, results, nil
+	if compressed > 0 {
+		if body, err = g.Adapter.Apply(body, results); err != nil {
+			return nil, results, err
+		}
 	}
-	if body, err = g.Adapter.Apply(body, results); err != nil {
-		return nil, results, err
-	}
-	if g.Expand {
+	if g.Expand && issued > 0 {
 		body, err = g.Adapter.InjectExpandTool(body)
 	}
 	return body, results, err
+}
+
+// issuedIDs is the set of shadow ids the gateway issued into a
+// conversation: those of the request's tool results it compressed now, or
+// earlier (a marker whose compressed text the store holds).
+func issuedIDs(results []Result) map[string]bool {
+	ids := map[string]bool{}
+	for _, r := range results {
+		if r.ShadowID != "" {
+			ids[r.ShadowID] = true
+		}
+	}
+	return ids
 }
 
 // Handle runs one client request: Prepare, forward, and answer the model's
@@ -104,7 +119,7 @@ func (g *Gateway) Handle(ctx context.Context, body []byte, up Upstream) (Outcome
 	if maxRounds <= 0 {
 		maxRounds = MaxExpandRounds
 	}
-	seen := map[string]bool{}
+	seen, issued := map[string]bool{}, issuedIDs(results)
 	for round := 1; ; round++ {
 		out.Rounds = round
 		out.Forwarded = append(out.Forwarded, body)
@@ -132,19 +147,7 @@ func (g *Gateway) Handle(ctx context.Context, body []byte, up Upstream) (Outcome
 		answers := make([]string, len(calls))
 		for i, c := range calls {
 			e := Expansion{Round: round, CallID: c.ID, ShadowID: c.ShadowID}
-			orig, ok, err := g.Pipe.Store().Original(ctx, c.ShadowID)
-			if err != nil {
-				g.logf("gateway: round %d: expand_context %s: store: %v", round, c.ShadowID, err)
-			}
-			switch {
-			case seen[c.ShadowID]:
-				e.Answer, answers[i] = "repeated", ExpandRepeated(c.ShadowID)
-			case ok:
-				e.Answer, answers[i] = "original", orig
-				seen[c.ShadowID] = true
-			default:
-				e.Answer, answers[i] = "missing", ExpandMissing(c.ShadowID)
-			}
+			e.Answer, answers[i] = g.answer(ctx, c.ShadowID, issued, seen)
 			g.logf("gateway: round %d: expand_context %s: %s", round, c.ShadowID, e.Answer)
 			out.Expansions = append(out.Expansions, e)
 		}
@@ -152,6 +155,28 @@ func (g *Gateway) Handle(ctx context.Context, body []byte, up Upstream) (Outcome
 			return out, err
 		}
 	}
+}
+
+// answer looks up one expand_context call. An id the gateway did not issue
+// into this conversation gets [ExpandNotAvailable] without touching the
+// store, so a model (or a prompt injection) cannot read another client's
+// originals by naming their ids.
+func (g *Gateway) answer(ctx context.Context, id string, issued, seen map[string]bool) (answer, text string) {
+	switch {
+	case !issued[id]:
+		return AnswerNotAvailable, ExpandNotAvailable(id)
+	case seen[id]:
+		return AnswerRepeated, ExpandRepeated(id)
+	}
+	orig, ok, err := g.Pipe.Store().Original(ctx, id)
+	if err != nil {
+		g.logf("gateway: expand_context %s: store: %v", id, err)
+	}
+	if !ok {
+		return AnswerMissing, ExpandMissing(id)
+	}
+	seen[id] = true
+	return AnswerOriginal, orig
 }
 
 // ErrUpstream wraps an upstream failure with its HTTP status.

@@ -223,7 +223,9 @@ func (p *Pipe) one(ctx context.Context, o ToolOutput, query string) (Result, err
 	n := len(o.Content)
 	switch {
 	case Marked(o.Content):
-		r.Action, r.Reason = ActionSkipped, "already compressed (shadow prefix)"
+		return p.marked(ctx, r, o.Content), nil
+	case strings.Contains(o.Content, ShadowPrefix):
+		r.Action, r.Reason = ActionSkipped, "holds a shadow marker (never compressed)"
 		return r, nil
 	case slices.Contains(p.skip, o.Tool):
 		r.Action, r.Reason = ActionSkipped, fmt.Sprintf("skip_tools: %s", o.Tool)
@@ -272,6 +274,26 @@ func (p *Pipe) one(ctx context.Context, o ToolOutput, query string) (Result, err
 	}
 	p.ok.Add(1)
 	return p.compressed(r, id, c, "compressed"), nil
+}
+
+// marked handles content that starts with a shadow marker: it is never
+// compressed again, and it counts as issued by this gateway (ShadowID set,
+// so expand_context may answer it) only when the store holds exactly the
+// compressed text that follows the marker. A marker a tool output or a
+// client wrote itself is not one the gateway issued.
+func (p *Pipe) marked(ctx context.Context, r Result, content string) Result {
+	r.Action = ActionSkipped
+	id, text, ok := ParseMark(content)
+	if !ok {
+		r.Reason = "holds a shadow marker (never compressed)"
+		return r
+	}
+	if c, hit, err := p.opts.Store.Compressed(ctx, id); err == nil && hit && c == text {
+		r.ShadowID, r.Reason = id, "already compressed by this gateway (shadow prefix)"
+		return r
+	}
+	r.Reason = "starts with a shadow marker this gateway did not issue (never compressed, not expandable)"
+	return r
 }
 
 func (p *Pipe) compressed(r Result, id, c, reason string) Result {
