@@ -92,9 +92,9 @@ type gatewayRequestExpect struct {
 	Capped            *bool    `yaml:"capped"`
 	ForwardedContains []string `yaml:"forwarded_contains"`
 	// ForwardedLacks: no forwarded body of any round may contain these.
-	ForwardedLacks []string `yaml:"forwarded_lacks"`
-	ResponseContains  []string `yaml:"response_contains"`
-	ResponseLacks     []string `yaml:"response_lacks"`
+	ForwardedLacks   []string `yaml:"forwarded_lacks"`
+	ResponseContains []string `yaml:"response_contains"`
+	ResponseLacks    []string `yaml:"response_lacks"`
 	// Error is a substring of the error the request must end with.
 	Error *string `yaml:"error"`
 }
