@@ -40,6 +40,8 @@ type gatewayConfig struct {
 	EnableExpandContext bool     `yaml:"enable_expand_context"`
 	OriginalTTL         string   `yaml:"original_ttl"`
 	CompressedTTL       string   `yaml:"compressed_ttl"`
+	MaxResults          int      `yaml:"max_results"`
+	MaxWorkBytes        int64    `yaml:"max_work_bytes"`
 }
 
 func (c gatewayConfig) Validate() error {
@@ -171,7 +173,8 @@ func runGatewayComponent(ctx context.Context, env *Env, cfg *gatewayConfig, in *
 	store := memstore.New(gateway.StoreOptions{OriginalTTL: ttl(cfg.OriginalTTL), CompressedTTL: ttl(cfg.CompressedTTL), Sources: env.Sources})
 	adapter, _ := gateway.AdapterFor(cfg.Provider)
 	pipe, err := gateway.NewPipe(gateway.Options{Config: gateway.Config{Strategy: cfg.Strategy, FallbackStrategy: cfg.FallbackStrategy,
-		MinBytes: cfg.MinBytes, MaxBytes: cfg.MaxBytes, SkipTools: cfg.SkipTools, Provider: adapter.Name(), MaxConcurrent: 1},
+		MinBytes: cfg.MinBytes, MaxBytes: cfg.MaxBytes, SkipTools: cfg.SkipTools, Provider: adapter.Name(), MaxConcurrent: 1,
+		MaxResults: cfg.MaxResults, MaxWorkBytes: cfg.MaxWorkBytes},
 		Compressor: c, Store: store, Sources: env.Sources})
 	if err != nil {
 		return gatewayOutcome{}, err

@@ -23,8 +23,11 @@ func (n *jnode) get(key string) *jnode {
 	if n == nil || n.kind != '{' {
 		return nil
 	}
-	for i, k := range n.keys {
-		if k == key {
+	// The last of duplicate keys wins, as in encoding/json and Python's
+	// json, which most upstreams use: the gateway reads (and edits) the
+	// value the upstream will read.
+	for i := len(n.keys) - 1; i >= 0; i-- {
+		if n.keys[i] == key {
 			return n.vals[i]
 		}
 	}

@@ -38,9 +38,9 @@ const (
 	LimitBodyBytes   = "body_bytes"
 	LimitJSONValues  = "json_values"
 	LimitJSONNesting = "json_nesting"
-	LimitResults     = "results"
-	LimitWork        = "work"
 	LimitConcurrency = "concurrency"
+	LimitResults     = "results" // a tool result passed through: max_results reached
+	LimitWork        = "work"    // a tool result passed through: max_work_bytes reached
 )
 
 // NopObserver ignores every event.

@@ -19,6 +19,8 @@ const (
 	DefaultMaxBytes      = 65536
 	DefaultMaxConcurrent = 10
 	DefaultRateLimit     = 20 // compressions per second
+	DefaultMaxResults    = 64
+	DefaultMaxWorkBytes  = 4 << 20
 )
 
 // Actions of a Result.
@@ -50,6 +52,12 @@ type Config struct {
 	// second (token bucket, burst RateLimit).
 	MaxConcurrent int     `json:"max_concurrent"`
 	RateLimit     float64 `json:"rate_limit"`
+	// MaxResults is how many tool results of one request may go to the
+	// compressor, and MaxWorkBytes how many of their bytes; results past
+	// either bound pass through (reason "limit: …"), so one request cannot
+	// hold the compressor, or the rate limit every client shares, for long.
+	MaxResults   int   `json:"max_results"`
+	MaxWorkBytes int64 `json:"max_work_bytes"`
 }
 
 func (c Config) withDefaults() Config {
@@ -67,6 +75,12 @@ func (c Config) withDefaults() Config {
 	}
 	if c.RateLimit <= 0 {
 		c.RateLimit = DefaultRateLimit
+	}
+	if c.MaxResults <= 0 {
+		c.MaxResults = DefaultMaxResults
+	}
+	if c.MaxWorkBytes <= 0 {
+		c.MaxWorkBytes = DefaultMaxWorkBytes
 	}
 	return c
 }
@@ -150,6 +164,9 @@ type Metrics struct {
 	CompressionsOK     int64 `json:"compressions_ok"`
 	CompressionsFailed int64 `json:"compressions_failed"`
 	BytesSaved         int64 `json:"bytes_saved"`
+	// Limited counts results passed through because their request's
+	// compression budget (MaxResults, MaxWorkBytes) was spent.
+	Limited int64 `json:"limited"`
 }
 
 // Options configure a Pipe.
@@ -173,7 +190,7 @@ type Pipe struct {
 	sem   chan struct{}
 	limit *bucket
 
-	hits, misses, ok, failed, saved atomic.Int64
+	hits, misses, ok, failed, saved, limited atomic.Int64
 }
 
 // NewPipe returns a Pipe.
@@ -194,7 +211,7 @@ func NewPipe(opts Options) (*Pipe, error) {
 
 // Metrics returns a snapshot of the counters.
 func (p *Pipe) Metrics() Metrics {
-	return Metrics{p.hits.Load(), p.misses.Load(), p.ok.Load(), p.failed.Load(), p.saved.Load()}
+	return Metrics{p.hits.Load(), p.misses.Load(), p.ok.Load(), p.failed.Load(), p.saved.Load(), p.limited.Load()}
 }
 
 // Store returns the pipe's store.
@@ -211,11 +228,39 @@ func (p *Pipe) Process(ctx context.Context, outputs []ToolOutput, query string) 
 	results := make([]Result, len(outputs))
 	errs := make([]error, len(outputs))
 	var wg sync.WaitGroup
+	sent, work := 0, int64(0)
 	for i, o := range outputs {
+		if p.wouldCompress(o) {
+			if sent >= p.cfg.MaxResults || work+int64(len(o.Content)) > p.cfg.MaxWorkBytes {
+				results[i] = p.overBudget(o, sent, work)
+				continue
+			}
+			sent, work = sent+1, work+int64(len(o.Content))
+		}
 		wg.Go(func() { results[i], errs[i] = p.one(ctx, o, query) })
 	}
 	wg.Wait()
 	return results, errors.Join(errs...)
+}
+
+// wouldCompress reports whether o passes the checks before the store and
+// the compressor (it may still be a cache hit).
+func (p *Pipe) wouldCompress(o ToolOutput) bool {
+	n := len(o.Content)
+	return !strings.Contains(o.Content, ShadowPrefix) && !slices.Contains(p.skip, o.Tool) && n > p.cfg.MinBytes && n <= p.cfg.MaxBytes
+}
+
+// overBudget passes o through because the request's compression budget is
+// spent.
+func (p *Pipe) overBudget(o ToolOutput, sent int, work int64) Result {
+	p.limited.Add(1)
+	r := Result{Index: o.Index, Tool: o.Tool, Text: o.Content, Bytes: len(o.Content), Action: ActionPassthrough}
+	if sent >= p.cfg.MaxResults {
+		r.Reason = fmt.Sprintf("limit: max_results %d reached in this request", p.cfg.MaxResults)
+	} else {
+		r.Reason = fmt.Sprintf("limit: max_work_bytes %d reached in this request (%d bytes sent)", p.cfg.MaxWorkBytes, work)
+	}
+	return r
 }
 
 func (p *Pipe) one(ctx context.Context, o ToolOutput, query string) (Result, error) {

@@ -1,0 +1,110 @@
+package gateway
+
+import (
+	"fmt"
+	"time"
+)
+
+// Limits bound what the proxy accepts and waits for. A zero field means its
+// default; each bound, when hit, refuses the request with a 4xx (body size,
+// JSON shape) or 503 (concurrency), or fails the upstream call (timeout,
+// response size), and is counted by the Observer. The per-request bounds on
+// compression work (Config.MaxResults, Config.MaxWorkBytes) are the pipe's.
+type Limits struct {
+	// MaxBodyBytes refuses larger request bodies with 413.
+	MaxBodyBytes int64
+	// MaxJSONValues refuses bodies with more JSON tokens ({ [ , : outside
+	// strings) with 413: memory per request is then bounded by the body
+	// and this count, not by how the body is packed.
+	MaxJSONValues int
+	// MaxJSONNesting refuses deeper bodies with 400.
+	MaxJSONNesting int
+	// MaxConcurrent requests are handled at once; more get 503 with
+	// Retry-After.
+	MaxConcurrent int
+	// UpstreamTimeout bounds each call to the upstream model, the whole
+	// response included.
+	UpstreamTimeout time.Duration
+	// MaxResponseBytes bounds an upstream response (a stream read whole).
+	MaxResponseBytes int64
+}
+
+// Limit defaults.
+const (
+	DefaultMaxBodyBytes     = 16 << 20
+	DefaultMaxJSONValues    = 500_000
+	DefaultMaxJSONNesting   = 256
+	DefaultMaxRequests      = 64
+	DefaultUpstreamTimeout  = 10 * time.Minute
+	DefaultMaxResponseBytes = 32 << 20
+)
+
+// WithDefaults returns l with every zero field set to its default.
+func (l Limits) WithDefaults() Limits {
+	def := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	def64 := func(v *int64, d int64) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	def64(&l.MaxBodyBytes, DefaultMaxBodyBytes)
+	def(&l.MaxJSONValues, DefaultMaxJSONValues)
+	def(&l.MaxJSONNesting, DefaultMaxJSONNesting)
+	def(&l.MaxConcurrent, DefaultMaxRequests)
+	def64(&l.MaxResponseBytes, DefaultMaxResponseBytes)
+	if l.UpstreamTimeout <= 0 {
+		l.UpstreamTimeout = DefaultUpstreamTimeout
+	}
+	return l
+}
+
+// LimitError is a request refused by a bound.
+type LimitError struct {
+	Limit  string // one of the Limit* constants
+	Offset int    // byte offset where the bound was crossed, -1 if none
+	Msg    string
+}
+
+func (e *LimitError) Error() string {
+	if e.Offset >= 0 {
+		return fmt.Sprintf("%s at byte %d", e.Msg, e.Offset)
+	}
+	return e.Msg
+}
+
+// CheckJSONShape scans body once, without allocating, and refuses it when
+// it holds more than maxTokens structural tokens ({ [ , : outside strings)
+// or nests deeper than maxNesting. It does not validate the JSON; the
+// parsers that run after it do.
+func CheckJSONShape(body []byte, maxTokens, maxNesting int) error {
+	tokens, depth := 0, 0
+	for i := 0; i < len(body); i++ {
+		switch body[i] {
+		case '"':
+			for i++; i < len(body) && body[i] != '"'; i++ {
+				if body[i] == '\\' {
+					i++
+				}
+			}
+			continue
+		case '{', '[':
+			if depth++; depth > maxNesting {
+				return &LimitError{LimitJSONNesting, i, fmt.Sprintf("JSON nested deeper than %d levels", maxNesting)}
+			}
+		case '}', ']':
+			depth--
+			continue
+		case ',', ':':
+		default:
+			continue
+		}
+		if tokens++; tokens > maxTokens {
+			return &LimitError{LimitJSONValues, i, fmt.Sprintf("more than %d JSON values", maxTokens)}
+		}
+	}
+	return nil
+}
