@@ -15,11 +15,13 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/gateway"
 	"github.com/toolout/toolout/core/gateway/memstore"
+	"github.com/toolout/toolout/core/gateway/prom"
 )
 
 // runGateway dispatches `toolout gateway serve|compress|shadow-id`.
@@ -45,8 +47,8 @@ func runGateway(ctx context.Context, args []string, stdin io.Reader, stdout, std
 
 // loadGatewayConfig reads a YAML config strictly; ${VAR} is expanded from
 // the environment.
-func loadGatewayConfig(path string) (gateway.FileConfig, error) {
-	var fc gateway.FileConfig
+func loadGatewayConfig(path string) (FileConfig, error) {
+	var fc FileConfig
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return fc, err
@@ -66,7 +68,7 @@ func runGatewayServe(ctx context.Context, args []string, stdout, stderr io.Write
 	fs := newFlagSet("gateway serve", "--listen 127.0.0.1:PORT --upstream URL --config FILE", stderr)
 	listen := fs.String("listen", "127.0.0.1:8787", "address to listen on")
 	upstream := fs.String("upstream", "", "OpenAI-compatible server to forward to, e.g. https://api.openai.com (required)")
-	config := fs.String("config", "", "YAML config with pipes.tool_output (required)")
+	config := fs.String("config", "", "YAML config with pipes.tool_output, store, limits, server (required)")
 	if _, err := parseFlags(fs, args); err != nil {
 		return usageError(fs, stderr, err)
 	}
@@ -85,23 +87,32 @@ func runGatewayServe(ctx context.Context, args []string, stdout, stderr io.Write
 	if err != nil {
 		return fail("--config: %v", err)
 	}
-	g, err := fc.Build("openai", memstore.New(fc.StoreOptions(core.Sources{})), core.Sources{}, nil)
+	store, err := openStore(ctx, fc, core.Sources{})
+	if err != nil {
+		return fail("--config: %v", err)
+	}
+	defer store.Close()
+	g, err := fc.Build("openai", store, core.Sources{}, nil)
 	if err != nil {
 		return fail("%v", err)
 	}
 	logf := func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }
 	g.Logf = logf
-	proxy := gateway.NewProxy(g, u, nil)
-	proxy.Logf = logf
+	metrics, err := prom.New(prometheus.NewRegistry(), g.Pipe.Metrics, store)
+	if err != nil {
+		return fail("metrics: %v", err)
+	}
+	proxy := gateway.NewProxy(g, u, &http.Client{Transport: http.DefaultTransport})
+	proxy.Logf, proxy.Limits, proxy.Observer, proxy.Metrics = logf, fc.gatewayLimits(), metrics, metrics.Handler()
 	ln, err := net.Listen("tcp", *listen)
 	if err != nil {
 		return fail("--listen: %v", err)
 	}
-	srv := &http.Server{Handler: proxy, ReadHeaderTimeout: 30 * time.Second}
+	srv := fc.httpServer(proxy)
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	fmt.Fprintf(stdout, "toolout gateway: listening on http://%s, forwarding to %s (strategy %s, expand_context %v)\n",
-		ln.Addr(), u, fc.Pipes.ToolOutput.Strategy, g.Expand)
+	fmt.Fprintf(stdout, "toolout gateway: listening on http://%s, forwarding to %s (strategy %s, expand_context %v, store %s)\n",
+		ln.Addr(), u, fc.Pipes.ToolOutput.Strategy, g.Expand, storeName(fc))
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	select {

@@ -1,10 +1,8 @@
-// Package memstore is the in-process gateway.Store: two maps with expiry
-// and insertion-order eviction, on the injected clock.
 package memstore
 
 import (
-	"container/list"
 	"context"
+	"fmt"
 	"sync"
 	"time"
 
@@ -13,101 +11,150 @@ import (
 
 // Store is a gateway.Store held in memory. It is safe for concurrent use.
 type Store struct {
-	opts       gateway.StoreOptions
+	opts gateway.StoreOptions
+
 	mu         sync.Mutex
-	original   *ttlMap
-	compressed *ttlMap
+	original   *queue
+	compressed *queue
+	bytes      int64  // size of every entry of both kinds
+	seq        uint64 // the seq of the next put
 }
 
 var _ gateway.Store = (*Store)(nil)
 
-// New returns a Store; zero options mean the defaults.
+// New returns an empty Store; zero options mean the defaults
+// (gateway.StoreOptions.WithDefaults).
 func New(opts gateway.StoreOptions) *Store {
 	opts = opts.WithDefaults()
-	return &Store{opts: opts, original: newTTLMap(opts.MaxEntries), compressed: newTTLMap(opts.MaxEntries)}
+	return &Store{opts: opts, original: newQueue(opts.OriginalTTL), compressed: newQueue(opts.CompressedTTL)}
 }
 
-// PutOriginal keeps the original content of id for OriginalTTL.
-func (s *Store) PutOriginal(_ context.Context, id, content string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.original.put(id, content, s.opts.Sources.Time().Add(s.opts.OriginalTTL))
+// PutOriginal keeps the original content of id for OriginalTTL, replacing
+// any original already kept for id.
+func (s *Store) PutOriginal(ctx context.Context, id, content string) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("memstore: put original: %w", err)
+	}
+	s.put(s.original, id, content)
 	return nil
 }
 
 // Original returns the original content of id, if it has not expired.
-func (s *Store) Original(_ context.Context, id string) (string, bool, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	v, ok := s.original.get(id, s.opts.Sources.Time())
+func (s *Store) Original(ctx context.Context, id string) (string, bool, error) {
+	if err := ctx.Err(); err != nil {
+		return "", false, fmt.Errorf("memstore: get original: %w", err)
+	}
+	v, ok := s.get(s.original, id)
 	return v, ok, nil
 }
 
-// PutCompressed keeps the compressed text of id for CompressedTTL.
-func (s *Store) PutCompressed(_ context.Context, id, text string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.compressed.put(id, text, s.opts.Sources.Time().Add(s.opts.CompressedTTL))
+// PutCompressed keeps the compressed text of id for CompressedTTL,
+// replacing any compressed text already kept for id.
+func (s *Store) PutCompressed(ctx context.Context, id, text string) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("memstore: put compressed: %w", err)
+	}
+	s.put(s.compressed, id, text)
 	return nil
 }
 
 // Compressed returns the compressed text of id, if it has not expired.
-func (s *Store) Compressed(_ context.Context, id string) (string, bool, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	v, ok := s.compressed.get(id, s.opts.Sources.Time())
+func (s *Store) Compressed(ctx context.Context, id string) (string, bool, error) {
+	if err := ctx.Err(); err != nil {
+		return "", false, fmt.Errorf("memstore: get compressed: %w", err)
+	}
+	v, ok := s.get(s.compressed, id)
 	return v, ok, nil
 }
 
-// Stats reports the entries held.
-func (s *Store) Stats(context.Context) (gateway.StoreStats, error) {
+// Stats reports the live entries of each kind and their bytes, after
+// dropping the expired ones.
+func (s *Store) Stats(ctx context.Context) (gateway.StoreStats, error) {
+	if err := ctx.Err(); err != nil {
+		return gateway.StoreStats{}, fmt.Errorf("memstore: stats: %w", err)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return gateway.StoreStats{Originals: s.original.order.Len(), Compressed: s.compressed.order.Len()}, nil
+	s.purge(s.opts.Sources.Time())
+	return gateway.StoreStats{Originals: s.original.len(), Compressed: s.compressed.len(), Bytes: s.bytes}, nil
 }
 
-// Close does nothing.
-func (s *Store) Close() error { return nil }
-
-type ttlEntry struct {
-	key     string
-	value   string
-	expires time.Time
+// Close drops every entry, releasing their memory. The store stays usable.
+func (s *Store) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.original = newQueue(s.opts.OriginalTTL)
+	s.compressed = newQueue(s.opts.CompressedTTL)
+	s.bytes = 0
+	return nil
 }
 
-// ttlMap is a map with expiry and insertion-order eviction.
-type ttlMap struct {
-	max   int
-	m     map[string]*list.Element
-	order *list.List
-}
-
-func newTTLMap(max int) *ttlMap {
-	return &ttlMap{max: max, m: map[string]*list.Element{}, order: list.New()}
-}
-
-func (t *ttlMap) put(key, value string, expires time.Time) {
-	if el, ok := t.m[key]; ok {
-		t.order.Remove(el)
+// put replaces the entry of id in q, then evicts: the oldest of q past
+// MaxEntries, the oldest of both kinds past MaxBytes. The clock is read
+// under the lock, so put order is the order of the readings.
+func (s *Store) put(q *queue, id, value string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.opts.Sources.Time()
+	s.purge(now)
+	if old, ok := q.byID[id]; ok {
+		s.drop(q, old)
 	}
-	t.m[key] = t.order.PushBack(&ttlEntry{key, value, expires})
-	for t.order.Len() > t.max {
-		oldest := t.order.Front()
-		t.order.Remove(oldest)
-		delete(t.m, oldest.Value.(*ttlEntry).key)
+	e := &entry{id: id, value: value, expires: now.Add(q.ttl), seq: s.seq}
+	if e.size() > s.opts.MaxBytes {
+		return // larger than the whole store: not kept
+	}
+	s.seq++
+	q.push(e)
+	s.bytes += e.size()
+	for q.len() > s.opts.MaxEntries {
+		s.drop(q, q.head)
+	}
+	for s.bytes > s.opts.MaxBytes {
+		s.dropOldest()
 	}
 }
 
-func (t *ttlMap) get(key string, now time.Time) (string, bool) {
-	el, ok := t.m[key]
+// get returns the live value of id in q.
+func (s *Store) get(q *queue, id string) (string, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.opts.Sources.Time()
+	s.purge(now)
+	e, ok := q.byID[id]
 	if !ok {
 		return "", false
 	}
-	e := el.Value.(*ttlEntry)
 	if !now.Before(e.expires) {
-		t.order.Remove(el)
-		delete(t.m, key)
+		// behind a live entry: the clock went back between puts
+		s.drop(q, e)
 		return "", false
 	}
 	return e.value, true
+}
+
+// purge drops the expired entries at the front of both queues. Each entry
+// is dropped once, so the cost is O(1) amortized per put.
+func (s *Store) purge(now time.Time) {
+	for _, q := range []*queue{s.original, s.compressed} {
+		for q.head != nil && !now.Before(q.head.expires) {
+			s.drop(q, q.head)
+		}
+	}
+}
+
+// dropOldest drops the entry put first, of either kind. The store must not
+// be empty.
+func (s *Store) dropOldest() {
+	o, c := s.original.head, s.compressed.head
+	if c == nil || (o != nil && o.seq < c.seq) {
+		s.drop(s.original, o)
+		return
+	}
+	s.drop(s.compressed, c)
+}
+
+func (s *Store) drop(q *queue, e *entry) {
+	q.remove(e)
+	s.bytes -= e.size()
 }

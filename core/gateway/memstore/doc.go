@@ -1,0 +1,41 @@
+// Package memstore is the in-process gateway.Store, the gateway's default:
+// originals and compressed texts in memory, bounded in entries and bytes,
+// expiring on the injected clock of gateway.StoreOptions.Sources.
+//
+// # Contract
+//
+//   - Originals live for OriginalTTL and compressed texts for CompressedTTL
+//     after their put; an entry is gone when now >= put time + TTL. A put of
+//     an id already held replaces its value and restarts its TTL.
+//   - Active expiry: every Put, lookup and Stats first drops the expired
+//     entries of both kinds, so an expired entry never waits for its own
+//     lookup and Stats counts live entries only. Each kind has one TTL, so
+//     put order is expiry order and the drop works from the front of a
+//     queue: O(1) amortized per operation (each entry is dropped once).
+//   - MaxEntries bounds each kind; MaxBytes bounds the bytes of all entries
+//     of both kinds, an entry counting len(id)+len(value). Past either bound
+//     the oldest entry goes first (put order, across both kinds for the
+//     byte cap). Stats.Bytes is that same sum.
+//   - An entry larger than MaxBytes on its own is not kept: Put returns nil,
+//     evicts nothing for it, and drops the value the id held before (a
+//     lookup never answers with a value older than the last put).
+//   - A context already done gives an error wrapping ctx.Err() and changes
+//     nothing. Errors start with "memstore: ".
+//   - Safe for concurrent use: one mutex; no operation blocks on anything
+//     but it.
+//
+// # Choices where the spec is silent
+//
+//   - Eviction is first-in first-out, not least-recently-used: a lookup does
+//     not refresh an entry. The gateway puts the original again on every
+//     cache hit, which does.
+//   - MaxBytes counts ids and values, not the bookkeeping around them (about
+//     150 bytes per entry: map slot, list links, expiry), so the heap the
+//     store holds is about MaxBytes + 150 B x entries. With the defaults
+//     (256 MiB, 10,000 entries per kind) that is at most about 259 MiB.
+//   - The clock is read once per operation, under the lock, so put order is
+//     the order of the clock readings. Should an injected clock go back, an
+//     expired entry behind a live one is still answered as missing; it
+//     leaves Stats when it reaches the front of its queue or an entry bound.
+//   - Close drops every entry; the store stays usable and empty.
+package memstore

@@ -1,0 +1,71 @@
+// Package redisstore is a gateway.Store on Redis (go-redis v9), shared by
+// every gateway replica that uses the same server and key prefix: a result
+// compressed through one replica can be expanded through another, and the
+// bounds hold for all of them together.
+//
+// # Contract
+//
+// The same as every gateway.Store (the specs of internal/storecontract run
+// against both backends): originals live for OriginalTTL and compressed
+// texts for CompressedTTL on the injected clock; a put of an id held
+// replaces it, restarts its TTL and counts its bytes once; MaxEntries bounds
+// each kind and MaxBytes the len(id)+len(value) of both kinds, the oldest
+// entry going first; an entry larger than MaxBytes alone is not kept (Put
+// returns nil) and the id's old value is dropped; expired entries are
+// dropped on every Put, lookup and Stats. Every call honours its context (a
+// done context is an error wrapping ctx.Err(), sent nothing; a deadline
+// bounds the network wait), and every error starts with "redisstore: ". New
+// pings the server and fails with one line naming the URL, password hidden.
+//
+// # Key layout
+//
+// With PREFIX the Options.Prefix ("toolout:" by default):
+//
+//	PREFIX o:ID     hash {v: original, e: logical expiry, Unix ms}, PEXPIRE OriginalTTL
+//	PREFIX c:ID     hash {v: compressed text, e: ...},              PEXPIRE CompressedTTL
+//	PREFIX idx:o    sorted set of original ids, scored by put sequence
+//	PREFIX idx:c    the same for compressed texts
+//	PREFIX size:o   hash id -> len(id)+len(value), for the byte counter
+//	PREFIX size:c   the same for compressed texts
+//	PREFIX bytes    the byte count of both kinds
+//	PREFIX seq      the put sequence, shared by both kinds
+//
+// # How the bounds are kept
+//
+// Three Lua scripts (EVALSHA, loaded on first use) do all the work, each
+// atomically on the server. Every script first purges: from the front of
+// each kind's index, it drops entries whose logical expiry is past and
+// entries Redis already removed on its own, subtracting their bytes. A put
+// then drops the id's old entry, adds the new one, and evicts from the front
+// of its kind while past MaxEntries and, while past MaxBytes, the older of
+// the two fronts (put sequence). Each entry is dropped once, so the work is
+// O(log n) amortized per call. A lookup treats an entry whose logical expiry
+// has passed as missing, so specs can drive expiry with a fake clock.
+//
+// # Choices where the spec is silent
+//
+//   - Two clocks. The logical expiry follows StoreOptions.Sources (the
+//     contract), and each entry key also carries a Redis PEXPIRE of its TTL
+//     on the real clock, so Redis drops it on its own even when no gateway
+//     runs. An entry is gone when either says so.
+//   - Eviction is first-in first-out by put (the gateway re-puts an
+//     original on every cache hit, which refreshes it); lookups do not
+//     refresh.
+//   - Replicas sharing a prefix must share the store options: each put
+//     applies the caller's TTL and bounds. They should share a clock too
+//     (production: the wall clock); one that runs behind treats entries as
+//     live longer, bounded by PEXPIRE.
+//   - Redis's own memory limit and eviction policy (maxmemory,
+//     maxmemory-policy) are the operator's business. Should Redis evict an
+//     entry key, the lookup misses and the index entry leaves at the front;
+//     until then Stats may count it. The bookkeeping keys carry no TTL.
+//   - One Redis server (or a primary with replicas), not Redis Cluster: the
+//     scripts touch the keys of evicted ids, which they cannot declare.
+//   - Timeouts: Options, else the URL's query (dial_timeout, read_timeout,
+//     write_timeout), else 2s each. A store failure only makes the gateway
+//     pass a result through, so calls fail fast: one dial attempt (go-redis
+//     tries 5), one retry of a failed command (go-redis: 3; max_retries in
+//     the URL wins), so a dead or hung server fails a call within about
+//     2 x (dial or read+write timeout) + 0.5s. A script run again by the
+//     retry is harmless: a put replaces, a lookup and Stats only expire.
+package redisstore

@@ -1,0 +1,163 @@
+package redisstore_test
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/toolout/toolout/core"
+	"github.com/toolout/toolout/core/gateway"
+	"github.com/toolout/toolout/core/gateway/redisstore"
+	"github.com/toolout/toolout/fakes"
+	"github.com/toolout/toolout/internal/redistest"
+	"github.com/toolout/toolout/internal/storecontract"
+)
+
+var _ = storecontract.Describe("redisstore", func(opts gateway.StoreOptions) gateway.Store {
+	s, err := redisstore.New(context.Background(), redisstore.Options{URL: server().URL, Prefix: newPrefix(), Store: opts})
+	Expect(err).NotTo(HaveOccurred())
+	return s
+})
+
+// open returns a store on url, closed at the end of the spec.
+func open(url, prefix string, opts gateway.StoreOptions) *redisstore.Store {
+	GinkgoHelper()
+	s, err := redisstore.New(context.Background(), redisstore.Options{URL: url, Prefix: prefix, Store: opts})
+	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(s.Close)
+	return s
+}
+
+var _ = Describe("redisstore", func() {
+	ctx := context.Background()
+
+	It("serves through one replica what another put, within bounds they share", func() {
+		clock := &fakes.Clock{Step: -1}
+		opts := gateway.StoreOptions{MaxBytes: 100, Sources: core.Sources{Now: clock.Now}}
+		prefix := newPrefix()
+		a, b := open(server().URL, prefix, opts), open(server().URL, prefix, opts)
+		Expect(a.PutOriginal(ctx, "shadow_1", strings.Repeat("o", 52))).To(Succeed())
+		Expect(get(b.Original, "shadow_1")).To(Equal(strings.Repeat("o", 52)))
+		Expect(b.PutCompressed(ctx, "shadow_2", strings.Repeat("c", 52))).To(Succeed())
+		Expect(get(a.Original, "shadow_1")).To(Equal("<missing>"), "the byte cap is shared: the oldest went")
+		for _, s := range []*redisstore.Store{a, b} {
+			Expect(s.Stats(ctx)).To(Equal(gateway.StoreStats{Compressed: 1, Bytes: 60}))
+		}
+		other := open(server().URL, newPrefix(), opts)
+		Expect(get(other.Compressed, "shadow_2")).To(Equal("<missing>"), "another prefix is another store")
+	})
+
+	It("sets a Redis expiration of the TTL on each entry key, and none on the bookkeeping", func() {
+		prefix := newPrefix()
+		s := open(server().URL, prefix, gateway.StoreOptions{OriginalTTL: 3 * time.Minute, CompressedTTL: time.Hour})
+		Expect(s.PutOriginal(ctx, "id", "o")).To(Succeed())
+		Expect(s.PutCompressed(ctx, "id", "c")).To(Succeed())
+		rc := redis.NewClient(&redis.Options{Addr: strings.TrimSuffix(strings.TrimPrefix(server().URL, "redis://"), "/0")})
+		DeferCleanup(rc.Close)
+		Expect(rc.PTTL(ctx, prefix+"o:id").Val()).To(BeNumerically("~", 3*time.Minute, 5*time.Second))
+		Expect(rc.PTTL(ctx, prefix+"c:id").Val()).To(BeNumerically("~", time.Hour, 5*time.Second))
+		Expect(rc.HGetAll(ctx, prefix+"o:id").Val()).To(HaveKeyWithValue("v", "o"))
+		keys, err := rc.Keys(ctx, prefix+"*").Result()
+		Expect(err).NotTo(HaveOccurred())
+		Expect(keys).To(ConsistOf(prefix+"o:id", prefix+"c:id", prefix+"idx:o", prefix+"idx:c",
+			prefix+"size:o", prefix+"size:c", prefix+"bytes", prefix+"seq"))
+		Expect(rc.PTTL(ctx, prefix+"bytes").Val()).To(Equal(time.Duration(-1)), "no expiration")
+	})
+
+	It("forgets an entry Redis dropped on its own, in lookups and then in Stats", func() {
+		prefix := newPrefix()
+		s := open(server().URL, prefix, gateway.StoreOptions{})
+		Expect(s.PutOriginal(ctx, "a", "1")).To(Succeed())
+		Expect(s.PutOriginal(ctx, "b", "2")).To(Succeed())
+		rc := redis.NewClient(&redis.Options{Addr: strings.TrimSuffix(strings.TrimPrefix(server().URL, "redis://"), "/0")})
+		DeferCleanup(rc.Close)
+		Expect(rc.Del(ctx, prefix+"o:a").Err()).To(Succeed()) // as a real-clock TTL or maxmemory would
+		Expect(get(s.Original, "a")).To(Equal("<missing>"))
+		Expect(s.Stats(ctx)).To(Equal(gateway.StoreStats{Originals: 1, Bytes: 2}))
+	})
+
+	Context("when the server goes away", func() {
+		var srv *redistest.Server
+		BeforeEach(func() {
+			server() // skips without redis-server
+			s, err := redistest.Start(GinkgoT().TempDir())
+			Expect(err).NotTo(HaveOccurred())
+			DeferCleanup(s.Stop)
+			srv = s
+		})
+
+		It("fails each call within the timeouts once it is stopped", func() {
+			s, err := redisstore.New(ctx, redisstore.Options{URL: srv.URL, Prefix: newPrefix(),
+				DialTimeout: 300 * time.Millisecond, ReadTimeout: 300 * time.Millisecond, WriteTimeout: 300 * time.Millisecond})
+			Expect(err).NotTo(HaveOccurred())
+			DeferCleanup(s.Close)
+			Expect(s.PutOriginal(ctx, "a", "1")).To(Succeed())
+			Expect(srv.Stop()).To(Succeed())
+			expectFastError(s)
+		})
+
+		It("fails each call within the timeouts while it hangs", func() {
+			s, err := redisstore.New(ctx, redisstore.Options{URL: srv.URL, Prefix: newPrefix(),
+				DialTimeout: 300 * time.Millisecond, ReadTimeout: 300 * time.Millisecond, WriteTimeout: 300 * time.Millisecond})
+			Expect(err).NotTo(HaveOccurred())
+			DeferCleanup(s.Close)
+			Expect(s.PutOriginal(ctx, "a", "1")).To(Succeed())
+			Expect(srv.Pause()).To(Succeed())
+			DeferCleanup(srv.Resume)
+			expectFastError(s)
+		})
+	})
+
+	DescribeTable("refuses a bad URL or an unreachable server with one line, password hidden",
+		func(url, want string) {
+			start := time.Now()
+			_, err := redisstore.New(context.Background(), redisstore.Options{URL: url, DialTimeout: 300 * time.Millisecond})
+			Expect(time.Since(start)).To(BeNumerically("<", 5*time.Second))
+			Expect(err).To(HaveOccurred())
+			Expect(err.Error()).To(HavePrefix(want))
+			Expect(err.Error()).NotTo(ContainSubstring("secret"))
+			Expect(err.Error()).NotTo(ContainSubstring("\n"))
+		},
+		Entry("no URL", "", "redisstore: no URL (want redis://HOST:PORT/DB)"),
+		Entry("another scheme", "http://127.0.0.1:6379", `redisstore: bad URL "http://127.0.0.1:6379": redis: invalid URL scheme: http`),
+		Entry("a bad port", "redis://u:secret@127.0.0.1:x/0", `redisstore: bad URL "redis://xxxxx@127.0.0.1:x/0": invalid port ":x" after host`),
+		Entry("a bad database", "redis://:secret@127.0.0.1:6379/db", `redisstore: bad URL "redis://:xxxxx@127.0.0.1:6379/db": redis: invalid database number: "db"`),
+		Entry("an unknown option", "redis://127.0.0.1:6379/0?colour=red", `redisstore: bad URL "redis://127.0.0.1:6379/0?colour=red": redis: unexpected option: colour`),
+		Entry("nothing listening", "redis://u:secret@127.0.0.1:1/0", "redisstore: redis://u:xxxxx@127.0.0.1:1/0 unreachable: "),
+	)
+})
+
+// get returns the value of a lookup, or "<missing>".
+func get(lookup func(context.Context, string) (string, bool, error), id string) string {
+	GinkgoHelper()
+	v, ok, err := lookup(context.Background(), id)
+	Expect(err).NotTo(HaveOccurred())
+	if !ok {
+		return "<missing>"
+	}
+	return v
+}
+
+// expectFastError requires every call of s to fail, naming the operation,
+// within a few timeouts.
+func expectFastError(s *redisstore.Store) {
+	GinkgoHelper()
+	ctx := context.Background()
+	calls := map[string]func() error{
+		"put original":   func() error { return s.PutOriginal(ctx, "b", "2") },
+		"put compressed": func() error { return s.PutCompressed(ctx, "b", "2") },
+		"get original":   func() error { _, _, err := s.Original(ctx, "a"); return err },
+		"get compressed": func() error { _, _, err := s.Compressed(ctx, "a"); return err },
+		"stats":          func() error { _, err := s.Stats(ctx); return err },
+	}
+	for op, call := range calls {
+		start := time.Now()
+		err := call()
+		Expect(err).To(MatchError(HavePrefix("redisstore: "+op+": ")), op)
+		Expect(time.Since(start)).To(BeNumerically("<", 5*time.Second), op)
+	}
+}
