@@ -142,6 +142,10 @@ type ToolOutputConfig struct {
 	OriginalTTL   Duration `yaml:"original_ttl"`
 	CompressedTTL Duration `yaml:"compressed_ttl"`
 	MaxEntries    int      `yaml:"max_entries"`
+	// BreakerFailures compressor failures in a row stop compression for
+	// BreakerCooloff (then one call probes).
+	BreakerFailures int      `yaml:"breaker_failures"`
+	BreakerCooloff  Duration `yaml:"breaker_cooloff"`
 }
 
 // StoreOptions returns the store settings of the configuration.
@@ -191,7 +195,8 @@ func (fc FileConfig) Build(provider string, store gateway.Store, src core.Source
 	}
 	pipe, err := gateway.NewPipe(gateway.Options{Config: gateway.Config{Strategy: strategy, FallbackStrategy: t.FallbackStrategy, MinBytes: t.MinBytes,
 		MaxBytes: t.MaxBytes, SkipTools: t.SkipTools, Provider: adapter.Name(), MaxConcurrent: t.MaxConcurrent, RateLimit: t.RateLimit,
-		MaxResults: fc.Limits.MaxResults, MaxWorkBytes: fc.Limits.MaxWorkBytes},
+		MaxResults: fc.Limits.MaxResults, MaxWorkBytes: fc.Limits.MaxWorkBytes,
+		BreakerFailures: t.BreakerFailures, BreakerCooloff: time.Duration(t.BreakerCooloff)},
 		Compressor: c, Store: store, Sources: src})
 	if err != nil {
 		return nil, err

@@ -327,7 +327,8 @@ func (Anthropic) toolResults(root *jnode) (outs []ToolOutput, contents []*jnode)
 					continue
 				}
 				id := b.get("tool_use_id").text()
-				outs = append(outs, ToolOutput{Index: len(outs), CallID: id, Tool: names[id], Content: textOf(c)})
+				outs = append(outs, ToolOutput{Index: len(outs), CallID: id, Tool: names[id], Content: textOf(c),
+					IsError: b.get("is_error") != nil && b.get("is_error").kind == 't'})
 				contents = append(contents, c)
 			}
 		}

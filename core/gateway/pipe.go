@@ -58,6 +58,12 @@ type Config struct {
 	// hold the compressor, or the rate limit every client shares, for long.
 	MaxResults   int   `json:"max_results"`
 	MaxWorkBytes int64 `json:"max_work_bytes"`
+	// BreakerFailures compressor failures in a row open the circuit
+	// breaker: for BreakerCooloff the compressor is not called and
+	// results fail as ErrBreakerOpen (then the fallback applies); after
+	// it, one call probes.
+	BreakerFailures int           `json:"breaker_failures"`
+	BreakerCooloff  time.Duration `json:"breaker_cooloff"`
 }
 
 func (c Config) withDefaults() Config {
@@ -81,6 +87,12 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxWorkBytes <= 0 {
 		c.MaxWorkBytes = DefaultMaxWorkBytes
+	}
+	if c.BreakerFailures <= 0 {
+		c.BreakerFailures = DefaultBreakerFailures
+	}
+	if c.BreakerCooloff <= 0 {
+		c.BreakerCooloff = DefaultBreakerCooloff
 	}
 	return c
 }
@@ -141,6 +153,10 @@ type ToolOutput struct {
 	// Tool is the called tool's name, when the request shows it.
 	Tool    string `json:"tool"`
 	Content string `json:"content"`
+	// IsError is true for a result the client marked as an error
+	// (Anthropic's is_error): it is never compressed, since an error
+	// message is short and the model needs it whole.
+	IsError bool `json:"is_error,omitempty"`
 }
 
 // Result is what the pipe did with one tool output.
@@ -184,11 +200,12 @@ type Options struct {
 // Pipe compresses the tool outputs of requests. It is safe for concurrent
 // use.
 type Pipe struct {
-	cfg   Config
-	opts  Options
-	skip  []string
-	sem   chan struct{}
-	limit *bucket
+	cfg     Config
+	opts    Options
+	skip    []string
+	sem     chan struct{}
+	limit   *bucket
+	breaker *breaker
 
 	hits, misses, ok, failed, saved, limited atomic.Int64
 }
@@ -206,7 +223,8 @@ func NewPipe(opts Options) (*Pipe, error) {
 		opts.Sleep = sleep
 	}
 	return &Pipe{cfg: cfg, opts: opts, skip: SkipToolNames(cfg.Provider, cfg.SkipTools),
-		sem: make(chan struct{}, cfg.MaxConcurrent), limit: newBucket(cfg.RateLimit, opts.Sources, opts.Sleep)}, nil
+		sem: make(chan struct{}, cfg.MaxConcurrent), limit: newBucket(cfg.RateLimit, opts.Sources, opts.Sleep),
+		breaker: newBreaker(cfg.BreakerFailures, cfg.BreakerCooloff, opts.Sources)}, nil
 }
 
 // Metrics returns a snapshot of the counters.
@@ -247,7 +265,7 @@ func (p *Pipe) Process(ctx context.Context, outputs []ToolOutput, query string) 
 // the compressor (it may still be a cache hit).
 func (p *Pipe) wouldCompress(o ToolOutput) bool {
 	n := len(o.Content)
-	return !strings.Contains(o.Content, ShadowPrefix) && !slices.Contains(p.skip, o.Tool) && n > p.cfg.MinBytes && n <= p.cfg.MaxBytes
+	return !strings.Contains(o.Content, ShadowPrefix) && !o.IsError && !slices.Contains(p.skip, o.Tool) && n > p.cfg.MinBytes && n <= p.cfg.MaxBytes
 }
 
 // overBudget passes o through because the request's compression budget is
@@ -271,6 +289,9 @@ func (p *Pipe) one(ctx context.Context, o ToolOutput, query string) (Result, err
 		return p.marked(ctx, r, o.Content), nil
 	case strings.Contains(o.Content, ShadowPrefix):
 		r.Action, r.Reason = ActionSkipped, "holds a shadow marker (never compressed)"
+		return r, nil
+	case o.IsError:
+		r.Action, r.Reason = ActionSkipped, "error result (is_error): never compressed"
 		return r, nil
 	case slices.Contains(p.skip, o.Tool):
 		r.Action, r.Reason = ActionSkipped, fmt.Sprintf("skip_tools: %s", o.Tool)
@@ -359,7 +380,14 @@ func (p *Pipe) compress(ctx context.Context, in Input) (string, error) {
 	if err := p.limit.take(ctx); err != nil {
 		return "", err
 	}
-	return p.opts.Compressor.Compress(ctx, in)
+	if !p.breaker.allow() {
+		return "", ErrBreakerOpen
+	}
+	c, err := p.opts.Compressor.Compress(ctx, in)
+	if ctx.Err() == nil { // a request that went away says nothing of the compressor
+		p.breaker.done(err)
+	}
+	return c, err
 }
 
 func sleep(ctx context.Context, d time.Duration) error {
