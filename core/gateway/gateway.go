@@ -133,7 +133,7 @@ func (g *Gateway) Handle(ctx context.Context, body []byte, up Upstream) (Outcome
 		}
 		calls, err := g.Adapter.PhantomCalls(resp)
 		if err != nil {
-			return out, err
+			return out, fmt.Errorf("%w: round %d: response: %w", ErrUpstream, round, err)
 		}
 		if len(calls) == 0 {
 			return out, nil
