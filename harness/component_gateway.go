@@ -10,13 +10,15 @@ import (
 
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/gateway"
+	"github.com/toolout/toolout/core/gateway/anthropic"
 	"github.com/toolout/toolout/core/gateway/memstore"
 )
 
 // gateway component: runs request bodies through the compression gateway
 // (core/gateway), one after the other on one store and clock; a request with
 // forward: true goes to the scripted model (tag gateway.upstream, turn = the
-// forward round) through the expand_context loop.
+// forward round) through the expand_context loop, in the provider's wire
+// format (OpenAI chat completions, or Anthropic messages).
 //
 //	component: gateway
 //	config: {provider: openai, strategy: simple, simple_words: 20, min_bytes: 2048, max_bytes: 65536,
@@ -181,10 +183,19 @@ func runGatewayComponent(ctx context.Context, env *Env, cfg *gatewayConfig, in *
 	}
 	g := &gateway.Gateway{Pipe: pipe, Adapter: adapter, Expand: cfg.EnableExpandContext, Logf: env.Logf}
 	upstream := func(ctx context.Context, round int, body []byte) ([]byte, error) {
-		if adapter.Name() != "openai" {
-			return nil, errors.New("forward: true needs provider openai (the scripted model speaks chat completions)")
+		tag := core.Tag{Site: core.SiteGatewayUpstream, Turn: round}
+		if adapter.Name() == "anthropic" {
+			req, _, err := anthropic.DecodeRequest(body, tag)
+			if err != nil {
+				return nil, err
+			}
+			resp, err := env.LLM.Complete(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			return anthropic.EncodeResponse(resp, fmt.Sprintf("msg_%d", round), "scripted"), nil
 		}
-		req, _, err := gateway.DecodeChatRequest(body, core.Tag{Site: core.SiteGatewayUpstream, Turn: round})
+		req, _, err := gateway.DecodeChatRequest(body, tag)
 		if err != nil {
 			return nil, err
 		}

@@ -68,6 +68,7 @@ func runGatewayServe(ctx context.Context, args []string, stdout, stderr io.Write
 	fs := newFlagSet("gateway serve", "--listen 127.0.0.1:PORT --upstream URL --config FILE", stderr)
 	listen := fs.String("listen", "127.0.0.1:8787", "address to listen on")
 	upstream := fs.String("upstream", "", "OpenAI-compatible server to forward to, e.g. https://api.openai.com (required)")
+	anthropicUp := fs.String("anthropic-upstream", "", "Anthropic-compatible server for POST /v1/messages, e.g. https://api.anthropic.com (default: --upstream)")
 	config := fs.String("config", "", "YAML config with pipes.tool_output, store, limits, server (required)")
 	if _, err := parseFlags(fs, args); err != nil {
 		return usageError(fs, stderr, err)
@@ -79,9 +80,15 @@ func runGatewayServe(ctx context.Context, args []string, stdout, stderr io.Write
 	if *upstream == "" || *config == "" {
 		return fail("--upstream and --config are required")
 	}
-	u, err := url.Parse(*upstream)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return fail("--upstream %q: want an http(s) URL", *upstream)
+	u, err := parseUpstream(*upstream)
+	if err != nil {
+		return fail("--upstream %q: %v", *upstream, err)
+	}
+	au := u
+	if *anthropicUp != "" {
+		if au, err = parseUpstream(*anthropicUp); err != nil {
+			return fail("--anthropic-upstream %q: %v", *anthropicUp, err)
+		}
 	}
 	fc, err := loadGatewayConfig(*config)
 	if err != nil {
@@ -103,6 +110,7 @@ func runGatewayServe(ctx context.Context, args []string, stdout, stderr io.Write
 		return fail("metrics: %v", err)
 	}
 	proxy := gateway.NewProxy(g, u, &http.Client{Transport: http.DefaultTransport})
+	proxy.Handle(gateway.AnthropicRoute(&gateway.Gateway{Pipe: g.Pipe, Adapter: gateway.Anthropic{}, Expand: g.Expand, Logf: logf}, au))
 	proxy.Logf, proxy.Limits, proxy.Observer, proxy.Metrics = logf, fc.gatewayLimits(), metrics, metrics.Handler()
 	ln, err := net.Listen("tcp", *listen)
 	if err != nil {
@@ -111,8 +119,8 @@ func runGatewayServe(ctx context.Context, args []string, stdout, stderr io.Write
 	srv := fc.httpServer(proxy)
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	fmt.Fprintf(stdout, "toolout gateway: listening on http://%s, forwarding to %s (strategy %s, expand_context %v, store %s)\n",
-		ln.Addr(), u, fc.Pipes.ToolOutput.Strategy, g.Expand, storeName(fc))
+	fmt.Fprintf(stdout, "toolout gateway: listening on http://%s, forwarding %s to %s and %s to %s (strategy %s, expand_context %v, store %s)\n",
+		ln.Addr(), gateway.ChatPath, u.Redacted(), gateway.MessagesPath, au.Redacted(), fc.Pipes.ToolOutput.Strategy, g.Expand, storeName(fc))
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	select {
@@ -131,6 +139,15 @@ func runGatewayServe(ctx context.Context, args []string, stdout, stderr io.Write
 	fmt.Fprintf(stdout, "toolout gateway: stopped; cache hits %d, misses %d, compressions ok %d, failed %d, bytes saved %d\n",
 		m.CacheHits, m.CacheMisses, m.CompressionsOK, m.CompressionsFailed, m.BytesSaved)
 	return exitOK
+}
+
+// parseUpstream checks an upstream base URL.
+func parseUpstream(raw string) (*url.URL, error) {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, errors.New("want an http(s) URL")
+	}
+	return u, nil
 }
 
 // runGatewayCompress runs the pipe on one output and prints what the model

@@ -176,7 +176,7 @@ func (OpenAI) toolMessages(root *jnode) (outs []ToolOutput, contents []*jnode) {
 		if tool == "" {
 			tool = m.get("name").text()
 		}
-		outs = append(outs, ToolOutput{Index: len(outs), CallID: id, Tool: tool, Content: textOf(c)})
+		outs = append(outs, ToolOutput{Index: len(outs), CallID: id, Tool: tool, Content: textOf(c), Provider: "openai"})
 		contents = append(contents, c)
 	}
 	return outs, contents
@@ -327,7 +327,7 @@ func (Anthropic) toolResults(root *jnode) (outs []ToolOutput, contents []*jnode)
 					continue
 				}
 				id := b.get("tool_use_id").text()
-				outs = append(outs, ToolOutput{Index: len(outs), CallID: id, Tool: names[id], Content: textOf(c),
+				outs = append(outs, ToolOutput{Index: len(outs), CallID: id, Tool: names[id], Content: textOf(c), Provider: "anthropic",
 					IsError: b.get("is_error") != nil && b.get("is_error").kind == 't'})
 				contents = append(contents, c)
 			}

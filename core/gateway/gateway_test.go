@@ -203,8 +203,8 @@ var _ = Describe("adapters", func() {
 	It("finds OpenAI tool messages with their tool names, and the user query", func() {
 		outs, err := gateway.OpenAI{}.ToolOutputs([]byte(openaiBody))
 		Expect(err).NotTo(HaveOccurred())
-		Expect(outs).To(Equal([]gateway.ToolOutput{{Index: 0, CallID: "c1", Tool: "logs__query", Content: "BIG"},
-			{Index: 1, CallID: "c2", Tool: "other", Content: "part one\npart two"}}))
+		Expect(outs).To(Equal([]gateway.ToolOutput{{Index: 0, CallID: "c1", Tool: "logs__query", Content: "BIG", Provider: "openai"},
+			{Index: 1, CallID: "c2", Tool: "other", Content: "part one\npart two", Provider: "openai"}}))
 		Expect(gateway.OpenAI{}.UserQuery([]byte(openaiBody))).To(Equal("How many errors?"))
 	})
 
@@ -230,7 +230,7 @@ var _ = Describe("adapters", func() {
 		a := gateway.Anthropic{}
 		outs, err := a.ToolOutputs([]byte(anthropicBody))
 		Expect(err).NotTo(HaveOccurred())
-		Expect(outs).To(Equal([]gateway.ToolOutput{{Index: 0, CallID: "tu1", Tool: "Bash", Content: "FAIL x"}}))
+		Expect(outs).To(Equal([]gateway.ToolOutput{{Index: 0, CallID: "tu1", Tool: "Bash", Content: "FAIL x", Provider: "anthropic"}}))
 		Expect(a.UserQuery([]byte(anthropicBody))).To(Equal("Find the failing test"))
 		out, err := a.Apply([]byte(anthropicBody), []gateway.Result{{Index: 0, Action: "compressed", Text: "c"}})
 		Expect(err).NotTo(HaveOccurred())

@@ -153,6 +153,10 @@ type ToolOutput struct {
 	// Tool is the called tool's name, when the request shows it.
 	Tool    string `json:"tool"`
 	Content string `json:"content"`
+	// Provider is the wire format the output came in ("openai",
+	// "anthropic"): it picks the tool names of skip_tools categories. Empty
+	// means Config.Provider.
+	Provider string `json:"-"`
 	// IsError is true for a result the client marked as an error
 	// (Anthropic's is_error): it is never compressed, since an error
 	// message is short and the model needs it whole.
@@ -265,7 +269,15 @@ func (p *Pipe) Process(ctx context.Context, outputs []ToolOutput, query string) 
 // the compressor (it may still be a cache hit).
 func (p *Pipe) wouldCompress(o ToolOutput) bool {
 	n := len(o.Content)
-	return !strings.Contains(o.Content, ShadowPrefix) && !o.IsError && !slices.Contains(p.skip, o.Tool) && n > p.cfg.MinBytes && n <= p.cfg.MaxBytes
+	return !strings.Contains(o.Content, ShadowPrefix) && !o.IsError && !p.skipped(o) && n > p.cfg.MinBytes && n <= p.cfg.MaxBytes
+}
+
+// skipped reports whether skip_tools names o's tool, for o's provider.
+func (p *Pipe) skipped(o ToolOutput) bool {
+	if o.Provider == "" || o.Provider == p.cfg.Provider {
+		return slices.Contains(p.skip, o.Tool)
+	}
+	return slices.Contains(SkipToolNames(o.Provider, p.cfg.SkipTools), o.Tool)
 }
 
 // overBudget passes o through because the request's compression budget is
@@ -293,7 +305,7 @@ func (p *Pipe) one(ctx context.Context, o ToolOutput, query string) (Result, err
 	case o.IsError:
 		r.Action, r.Reason = ActionSkipped, "error result (is_error): never compressed"
 		return r, nil
-	case slices.Contains(p.skip, o.Tool):
+	case p.skipped(o):
 		r.Action, r.Reason = ActionSkipped, fmt.Sprintf("skip_tools: %s", o.Tool)
 		return r, nil
 	case n <= p.cfg.MinBytes:

@@ -1,10 +1,8 @@
 package gateway
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -16,11 +14,14 @@ import (
 	"sync"
 
 	"github.com/toolout/toolout/core"
+	"github.com/toolout/toolout/core/gateway/anthropic"
 )
 
-// ChatPath is the endpoint the proxy transforms; other paths are forwarded
-// unchanged.
+// ChatPath is the OpenAI chat-completions endpoint the proxy transforms.
 const ChatPath = "/v1/chat/completions"
+
+// MessagesPath is the Anthropic Messages endpoint the proxy transforms.
+const MessagesPath = anthropic.Path
 
 // RoundHeader tells the upstream which forward of a client request this is
 // (1, then 2… after expansions).
@@ -32,15 +33,37 @@ const (
 	MetricsPath = "/metrics"
 )
 
-// Proxy is an HTTP handler in front of an OpenAI-compatible server: it
-// applies the gateway to POST /v1/chat/completions (streaming or not),
-// answers GET /healthz (and GET /metrics when Metrics is set), and forwards
-// everything else as is. Every request is bounded by Limits.
-type Proxy struct {
-	// Gateway must use the OpenAI adapter.
-	Gateway *Gateway
-	// Upstream is the server's base URL, e.g. http://127.0.0.1:8080.
+// Route is one wire format the proxy transforms: POSTs to Path run through
+// Gateway (whose adapter reads that format) and are forwarded to Upstream
+// with the same path. Assemble turns a server-sent stream into the one
+// response body the non-streaming API returns; Restream is its inverse,
+// used when the stream cannot be relayed as it came.
+type Route struct {
+	Path     string
+	Gateway  *Gateway
 	Upstream *url.URL
+	Assemble func(raw []byte) ([]byte, error)
+	Restream func(resp []byte) ([]byte, error)
+}
+
+// OpenAIRoute is POST /v1/chat/completions in front of an
+// OpenAI-compatible upstream; g must use the OpenAI adapter.
+func OpenAIRoute(g *Gateway, upstream *url.URL) Route {
+	return Route{Path: ChatPath, Gateway: g, Upstream: upstream, Assemble: assembleStream,
+		Restream: func(resp []byte) ([]byte, error) { return chunkOf(resp), nil }}
+}
+
+// AnthropicRoute is POST /v1/messages in front of an Anthropic-compatible
+// upstream; g must use the Anthropic adapter.
+func AnthropicRoute(g *Gateway, upstream *url.URL) Route {
+	return Route{Path: MessagesPath, Gateway: g, Upstream: upstream, Assemble: anthropic.AssembleStream, Restream: anthropic.StreamOf}
+}
+
+// Proxy is an HTTP handler in front of model servers: it applies a gateway
+// to the POSTs of each Route (streaming or not), answers GET /healthz (and
+// GET /metrics when Metrics is set), and forwards every other request
+// unchanged to the default upstream. Every request is bounded by Limits.
+type Proxy struct {
 	// Client defaults to http.DefaultClient.
 	Client *http.Client
 	// Logf receives one line per request.
@@ -51,25 +74,31 @@ type Proxy struct {
 	Observer Observer
 	// Metrics, when set, serves GET /metrics.
 	Metrics http.Handler
-
 	// Sources supplies the clock of the upstream latency.
 	Sources core.Sources
 
+	routes       map[string]Route
 	passthrough  *httputil.ReverseProxy
 	inflightOnce sync.Once
 	inflight     chan struct{}
 }
 
-// NewProxy returns a Proxy for upstream with the default limits; set
-// Limits, Observer and Metrics before serving.
+// NewProxy returns a Proxy with the OpenAI route of g in front of upstream,
+// which is also where other paths go; add routes with [Proxy.Handle] and
+// set Limits, Observer and Metrics before serving.
 func NewProxy(g *Gateway, upstream *url.URL, client *http.Client) *Proxy {
 	if client == nil {
 		client = http.DefaultClient
 	}
 	rp := httputil.NewSingleHostReverseProxy(upstream)
 	rp.Transport = client.Transport
-	return &Proxy{Gateway: g, Upstream: upstream, Client: client, passthrough: rp, Limits: Limits{}.WithDefaults(), Observer: NopObserver{}}
+	p := &Proxy{Client: client, passthrough: rp, Limits: Limits{}.WithDefaults(), Observer: NopObserver{}, routes: map[string]Route{}}
+	p.Handle(OpenAIRoute(g, upstream))
+	return p
 }
+
+// Handle adds (or replaces) the route of r.Path. Call it before serving.
+func (p *Proxy) Handle(r Route) { p.routes[r.Path] = r }
 
 // upstreamStatus is a non-200 upstream answer, relayed to the client as is.
 type upstreamStatus struct {
@@ -104,15 +133,16 @@ func (p *Proxy) logf(format string, args ...any) {
 
 // ServeHTTP handles one client request.
 func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	route, isRoute := p.routes[r.URL.Path]
 	switch {
 	case r.Method == http.MethodGet && r.URL.Path == HealthPath:
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = io.WriteString(w, "ok\n")
 	case r.Method == http.MethodGet && r.URL.Path == MetricsPath && p.Metrics != nil:
 		p.Metrics.ServeHTTP(w, r)
-	case r.Method == http.MethodPost && r.URL.Path == ChatPath:
-		outcome := p.serveChat(w, r)
-		p.observer().Request(p.Gateway.Adapter.Name(), outcome)
+	case r.Method == http.MethodPost && isRoute:
+		outcome := p.serveRoute(w, r, route)
+		p.observer().Request(route.Gateway.Adapter.Name(), outcome)
 	default:
 		p.passthrough.ServeHTTP(w, r)
 		p.observer().Request("passthrough", OutcomeOK)
@@ -175,9 +205,9 @@ func (p *Proxy) readBody(w http.ResponseWriter, r *http.Request) ([]byte, *jnode
 	return body, root, nil
 }
 
-// serveChat runs one chat request through the gateway and returns its
-// outcome.
-func (p *Proxy) serveChat(w http.ResponseWriter, r *http.Request) string {
+// serveRoute runs one request of a route through its gateway and returns
+// its outcome.
+func (p *Proxy) serveRoute(w http.ResponseWriter, r *http.Request, route Route) string {
 	p.initInflight()
 	select {
 	case p.inflight <- struct{}{}:
@@ -194,26 +224,24 @@ func (p *Proxy) serveChat(w http.ResponseWriter, r *http.Request) string {
 	var lastHeader http.Header
 	var lastStream []byte
 	up := func(ctx context.Context, round int, fwd []byte) ([]byte, error) {
-		resp, header, raw, err := p.forward(ctx, r.Header, fwd, stream, round)
+		resp, header, raw, err := p.forward(ctx, route, r.Header, fwd, stream, round)
 		lastHeader, lastStream = header, raw
 		return resp, err
 	}
-	out, err := p.Gateway.Handle(r.Context(), body, up)
+	out, err := route.Gateway.Handle(r.Context(), body, up)
 	if err != nil {
+		if errors.Is(err, errUnassembled) && !bytes.Contains(lastStream, []byte(`"`+ExpandToolName+`"`)) {
+			// A stream the assembly cannot read (say, thinking blocks) and
+			// that names no phantom call: relay it as it came.
+			copyHeaders(w.Header(), lastHeader)
+			w.Header().Set("Content-Type", "text/event-stream")
+			_, _ = w.Write(lastStream)
+			return OutcomeOK
+		}
 		return p.fail(w, r, err)
 	}
 	p.logf("gateway: %s: %d output(s), %d round(s), %d expansion(s)", r.URL.Path, len(out.Results), out.Rounds, len(out.Expansions))
-	for _, e := range out.Expansions {
-		p.observer().Expansion(e.Answer)
-	}
-	for _, res := range out.Results {
-		switch {
-		case strings.HasPrefix(res.Reason, "limit: max_results"):
-			p.observer().Limited(LimitResults)
-		case strings.HasPrefix(res.Reason, "limit: max_work_bytes"):
-			p.observer().Limited(LimitWork)
-		}
-	}
+	p.observe(out)
 	copyHeaders(w.Header(), lastHeader)
 	if !stream {
 		w.Header().Set("Content-Type", "application/json")
@@ -227,13 +255,32 @@ func (p *Proxy) serveChat(w http.ResponseWriter, r *http.Request) string {
 	}
 	// Phantom calls were stripped, or the stream names the phantom tool in
 	// a way the assembly may not have seen as a call: never relay it, send
-	// the final message as one chunk.
-	final, err := p.Gateway.Adapter.StripPhantom(out.Response)
+	// the final message as a stream of its own.
+	final, err := route.Gateway.Adapter.StripPhantom(out.Response)
 	if err != nil {
 		final = out.Response
 	}
-	_, _ = w.Write(chunkOf(final))
+	restream, err := route.Restream(final)
+	if err != nil {
+		return p.fail(w, r, fmt.Errorf("%w: %w", ErrUpstream, err))
+	}
+	_, _ = w.Write(restream)
 	return OutcomeOK
+}
+
+// observe reports the expansions and the per-request bounds of a request.
+func (p *Proxy) observe(out Outcome) {
+	for _, e := range out.Expansions {
+		p.observer().Expansion(e.Answer)
+	}
+	for _, res := range out.Results {
+		switch {
+		case strings.HasPrefix(res.Reason, "limit: max_results"):
+			p.observer().Limited(LimitResults)
+		case strings.HasPrefix(res.Reason, "limit: max_work_bytes"):
+			p.observer().Limited(LimitWork)
+		}
+	}
 }
 
 func (p *Proxy) initInflight() {
@@ -270,12 +317,18 @@ func (p *Proxy) fail(w http.ResponseWriter, r *http.Request, err error) string {
 
 // forward posts fwd upstream. For a stream it reads the whole event stream
 // and returns the completion it spells, with the raw stream.
-func (p *Proxy) forward(ctx context.Context, clientHeader http.Header, fwd []byte, stream bool, round int) ([]byte, http.Header, []byte, error) {
+// errUnassembled is a stream the route's assembly does not support.
+var errUnassembled = errors.New("stream not assembled")
+
+// forward posts fwd to the route's upstream. For a stream it reads the
+// whole event stream and returns the response it spells, with the raw
+// stream.
+func (p *Proxy) forward(ctx context.Context, route Route, clientHeader http.Header, fwd []byte, stream bool, round int) ([]byte, http.Header, []byte, error) {
 	l := p.Limits.WithDefaults()
 	ctx, cancel := context.WithTimeout(ctx, l.UpstreamTimeout)
 	defer cancel()
-	u := *p.Upstream
-	u.Path = strings.TrimSuffix(u.Path, "/") + ChatPath
+	u := *route.Upstream
+	u.Path = strings.TrimSuffix(u.Path, "/") + route.Path
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u.String(), bytes.NewReader(fwd))
 	if err != nil {
 		return nil, nil, nil, err
@@ -283,15 +336,16 @@ func (p *Proxy) forward(ctx context.Context, clientHeader http.Header, fwd []byt
 	copyHeaders(req.Header, clientHeader)
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set(RoundHeader, strconv.Itoa(round))
+	name := route.Gateway.Adapter.Name()
 	start := p.Sources.Time()
 	resp, err := p.Client.Do(req)
 	if err != nil {
-		p.observer().Upstream(p.Gateway.Adapter.Name(), 0, p.Sources.Time().Sub(start))
+		p.observer().Upstream(name, 0, p.Sources.Time().Sub(start))
 		return nil, nil, nil, fmt.Errorf("%w: %w", ErrUpstream, err)
 	}
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, l.MaxResponseBytes+1))
-	p.observer().Upstream(p.Gateway.Adapter.Name(), resp.StatusCode, p.Sources.Time().Sub(start))
+	p.observer().Upstream(name, resp.StatusCode, p.Sources.Time().Sub(start))
 	switch {
 	case err != nil:
 		return nil, nil, nil, fmt.Errorf("%w: reading the response: %w", ErrUpstream, err)
@@ -302,117 +356,12 @@ func (p *Proxy) forward(ctx context.Context, clientHeader http.Header, fwd []byt
 	case !stream:
 		return raw, resp.Header, nil, nil
 	}
-	completion, err := assembleStream(raw)
-	if err != nil {
+	assembled, err := route.Assemble(raw)
+	switch {
+	case errors.Is(err, anthropic.ErrUnsupported):
+		return nil, resp.Header, raw, fmt.Errorf("%w: %w", errUnassembled, err)
+	case err != nil:
 		return nil, nil, nil, fmt.Errorf("%w: %w", ErrUpstream, err)
 	}
-	return completion, resp.Header, raw, nil
-}
-
-// assembleStream rebuilds a chat completion from server-sent chunks. A
-// stream that ends before a finish_reason or [DONE] was cut, and is an
-// error: a partial answer must not pass for a whole one.
-func assembleStream(raw []byte) ([]byte, error) {
-	type delta struct {
-		Content   string `json:"content"`
-		ToolCalls []struct {
-			Index    int    `json:"index"`
-			ID       string `json:"id"`
-			Function struct {
-				Name      string `json:"name"`
-				Arguments string `json:"arguments"`
-			} `json:"function"`
-		} `json:"tool_calls"`
-	}
-	var resp core.Response
-	var text strings.Builder
-	calls := map[int]*core.ToolCall{}
-	args := map[int]*strings.Builder{}
-	order := []int{}
-	ended := false // a finish_reason or [DONE] was seen: the stream was not cut
-	sc := bufio.NewScanner(bytes.NewReader(raw))
-	sc.Buffer(make([]byte, 64<<10), len(raw)+1)
-	for sc.Scan() {
-		data, ok := strings.CutPrefix(sc.Text(), "data:")
-		data = strings.TrimSpace(data)
-		if data == "[DONE]" {
-			ended = true
-		}
-		if !ok || data == "" || data == "[DONE]" {
-			continue
-		}
-		var chunk struct {
-			Choices []struct {
-				Delta        delta   `json:"delta"`
-				FinishReason *string `json:"finish_reason"`
-			} `json:"choices"`
-		}
-		if err := json.Unmarshal([]byte(data), &chunk); err != nil {
-			return nil, fmt.Errorf("gateway: stream chunk: %w", err)
-		}
-		for _, ch := range chunk.Choices {
-			text.WriteString(ch.Delta.Content)
-			for _, tc := range ch.Delta.ToolCalls {
-				c, ok := calls[tc.Index]
-				if !ok {
-					c = &core.ToolCall{}
-					calls[tc.Index], args[tc.Index] = c, &strings.Builder{}
-					order = append(order, tc.Index)
-				}
-				if tc.ID != "" {
-					c.ID = tc.ID
-				}
-				if tc.Function.Name != "" {
-					c.Name = tc.Function.Name
-				}
-				args[tc.Index].WriteString(tc.Function.Arguments)
-			}
-			if ch.FinishReason != nil {
-				resp.FinishReason, ended = *ch.FinishReason, true
-			}
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("gateway: stream: %w", err)
-	}
-	if !ended {
-		return nil, errors.New("gateway: stream: ended before a finish_reason or [DONE] (cut)")
-	}
-	resp.Text = text.String()
-	for _, i := range order {
-		c := calls[i]
-		c.Arguments = json.RawMessage(args[i].String())
-		resp.ToolCalls = append(resp.ToolCalls, *c)
-	}
-	return EncodeChatResponse(resp, "stream", ""), nil
-}
-
-// chunkOf renders a chat completion as a one-chunk event stream.
-func chunkOf(completion []byte) []byte {
-	resp, err := DecodeChatResponse(completion)
-	if err != nil {
-		return []byte("data: [DONE]\n\n")
-	}
-	type call struct {
-		Index    int    `json:"index"`
-		ID       string `json:"id"`
-		Type     string `json:"type"`
-		Function struct {
-			Name      string `json:"name"`
-			Arguments string `json:"arguments"`
-		} `json:"function"`
-	}
-	d := map[string]any{"role": "assistant", "content": resp.Text}
-	var calls []call
-	for i, tc := range resp.ToolCalls {
-		c := call{Index: i, ID: tc.ID, Type: "function"}
-		c.Function.Name, c.Function.Arguments = tc.Name, string(tc.Arguments)
-		calls = append(calls, c)
-	}
-	if len(calls) > 0 {
-		d["tool_calls"] = calls
-	}
-	chunk, _ := json.Marshal(map[string]any{"object": "chat.completion.chunk",
-		"choices": []any{map[string]any{"index": 0, "delta": d, "finish_reason": resp.FinishReason}}})
-	return []byte("data: " + string(chunk) + "\n\ndata: [DONE]\n\n")
+	return assembled, resp.Header, raw, nil
 }

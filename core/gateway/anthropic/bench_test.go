@@ -1,0 +1,187 @@
+package anthropic_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/toolout/toolout/core"
+	"github.com/toolout/toolout/core/gateway/anthropic"
+)
+
+// bigStream is a stream of about size bytes: a text block in 40-byte
+// deltas, then a tool_use whose input comes in 40-byte pieces, with a ping
+// every 100 events.
+func bigStream(size int) []byte {
+	resp := core.Response{Text: strings.Repeat("word ", size/20)}
+	args, _ := json.Marshal(map[string]string{"content": strings.Repeat("x", size/10)})
+	resp.ToolCalls = []core.ToolCall{{ID: "t", Name: "Write", Arguments: args}}
+	var w bytes.Buffer
+	_ = anthropic.WriteStream(&w, resp, "m", "x")
+	// WriteStream cuts inputs in two; recut the tool input into 40-byte deltas.
+	out := w.Bytes()
+	i := bytes.Index(out, []byte("event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":1"))
+	var b bytes.Buffer
+	b.Write(out[:i])
+	b.WriteString("event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":1,\"content_block\":{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"Write\",\"input\":{}}}\n\n")
+	in := string(args)
+	for k := 0; k < len(in); k += 40 {
+		piece, _ := json.Marshal(in[k:min(k+40, len(in))])
+		fmt.Fprintf(&b, "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":1,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":%s}}\n\n", piece)
+		if k%4000 == 0 {
+			b.WriteString("event: ping\ndata: {\"type\": \"ping\"}\n\n")
+		}
+	}
+	b.WriteString("event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":1}\n\n")
+	b.WriteString("event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"tool_use\",\"stop_sequence\":null},\"usage\":{\"output_tokens\":9}}\n\n")
+	b.WriteString("event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n")
+	return b.Bytes()
+}
+
+// bigRequest is a request of about size bytes with 2 KiB tool results.
+func bigRequest(size int) []byte {
+	var b strings.Builder
+	b.WriteString(`{"model":"m","max_tokens":1024,"messages":[{"role":"user","content":"go"}`)
+	result := strings.Repeat("line of tool output\\n", 100)
+	for i := 0; b.Len() < size; i++ {
+		fmt.Fprintf(&b, `,{"role":"assistant","content":[{"type":"tool_use","id":"t%d","name":"Bash","input":{"command":"cat f%d"}}]}`, i, i)
+		fmt.Fprintf(&b, `,{"role":"user","content":[{"type":"tool_result","tool_use_id":"t%d","content":"%s"}]}`, i, result)
+	}
+	b.WriteString(`]}`)
+	return []byte(b.String())
+}
+
+// tinyValues is the hostile body of issue 14: {"metadata":[0,0,...]} of
+// about size bytes (a key the decoder skips), then a messages array.
+func tinyValues(size int) []byte {
+	return []byte(`{"metadata":[` + strings.Repeat("0,", size/2) + `0],"messages":[]}`)
+}
+
+var sizes = []int{1 << 20, 10 << 20}
+
+func sizeName(n int) string { return fmt.Sprintf("size=%dMiB", n>>20) }
+
+// hostileStreams are streams of about size bytes built to be slow: many
+// tiny events, one event of many data lines, many blocks, a deep value.
+var hostileStreams = []struct {
+	name string
+	make func(int) []byte
+}{
+	{"pings", func(n int) []byte { return bytes.Repeat([]byte("event: ping\ndata: {\"type\": \"ping\"}\n\n"), n/36) }},
+	{"data-lines", func(n int) []byte { return bytes.Repeat([]byte("data: [1,\n"), n/10) }},
+	{"blocks", func(n int) []byte {
+		var b bytes.Buffer
+		b.WriteString("event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"content\":[]}}\n\n")
+		for i := 0; b.Len() < n; i++ {
+			fmt.Fprintf(&b, "data: {\"type\":\"content_block_start\",\"index\":%d,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n", i)
+		}
+		return b.Bytes()
+	}},
+	{"usage", func(n int) []byte {
+		var b bytes.Buffer
+		b.WriteString("event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"content\":[],\"usage\":{")
+		for i := 0; b.Len() < n; i++ {
+			fmt.Fprintf(&b, "\"k%d\":%d,", i, i)
+		}
+		b.WriteString("\"output_tokens\":1}}}\n\n")
+		return b.Bytes()
+	}},
+	{"deep", func(n int) []byte {
+		return []byte("event: message_start\ndata: " + strings.Repeat(`{"a":`, n/5) + "\n\n")
+	}},
+}
+
+func BenchmarkAssembleStream(b *testing.B) {
+	for _, n := range sizes {
+		raw := bigStream(n)
+		b.Run("answer/"+sizeName(n), func(b *testing.B) {
+			b.SetBytes(int64(len(raw)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := anthropic.AssembleStream(raw); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	for _, h := range hostileStreams {
+		for _, n := range sizes {
+			raw := h.make(n)
+			b.Run(h.name+"/"+sizeName(n), func(b *testing.B) {
+				b.SetBytes(int64(len(raw)))
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := anthropic.AssembleStream(raw); err == nil {
+						b.Fatal("a hostile stream assembled")
+					}
+				}
+			})
+		}
+	}
+}
+
+func BenchmarkStreamOf(b *testing.B) {
+	for _, n := range sizes {
+		msg, err := anthropic.AssembleStream(bigStream(n))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(sizeName(n), func(b *testing.B) {
+			b.SetBytes(int64(len(msg)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := anthropic.StreamOf(msg); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkDecodeRequest(b *testing.B) {
+	for _, in := range []struct {
+		name string
+		make func(int) []byte
+	}{
+		{"tool-results", bigRequest}, {"tiny-values", tinyValues},
+		{"text-blocks", func(n int) []byte {
+			return []byte(`{"messages":[{"role":"user","content":[` + strings.Repeat(`{"type":"text","text":"a"},`, n/27) + `{"type":"text","text":"a"}]}]}`)
+		}},
+		{"tool-uses", func(n int) []byte {
+			var b strings.Builder
+			b.WriteString(`{"messages":[{"role":"assistant","content":[`)
+			for i := 0; b.Len() < n; i++ {
+				fmt.Fprintf(&b, `{"type":"tool_use","id":"t%d","name":"n","input":{}},`, i)
+			}
+			b.WriteString(`{"type":"text","text":""}]}]}`)
+			return []byte(b.String())
+		}},
+		{"parallel-results", func(n int) []byte {
+			var uses, results strings.Builder
+			for i := 0; uses.Len()+results.Len() < n; i++ {
+				fmt.Fprintf(&uses, `{"type":"tool_use","id":"t%d","name":"n","input":{}},`, i)
+				fmt.Fprintf(&results, `{"type":"tool_result","tool_use_id":"t%d","content":"ok"},`, i)
+			}
+			return []byte(`{"messages":[{"role":"assistant","content":[` + strings.TrimSuffix(uses.String(), ",") +
+				`]},{"role":"user","content":[` + strings.TrimSuffix(results.String(), ",") + `]}]}`)
+		}},
+		{"escapes", func(n int) []byte {
+			return []byte(`{"messages":[{"role":"user","content":"` + strings.Repeat(`\ud83d\ude00\n`, n/14) + `"}]}`)
+		}},
+	} {
+		for _, n := range append(sizes, 32<<20) {
+			body := in.make(n)
+			b.Run(in.name+"/"+sizeName(n), func(b *testing.B) {
+				b.SetBytes(int64(len(body)))
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, _, err := anthropic.DecodeRequest(body, core.Tag{}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

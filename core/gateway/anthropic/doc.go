@@ -1,0 +1,142 @@
+// Package anthropic is the Anthropic Messages API wire format (POST
+// /v1/messages) for the compression gateway: request and response bodies to
+// and from core.Request and core.Response, and the streaming format (server-
+// sent events) to and from the message the API returns without streaming.
+// It imports core and the standard library only (core/gateway imports it).
+//
+// # Contract
+//
+//   - [DecodeRequest] maps a request body to a core.Request and its "stream"
+//     flag; [EncodeResponse] renders a core.Response as a response body and
+//     [DecodeResponse] reads one back.
+//   - [AssembleStream] turns a whole event stream into the message JSON the
+//     API would have returned without streaming; [StreamOf] is its inverse,
+//     a complete stream for a message; AssembleStream(StreamOf(m)) is m as
+//     EncodeResponse renders it, byte for byte (the canonical form: keys in
+//     the API's order, compact tool inputs). A stream that ends before
+//     message_stop, an `event: error`, and content the package cannot map
+//     are errors: a cut or partial answer is never taken for a whole one.
+//   - [WriteStream] writes a core.Response in the streaming format cut into
+//     many events, for scripted upstreams in tests.
+//   - Every error is an [*Error]: one line naming the input ("request",
+//     "response", "message", "stream"), the line:col and byte offset, the
+//     stream event, the JSON path of the value and the problem, e.g.
+//     `anthropic: request: 1:22 (byte 21): messages[0].role: want role
+//     "user" or "assistant", got "system"`. It wraps [ErrIncomplete] for a
+//     cut stream, [ErrUnsupported] for content not mapped, and an
+//     [*APIError] (Type, Message, the documented HTTP Status) for an error
+//     event or error body, so that a proxy can branch.
+//   - Work is linear in the input and nothing is built for what is not
+//     kept: a value the package does not read is only validated (a 32 MiB
+//     body {"metadata":[0,0,...],"messages":[]} allocates 48 bytes), a
+//     wrongly shaped value stops the read at its offset ({"messages":
+//     [0,0,...]} fails at byte 13), SSE lines have no length limit but
+//     the input's, text and tool input pieces are appended, never rebuilt.
+//
+// # JSON
+//
+// Bodies and event data are read by a strict RFC 8259 reader, not by
+// encoding/json: keys match exactly (encoding/json also accepts "Messages"
+// or "ROLE"); a key the package reads may appear only once in its object
+// (a duplicate is an error, since another reader of the same bytes, the
+// upstream for one, could take the other value); members it does not read
+// are validated and ignored; nesting is limited to 512 levels. Values kept
+// as JSON (tool inputs, input_schema, usage members) keep their bytes and
+// escapes, without insignificant white space and with invalid UTF-8
+// (possible only inside strings) replaced by U+FFFD; duplicate keys inside
+// them are left for their reader to judge. Strings are decoded as
+// encoding/json does (invalid UTF-8 and lone surrogates become U+FFFD).
+// Rendered JSON leaves <, > and & unescaped, so that "<<<SHADOW:...>>>"
+// markers stay readable in bodies and streams.
+//
+// # Requests
+//
+//   - "system", a string or text blocks (joined by "\n"), becomes a first
+//     system message, left out when empty. "max_tokens" is MaxOutputTokens;
+//     "stream" is returned. "messages" is required; model, temperature,
+//     tool_choice, metadata and other members are not mapped.
+//   - A message's role is "user" or "assistant" (anything else is an
+//     error) and its content is required. String content is one message.
+//     In block content, text blocks (joined by "\n", as the gateway's
+//     adapter joins them, so both see the same text) and tool_use blocks
+//     (ToolCalls: id, name, Arguments the compact input, {} when absent)
+//     make one message of the role; each tool_result block becomes a tool
+//     message of its own at its place, ToolCallID its tool_use_id, Name the
+//     name of the tool_use with that id in the last message with tool_use
+//     blocks (the API requires the message just before), Content its
+//     content (a string, or its text blocks joined by "\n"). So a user turn
+//     [tool_result A, tool_result B, text] maps to tool A, tool B, user.
+//   - is_error of a tool_result is validated but not kept: core.Message has
+//     no field for it (the gateway's adapter reads it from the body).
+//   - Blocks other than text, tool_use and tool_result (image, document,
+//     thinking, redacted_thinking, server tool blocks, ...) are left out of
+//     the text view; a message with nothing left stays as an empty message
+//     of its role, so turns keep their order. cache_control is ignored.
+//   - "tools": name, description and input_schema (compact). A server tool
+//     ({"type":"web_search_20250305","name":...}, no input_schema) keeps its
+//     name only.
+//
+// # Responses
+//
+//   - [EncodeResponse]: {"id","type":"message","role":"assistant","model",
+//     "content","stop_reason","stop_sequence":null,"usage":{"input_tokens",
+//     "output_tokens"}}; content is a text block when the text is not
+//     empty, then a tool_use block per call whose input is the call's
+//     Arguments when they are a JSON object, else {}. stop_reason is
+//     [StopReason]: max_tokens for finish "length" (or "max_tokens"), else
+//     tool_use when there are calls, else stop_sequence, pause_turn,
+//     refusal or model_context_window_exceeded kept as given, else
+//     end_turn ("tool_calls" without calls, after phantom calls were
+//     stripped, is end_turn).
+//   - [DecodeResponse]: text blocks concatenated as they are (a text split
+//     into blocks, e.g. around citations, reads as one), tool_use blocks as
+//     ToolCalls, FinishReason by [FinishReason] (end_turn → stop, tool_use →
+//     tool_calls, max_tokens → length, others as they are), Usage from
+//     input_tokens and output_tokens (the API's input_tokens, which leaves
+//     out cache reads and writes). The stop_sequence string is not kept.
+//   - Only text and tool_use blocks are mapped; a thinking, redacted
+//     thinking or server-tool block, or a text block with citations, is
+//     [ErrUnsupported] rather than dropped (dropping a thinking block would
+//     break the client's next request).
+//
+// # Streams
+//
+// [AssembleStream] reads server-sent events as the HTML standard defines
+// them (lines ended by "\n", "\r\n" or "\r"; a leading BOM; comments;
+// data lines joined by "\n"; an event is dispatched by a blank line, and
+// one not ended by a blank line when the input ends is discarded, as a
+// cut). An event's name is its "event:" field, or its data's "type" when
+// it has none; both present and different is an error. ping and unknown
+// events are skipped (the API documents that new event types may appear).
+// message_start comes first and once, with empty content; each block is
+// started, receives deltas and is stopped before message_stop; blocks
+// start in index order 0, 1, 2, ... as the API sends them (a gap or a
+// repeat is an error; deltas of started blocks may interleave). A text
+// block is its
+// start text plus its text_delta texts; a tool_use block's input is its
+// input_json_delta pieces joined, which must be a JSON object, or its
+// content_block_start input when no piece came. stop_reason and
+// stop_sequence come from the last message_delta; usage is message_start's
+// with each non-null member of each message_delta's usage over it (the
+// API's counts there are cumulative; a usage object may hold 64 members,
+// the API's hold about 8). Members of the message other than
+// id, type, role, model, content, stop_reason, stop_sequence and usage are
+// not kept. thinking, redacted_thinking and server-tool blocks, and
+// thinking, signature and citations deltas, are [ErrUnsupported].
+//
+// [StreamOf] and [WriteStream] write what the official SDKs parse: each
+// event an "event:" line, one compact "data:" line and a blank line;
+// message_start carries the message with empty content, null stop_reason
+// and stop_sequence, and the whole usage; message_delta carries
+// stop_reason, stop_sequence and usage {output_tokens}.
+//
+// # Test fixtures
+//
+// The streams and bodies in testdata were written by hand to the format
+// the API documents (docs.anthropic.com, "Messages" and "Streaming
+// Messages"), in the shape it emits: compact data lines, `{"type":
+// "ping"}` pings after the first block starts, usage with the cache and
+// service_tier members, a first input_json_delta with an empty
+// partial_json, tool inputs cut at arbitrary points. They were not
+// captured from the live API.
+package anthropic

@@ -1,0 +1,246 @@
+package anthropic
+
+import (
+	"strings"
+
+	"github.com/toolout/toolout/core"
+)
+
+// Path is the Messages API endpoint.
+const Path = "/v1/messages"
+
+var requestKeys = []string{"max_tokens", "system", "messages", "tools", "stream"}
+
+// DecodeRequest maps a Messages API request body to a core.Request with the
+// given tag, and reports whether it asks to stream. See the package doc for
+// the mapping. Errors are [*Error] values with the position in body.
+func DecodeRequest(body []byte, tag core.Tag) (core.Request, bool, error) {
+	r := reader{b: body}
+	var c conversation
+	req := core.Request{Tag: tag}
+	var system string
+	var stream, hasMessages bool
+	r.peek()
+	start := r.i
+	err := r.object(requestKeys, func(k int) error {
+		var err error
+		switch k {
+		case 0:
+			req.MaxOutputTokens, err = r.integer()
+		case 1:
+			system, err = readText(&r)
+		case 2:
+			hasMessages = true
+			err = r.array(func(int) error { return c.message(&r) })
+		case 3:
+			err = r.array(func(int) error {
+				t, err := readTool(&r)
+				req.Tools = append(req.Tools, t)
+				return err
+			})
+		case 4:
+			stream, err = r.boolean()
+		}
+		return err
+	})
+	if err == nil && !hasMessages {
+		err = r.fail(start, "no messages array")
+	}
+	if err == nil {
+		err = r.end()
+	}
+	if err != nil {
+		return core.Request{}, false, locate(err, "request", body)
+	}
+	if system != "" {
+		req.Messages = append(req.Messages, core.Message{Role: core.RoleSystem, Content: system})
+	}
+	req.Messages = append(req.Messages, c.msgs...)
+	return req, stream, nil
+}
+
+// conversation collects the messages of a request.
+type conversation struct {
+	msgs []core.Message
+	// calls are the tool calls of the last message that had some; names
+	// maps their ids to their names, built when a tool_result needs it.
+	calls []core.ToolCall
+	names map[string]string
+}
+
+// name returns the name of the tool_use with the given id in the last
+// message with tool calls (the API requires a tool_result to answer a
+// tool_use of the message just before it), or "".
+func (c *conversation) name(id string) string {
+	if c.names == nil {
+		c.names = make(map[string]string, len(c.calls))
+		for _, tc := range c.calls {
+			c.names[tc.ID] = tc.Name
+		}
+	}
+	return c.names[id]
+}
+
+var messageParamKeys = []string{"role", "content"}
+
+// message reads one entry of "messages".
+func (c *conversation) message(r *reader) error {
+	f, err := readFields(r, messageParamKeys)
+	if err != nil {
+		return err
+	}
+	role, err := f.str(0)
+	switch {
+	case err != nil:
+		return err
+	case role != "user" && role != "assistant":
+		at := f.start
+		if f.has(0) {
+			at = f.at[0]
+		}
+		return within(r.fail(at, "want role \"user\" or \"assistant\", got "+quote(role)), "role")
+	case !f.has(1):
+		return r.fail(f.start, "message without content")
+	}
+	return f.read(1, func(r *reader) error {
+		switch r.peek() {
+		case '"':
+			s, err := r.str()
+			c.msgs = append(c.msgs, core.Message{Role: core.Role(role), Content: s})
+			return err
+		case '[':
+			return c.blocks(r, core.Role(role))
+		}
+		return r.want("a string or an array of content blocks")
+	})
+}
+
+// blocks reads a content array. Text and tool_use blocks make one message
+// of the role; each tool_result is a tool message of its own, in place.
+func (c *conversation) blocks(r *reader, role core.Role) error {
+	var text []string
+	var calls []core.ToolCall
+	emitted := false
+	flush := func() {
+		if len(text) > 0 || len(calls) > 0 {
+			c.msgs = append(c.msgs, core.Message{Role: role, Content: strings.Join(text, "\n"), ToolCalls: calls})
+			if len(calls) > 0 {
+				c.calls, c.names = calls, nil
+			}
+			text, calls, emitted = nil, nil, true
+		}
+	}
+	err := r.array(func(int) error {
+		b, err := readParamBlock(r)
+		switch {
+		case err != nil:
+			return err
+		case b.typ == "text":
+			text = append(text, b.text)
+		case b.typ == "tool_use":
+			calls = append(calls, core.ToolCall{ID: b.id, Name: b.name, Arguments: b.input})
+		case b.typ == "tool_result":
+			flush()
+			c.msgs = append(c.msgs, core.Message{Role: core.RoleTool, Content: b.text, ToolCallID: b.id, Name: c.name(b.id)})
+			emitted = true
+		}
+		return nil
+	})
+	flush()
+	if !emitted {
+		c.msgs = append(c.msgs, core.Message{Role: role})
+	}
+	return err
+}
+
+var paramBlockKeys = []string{"type", "text", "id", "name", "input", "tool_use_id", "content", "is_error"}
+
+// readParamBlock reads a request content block. For a tool_result, id is
+// its tool_use_id and text the text of its content. A block of another
+// type comes back with only its type.
+func readParamBlock(r *reader) (block, error) {
+	f, err := readFields(r, paramBlockKeys)
+	if err != nil {
+		return block{}, err
+	}
+	var b block
+	if b.typ, err = f.str(0); err != nil {
+		return b, err
+	}
+	switch b.typ {
+	case "text":
+		b.text, err = f.str(1)
+	case "tool_use":
+		if b.id, err = f.str(2); err == nil {
+			b.name, err = f.str(3)
+		}
+		b.input = []byte("{}")
+		if err == nil {
+			err = f.read(4, func(r *reader) (err error) { b.input, err = readInput(r); return err })
+		}
+	case "tool_result":
+		if b.id, err = f.str(5); err == nil {
+			err = f.read(6, func(r *reader) (err error) { b.text, err = readText(r); return err })
+		}
+		if err == nil {
+			err = f.read(7, func(r *reader) error { _, err := r.boolean(); return err })
+		}
+	case "":
+		err = r.fail(f.start, "content block without a type")
+	}
+	return b, err
+}
+
+var textBlockKeys = []string{"type", "text"}
+
+// readText reads a string, null (""), or an array of blocks whose text
+// blocks' texts it joins with "\n" (other blocks are left out).
+func readText(r *reader) (string, error) {
+	switch r.peek() {
+	case '"':
+		return r.str()
+	case 'n':
+		if r.null() {
+			return "", nil
+		}
+	case '[':
+		var parts []string
+		err := r.array(func(int) error {
+			f, err := readFields(r, textBlockKeys)
+			if err != nil {
+				return err
+			}
+			if typ, err := f.str(0); err != nil || typ != "text" {
+				return err
+			}
+			text, err := f.str(1)
+			parts = append(parts, text)
+			return err
+		})
+		return strings.Join(parts, "\n"), err
+	}
+	return "", r.want("a string or an array of content blocks")
+}
+
+var toolKeys = []string{"name", "description", "input_schema"}
+
+// readTool reads one entry of "tools". A server tool (no input_schema)
+// keeps its name only.
+func readTool(r *reader) (core.Tool, error) {
+	var t core.Tool
+	err := r.object(toolKeys, func(k int) error {
+		var err error
+		switch k {
+		case 0:
+			t.Name, err = r.str()
+		case 1:
+			if !r.null() {
+				t.Description, err = r.str()
+			}
+		case 2:
+			t.InputSchema, err = readInput(r)
+		}
+		return err
+	})
+	return t, err
+}

@@ -1,0 +1,123 @@
+package gateway_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strconv"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/toolout/toolout/core"
+	"github.com/toolout/toolout/core/gateway"
+	"github.com/toolout/toolout/core/gateway/anthropic"
+	"github.com/toolout/toolout/fakes"
+)
+
+// messagesServer is an Anthropic-compatible upstream answered by a scripted
+// fake LLM, as one message or as a stream (anthropic.WriteStream).
+func messagesServer(llm core.LLM) *httptest.Server {
+	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		round, _ := strconv.Atoi(r.Header.Get(gateway.RoundHeader))
+		req, stream, err := anthropic.DecodeRequest(body, core.Tag{Site: core.SiteGatewayUpstream, Turn: round})
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		resp, err := llm.Complete(r.Context(), req)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+			return
+		}
+		if !stream {
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write(anthropic.EncodeResponse(resp, "msg_1", "claude-test"))
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		_ = anthropic.WriteStream(w, resp, "msg_1", "claude-test")
+	}))
+}
+
+func messagesBody(content string, stream bool) []byte {
+	body, _ := json.Marshal(map[string]any{
+		"model": "claude-test", "max_tokens": 1024, "stream": stream,
+		"messages": []any{
+			map[string]any{"role": "user", "content": "which host failed?"},
+			map[string]any{"role": "assistant", "content": []any{map[string]any{"type": "tool_use", "id": "toolu_1", "name": "logs", "input": map[string]any{}}}},
+			map[string]any{"role": "user", "content": []any{map[string]any{"type": "tool_result", "tool_use_id": "toolu_1", "content": content}}},
+		},
+	})
+	return body
+}
+
+var _ = Describe("the proxy on the Anthropic Messages API, end to end over loopback", func() {
+	content := bigLog("db-7")
+	shadow := gateway.ShadowID(content)
+
+	serve := func() (string, *fakes.LLM) {
+		llm, err := fakes.NewLLM([]fakes.Step{
+			{ID: "asks-to-expand", Match: fakes.Match{Tag: core.SiteGatewayUpstream, Turn: 1, Contains: []string{"<<<SHADOW:" + shadow + ">>>"}},
+				Respond: fakes.Respond{ToolCalls: []fakes.CallSpec{{ID: "toolu_x1", Name: "expand_context", Args: map[string]any{"shadow_id": shadow}}}}},
+			{ID: "answers", Match: fakes.Match{Tag: core.SiteGatewayUpstream, Turn: 2, Contains: []string{"host=db-7 status=FAILED"}},
+				Respond: fakes.Respond{Text: ptr("db-7 failed at line 333.")}},
+		}, fakes.Options{})
+		Expect(err).NotTo(HaveOccurred())
+		up := messagesServer(llm)
+		DeferCleanup(up.Close)
+		u, _ := url.Parse(up.URL)
+		g := newGateway(true)
+		p := gateway.NewProxy(g, u, up.Client())
+		p.Handle(gateway.AnthropicRoute(&gateway.Gateway{Pipe: g.Pipe, Adapter: gateway.Anthropic{}, Expand: true}, u))
+		front := httptest.NewServer(p)
+		DeferCleanup(front.Close)
+		return front.URL, llm
+	}
+	post := func(base string, body []byte) (*http.Response, []byte) {
+		resp, err := http.Post(base+gateway.MessagesPath, "application/json", bytes.NewReader(body))
+		Expect(err).NotTo(HaveOccurred())
+		defer resp.Body.Close()
+		out, _ := io.ReadAll(resp.Body)
+		return resp, out
+	}
+
+	It("compresses a tool_result, answers expand_context inside, and returns only the final message", func() {
+		base, llm := serve()
+		resp, out := post(base, messagesBody(content, false))
+		Expect(resp.StatusCode).To(Equal(200), string(out))
+		final, err := anthropic.DecodeResponse(out)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(final.Text).To(Equal("db-7 failed at line 333."))
+		Expect(final.ToolCalls).To(BeEmpty())
+		Expect(string(out)).NotTo(ContainSubstring("expand_context"))
+		Expect(llm.Check()).To(Succeed())
+		calls := llm.Calls()
+		Expect(calls[0].Request.Tools).To(ContainElement(HaveField("Name", "expand_context")))
+	})
+
+	It("streams: the client gets a complete Messages stream without the phantom call", func() {
+		base, llm := serve()
+		resp, out := post(base, messagesBody(content, true))
+		Expect(resp.StatusCode).To(Equal(200), string(out))
+		Expect(resp.Header.Get("Content-Type")).To(HavePrefix("text/event-stream"))
+		Expect(string(out)).NotTo(ContainSubstring("expand_context"))
+		msg, err := anthropic.AssembleStream(out)
+		Expect(err).NotTo(HaveOccurred(), "a stream the SDKs parse: message_start … message_stop")
+		final, err := anthropic.DecodeResponse(msg)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(final.Text).To(Equal("db-7 failed at line 333."))
+		Expect(llm.Check()).To(Succeed())
+	})
+
+	It("refuses the same bodies as the OpenAI route", func() {
+		base, _ := serve()
+		resp, out := post(base, []byte(`[]`))
+		Expect(resp.StatusCode).To(Equal(http.StatusBadRequest))
+		Expect(string(out)).To(ContainSubstring("must be a JSON object"))
+	})
+})
