@@ -11,6 +11,8 @@ import (
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/gateway"
 	"github.com/toolout/toolout/core/gateway/anthropic"
+	"github.com/toolout/toolout/core/gateway/openai"
+	"github.com/toolout/toolout/core/gateway/wires"
 	"github.com/toolout/toolout/core/gateway/memstore"
 )
 
@@ -48,7 +50,7 @@ type gatewayConfig struct {
 
 func (c gatewayConfig) Validate() error {
 	var errs []error
-	if _, err := gateway.AdapterFor(c.Provider); err != nil {
+	if _, err := wires.For(c.Provider); err != nil {
 		errs = append(errs, errors.New(strings.TrimPrefix(err.Error(), "gateway: ")))
 	}
 	switch c.Strategy {
@@ -173,18 +175,18 @@ func runGatewayComponent(ctx context.Context, env *Env, cfg *gatewayConfig, in *
 	}
 	ttl := func(s string) time.Duration { d, _ := time.ParseDuration(s); return d }
 	store := memstore.New(gateway.StoreOptions{OriginalTTL: ttl(cfg.OriginalTTL), CompressedTTL: ttl(cfg.CompressedTTL), Sources: env.Sources})
-	adapter, _ := gateway.AdapterFor(cfg.Provider)
+	wire, _ := wires.For(cfg.Provider)
 	pipe, err := gateway.NewPipe(gateway.Options{Config: gateway.Config{Strategy: cfg.Strategy, FallbackStrategy: cfg.FallbackStrategy,
-		MinBytes: cfg.MinBytes, MaxBytes: cfg.MaxBytes, SkipTools: cfg.SkipTools, Provider: adapter.Name(), MaxConcurrent: 1,
+		MinBytes: cfg.MinBytes, MaxBytes: cfg.MaxBytes, SkipTools: cfg.SkipTools, Provider: wire.Name(), MaxConcurrent: 1,
 		MaxResults: cfg.MaxResults, MaxWorkBytes: cfg.MaxWorkBytes},
 		Compressor: c, Store: store, Sources: env.Sources})
 	if err != nil {
 		return gatewayOutcome{}, err
 	}
-	g := &gateway.Gateway{Pipe: pipe, Adapter: adapter, Expand: cfg.EnableExpandContext, Logf: env.Logf}
+	g := &gateway.Gateway{Pipe: pipe, Wire: wire, Expand: cfg.EnableExpandContext, Logf: env.Logf}
 	upstream := func(ctx context.Context, round int, body []byte) ([]byte, error) {
 		tag := core.Tag{Site: core.SiteGatewayUpstream, Turn: round}
-		if adapter.Name() == "anthropic" {
+		if wire.Name() == "anthropic" {
 			req, _, err := anthropic.DecodeRequest(body, tag)
 			if err != nil {
 				return nil, err
@@ -195,7 +197,7 @@ func runGatewayComponent(ctx context.Context, env *Env, cfg *gatewayConfig, in *
 			}
 			return anthropic.EncodeResponse(resp, fmt.Sprintf("msg_%d", round), "scripted"), nil
 		}
-		req, _, err := gateway.DecodeChatRequest(body, tag)
+		req, _, err := openai.DecodeRequest(body, tag)
 		if err != nil {
 			return nil, err
 		}
@@ -203,7 +205,7 @@ func runGatewayComponent(ctx context.Context, env *Env, cfg *gatewayConfig, in *
 		if err != nil {
 			return nil, err
 		}
-		return gateway.EncodeChatResponse(resp, fmt.Sprintf("cmpl-%d", round), "scripted"), nil
+		return openai.EncodeResponse(resp, fmt.Sprintf("cmpl-%d", round), "scripted"), nil
 	}
 	var out gatewayOutcome
 	for _, r := range in.Requests {

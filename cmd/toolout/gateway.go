@@ -20,8 +20,11 @@ import (
 
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/gateway"
+	"github.com/toolout/toolout/core/gateway/anthropic"
 	"github.com/toolout/toolout/core/gateway/memstore"
+	"github.com/toolout/toolout/core/gateway/openai"
 	"github.com/toolout/toolout/core/gateway/prom"
+	"github.com/toolout/toolout/core/gateway/wires"
 )
 
 // runGateway dispatches `toolout gateway serve|compress|shadow-id`.
@@ -110,7 +113,7 @@ func runGatewayServe(ctx context.Context, args []string, stdout, stderr io.Write
 		return fail("metrics: %v", err)
 	}
 	proxy := gateway.NewProxy(g, u, &http.Client{Transport: http.DefaultTransport})
-	proxy.Handle(gateway.AnthropicRoute(&gateway.Gateway{Pipe: g.Pipe, Adapter: gateway.Anthropic{}, Expand: g.Expand, Logf: logf}, au))
+	proxy.Handle(&gateway.Gateway{Pipe: g.Pipe, Wire: anthropic.Wire{}, Expand: g.Expand, Logf: logf}, au)
 	proxy.Logf, proxy.Limits, proxy.Observer, proxy.Metrics = logf, fc.gatewayLimits(), metrics, metrics.Handler()
 	ln, err := net.Listen("tcp", *listen)
 	if err != nil {
@@ -120,7 +123,7 @@ func runGatewayServe(ctx context.Context, args []string, stdout, stderr io.Write
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	fmt.Fprintf(stdout, "toolout gateway: listening on http://%s, forwarding %s to %s and %s to %s (strategy %s, expand_context %v, store %s)\n",
-		ln.Addr(), gateway.ChatPath, u.Redacted(), gateway.MessagesPath, au.Redacted(), fc.Pipes.ToolOutput.Strategy, g.Expand, storeName(fc))
+		ln.Addr(), openai.Path, u.Redacted(), anthropic.Path, au.Redacted(), fc.Pipes.ToolOutput.Strategy, g.Expand, storeName(fc))
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	select {
@@ -186,7 +189,7 @@ func runGatewayCompress(ctx context.Context, args []string, stdin io.Reader, std
 	default:
 		return fail("--strategy %q: want simple, passthrough or api (external_provider runs from a serve config)", *strategy)
 	}
-	if _, err := gateway.AdapterFor(*provider); err != nil {
+	if _, err := wires.For(*provider); err != nil {
 		return fail("--provider %q: want openai or anthropic", *provider)
 	}
 	var skipTools []string

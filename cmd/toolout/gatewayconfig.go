@@ -11,7 +11,9 @@ import (
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/gateway"
 	"github.com/toolout/toolout/core/gateway/memstore"
+	"github.com/toolout/toolout/core/gateway/openai"
 	"github.com/toolout/toolout/core/gateway/redisstore"
+	"github.com/toolout/toolout/core/gateway/wires"
 )
 
 // Duration is a time.Duration written as "30s" or "5m" in configuration.
@@ -161,7 +163,7 @@ func (fc FileConfig) StoreOptions(src core.Sources) gateway.StoreOptions {
 // strategies (nil: http.DefaultClient).
 func (fc FileConfig) Build(provider string, store gateway.Store, src core.Sources, httpClient *http.Client) (*gateway.Gateway, error) {
 	t := fc.Pipes.ToolOutput
-	adapter, err := gateway.AdapterFor(provider)
+	wire, err := wires.For(provider)
 	if err != nil {
 		return nil, err
 	}
@@ -189,19 +191,19 @@ func (fc FileConfig) Build(provider string, store gateway.Store, src core.Source
 		if p.BaseURL == "" || p.Model == "" {
 			return nil, fmt.Errorf("gateway: config: providers.%s: base_url and model are required", t.Provider)
 		}
-		c = gateway.External{LLM: gateway.OpenAIClient{BaseURL: p.BaseURL, APIKey: p.APIKey, Model: p.Model, HTTP: httpClient}}
+		c = gateway.External{LLM: openai.Client{BaseURL: p.BaseURL, APIKey: p.APIKey, Model: p.Model, HTTP: httpClient}}
 	default:
 		return nil, fmt.Errorf("gateway: config: pipes.tool_output.strategy %q: want passthrough, simple, api or external_provider", t.Strategy)
 	}
 	pipe, err := gateway.NewPipe(gateway.Options{Config: gateway.Config{Strategy: strategy, FallbackStrategy: t.FallbackStrategy, MinBytes: t.MinBytes,
-		MaxBytes: t.MaxBytes, SkipTools: t.SkipTools, Provider: adapter.Name(), MaxConcurrent: t.MaxConcurrent, RateLimit: t.RateLimit,
+		MaxBytes: t.MaxBytes, SkipTools: t.SkipTools, Provider: wire.Name(), MaxConcurrent: t.MaxConcurrent, RateLimit: t.RateLimit,
 		MaxResults: fc.Limits.MaxResults, MaxWorkBytes: fc.Limits.MaxWorkBytes,
 		BreakerFailures: t.BreakerFailures, BreakerCooloff: time.Duration(t.BreakerCooloff)},
 		Compressor: c, Store: store, Sources: src})
 	if err != nil {
 		return nil, err
 	}
-	return &gateway.Gateway{Pipe: pipe, Adapter: adapter, Expand: t.Enabled && t.EnableExpandContext}, nil
+	return &gateway.Gateway{Pipe: pipe, Wire: wire, Expand: t.Enabled && t.EnableExpandContext}, nil
 }
 
 // minStoreRatio is how many of the largest compressible outputs the store

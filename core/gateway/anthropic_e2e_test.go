@@ -73,13 +73,13 @@ var _ = Describe("the proxy on the Anthropic Messages API, end to end over loopb
 		u, _ := url.Parse(up.URL)
 		g := newGateway(true)
 		p := gateway.NewProxy(g, u, up.Client())
-		p.Handle(gateway.AnthropicRoute(&gateway.Gateway{Pipe: g.Pipe, Adapter: gateway.Anthropic{}, Expand: true}, u))
+		p.Handle(&gateway.Gateway{Pipe: g.Pipe, Wire: anthropic.Wire{}, Expand: true}, u)
 		front := httptest.NewServer(p)
 		DeferCleanup(front.Close)
 		return front.URL, llm
 	}
 	post := func(base string, body []byte) (*http.Response, []byte) {
-		resp, err := http.Post(base+gateway.MessagesPath, "application/json", bytes.NewReader(body))
+		resp, err := http.Post(base+anthropic.Path, "application/json", bytes.NewReader(body))
 		Expect(err).NotTo(HaveOccurred())
 		defer resp.Body.Close()
 		out, _ := io.ReadAll(resp.Body)

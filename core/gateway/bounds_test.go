@@ -14,6 +14,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/toolout/toolout/core/gateway"
+	"github.com/toolout/toolout/core/gateway/openai"
 )
 
 // events records what a Proxy observed.
@@ -69,7 +70,7 @@ var _ = Describe("the proxy's bounds", func() {
 		_, _ = io.WriteString(w, `{"choices":[{"index":0,"message":{"role":"assistant","content":"hi"},"finish_reason":"stop"}]}`)
 	}
 	post := func(base string, body []byte) (int, http.Header, string) {
-		resp, err := http.Post(base+gateway.ChatPath, "application/json", bytes.NewReader(body))
+		resp, err := http.Post(base+openai.Path, "application/json", bytes.NewReader(body))
 		Expect(err).NotTo(HaveOccurred())
 		defer resp.Body.Close()
 		out, _ := io.ReadAll(resp.Body)

@@ -88,12 +88,12 @@ func (a API) Compress(ctx context.Context, in Input) (string, error) {
 		body["query"] = in.Query
 	}
 	data, _ := json.Marshal(body)
-	status, raw, err := postJSON(ctx, a.Client, a.Endpoint, a.APIKey, data)
+	status, raw, err := PostJSON(ctx, a.Client, a.Endpoint, a.APIKey, data)
 	if err != nil {
 		return "", fmt.Errorf("api compressor: %w", err)
 	}
 	if status != http.StatusOK {
-		return "", fmt.Errorf("api compressor: %s: %s", statusText(status), strings.TrimSpace(string(raw[:min(len(raw), 200)])))
+		return "", fmt.Errorf("api compressor: %s: %s", StatusText(status), strings.TrimSpace(string(raw[:min(len(raw), 200)])))
 	}
 	var out struct {
 		Compressed *string `json:"compressed"`
@@ -134,7 +134,9 @@ func (e External) Compress(ctx context.Context, in Input) (string, error) {
 
 // postJSON posts a JSON body with an optional bearer key and returns the
 // status and the body (at most 64 MiB).
-func postJSON(ctx context.Context, client *http.Client, url, key string, body []byte) (int, []byte, error) {
+// PostJSON posts a JSON body with an optional bearer key and returns the
+// status and at most 64 MiB of the response.
+func PostJSON(ctx context.Context, client *http.Client, url, key string, body []byte) (int, []byte, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
 		return 0, nil, err
@@ -155,4 +157,5 @@ func postJSON(ctx context.Context, client *http.Client, url, key string, body []
 	return resp.StatusCode, raw, err
 }
 
-func statusText(code int) string { return fmt.Sprintf("%d %s", code, http.StatusText(code)) }
+// StatusText renders a status as "429 Too Many Requests".
+func StatusText(code int) string { return fmt.Sprintf("%d %s", code, http.StatusText(code)) }

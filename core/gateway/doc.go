@@ -3,8 +3,16 @@
 // gateway"): a pipe that compresses large tool results in model requests,
 // marks them with a deterministic shadow id, keeps the originals in a
 // dual-TTL store, and answers the model's calls to a hidden expand_context
-// tool with them; and an HTTP proxy that does this in front of an
-// OpenAI-compatible server.
+// tool with them; and an HTTP proxy that does this in front of model
+// servers, one route per wire format.
+//
+// Layout: this package is the domain (pipe, shadow ids, the expand loop,
+// the [Store] and [Wire] seams, bounds, the proxy); each wire format is a
+// package of its own (core/gateway/openai, core/gateway/anthropic; named
+// by core/gateway/wires), as is each store backend (core/gateway/memstore,
+// core/gateway/redisstore), the span editor (core/gateway/jsonspan) and the
+// Prometheus metrics (core/gateway/prom). Configuration loading and server
+// wiring live in cmd/toolout.
 //
 // # Pipe
 //
@@ -12,7 +20,9 @@
 // already starts with "<<<SHADOW:" is skipped (and counts as issued by this
 // gateway only when the store holds exactly the compressed text after the
 // marker); content holding the marker anywhere else is skipped too, so a
-// marker can never be laundered into a compressed text; skip_tools (categories read,
+// marker can never be laundered into a compressed text; a result the
+// client marked as an error (Anthropic is_error) is skipped; skip_tools
+// (categories read,
 // edit, write, bash, glob, grep mapped to the provider's tool names, every
 // known name for other providers; other entries are exact names) is
 // skipped; len <= min_bytes (2048) or len > max_bytes (65536), in bytes,
@@ -24,27 +34,40 @@
 // second through a token bucket on the injected clock), its result is kept
 // only when strictly smaller, cached, and shown as
 // "<<<SHADOW:{id}>>>\n{compressed}". A compressor failure falls back to
-// passthrough (or, with fallback "none", fails the request). Metrics count
-// cache hits and misses, compressions ok and failed, and bytes saved.
+// passthrough (or, with fallback "none", fails the request). After
+// BreakerFailures (5) failures in a row a circuit breaker stops calling the
+// compressor for BreakerCooloff (30 s, injected clock), failing fast with
+// [ErrBreakerOpen] (then the fallback applies), and lets one probe through
+// after it. One request sends at most MaxResults (64) results and
+// MaxWorkBytes (4 MiB) to the compressor; later results pass through with
+// the reason, so one request cannot hold the compressor, or the rate limit
+// all clients share. Metrics count cache hits and misses, compressions ok
+// and failed, bytes saved and results cut by those bounds.
 //
 // Strategies: [Passthrough], [Simple] (first N words, for tests), [API] (an
 // HTTP service: POST {model, tool_name, content, query} → {"compressed"}),
 // and [External] (a model through core.LLM, tagged gateway.compress;
-// [OpenAIClient] is a core.LLM over any OpenAI-compatible endpoint).
+// core/gateway/openai's Client is a core.LLM over any OpenAI-compatible
+// endpoint).
 //
 // # Store
 //
-// [Store] keeps originals for OriginalTTL (5 minutes) and compressed texts
-// for CompressedTTL (24 hours), on the injected clock, each map bounded
-// (oldest out first), safe for concurrent use.
+// A [Store] keeps originals for OriginalTTL (5 minutes) and compressed
+// texts for CompressedTTL (24 hours) on the injected clock, bounded by
+// entries per kind (10,000) and bytes (256 MiB), oldest out first, and
+// drops expired entries without waiting for their lookup. A store failure
+// never shows a marker: the result passes through. memstore is the
+// default; redisstore shares one store between replicas.
 //
-// # Adapters
+// # Wires
 //
-// [OpenAI] (chat completions) and [Anthropic] (messages) find tool results
-// and the user's last question in request bodies, and edit bodies by
-// splicing byte ranges: every byte outside an edited value stays exactly as
-// the client sent it (unknown fields, order, spacing). A compressed result's
-// content, string or text parts, becomes one string.
+// A [Wire] reads a request body once into a [Conversation] (tool results,
+// the user's last question, the stream flag), and [Conversation.Rewrite]
+// makes every edit of the first forward (compressed contents, the
+// expand_context tool) in one splice over that parse: every byte outside an
+// edited value stays exactly as the client sent it. The wire also finds,
+// answers and strips phantom calls in responses, and assembles and
+// re-streams its server-sent events.
 //
 // # expand_context
 //
@@ -66,9 +89,18 @@
 //
 // # Proxy
 //
-// [Proxy] serves POST /v1/chat/completions. A streaming request is buffered:
-// the stream is read whole, reassembled to detect phantom calls, retried
-// with the expansions, and the final stream is relayed as the model sent it
-// (or, when phantom calls had to be stripped, as one chunk). Other paths are
-// forwarded unchanged. Upstream errors are relayed with their status.
+// [Proxy] serves one route per wire (POST /v1/chat/completions, POST
+// /v1/messages), GET /healthz, GET /metrics when given a handler, and
+// forwards other paths unchanged. Each request is bounded ([Limits]):
+// body bytes (413), JSON tokens and nesting checked in one pass without
+// allocation before the parse (413, 400), requests in flight (503 with
+// Retry-After), each upstream call's time (504) and response size (502).
+// A body that is not a JSON object is 400. A streaming request is
+// buffered: the stream is read whole, assembled to detect phantom calls,
+// retried with the expansions, and the final stream is relayed as the
+// model sent it; when phantom calls were stripped, or the stream names
+// expand_context at all, the final message is re-streamed instead, so the
+// phantom tool never leaks. A cut stream is 502, never a partial answer.
+// Upstream error statuses are relayed with their headers (Retry-After).
+// Every outcome, upstream call, expansion and bound reaches the [Observer].
 package gateway

@@ -20,6 +20,7 @@ import (
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/gateway"
 	"github.com/toolout/toolout/core/gateway/memstore"
+	"github.com/toolout/toolout/core/gateway/openai"
 	"github.com/toolout/toolout/fakes"
 )
 
@@ -32,7 +33,7 @@ func modelServer(llm core.LLM) *httptest.Server {
 	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		round, _ := strconv.Atoi(r.Header.Get(gateway.RoundHeader))
-		req, stream, err := gateway.DecodeChatRequest(body, core.Tag{Site: core.SiteGatewayUpstream, Turn: round})
+		req, stream, err := openai.DecodeRequest(body, core.Tag{Site: core.SiteGatewayUpstream, Turn: round})
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
@@ -44,7 +45,7 @@ func modelServer(llm core.LLM) *httptest.Server {
 		}
 		if !stream {
 			w.Header().Set("Content-Type", "application/json")
-			_, _ = w.Write(gateway.EncodeChatResponse(resp, "cmpl-1", "fake"))
+			_, _ = w.Write(openai.EncodeResponse(resp, "cmpl-1", "fake"))
 			return
 		}
 		w.Header().Set("Content-Type", "text/event-stream")
@@ -81,7 +82,7 @@ func newGateway(expand bool) *gateway.Gateway {
 	p, err := gateway.NewPipe(gateway.Options{Config: gateway.Config{RateLimit: 1000}, Compressor: gateway.Simple{Words: 8},
 		Store: memstore.New(gateway.StoreOptions{Sources: src}), Sources: src})
 	Expect(err).NotTo(HaveOccurred())
-	return &gateway.Gateway{Pipe: p, Adapter: gateway.OpenAI{}, Expand: expand}
+	return &gateway.Gateway{Pipe: p, Wire: openai.Wire{}, Expand: expand}
 }
 
 func chatBody(id, tool, content string, stream bool) []byte {
@@ -138,12 +139,12 @@ var _ = Describe("the proxy, end to end over loopback", func() {
 	It("compresses a large tool result, answers expand_context inside, and returns only the final answer", func() {
 		llm := script()
 		front, g := serve(llm)
-		resp, err := http.Post(front.URL+gateway.ChatPath, "application/json", bytes.NewReader(chatBody("1", "logs__query", content, false)))
+		resp, err := http.Post(front.URL+openai.Path, "application/json", bytes.NewReader(chatBody("1", "logs__query", content, false)))
 		Expect(err).NotTo(HaveOccurred())
 		defer resp.Body.Close()
 		Expect(resp.StatusCode).To(Equal(200))
 		out, _ := io.ReadAll(resp.Body)
-		final, err := gateway.DecodeChatResponse(out)
+		final, err := openai.DecodeResponse(out)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(final.Text).To(Equal("db-9 failed at line 333."))
 		Expect(final.ToolCalls).To(BeEmpty())
@@ -159,7 +160,7 @@ var _ = Describe("the proxy, end to end over loopback", func() {
 	It("does the same for a streaming request, relaying the final stream without phantom calls", func() {
 		llm := script()
 		front, _ := serve(llm)
-		resp, err := http.Post(front.URL+gateway.ChatPath, "application/json", bytes.NewReader(chatBody("1", "logs__query", content, true)))
+		resp, err := http.Post(front.URL+openai.Path, "application/json", bytes.NewReader(chatBody("1", "logs__query", content, true)))
 		Expect(err).NotTo(HaveOccurred())
 		defer resp.Body.Close()
 		Expect(resp.Header.Get("Content-Type")).To(HavePrefix("text/event-stream"))
@@ -197,7 +198,7 @@ var _ = Describe("the proxy, end to end over loopback", func() {
 		Expect(err).NotTo(HaveOccurred())
 		front, _ := serve(llm)
 		post := func(body []byte) string {
-			resp, err := http.Post(front.URL+gateway.ChatPath, "application/json", bytes.NewReader(body))
+			resp, err := http.Post(front.URL+openai.Path, "application/json", bytes.NewReader(body))
 			Expect(err).NotTo(HaveOccurred())
 			defer resp.Body.Close()
 			Expect(resp.StatusCode).To(Equal(200))
@@ -225,7 +226,7 @@ var _ = Describe("the proxy, end to end over loopback", func() {
 	It("relays upstream errors with their status", func() {
 		llm, _ := fakes.NewLLM([]fakes.Step{{Respond: fakes.Respond{Error: &fakes.ErrorSpec{Kind: "server_error", Message: "boom"}}}}, fakes.Options{})
 		front, _ := serve(llm)
-		resp, err := http.Post(front.URL+gateway.ChatPath, "application/json", bytes.NewReader(chatBody("1", "t", "small", false)))
+		resp, err := http.Post(front.URL+openai.Path, "application/json", bytes.NewReader(chatBody("1", "t", "small", false)))
 		Expect(err).NotTo(HaveOccurred())
 		defer resp.Body.Close()
 		Expect(resp.StatusCode).To(Equal(http.StatusBadGateway))
@@ -258,11 +259,11 @@ var _ = Describe("the proxy, end to end over loopback", func() {
 				defer GinkgoRecover()
 				id := strconv.Itoa(i)
 				body := chatBody(id, "logs__query", bigLog("db-"+id), false)
-				resp, err := http.Post(front.URL+gateway.ChatPath, "application/json", bytes.NewReader(body))
+				resp, err := http.Post(front.URL+openai.Path, "application/json", bytes.NewReader(body))
 				Expect(err).NotTo(HaveOccurred())
 				defer resp.Body.Close()
 				out, _ := io.ReadAll(resp.Body)
-				final, err := gateway.DecodeChatResponse(out)
+				final, err := openai.DecodeResponse(out)
 				Expect(err).NotTo(HaveOccurred())
 				answers[i] = final.Text
 			})
@@ -284,7 +285,7 @@ var _ = Describe("the expand_context loop", func() {
 
 	upstream := func(llm core.LLM) gateway.Upstream {
 		return func(ctx context.Context, round int, body []byte) ([]byte, error) {
-			req, _, err := gateway.DecodeChatRequest(body, core.Tag{Site: core.SiteGatewayUpstream, Turn: round})
+			req, _, err := openai.DecodeRequest(body, core.Tag{Site: core.SiteGatewayUpstream, Turn: round})
 			if err != nil {
 				return nil, err
 			}
@@ -292,7 +293,7 @@ var _ = Describe("the expand_context loop", func() {
 			if err != nil {
 				return nil, err
 			}
-			return gateway.EncodeChatResponse(resp, "c", "m"), nil
+			return openai.EncodeResponse(resp, "c", "m"), nil
 		}
 	}
 	expand := func(ids ...string) fakes.Respond {
@@ -327,7 +328,7 @@ var _ = Describe("the expand_context loop", func() {
 	It("answers an expired original with the fixed message", func() {
 		src, clock := manual()
 		p, _ := gateway.NewPipe(gateway.Options{Compressor: gateway.Simple{Words: 8}, Store: memstore.New(gateway.StoreOptions{Sources: src}), Sources: src})
-		g := &gateway.Gateway{Pipe: p, Adapter: gateway.OpenAI{}, Expand: true}
+		g := &gateway.Gateway{Pipe: p, Wire: openai.Wire{}, Expand: true}
 		llm, _ := fakes.NewLLM([]fakes.Step{
 			{Match: fakes.Match{Turn: 1}, Respond: expand(shadow)},
 			{Match: fakes.Match{Turn: 2}, Respond: fakes.Respond{Text: ptr("ok")}},

@@ -12,6 +12,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/toolout/toolout/core/gateway"
+	"github.com/toolout/toolout/core/gateway/openai"
 )
 
 var _ = Describe("faults, and the status the client receives", func() {
@@ -25,7 +26,7 @@ var _ = Describe("faults, and the status the client receives", func() {
 		p.Observer = ev
 		front := httptest.NewServer(p)
 		DeferCleanup(front.Close)
-		resp, err := http.Post(front.URL+gateway.ChatPath, "application/json", bytes.NewReader(body))
+		resp, err := http.Post(front.URL+openai.Path, "application/json", bytes.NewReader(body))
 		Expect(err).NotTo(HaveOccurred())
 		defer resp.Body.Close()
 		out, _ := io.ReadAll(resp.Body)
@@ -85,7 +86,7 @@ var _ = Describe("faults, and the status the client receives", func() {
 		front := httptest.NewServer(p)
 		DeferCleanup(front.Close)
 		ctx, cancel := context.WithCancel(context.Background())
-		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, front.URL+gateway.ChatPath, bytes.NewReader(bigStream))
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, front.URL+openai.Path, bytes.NewReader(bigStream))
 		errc := make(chan error, 1)
 		go func() {
 			resp, err := http.DefaultClient.Do(req)

@@ -16,8 +16,9 @@ type Upstream func(ctx context.Context, round int, body []byte) ([]byte, error)
 // Gateway applies the pipe to requests and runs the expand_context loop.
 // It is safe for concurrent use.
 type Gateway struct {
-	Pipe    *Pipe
-	Adapter Adapter
+	Pipe *Pipe
+	// Wire reads and edits the bodies of one provider's API.
+	Wire Wire
 	// Expand enables the phantom expand_context tool.
 	Expand bool
 	// MaxRounds caps expansion rounds; zero means MaxExpandRounds.
@@ -53,18 +54,24 @@ func (g *Gateway) logf(format string, args ...any) {
 	}
 }
 
-// Prepare compresses the tool outputs of a request and, when any was
-// compressed and expansion is on, injects the phantom tool. It returns the
-// body to forward.
+// Prepare reads a request body and prepares it (see [Gateway.PrepareConversation]).
 func (g *Gateway) Prepare(ctx context.Context, body []byte) ([]byte, []Result, error) {
-	outs, err := g.Adapter.ToolOutputs(body)
+	c, err := g.Wire.Read(body)
 	if err != nil {
 		return nil, nil, err
 	}
-	if len(outs) == 0 {
-		return body, nil, nil
+	return g.PrepareConversation(ctx, c)
+}
+
+// PrepareConversation compresses the tool outputs of a request read once
+// and, when the request then carries a marker the gateway issued and
+// expansion is on, offers the phantom tool. It returns the body to forward,
+// made by one splice over the parse.
+func (g *Gateway) PrepareConversation(ctx context.Context, c *Conversation) ([]byte, []Result, error) {
+	if len(c.Outputs) == 0 {
+		return c.Body, nil, nil
 	}
-	results, err := g.Pipe.Process(ctx, outs, g.Adapter.UserQuery(body))
+	results, err := g.Pipe.Process(ctx, c.Outputs, c.Query)
 	if err != nil {
 		return nil, results, err
 	}
@@ -78,14 +85,11 @@ func (g *Gateway) Prepare(ctx context.Context, body []byte) ([]byte, []Result, e
 			issued++
 		}
 	}
-	if compressed > 0 {
-		if body, err = g.Adapter.Apply(body, results); err != nil {
-			return nil, results, err
-		}
+	expand := g.Expand && issued > 0
+	if compressed == 0 && !expand {
+		return c.Body, results, nil
 	}
-	if g.Expand && issued > 0 {
-		body, err = g.Adapter.InjectExpandTool(body)
-	}
+	body, err := c.Rewrite(results, expand)
 	return body, results, err
 }
 
@@ -109,8 +113,17 @@ func issuedIDs(results []Result) map[string]bool {
 // phantom and real calls, only the phantom ones are answered and the
 // request is forwarded again; the model then repeats its real calls.
 func (g *Gateway) Handle(ctx context.Context, body []byte, up Upstream) (Outcome, error) {
+	c, err := g.Wire.Read(body)
+	if err != nil {
+		return Outcome{}, err
+	}
+	return g.HandleConversation(ctx, c, up)
+}
+
+// HandleConversation is [Gateway.Handle] on a request already read.
+func (g *Gateway) HandleConversation(ctx context.Context, c *Conversation, up Upstream) (Outcome, error) {
 	var out Outcome
-	body, results, err := g.Prepare(ctx, body)
+	body, results, err := g.PrepareConversation(ctx, c)
 	out.Results = results
 	if err != nil {
 		return out, err
@@ -131,7 +144,7 @@ func (g *Gateway) Handle(ctx context.Context, body []byte, up Upstream) (Outcome
 		if !g.Expand {
 			return out, nil
 		}
-		calls, err := g.Adapter.PhantomCalls(resp)
+		calls, err := g.Wire.PhantomCalls(resp)
 		if err != nil {
 			return out, fmt.Errorf("%w: round %d: response: %w", ErrUpstream, round, err)
 		}
@@ -141,7 +154,7 @@ func (g *Gateway) Handle(ctx context.Context, body []byte, up Upstream) (Outcome
 		if round > maxRounds {
 			out.Capped = true
 			g.logf("gateway: expand loop capped at %d rounds; %d phantom call(s) dropped", maxRounds, len(calls))
-			out.Response, err = g.Adapter.StripPhantom(resp)
+			out.Response, err = g.Wire.StripPhantom(resp)
 			return out, err
 		}
 		answers := make([]string, len(calls))
@@ -151,7 +164,7 @@ func (g *Gateway) Handle(ctx context.Context, body []byte, up Upstream) (Outcome
 			g.logf("gateway: round %d: expand_context %s: %s", round, c.ShadowID, e.Answer)
 			out.Expansions = append(out.Expansions, e)
 		}
-		if body, err = g.Adapter.AppendExpansions(body, calls, answers); err != nil {
+		if body, err = g.Wire.AppendExpansions(body, calls, answers); err != nil {
 			return out, err
 		}
 	}

@@ -16,7 +16,9 @@ import (
 
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/gateway"
+	"github.com/toolout/toolout/core/gateway/anthropic"
 	"github.com/toolout/toolout/core/gateway/memstore"
+	"github.com/toolout/toolout/core/gateway/openai"
 	"github.com/toolout/toolout/fakes"
 )
 
@@ -200,20 +202,23 @@ var _ = Describe("adapters", func() {
     {"role":"tool","tool_call_id":"c2","name":"other","content":[{"type":"text","text":"part one"},{"type":"text","text":"part two"}]}
   ] }`
 
-	It("finds OpenAI tool messages with their tool names, and the user query", func() {
-		outs, err := gateway.OpenAI{}.ToolOutputs([]byte(openaiBody))
+	It("reads OpenAI tool messages with their tool names, and the user query, in one parse", func() {
+		c, err := openai.Wire{}.Read([]byte(openaiBody))
 		Expect(err).NotTo(HaveOccurred())
-		Expect(outs).To(Equal([]gateway.ToolOutput{{Index: 0, CallID: "c1", Tool: "logs__query", Content: "BIG", Provider: "openai"},
+		Expect(c.Outputs).To(Equal([]gateway.ToolOutput{{Index: 0, CallID: "c1", Tool: "logs__query", Content: "BIG", Provider: "openai"},
 			{Index: 1, CallID: "c2", Tool: "other", Content: "part one\npart two", Provider: "openai"}}))
-		Expect(gateway.OpenAI{}.UserQuery([]byte(openaiBody))).To(Equal("How many errors?"))
+		Expect(c.Query).To(Equal("How many errors?"))
+		Expect(c.Stream).To(BeFalse())
 	})
 
-	It("edits only the compressed contents, preserving every other byte", func() {
-		out, err := gateway.OpenAI{}.Apply([]byte(openaiBody), []gateway.Result{{Index: 0, Action: "compressed", Text: "<<<SHADOW:s>>>\nsmall"},
-			{Index: 1, Action: "passthrough", Text: "ignored"}})
+	It("edits only the compressed contents, preserving every other byte, and adds the tool in the same splice", func() {
+		c, err := openai.Wire{}.Read([]byte(openaiBody))
+		Expect(err).NotTo(HaveOccurred())
+		results := []gateway.Result{{Index: 0, Action: "compressed", Text: "<<<SHADOW:s>>>\nsmall"}, {Index: 1, Action: "passthrough", Text: "ignored"}}
+		out, err := c.Rewrite(results, false)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(string(out)).To(Equal(strings.Replace(openaiBody, `"content":"BIG"`, `"content":"<<<SHADOW:s>>>\nsmall"`, 1)))
-		withTool, err := gateway.OpenAI{}.InjectExpandTool(out)
+		withTool, err := c.Rewrite(results, true)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(string(withTool)).To(HavePrefix(string(out[:len(out)-1])))
 		Expect(json.Valid(withTool)).To(BeTrue())
@@ -227,21 +232,21 @@ var _ = Describe("adapters", func() {
  "tools":[{"name":"Bash","input_schema":{"type":"object"}}]}`
 
 	It("finds Anthropic tool_result blocks, edits them in place, and appends the phantom tool", func() {
-		a := gateway.Anthropic{}
-		outs, err := a.ToolOutputs([]byte(anthropicBody))
+		c, err := anthropic.Wire{}.Read([]byte(anthropicBody))
 		Expect(err).NotTo(HaveOccurred())
-		Expect(outs).To(Equal([]gateway.ToolOutput{{Index: 0, CallID: "tu1", Tool: "Bash", Content: "FAIL x", Provider: "anthropic"}}))
-		Expect(a.UserQuery([]byte(anthropicBody))).To(Equal("Find the failing test"))
-		out, err := a.Apply([]byte(anthropicBody), []gateway.Result{{Index: 0, Action: "compressed", Text: "c"}})
+		Expect(c.Outputs).To(Equal([]gateway.ToolOutput{{Index: 0, CallID: "tu1", Tool: "Bash", Content: "FAIL x", Provider: "anthropic"}}))
+		Expect(c.Query).To(Equal("Find the failing test"))
+		results := []gateway.Result{{Index: 0, Action: "compressed", Text: "c"}}
+		out, err := c.Rewrite(results, false)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(string(out)).To(Equal(strings.Replace(anthropicBody, `"content":[{"type":"text","text":"FAIL x"}]`, `"content":"c"`, 1)))
-		out, err = a.InjectExpandTool(out)
+		out, err = c.Rewrite(results, true)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(string(out)).To(ContainSubstring(`{"name":"Bash","input_schema":{"type":"object"}},{"name":"expand_context"`))
 	})
 
 	It("finds, answers and strips phantom calls in Anthropic responses", func() {
-		a := gateway.Anthropic{}
+		a := anthropic.Wire{}
 		resp := []byte(`{"type":"message","content":[{"type":"text","text":"Let me look."},{"type":"tool_use","id":"p1","name":"expand_context","input":{"shadow_id":"shadow_1"}}],"stop_reason":"tool_use"}`)
 		calls, err := a.PhantomCalls(resp)
 		Expect(err).NotTo(HaveOccurred())
@@ -259,18 +264,18 @@ var _ = Describe("adapters", func() {
 		resp := []byte(`{"choices":[{"index":0,"message":{"role":"assistant","content":null,"tool_calls":[` +
 			`{"id":"a","type":"function","function":{"name":"expand_context","arguments":"{\"shadow_id\":\"s\"}"}},` +
 			`{"id":"b","type":"function","function":{"name":"search","arguments":"{}"}}]},"finish_reason":"tool_calls"}]}`)
-		out, err := gateway.OpenAI{}.StripPhantom(resp)
+		out, err := openai.Wire{}.StripPhantom(resp)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(string(out)).To(Equal(`{"choices":[{"index":0,"message":{"role":"assistant","content":null,"tool_calls":[` +
 			`{"id":"b","type":"function","function":{"name":"search","arguments":"{}"}}]},"finish_reason":"tool_calls"}]}`))
 		only := []byte(`{"choices":[{"index":0,"message":{"role":"assistant","content":"x","tool_calls":[{"id":"a","type":"function","function":{"name":"expand_context","arguments":"{}"}}]},"finish_reason":"tool_calls"}]}`)
-		out, err = gateway.OpenAI{}.StripPhantom(only)
+		out, err = openai.Wire{}.StripPhantom(only)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(string(out)).To(Equal(`{"choices":[{"index":0,"message":{"role":"assistant","content":"x"},"finish_reason":"stop"}]}`))
 	})
 
 	It("reports a malformed body with its byte offset", func() {
-		_, err := gateway.OpenAI{}.ToolOutputs([]byte(`{"messages": [}`))
+		_, err := openai.Wire{}.Read([]byte(`{"messages": [}`))
 		Expect(err).To(MatchError(`gateway: openai request: invalid JSON at byte 14: unexpected '}'`))
 	})
 })

@@ -14,14 +14,7 @@ import (
 	"sync"
 
 	"github.com/toolout/toolout/core"
-	"github.com/toolout/toolout/core/gateway/anthropic"
 )
-
-// ChatPath is the OpenAI chat-completions endpoint the proxy transforms.
-const ChatPath = "/v1/chat/completions"
-
-// MessagesPath is the Anthropic Messages endpoint the proxy transforms.
-const MessagesPath = anthropic.Path
 
 // RoundHeader tells the upstream which forward of a client request this is
 // (1, then 2… after expansions).
@@ -33,30 +26,12 @@ const (
 	MetricsPath = "/metrics"
 )
 
-// Route is one wire format the proxy transforms: POSTs to Path run through
-// Gateway (whose adapter reads that format) and are forwarded to Upstream
-// with the same path. Assemble turns a server-sent stream into the one
-// response body the non-streaming API returns; Restream is its inverse,
-// used when the stream cannot be relayed as it came.
+// Route is one wire format the proxy transforms: POSTs to the path of
+// Gateway.Wire run through Gateway and are forwarded to Upstream with the
+// same path.
 type Route struct {
-	Path     string
 	Gateway  *Gateway
 	Upstream *url.URL
-	Assemble func(raw []byte) ([]byte, error)
-	Restream func(resp []byte) ([]byte, error)
-}
-
-// OpenAIRoute is POST /v1/chat/completions in front of an
-// OpenAI-compatible upstream; g must use the OpenAI adapter.
-func OpenAIRoute(g *Gateway, upstream *url.URL) Route {
-	return Route{Path: ChatPath, Gateway: g, Upstream: upstream, Assemble: assembleStream,
-		Restream: func(resp []byte) ([]byte, error) { return chunkOf(resp), nil }}
-}
-
-// AnthropicRoute is POST /v1/messages in front of an Anthropic-compatible
-// upstream; g must use the Anthropic adapter.
-func AnthropicRoute(g *Gateway, upstream *url.URL) Route {
-	return Route{Path: MessagesPath, Gateway: g, Upstream: upstream, Assemble: anthropic.AssembleStream, Restream: anthropic.StreamOf}
 }
 
 // Proxy is an HTTP handler in front of model servers: it applies a gateway
@@ -83,9 +58,9 @@ type Proxy struct {
 	inflight     chan struct{}
 }
 
-// NewProxy returns a Proxy with the OpenAI route of g in front of upstream,
-// which is also where other paths go; add routes with [Proxy.Handle] and
-// set Limits, Observer and Metrics before serving.
+// NewProxy returns a Proxy with the route of g in front of upstream, which
+// is also where other paths go; add routes with [Proxy.Handle] and set
+// Limits, Observer and Metrics before serving.
 func NewProxy(g *Gateway, upstream *url.URL, client *http.Client) *Proxy {
 	if client == nil {
 		client = http.DefaultClient
@@ -93,12 +68,15 @@ func NewProxy(g *Gateway, upstream *url.URL, client *http.Client) *Proxy {
 	rp := httputil.NewSingleHostReverseProxy(upstream)
 	rp.Transport = client.Transport
 	p := &Proxy{Client: client, passthrough: rp, Limits: Limits{}.WithDefaults(), Observer: NopObserver{}, routes: map[string]Route{}}
-	p.Handle(OpenAIRoute(g, upstream))
+	p.Handle(g, upstream)
 	return p
 }
 
-// Handle adds (or replaces) the route of r.Path. Call it before serving.
-func (p *Proxy) Handle(r Route) { p.routes[r.Path] = r }
+// Handle adds (or replaces) the route of g's wire path, forwarding to
+// upstream. Call it before serving.
+func (p *Proxy) Handle(g *Gateway, upstream *url.URL) {
+	p.routes[g.Wire.Path()] = Route{Gateway: g, Upstream: upstream}
+}
 
 // upstreamStatus is a non-200 upstream answer, relayed to the client as is.
 type upstreamStatus struct {
@@ -142,7 +120,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		p.Metrics.ServeHTTP(w, r)
 	case r.Method == http.MethodPost && isRoute:
 		outcome := p.serveRoute(w, r, route)
-		p.observer().Request(route.Gateway.Adapter.Name(), outcome)
+		p.observer().Request(route.Gateway.Wire.Name(), outcome)
 	default:
 		p.passthrough.ServeHTTP(w, r)
 		p.observer().Request("passthrough", OutcomeOK)
@@ -170,18 +148,19 @@ func (p *Proxy) refuse(w http.ResponseWriter, code int, outcome, limit, msg stri
 }
 
 // readBody reads a request body within the limits: its size, then its JSON
-// shape (one pass without allocation), then that it is an object.
-func (p *Proxy) readBody(w http.ResponseWriter, r *http.Request) ([]byte, *jnode, func() string) {
+// shape (one pass without allocation), then reads it with the route's wire
+// (the one parse of the body).
+func (p *Proxy) readBody(w http.ResponseWriter, r *http.Request, wire Wire) (*Conversation, func() string) {
 	l := p.Limits.WithDefaults()
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, l.MaxBodyBytes))
 	var tooBig *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooBig):
-		return nil, nil, func() string {
+		return nil, func() string {
 			return p.refuse(w, http.StatusRequestEntityTooLarge, OutcomeTooLarge, LimitBodyBytes, fmt.Sprintf("request body larger than %d bytes", l.MaxBodyBytes))
 		}
 	case err != nil:
-		return nil, nil, func() string {
+		return nil, func() string {
 			return p.refuse(w, http.StatusBadRequest, OutcomeBadRequest, "", "cannot read the request body: "+err.Error())
 		}
 	}
@@ -191,18 +170,15 @@ func (p *Proxy) readBody(w http.ResponseWriter, r *http.Request) ([]byte, *jnode
 		if le.Limit == LimitJSONNesting {
 			code = http.StatusBadRequest
 		}
-		return nil, nil, func() string { return p.refuse(w, code, OutcomeTooLarge, le.Limit, "request body: "+le.Error()) }
+		return nil, func() string { return p.refuse(w, code, OutcomeTooLarge, le.Limit, "request body: "+le.Error()) }
 	}
-	root, err := parseSpans(body)
-	if err == nil && root.kind != '{' {
-		err = errors.New("the request body must be a JSON object")
-	}
+	c, err := wire.Read(body)
 	if err != nil {
-		return nil, nil, func() string {
-			return p.refuse(w, http.StatusBadRequest, OutcomeBadRequest, "", "request body: "+err.Error())
+		return nil, func() string {
+			return p.refuse(w, http.StatusBadRequest, OutcomeBadRequest, "", strings.TrimPrefix(err.Error(), "gateway: "))
 		}
 	}
-	return body, root, nil
+	return c, nil
 }
 
 // serveRoute runs one request of a route through its gateway and returns
@@ -216,11 +192,11 @@ func (p *Proxy) serveRoute(w http.ResponseWriter, r *http.Request, route Route) 
 		return p.refuse(w, http.StatusServiceUnavailable, OutcomeOverloaded, LimitConcurrency,
 			fmt.Sprintf("more than %d requests in flight; retry", cap(p.inflight)))
 	}
-	body, root, refused := p.readBody(w, r)
+	conv, refused := p.readBody(w, r, route.Gateway.Wire)
 	if refused != nil {
 		return refused()
 	}
-	stream := root.get("stream") != nil && root.get("stream").kind == 't'
+	stream := conv.Stream
 	var lastHeader http.Header
 	var lastStream []byte
 	up := func(ctx context.Context, round int, fwd []byte) ([]byte, error) {
@@ -228,9 +204,9 @@ func (p *Proxy) serveRoute(w http.ResponseWriter, r *http.Request, route Route) 
 		lastHeader, lastStream = header, raw
 		return resp, err
 	}
-	out, err := route.Gateway.Handle(r.Context(), body, up)
+	out, err := route.Gateway.HandleConversation(r.Context(), conv, up)
 	if err != nil {
-		if errors.Is(err, errUnassembled) && !bytes.Contains(lastStream, []byte(`"`+ExpandToolName+`"`)) {
+		if errors.Is(err, ErrUnassembled) && !bytes.Contains(lastStream, []byte(`"`+ExpandToolName+`"`)) {
 			// A stream the assembly cannot read (say, thinking blocks) and
 			// that names no phantom call: relay it as it came.
 			copyHeaders(w.Header(), lastHeader)
@@ -256,11 +232,11 @@ func (p *Proxy) serveRoute(w http.ResponseWriter, r *http.Request, route Route) 
 	// Phantom calls were stripped, or the stream names the phantom tool in
 	// a way the assembly may not have seen as a call: never relay it, send
 	// the final message as a stream of its own.
-	final, err := route.Gateway.Adapter.StripPhantom(out.Response)
+	final, err := route.Gateway.Wire.StripPhantom(out.Response)
 	if err != nil {
 		final = out.Response
 	}
-	restream, err := route.Restream(final)
+	restream, err := route.Gateway.Wire.Restream(final)
 	if err != nil {
 		return p.fail(w, r, fmt.Errorf("%w: %w", ErrUpstream, err))
 	}
@@ -317,9 +293,6 @@ func (p *Proxy) fail(w http.ResponseWriter, r *http.Request, err error) string {
 
 // forward posts fwd upstream. For a stream it reads the whole event stream
 // and returns the completion it spells, with the raw stream.
-// errUnassembled is a stream the route's assembly does not support.
-var errUnassembled = errors.New("stream not assembled")
-
 // forward posts fwd to the route's upstream. For a stream it reads the
 // whole event stream and returns the response it spells, with the raw
 // stream.
@@ -328,7 +301,7 @@ func (p *Proxy) forward(ctx context.Context, route Route, clientHeader http.Head
 	ctx, cancel := context.WithTimeout(ctx, l.UpstreamTimeout)
 	defer cancel()
 	u := *route.Upstream
-	u.Path = strings.TrimSuffix(u.Path, "/") + route.Path
+	u.Path = strings.TrimSuffix(u.Path, "/") + route.Gateway.Wire.Path()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u.String(), bytes.NewReader(fwd))
 	if err != nil {
 		return nil, nil, nil, err
@@ -336,7 +309,7 @@ func (p *Proxy) forward(ctx context.Context, route Route, clientHeader http.Head
 	copyHeaders(req.Header, clientHeader)
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set(RoundHeader, strconv.Itoa(round))
-	name := route.Gateway.Adapter.Name()
+	name := route.Gateway.Wire.Name()
 	start := p.Sources.Time()
 	resp, err := p.Client.Do(req)
 	if err != nil {
@@ -356,10 +329,10 @@ func (p *Proxy) forward(ctx context.Context, route Route, clientHeader http.Head
 	case !stream:
 		return raw, resp.Header, nil, nil
 	}
-	assembled, err := route.Assemble(raw)
+	assembled, err := route.Gateway.Wire.Assemble(raw)
 	switch {
-	case errors.Is(err, anthropic.ErrUnsupported):
-		return nil, resp.Header, raw, fmt.Errorf("%w: %w", errUnassembled, err)
+	case errors.Is(err, ErrUnassembled):
+		return nil, resp.Header, raw, err
 	case err != nil:
 		return nil, nil, nil, fmt.Errorf("%w: %w", ErrUpstream, err)
 	}

@@ -2,7 +2,12 @@
 // /v1/messages) for the compression gateway: request and response bodies to
 // and from core.Request and core.Response, and the streaming format (server-
 // sent events) to and from the message the API returns without streaming.
-// It imports core and the standard library only (core/gateway imports it).
+// [Wire] is its gateway.Wire: it reads a request once into a
+// gateway.Conversation (tool_result blocks, named by the tool_use they
+// answer, is_error kept; the last user text; "stream") and finds, answers
+// and strips expand_context tool_use blocks by splicing the body
+// (core/gateway/jsonspan), so every other byte reaches the upstream as the
+// client sent it.
 //
 // # Contract
 //

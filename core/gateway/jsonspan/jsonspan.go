@@ -1,4 +1,4 @@
-package gateway
+package jsonspan
 
 import (
 	"encoding/json"
@@ -7,50 +7,50 @@ import (
 	"strings"
 )
 
-// jnode is a parsed JSON value with the byte range it occupies in the body,
+// Node is a parsed JSON value with the byte range it occupies in the body,
 // so that a request can be edited by splicing: every byte outside the
 // edited values stays as the client sent it.
-type jnode struct {
-	kind       byte // '{', '[', '"', 'n' (number), 't', 'f', '0' (null)
-	start, end int
-	keys       []string // object keys, in order
-	keyStarts  []int    // where each key's string starts
-	vals       []*jnode // object values or array elements
-	str        string   // decoded string value
+type Node struct {
+	Kind       byte // '{', '[', '"', 'n' (number), 't', 'f', '0' (null)
+	Start, End int
+	Keys       []string // object keys, in order
+	KeyStarts  []int    // where each key's string starts
+	Vals       []*Node  // object values or array elements
+	Str        string   // decoded string value
 }
 
-func (n *jnode) get(key string) *jnode {
-	if n == nil || n.kind != '{' {
+func (n *Node) Get(key string) *Node {
+	if n == nil || n.Kind != '{' {
 		return nil
 	}
 	// The last of duplicate keys wins, as in encoding/json and Python's
 	// json, which most upstreams use: the gateway reads (and edits) the
 	// value the upstream will read.
-	for i := len(n.keys) - 1; i >= 0; i-- {
-		if n.keys[i] == key {
-			return n.vals[i]
+	for i := len(n.Keys) - 1; i >= 0; i-- {
+		if n.Keys[i] == key {
+			return n.Vals[i]
 		}
 	}
 	return nil
 }
 
-func (n *jnode) items() []*jnode {
-	if n == nil || n.kind != '[' {
+func (n *Node) Items() []*Node {
+	if n == nil || n.Kind != '[' {
 		return nil
 	}
-	return n.vals
+	return n.Vals
 }
 
-func (n *jnode) text() string {
-	if n == nil || n.kind != '"' {
+func (n *Node) Text() string {
+	if n == nil || n.Kind != '"' {
 		return ""
 	}
-	return n.str
+	return n.Str
 }
 
-// parseSpans parses body into a jnode tree. Errors name the byte offset.
-func parseSpans(body []byte) (*jnode, error) {
-	p := &jparser{b: body}
+// Parse parses body into a Node tree. Errors name the byte offset.
+func Parse(body []byte) (*Node, error) {
+	p := &parser{b: body}
 	p.ws()
 	n, err := p.value(0)
 	if err != nil {
@@ -63,22 +63,22 @@ func parseSpans(body []byte) (*jnode, error) {
 	return n, nil
 }
 
-type jparser struct {
+type parser struct {
 	b []byte
 	i int
 }
 
-func (p *jparser) ws() {
+func (p *parser) ws() {
 	for p.i < len(p.b) && (p.b[p.i] == ' ' || p.b[p.i] == '\t' || p.b[p.i] == '\n' || p.b[p.i] == '\r') {
 		p.i++
 	}
 }
 
-func (p *jparser) fail(what string) error {
+func (p *parser) fail(what string) error {
 	return fmt.Errorf("invalid JSON at byte %d: %s", p.i, what)
 }
 
-func (p *jparser) value(depth int) (*jnode, error) {
+func (p *parser) value(depth int) (*Node, error) {
 	if depth > 512 {
 		return nil, p.fail("nested too deeply")
 	}
@@ -88,12 +88,12 @@ func (p *jparser) value(depth int) (*jnode, error) {
 	start := p.i
 	switch c := p.b[p.i]; {
 	case c == '{':
-		n := &jnode{kind: '{', start: start}
+		n := &Node{Kind: '{', Start: start}
 		p.i++
 		p.ws()
 		if p.i < len(p.b) && p.b[p.i] == '}' {
 			p.i++
-			n.end = p.i
+			n.End = p.i
 			return n, nil
 		}
 		for {
@@ -115,8 +115,8 @@ func (p *jparser) value(depth int) (*jnode, error) {
 			if err != nil {
 				return nil, err
 			}
-			n.keys, n.vals = append(n.keys, k.str), append(n.vals, v)
-			n.keyStarts = append(n.keyStarts, k.start)
+			n.Keys, n.Vals = append(n.Keys, k.Str), append(n.Vals, v)
+			n.KeyStarts = append(n.KeyStarts, k.Start)
 			p.ws()
 			if p.i < len(p.b) && p.b[p.i] == ',' {
 				p.i++
@@ -124,18 +124,18 @@ func (p *jparser) value(depth int) (*jnode, error) {
 			}
 			if p.i < len(p.b) && p.b[p.i] == '}' {
 				p.i++
-				n.end = p.i
+				n.End = p.i
 				return n, nil
 			}
 			return nil, p.fail("want ',' or '}'")
 		}
 	case c == '[':
-		n := &jnode{kind: '[', start: start}
+		n := &Node{Kind: '[', Start: start}
 		p.i++
 		p.ws()
 		if p.i < len(p.b) && p.b[p.i] == ']' {
 			p.i++
-			n.end = p.i
+			n.End = p.i
 			return n, nil
 		}
 		for {
@@ -144,7 +144,7 @@ func (p *jparser) value(depth int) (*jnode, error) {
 			if err != nil {
 				return nil, err
 			}
-			n.vals = append(n.vals, v)
+			n.Vals = append(n.Vals, v)
 			p.ws()
 			if p.i < len(p.b) && p.b[p.i] == ',' {
 				p.i++
@@ -152,7 +152,7 @@ func (p *jparser) value(depth int) (*jnode, error) {
 			}
 			if p.i < len(p.b) && p.b[p.i] == ']' {
 				p.i++
-				n.end = p.i
+				n.End = p.i
 				return n, nil
 			}
 			return nil, p.fail("want ',' or ']'")
@@ -170,8 +170,8 @@ func (p *jparser) value(depth int) (*jnode, error) {
 			return nil, p.fail("unterminated string")
 		}
 		p.i++
-		n := &jnode{kind: '"', start: start, end: p.i}
-		if err := json.Unmarshal(p.b[start:p.i], &n.str); err != nil {
+		n := &Node{Kind: '"', Start: start, End: p.i}
+		if err := json.Unmarshal(p.b[start:p.i], &n.Str); err != nil {
 			p.i = start
 			return nil, p.fail("bad string: " + err.Error())
 		}
@@ -199,31 +199,31 @@ func (p *jparser) value(depth int) (*jnode, error) {
 				return nil, p.fail(fmt.Sprintf("unexpected %q", lit))
 			}
 		}
-		return &jnode{kind: kind, start: start, end: p.i}, nil
+		return &Node{Kind: kind, Start: start, End: p.i}, nil
 	}
 }
 
-// edit replaces body[start:end] with text.
-type edit struct {
-	start, end int
-	text       []byte
+// Edit replaces body[start:end] with text.
+type Edit struct {
+	Start, End int
+	Text       []byte
 }
 
 // splice applies non-overlapping edits to body.
-func splice(body []byte, edits []edit) []byte {
-	slices.SortFunc(edits, func(a, b edit) int { return a.start - b.start })
+func Splice(body []byte, edits []Edit) []byte {
+	slices.SortFunc(edits, func(a, b Edit) int { return a.Start - b.Start })
 	out := make([]byte, 0, len(body))
 	at := 0
 	for _, e := range edits {
-		out = append(out, body[at:e.start]...)
-		out = append(out, e.text...)
-		at = e.end
+		out = append(out, body[at:e.Start]...)
+		out = append(out, e.Text...)
+		at = e.End
 	}
 	return append(out, body[at:]...)
 }
 
 // jsonString encodes s as a JSON string without HTML escaping.
-func jsonString(s string) []byte {
+func String(s string) []byte {
 	var b strings.Builder
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
@@ -231,45 +231,64 @@ func jsonString(s string) []byte {
 	return []byte(strings.TrimSuffix(b.String(), "\n"))
 }
 
-// appendToArray returns the edit that appends raw elements to array arr.
-func appendToArray(arr *jnode, elems ...[]byte) edit {
+// appendToArray returns the Edit that appends raw elements to array arr.
+func AppendToArray(arr *Node, elems ...[]byte) Edit {
 	var b []byte
 	for i, e := range elems {
-		if i > 0 || len(arr.vals) > 0 {
+		if i > 0 || len(arr.Vals) > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, e...)
 	}
-	return edit{start: arr.end - 1, end: arr.end - 1, text: b}
+	return Edit{Start: arr.End - 1, End: arr.End - 1, Text: b}
 }
 
-// addKey returns the edit that adds "key": raw to object obj.
-func addKey(obj *jnode, key string, raw []byte) edit {
+// addKey returns the Edit that adds "key": raw to object obj.
+func AddKey(obj *Node, key string, raw []byte) Edit {
 	b := []byte{}
-	if len(obj.keys) > 0 {
+	if len(obj.Keys) > 0 {
 		b = append(b, ',')
 	}
-	b = append(b, jsonString(key)...)
+	b = append(b, String(key)...)
 	b = append(b, ':')
 	b = append(b, raw...)
-	return edit{start: obj.end - 1, end: obj.end - 1, text: b}
+	return Edit{Start: obj.End - 1, End: obj.End - 1, Text: b}
 }
 
-// removeKey returns the edit that removes key (and one neighbouring comma)
+// removeKey returns the Edit that removes key (and one neighbouring comma)
 // from object obj; ok is false when obj has no such key.
-func removeKey(obj *jnode, key string) (edit, bool) {
-	for i, k := range obj.keys {
+func RemoveKey(obj *Node, key string) (Edit, bool) {
+	for i, k := range obj.Keys {
 		if k != key {
 			continue
 		}
 		switch {
 		case i > 0:
-			return edit{start: obj.vals[i-1].end, end: obj.vals[i].end}, true
-		case len(obj.keys) > 1:
-			return edit{start: obj.keyStarts[0], end: obj.keyStarts[1]}, true
+			return Edit{Start: obj.Vals[i-1].End, End: obj.Vals[i].End}, true
+		case len(obj.Keys) > 1:
+			return Edit{Start: obj.KeyStarts[0], End: obj.KeyStarts[1]}, true
 		default:
-			return edit{start: obj.keyStarts[0], end: obj.vals[0].end}, true
+			return Edit{Start: obj.KeyStarts[0], End: obj.Vals[0].End}, true
 		}
 	}
-	return edit{}, false
+	return Edit{}, false
+}
+
+// ContentText returns a message content's text: a string value, or the
+// text of its text parts ({"type":"text"|"input_text","text":…}) joined by
+// newlines, the shape both OpenAI and Anthropic use for content arrays.
+func ContentText(n *Node) string {
+	if n == nil {
+		return ""
+	}
+	if n.Kind == '"' {
+		return n.Str
+	}
+	var parts []string
+	for _, p := range n.Items() {
+		if t := p.Get("type").Text(); t == "text" || t == "input_text" {
+			parts = append(parts, p.Get("text").Text())
+		}
+	}
+	return strings.Join(parts, "\n")
 }

@@ -1,4 +1,4 @@
-package gateway
+package openai
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/toolout/toolout/core"
+	"github.com/toolout/toolout/core/gateway"
+	"github.com/toolout/toolout/core/gateway/jsonspan"
 )
 
 // chat is the subset of an OpenAI chat-completions request that maps to
@@ -43,12 +45,12 @@ type chatToolCall struct {
 	} `json:"function"`
 }
 
-// DecodeChatRequest maps an OpenAI chat-completions request body to a
+// DecodeRequest maps an OpenAI chat-completions request body to a
 // core.Request (with the given tag) and reports whether it asks to stream.
-func DecodeChatRequest(body []byte, tag core.Tag) (core.Request, bool, error) {
+func DecodeRequest(body []byte, tag core.Tag) (core.Request, bool, error) {
 	var c chat
 	if err := json.Unmarshal(body, &c); err != nil {
-		return core.Request{}, false, fmt.Errorf("gateway: chat request: %w", err)
+		return core.Request{}, false, fmt.Errorf("openai: chat request: %w", err)
 	}
 	req := core.Request{Tag: tag, MaxOutputTokens: max(c.MaxTokens, c.MaxCompletionTokens)}
 	for _, m := range c.Messages {
@@ -56,8 +58,8 @@ func DecodeChatRequest(body []byte, tag core.Tag) (core.Request, bool, error) {
 		var s string
 		if json.Unmarshal(m.Content, &s) == nil {
 			msg.Content = s
-		} else if root, err := parseSpans(m.Content); err == nil {
-			msg.Content = textOf(root)
+		} else if root, err := jsonspan.Parse(m.Content); err == nil {
+			msg.Content = jsonspan.ContentText(root)
 		}
 		for _, tc := range m.ToolCalls {
 			msg.ToolCalls = append(msg.ToolCalls, core.ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: json.RawMessage(tc.Function.Arguments)})
@@ -70,8 +72,8 @@ func DecodeChatRequest(body []byte, tag core.Tag) (core.Request, bool, error) {
 	return req, c.Stream, nil
 }
 
-// EncodeChatRequest maps a core.Request to an OpenAI chat-completions body.
-func EncodeChatRequest(req core.Request, model string) []byte {
+// EncodeRequest maps a core.Request to an OpenAI chat-completions body.
+func EncodeRequest(req core.Request, model string) []byte {
 	type fn struct {
 		Name        string          `json:"name"`
 		Description string          `json:"description,omitempty"`
@@ -117,8 +119,8 @@ func EncodeChatRequest(req core.Request, model string) []byte {
 	return data
 }
 
-// EncodeChatResponse renders a core.Response as an OpenAI chat completion.
-func EncodeChatResponse(resp core.Response, id, model string) []byte {
+// EncodeResponse renders a core.Response as an OpenAI chat completion.
+func EncodeResponse(resp core.Response, id, model string) []byte {
 	type msg struct {
 		Role      string         `json:"role"`
 		Content   *string        `json:"content"`
@@ -150,8 +152,8 @@ func EncodeChatResponse(resp core.Response, id, model string) []byte {
 	return data
 }
 
-// DecodeChatResponse maps an OpenAI chat completion to a core.Response.
-func DecodeChatResponse(body []byte) (core.Response, error) {
+// DecodeResponse maps an OpenAI chat completion to a core.Response.
+func DecodeResponse(body []byte) (core.Response, error) {
 	var c struct {
 		Choices []struct {
 			Message struct {
@@ -166,10 +168,10 @@ func DecodeChatResponse(body []byte) (core.Response, error) {
 		} `json:"usage"`
 	}
 	if err := json.Unmarshal(body, &c); err != nil {
-		return core.Response{}, fmt.Errorf("gateway: chat response: %w", err)
+		return core.Response{}, fmt.Errorf("openai: chat response: %w", err)
 	}
 	if len(c.Choices) == 0 {
-		return core.Response{}, fmt.Errorf("gateway: chat response: no choices")
+		return core.Response{}, fmt.Errorf("openai: chat response: no choices")
 	}
 	ch := c.Choices[0]
 	resp := core.Response{FinishReason: ch.FinishReason, Usage: core.Usage{InputTokens: c.Usage.PromptTokens, OutputTokens: c.Usage.CompletionTokens}}
@@ -182,9 +184,9 @@ func DecodeChatResponse(body []byte) (core.Response, error) {
 	return resp, nil
 }
 
-// OpenAIClient is a core.LLM over an OpenAI-compatible chat-completions
+// Client is a core.LLM over an OpenAI-compatible chat-completions
 // endpoint, used by the external_provider strategy.
-type OpenAIClient struct {
+type Client struct {
 	// BaseURL is the API root, e.g. https://api.openai.com/v1.
 	BaseURL string
 	APIKey  string
@@ -195,18 +197,18 @@ type OpenAIClient struct {
 
 // Complete posts the request to BaseURL/chat/completions. 429 wraps
 // core.ErrRateLimited and 5xx core.ErrServer.
-func (c OpenAIClient) Complete(ctx context.Context, req core.Request) (core.Response, error) {
-	status, body, err := postJSON(ctx, c.HTTP, strings.TrimSuffix(c.BaseURL, "/")+"/chat/completions", c.APIKey, EncodeChatRequest(req, c.Model))
+func (c Client) Complete(ctx context.Context, req core.Request) (core.Response, error) {
+	status, body, err := gateway.PostJSON(ctx, c.HTTP, strings.TrimSuffix(c.BaseURL, "/")+"/chat/completions", c.APIKey, EncodeRequest(req, c.Model))
 	if err != nil {
 		return core.Response{}, err
 	}
 	switch {
 	case status == http.StatusTooManyRequests:
-		return core.Response{}, fmt.Errorf("%s: %w", statusText(status), core.ErrRateLimited)
+		return core.Response{}, fmt.Errorf("%s: %w", gateway.StatusText(status), core.ErrRateLimited)
 	case status >= 500:
-		return core.Response{}, fmt.Errorf("%s: %w", statusText(status), core.ErrServer)
+		return core.Response{}, fmt.Errorf("%s: %w", gateway.StatusText(status), core.ErrServer)
 	case status != http.StatusOK:
-		return core.Response{}, fmt.Errorf("%s: %s", statusText(status), strings.TrimSpace(string(body[:min(len(body), 300)])))
+		return core.Response{}, fmt.Errorf("%s: %s", gateway.StatusText(status), strings.TrimSpace(string(body[:min(len(body), 300)])))
 	}
-	return DecodeChatResponse(body)
+	return DecodeResponse(body)
 }

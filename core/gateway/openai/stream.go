@@ -1,4 +1,4 @@
-package gateway
+package openai
 
 import (
 	"bufio"
@@ -52,7 +52,7 @@ func assembleStream(raw []byte) ([]byte, error) {
 			} `json:"choices"`
 		}
 		if err := json.Unmarshal([]byte(data), &chunk); err != nil {
-			return nil, fmt.Errorf("gateway: stream chunk: %w", err)
+			return nil, fmt.Errorf("openai: stream chunk: %w", err)
 		}
 		for _, ch := range chunk.Choices {
 			text.WriteString(ch.Delta.Content)
@@ -77,10 +77,10 @@ func assembleStream(raw []byte) ([]byte, error) {
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("gateway: stream: %w", err)
+		return nil, fmt.Errorf("openai: stream: %w", err)
 	}
 	if !ended {
-		return nil, errors.New("gateway: stream: ended before a finish_reason or [DONE] (cut)")
+		return nil, errors.New("openai: stream: ended before a finish_reason or [DONE] (cut)")
 	}
 	resp.Text = text.String()
 	for _, i := range order {
@@ -88,12 +88,12 @@ func assembleStream(raw []byte) ([]byte, error) {
 		c.Arguments = json.RawMessage(args[i].String())
 		resp.ToolCalls = append(resp.ToolCalls, *c)
 	}
-	return EncodeChatResponse(resp, "stream", ""), nil
+	return EncodeResponse(resp, "stream", ""), nil
 }
 
 // chunkOf renders a chat completion as a one-chunk event stream.
 func chunkOf(completion []byte) []byte {
-	resp, err := DecodeChatResponse(completion)
+	resp, err := DecodeResponse(completion)
 	if err != nil {
 		return []byte("data: [DONE]\n\n")
 	}

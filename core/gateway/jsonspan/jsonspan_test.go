@@ -1,4 +1,4 @@
-package gateway
+package jsonspan
 
 import (
 	"bytes"
@@ -17,13 +17,10 @@ import (
 	. "github.com/onsi/gomega"
 )
 
-// This file is in package gateway because the span editor is internal: the
-// adapters reach it only through whole provider bodies.
-
-var _ = Describe("parseSpans", func() {
+var _ = Describe("Parse", func() {
 	DescribeTable("names a byte offset inside the body",
 		func(body, want string) {
-			_, err := parseSpans([]byte(body))
+			_, err := Parse([]byte(body))
 			Expect(err).To(MatchError(want))
 		},
 		Entry("string cut after a backslash", `"\`, "invalid JSON at byte 2: unterminated string"),
@@ -33,9 +30,9 @@ var _ = Describe("parseSpans", func() {
 })
 
 // walkNodes calls fn for n and every value below it, parents first.
-func walkNodes(n *jnode, fn func(*jnode)) {
+func walkNodes(n *Node, fn func(*Node)) {
 	fn(n)
-	for _, c := range n.vals {
+	for _, c := range n.Vals {
 		walkNodes(c, fn)
 	}
 }
@@ -62,28 +59,28 @@ func maxNesting(b []byte) int {
 
 // asValue rebuilds the value of n as encoding/json would decode it (numbers
 // as json.Number, the last of duplicate keys wins).
-func asValue(n *jnode, body []byte) any {
-	switch n.kind {
+func asValue(n *Node, body []byte) any {
+	switch n.Kind {
 	case '{':
 		m := map[string]any{}
-		for i, k := range n.keys {
-			m[k] = asValue(n.vals[i], body)
+		for i, k := range n.Keys {
+			m[k] = asValue(n.Vals[i], body)
 		}
 		return m
 	case '[':
 		s := []any{}
-		for _, v := range n.vals {
+		for _, v := range n.Vals {
 			s = append(s, asValue(v, body))
 		}
 		return s
 	case '"':
-		return n.str
+		return n.Str
 	case 't', 'f':
-		return n.kind == 't'
+		return n.Kind == 't'
 	case '0':
 		return nil
 	}
-	return json.Number(body[n.start:n.end])
+	return json.Number(body[n.Start:n.End])
 }
 
 func decodeStd(b []byte) any {
@@ -101,11 +98,11 @@ func decodeStd(b []byte) any {
 
 var spanErrRE = regexp.MustCompile(`^invalid JSON at byte (\d+): [^\n]+$`)
 
-// checkParse checks parseSpans against encoding/json on body and returns the
+// checkParse checks Parse against encoding/json on body and returns the
 // tree, or nil when body is rejected.
-func checkParse(t *testing.T, body []byte) *jnode {
+func checkParse(t *testing.T, body []byte) *Node {
 	t.Helper()
-	root, err := parseSpans(body)
+	root, err := Parse(body)
 	valid := json.Valid(body)
 	if err != nil {
 		m := spanErrRE.FindStringSubmatch(err.Error())
@@ -130,27 +127,27 @@ func checkParse(t *testing.T, body []byte) *jnode {
 	if maxNesting(body) > 513 {
 		t.Fatalf("accepted %d levels of nesting", maxNesting(body))
 	}
-	walkNodes(root, func(n *jnode) {
-		span := body[n.start:n.end]
+	walkNodes(root, func(n *Node) {
+		span := body[n.Start:n.End]
 		if !json.Valid(span) {
 			t.Fatalf("node span %q is not JSON", span)
 		}
-		if len(n.keys) != len(n.keyStarts) || n.kind == '{' && len(n.keys) != len(n.vals) {
-			t.Fatalf("object at %d: %d keys, %d key offsets, %d values", n.start, len(n.keys), len(n.keyStarts), len(n.vals))
+		if len(n.Keys) != len(n.KeyStarts) || n.Kind == '{' && len(n.Keys) != len(n.Vals) {
+			t.Fatalf("object at %d: %d keys, %d key offsets, %d values", n.Start, len(n.Keys), len(n.KeyStarts), len(n.Vals))
 		}
-		at := n.start + 1
-		for i, v := range n.vals {
-			if n.kind == '{' {
+		at := n.Start + 1
+		for i, v := range n.Vals {
+			if n.Kind == '{' {
 				var k string
-				dec := json.NewDecoder(bytes.NewReader(body[n.keyStarts[i]:]))
-				if n.keyStarts[i] < at || dec.Decode(&k) != nil || k != n.keys[i] {
-					t.Fatalf("key %d of the object at %d: offset %d does not hold %q", i, n.start, n.keyStarts[i], n.keys[i])
+				dec := json.NewDecoder(bytes.NewReader(body[n.KeyStarts[i]:]))
+				if n.KeyStarts[i] < at || dec.Decode(&k) != nil || k != n.Keys[i] {
+					t.Fatalf("key %d of the object at %d: offset %d does not hold %q", i, n.Start, n.KeyStarts[i], n.Keys[i])
 				}
 			}
-			if v.start < at || v.end > n.end-1 {
-				t.Fatalf("child %d [%d,%d) outside its parent [%d,%d) or before its sibling", i, v.start, v.end, n.start, n.end)
+			if v.Start < at || v.End > n.End-1 {
+				t.Fatalf("child %d [%d,%d) outside its parent [%d,%d) or before its sibling", i, v.Start, v.End, n.Start, n.End)
 			}
-			at = v.end
+			at = v.End
 		}
 	})
 	if got, want := asValue(root, body), decodeStd(body); !reflect.DeepEqual(got, want) {
@@ -160,7 +157,7 @@ func checkParse(t *testing.T, body []byte) *jnode {
 }
 
 // checkSplice checks that out is valid JSON equal to body outside the edits.
-func checkSplice(t *testing.T, what string, body, out []byte, edits ...edit) *jnode {
+func checkSplice(t *testing.T, what string, body, out []byte, edits ...Edit) *Node {
 	t.Helper()
 	if !json.Valid(out) {
 		t.Fatalf("%s: invalid JSON out of %q: %q", what, body, out)
@@ -168,14 +165,14 @@ func checkSplice(t *testing.T, what string, body, out []byte, edits ...edit) *jn
 	var want []byte
 	at := 0
 	for _, e := range edits { // sorted by splice
-		want = append(append(want, body[at:e.start]...), e.text...)
-		at = e.end
+		want = append(append(want, body[at:e.Start]...), e.Text...)
+		at = e.End
 	}
 	want = append(want, body[at:]...)
 	if !bytes.Equal(out, want) {
-		t.Fatalf("%s: bytes outside the edit changed:\n got %q\nwant %q", what, out, want)
+		t.Fatalf("%s: bytes outside the Edit changed:\n got %q\nwant %q", what, out, want)
 	}
-	n, err := parseSpans(out)
+	n, err := Parse(out)
 	if err != nil {
 		t.Fatalf("%s: the output does not parse: %v", what, err)
 	}
@@ -183,10 +180,10 @@ func checkSplice(t *testing.T, what string, body, out []byte, edits ...edit) *jn
 }
 
 // nodeAt returns the node of root starting at byte start with the given kind.
-func nodeAt(root *jnode, start int, kind byte) *jnode {
-	var found *jnode
-	walkNodes(root, func(n *jnode) {
-		if found == nil && n.start == start && n.kind == kind {
+func nodeAt(root *Node, start int, kind byte) *Node {
+	var found *Node
+	walkNodes(root, func(n *Node) {
+		if found == nil && n.Start == start && n.Kind == kind {
 			found = n
 		}
 	})
@@ -197,7 +194,7 @@ func nodeAt(root *jnode, start int, kind byte) *jnode {
 // U+FFFD).
 func roundString(s string) string {
 	var back string
-	if err := json.Unmarshal(jsonString(s), &back); err != nil {
+	if err := json.Unmarshal(String(s), &back); err != nil {
 		panic(err)
 	}
 	return back
@@ -208,7 +205,7 @@ func roundString(s string) string {
 const maxSeed = 16 << 10
 
 func gatewaySeeds(f *testing.F) [][]byte {
-	files, err := filepath.Glob("../../scenarios/gateway/data/*.json")
+	files, err := filepath.Glob("../../../scenarios/gateway/data/*.json")
 	if err != nil || len(files) == 0 {
 		f.Fatalf("no request bodies under scenarios/gateway/data")
 	}
@@ -225,8 +222,8 @@ func gatewaySeeds(f *testing.F) [][]byte {
 	return out
 }
 
-// FuzzJSONSpan checks the span editor on any bytes and any edit it supports:
-//   - parseSpans accepts exactly what encoding/json accepts, except nesting
+// FuzzJSONSpan checks the span editor on any bytes and any Edit it supports:
+//   - Parse accepts exactly what encoding/json accepts, except nesting
 //     deeper than 512, which is an error; errors read "invalid JSON at byte
 //     N: why" with N inside the body; nothing panics;
 //   - the tree agrees with encoding/json (values, keys, spans: each node's
@@ -234,7 +231,7 @@ func gatewaySeeds(f *testing.F) [][]byte {
 //   - replacing values with JSON strings (one or several at once), adding a
 //     key, removing each key, and appending to an array give valid JSON that
 //     is byte-equal to the input outside the edited value, and whose parsed
-//     tree shows the edit.
+//     tree shows the Edit.
 func FuzzJSONSpan(f *testing.F) {
 	for _, b := range gatewaySeeds(f) {
 		f.Add(b, "tools", uint16(0), "compressed text")
@@ -252,10 +249,10 @@ func FuzzJSONSpan(f *testing.F) {
 		if root == nil {
 			return
 		}
-		var nodes, objects, arrays, stringsAt []*jnode
-		walkNodes(root, func(n *jnode) {
+		var nodes, objects, arrays, stringsAt []*Node
+		walkNodes(root, func(n *Node) {
 			nodes = append(nodes, n)
-			switch n.kind {
+			switch n.Kind {
 			case '{':
 				objects = append(objects, n)
 			case '[':
@@ -266,59 +263,59 @@ func FuzzJSONSpan(f *testing.F) {
 		})
 		i := int(pick)
 		n := nodes[i%len(nodes)]
-		e := edit{start: n.start, end: n.end, text: jsonString(text)}
-		out := checkSplice(t, "replace", body, splice(body, []edit{e}), e)
-		if got := nodeAt(out, n.start, '"'); got == nil || got.str != roundString(text) {
-			t.Fatalf("replace: no string %q at %d", text, n.start)
+		e := Edit{Start: n.Start, End: n.End, Text: String(text)}
+		out := checkSplice(t, "replace", body, Splice(body, []Edit{e}), e)
+		if got := nodeAt(out, n.Start, '"'); got == nil || got.Str != roundString(text) {
+			t.Fatalf("replace: no string %q at %d", text, n.Start)
 		}
 		if len(stringsAt) > 1 {
-			var edits []edit
+			var edits []Edit
 			for j := i % 2; j < len(stringsAt); j += 2 {
-				edits = append(edits, edit{start: stringsAt[j].start, end: stringsAt[j].end, text: jsonString(text + strconv.Itoa(j))})
+				edits = append(edits, Edit{Start: stringsAt[j].Start, End: stringsAt[j].End, Text: String(text + strconv.Itoa(j))})
 			}
-			checkSplice(t, "replace several", body, splice(body, slices.Clone(edits)), edits...)
+			checkSplice(t, "replace several", body, Splice(body, slices.Clone(edits)), edits...)
 		}
 		if len(objects) > 0 {
 			checkObjectEdits(t, body, objects[i%len(objects)], key, text, i)
 		}
 		if len(arrays) > 0 {
 			arr := arrays[i%len(arrays)]
-			elems := [][]byte{jsonString(text), []byte(`{"k":[1]}`)}
-			e := appendToArray(arr, elems...)
-			out := checkSplice(t, "append", body, splice(body, []edit{e}), e)
-			if got := nodeAt(out, arr.start, '['); got == nil || len(got.vals) != len(arr.vals)+2 {
-				t.Fatalf("append: the array at %d does not have two more items", arr.start)
+			elems := [][]byte{String(text), []byte(`{"k":[1]}`)}
+			e := AppendToArray(arr, elems...)
+			out := checkSplice(t, "append", body, Splice(body, []Edit{e}), e)
+			if got := nodeAt(out, arr.Start, '['); got == nil || len(got.Vals) != len(arr.Vals)+2 {
+				t.Fatalf("append: the array at %d does not have two more items", arr.Start)
 			}
 		}
 	})
 }
 
-func checkObjectEdits(t *testing.T, body []byte, obj *jnode, key, text string, pick int) {
+func checkObjectEdits(t *testing.T, body []byte, obj *Node, key, text string, pick int) {
 	t.Helper()
-	e := addKey(obj, key, jsonString(text))
-	out := checkSplice(t, "add key", body, splice(body, []edit{e}), e)
-	got := nodeAt(out, obj.start, '{')
-	if got == nil || len(got.keys) != len(obj.keys)+1 || got.keys[len(obj.keys)] != roundString(key) ||
-		got.vals[len(obj.keys)].str != roundString(text) {
-		t.Fatalf("add key: the object at %d does not end with %q: %q", obj.start, key, text)
+	e := AddKey(obj, key, String(text))
+	out := checkSplice(t, "add key", body, Splice(body, []Edit{e}), e)
+	got := nodeAt(out, obj.Start, '{')
+	if got == nil || len(got.Keys) != len(obj.Keys)+1 || got.Keys[len(obj.Keys)] != roundString(key) ||
+		got.Vals[len(obj.Keys)].Str != roundString(text) {
+		t.Fatalf("add key: the object at %d does not end with %q: %q", obj.Start, key, text)
 	}
 	// The first, the last and a picked key: each removal parses the whole
 	// output again, so trying every key would make the check quadratic.
-	for _, j := range []int{0, len(obj.keys) - 1, pick % max(len(obj.keys), 1)} {
-		if len(obj.keys) == 0 {
+	for _, j := range []int{0, len(obj.Keys) - 1, pick % max(len(obj.Keys), 1)} {
+		if len(obj.Keys) == 0 {
 			break
 		}
-		k := obj.keys[j]
-		e, ok := removeKey(obj, k)
+		k := obj.Keys[j]
+		e, ok := RemoveKey(obj, k)
 		if !ok {
 			t.Fatalf("remove key: %q not found", k)
 		}
-		out := checkSplice(t, fmt.Sprintf("remove key %q", k), body, splice(body, []edit{e}), e)
+		out := checkSplice(t, fmt.Sprintf("remove key %q", k), body, Splice(body, []Edit{e}), e)
 		// The first key of that name goes; the others stay in order.
-		first := indexOf(obj.keys, k)
-		want := append(append([]string{}, obj.keys[:first]...), obj.keys[first+1:]...)
-		if got := nodeAt(out, obj.start, '{'); got == nil || !reflect.DeepEqual(append([]string{}, got.keys...), want) {
-			t.Fatalf("remove key %q: keys %q did not become %q", k, obj.keys, want)
+		first := indexOf(obj.Keys, k)
+		want := append(append([]string{}, obj.Keys[:first]...), obj.Keys[first+1:]...)
+		if got := nodeAt(out, obj.Start, '{'); got == nil || !reflect.DeepEqual(append([]string{}, got.Keys...), want) {
+			t.Fatalf("remove key %q: keys %q did not become %q", k, obj.Keys, want)
 		}
 	}
 }
@@ -332,7 +329,7 @@ func indexOf(keys []string, k string) int {
 	return -1
 }
 
-// BenchmarkParseSpansAdversarial times parseSpans at 1 MiB and 10 MiB on
+// BenchmarkParseSpansAdversarial times Parse at 1 MiB and 10 MiB on
 // nesting at the depth limit (repeated), nesting past it, many keys, and
 // strings full of escapes; 10 MiB should cost about ten times 1 MiB.
 func BenchmarkParseSpansAdversarial(b *testing.B) {
@@ -365,7 +362,7 @@ func BenchmarkParseSpansAdversarial(b *testing.B) {
 			b.Run(in.name+"/size="+size.name, func(b *testing.B) {
 				b.SetBytes(int64(len(body)))
 				for b.Loop() {
-					_, _ = parseSpans(body)
+					_, _ = Parse(body)
 				}
 			})
 		}

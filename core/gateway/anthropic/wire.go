@@ -1,0 +1,146 @@
+package anthropic
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/toolout/toolout/core/gateway"
+	"github.com/toolout/toolout/core/gateway/jsonspan"
+)
+
+// Wire is the Messages API gateway.Wire.
+type Wire struct{}
+
+var _ gateway.Wire = Wire{}
+
+// Name returns "anthropic".
+func (Wire) Name() string { return "anthropic" }
+
+// Path returns "/v1/messages".
+func (Wire) Path() string { return Path }
+
+// expandTool is the expand_context tool as a Messages API tool.
+var expandTool = []byte(`{"name":"expand_context","description":` +
+	string(jsonspan.String(gateway.ExpandToolDescription)) + `,"input_schema":` + gateway.ExpandParams + `}`)
+
+// Read parses a Messages request once: its tool_result blocks (named by
+// the tool_use they answer; is_error kept), the text of the last user
+// message that has text, and "stream".
+func (w Wire) Read(body []byte) (*gateway.Conversation, error) {
+	root, err := gateway.ParseObject(body, "anthropic request")
+	if err != nil {
+		return nil, err
+	}
+	c := &gateway.Conversation{Body: body, Root: root, ExpandTool: expandTool}
+	c.Outputs, c.Contents = w.toolResults(root)
+	for _, m := range root.Get("messages").Items() {
+		if m.Get("role").Text() == "user" {
+			if t := jsonspan.ContentText(m.Get("content")); t != "" {
+				c.Query = t
+			}
+		}
+	}
+	c.Stream = root.Get("stream") != nil && root.Get("stream").Kind == 't'
+	return c, nil
+}
+
+// Assemble rebuilds a message from its event stream; content this package
+// does not map (thinking, server tools) wraps gateway.ErrUnassembled.
+func (Wire) Assemble(raw []byte) ([]byte, error) {
+	msg, err := AssembleStream(raw)
+	if errors.Is(err, ErrUnsupported) {
+		return nil, fmt.Errorf("%w: %w", gateway.ErrUnassembled, err)
+	}
+	return msg, err
+}
+
+// Restream renders a message as a complete event stream.
+func (Wire) Restream(resp []byte) ([]byte, error) { return StreamOf(resp) }
+
+func (Wire) toolResults(root *jsonspan.Node) (outs []gateway.ToolOutput, contents []*jsonspan.Node) {
+	names := map[string]string{}
+	for _, m := range root.Get("messages").Items() {
+		for _, b := range m.Get("content").Items() {
+			switch b.Get("type").Text() {
+			case "tool_use":
+				names[b.Get("id").Text()] = b.Get("name").Text()
+			case "tool_result":
+				c := b.Get("content")
+				if c == nil {
+					continue
+				}
+				id := b.Get("tool_use_id").Text()
+				outs = append(outs, gateway.ToolOutput{Index: len(outs), CallID: id, Tool: names[id], Content: jsonspan.ContentText(c), Provider: "anthropic",
+					IsError: b.Get("is_error") != nil && b.Get("is_error").Kind == 't'})
+				contents = append(contents, c)
+			}
+		}
+	}
+	return outs, contents
+}
+
+// PhantomCalls lists expand_context tool_use blocks.
+func (Wire) PhantomCalls(resp []byte) ([]gateway.PhantomCall, error) {
+	root, err := gateway.ParseObject(resp, "anthropic response")
+	if err != nil {
+		return nil, err
+	}
+	var calls []gateway.PhantomCall
+	for _, b := range root.Get("content").Items() {
+		if b.Get("type").Text() == "tool_use" && b.Get("name").Text() == gateway.ExpandToolName {
+			calls = append(calls, gateway.PhantomCall{ID: b.Get("id").Text(), ShadowID: b.Get("input").Get("shadow_id").Text(), Raw: resp[b.Start:b.End]})
+		}
+	}
+	return calls, nil
+}
+
+// AppendExpansions appends an assistant message with the phantom tool_use
+// blocks and a user message with their tool_result blocks.
+func (Wire) AppendExpansions(body []byte, calls []gateway.PhantomCall, answers []string) ([]byte, error) {
+	root, err := gateway.ParseObject(body, "anthropic request")
+	if err != nil {
+		return nil, err
+	}
+	msgs := root.Get("messages")
+	if msgs == nil || msgs.Kind != '[' {
+		return nil, fmt.Errorf("anthropic: request: no messages array")
+	}
+	uses := make([]string, len(calls))
+	results := make([]string, len(calls))
+	for i, c := range calls {
+		uses[i] = string(c.Raw)
+		results[i] = `{"type":"tool_result","tool_use_id":` + string(jsonspan.String(c.ID)) + `,"content":` + string(jsonspan.String(answers[i])) + `}`
+	}
+	return jsonspan.Splice(body, []jsonspan.Edit{jsonspan.AppendToArray(msgs,
+		[]byte(`{"role":"assistant","content":[`+strings.Join(uses, ",")+`]}`),
+		[]byte(`{"role":"user","content":[`+strings.Join(results, ",")+`]}`))}), nil
+}
+
+// StripPhantom removes expand_context blocks; when no tool_use is left,
+// stop_reason "tool_use" becomes "end_turn".
+func (Wire) StripPhantom(resp []byte) ([]byte, error) {
+	root, err := gateway.ParseObject(resp, "anthropic response")
+	if err != nil {
+		return nil, err
+	}
+	content := root.Get("content")
+	var keep []string
+	phantom, tools := false, false
+	for _, b := range content.Items() {
+		if b.Get("type").Text() == "tool_use" && b.Get("name").Text() == gateway.ExpandToolName {
+			phantom = true
+			continue
+		}
+		tools = tools || b.Get("type").Text() == "tool_use"
+		keep = append(keep, string(resp[b.Start:b.End]))
+	}
+	if !phantom {
+		return resp, nil
+	}
+	edits := []jsonspan.Edit{{Start: content.Start, End: content.End, Text: []byte("[" + strings.Join(keep, ",") + "]")}}
+	if sr := root.Get("stop_reason"); !tools && sr != nil && sr.Text() == "tool_use" {
+		edits = append(edits, jsonspan.Edit{Start: sr.Start, End: sr.End, Text: []byte(`"end_turn"`)})
+	}
+	return jsonspan.Splice(resp, edits), nil
+}

@@ -1,0 +1,20 @@
+// Package jsonspan parses a JSON text into a tree of values that remember
+// the byte range they occupy, and edits the text by splicing those ranges:
+// every byte outside an edited value stays exactly as it was (unknown
+// fields, key order, spacing, number spelling). The compression gateway
+// rewrites client bodies with it, so a provider sees what the client sent
+// except for the values the gateway meant to change.
+//
+// Contract: [Parse] accepts one JSON value with surrounding white space and
+// fails with "invalid JSON at byte N: …" otherwise; nesting deeper than 512
+// levels is an error, not a stack overflow. Duplicate keys are kept in
+// order, and [Node.Get] returns the last, as encoding/json and Python's
+// json (what most upstreams run) read them, so the gateway edits the value
+// the upstream will use. [Splice] applies non-overlapping edits in one pass.
+//
+// Why hand-written: encoding/json does not report where a value starts and
+// ends, and json.Decoder's token offsets do not survive unescaping keys;
+// the span tree is what makes byte-exact splicing possible. The fuzz
+// target checks the properties (valid output, bytes equal outside the
+// edited value).
+package jsonspan

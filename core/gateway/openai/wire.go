@@ -1,0 +1,161 @@
+package openai
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/toolout/toolout/core/gateway"
+	"github.com/toolout/toolout/core/gateway/jsonspan"
+)
+
+// Path is the chat-completions endpoint.
+const Path = "/v1/chat/completions"
+
+// Wire is the chat-completions gateway.Wire.
+type Wire struct{}
+
+var _ gateway.Wire = Wire{}
+
+// Name returns "openai".
+func (Wire) Name() string { return "openai" }
+
+// Path returns "/v1/chat/completions".
+func (Wire) Path() string { return Path }
+
+// expandTool is the expand_context tool as a chat-completions function.
+var expandTool = []byte(`{"type":"function","function":{"name":"expand_context","description":` +
+	string(jsonspan.String(gateway.ExpandToolDescription)) + `,"parameters":` + gateway.ExpandParams + `}}`)
+
+// Read parses a chat-completions request once: its role "tool" messages
+// (named by the assistant tool call they answer, else by "name"), the
+// last user message's text, and "stream".
+func (w Wire) Read(body []byte) (*gateway.Conversation, error) {
+	root, err := gateway.ParseObject(body, "openai request")
+	if err != nil {
+		return nil, err
+	}
+	c := &gateway.Conversation{Body: body, Root: root, ExpandTool: expandTool}
+	c.Outputs, c.Contents = w.toolMessages(root)
+	for _, m := range root.Get("messages").Items() {
+		if m.Get("role").Text() == "user" {
+			c.Query = jsonspan.ContentText(m.Get("content"))
+		}
+	}
+	c.Stream = root.Get("stream") != nil && root.Get("stream").Kind == 't'
+	return c, nil
+}
+
+// Assemble rebuilds a chat completion from a stream of chunks.
+func (Wire) Assemble(raw []byte) ([]byte, error) { return assembleStream(raw) }
+
+// Restream renders a chat completion as a one-chunk stream.
+func (Wire) Restream(resp []byte) ([]byte, error) { return chunkOf(resp), nil }
+
+func (Wire) toolMessages(root *jsonspan.Node) (outs []gateway.ToolOutput, contents []*jsonspan.Node) {
+	names := map[string]string{}
+	for _, m := range root.Get("messages").Items() {
+		for _, tc := range m.Get("tool_calls").Items() {
+			names[tc.Get("id").Text()] = tc.Get("function").Get("name").Text()
+		}
+		if m.Get("role").Text() != "tool" {
+			continue
+		}
+		c := m.Get("content")
+		if c == nil {
+			continue
+		}
+		id := m.Get("tool_call_id").Text()
+		tool := names[id]
+		if tool == "" {
+			tool = m.Get("name").Text()
+		}
+		outs = append(outs, gateway.ToolOutput{Index: len(outs), CallID: id, Tool: tool, Content: jsonspan.ContentText(c), Provider: "openai"})
+		contents = append(contents, c)
+	}
+	return outs, contents
+}
+
+func (Wire) message(resp []byte) (*jsonspan.Node, *jsonspan.Node, error) {
+	root, err := gateway.ParseObject(resp, "openai response")
+	if err != nil {
+		return nil, nil, err
+	}
+	choices := root.Get("choices").Items()
+	if len(choices) == 0 {
+		return root, nil, nil
+	}
+	return root, choices[0], nil
+}
+
+// PhantomCalls lists expand_context calls in choices[0].message.tool_calls.
+func (a Wire) PhantomCalls(resp []byte) ([]gateway.PhantomCall, error) {
+	_, choice, err := a.message(resp)
+	if err != nil || choice == nil {
+		return nil, err
+	}
+	var calls []gateway.PhantomCall
+	for _, tc := range choice.Get("message").Get("tool_calls").Items() {
+		if tc.Get("function").Get("name").Text() == gateway.ExpandToolName {
+			calls = append(calls, gateway.PhantomCall{ID: tc.Get("id").Text(), ShadowID: gateway.ShadowArg([]byte(tc.Get("function").Get("arguments").Text())),
+				Raw: resp[tc.Start:tc.End]})
+		}
+	}
+	return calls, nil
+}
+
+// AppendExpansions appends an assistant message with the phantom calls and
+// one tool message per call.
+func (Wire) AppendExpansions(body []byte, calls []gateway.PhantomCall, answers []string) ([]byte, error) {
+	root, err := gateway.ParseObject(body, "openai request")
+	if err != nil {
+		return nil, err
+	}
+	msgs := root.Get("messages")
+	if msgs == nil || msgs.Kind != '[' {
+		return nil, fmt.Errorf("openai: request: no messages array")
+	}
+	raws := make([]string, len(calls))
+	for i, c := range calls {
+		raws[i] = string(c.Raw)
+	}
+	add := [][]byte{[]byte(`{"role":"assistant","content":null,"tool_calls":[` + strings.Join(raws, ",") + `]}`)}
+	for i, c := range calls {
+		add = append(add, []byte(`{"role":"tool","tool_call_id":`+string(jsonspan.String(c.ID))+`,"content":`+string(jsonspan.String(answers[i]))+`}`))
+	}
+	return jsonspan.Splice(body, []jsonspan.Edit{jsonspan.AppendToArray(msgs, add...)}), nil
+}
+
+// StripPhantom removes expand_context calls from choices[0]; when none is
+// left, tool_calls goes and finish_reason becomes "stop".
+func (a Wire) StripPhantom(resp []byte) ([]byte, error) {
+	_, choice, err := a.message(resp)
+	if err != nil || choice == nil {
+		return resp, err
+	}
+	msg := choice.Get("message")
+	tcs := msg.Get("tool_calls")
+	var keep []string
+	phantom := false
+	for _, tc := range tcs.Items() {
+		if tc.Get("function").Get("name").Text() == gateway.ExpandToolName {
+			phantom = true
+			continue
+		}
+		keep = append(keep, string(resp[tc.Start:tc.End]))
+	}
+	if !phantom {
+		return resp, nil
+	}
+	var edits []jsonspan.Edit
+	if len(keep) > 0 {
+		edits = append(edits, jsonspan.Edit{Start: tcs.Start, End: tcs.End, Text: []byte("[" + strings.Join(keep, ",") + "]")})
+	} else {
+		if e, ok := jsonspan.RemoveKey(msg, "tool_calls"); ok {
+			edits = append(edits, e)
+		}
+		if fr := choice.Get("finish_reason"); fr != nil && fr.Text() == "tool_calls" {
+			edits = append(edits, jsonspan.Edit{Start: fr.Start, End: fr.End, Text: []byte(`"stop"`)})
+		}
+	}
+	return jsonspan.Splice(resp, edits), nil
+}
