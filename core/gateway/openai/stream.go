@@ -66,8 +66,11 @@ func assembleStream(raw []byte) ([]byte, error) {
 				if tc.ID != "" {
 					c.ID = tc.ID
 				}
-				if tc.Function.Name != "" {
-					c.Name = tc.Function.Name
+				// A name may come in pieces (joined) or whole in every
+				// chunk (kept once): "expand_" then "context" must read as
+				// the phantom tool, or its call would reach the client.
+				if n := tc.Function.Name; n != "" && n != c.Name {
+					c.Name += n
 				}
 				args[tc.Index].WriteString(tc.Function.Arguments)
 			}

@@ -1,0 +1,69 @@
+package openai
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+)
+
+// FuzzAssembleStream: no input panics; an assembled stream is a valid
+// chat completion whose Restream assembles back to the same completion;
+// a stream without a finish_reason or [DONE] (cut) is always an error.
+func FuzzAssembleStream(f *testing.F) {
+	f.Add([]byte("data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"hi\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n"))
+	f.Add([]byte("data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"The failing host is\"}}]}\n\n")) // cut
+	f.Add([]byte("data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"x\",\"function\":{\"name\":\"expand_\",\"arguments\":\"{\\\"sh\"}}]}}]}\n\n" +
+		"data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"name\":\"context\",\"arguments\":\"adow_id\\\":\\\"s\\\"}\"}}]},\"finish_reason\":\"tool_calls\"}]}\n\n"))
+	f.Add([]byte("data: [DONE]\n\n"))
+	f.Add([]byte("data: {not json}\n\n"))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		out, err := assembleStream(raw)
+		// encoding/json matches keys without case, so finish_reAson ends a
+		// stream too.
+		if !bytes.Contains(raw, []byte("[DONE]")) && !bytes.Contains(bytes.ToLower(raw), []byte("finish_reason")) && err == nil {
+			t.Fatalf("a stream with no end assembled: %q", raw)
+		}
+		if err != nil {
+			return
+		}
+		if !json.Valid(out) {
+			t.Fatalf("assembled invalid JSON %q", out)
+		}
+		again, err := assembleStream(chunkOf(out))
+		if err != nil {
+			t.Fatalf("the re-stream of %q does not assemble: %v", out, err)
+		}
+		want, _ := DecodeResponse(out)
+		got, _ := DecodeResponse(again)
+		if want.Text != got.Text || len(want.ToolCalls) != len(got.ToolCalls) || want.FinishReason != got.FinishReason {
+			t.Fatalf("re-stream changed the completion:\n%s\n%s", out, again)
+		}
+	})
+}
+
+// TestAssembleJoinsNamePieces: a tool name streamed in pieces assembles
+// whole, so a phantom call split as "expand_" + "context" is still found;
+// a name repeated whole in every chunk is kept once.
+func TestAssembleJoinsNamePieces(t *testing.T) {
+	chunk := func(name, args, finish string) string {
+		fr := "null"
+		if finish != "" {
+			fr = `"` + finish + `"`
+		}
+		return `data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"x","function":{"name":"` + name +
+			`","arguments":"` + args + `"}}]},"finish_reason":` + fr + "}]}\n\n"
+	}
+	for _, tc := range []struct{ stream, want string }{
+		{chunk("expand_", "", "") + chunk("context", "{}", "tool_calls"), "expand_context"},
+		{chunk("expand_context", "", "") + chunk("expand_context", "{}", "tool_calls"), "expand_context"},
+	} {
+		out, err := assembleStream([]byte(tc.stream))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := DecodeResponse(out)
+		if err != nil || len(resp.ToolCalls) != 1 || resp.ToolCalls[0].Name != tc.want {
+			t.Fatalf("got %+v, %v; want one call named %s", resp.ToolCalls, err, tc.want)
+		}
+	}
+}
