@@ -11,9 +11,9 @@ import (
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/gateway"
 	"github.com/toolout/toolout/core/gateway/anthropic"
+	"github.com/toolout/toolout/core/gateway/memstore"
 	"github.com/toolout/toolout/core/gateway/openai"
 	"github.com/toolout/toolout/core/gateway/wires"
-	"github.com/toolout/toolout/core/gateway/memstore"
 )
 
 // gateway component: runs request bodies through the compression gateway
