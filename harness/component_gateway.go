@@ -183,7 +183,7 @@ func runGatewayComponent(ctx context.Context, env *Env, cfg *gatewayConfig, in *
 	if err != nil {
 		return gatewayOutcome{}, err
 	}
-	g := &gateway.Gateway{Pipe: pipe, Wire: wire, Expand: cfg.EnableExpandContext, Logf: env.Logf}
+	g := &gateway.Gateway{Pipe: pipe, Wire: wire, Expand: cfg.EnableExpandContext, Logf: env.Logf, KeepForwarded: true}
 	upstream := func(ctx context.Context, round int, body []byte) ([]byte, error) {
 		tag := core.Tag{Site: core.SiteGatewayUpstream, Turn: round}
 		if wire.Name() == "anthropic" {

@@ -82,7 +82,7 @@ func newGateway(expand bool) *gateway.Gateway {
 	p, err := gateway.NewPipe(gateway.Options{Config: gateway.Config{RateLimit: 1000}, Compressor: gateway.Simple{Words: 8},
 		Store: memstore.New(gateway.StoreOptions{Sources: src}), Sources: src})
 	Expect(err).NotTo(HaveOccurred())
-	return &gateway.Gateway{Pipe: p, Wire: openai.Wire{}, Expand: expand}
+	return &gateway.Gateway{Pipe: p, Wire: openai.Wire{}, Expand: expand, KeepForwarded: true}
 }
 
 func chatBody(id, tool, content string, stream bool) []byte {

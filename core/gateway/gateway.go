@@ -25,6 +25,10 @@ type Gateway struct {
 	MaxRounds int
 	// Logf receives one line per decision.
 	Logf func(format string, args ...any)
+	// KeepForwarded keeps every round's forwarded body in
+	// Outcome.Forwarded (transcripts, tests). Off, only the last round's is
+	// kept, so a request holds one body per round in flight, not all.
+	KeepForwarded bool
 }
 
 // Expansion is one answered expand_context call.
@@ -135,7 +139,11 @@ func (g *Gateway) HandleConversation(ctx context.Context, c *Conversation, up Up
 	seen, issued := map[string]bool{}, issuedIDs(results)
 	for round := 1; ; round++ {
 		out.Rounds = round
-		out.Forwarded = append(out.Forwarded, body)
+		if g.KeepForwarded || len(out.Forwarded) == 0 {
+			out.Forwarded = append(out.Forwarded, body)
+		} else {
+			out.Forwarded[0] = body
+		}
 		resp, err := up(ctx, round, body)
 		if err != nil {
 			return out, fmt.Errorf("gateway: round %d: %w", round, err)

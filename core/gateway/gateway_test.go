@@ -274,6 +274,22 @@ var _ = Describe("adapters", func() {
 		Expect(string(out)).To(Equal(`{"choices":[{"index":0,"message":{"role":"assistant","content":"x"},"finish_reason":"stop"}]}`))
 	})
 
+	It("reads duplicate keys as the upstream does (the last wins), so it compresses what the upstream will read", func() {
+		body := `{"messages":[{"role":"tool","tool_call_id":"a","content":"decoy"}],"model":"m",` +
+			`"messages":[{"role":"tool","tool_call_id":"b","content":"` + sized(5000) + `"}]}`
+		c, err := openai.Wire{}.Read([]byte(body))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(c.Outputs).To(HaveLen(1))
+		Expect(c.Outputs[0].CallID).To(Equal("b"))
+		var upstream struct {
+			Messages []struct {
+				ToolCallID string `json:"tool_call_id"`
+			} `json:"messages"`
+		}
+		Expect(json.Unmarshal([]byte(body), &upstream)).To(Succeed())
+		Expect(upstream.Messages[0].ToolCallID).To(Equal("b"), "encoding/json, like most upstreams, reads the last")
+	})
+
 	It("reports a malformed body with its byte offset", func() {
 		_, err := openai.Wire{}.Read([]byte(`{"messages": [}`))
 		Expect(err).To(MatchError(`gateway: openai request: invalid JSON at byte 14: unexpected '}'`))

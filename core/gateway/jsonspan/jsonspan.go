@@ -171,6 +171,10 @@ func (p *parser) value(depth int) (*Node, error) {
 		}
 		p.i++
 		n := &Node{Kind: '"', Start: start, End: p.i}
+		if plain(p.b[start+1 : p.i-1]) {
+			n.Str = string(p.b[start+1 : p.i-1]) // no escape, control or non-ASCII byte: as is
+			return n, nil
+		}
 		if err := json.Unmarshal(p.b[start:p.i], &n.Str); err != nil {
 			p.i = start
 			return nil, p.fail("bad string: " + err.Error())
@@ -180,12 +184,12 @@ func (p *parser) value(depth int) (*Node, error) {
 		for p.i < len(p.b) && !strings.ContainsRune(",]} \t\r\n", rune(p.b[p.i])) {
 			p.i++
 		}
-		lit := string(p.b[start:p.i])
-		if lit == "" {
+		lit := p.b[start:p.i]
+		if len(lit) == 0 {
 			return nil, p.fail(fmt.Sprintf("unexpected %q", p.b[p.i]))
 		}
 		kind := byte('n')
-		switch lit {
+		switch string(lit) {
 		case "true":
 			kind = 't'
 		case "false":
@@ -193,14 +197,63 @@ func (p *parser) value(depth int) (*Node, error) {
 		case "null":
 			kind = '0'
 		default:
-			var f json.Number
-			if json.Unmarshal(p.b[start:p.i], &f) != nil {
+			if !number(lit) {
 				p.i = start
 				return nil, p.fail(fmt.Sprintf("unexpected %q", lit))
 			}
 		}
 		return &Node{Kind: kind, Start: start, End: p.i}, nil
 	}
+}
+
+// plain reports whether a string's bytes need no decoding: no escape, no
+// control byte, only ASCII (encoding/json replaces invalid UTF-8, so
+// anything else goes through it).
+func plain(b []byte) bool {
+	for _, c := range b {
+		if c == '\\' || c < 0x20 || c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// number reports whether b is a JSON number:
+// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func number(b []byte) bool {
+	i := 0
+	digits := func() int {
+		n := 0
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i, n = i+1, n+1
+		}
+		return n
+	}
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case digits() == 0:
+		return false
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		if digits() == 0 {
+			return false
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(b)
 }
 
 // Edit replaces body[start:end] with text.
