@@ -7,33 +7,65 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-
-	"github.com/toolout/toolout/core"
 )
 
-// The OpenAI chat-completions stream: server-sent chunks of deltas.
+// The OpenAI chat-completions stream: server-sent "data:" chunks of
+// deltas, then "data: [DONE]".
 
-// assembleStream rebuilds a chat completion from server-sent chunks. A
-// stream that ends before a finish_reason or [DONE] was cut, and is an
-// error: a partial answer must not pass for a whole one.
+// header is what identifies a completion and its chunks; it survives
+// assembly and re-streaming, so an SDK sees the upstream's id, model and
+// usage either way.
+type header struct {
+	ID                string          `json:"id,omitempty"`
+	Object            string          `json:"object"`
+	Created           json.RawMessage `json:"created,omitempty"`
+	Model             string          `json:"model,omitempty"`
+	SystemFingerprint json.RawMessage `json:"system_fingerprint,omitempty"`
+	Usage             json.RawMessage `json:"usage,omitempty"`
+}
+
+type wireCall struct {
+	Index    *int   `json:"index,omitempty"`
+	ID       string `json:"id,omitempty"`
+	Type     string `json:"type,omitempty"`
+	Function struct {
+		Name      string `json:"name,omitempty"`
+		Arguments string `json:"arguments"`
+	} `json:"function"`
+}
+
+type wireMessage struct {
+	Role      string     `json:"role,omitempty"`
+	Content   *string    `json:"content"`
+	ToolCalls []wireCall `json:"tool_calls,omitempty"`
+}
+
+type wireChoice struct {
+	Index        int          `json:"index"`
+	Message      *wireMessage `json:"message,omitempty"`
+	Delta        *wireMessage `json:"delta,omitempty"`
+	FinishReason *string      `json:"finish_reason"`
+}
+
+type wireBody struct {
+	header
+	Choices []wireChoice `json:"choices"`
+}
+
+// assembleStream rebuilds a chat completion from server-sent chunks:
+// content deltas joined, tool-call deltas joined by index (a name sent in
+// pieces is joined, one repeated whole is kept once), the last
+// finish_reason, and the id, created, model, system_fingerprint and usage
+// the chunks carry. A stream that ends before a finish_reason or [DONE]
+// was cut, and is an error: a partial answer must not pass for a whole
+// one.
 func assembleStream(raw []byte) ([]byte, error) {
-	type delta struct {
-		Content   string `json:"content"`
-		ToolCalls []struct {
-			Index    int    `json:"index"`
-			ID       string `json:"id"`
-			Function struct {
-				Name      string `json:"name"`
-				Arguments string `json:"arguments"`
-			} `json:"function"`
-		} `json:"tool_calls"`
-	}
-	var resp core.Response
+	var out wireBody
 	var text strings.Builder
-	calls := map[int]*core.ToolCall{}
-	args := map[int]*strings.Builder{}
-	order := []int{}
-	ended := false // a finish_reason or [DONE] was seen: the stream was not cut
+	var calls []*wireCall
+	byIndex := map[int]*wireCall{}
+	var finish *string
+	ended := false
 	sc := bufio.NewScanner(bytes.NewReader(raw))
 	sc.Buffer(make([]byte, 64<<10), len(raw)+1)
 	for sc.Scan() {
@@ -45,37 +77,22 @@ func assembleStream(raw []byte) ([]byte, error) {
 		if !ok || data == "" || data == "[DONE]" {
 			continue
 		}
-		var chunk struct {
-			Choices []struct {
-				Delta        delta   `json:"delta"`
-				FinishReason *string `json:"finish_reason"`
-			} `json:"choices"`
-		}
+		var chunk wireBody
 		if err := json.Unmarshal([]byte(data), &chunk); err != nil {
 			return nil, fmt.Errorf("openai: stream chunk: %w", err)
 		}
+		out.header.merge(chunk.header)
 		for _, ch := range chunk.Choices {
-			text.WriteString(ch.Delta.Content)
-			for _, tc := range ch.Delta.ToolCalls {
-				c, ok := calls[tc.Index]
-				if !ok {
-					c = &core.ToolCall{}
-					calls[tc.Index], args[tc.Index] = c, &strings.Builder{}
-					order = append(order, tc.Index)
+			if ch.Delta != nil {
+				if ch.Delta.Content != nil {
+					text.WriteString(*ch.Delta.Content)
 				}
-				if tc.ID != "" {
-					c.ID = tc.ID
+				for _, tc := range ch.Delta.ToolCalls {
+					calls = joinCall(calls, byIndex, tc)
 				}
-				// A name may come in pieces (joined) or whole in every
-				// chunk (kept once): "expand_" then "context" must read as
-				// the phantom tool, or its call would reach the client.
-				if n := tc.Function.Name; n != "" && n != c.Name {
-					c.Name += n
-				}
-				args[tc.Index].WriteString(tc.Function.Arguments)
 			}
 			if ch.FinishReason != nil {
-				resp.FinishReason, ended = *ch.FinishReason, true
+				finish, ended = ch.FinishReason, true
 			}
 		}
 	}
@@ -85,41 +102,97 @@ func assembleStream(raw []byte) ([]byte, error) {
 	if !ended {
 		return nil, errors.New("openai: stream: ended before a finish_reason or [DONE] (cut)")
 	}
-	resp.Text = text.String()
-	for _, i := range order {
-		c := calls[i]
-		c.Arguments = json.RawMessage(args[i].String())
-		resp.ToolCalls = append(resp.ToolCalls, *c)
+	msg := &wireMessage{Role: "assistant"}
+	if s := text.String(); s != "" || len(calls) == 0 {
+		msg.Content = &s
 	}
-	return EncodeResponse(resp, "stream", ""), nil
+	for _, c := range calls {
+		c.Index, c.Type = nil, "function"
+		msg.ToolCalls = append(msg.ToolCalls, *c)
+	}
+	out.Object = "chat.completion"
+	out.Choices = []wireChoice{{Index: 0, Message: msg, FinishReason: finish}}
+	return json.Marshal(out)
 }
 
-// chunkOf renders a chat completion as a one-chunk event stream.
-func chunkOf(completion []byte) []byte {
-	resp, err := DecodeResponse(completion)
-	if err != nil {
-		return []byte("data: [DONE]\n\n")
+// merge keeps the first id, created, model and fingerprint seen, and the
+// last usage (sent in the final chunk).
+func (h *header) merge(c header) {
+	if h.ID == "" {
+		h.ID = c.ID
 	}
-	type call struct {
-		Index    int    `json:"index"`
-		ID       string `json:"id"`
-		Type     string `json:"type"`
-		Function struct {
-			Name      string `json:"name"`
-			Arguments string `json:"arguments"`
-		} `json:"function"`
+	if h.Created == nil {
+		h.Created = c.Created
 	}
-	d := map[string]any{"role": "assistant", "content": resp.Text}
-	var calls []call
-	for i, tc := range resp.ToolCalls {
-		c := call{Index: i, ID: tc.ID, Type: "function"}
-		c.Function.Name, c.Function.Arguments = tc.Name, string(tc.Arguments)
+	if h.Model == "" {
+		h.Model = c.Model
+	}
+	if h.SystemFingerprint == nil {
+		h.SystemFingerprint = c.SystemFingerprint
+	}
+	if len(c.Usage) > 0 && string(c.Usage) != "null" {
+		h.Usage = c.Usage
+	}
+}
+
+// joinCall adds one tool-call delta to the call of its index.
+func joinCall(calls []*wireCall, byIndex map[int]*wireCall, tc wireCall) []*wireCall {
+	i := 0
+	if tc.Index != nil {
+		i = *tc.Index
+	}
+	c, ok := byIndex[i]
+	if !ok {
+		c = &wireCall{}
+		byIndex[i] = c
 		calls = append(calls, c)
 	}
-	if len(calls) > 0 {
-		d["tool_calls"] = calls
+	if tc.ID != "" {
+		c.ID = tc.ID
 	}
-	chunk, _ := json.Marshal(map[string]any{"object": "chat.completion.chunk",
-		"choices": []any{map[string]any{"index": 0, "delta": d, "finish_reason": resp.FinishReason}}})
-	return []byte("data: " + string(chunk) + "\n\ndata: [DONE]\n\n")
+	// A name may come in pieces (joined) or whole in every chunk (kept
+	// once): "expand_" then "context" must read as the phantom tool, or
+	// its call would reach the client.
+	if n := tc.Function.Name; n != "" && n != c.Function.Name {
+		c.Function.Name += n
+	}
+	c.Function.Arguments += tc.Function.Arguments
+	return calls
+}
+
+// chunkOf renders a chat completion as a stream: one chunk with the whole
+// message as its delta and the finish_reason, then, when the completion has
+// usage, a chunk with empty choices and the usage (as OpenAI sends it with
+// stream_options.include_usage), then [DONE]. Every chunk carries the
+// completion's id, created, model and fingerprint.
+func chunkOf(completion []byte) []byte {
+	var c wireBody
+	if err := json.Unmarshal(completion, &c); err != nil || len(c.Choices) == 0 || c.Choices[0].Message == nil {
+		return []byte("data: [DONE]\n\n")
+	}
+	msg := c.Choices[0].Message
+	for i := range msg.ToolCalls {
+		i := i
+		msg.ToolCalls[i].Index = &i
+	}
+	if msg.Role == "" {
+		msg.Role = "assistant"
+	}
+	usage := c.Usage
+	h := c.header
+	h.Object, h.Usage = "chat.completion.chunk", nil
+	var b bytes.Buffer
+	write := func(v wireBody) {
+		line, _ := json.Marshal(v)
+		b.WriteString("data: ")
+		b.Write(line)
+		b.WriteString("\n\n")
+	}
+	write(wireBody{header: h, Choices: []wireChoice{{Index: 0, Delta: msg, FinishReason: c.Choices[0].FinishReason}}})
+	if len(usage) > 0 && string(usage) != "null" {
+		h.Usage = usage
+		write(wireBody{header: h, Choices: []wireChoice{}})
+	}
+	b.WriteString("data: [DONE]\n\n")
+	return b.Bytes()
 }

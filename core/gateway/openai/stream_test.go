@@ -3,6 +3,7 @@ package openai
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -64,6 +65,35 @@ func TestAssembleJoinsNamePieces(t *testing.T) {
 		resp, err := DecodeResponse(out)
 		if err != nil || len(resp.ToolCalls) != 1 || resp.ToolCalls[0].Name != tc.want {
 			t.Fatalf("got %+v, %v; want one call named %s", resp.ToolCalls, err, tc.want)
+		}
+	}
+}
+
+// TestRestreamKeepsIdentity: a stream assembled and re-streamed (as the
+// proxy does when it strips phantom calls) keeps the upstream's id,
+// created, model and usage, which SDKs surface (finalChatCompletion).
+func TestRestreamKeepsIdentity(t *testing.T) {
+	raw := "data: {\"id\":\"chatcmpl-9\",\"object\":\"chat.completion.chunk\",\"created\":1700000000,\"model\":\"gpt-x\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"db-9 \"},\"finish_reason\":null}]}\n\n" +
+		"data: {\"id\":\"chatcmpl-9\",\"object\":\"chat.completion.chunk\",\"created\":1700000000,\"model\":\"gpt-x\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"failed.\"},\"finish_reason\":\"stop\"}]}\n\n" +
+		"data: {\"id\":\"chatcmpl-9\",\"object\":\"chat.completion.chunk\",\"created\":1700000000,\"model\":\"gpt-x\",\"choices\":[],\"usage\":{\"prompt_tokens\":10,\"completion_tokens\":3,\"total_tokens\":13}}\n\n" +
+		"data: [DONE]\n\n"
+	done, err := assembleStream([]byte(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c wireBody
+	if err := json.Unmarshal(done, &c); err != nil {
+		t.Fatal(err)
+	}
+	if c.ID != "chatcmpl-9" || c.Model != "gpt-x" || string(c.Created) != "1700000000" || c.Object != "chat.completion" ||
+		string(c.Usage) != `{"prompt_tokens":10,"completion_tokens":3,"total_tokens":13}` || *c.Choices[0].Message.Content != "db-9 failed." {
+		t.Fatalf("assembled %s", done)
+	}
+	again := string(chunkOf(done))
+	for _, want := range []string{`"id":"chatcmpl-9"`, `"model":"gpt-x"`, `"created":1700000000`, `"object":"chat.completion.chunk"`,
+		`"usage":{"prompt_tokens":10,"completion_tokens":3,"total_tokens":13},"choices":[]`, "data: [DONE]"} {
+		if !strings.Contains(again, want) {
+			t.Fatalf("re-stream lacks %s:\n%s", want, again)
 		}
 	}
 }
