@@ -172,7 +172,7 @@ func (g *Gateway) HandleConversation(ctx context.Context, c *Conversation, up Up
 			g.logf("gateway: round %d: expand_context %s: %s", round, c.ShadowID, e.Answer)
 			out.Expansions = append(out.Expansions, e)
 		}
-		if body, err = g.Wire.AppendExpansions(body, calls, answers); err != nil {
+		if body, err = g.Wire.AppendExpansions(body, resp, calls, answers); err != nil {
 			return out, err
 		}
 	}

@@ -252,12 +252,26 @@ var _ = Describe("adapters", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(calls).To(HaveLen(1))
 		Expect(calls[0].ShadowID).To(Equal("shadow_1"))
-		next, err := a.AppendExpansions([]byte(anthropicBody), calls, []string{"FULL"})
+		next, err := a.AppendExpansions([]byte(anthropicBody), resp, calls, []string{"FULL"})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(string(next)).To(ContainSubstring(`{"role":"user","content":[{"type":"tool_result","tool_use_id":"p1","content":"FULL"}]}]`))
 		stripped, err := a.StripPhantom(resp)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(string(stripped)).To(Equal(`{"type":"message","content":[{"type":"text","text":"Let me look."}],"stop_reason":"end_turn"}`))
+	})
+
+	It("replays an Anthropic turn with its thinking block and signature, as extended thinking requires, minus real tool calls", func() {
+		resp := []byte(`{"type":"message","content":[{"type":"thinking","thinking":"Need the full log.","signature":"sig=="},` +
+			`{"type":"text","text":"Expanding."},{"type":"tool_use","id":"r1","name":"Bash","input":{}},` +
+			`{"type":"tool_use","id":"p1","name":"expand_context","input":{"shadow_id":"shadow_1"}}],"stop_reason":"tool_use"}`)
+		a := anthropic.Wire{}
+		calls, err := a.PhantomCalls(resp)
+		Expect(err).NotTo(HaveOccurred())
+		next, err := a.AppendExpansions([]byte(anthropicBody), resp, calls, []string{"FULL"})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(next)).To(ContainSubstring(`{"role":"assistant","content":[{"type":"thinking","thinking":"Need the full log.","signature":"sig=="},` +
+			`{"type":"text","text":"Expanding."},{"type":"tool_use","id":"p1","name":"expand_context","input":{"shadow_id":"shadow_1"}}]}`))
+		Expect(json.Valid(next)).To(BeTrue())
 	})
 
 	It("strips OpenAI phantom calls, keeping real ones", func() {

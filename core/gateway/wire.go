@@ -70,9 +70,11 @@ type Wire interface {
 	Read(body []byte) (*Conversation, error)
 	// PhantomCalls lists the expand_context calls of a response.
 	PhantomCalls(resp []byte) ([]PhantomCall, error)
-	// AppendExpansions appends the response's phantom calls and their
-	// answers to the request's messages.
-	AppendExpansions(body []byte, calls []PhantomCall, answers []string) ([]byte, error)
+	// AppendExpansions appends to the request's messages the assistant
+	// turn of resp as the model wrote it minus its real tool calls (text,
+	// and thinking blocks with their signatures, which the API requires
+	// back), with the phantom calls, then their answers.
+	AppendExpansions(body, resp []byte, calls []PhantomCall, answers []string) ([]byte, error)
 	// StripPhantom removes phantom calls from a response.
 	StripPhantom(resp []byte) ([]byte, error)
 	// Assemble turns a server-sent stream into the one response body the

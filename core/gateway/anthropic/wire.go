@@ -95,9 +95,12 @@ func (Wire) PhantomCalls(resp []byte) ([]gateway.PhantomCall, error) {
 	return calls, nil
 }
 
-// AppendExpansions appends an assistant message with the phantom tool_use
-// blocks and a user message with their tool_result blocks.
-func (Wire) AppendExpansions(body []byte, calls []gateway.PhantomCall, answers []string) ([]byte, error) {
+// AppendExpansions appends the assistant turn of resp (every content block
+// in order, thinking and redacted_thinking with their signatures included,
+// as the API requires when extended thinking is on; real tool_use blocks
+// left out, since they get no result: the model repeats them) and a user
+// message with one tool_result per phantom call.
+func (Wire) AppendExpansions(body, resp []byte, calls []gateway.PhantomCall, answers []string) ([]byte, error) {
 	root, err := gateway.ParseObject(body, "anthropic request")
 	if err != nil {
 		return nil, err
@@ -106,14 +109,26 @@ func (Wire) AppendExpansions(body []byte, calls []gateway.PhantomCall, answers [
 	if msgs == nil || msgs.Kind != '[' {
 		return nil, fmt.Errorf("anthropic: request: no messages array")
 	}
-	uses := make([]string, len(calls))
+	var blocks []string
+	if r, err := gateway.ParseObject(resp, "anthropic response"); err == nil {
+		for _, b := range r.Get("content").Items() {
+			if b.Get("type").Text() == "tool_use" && b.Get("name").Text() != gateway.ExpandToolName {
+				continue
+			}
+			blocks = append(blocks, string(resp[b.Start:b.End]))
+		}
+	}
+	if len(blocks) == 0 { // no response body to copy: the calls alone
+		for _, c := range calls {
+			blocks = append(blocks, string(c.Raw))
+		}
+	}
 	results := make([]string, len(calls))
 	for i, c := range calls {
-		uses[i] = string(c.Raw)
 		results[i] = `{"type":"tool_result","tool_use_id":` + string(jsonspan.String(c.ID)) + `,"content":` + string(jsonspan.String(answers[i])) + `}`
 	}
 	return jsonspan.Splice(body, []jsonspan.Edit{jsonspan.AppendToArray(msgs,
-		[]byte(`{"role":"assistant","content":[`+strings.Join(uses, ",")+`]}`),
+		[]byte(`{"role":"assistant","content":[`+strings.Join(blocks, ",")+`]}`),
 		[]byte(`{"role":"user","content":[`+strings.Join(results, ",")+`]}`))}), nil
 }
 

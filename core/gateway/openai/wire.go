@@ -103,9 +103,10 @@ func (a Wire) PhantomCalls(resp []byte) ([]gateway.PhantomCall, error) {
 	return calls, nil
 }
 
-// AppendExpansions appends an assistant message with the phantom calls and
-// one tool message per call.
-func (Wire) AppendExpansions(body []byte, calls []gateway.PhantomCall, answers []string) ([]byte, error) {
+// AppendExpansions appends an assistant message with the response's text
+// (content stays null when it has none) and the phantom calls, then one
+// tool message per call.
+func (w Wire) AppendExpansions(body, resp []byte, calls []gateway.PhantomCall, answers []string) ([]byte, error) {
 	root, err := gateway.ParseObject(body, "openai request")
 	if err != nil {
 		return nil, err
@@ -118,7 +119,13 @@ func (Wire) AppendExpansions(body []byte, calls []gateway.PhantomCall, answers [
 	for i, c := range calls {
 		raws[i] = string(c.Raw)
 	}
-	add := [][]byte{[]byte(`{"role":"assistant","content":null,"tool_calls":[` + strings.Join(raws, ",") + `]}`)}
+	content := []byte("null")
+	if _, choice, err := w.message(resp); err == nil && choice != nil {
+		if c := choice.Get("message").Get("content"); c != nil && c.Kind == '"' && c.Str != "" {
+			content = resp[c.Start:c.End]
+		}
+	}
+	add := [][]byte{[]byte(`{"role":"assistant","content":` + string(content) + `,"tool_calls":[` + strings.Join(raws, ",") + `]}`)}
 	for i, c := range calls {
 		add = append(add, []byte(`{"role":"tool","tool_call_id":`+string(jsonspan.String(c.ID))+`,"content":`+string(jsonspan.String(answers[i]))+`}`))
 	}
