@@ -114,10 +114,39 @@ var _ = Describe("the proxy on the Anthropic Messages API, end to end over loopb
 		Expect(llm.Check()).To(Succeed())
 	})
 
-	It("refuses the same bodies as the OpenAI route", func() {
+	It("refuses the same bodies as the OpenAI route, in the Messages API's error shape", func() {
 		base, _ := serve()
 		resp, out := post(base, []byte(`[]`))
 		Expect(resp.StatusCode).To(Equal(http.StatusBadRequest))
-		Expect(string(out)).To(ContainSubstring("must be a JSON object"))
+		var e struct {
+			Type  string `json:"type"`
+			Error struct {
+				Type    string `json:"type"`
+				Message string `json:"message"`
+			} `json:"error"`
+		}
+		Expect(json.Unmarshal(out, &e)).To(Succeed(), string(out))
+		Expect(e.Type).To(Equal("error"))
+		Expect(e.Error.Type).To(Equal("invalid_request_error"))
+		Expect(e.Error.Message).To(ContainSubstring("must be a JSON object"))
+	})
+
+	It("forwards other paths under /v1/messages to the Anthropic upstream, not the default one", func() {
+		openaiUp := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "openai upstream") }))
+		DeferCleanup(openaiUp.Close)
+		anthUp := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "anthropic upstream "+r.URL.Path) }))
+		DeferCleanup(anthUp.Close)
+		ou, _ := url.Parse(openaiUp.URL)
+		au, _ := url.Parse(anthUp.URL)
+		g := newGateway(true)
+		p := gateway.NewProxy(g, ou, nil)
+		p.Handle(&gateway.Gateway{Pipe: g.Pipe, Wire: anthropic.Wire{}, Expand: true}, au)
+		front := httptest.NewServer(p)
+		DeferCleanup(front.Close)
+		resp, err := http.Post(front.URL+"/v1/messages/count_tokens", "application/json", bytes.NewReader([]byte(`{}`)))
+		Expect(err).NotTo(HaveOccurred())
+		defer resp.Body.Close()
+		out, _ := io.ReadAll(resp.Body)
+		Expect(string(out)).To(Equal("anthropic upstream /v1/messages/count_tokens"))
 	})
 })

@@ -119,6 +119,14 @@ var _ = Describe("the proxy's bounds", func() {
 		Entry("empty", ``, "invalid JSON at byte 0"),
 	)
 
+	It("answers in the OpenAI error shape, so SDKs raise their usual error", func() {
+		base, _ := front(gateway.Limits{}, answer)
+		code, h, msg := post(base, []byte(`[]`))
+		Expect(code).To(Equal(http.StatusBadRequest))
+		Expect(h.Get("Content-Type")).To(Equal("application/json"))
+		Expect(msg).To(MatchJSON(`{"error":{"message":"toolout gateway: openai request: the body must be a JSON object","type":"invalid_request_error","code":null}}`))
+	})
+
 	It("answers 503 with Retry-After past max concurrent requests", func() {
 		arrived, release := make(chan struct{}), make(chan struct{})
 		base, ev := front(gateway.Limits{MaxConcurrent: 1}, func(w http.ResponseWriter, r *http.Request) {

@@ -32,6 +32,8 @@ const (
 type Route struct {
 	Gateway  *Gateway
 	Upstream *url.URL
+
+	passthrough *httputil.ReverseProxy // other paths under the route's path
 }
 
 // Proxy is an HTTP handler in front of model servers: it applies a gateway
@@ -75,7 +77,21 @@ func NewProxy(g *Gateway, upstream *url.URL, client *http.Client) *Proxy {
 // Handle adds (or replaces) the route of g's wire path, forwarding to
 // upstream. Call it before serving.
 func (p *Proxy) Handle(g *Gateway, upstream *url.URL) {
-	p.routes[g.Wire.Path()] = Route{Gateway: g, Upstream: upstream}
+	rp := httputil.NewSingleHostReverseProxy(upstream)
+	rp.Transport = p.Client.Transport
+	p.routes[g.Wire.Path()] = Route{Gateway: g, Upstream: upstream, passthrough: rp}
+}
+
+// passthroughFor is the reverse proxy of a path the gateway does not
+// transform: a path under a route's (say /v1/messages/count_tokens) goes
+// to that route's upstream, anything else to the default one.
+func (p *Proxy) passthroughFor(path string) *httputil.ReverseProxy {
+	for prefix, r := range p.routes {
+		if strings.HasPrefix(path, prefix+"/") {
+			return r.passthrough
+		}
+	}
+	return p.passthrough
 }
 
 // upstreamStatus is a non-200 upstream answer, relayed to the client as is.
@@ -122,7 +138,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		outcome := p.serveRoute(w, r, route)
 		p.observer().Request(route.Gateway.Wire.Name(), outcome)
 	default:
-		p.passthrough.ServeHTTP(w, r)
+		p.passthroughFor(r.URL.Path).ServeHTTP(w, r)
 		p.observer().Request("passthrough", OutcomeOK)
 	}
 }
@@ -135,16 +151,25 @@ func (p *Proxy) observer() Observer {
 }
 
 // refuse answers a request the gateway will not handle, with a one-line
-// reason, and returns the outcome to count.
-func (p *Proxy) refuse(w http.ResponseWriter, code int, outcome, limit, msg string) string {
+// reason in the API's own error shape (so SDKs raise their usual error),
+// and returns the outcome to count.
+func (p *Proxy) refuse(w http.ResponseWriter, wire Wire, code int, outcome, limit, msg string) string {
 	if limit != "" {
 		p.observer().Limited(limit)
 	}
 	if code == http.StatusServiceUnavailable {
 		w.Header().Set("Retry-After", "1")
 	}
-	http.Error(w, "toolout gateway: "+msg, code)
+	writeError(w, wire, code, msg)
 	return outcome
+}
+
+// writeError writes "toolout gateway: msg" as the wire's error body.
+func writeError(w http.ResponseWriter, wire Wire, code int, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(code)
+	_, _ = w.Write(wire.ErrorBody(code, "toolout gateway: "+msg))
 }
 
 // readBody reads a request body within the limits: its size, then its JSON
@@ -157,11 +182,11 @@ func (p *Proxy) readBody(w http.ResponseWriter, r *http.Request, wire Wire) (*Co
 	switch {
 	case errors.As(err, &tooBig):
 		return nil, func() string {
-			return p.refuse(w, http.StatusRequestEntityTooLarge, OutcomeTooLarge, LimitBodyBytes, fmt.Sprintf("request body larger than %d bytes", l.MaxBodyBytes))
+			return p.refuse(w, wire, http.StatusRequestEntityTooLarge, OutcomeTooLarge, LimitBodyBytes, fmt.Sprintf("request body larger than %d bytes", l.MaxBodyBytes))
 		}
 	case err != nil:
 		return nil, func() string {
-			return p.refuse(w, http.StatusBadRequest, OutcomeBadRequest, "", "cannot read the request body: "+err.Error())
+			return p.refuse(w, wire, http.StatusBadRequest, OutcomeBadRequest, "", "cannot read the request body: "+err.Error())
 		}
 	}
 	if err := CheckJSONShape(body, l.MaxJSONValues, l.MaxJSONNesting); err != nil {
@@ -170,12 +195,12 @@ func (p *Proxy) readBody(w http.ResponseWriter, r *http.Request, wire Wire) (*Co
 		if le.Limit == LimitJSONNesting {
 			code = http.StatusBadRequest
 		}
-		return nil, func() string { return p.refuse(w, code, OutcomeTooLarge, le.Limit, "request body: "+le.Error()) }
+		return nil, func() string { return p.refuse(w, wire, code, OutcomeTooLarge, le.Limit, "request body: "+le.Error()) }
 	}
 	c, err := wire.Read(body)
 	if err != nil {
 		return nil, func() string {
-			return p.refuse(w, http.StatusBadRequest, OutcomeBadRequest, "", strings.TrimPrefix(err.Error(), "gateway: "))
+			return p.refuse(w, wire, http.StatusBadRequest, OutcomeBadRequest, "", strings.TrimPrefix(err.Error(), "gateway: "))
 		}
 	}
 	return c, nil
@@ -189,7 +214,7 @@ func (p *Proxy) serveRoute(w http.ResponseWriter, r *http.Request, route Route) 
 	case p.inflight <- struct{}{}:
 		defer func() { <-p.inflight }()
 	default:
-		return p.refuse(w, http.StatusServiceUnavailable, OutcomeOverloaded, LimitConcurrency,
+		return p.refuse(w, route.Gateway.Wire, http.StatusServiceUnavailable, OutcomeOverloaded, LimitConcurrency,
 			fmt.Sprintf("more than %d requests in flight; retry", cap(p.inflight)))
 	}
 	conv, refused := p.readBody(w, r, route.Gateway.Wire)
@@ -214,7 +239,7 @@ func (p *Proxy) serveRoute(w http.ResponseWriter, r *http.Request, route Route) 
 			_, _ = w.Write(lastStream)
 			return OutcomeOK
 		}
-		return p.fail(w, r, err)
+		return p.fail(w, r, route.Gateway.Wire, err)
 	}
 	p.logf("gateway: %s: %d output(s), %d round(s), %d expansion(s)", r.URL.Path, len(out.Results), out.Rounds, len(out.Expansions))
 	p.observe(out)
@@ -225,7 +250,7 @@ func (p *Proxy) serveRoute(w http.ResponseWriter, r *http.Request, route Route) 
 		return OutcomeOK
 	}
 	w.Header().Set("Content-Type", "text/event-stream")
-	if !out.Capped && !bytes.Contains(lastStream, []byte(`"`+ExpandToolName+`"`)) {
+	if !out.Capped && (!route.Gateway.Expand || !bytes.Contains(lastStream, []byte(`"`+ExpandToolName+`"`))) {
 		_, _ = w.Write(lastStream) // the model's own stream, as it came
 		return OutcomeOK
 	}
@@ -238,7 +263,7 @@ func (p *Proxy) serveRoute(w http.ResponseWriter, r *http.Request, route Route) 
 	}
 	restream, err := route.Gateway.Wire.Restream(final)
 	if err != nil {
-		return p.fail(w, r, fmt.Errorf("%w: %w", ErrUpstream, err))
+		return p.fail(w, r, route.Gateway.Wire, fmt.Errorf("%w: %w", ErrUpstream, err))
 	}
 	_, _ = w.Write(restream)
 	return OutcomeOK
@@ -266,7 +291,7 @@ func (p *Proxy) initInflight() {
 // fail answers a request whose handling failed: an upstream status is
 // relayed as is, a timeout is 504, a client that went away gets nothing,
 // anything else is 502.
-func (p *Proxy) fail(w http.ResponseWriter, r *http.Request, err error) string {
+func (p *Proxy) fail(w http.ResponseWriter, r *http.Request, wire Wire, err error) string {
 	var us *upstreamStatus
 	switch {
 	case errors.As(err, &us):
@@ -279,15 +304,15 @@ func (p *Proxy) fail(w http.ResponseWriter, r *http.Request, err error) string {
 		return OutcomeCanceled
 	case errors.Is(err, context.DeadlineExceeded):
 		p.logf("gateway: %s: %v", r.URL.Path, err)
-		http.Error(w, "toolout gateway: upstream timed out: "+err.Error(), http.StatusGatewayTimeout)
+		writeError(w, wire, http.StatusGatewayTimeout, "upstream timed out: "+err.Error())
 		return OutcomeUpstreamError
 	case errors.Is(err, ErrUpstream):
 		p.logf("gateway: %s: %v", r.URL.Path, err)
-		http.Error(w, "toolout gateway: "+err.Error(), http.StatusBadGateway)
+		writeError(w, wire, http.StatusBadGateway, err.Error())
 		return OutcomeUpstreamError
 	}
 	p.logf("gateway: %s: %v", r.URL.Path, err)
-	http.Error(w, "toolout gateway: "+err.Error(), http.StatusBadGateway)
+	writeError(w, wire, http.StatusBadGateway, err.Error())
 	return OutcomeFailed
 }
 

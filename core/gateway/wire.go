@@ -84,6 +84,10 @@ type Wire interface {
 	// Restream is the inverse of Assemble: a response body as a complete
 	// stream, for when the model's own stream cannot be relayed.
 	Restream(resp []byte) ([]byte, error)
+	// ErrorBody renders an error the gateway itself answers with (a
+	// refused body, a timeout) in the API's error shape, so that SDKs
+	// raise their usual error with the message.
+	ErrorBody(status int, msg string) []byte
 }
 
 // ErrUnassembled wraps a stream that a Wire cannot assemble although the

@@ -159,3 +159,23 @@ func (Wire) StripPhantom(resp []byte) ([]byte, error) {
 	}
 	return jsonspan.Splice(resp, edits), nil
 }
+
+// ErrorBody renders {"type":"error","error":{"type","message"}}, the shape
+// the Messages API and SDKs use; the error type follows the status as the
+// API documents it.
+func (Wire) ErrorBody(status int, msg string) []byte {
+	typ := "api_error"
+	switch status {
+	case 400:
+		typ = "invalid_request_error"
+	case 413:
+		typ = "request_too_large"
+	case 429:
+		typ = "rate_limit_error"
+	case 503, 529:
+		typ = "overloaded_error"
+	case 504:
+		typ = "timeout_error"
+	}
+	return []byte(`{"type":"error","error":{"type":"` + typ + `","message":` + string(jsonspan.String(msg)) + `}}`)
+}

@@ -166,3 +166,16 @@ func (a Wire) StripPhantom(resp []byte) ([]byte, error) {
 	}
 	return jsonspan.Splice(resp, edits), nil
 }
+
+// ErrorBody renders {"error":{"message","type","code"}}, the shape the
+// OpenAI API and SDKs use; type follows the status.
+func (Wire) ErrorBody(status int, msg string) []byte {
+	typ := "server_error"
+	switch {
+	case status == 429:
+		typ = "rate_limit_exceeded"
+	case status >= 400 && status < 500:
+		typ = "invalid_request_error"
+	}
+	return []byte(`{"error":{"message":` + string(jsonspan.String(msg)) + `,"type":"` + typ + `","code":null}}`)
+}
