@@ -73,3 +73,25 @@ var _ = Describe("the compressor circuit breaker", func() {
 		Expect(err).To(MatchError(gateway.ErrBreakerOpen))
 	})
 })
+
+// hanging blocks until its context ends.
+type hanging struct{}
+
+func (hanging) Compress(ctx context.Context, _ gateway.Input) (string, error) {
+	<-ctx.Done()
+	return "", ctx.Err()
+}
+
+var _ = Describe("the compressor timeout", func() {
+	It("gives up on a hung compressor after compress_timeout and passes the result through", func() {
+		src, _ := manual()
+		p, err := gateway.NewPipe(gateway.Options{Config: gateway.Config{CompressTimeout: 50 * time.Millisecond},
+			Compressor: hanging{}, Store: memstore.New(gateway.StoreOptions{Sources: src}), Sources: src})
+		Expect(err).NotTo(HaveOccurred())
+		res, err := p.Process(ctx, []gateway.ToolOutput{{Tool: "t", Content: sized(4000)}}, "")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(res[0].Action).To(Equal(gateway.ActionPassthrough))
+		Expect(res[0].Reason).To(ContainSubstring("compressor timed out after 50ms"))
+		Expect(p.Metrics().CompressionsFailed).To(BeEquivalentTo(1))
+	})
+})

@@ -21,6 +21,8 @@ const (
 	DefaultRateLimit     = 20 // compressions per second
 	DefaultMaxResults    = 64
 	DefaultMaxWorkBytes  = 4 << 20
+	// DefaultCompressTimeout bounds one compressor call.
+	DefaultCompressTimeout = 30 * time.Second
 )
 
 // Actions of a Result.
@@ -64,6 +66,9 @@ type Config struct {
 	// it, one call probes.
 	BreakerFailures int           `json:"breaker_failures"`
 	BreakerCooloff  time.Duration `json:"breaker_cooloff"`
+	// CompressTimeout bounds one compressor call (a timeout is a failure:
+	// the fallback applies and the breaker counts it).
+	CompressTimeout time.Duration `json:"compress_timeout"`
 }
 
 func (c Config) withDefaults() Config {
@@ -93,6 +98,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.BreakerCooloff <= 0 {
 		c.BreakerCooloff = DefaultBreakerCooloff
+	}
+	if c.CompressTimeout <= 0 {
+		c.CompressTimeout = DefaultCompressTimeout
 	}
 	return c
 }
@@ -395,7 +403,12 @@ func (p *Pipe) compress(ctx context.Context, in Input) (string, error) {
 	if !p.breaker.allow() {
 		return "", ErrBreakerOpen
 	}
-	c, err := p.opts.Compressor.Compress(ctx, in)
+	cctx, cancel := context.WithTimeout(ctx, p.cfg.CompressTimeout)
+	defer cancel()
+	c, err := p.opts.Compressor.Compress(cctx, in)
+	if err != nil && cctx.Err() != nil && ctx.Err() == nil {
+		err = fmt.Errorf("compressor timed out after %v: %w", p.cfg.CompressTimeout, err)
+	}
 	if ctx.Err() == nil { // a request that went away says nothing of the compressor
 		p.breaker.done(err)
 	}
