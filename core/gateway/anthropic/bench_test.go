@@ -40,6 +40,28 @@ func bigStream(size int) []byte {
 	return b.Bytes()
 }
 
+// thinkingStream is a stream of about size bytes: a thinking block in
+// 40-byte thinking_delta pieces (with escapes and non-ASCII text), its
+// signature, then the text and tool_use of bigStream at a tenth of size.
+func thinkingStream(size int) []byte {
+	var b bytes.Buffer
+	small := bigStream(size / 10)
+	i := bytes.Index(small, []byte("event: content_block_start"))
+	b.Write(small[:i])
+	b.WriteString("event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"thinking\",\"thinking\":\"\",\"signature\":\"\"}}\n\n")
+	for b.Len() < size {
+		b.WriteString("event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"thinking_delta\",\"thinking\":\"the log is cut \\\"here\\\" — caf\\u00e9\\n\"}}\n\n")
+	}
+	b.WriteString("event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"signature_delta\",\"signature\":\"" + strings.Repeat("QUJD", 64) + "\"}}\n\n")
+	b.WriteString("event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n")
+	// The blocks of the small stream, renumbered after the thinking block.
+	rest := string(small[i:])
+	rest = strings.ReplaceAll(rest, `"index":1`, `"index":2`)
+	rest = strings.ReplaceAll(rest, `"index":0`, `"index":1`)
+	b.WriteString(rest)
+	return b.Bytes()
+}
+
 // bigRequest is a request of about size bytes with 2 KiB tool results.
 func bigRequest(size int) []byte {
 	var b strings.Builder
@@ -95,16 +117,21 @@ var hostileStreams = []struct {
 
 func BenchmarkAssembleStream(b *testing.B) {
 	for _, n := range sizes {
-		raw := bigStream(n)
-		b.Run("answer/"+sizeName(n), func(b *testing.B) {
-			b.SetBytes(int64(len(raw)))
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := anthropic.AssembleStream(raw); err != nil {
-					b.Fatal(err)
+		for _, s := range []struct {
+			name string
+			raw  []byte
+		}{{"answer", bigStream(n)}, {"thinking", thinkingStream(n)}} {
+			raw := s.raw
+			b.Run(s.name+"/"+sizeName(n), func(b *testing.B) {
+				b.SetBytes(int64(len(raw)))
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := anthropic.AssembleStream(raw); err != nil {
+						b.Fatal(err)
+					}
 				}
-			}
-		})
+			})
+		}
 	}
 	for _, h := range hostileStreams {
 		for _, n := range sizes {
@@ -128,7 +155,21 @@ func BenchmarkStreamOf(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
+		thinking, err := anthropic.AssembleStream(thinkingStream(n))
+		if err != nil {
+			b.Fatal(err)
+		}
 		b.Run(sizeName(n), func(b *testing.B) {
+			b.SetBytes(int64(len(msg)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := anthropic.StreamOf(msg); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run("thinking/"+sizeName(n), func(b *testing.B) {
+			msg := thinking
 			b.SetBytes(int64(len(msg)))
 			b.ReportAllocs()
 			for b.Loop() {
@@ -166,6 +207,18 @@ func BenchmarkDecodeRequest(b *testing.B) {
 			}
 			return []byte(`{"messages":[{"role":"assistant","content":[` + strings.TrimSuffix(uses.String(), ",") +
 				`]},{"role":"user","content":[` + strings.TrimSuffix(results.String(), ",") + `]}]}`)
+		}},
+		{"thinking-replay", func(n int) []byte {
+			var b strings.Builder
+			b.WriteString(`{"messages":[{"role":"user","content":"go"}`)
+			thinking := strings.Repeat(`the log is cut \"here\" \u00e9\n`, 100)
+			for i := 0; b.Len() < n; i++ {
+				fmt.Fprintf(&b, `,{"role":"assistant","content":[{"type":"thinking","thinking":"%s","signature":"EqQB%d"},`+
+					`{"type":"tool_use","id":"t%d","name":"n","input":{}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"t%d","content":"ok"}]}`,
+					thinking, i, i, i)
+			}
+			b.WriteString(`]}`)
+			return []byte(b.String())
 		}},
 		{"escapes", func(n int) []byte {
 			return []byte(`{"messages":[{"role":"user","content":"` + strings.Repeat(`\ud83d\ude00\n`, n/14) + `"}]}`)

@@ -18,7 +18,8 @@
 //     API would have returned without streaming; [StreamOf] is its inverse,
 //     a complete stream for a message; AssembleStream(StreamOf(m)) is m as
 //     EncodeResponse renders it, byte for byte (the canonical form: keys in
-//     the API's order, compact tool inputs). A stream that ends before
+//     the API's order, compact tool inputs, the values of thinking blocks
+//     as they came). A stream that ends before
 //     message_stop, an `event: error`, and content the package cannot map
 //     are errors: a cut or partial answer is never taken for a whole one.
 //   - [WriteStream] writes a core.Response in the streaming format cut into
@@ -36,7 +37,8 @@
 //     body {"metadata":[0,0,...],"messages":[]} allocates 48 bytes), a
 //     wrongly shaped value stops the read at its offset ({"messages":
 //     [0,0,...]} fails at byte 13), SSE lines have no length limit but
-//     the input's, text and tool input pieces are appended, never rebuilt.
+//     the input's, text, tool input and thinking pieces are appended, never
+//     rebuilt.
 //
 // # JSON
 //
@@ -73,10 +75,16 @@
 //     [tool_result A, tool_result B, text] maps to tool A, tool B, user.
 //   - is_error of a tool_result is validated but not kept: core.Message has
 //     no field for it (the gateway's adapter reads it from the body).
-//   - Blocks other than text, tool_use and tool_result (image, document,
-//     thinking, redacted_thinking, server tool blocks, ...) are left out of
-//     the text view; a message with nothing left stays as an empty message
-//     of its role, so turns keep their order. cache_control is ignored.
+//   - thinking and redacted_thinking blocks, which clients replay in
+//     assistant messages (the API requires it with tools and extended
+//     thinking), are accepted and left out of core.Request, which has no
+//     field for them; their thinking, signature and data must be strings
+//     when present. They are accepted in any message: the API, not this
+//     package, says where they may stand.
+//   - Other blocks (image, document, server tool blocks, ...) are left out
+//     of the text view too; a message with nothing left stays as an empty
+//     message of its role, so turns keep their order. cache_control is
+//     ignored.
 //   - "tools": name, description and input_schema (compact). A server tool
 //     ({"type":"web_search_20250305","name":...}, no input_schema) keeps its
 //     name only.
@@ -99,10 +107,20 @@
 //     tool_calls, max_tokens → length, others as they are), Usage from
 //     input_tokens and output_tokens (the API's input_tokens, which leaves
 //     out cache reads and writes). The stop_sequence string is not kept.
-//   - Only text and tool_use blocks are mapped; a thinking, redacted
-//     thinking or server-tool block, or a text block with citations, is
-//     [ErrUnsupported] rather than dropped (dropping a thinking block would
-//     break the client's next request).
+//   - thinking and redacted_thinking blocks are skipped by DecodeResponse
+//     (core.Response has no field for them; it is not an error) and kept
+//     by the message functions ([AssembleStream], [StreamOf]), in order, as
+//     {"type":"thinking","thinking","signature"} (a missing signature
+//     renders as "") and {"type":"redacted_thinking","data"}. Their values
+//     are opaque and the API checks the signature when a client replays the
+//     block, so each is kept as the bytes of its JSON string, escapes as
+//     the API sent them, never decoded and encoded again (only invalid
+//     UTF-8, which the API does not send, becomes U+FFFD). [EncodeResponse]
+//     never renders them: core.Response has none.
+//   - Citations (a text block with non-empty citations, a citations_delta)
+//     and server tools (server_tool_use, web_search_tool_result and other
+//     block types) are not supported: [ErrUnsupported] rather than dropped
+//     (dropping them would change the answer the client sees).
 //
 // # Streams
 //
@@ -117,23 +135,37 @@
 // started, receives deltas and is stopped before message_stop; blocks
 // start in index order 0, 1, 2, ... as the API sends them (a gap or a
 // repeat is an error; deltas of started blocks may interleave). A text
-// block is its
-// start text plus its text_delta texts; a tool_use block's input is its
-// input_json_delta pieces joined, which must be a JSON object, or its
-// content_block_start input when no piece came. stop_reason and
+// block is its start text plus its text_delta texts; a tool_use block's
+// input is its input_json_delta pieces joined, which must be a JSON
+// object, or its content_block_start input when no piece came. A thinking
+// block is its start thinking (documented as "") plus its thinking_delta
+// texts, and the signature of its last signature_delta, else of its start
+// (the API sends "" there, or no signature, and one signature_delta just
+// before content_block_stop; a later signature replaces an earlier one, as
+// the official SDKs do). A redacted_thinking block arrives whole in its
+// content_block_start and takes no delta. A delta of a known type for a
+// block of another type (text_delta for a thinking block, thinking_delta
+// for a text block, any delta for redacted_thinking) is an error, not
+// [ErrUnsupported]: the stream is malformed. stop_reason and
 // stop_sequence come from the last message_delta; usage is message_start's
 // with each non-null member of each message_delta's usage over it (the
 // API's counts there are cumulative; a usage object may hold 64 members,
 // the API's hold about 8). Members of the message other than
 // id, type, role, model, content, stop_reason, stop_sequence and usage are
-// not kept. thinking, redacted_thinking and server-tool blocks, and
-// thinking, signature and citations deltas, are [ErrUnsupported].
+// not kept. Server-tool and other unknown blocks, and citations and other
+// unknown deltas, are [ErrUnsupported].
 //
 // [StreamOf] and [WriteStream] write what the official SDKs parse: each
 // event an "event:" line, one compact "data:" line and a blank line;
 // message_start carries the message with empty content, null stop_reason
 // and stop_sequence, and the whole usage; message_delta carries
-// stop_reason, stop_sequence and usage {output_tokens}.
+// stop_reason, stop_sequence and usage {output_tokens}. StreamOf sends a
+// thinking block as content_block_start {"type":"thinking","thinking":"",
+// "signature":""} (the signature member present, so that an SDK that
+// accumulates the events has it even when no signature_delta comes), one
+// thinking_delta with the whole text, one signature_delta, and
+// content_block_stop; a redacted_thinking block as its content_block_start
+// and content_block_stop.
 //
 // # Test fixtures
 //
@@ -142,6 +174,11 @@
 // Messages"), in the shape it emits: compact data lines, `{"type":
 // "ping"}` pings after the first block starts, usage with the cache and
 // service_tier members, a first input_json_delta with an empty
-// partial_json, tool inputs cut at arbitrary points. They were not
-// captured from the live API.
+// partial_json, tool inputs cut at arbitrary points, thinking blocks
+// started with an empty thinking (with and without "signature":"") and
+// signed by one signature_delta before their stop (thinking_tool_use: the
+// phantom-call shape, thinking then text then an expand_context call), a
+// redacted_thinking block whole in its start (redacted_thinking). The
+// signatures and redacted data are made up. They were not captured from
+// the live API.
 package anthropic

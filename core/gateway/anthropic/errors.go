@@ -13,8 +13,9 @@ var (
 	// ErrIncomplete: the stream ended before message_stop (a cut stream).
 	ErrIncomplete = errors.New("anthropic: stream ended before message_stop")
 	// ErrUnsupported: the input holds content this package does not map
-	// (a thinking, image or server-tool block, a citation, a delta type it
-	// does not know). A proxy can relay such an answer untouched.
+	// (a server-tool or other unknown block in a response, a citation, a
+	// delta type it does not know). A proxy can relay such an answer
+	// untouched. Thinking blocks are supported.
 	ErrUnsupported = errors.New("anthropic: unsupported content")
 )
 

@@ -6,8 +6,8 @@ package anthropic
 // offsets by the same reader: twice the scanning, no copies.
 type fields struct {
 	r     *reader
-	keys  []string // at most 8
-	at    [8]int   // offset of each key's value, -1 when absent
+	keys  []string // at most 12
+	at    [12]int  // offset of each key's value, -1 when absent
 	start int      // offset of the object
 	depth int      // the reader's depth outside the object
 }

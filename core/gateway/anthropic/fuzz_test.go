@@ -50,6 +50,18 @@ func fuzzSeeds(f *testing.F) [][]byte {
 		start + "event: message_delta\ndata: {\"type\":\"message_delta\",\"usage\":{\"a\\u0062\":[1e5],\"output_tokens\":null}}\n\n" + end,
 		"\xef\xbb\xbf" + strings.ReplaceAll(start+end, "\n", "\r"),
 		start + "data: " + strings.Repeat("[", 600) + "\n\n" + end,
+		// Thinking: a surrogate pair split over two deltas, escapes, invalid
+		// UTF-8, two signatures (the last wins), a start without a signature.
+		start + "data: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"thinking\",\"thinking\":\"\"}}\n\n" +
+			"data: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"thinking_delta\",\"thinking\":\"a\\u00e9\\ud83d\"}}\n\n" +
+			"data: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"thinking_delta\",\"thinking\":\"\\ude00\\n\\/\xff\"}}\n\n" +
+			"data: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"signature_delta\",\"signature\":\"s1\"}}\n\n" +
+			"data: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"signature_delta\",\"signature\":\"s2/+=\"}}\n\n" +
+			"data: {\"type\":\"content_block_stop\",\"index\":0}\n\n" + end,
+		start + "data: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"data\":\"Em\\u0077=\",\"type\":\"redacted_thinking\"}}\n\n" +
+			"data: {\"type\":\"content_block_stop\",\"index\":0}\n\n" +
+			"data: {\"type\":\"content_block_start\",\"index\":1,\"content_block\":{\"type\":\"thinking\",\"thinking\":\"x\",\"signature\":\"s\"}}\n\n" +
+			"data: {\"type\":\"content_block_stop\",\"index\":1}\n\n" + end,
 	} {
 		seeds = append(seeds, []byte(s))
 	}
@@ -58,9 +70,11 @@ func fuzzSeeds(f *testing.F) [][]byte {
 
 // FuzzAssembleStream checks, on any input: no panic; an error is an
 // *anthropic.Error with a position inside the input; a success is valid
-// JSON whose content blocks are text or tool_use (with an object input),
-// which DecodeResponse accepts, and which StreamOf renders as a stream that
-// assembles back to the same bytes.
+// JSON whose content blocks are text (a string text), tool_use (an object
+// input), thinking (string thinking and signature) or redacted_thinking (a
+// string data), which DecodeResponse accepts with one tool call per
+// tool_use block and the text blocks' texts joined, and which StreamOf
+// renders as a stream that assembles back to the same bytes.
 func FuzzAssembleStream(f *testing.F) {
 	for _, s := range fuzzSeeds(f) {
 		f.Add(s)
@@ -77,30 +91,7 @@ func FuzzAssembleStream(f *testing.F) {
 			}
 			return
 		}
-		var m struct {
-			Type    string `json:"type"`
-			Content []struct {
-				Type  string          `json:"type"`
-				Input json.RawMessage `json:"input"`
-			} `json:"content"`
-		}
-		if err := json.Unmarshal(out, &m); err != nil {
-			t.Fatalf("result is not JSON: %v\n%s", err, out)
-		}
-		if m.Type != "message" {
-			t.Fatalf("type %q", m.Type)
-		}
-		for i, c := range m.Content {
-			switch {
-			case c.Type == "text" && c.Input == nil:
-			case c.Type == "tool_use" && len(c.Input) > 0 && c.Input[0] == '{':
-			default:
-				t.Fatalf("content[%d]: type %q input %s", i, c.Type, c.Input)
-			}
-		}
-		if _, err := anthropic.DecodeResponse(out); err != nil {
-			t.Fatalf("DecodeResponse of the result: %v\n%s", err, out)
-		}
+		checkMessage(t, out)
 		stream, err := anthropic.StreamOf(out)
 		if err != nil {
 			t.Fatalf("StreamOf of the result: %v\n%s", err, out)
@@ -113,6 +104,52 @@ func FuzzAssembleStream(f *testing.F) {
 			t.Fatalf("round trip differs:\n got %s\nwant %s", again, out)
 		}
 	})
+}
+
+// checkMessage checks the shape of an assembled message and what
+// DecodeResponse makes of it.
+func checkMessage(t *testing.T, out []byte) {
+	t.Helper()
+	var m struct {
+		Type    string `json:"type"`
+		Content []map[string]json.RawMessage
+	}
+	if err := json.Unmarshal(out, &m); err != nil {
+		t.Fatalf("result is not JSON: %v\n%s", err, out)
+	}
+	if m.Type != "message" {
+		t.Fatalf("type %q", m.Type)
+	}
+	isString := func(v json.RawMessage) bool { return len(v) > 0 && v[0] == '"' }
+	text, calls := "", 0
+	for i, c := range m.Content {
+		var typ string
+		_ = json.Unmarshal(c["type"], &typ)
+		ok := false
+		switch typ {
+		case "text":
+			var s string
+			ok = len(c) == 2 && json.Unmarshal(c["text"], &s) == nil
+			text += s
+		case "tool_use":
+			ok = len(c) == 4 && len(c["input"]) > 0 && c["input"][0] == '{' && isString(c["id"]) && isString(c["name"])
+			calls++
+		case "thinking":
+			ok = len(c) == 3 && isString(c["thinking"]) && isString(c["signature"])
+		case "redacted_thinking":
+			ok = len(c) == 2 && isString(c["data"])
+		}
+		if !ok {
+			t.Fatalf("content[%d]: %q\n%s", i, typ, out)
+		}
+	}
+	resp, err := anthropic.DecodeResponse(out)
+	if err != nil {
+		t.Fatalf("DecodeResponse of the result: %v\n%s", err, out)
+	}
+	if len(resp.ToolCalls) != calls || resp.Text != text {
+		t.Fatalf("DecodeResponse: %d call(s) for %d tool_use block(s), text %q for %q", len(resp.ToolCalls), calls, resp.Text, text)
+	}
 }
 
 // FuzzDecodeRequest checks the strict JSON reader against encoding/json and
@@ -136,6 +173,9 @@ func FuzzDecodeRequest(f *testing.F) {
 		`{"system":[{"type":"text","text":"s"}],"max_tokens":1,"stream":true,"messages":[]}`,
 		`{"messages":[],"messages":[]}`, `{"messages":[] , "x" : [ {} , -0 ]}`, "{\"messages\":[\"\xff\"]}",
 		`{"messages":[` + strings.Repeat("[", 520) + `]}`, `{"a":1e}`, ` {"messages":[]} `, `{"messages":[{"role":"user","content":"\u0000"}]}`,
+		`{"messages":[{"role":"assistant","content":[{"type":"thinking","thinking":"t\ud800","signature":"s"},{"data":"d","type":"redacted_thinking"},` +
+			`{"type":"tool_use","id":"t","name":"n","input":{}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"x"}]}]}`,
+		`{"messages":[{"role":"assistant","content":[{"type":"thinking","signature":null}]}]}`,
 	} {
 		f.Add([]byte(s))
 	}

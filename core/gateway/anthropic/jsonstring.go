@@ -49,6 +49,14 @@ func intern(raw []byte) string {
 		return "assistant"
 	case "end_turn":
 		return "end_turn"
+	case "thinking":
+		return "thinking"
+	case "thinking_delta":
+		return "thinking_delta"
+	case "signature_delta":
+		return "signature_delta"
+	case "redacted_thinking":
+		return "redacted_thinking"
 	}
 	return string(raw)
 }

@@ -19,12 +19,15 @@ type message struct {
 	usage           []field // in order; input_tokens and output_tokens always present
 }
 
-// block is a text or tool_use content block.
+// block is a text, tool_use, thinking or redacted_thinking content block.
 type block struct {
-	typ      string // "text" or "tool_use"
+	typ      string // "text", "tool_use", "thinking" or "redacted_thinking"
 	text     string
 	id, name string
 	input    []byte // tool_use: a compact JSON object
+	// thinking: its text and signature; redacted_thinking: its data. Each
+	// is the bytes of a JSON string, escapes as they came (see thinking.go).
+	thinking, signature, data []byte
 }
 
 // field is one usage member; val is compact JSON.
@@ -84,9 +87,10 @@ func readMessage(r *reader) (message, error) {
 	return m, nil
 }
 
-var blockKeys = []string{"type", "text", "id", "name", "input", "citations"}
+var blockKeys = []string{"type", "text", "id", "name", "input", "citations", "thinking", "signature", "data"}
 
-// readBlock reads a text or tool_use block; other types are unsupported.
+// readBlock reads a text, tool_use, thinking or redacted_thinking block;
+// other types are unsupported.
 func readBlock(r *reader) (block, error) {
 	f, err := readFields(r, blockKeys)
 	if err != nil {
@@ -113,6 +117,8 @@ func readBlock(r *reader) (block, error) {
 		if err == nil {
 			err = f.read(4, func(r *reader) (err error) { b.input, err = readInput(r); return err })
 		}
+	case "thinking", "redacted_thinking":
+		err = readThinking(f, 6, b.typ, &b)
 	case "":
 		err = r.fail(f.start, "content block without a type")
 	default:
@@ -272,8 +278,11 @@ func (m message) marshal() []byte {
 }
 
 // appendJSON renders the block; empty renders it as a content_block_start
-// does (text "", input {}).
+// does (text "", input {}, thinking and signature "").
 func (c block) appendJSON(b []byte, empty bool) []byte {
+	if isThinking(c.typ) {
+		return c.appendThinking(b, empty)
+	}
 	if c.typ == "text" {
 		text := c.text
 		if empty {
@@ -388,9 +397,11 @@ func FinishReason(stopReason string) string {
 // DecodeResponse maps a Messages API response body to a core.Response: the
 // text blocks' texts concatenated as they are, the tool_use blocks as tool
 // calls (Arguments the compact input), FinishReason from [FinishReason],
-// usage input_tokens and output_tokens. An error body gives an [*Error]
-// wrapping an [*APIError]; a block other than text or tool_use, or a text
-// block with citations, an error wrapping [ErrUnsupported].
+// usage input_tokens and output_tokens. thinking and redacted_thinking
+// blocks are skipped: core.Response has no field for them (the message
+// JSON keeps them; see [AssembleStream]). An error body gives an [*Error]
+// wrapping an [*APIError]; a block of another type (server tools, ...), or
+// a text block with citations, an error wrapping [ErrUnsupported].
 func DecodeResponse(body []byte) (core.Response, error) {
 	m, err := parseMessage(body, "response")
 	if err != nil {
@@ -416,11 +427,12 @@ func (m message) response() core.Response {
 	var resp core.Response
 	var text []byte
 	for _, c := range m.content {
-		if c.typ == "text" {
+		switch c.typ {
+		case "text":
 			text = append(text, c.text...)
-			continue
-		}
-		resp.ToolCalls = append(resp.ToolCalls, core.ToolCall{ID: c.id, Name: c.name, Arguments: json.RawMessage(c.input)})
+		case "tool_use":
+			resp.ToolCalls = append(resp.ToolCalls, core.ToolCall{ID: c.id, Name: c.name, Arguments: json.RawMessage(c.input)})
+		} // thinking blocks: core.Response has no field for them
 	}
 	resp.Text = string(text)
 	if m.stopReason != nil {

@@ -121,7 +121,6 @@ var _ = Describe("DecodeResponse", func() {
 			_, err := anthropic.DecodeResponse([]byte(body))
 			Expect(err).To(MatchError(anthropic.ErrUnsupported))
 		},
-		Entry("thinking", `{"type":"message","content":[{"type":"thinking","thinking":"hm","signature":"s"},{"type":"text","text":"x"}]}`),
 		Entry("server tool", `{"type":"message","content":[{"type":"server_tool_use","id":"s","name":"web_search","input":{"query":"q"}}]}`),
 		Entry("citations", `{"type":"message","content":[{"type":"text","text":"x","citations":[{"type":"char_location"}]}]}`),
 	)

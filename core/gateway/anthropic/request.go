@@ -153,11 +153,13 @@ func (c *conversation) blocks(r *reader, role core.Role) error {
 	return err
 }
 
-var paramBlockKeys = []string{"type", "text", "id", "name", "input", "tool_use_id", "content", "is_error"}
+var paramBlockKeys = []string{"type", "text", "id", "name", "input", "tool_use_id", "content", "is_error", "thinking", "signature", "data"}
 
 // readParamBlock reads a request content block. For a tool_result, id is
-// its tool_use_id and text the text of its content. A block of another
-// type comes back with only its type.
+// its tool_use_id and text the text of its content. A thinking or
+// redacted_thinking block (a client replays them in assistant messages) is
+// validated (its values are strings) and comes back with only its type,
+// as does a block of another type.
 func readParamBlock(r *reader) (block, error) {
 	f, err := readFields(r, paramBlockKeys)
 	if err != nil {
@@ -185,6 +187,8 @@ func readParamBlock(r *reader) (block, error) {
 		if err == nil {
 			err = f.read(7, func(r *reader) error { _, err := r.boolean(); return err })
 		}
+	case "thinking", "redacted_thinking":
+		err = readThinking(f, 8, b.typ, nil) // validated, not kept
 	case "":
 		err = r.fail(f.start, "content block without a type")
 	}

@@ -7,13 +7,20 @@ import "strconv"
 // message_start, its content blocks in index order with their text_delta
 // texts and input_json_delta inputs joined, stop_reason and stop_sequence
 // from message_delta, and the usage of message_start with the non-null
-// values of each message_delta's usage over it. The result is rendered as
+// values of each message_delta's usage over it. thinking blocks are their
+// content_block_start thinking with the thinking_delta pieces joined and
+// the signature of the last signature_delta (else of content_block_start);
+// a redacted_thinking block is its content_block_start; both are kept as
+// JSON string bytes, escapes as they came. The result is rendered as
 // [EncodeResponse] renders (keys in the API's order, compact tool inputs).
 //
 // ping and unknown events are skipped. An `event: error` gives an [*Error]
 // wrapping an [*APIError]; a stream that ends before message_stop one
-// wrapping [ErrIncomplete]; a block or delta other than text or tool_use
-// one wrapping [ErrUnsupported]; events out of order (a delta before its
+// wrapping [ErrIncomplete]; a block other than text, tool_use, thinking or
+// redacted_thinking, or a delta other than text_delta, input_json_delta,
+// thinking_delta or signature_delta, one wrapping [ErrUnsupported]; a
+// delta for a block of another type (thinking_delta for a text block, any
+// delta for redacted_thinking), events out of order (a delta before its
 // block starts or after it stops, anything after message_stop, ...) and
 // malformed JSON are errors with the line and column in raw. Work and
 // memory are linear in len(raw).
@@ -203,7 +210,7 @@ func (a *assembler) open(f fields) (*pending, int, error) {
 	return p, i, nil
 }
 
-var deltaKeys = []string{"type", "text", "partial_json"}
+var deltaKeys = []string{"type", "text", "partial_json", "thinking", "signature"}
 
 func (a *assembler) blockDelta(f fields) error {
 	p, _, err := a.open(f)
@@ -230,7 +237,9 @@ func (a *assembler) blockDelta(f fields) error {
 			part, err := d.str(2)
 			p.json = append(p.json, part...)
 			return err
-		case typ == "text_delta" || typ == "input_json_delta":
+		case (typ == "thinking_delta" || typ == "signature_delta") && p.typ == "thinking":
+			return p.thinkingDelta(d, typ)
+		case typ == "text_delta" || typ == "input_json_delta" || typ == "thinking_delta" || typ == "signature_delta":
 			return r.fail(d.start, typ+" for a "+p.typ+" block")
 		case typ == "":
 			return r.fail(d.start, "delta without a type")
@@ -245,10 +254,13 @@ func (a *assembler) blockStop(f fields) error {
 		return err
 	}
 	p.stopped = true
-	if p.typ == "text" {
+	switch p.typ {
+	case "text":
 		p.block.text = string(p.text)
 		p.text = nil
 		return nil
+	case "thinking", "redacted_thinking":
+		return nil // kept as they came
 	}
 	if len(p.json) == 0 {
 		return nil // no input_json_delta: the input of content_block_start

@@ -51,6 +51,8 @@ var _ = Describe("AssembleStream", func() {
 		Entry("text with pings and several deltas", "text"),
 		Entry("text then a tool_use whose input comes in many input_json_delta pieces", "tool_use"),
 		Entry("three parallel tool_use blocks, one without input, cumulative usage in message_delta", "parallel_tools"),
+		Entry("a thinking block with its signature, text, then an expand_context tool_use (the phantom-call shape)", "thinking_tool_use"),
+		Entry("a redacted_thinking block whole in its start, a thinking block started without a signature, text, a tool_use", "redacted_thinking"),
 	)
 
 	DescribeTable("reads any SSE line ending, comments, id and retry fields, a BOM, multi-line data and unknown events",
@@ -190,8 +192,10 @@ var _ = Describe("AssembleStream", func() {
 			_, err := anthropic.AssembleStream(raw)
 			Expect(err).To(MatchError(anthropic.ErrUnsupported))
 		},
-		Entry("a thinking block", sse("message_start", msgStart, "content_block_start",
-			`{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":""}}`)),
+		Entry("a server_tool_use block", sse("message_start", msgStart, "content_block_start",
+			`{"type":"content_block_start","index":0,"content_block":{"type":"server_tool_use","id":"srvtoolu_1","name":"web_search","input":{}}}`)),
+		Entry("a web_search_tool_result block", sse("message_start", msgStart, "content_block_start",
+			`{"type":"content_block_start","index":0,"content_block":{"type":"web_search_tool_result","tool_use_id":"srvtoolu_1","content":[]}}`)),
 		Entry("a citations_delta", sse("message_start", msgStart, "content_block_start", textStart, "content_block_delta",
 			`{"type":"content_block_delta","index":0,"delta":{"type":"citations_delta","citation":{"type":"char_location"}}}`)),
 		Entry("a message_start with content", sse("message_start", strings.Replace(msgStart, `"content":[]`, `"content":[{"type":"text","text":"x"}]`, 1))),

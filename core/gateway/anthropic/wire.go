@@ -45,8 +45,10 @@ func (w Wire) Read(body []byte) (*gateway.Conversation, error) {
 	return c, nil
 }
 
-// Assemble rebuilds a message from its event stream; content this package
-// does not map (thinking, server tools) wraps gateway.ErrUnassembled.
+// Assemble rebuilds a message from its event stream, thinking blocks
+// included; content this package does not map (citations, server tools)
+// wraps gateway.ErrUnassembled, and the proxy relays such a stream as it
+// came when it names no phantom call.
 func (Wire) Assemble(raw []byte) ([]byte, error) {
 	msg, err := AssembleStream(raw)
 	if errors.Is(err, ErrUnsupported) {

@@ -13,10 +13,13 @@ import (
 // StreamOf renders a message JSON (a Messages API response body) as the
 // complete event stream the API would have sent for it: message_start
 // (the message with empty content, null stop_reason and stop_sequence, and
-// its usage), then per block content_block_start (text "" or input {}),
-// one content_block_delta with the whole text (text_delta, none for an
-// empty text) or the whole input (input_json_delta, partial_json the
-// compact input JSON), content_block_stop; then message_delta with
+// its usage), then per block content_block_start (text "", input {},
+// thinking and signature "", or the whole redacted_thinking block), one
+// content_block_delta with the whole text (text_delta, none for an empty
+// text) or the whole input (input_json_delta, partial_json the compact
+// input JSON), or for a thinking block one thinking_delta with its whole
+// text and one signature_delta with its signature (each left out when
+// empty), content_block_stop; then message_delta with
 // stop_reason, stop_sequence and usage {output_tokens}; then message_stop.
 // Each event is an "event:" line, a "data:" line and a blank line.
 // [AssembleStream] of the result gives the message back, rendered as
@@ -126,20 +129,34 @@ func writeBlock(emit func(string, []byte) error, i int, c block, shape streamSha
 	if err := emit("content_block_start", append(c.appendJSON(start, true), '}')); err != nil {
 		return err
 	}
-	var parts []string
-	kind, key := "text_delta", "text"
-	if c.typ == "text" {
-		parts = shape.text(c.text)
-	} else {
-		parts = shape.input(c.input)
-		kind, key = "input_json_delta", "partial_json"
-	}
-	for _, part := range parts {
-		d := []byte(`{"type":"content_block_delta","index":` + idx + `,"delta":{"type":"` + kind + `","` + key + `":`)
-		d = appendString(d, part)
-		if err := emit("content_block_delta", append(d, "}}"...)); err != nil {
+	for _, delta := range shape.deltas(c) {
+		d := append([]byte(`{"type":"content_block_delta","index":`+idx+`,"delta":`), delta...)
+		if err := emit("content_block_delta", append(d, '}')); err != nil {
 			return err
 		}
 	}
 	return emit("content_block_stop", []byte(`{"type":"content_block_stop","index":`+idx+`}`))
+}
+
+// deltas returns the deltas of block c, each a JSON object, cut as shape
+// says: text_delta pieces of a text, input_json_delta pieces of a tool
+// input, or the deltas of a thinking block.
+func (s streamShape) deltas(c block) [][]byte {
+	var parts []string
+	kind, key := "text_delta", "text"
+	switch c.typ {
+	case "text":
+		parts = s.text(c.text)
+	case "tool_use":
+		parts = s.input(c.input)
+		kind, key = "input_json_delta", "partial_json"
+	default:
+		return c.thinkingDeltas()
+	}
+	out := make([][]byte, 0, len(parts))
+	for _, part := range parts {
+		d := appendString([]byte(`{"type":"`+kind+`","`+key+`":`), part)
+		out = append(out, append(d, '}'))
+	}
+	return out
 }

@@ -91,6 +91,7 @@ var _ = Describe("StreamOf", func() {
 			Expect(again).To(Equal(stream), "StreamOf is stable on its own assembled output")
 		},
 		Entry(nil, "text"), Entry(nil, "tool_use"), Entry(nil, "parallel_tools"), Entry(nil, "response_tool_use"),
+		Entry(nil, "thinking_tool_use"), Entry(nil, "redacted_thinking"),
 	)
 
 	It("sends each block as start, one delta, stop, in order", func() {

@@ -32,7 +32,7 @@ func main() {
 
 func run(dir, out string) error {
 	files := map[string][]byte{}
-	for _, name := range []string{"text", "tool_use", "parallel_tools", "response_tool_use"} {
+	for _, name := range []string{"text", "tool_use", "parallel_tools", "response_tool_use", "thinking_tool_use", "redacted_thinking"} {
 		msg, err := os.ReadFile(filepath.Join(dir, name+".json"))
 		if err != nil {
 			return err
