@@ -16,14 +16,29 @@ FORBIDDEN := github.com/toolout/toolout/(harness|fakes|cmd)|github.com/onsi/(gin
 .PHONY: test fmt-check vet deps golden bench bench-linear bench-check bench-baseline fuzz help
 
 REPORTS   ?= reports
+# FIRST: the slowest test packages, started first so that the two-core tail is short (order only:
+# ./... still runs every package once)
+FIRST     ?= ./harness ./cmd/toolout ./core/schema ./core/tokens ./core/chunk
+# NORACE: packages that make test runs a second time without the race detector; under -race their
+# single-goroutine random differentials run a tenth of their trials (core/tokens/race_internal_test.go)
+NORACE    ?= ./core/tokens
 
-## test: gofmt check, go vet, dependency direction, then every test with the race detector;
-## JUnit reports go to $(REPORTS)/: go-test.xml (one case per Go test) and junit/<suite>.xml
-## (one case per Ginkgo spec, so one per scenario)
+## test: gofmt check, go vet, dependency direction, then every test with the race detector, then
+## the NORACE packages again without it (their exhaustive differentials); both passes run even
+## when one fails. Reports go to $(REPORTS)/: go-test.xml (JUnit, one case per Go test),
+## junit/<suite>.xml (JUnit, one case per Ginkgo spec, so one per scenario) and go-test.json
+## (go test -json, with each package's and test's time); the second pass writes
+## go-test-norace.xml, junit-norace/ and go-test-norace.json
 test: fmt-check vet deps
-	@rm -rf $(REPORTS) && mkdir -p $(REPORTS)/junit
-	TOOLOUT_JUNIT_DIR=$(CURDIR)/$(REPORTS)/junit $(GO) tool gotestsum --format testname \
-		--junitfile $(REPORTS)/go-test.xml -- -race -count=1 ./...
+	@rm -rf $(REPORTS) && mkdir -p $(REPORTS)/junit $(REPORTS)/junit-norace
+	@status=0; \
+	echo "go test -race -count=1 $(FIRST) ./..."; \
+	TOOLOUT_JUNIT_DIR=$(abspath $(REPORTS))/junit $(GO) tool gotestsum --format testname \
+		--junitfile $(REPORTS)/go-test.xml --jsonfile $(REPORTS)/go-test.json -- -race -count=1 $(FIRST) ./... || status=1; \
+	echo "go test -count=1 $(NORACE)"; \
+	TOOLOUT_JUNIT_DIR=$(abspath $(REPORTS))/junit-norace $(GO) tool gotestsum --format testname \
+		--junitfile $(REPORTS)/go-test-norace.xml --jsonfile $(REPORTS)/go-test-norace.json -- -count=1 $(NORACE) || status=1; \
+	exit $$status
 
 ## fmt-check: fail when a Go file is not gofmt-formatted
 fmt-check:

@@ -13,4 +13,10 @@
 // call, LLM calls, time and fact recall; WriteTable/CSV/JSON/SVG render the
 // results and CompareBaseline flags recall drops and token growth. Token
 // counts and recall are the same in every run; only times vary.
+//
+// Each Compare keeps its stores in a temporary directory of its own, removed
+// when it returns, so comparisons running at once (two packages' tests, two
+// users) never touch each other's files. The read-grep prompt names that
+// directory; token counts are measured as if it were PromptBase, so they do
+// not depend on the random name or on TMPDIR.
 package bench

@@ -104,19 +104,35 @@ type Row struct {
 	Note   string  `json:"note,omitempty"`
 }
 
+// PromptBase is the store base that token counts are measured as: each
+// Compare keeps its stores in a temporary directory of its own (so that runs
+// in parallel, in tests or by two users, never share or remove each other's
+// files), but the read-grep prompt names that directory, and a random name
+// would change the token counts from run to run and machine to machine. So
+// the meter counts every message as if the directory were PromptBase.
+const PromptBase = "/tmp/toolout-bench"
+
 // meter counts the tokens and calls of oracle LLMs.
 type meter struct {
 	mu           sync.Mutex
 	tk           core.Tokenizer
+	base         string // the run's store base, counted as PromptBase
 	calls, total int
 }
 
+func (m *meter) count(s string) int {
+	if m.base != "" && strings.Contains(s, m.base) {
+		s = strings.ReplaceAll(s, m.base, PromptBase)
+	}
+	return m.tk.Count(s)
+}
+
 func (m *meter) charge(req core.Request, answer string) {
-	n := m.tk.Count(answer)
+	n := m.count(answer)
 	for _, msg := range req.Messages {
-		n += m.tk.Count(msg.Content)
+		n += m.count(msg.Content)
 		for _, tc := range msg.ToolCalls {
-			n += m.tk.Count(string(tc.Arguments))
+			n += m.count(string(tc.Arguments))
 		}
 	}
 	m.mu.Lock()
@@ -143,14 +159,24 @@ func answerOf(found []string) string {
 	return strings.Join(found, "\n")
 }
 
-// Compare runs every strategy on every case with the given knobs.
-func Compare(ctx context.Context, cases []Case, k Knobs, label string) ([]Row, error) {
+// Compare runs every strategy on every case with the given knobs. Its stores
+// live in a fresh temporary directory, removed when it returns (see
+// PromptBase).
+func Compare(ctx context.Context, cases []Case, k Knobs, label string) (rows []Row, err error) {
 	tk := tokens.MustNew(tokens.CL100K)
-	var rows []Row
+	base, err := os.MkdirTemp("", "toolout-bench-")
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if rmErr := os.RemoveAll(base); rmErr != nil && err == nil {
+			rows, err = nil, rmErr
+		}
+	}()
 	for _, c := range cases {
 		for _, s := range Strategies {
 			start := time.Now()
-			r, err := runStrategy(ctx, s, c, k, tk)
+			r, err := runStrategy(ctx, s, c, k, tk, base)
 			if err != nil {
 				return nil, fmt.Errorf("%s on %s: %w", s, c.Name, err)
 			}
@@ -173,8 +199,8 @@ type result struct {
 	answer []string
 }
 
-func runStrategy(ctx context.Context, s string, c Case, k Knobs, tk core.Tokenizer) (result, error) {
-	m := &meter{tk: tk}
+func runStrategy(ctx context.Context, s string, c Case, k Knobs, tk core.Tokenizer, base string) (result, error) {
+	m := &meter{tk: tk, base: base}
 	var r result
 	main := func(seen string) { // the main model answers from what it sees
 		req := core.Request{Messages: []core.Message{{Role: core.RoleUser, Content: c.Question}, {Role: core.RoleTool, Content: seen}}}
@@ -191,7 +217,7 @@ func runStrategy(ctx context.Context, s string, c Case, k Knobs, tk core.Tokeniz
 			return r, err
 		}
 	case "full-chunked", "read-grep", "auto":
-		if err := extractWith(ctx, s, c, k, tk, m, &r); err != nil {
+		if err := extractWith(ctx, s, c, k, tk, m, base, &r); err != nil {
 			return r, err
 		}
 	case "compress-expand":
@@ -271,15 +297,9 @@ func paginate(c Case, k Knobs, tk core.Tokenizer, m *meter, r *result) error {
 
 // extractWith runs the real extractor in full-chunked or read-grep mode,
 // its model an oracle that reports the whole facts of the text it is sent.
-func extractWith(ctx context.Context, mode string, c Case, k Knobs, tk core.Tokenizer, m *meter, r *result) error {
-	// A fixed directory: its path is in the read-grep prompt, so a random
-	// one would change the token counts from run to run.
-	base := filepath.Join(os.TempDir(), "toolout-bench")
-	if err := os.MkdirAll(base, 0o700); err != nil {
-		return err
-	}
+// Its store is a session under base, the run's own directory.
+func extractWith(ctx context.Context, mode string, c Case, k Knobs, tk core.Tokenizer, m *meter, base string, r *result) error {
 	session := "bench-" + c.Name
-	_ = os.RemoveAll(filepath.Join(base, store.DirPrefix+session)) // left by an interrupted run
 	n := 0
 	src := core.Sources{NewID: func() string { n++; return fmt.Sprintf("00000000-0000-4000-8000-%012d", n) }}
 	st, err := store.New(store.Options{Base: base, SessionID: session, Sources: src, Tokenizer: tk})
@@ -324,7 +344,7 @@ func extractWith(ctx context.Context, mode string, c Case, k Knobs, tk core.Toke
 	}
 	args, _ := json.Marshal(map[string]string{"handle": meta.Handle, "extract": c.Question, "mode": mode})
 	o := ex.Extract(ctx, args)
-	r.MainTokens = tk.Count(o.Text)
+	r.MainTokens = m.count(o.Text)
 	m.charge(core.Request{Messages: []core.Message{{Role: core.RoleUser, Content: c.Question}, {Role: core.RoleTool, Content: o.Text}}}, "")
 	r.answer = facts(o.Text)
 	if mode == "auto" && o.Route != nil {

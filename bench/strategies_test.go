@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/xml"
+	"os"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -20,25 +22,38 @@ func tinyCases() []Case {
 	return []Case{{Name: "log", Tool: "logs__query", Question: Question, Output: log.String(), Facts: []string{fact(1)}}}
 }
 
+// TestCompareIsDeterministic runs two comparisons at once, as two packages'
+// tests or two users may: they give the same table, and since each keeps its
+// stores in a directory of its own, neither sees or removes the other's files
+// and nothing is left under TMPDIR.
 func TestCompareIsDeterministic(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
 	k := DefaultKnobs()
 	k.ByteCap = 2048
-	a, err := Compare(context.Background(), tinyCases(), k, "t")
-	if err != nil {
-		t.Fatal(err)
+	var rows [2][]Row
+	var errs [2]error
+	var wg sync.WaitGroup
+	for i := range rows {
+		wg.Go(func() { rows[i], errs[i] = Compare(context.Background(), tinyCases(), k, "t") })
 	}
-	b, err := Compare(context.Background(), tinyCases(), k, "t")
-	if err != nil {
-		t.Fatal(err)
+	wg.Wait()
+	var tables [2]bytes.Buffer
+	for i := range rows {
+		if errs[i] != nil {
+			t.Fatal(errs[i])
+		}
+		if err := WriteTable(&tables[i], rows[i], false); err != nil {
+			t.Fatal(err)
+		}
 	}
-	var ta, tb bytes.Buffer
-	if err := WriteTable(&ta, a, false); err != nil {
-		t.Fatal(err)
+	if tables[0].String() != tables[1].String() {
+		t.Fatalf("two runs differ:\n%s\n%s", tables[0].String(), tables[1].String())
 	}
-	_ = WriteTable(&tb, b, false)
-	if ta.String() != tb.String() {
-		t.Fatalf("two runs differ:\n%s\n%s", ta.String(), tb.String())
+	if left, err := os.ReadDir(tmp); err != nil || len(left) > 0 {
+		t.Fatalf("left under TMPDIR: %v %v", left, err)
 	}
+	a := rows[0]
 	byStrategy := map[string]Row{}
 	for _, r := range a {
 		byStrategy[r.Strategy] = r

@@ -29,7 +29,11 @@
 // answered all their times, which lets a script make concurrent calls finish
 // in a chosen order (say, chunk 3 before chunk 1) without sleeping. A wait
 // that cannot end (the awaited request never arrives) becomes a violation
-// after AfterTimeout.
+// after AfterTimeout. [LLM.Waiting] names the requests held back now, so a
+// test can wait for that fact rather than for time; [LLM.Calls] lists the
+// requests in the order they were answered, which for such a script is the
+// chosen order (the order in which the callers' goroutines then run is the
+// scheduler's).
 //
 // # Determinism
 //

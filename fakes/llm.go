@@ -38,6 +38,7 @@ type stepState struct {
 	times    int
 	used     int
 	answered int
+	waiting  int // requests blocked in waitAfter
 	chunk    [2]int
 }
 
@@ -155,7 +156,9 @@ func (l *LLM) Complete(ctx context.Context, req core.Request) (core.Response, er
 		st.used++
 		call.Step = st.ID
 		if len(st.After) > 0 {
+			st.waiting++
 			v = l.waitAfter(ctx, st)
+			st.waiting--
 		}
 	}
 	if v == nil {
@@ -176,11 +179,29 @@ func (l *LLM) Complete(ctx context.Context, req core.Request) (core.Response, er
 	return call.Response, err
 }
 
-// Calls returns every request received so far, in arrival order.
+// Calls returns every request finished so far, in the order the LLM answered
+// or refused them; Seq numbers them in arrival order. The two differ only for
+// a step with After, whose request is recorded once it stops waiting.
 func (l *LLM) Calls() []Call {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return append([]Call(nil), l.calls...)
+}
+
+// Waiting returns the ID of the step of every request now blocked until the
+// steps it comes After have answered: in script order, an ID once per waiting
+// request. A spec can wait for it (with a deadline) to know that a request has
+// arrived and is held back, instead of sleeping.
+func (l *LLM) Waiting() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []string
+	for _, st := range l.steps {
+		for range st.waiting {
+			out = append(out, st.ID)
+		}
+	}
+	return out
 }
 
 // Unused returns the steps that answered fewer requests than their Times.

@@ -33,6 +33,11 @@ func newLLM(steps ...fakes.Step) *fakes.LLM {
 
 var ctx = context.Background()
 
+// afterDeadline bounds each wait of a spec on a step with After: generous, so
+// that a loaded machine does not fail it, and finite, so that a broken fake
+// fails the spec rather than hanging it.
+const afterDeadline = 10 * time.Second
+
 var _ = Describe("LLM", func() {
 	It("matches on tag, chunk, turn and substrings, never on order", func() {
 		l := newLLM(
@@ -83,6 +88,12 @@ var _ = Describe("LLM", func() {
 	})
 
 	It("makes a step with after answer only once the named steps have answered", func() {
+		// 1 comes after 2, which comes after 3. The requests are sent 1, 2,
+		// 3, each once the previous one is seen waiting, so both waits are
+		// exercised. Only facts the fake's lock orders are compared: which
+		// requests are waiting, and the order of answers in Calls. (The
+		// order in which callers' goroutines resume after their answers is
+		// up to the scheduler, and comparing it was flaky.)
 		var steps []fakes.Step
 		for i := 1; i <= 3; i++ {
 			st := fakes.Step{ID: fmt.Sprint(i), Match: fakes.Match{Tag: "extract.map", Chunk: fmt.Sprintf("%d/3", i)},
@@ -93,21 +104,35 @@ var _ = Describe("LLM", func() {
 			steps = append(steps, st)
 		}
 		l := newLLM(steps...)
-		var mu sync.Mutex
-		var order []string
-		var wg sync.WaitGroup
-		for i := 1; i <= 3; i++ {
-			wg.Go(func() {
+		answers := map[int]chan string{}
+		send := func(i int) {
+			answers[i] = make(chan string, 1)
+			go func() {
 				defer GinkgoRecover()
 				resp, err := l.Complete(ctx, req("extract.map", i, 3, 0))
 				Expect(err).NotTo(HaveOccurred())
-				mu.Lock()
-				order = append(order, resp.Text)
-				mu.Unlock()
-			})
+				answers[i] <- resp.Text
+			}()
 		}
-		wg.Wait()
-		Expect(order).To(Equal([]string{"3", "2", "1"}))
+		send(1)
+		Eventually(l.Waiting).WithTimeout(afterDeadline).WithPolling(time.Millisecond).Should(Equal([]string{"1"}))
+		send(2)
+		Eventually(l.Waiting).WithTimeout(afterDeadline).WithPolling(time.Millisecond).Should(Equal([]string{"1", "2"}))
+		Expect(answers[1]).NotTo(Receive(), "1 answered before 2")
+		Expect(answers[2]).NotTo(Receive(), "2 answered before 3")
+		resp, err := l.Complete(ctx, req("extract.map", 3, 3, 0))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(resp.Text).To(Equal("3"))
+		Eventually(answers[2]).WithTimeout(afterDeadline).Should(Receive(Equal("2")))
+		Eventually(answers[1]).WithTimeout(afterDeadline).Should(Receive(Equal("1")))
+		var answered []string
+		var arrived []int
+		for _, c := range l.Calls() {
+			answered, arrived = append(answered, c.Step), append(arrived, c.Seq)
+		}
+		Expect(answered).To(Equal([]string{"3", "2", "1"}))
+		Expect(arrived).To(Equal([]int{3, 2, 1}))
+		Expect(l.Waiting()).To(BeEmpty())
 		Expect(l.Check()).To(Succeed())
 	})
 

@@ -19,7 +19,9 @@
 // aliases that expand it by at most 1,048,576 values (a "billion laughs" file
 // is an error at the offending alias, not a hang). Invalid UTF-8 and control
 // characters are errors at their line:col. Generated input is sized before it
-// is generated.
+// is generated. A payload file (file:) must be a regular file (a FIFO is
+// refused before it is opened, so a load never blocks) of at most
+// MaxPayloadBytes (64 MiB).
 //
 // Components (Default): extract, finalreport, gateway, leaked, llm, schema,
 // session and store, each a Spec registered with Register; their config,
@@ -28,5 +30,13 @@
 // Import turns a production trace (OpenAI-style chat messages) into
 // regression scenarios: a session replay and, for leaked calls, a leaked
 // scenario, with secrets redacted, provenance recorded and the same bytes on
-// every import.
+// every import. It refuses, at the trace's line:col, what would make a
+// scenario that fails when run or replays a conversation that never
+// happened: bad JSON (the column from the byte offset, in characters), a
+// byte that is not UTF-8, a missing or mistyped field (at the field's
+// value), a tool result that answers no call of an earlier assistant
+// message (or a call already answered: each result answers the latest open
+// call with its id, since some models reuse ids turn after turn), and a
+// trace with no user message other than TURN-FAILED retries. A result is
+// named by its call's tool name; the message's own name field is ignored.
 package harness

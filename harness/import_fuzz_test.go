@@ -2,6 +2,7 @@ package harness_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -32,20 +34,39 @@ var secretRules = []struct {
 }
 
 // positioned are the shapes of Import's errors: each names the trace and
-// the message, the line:col, or the whole trace's problem.
-var positioned = regexp.MustCompile(`^t\.json(:\d+:\d+: |: message \d+: |: field messages: |: want a (JSON )?list of messages|` +
-	`: no message to import: |: several messages could be imported: |: --at -?\d+: )`)
+// the line:col of the problem, or the whole trace's problem (nothing to
+// import, a choice to make with --at).
+var positioned = regexp.MustCompile(`^t\.json(:\d+:\d+: |: no message to import: |: several messages could be imported: |: --at -?\d+: )`)
+
+// wronglyAccepted are traces the importer used to turn into scenarios that
+// failed when run, or whose errors had no position.
+var wronglyAccepted = []string{
+	// A result whose tool_call_id matches no call, the tool named by the message.
+	`[{"role":"user","content":"q"},{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"t","arguments":"{}"}}]},` +
+		`{"role":"tool","tool_call_id":"zz","name":"t","content":"` + strings.Repeat("row x\\n", 3000) + `"},{"role":"assistant","content":"done"}]`,
+	// The same without the call.
+	`[{"role":"user","content":"q"},{"role":"tool","tool_call_id":"zz","name":"t","content":"` + strings.Repeat("row x\\n", 3000) + `"},{"role":"assistant","content":"done"}]`,
+	// A result before its call.
+	`[{"role":"user","content":"q"},{"role":"tool","tool_call_id":"c1","content":"` + strings.Repeat("row x\\n", 3000) + `"},` +
+		`{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"t","arguments":"{}"}}]}]`,
+	// No user message.
+	`[{"role":"system","content":"s"},{"role":"assistant","content":"<tool_call>{\"name\":\"t\",\"arguments\":{}}</tool_call>"}]`,
+	// A byte that is not UTF-8 in a string.
+	"[{\"role\":\"user\",\n\"content\":\"q\xff\"},{\"role\":\"assistant\",\"content\":\"<tool_call>{\\\"name\\\":\\\"t\\\",\\\"arguments\\\":{}}</tool_call>\"}]",
+}
 
 var atLineCol = regexp.MustCompile(`^t\.json:\d+:\d+: `)
 
 // FuzzImport checks the trace importer on any bytes:
 //   - it never panics, and the same trace imported twice gives the same
 //     files or the same error;
-//   - an error is one line that names the trace and the message, the
-//     line:col of bad JSON, or the trace-wide problem;
+//   - an error is one line that names the trace and the line:col of the
+//     problem (bad JSON, a byte that is not UTF-8, a message or field), or
+//     the trace-wide problem; a trace that is not UTF-8 is never imported;
+//   - every tool result of an imported trace answers an earlier call;
 //   - every scenario file it writes loads without error (with the payload
-//     files beside it), and its texts hold no secret that a built-in rule
-//     matches outside a placeholder.
+//     files beside it) and passes when run, and its texts hold no secret
+//     that a built-in rule matches outside a placeholder.
 func FuzzImport(f *testing.F) {
 	traces, _ := filepath.Glob("../scenarios/regress/traces/*.json")
 	if len(traces) == 0 {
@@ -69,6 +90,9 @@ func FuzzImport(f *testing.F) {
 	} {
 		f.Add([]byte(s), int16(-1), false)
 	}
+	for _, s := range wronglyAccepted {
+		f.Add([]byte(s), int16(-1), false)
+	}
 	reg := harness.Default()
 	f.Fuzz(func(t *testing.T, trace []byte, at int16, emails bool) {
 		opts := harness.ImportOptions{Dir: "scenarios/regress", Name: "fz", TraceName: "t.json", At: int(at), RedactEmails: emails}
@@ -81,19 +105,21 @@ func FuzzImport(f *testing.F) {
 			if msg := err.Error(); !positioned.MatchString(msg) || strings.ContainsAny(msg, "\r\n") {
 				t.Fatalf("error without the trace and a position, or not one line: %q", msg)
 			}
-			if !json.Valid(trace) && !atLineCol.MatchString(err.Error()) {
-				t.Fatalf("bad JSON without its line:col: %v", err)
+			if (!json.Valid(trace) || !utf8.Valid(trace)) && !atLineCol.MatchString(err.Error()) {
+				t.Fatalf("bad JSON or UTF-8 without its line:col: %v", err)
 			}
 			return
 		}
+		if !utf8.Valid(trace) {
+			t.Fatalf("a trace that is not UTF-8 was imported")
+		}
+		checkAnswers(t, trace)
 		base := writeFiles(t, files)
 		for _, file := range files {
 			if !strings.HasSuffix(file.Path, ".yaml") {
 				continue
 			}
-			if _, err := harness.Load(reg, filepath.Join(base, filepath.FromSlash(file.Path))); err != nil {
-				t.Fatalf("the imported %s does not load:\n%v\n%s", file.Path, err, file.Data)
-			}
+			runImported(t, reg, filepath.Join(base, filepath.FromSlash(file.Path)), file.Data)
 			checkRedacted(t, file.Path, file.Data)
 		}
 	})
@@ -102,7 +128,7 @@ func FuzzImport(f *testing.F) {
 // FuzzImportTexts builds a valid trace around any texts (a system prompt, the
 // user's question, a tool call and its result, an assistant message that
 // leaks a call, the answer) and checks, besides FuzzImport's properties for
-// what it accepts, that the texts come back unchanged from the scenario
+// what it accepts (it loads and passes), that the texts come back unchanged from the scenario
 // files when no redaction rule touches them: the YAML written for them
 // decodes to the same strings.
 func FuzzImportTexts(f *testing.F) {
@@ -143,10 +169,7 @@ func FuzzImportTexts(f *testing.F) {
 			return
 		}
 		base := writeFiles(t, files)
-		sc, err := harness.Load(reg, filepath.Join(base, "scenarios", "regress", "fz.yaml"))
-		if err != nil {
-			t.Fatalf("the imported scenario does not load:\n%v\n%s", err, files[len(files)-1].Data)
-		}
+		sc := runImported(t, reg, filepath.Join(base, "scenarios", "regress", "fz.yaml"), files[len(files)-1].Data)
 		checkRedacted(t, "fz.yaml", files[len(files)-1].Data)
 		var in struct{ User, System string }
 		if err := sc.Input.Decode(&in); err != nil {
@@ -167,6 +190,51 @@ func FuzzImportTexts(f *testing.F) {
 			t.Fatalf("input.system %q, want %q", in.System, back[1])
 		}
 	})
+}
+
+// checkAnswers checks that every tool result of an imported trace answers
+// a call of an earlier assistant message, by its id.
+func checkAnswers(t *testing.T, trace []byte) {
+	t.Helper()
+	type message struct {
+		Role       string
+		ToolCallID string                `json:"tool_call_id"`
+		ToolCalls  []struct{ ID string } `json:"tool_calls"`
+	}
+	var msgs []message
+	if json.Unmarshal(trace, &msgs) != nil {
+		var wrapped struct{ Messages []message }
+		if json.Unmarshal(trace, &wrapped) != nil {
+			t.Fatalf("an imported trace does not decode")
+		}
+		msgs = wrapped.Messages
+	}
+	calls := map[string]bool{}
+	for i, m := range msgs {
+		if m.Role == "assistant" {
+			for _, c := range m.ToolCalls {
+				calls[c.ID] = true
+			}
+		}
+		if m.Role == "tool" && !calls[m.ToolCallID] {
+			t.Fatalf("message %d answers %q, which no earlier assistant message called", i, m.ToolCallID)
+		}
+	}
+}
+
+// runImported loads an imported scenario and runs it once (without its
+// golden): it must load, and pass, as `toolout import --update` expects.
+func runImported(t *testing.T, reg *harness.Registry, file string, data []byte) *harness.Scenario {
+	t.Helper()
+	sc, err := harness.Load(reg, file)
+	if err != nil {
+		t.Fatalf("the imported %s does not load:\n%v\n%s", file, err, data)
+	}
+	res := (&harness.Runner{Registry: reg}).Execute(context.Background(), sc)
+	if !res.Passed() {
+		t.Fatalf("the imported %s fails:\n%s\n%s", file, strings.Join(res.Failures, "\n"), data)
+	}
+	return sc
 }
 
 // writeFiles writes imported files under a fresh folder and returns it.
@@ -249,8 +317,8 @@ var _ = Describe("Import on hostile traces", func() {
 		Entry("cut short", "[{\"role\":", "t.json:1:10: unexpected end of JSON input"),
 		Entry("a bad character on line 2", "[{\"role\":\"user\",\n \"content\":\"é\"}}", "t.json:2:16: invalid character '}' after array element"),
 		Entry("a trailing comma", "\n\n  [{\"role\":\"user\"},]", "t.json:3:20: invalid character ']' looking for beginning of value"),
-		Entry("messages not a list", `{"messages": 5}`, "t.json: field messages: want a list, got number"),
-		Entry("a message not an object", `[1]`, "t.json: message 0: want an object, got number"),
+		Entry("messages not a list", `{"messages": 5}`, "t.json:1:14: field messages: want a list, got a number"),
+		Entry("a message not an object", `[1]`, "t.json:1:2: message 0: want an object, got a number"),
 	)
 
 	It("redacts a URL password that also appears earlier in the URL", func() {
@@ -267,13 +335,13 @@ var _ = Describe("Import on hostile traces", func() {
 		user := strings.Repeat("why? ", harness.MaxScenarioBytes/5+1)
 		trace := `[{"role":"user","content":"` + user + `"},{"role":"assistant","content":"<tool_call>{\"name\":\"t\",\"arguments\":{}}</tool_call>"}]`
 		_, err := harness.Import([]byte(trace), opts)
-		Expect(err).To(MatchError(MatchRegexp(`^t\.json: message 0: its 1048580 bytes of text make the scenario \d+ bytes, over the 1048576 a scenario file may hold$`)))
+		Expect(err).To(MatchError(MatchRegexp(`^t\.json:1:2: message 0: its 1048580 bytes of text make the scenario \d+ bytes, over the 1048576 a scenario file may hold$`)))
 	})
 
-	It("refuses a replayed tool result that names no tool, instead of writing a scenario that does not load", func() {
+	It("refuses a replayed tool result that answers no call, instead of writing a scenario that does not load", func() {
 		trace := `[{"role":"user","content":"q"},{"role":"tool","tool_call_id":"nope","content":"` + strings.Repeat("x", 13000) + `"}]`
 		_, err := harness.Import([]byte(trace), opts)
-		Expect(err).To(MatchError(`t.json: message 1: tool result for call "nope": no tool call has that id and the message has no name`))
+		Expect(err).To(MatchError(`t.json:1:62: message 1: tool_call_id "nope" matches no tool call of an earlier assistant message`))
 	})
 })
 

@@ -2,6 +2,7 @@ package harness_test
 
 import (
 	"os"
+	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -57,20 +58,58 @@ var _ = Describe("Import", func() {
 		Expect(err).To(MatchError("t.json: --at 2: message 2 is not a candidate (candidates: 1 (leaked), 3 (leaked))"))
 	})
 
-	DescribeTable("names the message and field of a bad trace",
+	DescribeTable("names the line:col, the message and the field of a bad trace",
 		func(trace, want string) {
 			_, err := harness.Import([]byte(trace), opts(-1))
 			Expect(err).To(MatchError(want))
 		},
-		Entry("not a list", `"hello"`, `t.json: want a JSON list of messages, bare or under "messages": json: cannot unmarshal string into Go value of type []json.RawMessage`),
-		Entry("no messages key", `{"msgs": []}`, `t.json: want a list of messages, bare or under "messages"`),
-		Entry("missing role", `[{"content": "x"}]`, `t.json: message 0: field role: missing`),
-		Entry("bad role", `[{"role": "user", "content": "x"}, {"role": "robot"}]`, `t.json: message 1: field role: "robot" is not system, user, assistant or tool`),
-		Entry("bad content", `[{"role": "user", "content": 3}]`, `t.json: message 0: field content: want a string, null or a list of text parts`),
-		Entry("tool call without name", `[{"role": "assistant", "tool_calls": [{"id": "a", "function": {}}]}]`, `t.json: message 0: field tool_calls[0].function.name: missing`),
-		Entry("tool message without id", `[{"role": "tool", "content": "x"}]`, `t.json: message 0: field tool_call_id: missing on a tool message`),
-		Entry("wrong type", `[{"role": "assistant", "tool_calls": {"id": 1}}]`, `t.json: message 0: field tool_calls: want a list, got object`),
+		Entry("not a list", `"hello"`, `t.json:1:1: want a JSON list of messages, bare or under "messages", got a string`),
+		Entry("no messages key", ` {"msgs": []}`, `t.json:1:2: want a list of messages, bare or under "messages"`),
+		Entry("missing role", `[{"content": "x"}]`, `t.json:1:2: message 0: field role: missing`),
+		Entry("bad role", "[{\"role\": \"user\", \"content\": \"x\"},\n {\"role\": \"robot\"}]", `t.json:2:11: message 1: field role: "robot" is not system, user, assistant or tool`),
+		Entry("bad content", `[{"role": "user", "content": 3}]`, `t.json:1:30: message 0: field content: want a string, null or a list of text parts`),
+		Entry("tool call without name", `[{"role": "assistant", "tool_calls": [{"id": "a", "function": {}}]}]`, `t.json:1:39: message 0: field tool_calls[0].function.name: missing`),
+		Entry("tool message without id", `[{"role": "tool", "content": "x"}]`, `t.json:1:2: message 0: field tool_call_id: missing on a tool message`),
+		Entry("wrong type", `[{"role": "assistant", "tool_calls": {"id": 1}}]`, `t.json:1:38: message 0: field tool_calls: want a list, got object`),
 		Entry("nothing to import", `[{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]`, `t.json: no message to import: no assistant message with leaked tool calls and no tool result over 12288 bytes`),
 	)
+
+	// The traces the importer used to accept, writing a scenario that only
+	// failed when run (or ran a conversation that never happened).
+	call := `{"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "t", "arguments": "{}"}}]}`
+	result := func(id string) string {
+		return `{"role": "tool", "tool_call_id": "` + id + `", "name": "t", "content": "` + strings.Repeat("row\\n", 4000) + `"}`
+	}
+	DescribeTable("rejects an inconsistent trace at the message, with its line:col",
+		func(want string, msgs ...string) {
+			_, err := harness.Import([]byte("[\n  "+strings.Join(msgs, ",\n  ")+"\n]\n"), opts(-1))
+			Expect(err).To(MatchError(want))
+		},
+		Entry("a result whose tool_call_id matches no call", `t.json:4:36: message 2: tool_call_id "zz" matches no tool call of an earlier assistant message`,
+			`{"role": "user", "content": "q"}`, call, result("zz")),
+		Entry("a result before its call", `t.json:3:36: message 1: tool_call_id "c1": the call with that id comes later, in message 2; a result follows its call`,
+			`{"role": "user", "content": "q"}`, result("c1"), call),
+		Entry("a call answered twice", `t.json:5:36: message 3: tool_call_id "c1": that call was already answered by message 2`,
+			`{"role": "user", "content": "q"}`, call, result("c1"), result("c1")),
+		Entry("no user message", `t.json:1:1: no user message (other than TURN-FAILED retries): a session starts from the user's question`,
+			`{"role": "system", "content": "s"}`, `{"role": "assistant", "content": "<tool_call>{\"name\":\"t\",\"arguments\":{}}</tool_call>"}`),
+		Entry("only TURN-FAILED user messages", `t.json:1:1: no user message (other than TURN-FAILED retries): a session starts from the user's question`,
+			`{"role": "user", "content": "TURN-FAILED: retry"}`, `{"role": "assistant", "content": "<tool_call>{\"name\":\"t\",\"arguments\":{}}</tool_call>"}`),
+		Entry("no user message before the cut", `t.json:3:3: message 1: no user message before it to start the session from`,
+			`{"role": "system", "content": "s"}`, `{"role": "assistant", "content": "<tool_call>{\"name\":\"t\",\"arguments\":{}}</tool_call>"}`,
+			`{"role": "user", "content": "q"}`),
+	)
+
+	It("accepts call ids reused by later turns, each result answering the latest open call", func() {
+		trace := "[" + strings.Join([]string{`{"role": "user", "content": "q"}`, call, result("c1"), call, result("c1"),
+			`{"role": "assistant", "content": "done"}`}, ",") + "]"
+		_, err := harness.Import([]byte(trace), opts(4))
+		Expect(err).NotTo(HaveOccurred())
+	})
+
+	It("names the line:col of a byte that is not UTF-8", func() {
+		_, err := harness.Import([]byte("[{\"role\": \"user\",\n  \"content\": \"é\xff\"}]"), opts(-1))
+		Expect(err).To(MatchError("t.json:2:16: invalid UTF-8 (byte 0xff): a trace is UTF-8 JSON"))
+	})
 
 })

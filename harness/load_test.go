@@ -1,7 +1,11 @@
 package harness_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
+	"syscall"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -75,4 +79,21 @@ var _ = Describe("Load", func() {
 			`testdata/unknown-field.yaml:5:1: unknown field "expct" (did you mean "expect"?)`,
 		),
 	)
+})
+
+var _ = Describe("Load of payload files", func() {
+	It("refuses a payload that is not a regular file at once, at its file: position, instead of blocking on it", func() {
+		dir := GinkgoT().TempDir()
+		Expect(syscall.Mkfifo(filepath.Join(dir, "pipe.txt"), 0o644)).To(Succeed())
+		file := filepath.Join(dir, "fifo.yaml")
+		Expect(os.WriteFile(file, []byte("component: finalreport\nconfig: {nonce: abc}\ninput:\n  text: {file: pipe.txt}\n"), 0o644)).To(Succeed())
+		done := make(chan error, 1)
+		go func() {
+			_, err := harness.Load(harness.Default(), file)
+			done <- err
+		}()
+		var err error
+		Eventually(done).WithTimeout(time.Second).Should(Receive(&err), "Load blocked on a FIFO")
+		Expect(err).To(MatchError(file + `:4:16: file: "pipe.txt": a named pipe (FIFO), not a regular file`))
+	})
 })

@@ -1,10 +1,14 @@
 package harness
 
 import (
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"text/template"
 	"unicode/utf8"
 
@@ -99,17 +103,58 @@ func (t *Text) decodeNode(d *decoder, n *yaml.Node) {
 	}
 }
 
+// MaxPayloadBytes bounds a payload file (text: {file: NAME}).
+const MaxPayloadBytes = 64 << 20
+
 // readFile reads name relative to the scenario's folder; it refuses absolute
-// paths and paths that climb out of it.
+// paths and paths that climb out of it, anything but a regular file (a FIFO
+// would block the load), checked before it is opened and again after an
+// open that cannot block, and a file over MaxPayloadBytes.
 func (d *decoder) readFile(name string) (string, error) {
 	if filepath.IsAbs(name) || !filepath.IsLocal(name) {
 		return "", fmt.Errorf("%q: want a path relative to the scenario's folder, inside it", clip(name))
 	}
-	b, err := os.ReadFile(filepath.Join(d.dir, name))
+	path := filepath.Join(d.dir, name)
+	fail := func(err error) (string, error) { return "", fmt.Errorf("%q: %w", clip(name), unwrapPath(err)) }
+	info, err := os.Stat(path)
 	if err != nil {
-		return "", fmt.Errorf("%q: %w", clip(name), unwrapPath(err))
+		return fail(err)
+	}
+	if err := regular(info.Mode()); err != nil {
+		return fail(err)
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return fail(err)
+	}
+	defer f.Close()
+	if info, err = f.Stat(); err == nil {
+		err = regular(info.Mode())
+	}
+	if err != nil {
+		return fail(err)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, MaxPayloadBytes+1))
+	switch {
+	case err != nil:
+		return fail(err)
+	case len(b) > MaxPayloadBytes:
+		return fail(fmt.Errorf("over %d bytes; generate a payload this large (generate:)", MaxPayloadBytes))
 	}
 	return string(b), nil
+}
+
+// regular is nil for a regular file's mode, else what the file is.
+func regular(mode fs.FileMode) error {
+	switch {
+	case mode.IsRegular():
+		return nil
+	case mode&fs.ModeNamedPipe != 0:
+		return errors.New("a named pipe (FIFO), not a regular file")
+	case mode.IsDir():
+		return errors.New("a directory, not a regular file")
+	}
+	return errors.New("not a regular file")
 }
 
 func unwrapPath(err error) error {

@@ -22,7 +22,40 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	return exitUsage
 }
 
-// runBenchStrategies compares the strategies on the bundled corpus.
+// benchRun is one set of knobs to compare the strategies with.
+type benchRun struct {
+	label string
+	knobs bench.Knobs
+}
+
+// compareRuns compares the strategies on every case with every run's knobs.
+// It runs one case at a time (Compare's rows come case by case, so the rows
+// are the same) so that an ended ctx is noticed between cases; it then
+// returns no rows, since a table of the cases that ran would read as a
+// comparison.
+func compareRuns(ctx context.Context, cases []bench.Case, runs []benchRun) ([]bench.Row, error) {
+	var rows []bench.Row
+	for _, r := range runs {
+		for _, c := range cases {
+			if ctx.Err() != nil {
+				return nil, fmt.Errorf("interrupted (%v): no table", context.Cause(ctx))
+			}
+			got, err := bench.Compare(ctx, []bench.Case{c}, r.knobs, r.label)
+			if err != nil && ctx.Err() == nil {
+				return nil, err
+			}
+			rows = append(rows, got...)
+		}
+	}
+	if ctx.Err() != nil {
+		return nil, fmt.Errorf("interrupted (%v): no table", context.Cause(ctx))
+	}
+	return rows, nil
+}
+
+// runBenchStrategies compares the strategies on the bundled corpus. When
+// ctx ends it stops after the current case, prints no table and exits 1
+// (main turns it into 130 or 143, and ends a case that does not stop in time).
 func runBenchStrategies(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("bench strategies", "[--format table|csv|json] [--svg FILE] [--set knob=v1,v2]... [--cases REGEX] "+
 		"[--baseline FILE --tolerance 0.1] [--write-baseline FILE] [--time]", stderr)
@@ -47,31 +80,12 @@ func runBenchStrategies(ctx context.Context, args []string, stdout, stderr io.Wr
 	default:
 		return fail("--format %q: want table, csv or json", *format)
 	}
-	type run struct {
-		label string
-		knobs bench.Knobs
-	}
-	runs := []run{{"default", bench.DefaultKnobs()}}
-	for _, s := range sets {
-		name, values, ok := strings.Cut(s, "=")
-		if !ok || values == "" {
-			return fail("--set %q: want knob=v1,v2", s)
-		}
-		for _, v := range strings.Split(values, ",") {
-			n, err := strconv.Atoi(strings.TrimSpace(v))
-			if err != nil {
-				return fail("--set %s: value %q: want an integer", name, v)
-			}
-			k := bench.DefaultKnobs()
-			if err := k.Set(name, n); err != nil {
-				return fail("--set: %v", err)
-			}
-			runs = append(runs, run{fmt.Sprintf("%s=%d", name, n), k})
-		}
+	runs, err := parseRuns(sets)
+	if err != nil {
+		return fail("%v", err)
 	}
 	var match *regexp.Regexp
 	if *casesRE != "" {
-		var err error
 		if match, err = regexp.Compile(*casesRE); err != nil {
 			return fail("--cases: %v", err)
 		}
@@ -84,16 +98,11 @@ func runBenchStrategies(ctx context.Context, args []string, stdout, stderr io.Wr
 	if len(cases) == 0 {
 		return fail("--cases %q: no case matches", *casesRE)
 	}
-	var rows []bench.Row
-	for _, r := range runs {
-		got, err := bench.Compare(ctx, cases, r.knobs, r.label)
-		if err != nil {
-			fmt.Fprintf(stderr, "toolout bench strategies: %v\n", err)
-			return exitFailed
-		}
-		rows = append(rows, got...)
+	rows, err := compareRuns(ctx, cases, runs)
+	if err != nil {
+		fmt.Fprintf(stderr, "toolout bench strategies: %v\n", err)
+		return exitFailed
 	}
-	var err error
 	switch *format {
 	case "table":
 		err = bench.WriteTable(stdout, rows, *withTime)
@@ -106,19 +115,8 @@ func runBenchStrategies(ctx context.Context, args []string, stdout, stderr io.Wr
 		fmt.Fprintf(stderr, "toolout bench strategies: %v\n", err)
 		return exitFailed
 	}
-	writeFile := func(path string, write func(io.Writer) error) error {
-		f, err := os.Create(path)
-		if err != nil {
-			return err
-		}
-		if err := write(f); err != nil {
-			f.Close()
-			return err
-		}
-		return f.Close()
-	}
 	if *svg != "" {
-		if err := writeFile(*svg, func(w io.Writer) error { return bench.WriteSVG(w, rows) }); err != nil {
+		if err := writeBenchFile(*svg, func(w io.Writer) error { return bench.WriteSVG(w, rows) }); err != nil {
 			fmt.Fprintf(stderr, "toolout bench strategies: --svg: %v\n", err)
 			return exitFailed
 		}
@@ -128,7 +126,7 @@ func runBenchStrategies(ctx context.Context, args []string, stdout, stderr io.Wr
 		for i := range saved {
 			saved[i].Millis = 0 // times vary; a baseline holds only what is compared
 		}
-		if err := writeFile(*writeBaseline, func(w io.Writer) error { return bench.WriteJSON(w, saved) }); err != nil {
+		if err := writeBenchFile(*writeBaseline, func(w io.Writer) error { return bench.WriteJSON(w, saved) }); err != nil {
 			fmt.Fprintf(stderr, "toolout bench strategies: --write-baseline: %v\n", err)
 			return exitFailed
 		}
@@ -136,19 +134,63 @@ func runBenchStrategies(ctx context.Context, args []string, stdout, stderr io.Wr
 	if *baseline == "" {
 		return exitOK
 	}
-	data, err := os.ReadFile(*baseline)
+	return checkBaseline(*baseline, rows, *tolerance, stderr)
+}
+
+// parseRuns turns the --set sweeps into runs, after the default one.
+func parseRuns(sets []string) ([]benchRun, error) {
+	runs := []benchRun{{"default", bench.DefaultKnobs()}}
+	for _, s := range sets {
+		name, values, ok := strings.Cut(s, "=")
+		if !ok || values == "" {
+			return nil, fmt.Errorf("--set %q: want knob=v1,v2", s)
+		}
+		for _, v := range strings.Split(values, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(v))
+			if err != nil {
+				return nil, fmt.Errorf("--set %s: value %q: want an integer", name, v)
+			}
+			k := bench.DefaultKnobs()
+			if err := k.Set(name, n); err != nil {
+				return nil, fmt.Errorf("--set: %v", err)
+			}
+			runs = append(runs, benchRun{fmt.Sprintf("%s=%d", name, n), k})
+		}
+	}
+	return runs, nil
+}
+
+// writeBenchFile creates path and writes it with write.
+func writeBenchFile(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
 	if err != nil {
-		return fail("--baseline: %v", err)
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// checkBaseline compares rows with the saved run in path: exit 1 and a line
+// per regression, 0 when there is none, 2 when the baseline is unreadable.
+func checkBaseline(path string, rows []bench.Row, tolerance float64, stderr io.Writer) int {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		fmt.Fprintf(stderr, "toolout bench strategies: --baseline: %v\n", err)
+		return exitUsage
 	}
 	var saved struct {
 		Rows []bench.Row `json:"rows"`
 	}
 	if err := json.Unmarshal(data, &saved); err != nil {
-		return fail("--baseline %s: %v", *baseline, err)
+		fmt.Fprintf(stderr, "toolout bench strategies: --baseline %s: %v\n", path, err)
+		return exitUsage
 	}
-	regs := bench.CompareBaseline(saved.Rows, rows, *tolerance)
+	regs := bench.CompareBaseline(saved.Rows, rows, tolerance)
 	if len(regs) == 0 {
-		fmt.Fprintf(stderr, "toolout bench strategies: no regression against %s\n", *baseline)
+		fmt.Fprintf(stderr, "toolout bench strategies: no regression against %s\n", path)
 		return exitOK
 	}
 	for _, r := range regs {

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
+	"syscall"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -44,6 +47,25 @@ var _ = Describe("toolout bench strategies", func() {
 		Expect(stderr).To(MatchRegexp(`regression: default/logs-10KB/truncate: total tokens \d+, baseline 1000 \(\+\d+%, tolerance 10%\)`))
 	})
 
+	It("exits non-zero without a table when its context has ended", func() {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		var out, errb strings.Builder
+		code := run(ctx, []string{"bench", "strategies", "--cases", "^logs-10KB$"}, strings.NewReader(""), &out, &errb)
+		Expect(code).To(Equal(1))
+		Expect(out.String()).To(BeEmpty())
+		Expect(errb.String()).To(Equal("toolout bench strategies: interrupted (context canceled): no table\n"))
+	})
+
+	It("stops on SIGINT mid-run: exit 130, no table, no store left", func() {
+		// Twenty runs of one case: the signal comes while most are still to run.
+		p := startProgram("bench", "strategies", "--cases", "^code-search-200KB$", "--set", "overlap=0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19")
+		p.interrupt(syscall.SIGINT)
+		Expect(p.cmd.ProcessState.ExitCode()).To(Equal(130), p.stderr())
+		Expect(p.stdout()).To(BeEmpty())
+		Expect(agentDirs(p.tmp)).To(BeEmpty())
+	})
+
 	DescribeTable("rejects bad flags in one line",
 		func(args []string, want string) {
 			code, _, stderr := invoke("", append([]string{"bench"}, args...)...)
@@ -75,6 +97,6 @@ var _ = Describe("toolout import", func() {
 	It("asks for --at when the trace holds several candidates", func() {
 		code, _, stderr := invoke("", "import", "../../scenarios/regress/traces/leaked-tools.json", "-o", filepath.Join(GinkgoT().TempDir(), "x.yaml"))
 		Expect(code).To(Equal(2))
-		Expect(stderr).To(Equal("toolout import: leaked-tools.json: several messages could be imported: 1 (leaked), 3 (leaked); choose one with --at\n"))
+		Expect(stderr).To(Equal("toolout import: ../../scenarios/regress/traces/leaked-tools.json: several messages could be imported: 1 (leaked), 3 (leaked); choose one with --at\n"))
 	})
 })

@@ -25,6 +25,13 @@ var _ = Describe("toolout chunk", func() {
 		Expect(plan.Chunks[len(plan.Chunks)-1].End).To(Equal(len(doc)))
 	})
 
+	It("prints an empty list of chunks for empty input, not null", func() {
+		code, stdout, stderr := invoke("", "chunk", "--budget", "10")
+		Expect(stderr).To(BeEmpty())
+		Expect(code).To(Equal(0))
+		Expect(stdout).To(Equal(`{"tokens":0,"budget":10,"overlap":1,"target":0,"chunks":[]}` + "\n"))
+	})
+
 	DescribeTable("rejects bad input in one line",
 		func(stdin string, args []string, want string) {
 			code, _, stderr := invoke(stdin, append([]string{"chunk"}, args...)...)

@@ -49,7 +49,7 @@ type extractPlan struct {
 // or stdin, and its chunk plan, without calling any LLM.
 func runExtractPlan(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("extract plan", "[FILE] --extract TEXT [--tool NAME --args JSON --mode auto|full-chunked|read-grep|truncate] "+
-		"[--context-window N --max-output N --buffer N --max-chunks N --max-chunks-long N --line-threshold N --overlap P] [--encoding cl100k_base|o200k_base]", stderr)
+		"[--context-window N --max-output N --buffer N --max-chunks N --max-chunks-long N --line-threshold N --overlap P] [--encoding cl100k_base|o200k_base] [--max-input BYTES]", stderr)
 	what := fs.String("extract", "", "the extract instructions (required): they are part of the map prompt, so of the budget")
 	tool := fs.String("tool", "tool", "the source tool's name, as in the map prompt")
 	toolArgs := fs.String("args", "{}", "the source tool's arguments, verbatim JSON")
@@ -62,6 +62,7 @@ func runExtractPlan(_ context.Context, args []string, stdin io.Reader, stdout, s
 	threshold := fs.Int("line-threshold", extract.DefaultLineThreshold, "average line bytes from which auto picks full-chunked")
 	overlap := fs.Int("overlap", extract.DefaultOverlapPercent, "overlap between consecutive chunks, in percent of the budget (0 to 49)")
 	enc := fs.String("encoding", tokens.Default, "tiktoken encoding")
+	maxInput := maxInputFlag(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return usageError(fs, stderr, err)
@@ -102,11 +103,10 @@ func runExtractPlan(_ context.Context, args []string, stdin io.Reader, stdout, s
 	if err != nil {
 		return fail("--encoding: %v", err)
 	}
-	name, data, err := readInput(pos, stdin)
+	name, text, err := readText(pos, stdin, *maxInput)
 	if err != nil {
 		return fail("%v", err)
 	}
-	text := string(data)
 	m := store.Meta{Handle: name, Tool: *tool, Args: *toolArgs, Stats: store.Measure(text, tk)}
 	p := extract.Planner{Config: cfg, Tokenizer: tk}
 	r := p.Route(m, text, *what, planNonce, *mode)

@@ -13,8 +13,9 @@ import (
 // final-report wrapper with the given nonce in FILE or stdin. Not finding a
 // report is a result, not an error: exit 0.
 func runFinalReport(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("final-report", "--nonce NONCE [FILE]", stderr)
+	fs := newFlagSet("final-report", "--nonce NONCE [FILE] [--max-input BYTES]", stderr)
 	nonce := fs.String("nonce", "", "the session nonce of the <ai-agent-NONCE-FINAL> wrapper (required)")
+	maxInput := maxInputFlag(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return usageError(fs, stderr, err)
@@ -23,12 +24,12 @@ func runFinalReport(_ context.Context, args []string, stdin io.Reader, stdout, s
 		fmt.Fprintln(stderr, "toolout final-report: --nonce is required")
 		return exitUsage
 	}
-	name, data, err := readInput(pos, stdin)
+	name, text, err := readText(pos, stdin, *maxInput)
 	if err != nil {
 		fmt.Fprintf(stderr, "toolout final-report: %v\n", err)
 		return exitUsage
 	}
-	rep, err := finalreport.Parse(string(data), *nonce)
+	rep, err := finalreport.Parse(text, *nonce)
 	if err != nil {
 		fmt.Fprintf(stderr, "toolout final-report: %s: %v\n", name, err)
 		return exitUsage

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -37,6 +39,35 @@ var _ = Describe("toolout read and grep", func() {
 		code, stdout, _ = invoke("", "grep", "--root", root, "ERROR")
 		Expect(code).To(Equal(0))
 		Expect(stdout).To(Equal("log.txt:2:b ERROR x\n"))
+	})
+
+	It("fails at once on a FIFO (exit 2, one line), and reads a 4096-byte file without newline as one line", func() {
+		Expect(syscall.Mkfifo(filepath.Join(root, "p"), 0o644)).To(Succeed())
+		type result struct {
+			code           int
+			stdout, stderr string
+		}
+		done := make(chan result, 1)
+		go func() {
+			code, stdout, stderr := invoke("", "read", "--root", root, "p")
+			done <- result{code, stdout, stderr}
+		}()
+		var r result
+		Eventually(done).WithTimeout(time.Second).Should(Receive(&r), "toolout read on a FIFO blocked")
+		Expect(r).To(Equal(result{2, "", "toolout read: path \"p\": is a named pipe (FIFO), not a regular file; Read reads regular files only\n"}))
+
+		Expect(os.WriteFile(filepath.Join(root, "f4096"), []byte(strings.Repeat("a", 4096)), 0o644)).To(Succeed())
+		code, stdout, _ := invoke("", "read", "--root", root, "f4096", "--offset", "1", "--limit", "1")
+		Expect(code).To(Equal(0))
+		Expect(stdout).To(Equal("(no lines: offset 1 is past the end of f4096, which has 1 lines)\n"))
+	})
+
+	It("says when grep cut a long matching line", func() {
+		line := strings.Repeat("x", 10_000) + "NEEDLE" + strings.Repeat("y", 10_000)
+		Expect(os.WriteFile(filepath.Join(root, "long.txt"), []byte(line), 0o644)).To(Succeed())
+		code, stdout, _ := invoke("", "grep", "--root", root, "NEEDLE", "long.txt")
+		Expect(code).To(Equal(0))
+		Expect(stdout).To(HaveSuffix("\n(line 1 is cut: 20006 bytes long, 4096 shown from byte offset 8976)\n"))
 	})
 
 	DescribeTable("refuses paths outside the root with exit 2, naming the path",

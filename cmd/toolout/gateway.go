@@ -1,8 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -16,7 +17,6 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"go.yaml.in/yaml/v3"
 
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/gateway"
@@ -46,23 +46,6 @@ func runGateway(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	}
 	fmt.Fprintln(stderr, "toolout gateway: want a subcommand: serve, compress or shadow-id")
 	return exitUsage
-}
-
-// loadGatewayConfig reads a YAML config strictly; ${VAR} is expanded from
-// the environment.
-func loadGatewayConfig(path string) (FileConfig, error) {
-	var fc FileConfig
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return fc, err
-	}
-	expanded := os.Expand(string(data), func(k string) string { return os.Getenv(k) })
-	dec := yaml.NewDecoder(strings.NewReader(expanded))
-	dec.KnownFields(true)
-	if err := dec.Decode(&fc); err != nil && !errors.Is(err, io.EOF) {
-		return fc, fmt.Errorf("%s: %v", path, strings.TrimPrefix(err.Error(), "yaml: "))
-	}
-	return fc, nil
 }
 
 // runGatewayServe runs the proxy until interrupted, then shuts down
@@ -157,7 +140,7 @@ func parseUpstream(raw string) (*url.URL, error) {
 // would see.
 func runGatewayCompress(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("gateway compress", "--strategy simple|passthrough|api [FILE] [--min-bytes N --max-bytes N --tool NAME "+
-		"--provider openai|anthropic --skip-tools a,b --words N --endpoint URL --timeout 30s]", stderr)
+		"--provider openai|anthropic --skip-tools a,b --words N --endpoint URL --timeout 30s --max-input BYTES]", stderr)
 	strategy := fs.String("strategy", gateway.StrategySimple, "simple, passthrough or api")
 	minBytes := fs.Int("min-bytes", gateway.DefaultMinBytes, "compress only outputs longer than this")
 	maxBytes := fs.Int("max-bytes", gateway.DefaultMaxBytes, "and not longer than this")
@@ -167,6 +150,7 @@ func runGatewayCompress(ctx context.Context, args []string, stdin io.Reader, std
 	words := fs.Int("words", gateway.DefaultSimpleWords, "words kept by the simple strategy")
 	endpoint := fs.String("endpoint", "", "compression service URL for the api strategy")
 	timeout := fs.Duration("timeout", 30*time.Second, "api strategy timeout")
+	maxInput := maxInputFlag(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return usageError(fs, stderr, err)
@@ -198,7 +182,7 @@ func runGatewayCompress(ctx context.Context, args []string, stdin io.Reader, std
 			skipTools = append(skipTools, s)
 		}
 	}
-	name, data, err := readInput(pos, stdin)
+	name, text, err := readText(pos, stdin, *maxInput)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -207,7 +191,7 @@ func runGatewayCompress(ctx context.Context, args []string, stdin io.Reader, std
 	if err != nil {
 		return fail("%v", err)
 	}
-	res, err := p.Process(ctx, []gateway.ToolOutput{{Tool: *tool, Content: string(data)}}, "")
+	res, err := p.Process(ctx, []gateway.ToolOutput{{Tool: *tool, Content: text}}, "")
 	if err != nil {
 		fmt.Fprintf(stderr, "toolout gateway compress: %s: %v\n", name, err)
 		return exitFailed
@@ -221,17 +205,27 @@ func runGatewayCompress(ctx context.Context, args []string, stdin io.Reader, std
 	}{r.Action, r.Reason, r.ShadowID, r.Text})
 }
 
-// runGatewayShadowID prints the shadow id of FILE or stdin.
+// runGatewayShadowID prints the shadow id of FILE or stdin: the one
+// gateway.ShadowID gives for the whole text, hashed as it is read, without
+// keeping it.
 func runGatewayShadowID(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("gateway shadow-id", "[FILE]", stderr)
+	fs := newFlagSet("gateway shadow-id", "[FILE] [--max-input BYTES]", stderr)
+	maxInput := maxInputFlag(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return usageError(fs, stderr, err)
 	}
-	_, data, err := readInput(pos, stdin)
+	in, err := openInput(pos, stdin, *maxInput)
 	if err != nil {
 		fmt.Fprintf(stderr, "toolout gateway shadow-id: %v\n", err)
 		return exitUsage
 	}
-	return writeJSON(stdout, stderr, map[string]string{"shadow_id": gateway.ShadowID(string(bytes.Clone(data)))})
+	defer in.Close()
+	h := sha256.New()
+	if _, err := io.CopyBuffer(h, in, make([]byte, 64<<10)); err != nil {
+		fmt.Fprintf(stderr, "toolout gateway shadow-id: %v\n", err)
+		return exitUsage
+	}
+	// gateway.ShadowID: "shadow_" and the first 16 bytes of the SHA-256, in hex.
+	return writeJSON(stdout, stderr, map[string]string{"shadow_id": "shadow_" + hex.EncodeToString(h.Sum(nil)[:16])})
 }

@@ -59,7 +59,7 @@ var _ = Describe("toolout gateway", func() {
 		Expect(os.WriteFile(cfg, []byte("pipes:\n  tool_output:\n    enabled: true\n    strategy: simple\n    min_byte: 10\n"), 0o644)).To(Succeed())
 		code, _, stderr := invoke("", "gateway", "serve", "--upstream", "http://127.0.0.1:1", "--config", cfg)
 		Expect(code).To(Equal(2))
-		Expect(stderr).To(ContainSubstring("line 5: field min_byte not found"))
+		Expect(stderr).To(ContainSubstring(cfg + `:5:5: unknown field "min_byte" in pipes.tool_output (did you mean "min_bytes"?)`))
 	})
 
 	It("serves the proxy on loopback and shuts down gracefully", func() {

@@ -148,6 +148,8 @@ type ToolOutputConfig struct {
 	// BreakerCooloff (then one call probes).
 	BreakerFailures int      `yaml:"breaker_failures"`
 	BreakerCooloff  Duration `yaml:"breaker_cooloff"`
+	// CompressTimeout bounds one compressor call.
+	CompressTimeout Duration `yaml:"compress_timeout"`
 }
 
 // StoreOptions returns the store settings of the configuration.
@@ -198,7 +200,8 @@ func (fc FileConfig) Build(provider string, store gateway.Store, src core.Source
 	pipe, err := gateway.NewPipe(gateway.Options{Config: gateway.Config{Strategy: strategy, FallbackStrategy: t.FallbackStrategy, MinBytes: t.MinBytes,
 		MaxBytes: t.MaxBytes, SkipTools: t.SkipTools, Provider: wire.Name(), MaxConcurrent: t.MaxConcurrent, RateLimit: t.RateLimit,
 		MaxResults: fc.Limits.MaxResults, MaxWorkBytes: fc.Limits.MaxWorkBytes,
-		BreakerFailures: t.BreakerFailures, BreakerCooloff: time.Duration(t.BreakerCooloff)},
+		BreakerFailures: t.BreakerFailures, BreakerCooloff: time.Duration(t.BreakerCooloff),
+		CompressTimeout: time.Duration(t.CompressTimeout)},
 		Compressor: c, Store: store, Sources: src})
 	if err != nil {
 		return nil, err

@@ -53,7 +53,7 @@ func runImport(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 		return exitUsage
 	}
 	files, err := harness.Import(trace, harness.ImportOptions{
-		Dir: filepath.Dir(target), Name: strings.TrimSuffix(filepath.Base(target), ".yaml"), TraceName: filepath.Base(pos[0]),
+		Dir: filepath.Dir(target), Name: strings.TrimSuffix(filepath.Base(target), ".yaml"), TraceName: filepath.Base(pos[0]), TracePath: pos[0],
 		At: *at, MaxBytes: *maxBytes, RedactEmails: *emails, Redact: extra,
 	})
 	if err != nil {

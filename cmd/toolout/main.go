@@ -34,13 +34,65 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strings"
+	"runtime/debug"
+	"syscall"
+	"time"
+
+	"github.com/toolout/toolout/core/store"
 )
 
+// main wires run to the process. SIGINT and SIGTERM cancel run's context;
+// a command that stops because of it exits 128 + the signal's number (130,
+// 143), as a shell reports a process the signal ended, after its deferred
+// cleanups have removed its stores; one that finishes cleanly anyway keeps
+// its status (gateway serve shuts down and exits 0). If run has not returned
+// within a grace period (500 ms, so that the exit takes well under a second;
+// 11 s for gateway serve, which drains requests for up to 10 s) or a second
+// signal comes, main removes every store still open (store.CloseAll) and
+// exits without waiting. A panic that reaches run's goroutine does the same,
+// after printing it, with status 2.
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	sigs := make(chan os.Signal, 2) // sees the same signals, to count them
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	done := make(chan int, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				fmt.Fprintf(os.Stderr, "toolout: panic: %v\n\n%s", p, debug.Stack())
+				_, _ = store.CloseAll()
+				os.Exit(2)
+			}
+		}()
+		done <- run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	}()
+	grace := 500 * time.Millisecond
+	if len(os.Args) > 2 && os.Args[1] == "gateway" && os.Args[2] == "serve" {
+		grace = 11 * time.Second
+	}
+	var sig os.Signal
+	code := -1
+	select {
+	case code = <-done:
+	case sig = <-sigs:
+		timer := time.NewTimer(grace)
+		select {
+		case code = <-done:
+		case <-timer.C:
+		case <-sigs:
+		}
+	}
 	stop()
+	if code < 0 {
+		dirs, err := store.CloseAll()
+		fmt.Fprintf(os.Stderr, "toolout: %v: stopped without waiting for the command; removed %d open store(s)\n", sig, len(dirs))
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "toolout: %v\n", err)
+		}
+	}
+	if s, ok := sig.(syscall.Signal); ok && code != exitOK {
+		code = 128 + int(s)
+	}
 	os.Exit(code)
 }
 
@@ -150,22 +202,4 @@ func usageError(fs *flagSet, stderr io.Writer, err error) int {
 	}
 	fmt.Fprintf(stderr, "%s: %v\n", fs.Name(), err)
 	return exitUsage
-}
-
-// readInput reads the single optional FILE argument, or stdin when there is
-// none or it is "-". It returns the name to use in messages.
-func readInput(args []string, stdin io.Reader) (name string, data []byte, err error) {
-	switch {
-	case len(args) > 1:
-		return "", nil, fmt.Errorf("want at most one FILE, got %d (%s)", len(args), strings.Join(args, " "))
-	case len(args) == 0 || args[0] == "-":
-		data, err = io.ReadAll(stdin)
-		return "<stdin>", data, err
-	}
-	data, err = os.ReadFile(args[0])
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		err = fmt.Errorf("%s: %w", args[0], pe.Err)
-	}
-	return args[0], data, err
 }

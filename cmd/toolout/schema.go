@@ -28,9 +28,10 @@ func runSchema(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 
 // runSchemaSummarize prints {"output_fields":[…],"has_hidden_fields":bool}.
 func runSchemaSummarize(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("schema summarize", "[FILE] [--max-fields N --max-depth N]", stderr)
+	fs := newFlagSet("schema summarize", "[FILE] [--max-fields N --max-depth N] [--max-input BYTES]", stderr)
 	maxFields := fs.Int("max-fields", schema.MaxSummaryFields, "most lines of output_fields")
 	maxDepth := fs.Int("max-depth", schema.DefaultSummaryMaxDepth, "deepest field listed (root fields are depth 1)")
+	maxInput := maxInputFlag(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return usageError(fs, stderr, err)
@@ -39,7 +40,7 @@ func runSchemaSummarize(_ context.Context, args []string, stdin io.Reader, stdou
 		fmt.Fprintln(stderr, "toolout schema summarize: --max-fields must be at least 2 and --max-depth at least 1")
 		return exitUsage
 	}
-	name, data, err := readInput(pos, stdin)
+	name, data, err := readBytes(pos, stdin, *maxInput)
 	if err != nil {
 		fmt.Fprintf(stderr, "toolout schema summarize: %v\n", err)
 		return exitUsage
@@ -58,11 +59,12 @@ func runSchemaSummarize(_ context.Context, args []string, stdin io.Reader, stdou
 // schema, a field path that does not resolve) is bad input: one line on
 // stderr, exit 2.
 func runSchemaInspect(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("schema inspect", "--tool-id ID --field-path P [FILE] [--max-depth N --max-fields N]", stderr)
+	fs := newFlagSet("schema inspect", "--tool-id ID --field-path P [FILE] [--max-depth N --max-fields N] [--max-input BYTES]", stderr)
 	toolID := fs.String("tool-id", "", "the tool whose output schema FILE is (echoed as tool_id; required)")
 	fieldPath := fs.String("field-path", "", `field to inspect: "a.b", "a[]", "a[].b", "[][]"; empty for the root`)
 	maxDepth := fs.Int("max-depth", schema.DefaultInspectMaxDepth, "levels of the flattened preview")
 	maxFields := fs.Int("max-fields", schema.DefaultInspectMaxFields, "most children and flattened fields")
+	maxInput := maxInputFlag(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return usageError(fs, stderr, err)
@@ -71,7 +73,7 @@ func runSchemaInspect(_ context.Context, args []string, stdin io.Reader, stdout,
 		fmt.Fprintln(stderr, "toolout schema inspect: --tool-id is required; --max-depth and --max-fields must be at least 1")
 		return exitUsage
 	}
-	name, data, err := readInput(pos, stdin)
+	name, data, err := readBytes(pos, stdin, *maxInput)
 	if err != nil {
 		fmt.Fprintf(stderr, "toolout schema inspect: %v\n", err)
 		return exitUsage

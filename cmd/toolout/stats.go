@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -10,10 +11,16 @@ import (
 )
 
 // runStats prints the stats the store keeps for an output:
-// {"bytes","lines","tokens","avg_line_bytes"}.
+// {"bytes","lines","tokens","avg_line_bytes"}, the numbers store.Measure
+// gives for the whole text. It reads FILE or stdin in one pass: bytes and
+// lines are counted as the text goes by, and tokens by a tokens.Counter,
+// which holds only the text since the last line that starts with a
+// printable ASCII byte (so a few KB for a log; a text without such a line
+// is held whole, up to --max-input).
 func runStats(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("stats", "[FILE] [--encoding cl100k_base|o200k_base]", stderr)
+	fs := newFlagSet("stats", "[FILE] [--encoding cl100k_base|o200k_base] [--max-input BYTES]", stderr)
 	enc := fs.String("encoding", tokens.Default, "tiktoken encoding used to count tokens")
+	maxInput := maxInputFlag(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return usageError(fs, stderr, err)
@@ -23,10 +30,39 @@ func runStats(_ context.Context, args []string, stdin io.Reader, stdout, stderr 
 		fmt.Fprintf(stderr, "toolout stats: --encoding: %v\n", err)
 		return exitUsage
 	}
-	_, data, err := readInput(pos, stdin)
+	in, err := openInput(pos, stdin, *maxInput)
 	if err != nil {
 		fmt.Fprintf(stderr, "toolout stats: %v\n", err)
 		return exitUsage
 	}
-	return writeJSON(stdout, stderr, store.Measure(string(data), tk))
+	defer in.Close()
+	m := measurer{tokens: tk.NewCounter()}
+	if _, err := io.CopyBuffer(&m, in, make([]byte, 64<<10)); err != nil {
+		fmt.Fprintf(stderr, "toolout stats: %v\n", err)
+		return exitUsage
+	}
+	return writeJSON(stdout, stderr, m.stats())
+}
+
+// measurer counts what store.Measure counts, over a stream.
+type measurer struct {
+	bytes, breaks int
+	tokens        *tokens.Counter
+}
+
+func (m *measurer) Write(p []byte) (int, error) {
+	m.bytes += len(p)
+	m.breaks += bytes.Count(p, []byte{'\n'})
+	return m.tokens.Write(p)
+}
+
+// stats is store.Measure's result: lines are the line breaks plus one for
+// any text, and the average rounds up.
+func (m *measurer) stats() store.Stats {
+	st := store.Stats{Bytes: m.bytes, Tokens: m.tokens.Tokens()}
+	if m.bytes > 0 {
+		st.Lines = m.breaks + 1
+		st.AvgLineBytes = (st.Bytes + st.Lines - 1) / st.Lines
+	}
+	return st
 }

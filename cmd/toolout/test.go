@@ -6,6 +6,7 @@ import (
 	"io"
 	"regexp"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -18,7 +19,11 @@ import (
 // runTest runs scenarios with the same engine as `go test` and prints a line
 // per scenario, each failure with its YAML position and diff, and a closing
 // "N passed, M failed". A scenario file that does not load is bad input: every
-// problem is printed and the exit status is 2.
+// problem is printed and the exit status is 2. When ctx ends (SIGINT,
+// SIGTERM), no further scenario starts, the running ones stop (the fake LLM
+// returns on ctx) and remove their stores, nothing cut short counts or writes
+// a golden, the summary ends ", K interrupted", stderr says why, and the exit
+// status is 1 (main turns it into 130 or 143).
 func runTest(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("test", "[PATH...] [--update] [--label EXPR] [--run REGEX] [--parallel N]", stderr)
 	update := fs.Bool("update", false, "rewrite golden files with the new transcripts (like UPDATE_GOLDEN=1)")
@@ -61,7 +66,11 @@ func runTest(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 
 	var scenarios []*harness.Scenario
 	var bad harness.ErrorList
-	for _, f := range files {
+	for i, f := range files {
+		if ctx.Err() != nil {
+			fmt.Fprintf(stderr, "toolout test: interrupted (%v) while loading: %d of %d scenario files loaded; nothing was run\n", context.Cause(ctx), i, len(files))
+			return exitFailed
+		}
 		sc, err := runner.Load(f)
 		if err != nil {
 			if l, ok := err.(harness.ErrorList); ok {
@@ -87,10 +96,19 @@ func runTest(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 		return exitUsage
 	}
 
-	results := runAll(ctx, runner, scenarios, *parallel)
-	passed, failed := 0, 0
+	return reportResults(ctx, scenarios, runAll(ctx, runner, scenarios, *parallel), stdout, stderr)
+}
+
+// reportResults prints the results in scenario order as they come, then the
+// summary, and returns the exit status.
+func reportResults(ctx context.Context, scenarios []*harness.Scenario, results []chan *harness.Result, stdout, stderr io.Writer) int {
+	passed, failed, cut := 0, 0, 0
 	for i, res := range results {
 		r := <-res
+		if r == nil {
+			cut++
+			continue
+		}
 		if r.Passed() {
 			passed++
 			fmt.Fprintf(stdout, "ok   %s\n", scenarios[i].ID)
@@ -105,6 +123,11 @@ func runTest(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 			fmt.Fprintf(stdout, "     %s\n", n)
 		}
 	}
+	if cut > 0 {
+		fmt.Fprintf(stdout, "%d passed, %d failed, %d interrupted\n", passed, failed, cut)
+		fmt.Fprintf(stderr, "toolout test: interrupted (%v): %d of %d scenarios did not run to the end\n", context.Cause(ctx), cut, len(scenarios))
+		return exitFailed
+	}
 	fmt.Fprintf(stdout, "%d passed, %d failed\n", passed, failed)
 	if failed > 0 {
 		return exitFailed
@@ -113,7 +136,10 @@ func runTest(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 }
 
 // runAll runs the scenarios on n workers; the i-th channel yields the i-th
-// result, so output stays in order while work runs in parallel.
+// result, so output stays in order while work runs in parallel. Once ctx
+// ends, no scenario starts, and one that was running when it ended yields
+// nil, as does every scenario not started: a run cut short is neither a pass
+// nor a failure, and its golden file is left as it was.
 func runAll(ctx context.Context, r *harness.Runner, scenarios []*harness.Scenario, n int) []chan *harness.Result {
 	out := make([]chan *harness.Result, len(scenarios))
 	for i := range out {
@@ -124,18 +150,51 @@ func runAll(ctx context.Context, r *harness.Runner, scenarios []*harness.Scenari
 	for range min(n, len(scenarios)) {
 		wg.Go(func() {
 			for i := range work {
-				out[i] <- r.Run(ctx, scenarios[i])
+				out[i] <- runOne(ctx, r, scenarios[i])
 			}
 		})
 	}
 	go func() {
+		defer func() {
+			close(work)
+			wg.Wait()
+		}()
 		for i := range scenarios {
-			work <- i
+			if ctx.Err() == nil { // checked first: a free worker must not win over an ended context
+				select {
+				case work <- i:
+					continue
+				case <-ctx.Done():
+				}
+			}
+			for _, ch := range out[i:] {
+				ch <- nil
+			}
+			return
 		}
-		close(work)
-		wg.Wait()
 	}()
 	return out
+}
+
+// runOne runs one scenario and compares or updates its golden file. A panic
+// in the scenario's goroutine becomes its failure, so that the other
+// scenarios still run and every store is still removed; nil means the
+// context ended before or while it ran.
+func runOne(ctx context.Context, r *harness.Runner, sc *harness.Scenario) (res *harness.Result) {
+	if ctx.Err() != nil {
+		return nil
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			res = &harness.Result{Scenario: sc, Failures: []string{fmt.Sprintf("%s:%d:1: panic: %v\n%s", sc.Path, sc.Line, p, debug.Stack())}}
+		}
+	}()
+	res = r.Execute(ctx, sc)
+	if ctx.Err() != nil {
+		return nil
+	}
+	r.Golden(res)
+	return res
 }
 
 func indent(s string) string {

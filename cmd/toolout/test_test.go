@@ -1,13 +1,106 @@
 package main
 
 import (
+	"context"
+	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strings"
+	"syscall"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/toolout/toolout/core/store"
+	"github.com/toolout/toolout/core/tokens"
+	"github.com/toolout/toolout/harness"
 )
+
+// program is this test binary started as the toolout program (see
+// TestMain), with TMPDIR at a folder of its own, so that every store and
+// scratch folder it makes is under tmp.
+type program struct {
+	cmd              *exec.Cmd
+	tmp              string
+	outPath, errPath string
+	done             chan struct{} // closed once the process has exited
+}
+
+func startProgram(args ...string) *program {
+	dir := GinkgoT().TempDir()
+	p := &program{tmp: filepath.Join(dir, "tmp"), outPath: filepath.Join(dir, "stdout"), errPath: filepath.Join(dir, "stderr"),
+		done: make(chan struct{})}
+	Expect(os.Mkdir(p.tmp, 0o700)).To(Succeed())
+	stdout, err := os.Create(p.outPath)
+	Expect(err).NotTo(HaveOccurred())
+	stderr, err := os.Create(p.errPath)
+	Expect(err).NotTo(HaveOccurred())
+	p.cmd = exec.Command(os.Args[0], args...)
+	p.cmd.Env = append(os.Environ(), "TOOLOUT_AS_MAIN=1", "TMPDIR="+p.tmp)
+	p.cmd.Stdout, p.cmd.Stderr = stdout, stderr // files: the process writes them while the spec may read them
+	Expect(p.cmd.Start()).To(Succeed())
+	go func() {
+		_ = p.cmd.Wait()
+		close(p.done)
+	}()
+	DeferCleanup(func() {
+		_ = p.cmd.Process.Kill() // a no-op once it has exited
+		<-p.done
+		stdout.Close()
+		stderr.Close()
+	})
+	return p
+}
+
+func (p *program) stdout() string { b, _ := os.ReadFile(p.outPath); return string(b) }
+func (p *program) stderr() string { b, _ := os.ReadFile(p.errPath); return string(b) }
+
+// agentDirs lists the store directories (ai-agent-*) anywhere under root.
+func agentDirs(root string) []string {
+	var found []string
+	_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() && strings.HasPrefix(d.Name(), "ai-agent-") {
+			found = append(found, path)
+		}
+		return nil // entries vanish while the program runs
+	})
+	return found
+}
+
+// interrupt waits until the program has made a store, sends sig, and waits
+// for it to exit. It returns how long the program took to exit.
+func (p *program) interrupt(sig os.Signal) time.Duration {
+	Eventually(func() []string { return agentDirs(p.tmp) }).WithTimeout(time.Minute).WithPolling(5*time.Millisecond).
+		ShouldNot(BeEmpty(), func() string { return p.stderr() })
+	start := time.Now()
+	Expect(p.cmd.Process.Signal(sig)).To(Succeed())
+	Eventually(p.done).WithTimeout(10*time.Second).Should(BeClosed(), "the program must stop promptly after %v", sig)
+	took := time.Since(start)
+	GinkgoWriter.Printf("%v: exited %d after %v\n", sig, p.cmd.ProcessState.ExitCode(), took)
+	return took
+}
+
+// blockedScenario answers its map call only after a step that is never
+// asked for: the run blocks, its store on disk, until its context ends.
+const blockedScenario = `description: "The map call waits for a step that is never requested, so the run blocks until its context ends."
+component: extract
+config: {context_window: 1200, max_output_tokens: 100, buffer_tokens: 50, truncate_bytes: 300}
+input:
+  tool: {name: logs__query}
+  extract: "Count the ERROR lines."
+  output: {generate: {lines: 20, template: "line {{.I}} level=INFO"}}
+llm:
+- id: map
+  match: {tag: extract.map, chunk: 1/1}
+  after: [never]
+  respond: {final: "never sent"}
+- id: never
+  match: {tag: extract.reduce}
+  respond: {final: "never sent"}
+`
 
 var _ = Describe("toolout test", func() {
 	It("runs the bundled scenarios and ends with the summary line", func() {
@@ -57,6 +150,110 @@ var _ = Describe("toolout test", func() {
 		Expect(stdout).To(Equal("ok   ok\n     created golden/ok.txtar\n1 passed, 0 failed\n"))
 		code, _, _ = invoke("", "test", dir)
 		Expect(code).To(Equal(0))
+	})
+
+	// blockedRoot writes the blocked scenario under a new root's scenarios/.
+	blockedRoot := func() string {
+		root := GinkgoT().TempDir()
+		dir := filepath.Join(root, "scenarios", "slow")
+		Expect(os.MkdirAll(dir, 0o755)).To(Succeed())
+		Expect(os.WriteFile(filepath.Join(dir, "blocked.yaml"), []byte(blockedScenario), 0o644)).To(Succeed())
+		return root
+	}
+
+	DescribeTable("a real process stopped by a signal leaves no store and no golden, and exits non-zero",
+		func(sig syscall.Signal) {
+			root := blockedRoot()
+			p := startProgram("test", "--update", filepath.Join(root, "scenarios"))
+			p.interrupt(sig)
+			Expect(p.cmd.ProcessState.ExitCode()).To(Equal(128+int(sig)), p.stderr())
+			Expect(agentDirs(p.tmp)).To(BeEmpty())
+			Expect(filepath.Join(root, "golden")).NotTo(BeAnExistingFile(), "a run cut short writes no golden")
+			// Stopped by run's own return (the usual way), or by main after
+			// its grace on a starved machine: both remove every store.
+			Expect(p.stderr()).To(Or(ContainSubstring("toolout test: interrupted"), ContainSubstring("stopped without waiting")))
+		},
+		Entry("SIGTERM", syscall.SIGTERM),
+		Entry("SIGINT", syscall.SIGINT),
+	)
+
+	It("stops a running scenario when its context ends: its store and scratch folder go, it counts as interrupted", func() {
+		root := blockedRoot()
+		tmp := GinkgoT().TempDir()
+		GinkgoT().Setenv("TMPDIR", tmp)
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		var out, errb strings.Builder
+		code := make(chan int, 1)
+		go func() {
+			code <- run(ctx, []string{"test", "--update", filepath.Join(root, "scenarios")}, strings.NewReader(""), &out, &errb)
+		}()
+		Eventually(func() []string { return agentDirs(tmp) }).WithTimeout(time.Minute).WithPolling(5 * time.Millisecond).ShouldNot(BeEmpty())
+		cancel()
+		Eventually(code).WithTimeout(10 * time.Second).Should(Receive(Equal(1)))
+		Expect(out.String()).To(Equal("0 passed, 0 failed, 1 interrupted\n"))
+		Expect(errb.String()).To(Equal("toolout test: interrupted (context canceled): 1 of 1 scenarios did not run to the end\n"))
+		Expect(os.ReadDir(tmp)).To(BeEmpty(), "store and scratch folder are gone")
+		Expect(filepath.Join(root, "golden")).NotTo(BeAnExistingFile())
+	})
+
+	It("runs nothing and overwrites no golden once its context has ended", func() {
+		root := GinkgoT().TempDir()
+		dir := filepath.Join(root, "scenarios")
+		Expect(os.MkdirAll(dir, 0o755)).To(Succeed())
+		Expect(os.WriteFile(filepath.Join(dir, "ok.yaml"), []byte(
+			"component: finalreport\nconfig: {nonce: abc}\ninput: {text: none}\n"), 0o644)).To(Succeed())
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		var out, errb strings.Builder
+		code := run(ctx, []string{"test", "--update", dir}, strings.NewReader(""), &out, &errb)
+		Expect(code).To(Equal(1))
+		Expect(out.String()).To(BeEmpty())
+		Expect(errb.String()).To(Equal("toolout test: interrupted (context canceled) while loading: 0 of 1 scenario files loaded; nothing was run\n"))
+		Expect(filepath.Join(root, "golden")).NotTo(BeAnExistingFile())
+	})
+
+	It("turns a panic in one scenario into its failure, runs the others, and leaves no store", func() {
+		type none struct{}
+		type input struct {
+			Panic bool `yaml:"panic"`
+		}
+		reg := harness.NewRegistry()
+		harness.Register(reg, harness.Spec[none, input, none, string]{
+			Name: "crash",
+			Run: func(_ context.Context, env *harness.Env, _ *none, in *input) (string, error) {
+				st, err := store.New(store.Options{Base: env.TempDir, Sources: env.Sources, Tokenizer: tokens.Estimator{}})
+				if err != nil {
+					return "", err
+				}
+				defer st.Close()
+				if in.Panic {
+					panic("component bug")
+				}
+				return "ok", nil
+			},
+			Check: func(*none, string) []harness.Mismatch { return nil },
+		})
+		runner := &harness.Runner{Registry: reg, Update: true}
+		dir := filepath.Join(GinkgoT().TempDir(), "scenarios")
+		Expect(os.MkdirAll(dir, 0o755)).To(Succeed())
+		var scenarios []*harness.Scenario
+		for name, text := range map[string]string{"a": "component: crash\ninput: {panic: true}\n", "b": "component: crash\ninput: {panic: false}\n"} {
+			Expect(os.WriteFile(filepath.Join(dir, name+".yaml"), []byte(text), 0o644)).To(Succeed())
+		}
+		for _, name := range []string{"a", "b"} {
+			sc, err := runner.Load(filepath.Join(dir, name+".yaml"))
+			Expect(err).NotTo(HaveOccurred())
+			scenarios = append(scenarios, sc)
+		}
+		tmp := GinkgoT().TempDir()
+		GinkgoT().Setenv("TMPDIR", tmp)
+		results := runAll(context.Background(), runner, scenarios, 2)
+		crashed, fine := <-results[0], <-results[1]
+		Expect(crashed.Failures).To(HaveLen(1))
+		Expect(crashed.Failures[0]).To(HavePrefix(scenarios[0].Path + ":1:1: panic: component bug\n"))
+		Expect(fine.Passed()).To(BeTrue(), "%v", fine.Failures)
+		Expect(os.ReadDir(tmp)).To(BeEmpty(), "the crashed scenario's store and scratch folder are gone")
 	})
 
 	DescribeTable("rejects bad usage",

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"os"
 	"testing"
 
@@ -12,11 +11,11 @@ import (
 )
 
 // TestMain lets a spec start this test binary as the toolout program (a
-// real second process, e.g. two gateway replicas): with TOOLOUT_AS_MAIN=1
-// it runs the program's arguments and exits.
+// real second process, e.g. two gateway replicas, or one to signal): with
+// TOOLOUT_AS_MAIN=1 it is main, signal handling included, and exits.
 func TestMain(m *testing.M) {
 	if os.Getenv("TOOLOUT_AS_MAIN") == "1" {
-		os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+		main()
 	}
 	os.Exit(m.Run())
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sort"
 
 	"github.com/toolout/toolout/core"
 )
@@ -54,18 +53,19 @@ func Make(text string, tk core.Tokenizer, budget int, overlap float64) (Plan, er
 	if overlap < 0 || overlap >= 0.5 || math.IsNaN(overlap) {
 		return Plan{}, fmt.Errorf("chunk: overlap %v: %w", overlap, ErrOverlap)
 	}
-	// Boundaries: bound[k] is the byte offset before piece k (bound[n] =
-	// len), cum[k] the tokens before it. A tokenizer that can walk its
-	// pieces fills them directly, without a slice of pieces in between.
-	bound := make([]int, 0, len(text)/4+2)
-	cum := make([]int, 1, len(text)/4+2)
+	// Boundaries: boundary k is the byte offset before piece k (boundary n
+	// is the end) and the tokens before it, kept compactly in an index. A
+	// tokenizer that can walk its pieces fills it directly, without a slice
+	// of pieces in between.
+	x := newIndex(len(text))
+	total := 0
 	var tooLarge error
 	add := func(start, end, tokens int) {
 		if tokens > budget && tooLarge == nil {
 			tooLarge = fmt.Errorf("chunk: piece at bytes %d-%d has %d tokens, budget %d: %w", start, end, tokens, budget, ErrTooLarge)
 		}
-		bound = append(bound, start)
-		cum = append(cum, cum[len(cum)-1]+tokens)
+		x.push(start, total)
+		total += tokens
 	}
 	if w, ok := tk.(pieceWalker); ok {
 		w.WalkPieces(text, add)
@@ -77,7 +77,8 @@ func Make(text string, tk core.Tokenizer, budget int, overlap float64) (Plan, er
 	if tooLarge != nil {
 		return Plan{}, tooLarge
 	}
-	return plan(text, append(bound, len(text)), cum, budget, overlap)
+	x.push(len(text), total)
+	return plan(text, x, budget, overlap)
 }
 
 // pieceWalker is a tokenizer that can hand its pieces over one by one.
@@ -85,9 +86,8 @@ type pieceWalker interface {
 	WalkPieces(s string, fn func(start, end, tokens int))
 }
 
-func plan(text string, bound, cum []int, budget int, overlap float64) (Plan, error) {
-	n := len(bound) - 1
-	total := cum[n]
+func plan(text string, x *index, budget int, overlap float64) (Plan, error) {
+	total := x.cum(x.n)
 	o := OverlapTokens(budget, overlap)
 	pl := Plan{Tokens: total, Budget: budget, Overlap: o}
 	switch {
@@ -100,13 +100,13 @@ func plan(text string, bound, cum []int, budget int, overlap float64) (Plan, err
 	}
 	// No plan has fewer chunks than greedy packing without overlap, and the
 	// spec's count assumes every overlap is whole: start from the larger.
-	packed := greedy(bound, cum, budget)
+	packed := greedy(x, budget)
 	minimum := max(MinChunks(total, budget, overlap), len(packed))
 	for count := minimum; count < minimum+8; count++ {
 		// Line breaks are a preference: when moving cuts to them would cost a
 		// chunk, the cuts stay where the balance puts them.
 		for _, lines := range []bool{true, false} {
-			if chunks, target, ok := balance(text, bound, cum, count, o, budget, lines); ok {
+			if chunks, target, ok := balance(text, x, count, o, budget, lines); ok {
 				pl.Target, pl.Chunks = target, chunks
 				return pl, nil
 			}
@@ -119,12 +119,12 @@ func plan(text string, bound, cum []int, budget int, overlap float64) (Plan, err
 }
 
 // greedy packs whole pieces into chunks of at most budget tokens.
-func greedy(bound, cum []int, budget int) []Chunk {
+func greedy(x *index, budget int) []Chunk {
 	var out []Chunk
 	s := 0
-	for s < len(cum)-1 {
-		e := snapDown(cum, cum[s]+budget)
-		out = append(out, Chunk{Index: len(out) + 1, Start: bound[s], End: bound[e], Tokens: cum[e] - cum[s]})
+	for s < x.n {
+		e := snapDown(x, x.cum(s)+budget)
+		out = append(out, Chunk{Index: len(out) + 1, Start: x.bound(s), End: x.bound(e), Tokens: x.cum(e) - x.cum(s)})
 		s = e
 	}
 	return out
@@ -138,9 +138,9 @@ func greedy(bound, cum []int, budget int) []Chunk {
 // more). When a chunk before the last already reaches the end of the
 // document (pieces too coarse to overlap by O), the plan stops there with
 // fewer chunks: the chunks left would be empty.
-func balance(text string, bound, cum []int, count, o, budget int, lines bool) ([]Chunk, int, bool) {
-	total := cum[len(cum)-1]
-	last := len(cum) - 1
+func balance(text string, x *index, count, o, budget int, lines bool) ([]Chunk, int, bool) {
+	last := x.n
+	total := x.cum(last)
 	target := ceilDiv(total+(count-1)*o, count)
 	tol := 0 // how far a cut may move to land on a line break
 	if lines {
@@ -152,60 +152,61 @@ func balance(text string, bound, cum []int, count, o, budget int, lines bool) ([
 		k := count - i
 		e := last
 		if k > 1 {
-			size := ceilDiv(total-cum[s]+(k-1)*o, k)
-			idealEnd := cum[s] + size
-			e = snapDown(cum, idealEnd)
-			if up := e + 1; up <= last && cum[e] < idealEnd && cum[up]-cum[s] <= budget && cum[up]-idealEnd < idealEnd-cum[e] {
+			size := ceilDiv(total-x.cum(s)+(k-1)*o, k)
+			idealEnd := x.cum(s) + size
+			e = snapDown(x, idealEnd)
+			if up := e + 1; up <= last && x.cum(e) < idealEnd && x.cum(up)-x.cum(s) <= budget && x.cum(up)-idealEnd < idealEnd-x.cum(e) {
 				e = up // the nearer boundary, when it stays within budget
 			}
 			if tol > 0 {
-				e = preferLineEnd(text, bound, cum, e, idealEnd-tol)
+				e = preferLineEnd(text, x, e, idealEnd-tol)
 			}
-			if cum[e] == total {
+			if x.cum(e) == total {
 				e, k = last, 1 // the rest holds no token: this chunk is the last
 			}
 		}
-		tokens := cum[e] - cum[s]
+		tokens := x.cum(e) - x.cum(s)
 		if tokens > budget || tokens <= 0 || e <= s {
 			return nil, 0, false
 		}
-		chunks[i] = Chunk{Index: i + 1, Start: bound[s], End: bound[e], Tokens: tokens, OverlapTokens: chunks[i].OverlapTokens}
+		chunks[i] = Chunk{Index: i + 1, Start: x.bound(s), End: x.bound(e), Tokens: tokens, OverlapTokens: chunks[i].OverlapTokens}
 		if k == 1 {
 			return chunks[:i+1], target, true
 		}
 		next := e // no overlap: the next chunk starts where this one ends
 		if o > 0 {
-			idealStart := cum[e] - o
-			next = snapUp(cum, idealStart, total)
+			idealStart := x.cum(e) - o
+			next = snapUp(x, idealStart, total)
 			if tol > 0 {
-				next = preferLineStart(text, bound, cum, next, idealStart, tol)
+				next = preferLineStart(text, x, next, idealStart, tol)
 			}
 			next = min(next, e)
 		}
 		if next <= s {
 			return nil, 0, false
 		}
-		chunks[i+1].OverlapTokens = cum[e] - cum[next]
+		chunks[i+1].OverlapTokens = x.cum(e) - x.cum(next)
 		s = next
 	}
 	return chunks, target, true // not reached: the last chunk returns
 }
 
-// snapDown returns the last boundary whose token position is <= x.
-func snapDown(cum []int, x int) int {
-	return sort.Search(len(cum), func(k int) bool { return cum[k] > x }) - 1
+// snapDown returns the last boundary whose token position is <= v.
+func snapDown(x *index, v int) int {
+	return x.first(func(tok int) bool { return tok > v }) - 1
 }
 
-// snapUp returns the first boundary whose token position is >= x.
-func snapUp(cum []int, x, total int) int {
-	return sort.Search(len(cum), func(k int) bool { return cum[k] >= min(x, total) })
+// snapUp returns the first boundary whose token position is >= v.
+func snapUp(x *index, v, total int) int {
+	v = min(v, total)
+	return x.first(func(tok int) bool { return tok >= v })
 }
 
 // preferLineEnd moves boundary e back to the nearest line break whose token
 // position is at least floor, if there is one.
-func preferLineEnd(text string, bound, cum []int, e, floor int) int {
-	for k := e; k > 0 && cum[k] >= floor; k-- {
-		if text[bound[k]-1] == '\n' {
+func preferLineEnd(text string, x *index, e, floor int) int {
+	for k := e; k > 0 && x.cum(k) >= floor; k-- {
+		if text[x.bound(k)-1] == '\n' {
 			return k
 		}
 	}
@@ -215,18 +216,18 @@ func preferLineEnd(text string, bound, cum []int, e, floor int) int {
 // preferLineStart moves start boundary s to the line start nearest to token
 // position ideal, within tol tokens either way, if there is one. Moving back
 // adds overlap; moving forward takes some away.
-func preferLineStart(text string, bound, cum []int, s, ideal, tol int) int {
+func preferLineStart(text string, x *index, s, ideal, tol int) int {
 	best, dist := s, math.MaxInt
-	lineStart := func(k int) bool { return k > 0 && text[bound[k]-1] == '\n' }
-	for k := s; k > 0 && cum[k] >= ideal-tol; k-- { // back
+	lineStart := func(k int) bool { return k > 0 && text[x.bound(k)-1] == '\n' }
+	for k := s; k > 0 && x.cum(k) >= ideal-tol; k-- { // back
 		if lineStart(k) {
-			best, dist = k, abs(cum[k]-ideal)
+			best, dist = k, abs(x.cum(k)-ideal)
 			break
 		}
 	}
-	for k := s; k < len(cum)-1 && cum[k] <= ideal+tol; k++ { // forward
+	for k := s; k < x.n && x.cum(k) <= ideal+tol; k++ { // forward
 		if lineStart(k) {
-			if abs(cum[k]-ideal) < dist {
+			if abs(x.cum(k)-ideal) < dist {
 				best = k
 			}
 			break

@@ -39,7 +39,12 @@
 // fit the window.
 // Every map call runs even when one fails, so the outcome and the log never
 // depend on which call finished first. LLM errors are not retried here:
-// retrying transport errors is the LLM client's job.
+// retrying transport errors is the LLM client's job. Once the context ends,
+// no further map call starts (the strategy has failed anyway). A panic in a
+// map call's goroutine (the LLM client, or anything under it) is recovered
+// there and fails the strategy like an error ("extract.map chunk=2/5: panic:
+// …", the stack in the log): left alone it would end the process before the
+// session could remove its store directory.
 //
 // Read-grep: a sub-agent on core/agent (the loop the session uses; core/session
 // itself sits above this package) whose only tools are core/fstools' Read and

@@ -285,7 +285,28 @@ var _ = Describe("full-chunked", func() {
 		Entry("a reduce prompt too large for the window", cfg, func(req core.Request) (string, error) {
 			return finalreport.Wrap(nonce, strings.Repeat("long answer ", 100)), nil
 		}, `^reduce: the prompt with \d+ chunk outputs has \d+ tokens, over the 1444 the context window leaves$`),
+		Entry("a map call that panics, recovered in its goroutine", cfg, func(req core.Request) (string, error) {
+			if req.Tag.Chunk == 2 {
+				panic("LLM client bug")
+			}
+			return finalreport.Wrap(nonce, "ok"), nil
+		}, `^extract\.map chunk=2/\d+: panic: LLM client bug$`),
 	)
+
+	It("starts no more map calls once its context has ended", func() {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		llm := &recorder{answer: func(core.Request) (string, error) { cancel(); return finalreport.Wrap(nonce, "ok"), nil }}
+		one := cfg
+		one.Concurrency = 1
+		ex, err := extract.New(extract.Options{Store: st, LLM: llm, Tokenizer: tokens.Estimator{}, Nonce: nonce, Config: one})
+		Expect(err).NotTo(HaveOccurred())
+		o := ex.Extract(ctx, json.RawMessage(`{"handle":"h-1","extract":"x","mode":"full-chunked"}`))
+		Expect(o.Strategy).To(Equal("truncate"))
+		Expect(o.Failure).To(ContainSubstring("context canceled"))
+		Expect(len(o.Route.Plan.Chunks)).To(BeNumerically(">", 3))
+		Expect(llm.sites()[core.SiteExtractMap]).To(BeNumerically("<=", 2), "the call that ended the context, and at most one that started with it")
+	})
 
 	It("reads long-line output past max chunks, up to max chunks for long lines", func() {
 		long := strings.Repeat(strings.Repeat("k=v ", 300)+"\n", 16) // 16 lines of 1201 bytes

@@ -42,6 +42,52 @@
 // matched in all. When the listing is still estimated over MaxTokens it
 // returns the spec's error text ([SearchTooLarge]) instead.
 //
+// # Lines
+//
+// A line is what ends with "\n", and the bytes after the last "\n" when
+// there are any: an empty file has no lines, and a 4096-byte file without a
+// newline has one, whatever the sizes of the buffers it is read through.
+// Read returns lines with their "\n"; Grep matches and prints them without
+// it, and without one "\r" right before it (or at the end of the file).
+//
+// # Files that are not regular
+//
+// Read and Grep read regular files only. A path that names a FIFO, a socket
+// or a device (directly or through a link inside the root) is refused with
+// an error that says what it is, before anything is opened or read; the
+// open itself cannot block (O_NONBLOCK), and the opened file is checked
+// again, so a FIFO put in place of a file between the two checks is refused
+// too. A directory search leaves such files out, as it leaves out links.
+//
+// # Memory
+//
+// Neither tool holds much more than an answer: Read stops keeping lines at
+// (MaxTokens+1)*CharsPerToken bytes and only counts the rest. Grep reads
+// through a 64 KiB buffer; a line that fits is matched in place, a longer
+// one is streamed through the regular expression, keeping only its first
+// MaxLineBytes and a ring of the last 64 KiB read, so a 100 MB line costs
+// about as much as a short one. The listing stops growing at the same
+// bound (its size is still counted for the estimate), held context lines
+// give up their text past it, and a context over 33,335 lines is read as
+// 33,335 (each printed line takes at least 3 bytes, so a wider context on
+// one side of a match is over MaxTokens either way).
+//
+// # Long lines in Grep (the spec is silent)
+//
+// A line over MaxLineBytes (4096) is printed cut to at most MaxLineBytes
+// bytes on whole characters: a matching line from 1024 bytes before its
+// first match (the leftmost, as regexp finds it), a context line from its
+// start. When the first match of a streamed line began more than 64 KiB
+// before the regular expression settled on it (a very long match), the cut
+// starts where the ring does, inside the match. After the listing, one note
+// per cut line says so:
+//
+//	(line 12 is cut: 104857600 bytes long, 4096 shown from byte offset 52427776)
+//
+// ("(path line 12 is cut: …)" when a directory is searched); byte offsets
+// are 0-based, in the line without its "\r\n". The notes count toward the
+// size check like the listing.
+//
 // [CheckCommandOutput] is the spec's post-execution check for tools whose
 // output size cannot be known in advance (shell commands).
 //

@@ -1,18 +1,14 @@
 package fstools
 
 import (
-	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
-	"regexp"
-	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"unicode/utf8"
 )
 
@@ -24,6 +20,19 @@ const (
 
 // DefaultMaxResults is Grep's max_results when none is given.
 const DefaultMaxResults = 100
+
+// MaxLineBytes is the most of one line Grep prints: a longer matching line
+// is cut to this many bytes around its first match, a longer context line to
+// its first bytes, and the listing says so.
+const MaxLineBytes = 4096
+
+// outBudget is the size in bytes of the smallest text estimated over
+// MaxTokens: Read and Grep never hold more of an answer than this.
+const outBudget = (MaxTokens + 1) * CharsPerToken
+
+// grepBuffer is the size of Grep's read buffer: a line that fits is matched
+// in place, a longer one is streamed through the regular expression.
+const grepBuffer = 64 << 10
 
 // ErrRefused is wrapped by every error about a path that may not be used.
 var ErrRefused = errors.New("refused")
@@ -114,8 +123,9 @@ func quoted(p string) string {
 // FS is a directory tree that Read and Grep may see. It is safe for
 // concurrent use.
 type FS struct {
-	root *os.Root
-	dir  string
+	root    *os.Root
+	dir     string
+	grepBuf int // Grep's read buffer; zero means grepBuffer
 }
 
 // Open opens dir as the root.
@@ -148,256 +158,47 @@ func explain(p string, err error) error {
 	return fmt.Errorf("path %s: %w", quoted(p), err)
 }
 
-// ReadParams are Read's arguments.
-type ReadParams struct {
-	Path string `json:"path"`
-	// Offset is the first line, 0-based.
-	Offset int `json:"offset"`
-	// Limit is the number of lines; nil means to the end.
-	Limit *int `json:"limit"`
-}
-
-// Read returns the selected lines of a file, or the spec's error text when it
-// is too large to read whole. Errors are for bad arguments and paths.
-func (f *FS) Read(p ReadParams) (string, error) {
-	clean, err := CheckPath(p.Path)
-	if err != nil {
-		return "", err
-	}
+// notRegular is the error for a path that names something other than a
+// regular file or, for Grep, a directory.
+func notRegular(p string, mode fs.FileMode, tool string) error {
+	what := "not a regular file"
 	switch {
-	case p.Offset < 0:
-		return "", fmt.Errorf("offset %d: must be 0 or more (a 0-based line index)", p.Offset)
-	case p.Limit != nil && *p.Limit < 1:
-		return "", fmt.Errorf("limit %d: must be 1 or more (a number of lines)", *p.Limit)
+	case mode&fs.ModeNamedPipe != 0:
+		what = "a named pipe (FIFO)"
+	case mode&fs.ModeSocket != 0:
+		what = "a socket"
+	case mode&fs.ModeCharDevice != 0:
+		what = "a character device"
+	case mode&fs.ModeDevice != 0:
+		what = "a block device"
+	case mode.IsDir():
+		what = "a directory"
 	}
-	info, err := f.root.Stat(clean)
-	if err != nil {
-		return "", explain(p.Path, err)
+	does := "Read reads regular files only"
+	if tool == GrepName {
+		does = "Grep searches regular files and directories"
 	}
-	if info.IsDir() {
-		return "", fmt.Errorf("path %s: is a directory; Read takes a file (Grep searches directories)", quoted(p.Path))
-	}
-	if t := Estimate(info.Size()); t > MaxTokens && p.Limit == nil {
-		return FileTooLarge(t), nil
-	}
-	file, err := f.root.Open(clean)
-	if err != nil {
-		return "", explain(p.Path, err)
-	}
-	defer file.Close()
-	if p.Offset == 0 && p.Limit == nil {
-		// Bounded, in case the file grew since Stat.
-		data, err := io.ReadAll(io.LimitReader(file, (MaxTokens+1)*CharsPerToken))
-		if err != nil {
-			return "", explain(p.Path, err)
-		}
-		if t := Estimate(int64(len(data))); t > MaxTokens {
-			return FileTooLarge(t), nil
-		}
-		return string(data), nil
-	}
-	br := bufio.NewReader(file)
-	var out bytes.Buffer
-	window := int64(0) // bytes of the window, counted on after out stops growing
-	line := 0
-	for {
-		if p.Limit != nil && line >= p.Offset+*p.Limit {
-			break
-		}
-		b, err := br.ReadSlice('\n')
-		if line >= p.Offset {
-			window += int64(len(b))
-			if Estimate(window) <= MaxTokens {
-				out.Write(b)
-			}
-		}
-		if errors.Is(err, bufio.ErrBufferFull) {
-			continue // the rest of a long line
-		}
-		if len(b) > 0 {
-			line++
-		}
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return "", explain(p.Path, err)
-		}
-	}
-	if line <= p.Offset {
-		return fmt.Sprintf("(no lines: offset %d is past the end of %s, which has %d lines)", p.Offset, clean, line), nil
-	}
-	if t := Estimate(window); t > MaxTokens {
-		if p.Limit == nil {
-			return FileTooLarge(t), nil // the file grew since Stat
-		}
-		return WindowTooLarge(t, p.Offset, *p.Limit), nil
-	}
-	return out.String(), nil
+	return fmt.Errorf("path %s: is %s, not a regular file; %s", quoted(p), what, does)
 }
 
-// GrepParams are Grep's arguments.
-type GrepParams struct {
-	// Pattern is a Go (RE2) regular expression.
-	Pattern string `json:"pattern"`
-	// Path is a file or directory; empty means the root.
-	Path string `json:"path"`
-	// Context is the number of lines shown before and after each match.
-	Context int `json:"context"`
-	// MaxResults bounds the matching lines listed; zero means
-	// DefaultMaxResults.
-	MaxResults int `json:"max_results"`
-}
-
-// Grep lists the lines matching a pattern, or the spec's error text when the
-// listing is too large. Errors are for bad arguments and paths.
-func (f *FS) Grep(p GrepParams) (string, error) {
-	if p.Pattern == "" {
-		return "", errors.New("pattern is required")
-	}
-	re, err := regexp.Compile(p.Pattern)
+// openRegular opens name, which Stat found to be a regular file, for
+// reading. The open cannot block (O_NONBLOCK: a FIFO put in the file's place
+// since Stat opens at once) and the opened file is checked again, so nothing
+// but a regular file is ever read. given is the path as the caller gave it.
+func (f *FS) openRegular(name, given, tool string) (*os.File, error) {
+	file, err := f.root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
-		return "", fmt.Errorf("pattern %q: %v", p.Pattern, err)
+		return nil, explain(given, err)
 	}
-	if p.Path == "" {
-		p.Path = "."
+	info, err := file.Stat()
+	if err == nil && !info.Mode().IsRegular() {
+		err = notRegular(given, info.Mode(), tool)
+	} else if err != nil {
+		err = explain(given, err)
 	}
-	clean, err := CheckPath(p.Path)
 	if err != nil {
-		return "", err
-	}
-	switch {
-	case p.Context < 0:
-		return "", fmt.Errorf("context %d: must be 0 or more", p.Context)
-	case p.MaxResults < 0:
-		return "", fmt.Errorf("max_results %d: must be 1 or more", p.MaxResults)
-	case p.MaxResults == 0:
-		p.MaxResults = DefaultMaxResults
-	}
-	info, err := f.root.Stat(clean)
-	if err != nil {
-		return "", explain(p.Path, err)
-	}
-	files := []string{clean}
-	if info.IsDir() {
-		if files, err = f.regularFiles(clean, nil); err != nil {
-			return "", explain(p.Path, err)
-		}
-	}
-	g := grepper{re: re, context: p.Context, max: p.MaxResults, prefix: info.IsDir()}
-	for _, name := range files {
-		if err := g.file(f.root, name); err != nil {
-			return "", explain(name, err)
-		}
-	}
-	if g.matches == 0 {
-		return fmt.Sprintf("No matches for %q in %s.", p.Pattern, clean), nil
-	}
-	if g.matches > g.max {
-		fmt.Fprintf(&g.out, "(%d of %d matching lines shown: raise max_results or use a more specific pattern)\n", g.max, g.matches)
-	}
-	if t := Estimate(int64(g.out.Len())); t > MaxTokens {
-		return SearchTooLarge(t), nil
-	}
-	return g.out.String(), nil
-}
-
-// regularFiles appends the regular files under dir, in lexical order, to
-// files. It walks through the root itself rather than fs.WalkDir over
-// root.FS(): that FS refuses names that are not valid UTF-8, which a file
-// system holds as any other bytes. Symbolic links are not followed.
-func (f *FS) regularFiles(dir string, files []string) ([]string, error) {
-	d, err := f.root.Open(dir)
-	if err != nil {
+		file.Close()
 		return nil, err
 	}
-	entries, err := d.ReadDir(-1)
-	d.Close()
-	if err != nil {
-		return nil, err
-	}
-	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
-	for _, e := range entries {
-		name := path.Join(dir, e.Name())
-		switch {
-		case e.IsDir():
-			if files, err = f.regularFiles(name, files); err != nil {
-				return nil, err
-			}
-		case e.Type().IsRegular():
-			files = append(files, name)
-		}
-	}
-	return files, nil
-}
-
-type grepper struct {
-	re      *regexp.Regexp
-	context int
-	max     int
-	prefix  bool
-
-	out     bytes.Buffer
-	matches int
-	printed bool // something printed, so a new group needs "--"
-}
-
-func (g *grepper) file(root *os.Root, name string) error {
-	file, err := root.Open(name)
-	if err != nil {
-		return err
-	}
-	defer file.Close()
-	br := bufio.NewReader(file)
-	type held struct {
-		n    int
-		text string
-	}
-	var before []held // the last context lines not yet printed
-	lastPrinted := 0  // line number of the last printed line in this file
-	after := 0        // context lines still to print after a match
-	emit := func(n int, text string, sep byte) {
-		if g.context > 0 && g.printed && (lastPrinted == 0 || n > lastPrinted+1) {
-			g.out.WriteString("--\n") // a new group, as grep -C prints
-		}
-		if g.prefix {
-			g.out.WriteString(name)
-			g.out.WriteByte(sep)
-		}
-		fmt.Fprintf(&g.out, "%d%c%s\n", n, sep, text)
-		g.printed, lastPrinted = true, n
-	}
-	for n := 1; ; n++ {
-		line, err := br.ReadString('\n')
-		if line == "" && err == io.EOF {
-			return nil
-		}
-		if err != nil && err != io.EOF {
-			return err
-		}
-		text := strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
-		switch {
-		case g.re.MatchString(text):
-			g.matches++
-			if g.matches <= g.max {
-				for _, h := range before {
-					emit(h.n, h.text, '-')
-				}
-				before = before[:0]
-				emit(n, text, ':')
-				after = g.context
-			}
-		case after > 0 && g.matches <= g.max:
-			emit(n, text, '-')
-			after--
-		case g.context > 0:
-			before = append(before, held{n, text})
-			if len(before) > g.context {
-				before = before[1:]
-			}
-		}
-		if err == io.EOF {
-			return nil
-		}
-	}
+	return file, nil
 }

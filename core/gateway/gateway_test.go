@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -142,28 +144,44 @@ var _ = Describe("Pipe", func() {
 		Expect(err).To(MatchError("gateway: output 0 (t): compressor down"))
 	})
 
-	It("bounds concurrent compressions", func() {
+	It("runs max_concurrent compressions at once, never more", func() {
+		// The first three compressions wait at a barrier that opens only when
+		// three are in flight together, so a pipe that compressed one at a
+		// time would fail (after the deadline) instead of passing; the peak
+		// shows that no fourth ever joined them.
+		const limit = 3
 		var inflight, peak atomic.Int32
+		full := make(chan struct{})
+		var once sync.Once
+		barrier, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
 		c := compressorFunc(func(in gateway.Input) (string, error) {
 			n := inflight.Add(1)
+			defer inflight.Add(-1)
 			for p := peak.Load(); n > p && !peak.CompareAndSwap(p, n); p = peak.Load() {
 			}
-			time.Sleep(2 * time.Millisecond)
-			inflight.Add(-1)
-			return "c", nil
+			if n >= limit {
+				once.Do(func() { close(full) })
+			}
+			select {
+			case <-full:
+				return "c", nil
+			case <-barrier.Done():
+				return "", fmt.Errorf("never %d compressions in flight at once (peak %d)", limit, peak.Load())
+			}
 		})
-		p := newPipe(gateway.Config{MaxConcurrent: 3, RateLimit: 1e6}, c)
+		p := newPipe(gateway.Config{MaxConcurrent: limit, RateLimit: 1e6}, c)
 		var outs []gateway.ToolOutput
 		for i := range 30 {
 			outs = append(outs, gateway.ToolOutput{Index: i, Content: fmt.Sprintf("%d %s", i, sized(3000))})
 		}
 		res, err := p.Process(ctx, outs, "")
 		Expect(err).NotTo(HaveOccurred())
-		Expect(peak.Load()).To(BeNumerically("<=", 3))
 		for i, r := range res {
 			Expect(r.Index).To(Equal(i))
-			Expect(r.Action).To(Equal("compressed"))
+			Expect(r.Action).To(Equal("compressed"), r.Reason)
 		}
+		Expect(peak.Load()).To(BeEquivalentTo(limit))
 	})
 
 	It("rate-limits compressions with a token bucket on the injected clock", func() {
@@ -326,13 +344,23 @@ var _ = Describe("API compressor", func() {
 	})
 
 	It("fails on a timeout or a bad answer, which the pipe turns into passthrough", func() {
+		// The handler reads the body first: only then does net/http watch
+		// the connection and cancel r.Context() when the client gives up.
+		// (Unread, the handler sat out a 5 s timer, and slow.Close waited
+		// for it.) stop releases it in any case before the server closes;
+		// the timer is reached only when the client ignores its Timeout, so
+		// that such a defect fails the spec instead of hanging it.
+		stop := make(chan struct{})
 		slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			_, _ = io.Copy(io.Discard, r.Body)
 			select {
 			case <-r.Context().Done():
-			case <-time.After(5 * time.Second):
+			case <-stop:
+			case <-time.After(10 * time.Second):
 			}
 		}))
 		DeferCleanup(slow.Close)
+		DeferCleanup(func() { close(stop) }) // runs first: cleanups run last first
 		_, err := gateway.API{Endpoint: slow.URL, Timeout: 20 * time.Millisecond}.Compress(ctx, gateway.Input{Content: "x"})
 		Expect(err).To(MatchError(ContainSubstring("context deadline exceeded")))
 		bad := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(503); fmt.Fprint(w, "down") }))

@@ -18,5 +18,9 @@
 // The session's nonce comes from Sources; the system prompt ends with the
 // final-report instruction that names it. The store directory is removed when
 // Run returns, on success, on error, on cancellation and on a panic in a tool
-// (re-raised after the cleanup), so sessions leave nothing behind.
+// (re-raised after the cleanup), so sessions leave nothing behind. A panic in
+// a goroutine of an extraction (a map call) is recovered by core/extract and
+// becomes a failed strategy, so it too ends with the cleanup. Opening the
+// store sweeps directories of dead processes from StoreBase (core/store); its
+// lines go to Logf.
 package session

@@ -74,7 +74,7 @@ func Run(ctx context.Context, opts Options, user string) (res Result, err error)
 	if logf == nil {
 		logf = func(string, ...any) {}
 	}
-	st, err := store.New(store.Options{Base: opts.StoreBase, Sources: opts.Sources, Tokenizer: opts.Tokenizer})
+	st, err := store.New(store.Options{Base: opts.StoreBase, Sources: opts.Sources, Tokenizer: opts.Tokenizer, Logf: logf})
 	if err != nil {
 		return Result{}, fmt.Errorf("session: run: %w", err)
 	}

@@ -128,4 +128,31 @@ var _ = Describe("session", func() {
 		wg.Wait()
 		Expect(os.ReadDir(base)).To(BeEmpty())
 	})
+
+	It("removes the directory and carries on when a map call panics in its goroutine", func() {
+		script, err := fakes.NewLLM([]fakes.Step{
+			turn(1, fakes.Respond{ToolCalls: []fakes.CallSpec{{Name: "logs"}}}),
+			turn(2, fakes.Respond{ToolCalls: []fakes.CallSpec{{Name: "tool_output", Args: map[string]any{"handle": "00000000-0000-4000-8000-000000000002", "extract": "errors", "mode": "full-chunked"}}}}),
+			turn(3, fakes.Respond{Final: ptr("done")}),
+		}, fakes.Options{})
+		Expect(err).NotTo(HaveOccurred())
+		llm := core.LLMFunc(func(ctx context.Context, req core.Request) (core.Response, error) {
+			if req.Tag.Site == core.SiteExtractMap {
+				panic("LLM client bug")
+			}
+			return script.Complete(ctx, req)
+		})
+		var logs []string
+		o := options(llm, fixed("logs", strings.Repeat("ts=1 host=web-0 level=ERROR\n", 10)))
+		o.Logf = func(f string, a ...any) { logs = append(logs, fmt.Sprintf(f, a...)) }
+		res, err := session.Run(context.Background(), o, "count errors")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(res.Report).To(Equal("done"))
+		Expect(res.Dir).NotTo(BeAnExistingFile())
+		Expect(os.ReadDir(base)).To(BeEmpty())
+		msgs := script.Calls()[2].Request.Messages
+		Expect(msgs[len(msgs)-1].Content).To(ContainSubstring("WARNING: tool_output fallback to truncate (full-chunked failed)."))
+		Expect(strings.Join(logs, "\n")).To(ContainSubstring("extract.map chunk=1/1: panic: LLM client bug"))
+		Expect(script.Check()).To(Succeed())
+	})
 })

@@ -23,8 +23,36 @@
 // Lifetime: there are no caps and no TTL (decision 2); everything lives until
 // Close, which removes the directory and is safe to call more than once. The
 // session calls it on every way out (success, error, cancellation, panic).
-// Sweep removes directories left behind by processes that were killed before
-// they could close their store.
+// CloseAll closes every store of the process still open, for a program that
+// must exit before its sessions return (cmd/toolout after a signal's grace).
+//
+// Nothing left behind by a killed process (choices where the spec is silent):
+//   - New records the owner in the directory: OwnerFile (".owner"), a
+//     symbolic link whose target text is the owner (Owner.String). A link,
+//     not a file, because it is made in one atomic call and because Grep
+//     reads regular files only, so the read-grep sub-agent never sees it;
+//     no handle may take its name. Where the marker cannot be made, the
+//     directory is still removed by Close, only never swept.
+//   - The owner is host name, kernel boot id, pid namespace, pid and the
+//     process's start time in clock ticks since boot (/proc/PID/stat field
+//     22). A pid alone is not enough: once a process exits, its pid can be
+//     reused. The start time cannot: a process holding the pid now either is
+//     the owner (same start time) or started later (another start time). So
+//     pid reuse can never make a live owner look dead; the check only proves
+//     death ("no process with this pid", or "a process with another start
+//     time"), and anything it cannot judge is kept: another host or pid
+//     namespace (a folder shared with another machine or container), a
+//     missing, unreadable or foreign marker (another program, such as the
+//     reference implementation, an older toolout, or a directory being
+//     made), an entry that is not a directory. A past boot of the same host
+//     is dead. Without Linux's /proc there is no such identity: no marker is
+//     written and Sweep removes nothing.
+//   - New sweeps its base (Sweep) before making its directory, at most once
+//     per SweepInterval (a minute, by Options.Sources' clock) per base per
+//     process, so a busy base with many live sessions is not read at every
+//     open. A failed sweep never fails New; Options.Logf hears of it and of
+//     each directory removed. Session ids must be unique within a base (the
+//     default UUIDs are): a sweep judges a directory by name, then removes it.
 //
 // A Store is safe for concurrent use. Handles are opaque: one that this Store
 // did not hand out is ErrNotFound, whatever it looks like (a path, "../x"), so

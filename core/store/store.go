@@ -3,10 +3,8 @@ package store
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -34,6 +32,9 @@ type Options struct {
 	Sources core.Sources
 	// Tokenizer counts the tokens of stored outputs; required.
 	Tokenizer core.Tokenizer
+	// Logf, when set, receives a line per directory swept at open and per
+	// sweep problem.
+	Logf func(format string, args ...any)
 }
 
 // Meta describes one stored output.
@@ -73,11 +74,21 @@ func New(opts Options) (*Store, error) {
 	if id == "" || strings.ContainsAny(id, `/\`) || id == "." || id == ".." {
 		return nil, fmt.Errorf("store: new: session id %q: want a plain name", id)
 	}
+	sweepAtOpen(base, opts.Sources.Time(), opts.Logf)
 	dir := filepath.Join(base, DirPrefix+id)
 	if err := os.Mkdir(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("store: new: %w", err)
 	}
-	return &Store{dir: dir, opts: opts, metas: map[string]Meta{}}, nil
+	if me, err := Self(); err == nil {
+		// Without a marker the directory is never swept; it is still
+		// removed by Close, so a failure here is not the session's.
+		if err := os.Symlink(me.String(), filepath.Join(dir, OwnerFile)); err != nil && opts.Logf != nil {
+			opts.Logf("store: new: no owner marker, so a sweep will never remove %s: %v", dir, err)
+		}
+	}
+	s := &Store{dir: dir, opts: opts, metas: map[string]Meta{}}
+	open.add(s)
+	return s, nil
 }
 
 // Dir returns the session directory.
@@ -103,7 +114,7 @@ func (s *Store) Put(tool, args, output string) (Meta, error) {
 }
 
 func validHandle(h string) bool {
-	return h != "" && h != "." && h != ".." && !strings.ContainsAny(h, "/\\\x00")
+	return h != "" && h != "." && h != ".." && h != OwnerFile && !strings.ContainsAny(h, "/\\\x00")
 }
 
 // Get returns the metadata of handle.
@@ -166,47 +177,9 @@ func (s *Store) Close() error {
 	}
 	s.closed = true
 	s.metas, s.order = map[string]Meta{}, nil
+	open.remove(s)
 	if err := os.RemoveAll(s.dir); err != nil {
 		return fmt.Errorf("store: close: %w", err)
 	}
 	return nil
-}
-
-// Sweep removes the session directories under base (ai-agent-*) last modified
-// before now minus olderThan, left behind by killed processes, and returns
-// the paths it removed. Other entries are never touched.
-func Sweep(base string, olderThan time.Duration, now time.Time) ([]string, error) {
-	entries, err := os.ReadDir(base)
-	if err != nil {
-		return nil, fmt.Errorf("store: sweep: %w", err)
-	}
-	var removed []string
-	var errs []error
-	for _, e := range entries {
-		if !e.IsDir() || !strings.HasPrefix(e.Name(), DirPrefix) {
-			continue
-		}
-		info, err := e.Info()
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		if info.ModTime().After(now.Add(-olderThan)) {
-			continue
-		}
-		p := filepath.Join(base, e.Name())
-		if err := os.RemoveAll(p); err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		removed = append(removed, p)
-	}
-	slices.Sort(removed)
-	if err := errors.Join(errs...); err != nil {
-		return removed, fmt.Errorf("store: sweep: %w", err)
-	}
-	return removed, nil
 }

@@ -69,7 +69,7 @@ func TestWindowedMergeRandomPieces(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for range 2000 {
+		for range Trials(2000) {
 			alphabet := alphabets[rng.IntN(len(alphabets))]
 			b := make([]byte, 50+rng.IntN(400))
 			for i := range b {
@@ -115,7 +115,7 @@ func TestTreeMergeIsExact(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for range 600 {
+		for range Trials(600) {
 			alphabet := alphabets[rng.IntN(len(alphabets))]
 			b := make([]byte, 2+rng.IntN(400))
 			for i := range b {

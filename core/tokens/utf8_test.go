@@ -84,7 +84,7 @@ var _ = Describe("Tiktoken on invalid UTF-8", func() {
 
 		It(name+" counts random byte strings like tiktoken-go", func() {
 			rng := rand.New(rand.NewPCG(5, uint64(len(name))))
-			for range 2000 {
+			for range tokens.Trials(2000) {
 				raw := make([]byte, rng.IntN(80))
 				for i := range raw {
 					raw[i] = byte(rng.UintN(256))
@@ -96,7 +96,7 @@ var _ = Describe("Tiktoken on invalid UTF-8", func() {
 
 		It(name+" counts text mixed with invalid sequences like tiktoken-go", func() {
 			rng := rand.New(rand.NewPCG(6, uint64(len(name))))
-			for range 2000 {
+			for range tokens.Trials(2000) {
 				s := randomInvalid(rng, 40)
 				Expect(tk.Count(s)).To(Equal(refCount(name, s)), "%q", s)
 			}

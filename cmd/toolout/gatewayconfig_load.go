@@ -1,0 +1,347 @@
+package main
+
+import (
+	"bytes"
+	"cmp"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"reflect"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// maxConfigBytes bounds a gateway config file.
+const maxConfigBytes = 1 << 20
+
+// emptyConfig is the error for a config that sets nothing.
+const emptyConfig = "empty config: it sets nothing, and would start a gateway that compresses nothing; " +
+	"set pipes.tool_output (see cmd/toolout/testdata/gateway.yaml), with enabled: false for a passthrough on purpose"
+
+// loadGatewayConfig reads the YAML config at path strictly, and names the
+// file:line:col of what it refuses (the first problem, and how many more):
+// a file over 1 MiB, a byte that is not UTF-8 or a character YAML forbids,
+// a syntax error (column 1 at the line yaml.v3 names, which for some errors
+// is where the enclosing construct starts), a second document, a config
+// that sets nothing or lacks pipes.tool_output (an empty file would start a
+// gateway that compresses nothing), an unknown or duplicate key (with the
+// nearest known one), a merge key, a value of the wrong type.
+//
+// ${VAR} is expanded from the environment inside each value, after
+// parsing: a variable cannot add keys or move positions, and a plain value
+// is typed after expansion (min_bytes: ${MIN} is a number). In flow style
+// ({…}, […]) a ${VAR} must be quoted, since "{" cannot start a plain value
+// there.
+func loadGatewayConfig(path string) (FileConfig, error) {
+	var fc FileConfig
+	f, err := os.Open(path)
+	if err != nil {
+		return fc, err
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxConfigBytes+1))
+	f.Close()
+	switch {
+	case err != nil:
+		return fc, err
+	case len(data) > maxConfigBytes:
+		return fc, fmt.Errorf("%s: the file is over %d bytes; a config is small", path, maxConfigBytes)
+	}
+	c := &configLoader{file: path, data: data}
+	root := c.parse()
+	if root != nil {
+		c.decode(root, reflect.ValueOf(&fc).Elem(), "")
+		if t := mappingValue(mappingValue(root, "pipes"), "tool_output"); len(c.errs) == 0 && (t == nil || isNull(t)) {
+			c.at(root, "pipes.tool_output is missing: the gateway would compress nothing; set it, with enabled: false for a passthrough on purpose")
+		}
+	}
+	return fc, c.err()
+}
+
+// configLoader decodes one config file and collects its problems.
+type configLoader struct {
+	file string
+	data []byte
+	errs []configError
+}
+
+type configError struct {
+	line, col int
+	msg       string
+}
+
+func (c *configLoader) errorf(line, col int, format string, args ...any) {
+	c.errs = append(c.errs, configError{line, col, fmt.Sprintf(format, args...)})
+}
+
+func (c *configLoader) at(n *yaml.Node, format string, args ...any) {
+	c.errorf(max(n.Line, 1), max(n.Column, 1), format, args...)
+}
+
+// err returns the first problem in the file, with the number of others.
+func (c *configLoader) err() error {
+	if len(c.errs) == 0 {
+		return nil
+	}
+	slices.SortStableFunc(c.errs, func(a, b configError) int { return cmp.Or(cmp.Compare(a.line, b.line), cmp.Compare(a.col, b.col)) })
+	e := c.errs[0]
+	more := ""
+	switch n := len(c.errs) - 1; {
+	case n == 1:
+		more = " (and 1 more problem)"
+	case n > 1:
+		more = fmt.Sprintf(" (and %d more problems)", n)
+	}
+	return fmt.Errorf("%s:%d:%d: %s%s", c.file, e.line, e.col, e.msg, more)
+}
+
+var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// unquotedVarInFlow finds a ${VAR} after a flow indicator on its line, with
+// no quote between: a syntax error, since "{" cannot start a plain scalar
+// in flow style (the variable is expanded after parsing).
+var unquotedVarInFlow = regexp.MustCompile(`[\[{,][^"'\n]*\$\{`)
+
+// parse checks the characters, parses the one document and returns its
+// root mapping, or nil with the problem recorded.
+func (c *configLoader) parse() *yaml.Node {
+	if c.badChar() {
+		return nil
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(c.data))
+	var doc, next yaml.Node
+	err := dec.Decode(&doc)
+	if err == nil {
+		if err = dec.Decode(&next); errors.Is(err, io.EOF) {
+			err = nil
+		} else if err == nil && !isNull(next.Content[0]) {
+			c.at(next.Content[0], "a config holds one YAML document; a second one starts here")
+			return nil
+		}
+	}
+	switch {
+	case errors.Is(err, io.EOF): // no document: only comments, or nothing
+		c.errorf(1, 1, "%s", emptyConfig)
+		return nil
+	case err != nil:
+		msg, line := strings.TrimPrefix(err.Error(), "yaml: "), 1
+		if m := yamlLineRE.FindStringSubmatch(err.Error()); m != nil {
+			line, _ = strconv.Atoi(m[1])
+			msg = m[2]
+		}
+		if unquotedVarInFlow.Match(c.data) {
+			msg += ` (a ${VAR} inside {…} or […] must be quoted: "${VAR}")`
+		}
+		c.errorf(line, 1, "%s", msg)
+		return nil
+	}
+	root := resolveAlias(doc.Content[0])
+	switch {
+	case isNull(root) || root.Kind == yaml.MappingNode && len(root.Content) == 0:
+		c.errorf(1, 1, "%s", emptyConfig)
+		return nil
+	case root.Kind != yaml.MappingNode:
+		c.at(root, "want a mapping of settings, got %s", nodeKind(root))
+		return nil
+	}
+	return root
+}
+
+// badChar records the first byte that is not UTF-8, or character that YAML
+// does not allow (c-printable), at its line:col, lines broken as YAML
+// breaks them (at "\n", "\r\n", "\r", U+0085, U+2028, U+2029).
+func (c *configLoader) badChar() bool {
+	line, col, afterCR := 1, 1, false
+	for i := 0; i < len(c.data); {
+		r, size := utf8.DecodeRune(c.data[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			c.errorf(line, col, "invalid UTF-8 (byte 0x%02x): a config is UTF-8 text", c.data[i])
+			return true
+		case !yamlPrintable(r):
+			what := "character"
+			if unicode.IsControl(r) {
+				what = "control character"
+			}
+			c.errorf(line, col, "%s U+%04X is not allowed in YAML", what, r)
+			return true
+		case r == '\n' && afterCR: // the line broke at the "\r"
+		case r == '\n' || r == '\r' || r == 0x85 || r == 0x2028 || r == 0x2029:
+			line, col = line+1, 1
+		default:
+			col++
+		}
+		afterCR = r == '\r'
+		i += size
+	}
+	return false
+}
+
+// yamlPrintable reports whether YAML allows r in a file (c-printable).
+func yamlPrintable(r rune) bool {
+	return r == '\t' || r == '\n' || r == '\r' || r >= 0x20 && r <= 0x7E || r == 0x85 ||
+		r >= 0xA0 && r <= 0xD7FF || r >= 0xE000 && r <= 0xFFFD || r >= 0x10000 && r <= 0x10FFFF
+}
+
+func resolveAlias(n *yaml.Node) *yaml.Node {
+	for n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	return n
+}
+
+func isNull(n *yaml.Node) bool {
+	n = resolveAlias(n)
+	return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null"
+}
+
+func nodeKind(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	}
+	return "a " + strings.TrimPrefix(n.ShortTag(), "!!") + " value"
+}
+
+// mappingValue returns the value of key in mapping n, or nil when n is
+// not a mapping or has no such key.
+func mappingValue(n *yaml.Node, key string) *yaml.Node {
+	if n == nil || resolveAlias(n).Kind != yaml.MappingNode {
+		return nil
+	}
+	n = resolveAlias(n)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return resolveAlias(n.Content[i+1])
+		}
+	}
+	return nil
+}
+
+// decode sets v from n as yaml.v3 would, strictly: structs by their yaml
+// tags, maps and lists element by element, so that every problem is
+// recorded at its own node. path names v ("pipes.tool_output").
+func (c *configLoader) decode(n *yaml.Node, v reflect.Value, path string) {
+	n = resolveAlias(n)
+	switch {
+	case isNull(n) && (v.Kind() == reflect.Struct || v.Kind() == reflect.Map):
+		// "pipes:" with nothing under it: the defaults
+	case v.Kind() == reflect.Struct || v.Kind() == reflect.Map:
+		if n.Kind != yaml.MappingNode {
+			c.at(n, "%s: want a mapping, got %s", path, nodeKind(n))
+			return
+		}
+		c.decodeMapping(n, v, path)
+	case v.Kind() == reflect.Slice && n.Kind == yaml.SequenceNode:
+		s := reflect.MakeSlice(v.Type(), len(n.Content), len(n.Content))
+		for i, e := range n.Content {
+			c.decode(e, s.Index(i), fmt.Sprintf("%s[%d]", path, i))
+		}
+		v.Set(s)
+	default:
+		if n.Kind == yaml.ScalarNode && strings.Contains(n.Value, "$") {
+			expanded := *n // a copy: an alias may share the node
+			expanded.Value = os.Expand(n.Value, os.Getenv)
+			if n.Style == 0 {
+				expanded.Tag = "" // typed again from the expanded text
+			}
+			n = &expanded
+		}
+		if err := n.Decode(v.Addr().Interface()); err != nil {
+			var te *yaml.TypeError
+			msg := strings.TrimPrefix(err.Error(), "yaml: ")
+			if errors.As(err, &te) && len(te.Errors) > 0 {
+				msg = te.Errors[0]
+				if _, rest, ok := strings.Cut(msg, ": "); ok && strings.HasPrefix(msg, "line ") {
+					msg = rest
+				}
+			}
+			c.at(n, "%s: %s", path, msg)
+		}
+	}
+}
+
+// decodeMapping decodes mapping n into a struct (its yaml-tagged fields)
+// or a map with string keys.
+func (c *configLoader) decodeMapping(n *yaml.Node, v reflect.Value, path string) {
+	in := ""
+	if path != "" {
+		in = " in " + path
+	}
+	fields := map[string]int{}
+	var names []string
+	if v.Kind() == reflect.Struct {
+		for i := range v.NumField() {
+			if name, _, _ := strings.Cut(v.Type().Field(i).Tag.Get("yaml"), ","); name != "" && name != "-" {
+				fields[name] = i
+				names = append(names, name)
+			}
+		}
+	} else if v.IsNil() {
+		v.Set(reflect.MakeMap(v.Type()))
+	}
+	seen := map[string]int{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, val := n.Content[i], n.Content[i+1]
+		name := k.Value
+		sub := strings.TrimPrefix(path+"."+name, ".")
+		switch first, dup := seen[name]; {
+		case k.Kind != yaml.ScalarNode:
+			c.at(k, "want a plain key%s, got %s", in, nodeKind(k))
+		case name == "<<":
+			c.at(k, `merge keys ("<<") are not supported in a config; write the keys out`)
+		case dup:
+			c.at(k, "duplicate key %q%s (first at line %d)", name, in, first)
+		case v.Kind() == reflect.Map:
+			seen[name] = k.Line
+			elem := reflect.New(v.Type().Elem()).Elem()
+			c.decode(val, elem, sub)
+			v.SetMapIndex(reflect.ValueOf(name), elem)
+		default:
+			seen[name] = k.Line
+			if f, ok := fields[name]; ok {
+				c.decode(val, v.Field(f), sub)
+			} else if near := nearest(name, names); near != "" {
+				c.at(k, "unknown field %q%s (did you mean %q?)", name, in, near)
+			} else {
+				c.at(k, "unknown field %q%s (known: %s)", name, in, strings.Join(names, ", "))
+			}
+		}
+	}
+}
+
+// nearest returns the name closest to s when it is close enough to be a
+// misspelling (an edit distance under min(3, len(s)/2+1)), or "".
+func nearest(s string, names []string) string {
+	best, bestD := "", min(3, len(s)/2+1)
+	for _, name := range names {
+		// Levenshtein distance over bytes, one row at a time.
+		row := make([]int, len(name)+1)
+		for j := range row {
+			row[j] = j
+		}
+		for i := 1; i <= len(s); i++ {
+			diag := row[0]
+			row[0] = i
+			for j := 1; j <= len(name); j++ {
+				cost := 1
+				if s[i-1] == name[j-1] {
+					cost = 0
+				}
+				diag, row[j] = row[j], min(row[j]+1, row[j-1]+1, diag+cost)
+			}
+		}
+		if d := row[len(name)]; d < bestD {
+			best, bestD = name, d
+		}
+	}
+	return best
+}

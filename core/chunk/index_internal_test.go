@@ -1,0 +1,46 @@
+package chunk
+
+import (
+	"math/rand/v2"
+	"sort"
+	"testing"
+)
+
+// TestIndexMatchesSlices checks the compact index against the two slices it
+// replaced, at block edges (n around multiples of markEvery) and with pieces
+// of zero tokens and of any length: every boundary, and every search.
+func TestIndexMatchesSlices(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 4))
+	for _, n := range []int{0, 1, 2, 63, 64, 65, 127, 128, 129, 1000, 4097} {
+		bound, cum := []int{0}, []int{0}
+		x := newIndex(n)
+		x.push(0, 0)
+		for range n {
+			length := 1 + rng.IntN(3)
+			if rng.IntN(50) == 0 {
+				length = rng.IntN(1 << 20)
+			}
+			bound = append(bound, bound[len(bound)-1]+length)
+			cum = append(cum, cum[len(cum)-1]+rng.IntN(3)+rng.IntN(2)*rng.IntN(1<<16))
+			x.push(bound[len(bound)-1], cum[len(cum)-1])
+		}
+		if x.n != n {
+			t.Fatalf("n = %d, want %d", x.n, n)
+		}
+		for _, k := range rng.Perm(n + 1) {
+			if off, tok := x.at(k); off != bound[k] || tok != cum[k] {
+				t.Fatalf("n %d: boundary %d = (%d, %d), want (%d, %d)", n, k, off, tok, bound[k], cum[k])
+			}
+		}
+		for v := -1; v <= cum[n]+1; v += 1 + rng.IntN(1+cum[n]/300) {
+			want := sort.Search(len(cum), func(k int) bool { return cum[k] > v })
+			if got := x.first(func(tok int) bool { return tok > v }); got != want {
+				t.Fatalf("n %d: first boundary over %d = %d, want %d", n, v, got, want)
+			}
+			want = sort.Search(len(cum), func(k int) bool { return cum[k] >= v })
+			if got := x.first(func(tok int) bool { return tok >= v }); got != want {
+				t.Fatalf("n %d: first boundary at or over %d = %d, want %d", n, v, got, want)
+			}
+		}
+	}
+}

@@ -1,0 +1,86 @@
+package harness
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// redactor replaces secrets with numbered placeholders, the same secret
+// always by the same placeholder.
+type redactor struct {
+	rules  []redactRule
+	seen   map[string]string
+	counts map[string]int
+}
+
+type redactRule struct {
+	kind string
+	re   *regexp.Regexp
+	// group is the submatch that is the secret (0: the whole match).
+	group int
+}
+
+func newRedactor(emails bool, extra []string) (*redactor, error) {
+	r := &redactor{seen: map[string]string{}, counts: map[string]int{}}
+	r.rules = []redactRule{
+		{"API_KEY", regexp.MustCompile(`\bsk-(?:proj-|ant-|live-|test-)?[A-Za-z0-9_-]{16,}`), 0},
+		{"API_KEY", regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`), 0},
+		{"TOKEN", regexp.MustCompile(`\b(?:ghp|gho|ghu|ghs|github_pat|xox[abpr])_[A-Za-z0-9_-]{16,}`), 0},
+		{"BEARER", regexp.MustCompile(`(?i)\bbearer\s+([A-Za-z0-9._~+/=-]{8,})`), 1},
+		{"PASSWORD", regexp.MustCompile(`[a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@]+:([^\s@/]+)@`), 1},
+	}
+	if emails {
+		r.rules = append(r.rules, redactRule{"EMAIL", regexp.MustCompile(`[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}`), 0})
+	}
+	for _, x := range extra {
+		re, err := regexp.Compile(x)
+		if err != nil {
+			return nil, fmt.Errorf("--redact %q: %v", x, err)
+		}
+		r.rules = append(r.rules, redactRule{"SECRET", re, 0})
+	}
+	return r, nil
+}
+
+// apply replaces, rule by rule, each match's secret where the rule found it.
+// (Replacing the secret's first occurrence in the match would leave it in
+// place when the same text came earlier, as in https://pw:pw@host.)
+func (r *redactor) apply(s string) string {
+	for _, rule := range r.rules {
+		var b strings.Builder
+		at := 0
+		for _, m := range rule.re.FindAllStringSubmatchIndex(s, -1) {
+			start, end := m[2*rule.group], m[2*rule.group+1]
+			if start < at {
+				continue
+			}
+			secret := s[start:end]
+			ph, ok := r.seen[secret]
+			if !ok {
+				r.counts[rule.kind]++
+				ph = fmt.Sprintf("<REDACTED_%s_%d>", rule.kind, r.counts[rule.kind])
+				r.seen[secret] = ph
+			}
+			b.WriteString(s[at:start])
+			b.WriteString(ph)
+			at = end
+		}
+		s = b.String() + s[at:]
+	}
+	return s
+}
+
+func (r *redactor) summary() []string {
+	kinds := make([]string, 0, len(r.counts))
+	for k := range r.counts {
+		kinds = append(kinds, k)
+	}
+	slices.Sort(kinds)
+	out := []string{}
+	for _, k := range kinds {
+		out = append(out, fmt.Sprintf("%s x%d", strings.ToLower(k), r.counts[k]))
+	}
+	return out
+}

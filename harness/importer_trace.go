@@ -1,0 +1,342 @@
+package harness
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// traceMessage is one OpenAI-style chat message of a trace.
+type traceMessage struct {
+	Role       string          `json:"role"`
+	Content    json.RawMessage `json:"content"`
+	Name       string          `json:"name"`
+	ToolCallID string          `json:"tool_call_id"`
+	ToolCalls  []struct {
+		ID       string `json:"id"`
+		Type     string `json:"type"`
+		Function struct {
+			Name      string `json:"name"`
+			Arguments string `json:"arguments"`
+		} `json:"function"`
+	} `json:"tool_calls"`
+
+	text string // the content as text, redacted
+	raw  []byte // the message as written in the trace
+	at   int    // byte offset of the message in the trace
+	// For a tool result: the call it answers (see checkCalls).
+	callName, callArgs string
+}
+
+// parsedTrace is a parsed trace: its messages, and what positions its errors.
+type parsedTrace struct {
+	name string
+	data []byte
+	list int // byte offset of the list of messages
+	msgs []traceMessage
+}
+
+// errorf returns an error at byte offset off of the trace, as
+// "name:line:col: ...", the column in characters.
+func (t *parsedTrace) errorf(off int, format string, args ...any) error {
+	line, col := lineCol(t.data, off)
+	return fmt.Errorf("%s:%d:%d: %s", t.name, line, col, fmt.Sprintf(format, args...))
+}
+
+// msgErrorf returns an error about message i at the value that path leads
+// to in it (see locate), or at the message.
+func (t *parsedTrace) msgErrorf(i int, path []any, format string, args ...any) error {
+	m := t.msgs[i]
+	return t.errorf(m.at+locate(m.raw, path...), "message %d: %s", i, fmt.Sprintf(format, args...))
+}
+
+// lineCol is the 1-based line and column (in characters) of byte offset off
+// of data.
+func lineCol(data []byte, off int) (line, col int) {
+	off = min(max(off, 0), len(data))
+	line = 1 + bytes.Count(data[:off], []byte("\n"))
+	col = 1 + utf8.RuneCount(data[bytes.LastIndexByte(data[:off], '\n')+1:off])
+	return line, col
+}
+
+// skipSpace returns the offset of the next value in data from i: past white
+// space and the ',' or ':' before it.
+func skipSpace(data []byte, i int) int {
+	for i < len(data) && strings.IndexByte(" \t\r\n,:", data[i]) >= 0 {
+		i++
+	}
+	return i
+}
+
+// locate returns the byte offset in v, one JSON value, of the value at path
+// (object keys matched as encoding/json matches fields: the last key equal
+// to the name regardless of case; list indexes as ints), or of the deepest
+// part of the path that exists.
+func locate(v []byte, path ...any) int {
+	off := skipSpace(v, 0)
+	for _, step := range path {
+		found := child(v[off:], step)
+		if found < 0 {
+			break
+		}
+		off += found
+	}
+	return off
+}
+
+// child returns the offset in v of its member named (a string) or indexed
+// (an int) by step, or -1.
+func child(v []byte, step any) int {
+	dec := json.NewDecoder(bytes.NewReader(v))
+	tok, err := dec.Token()
+	d, ok := tok.(json.Delim)
+	if err != nil || !ok || d != '{' && d != '[' {
+		return -1
+	}
+	name, isName := step.(string)
+	index, _ := step.(int)
+	found := -1
+	for i := 0; dec.More(); i++ {
+		key := ""
+		if d == '{' {
+			k, err := dec.Token()
+			if err != nil {
+				return found
+			}
+			key, _ = k.(string)
+		}
+		start := skipSpace(v, int(dec.InputOffset()))
+		if d == '{' && isName && strings.EqualFold(key, name) || d == '[' && !isName && i == index {
+			found = start
+		}
+		var skip json.RawMessage
+		if d == '[' && found >= 0 || dec.Decode(&skip) != nil {
+			return found
+		}
+	}
+	return found
+}
+
+// parseTrace reads a bare list of messages or {"messages": [...]}, and
+// checks that every tool result answers a call. Every error names the
+// trace and the line:col of the problem: bad JSON, a byte that is not
+// UTF-8, a wrong type, a missing field, a result without its call.
+func parseTrace(data []byte, name string) (*parsedTrace, error) {
+	if err := syntaxError(data, name); err != nil {
+		return nil, err
+	}
+	t := &parsedTrace{name: name, data: data}
+	if off := invalidUTF8(data); off >= 0 {
+		return nil, t.errorf(off, "invalid UTF-8 (byte 0x%02x): a trace is UTF-8 JSON", data[off])
+	}
+	raws, err := t.messageList()
+	if err != nil {
+		return nil, err
+	}
+	t.msgs = make([]traceMessage, len(raws))
+	for i, raw := range raws {
+		t.msgs[i].raw, t.msgs[i].at = raw.data, raw.at
+		if err := t.parseMessage(i); err != nil {
+			return nil, err
+		}
+	}
+	if err := t.checkCalls(); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// invalidUTF8 returns the offset of the first byte of data that is not
+// part of a UTF-8 character, or -1.
+func invalidUTF8(data []byte) int {
+	if utf8.Valid(data) {
+		return -1
+	}
+	for off := 0; ; {
+		r, size := utf8.DecodeRune(data[off:])
+		if r == utf8.RuneError && size == 1 {
+			return off
+		}
+		off += size
+	}
+}
+
+type rawMessage struct {
+	data []byte
+	at   int
+}
+
+// messageList finds the list of messages, bare or under "messages" (the
+// last key that encoding/json would take for it), and splits it.
+func (t *parsedTrace) messageList() ([]rawMessage, error) {
+	start := skipSpace(t.data, 0)
+	t.list = start
+	if start < len(t.data) && t.data[start] == '{' {
+		at := child(t.data[start:], "messages")
+		if at < 0 {
+			return nil, t.errorf(start, "want a list of messages, bare or under \"messages\"")
+		}
+		t.list = start + at
+		if t.data[t.list] != '[' {
+			return nil, t.errorf(t.list, "field messages: want a list, got %s", jsonKind(t.data[t.list]))
+		}
+	} else if start < len(t.data) && t.data[start] != '[' {
+		return nil, t.errorf(start, "want a JSON list of messages, bare or under \"messages\", got %s", jsonKind(t.data[start]))
+	}
+	dec := json.NewDecoder(bytes.NewReader(t.data[t.list:]))
+	if _, err := dec.Token(); err != nil { // '[': the syntax is checked
+		return nil, t.errorf(t.list, "%v", err)
+	}
+	var list []rawMessage
+	for dec.More() {
+		at := t.list + skipSpace(t.data[t.list:], int(dec.InputOffset()))
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, t.errorf(at, "%v", err)
+		}
+		list = append(list, rawMessage{raw, at})
+	}
+	return list, nil
+}
+
+// jsonKind names the JSON value that starts with c.
+func jsonKind(c byte) string {
+	switch c {
+	case '{':
+		return "an object"
+	case '[':
+		return "a list"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
+}
+
+// parseMessage decodes and checks message i.
+func (t *parsedTrace) parseMessage(i int) error {
+	m := &t.msgs[i]
+	if m.raw[0] != '{' {
+		return t.msgErrorf(i, nil, "want an object, got %s", jsonKind(m.raw[0]))
+	}
+	if err := json.Unmarshal(m.raw, m); err != nil { // sets the JSON fields only
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			var path []any
+			for _, f := range strings.Split(te.Field, ".") {
+				path = append(path, f)
+			}
+			return t.msgErrorf(i, path[:1], "field %s: %s", te.Field, typeError(err))
+		}
+		return t.msgErrorf(i, nil, "%s", typeError(err))
+	}
+	switch m.Role {
+	case "system", "developer", "user", "assistant", "tool":
+	case "":
+		return t.msgErrorf(i, nil, "field role: missing")
+	default:
+		return t.msgErrorf(i, []any{"role"}, "field role: %q is not system, user, assistant or tool", m.Role)
+	}
+	text, err := contentText(m.Content)
+	if err != nil {
+		return t.msgErrorf(i, []any{"content"}, "field content: %v", err)
+	}
+	m.text = text
+	for j, tc := range m.ToolCalls {
+		if tc.Function.Name == "" {
+			return t.msgErrorf(i, []any{"tool_calls", j}, "field tool_calls[%d].function.name: missing", j)
+		}
+		if tc.ID == "" {
+			return t.msgErrorf(i, []any{"tool_calls", j}, "field tool_calls[%d].id: missing", j)
+		}
+	}
+	if m.Role == "tool" && m.ToolCallID == "" {
+		return t.msgErrorf(i, nil, "field tool_call_id: missing on a tool message")
+	}
+	return nil
+}
+
+// checkCalls matches every tool result with the call it answers: the
+// latest call with its tool_call_id, made by an earlier assistant message
+// and not yet answered (models that number their calls per turn reuse
+// ids). A result that answers no call, comes before its call, or answers a
+// call a second time is an error at its tool_call_id; so is a trace with no
+// user message to start a session from.
+func (t *parsedTrace) checkCalls() error {
+	type call struct{ msg, index int }
+	open := map[string][]call{}  // unanswered calls by id, oldest first
+	answered := map[string]int{} // the last message that answered each id
+	human := false
+	for i := range t.msgs {
+		m := &t.msgs[i]
+		human = human || m.Role == "user" && !strings.HasPrefix(m.text, "TURN-FAILED")
+		if m.Role == "assistant" {
+			for j, tc := range m.ToolCalls {
+				open[tc.ID] = append(open[tc.ID], call{i, j})
+			}
+		}
+		if m.Role != "tool" {
+			continue
+		}
+		calls := open[m.ToolCallID]
+		if len(calls) == 0 {
+			return t.unanswerable(i, answered)
+		}
+		c := calls[len(calls)-1]
+		open[m.ToolCallID] = calls[:len(calls)-1]
+		answered[m.ToolCallID] = i
+		tc := t.msgs[c.msg].ToolCalls[c.index]
+		m.callName, m.callArgs = tc.Function.Name, tc.Function.Arguments
+	}
+	if !human {
+		return t.errorf(t.list, "no user message (other than TURN-FAILED retries): a session starts from the user's question")
+	}
+	return nil
+}
+
+// unanswerable explains why tool result i matches no open call.
+func (t *parsedTrace) unanswerable(i int, answered map[string]int) error {
+	id := t.msgs[i].ToolCallID
+	at := []any{"tool_call_id"}
+	if prev, ok := answered[id]; ok {
+		return t.msgErrorf(i, at, "tool_call_id %q: that call was already answered by message %d", clip(id), prev)
+	}
+	for j := i + 1; j < len(t.msgs); j++ {
+		for _, tc := range t.msgs[j].ToolCalls {
+			if tc.ID == id && t.msgs[j].Role == "assistant" {
+				return t.msgErrorf(i, at, "tool_call_id %q: the call with that id comes later, in message %d; a result follows its call", clip(id), j)
+			}
+		}
+	}
+	return t.msgErrorf(i, at, "tool_call_id %q matches no tool call of an earlier assistant message", clip(id))
+}
+
+func contentText(raw json.RawMessage) (string, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", nil
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s, nil
+	}
+	var parts []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	if err := json.Unmarshal(raw, &parts); err != nil {
+		return "", errors.New("want a string, null or a list of text parts")
+	}
+	var texts []string
+	for _, p := range parts {
+		if p.Text != "" {
+			texts = append(texts, p.Text)
+		}
+	}
+	return strings.Join(texts, "\n"), nil
+}
