@@ -57,7 +57,7 @@ func Make(text string, tk core.Tokenizer, budget int, overlap float64) (Plan, er
 	// is the end) and the tokens before it, kept compactly in an index. A
 	// tokenizer that can walk its pieces fills it directly, without a slice
 	// of pieces in between.
-	x := newIndex(len(text))
+	x := newIndex()
 	total := 0
 	var tooLarge error
 	add := func(start, end, tokens int) {

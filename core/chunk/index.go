@@ -8,6 +8,12 @@ import (
 // markEvery is the number of boundaries between two marks of an index.
 const markEvery = 64
 
+// segmentSize is the size of the segments that hold an index's varints:
+// fixed, so that the index grows without copying itself, and a block's
+// varints (at most markEvery·2·binary.MaxVarintLen64 bytes) always fit in
+// the segment it starts in.
+const segmentSize = 64 << 10
+
 // index holds the piece boundaries of a document compactly: for boundary k
 // (0 <= k <= n, boundary k being the start of piece k and boundary n the end
 // of the document) its byte offset and the tokens before it. Boundaries are
@@ -16,37 +22,60 @@ const markEvery = 64
 // boundaries that gives its offset, tokens and place in the varints. That
 // is about 2.4 bytes per piece, against 16 for two []int, so that planning
 // a document of one-byte pieces ("a\n" repeated) costs about three bytes
-// per byte of it rather than some twenty. Reading boundary k decodes its
-// block of markEvery boundaries, which stays cached for the next reads:
-// the planner reads boundaries near each other.
+// per byte of it rather than some twenty. The varints live in segments of
+// fixed size, so that growing the index never copies it (an append-grown
+// slice would leave garbage as large as itself behind). Reading boundary k
+// decodes its block of markEvery boundaries, which stays cached for the
+// next reads: the planner reads boundaries near each other.
 type index struct {
-	n     int // pieces; boundaries are 0..n
-	marks []mark
-	data  []byte // boundaries that are not marks, as varint differences
-	count int    // boundaries pushed
-	last  mark   // the last boundary pushed
+	n     int      // pieces; boundaries are 0..n
+	marks [][]mark // marks, marksPerSegment to a segment
+	segs  [][]byte // boundaries that are not marks, as varint differences
+	count int      // boundaries pushed
+	last  mark     // the last boundary pushed
 
 	blk int // the block in off and tok, or -1
 	off [markEvery]int
 	tok [markEvery]int
 }
 
-type mark struct{ off, tok, pos int }
+// mark is a boundary whose offset and tokens are kept as they are, with
+// where the varints of the boundaries after it start: segment seg, byte pos.
+type mark struct{ off, tok, seg, pos int }
 
-// newIndex returns an empty index for a document of size bytes.
-func newIndex(size int) *index {
-	return &index{data: make([]byte, 0, size/2+16), blk: -1}
-}
+// blockBytes is the most bytes the varints of one block take.
+const blockBytes = markEvery * 2 * binary.MaxVarintLen64
+
+// marksPerSegment is the number of marks in a segment of them.
+const marksPerSegment = 2048
+
+// mark returns mark j.
+func (x *index) mark(j int) mark { return x.marks[j/marksPerSegment][j%marksPerSegment] }
+
+// nmarks returns the number of marks.
+func (x *index) nmarks() int { return (x.count + markEvery - 1) / markEvery }
+
+// newIndex returns an empty index.
+func newIndex() *index { return &index{blk: -1} }
 
 // push appends the next boundary: its byte offset and the tokens before it.
 func (x *index) push(off, tok int) {
 	if x.count%markEvery == 0 {
-		x.marks = append(x.marks, mark{off, tok, len(x.data)})
+		if len(x.segs) == 0 || cap(x.segs[len(x.segs)-1])-len(x.segs[len(x.segs)-1]) < blockBytes {
+			x.segs = append(x.segs, make([]byte, 0, segmentSize))
+		}
+		last := len(x.segs) - 1
+		if x.count%(markEvery*marksPerSegment) == 0 {
+			x.marks = append(x.marks, make([]mark, 0, marksPerSegment))
+		}
+		ms := &x.marks[len(x.marks)-1]
+		*ms = append(*ms, mark{off, tok, last, len(x.segs[last])})
 	} else {
-		x.data = binary.AppendVarint(x.data, int64(off-x.last.off))
-		x.data = binary.AppendVarint(x.data, int64(tok-x.last.tok))
+		seg := &x.segs[len(x.segs)-1]
+		*seg = binary.AppendVarint(*seg, int64(off-x.last.off))
+		*seg = binary.AppendVarint(*seg, int64(tok-x.last.tok))
 	}
-	x.last = mark{off, tok, 0}
+	x.last = mark{off: off, tok: tok}
 	x.count++
 	x.n = x.count - 1
 }
@@ -55,7 +84,8 @@ func (x *index) push(off, tok int) {
 func (x *index) at(k int) (off, tok int) {
 	j := k / markEvery
 	if k%markEvery == 0 {
-		return x.marks[j].off, x.marks[j].tok
+		m := x.mark(j)
+		return m.off, m.tok
 	}
 	if j != x.blk {
 		x.load(j)
@@ -65,14 +95,14 @@ func (x *index) at(k int) (off, tok int) {
 
 // load decodes block j: boundaries j·markEvery up to the next mark.
 func (x *index) load(j int) {
-	m := x.marks[j]
+	m := x.mark(j)
 	x.off[0], x.tok[0] = m.off, m.tok
-	pos := m.pos
+	data := x.segs[m.seg][m.pos:]
 	for i := 1; i < markEvery && j*markEvery+i <= x.n; i++ {
-		d, w := binary.Varint(x.data[pos:])
-		pos += w
-		t, w := binary.Varint(x.data[pos:])
-		pos += w
+		d, w := binary.Varint(data)
+		data = data[w:]
+		t, w := binary.Varint(data)
+		data = data[w:]
 		x.off[i], x.tok[i] = x.off[i-1]+int(d), x.tok[i-1]+int(t)
 	}
 	x.blk = j
@@ -92,12 +122,13 @@ func (x *index) cum(k int) int {
 // must be false and then true along the boundaries (as for sort.Search), or
 // n+1 when none does.
 func (x *index) first(f func(tok int) bool) int {
-	j := sort.Search(len(x.marks), func(j int) bool { return f(x.marks[j].tok) })
+	nm := x.nmarks()
+	j := sort.Search(nm, func(j int) bool { return f(x.mark(j).tok) })
 	if j == 0 {
 		return 0
 	}
 	hi := x.n // the answer is after mark j−1 and at most mark j
-	if j < len(x.marks) {
+	if j < nm {
 		hi = j * markEvery
 	}
 	for k := (j-1)*markEvery + 1; k <= hi; k++ {

@@ -7,13 +7,14 @@ import (
 )
 
 // TestIndexMatchesSlices checks the compact index against the two slices it
-// replaced, at block edges (n around multiples of markEvery) and with pieces
-// of zero tokens and of any length: every boundary, and every search.
+// replaced, at block and segment edges (n around multiples of markEvery and
+// of markEvery·marksPerSegment) and with pieces of zero tokens and of any
+// length: every boundary, and every search.
 func TestIndexMatchesSlices(t *testing.T) {
 	rng := rand.New(rand.NewPCG(15, 4))
-	for _, n := range []int{0, 1, 2, 63, 64, 65, 127, 128, 129, 1000, 4097} {
+	for _, n := range []int{0, 1, 2, 63, 64, 65, 127, 128, 129, 1000, 4097, markEvery * marksPerSegment, markEvery*marksPerSegment + 1, 300_000} {
 		bound, cum := []int{0}, []int{0}
-		x := newIndex(n)
+		x := newIndex()
 		x.push(0, 0)
 		for range n {
 			length := 1 + rng.IntN(3)
