@@ -199,18 +199,24 @@ func mustJSON(v any) string {
 }
 
 var _ = Describe("streaming stats and shadow-id", func() {
+	// Read 777 bytes at a time, so that the stream is cut everywhere.
 	texts := []string{
 		"", "x", "\n", "a\nb", "a\nb\n", "Tool output is too large.\nsecond line",
-		strings.Repeat("2026-11-03T10:00:01Z host=web-0 level=ERROR msg=\"upstream timeout\"\n", 5000),
-		strings.Repeat("=", 200_000),
-		strings.Repeat("ab\n/cd \n\n  {x}\n'll\n\xff\xfe", 30_000),
+		strings.Repeat("2026-11-03T10:00:01Z host=web-0 level=ERROR msg=\"upstream timeout\"\n", 300),
+		strings.Repeat("=", 20_000),
+		strings.Repeat("ab\n/cd \n\n  {x}\n'll\n\xff\xfe", 1_000),
+	}
+	trickled := func(text string, args ...string) (int, string, string) {
+		var out, errb bytes.Buffer
+		code := run(context.Background(), args, &trickle{text: text, step: 777}, &out, &errb)
+		return code, out.String(), errb.String()
 	}
 
 	It("counts what store.Measure counts over the whole text", func() {
 		for _, enc := range tokens.Names() {
 			tk := tokens.MustNew(enc)
 			for _, text := range texts {
-				code, stdout, stderr := invoke(text, "stats", "--encoding", enc)
+				code, stdout, stderr := trickled(text, "stats", "--encoding", enc)
 				Expect(stderr).To(BeEmpty())
 				Expect(code).To(Equal(0))
 				Expect(stdout).To(MatchJSON(mustJSON(store.Measure(text, tk))), "%s on %d bytes", enc, len(text))
@@ -220,7 +226,7 @@ var _ = Describe("streaming stats and shadow-id", func() {
 
 	It("prints gateway.ShadowID of the whole input", func() {
 		for _, text := range texts {
-			code, stdout, _ := invoke(text, "gateway", "shadow-id")
+			code, stdout, _ := trickled(text, "gateway", "shadow-id")
 			Expect(code).To(Equal(0))
 			Expect(stdout).To(Equal(`{"shadow_id":"` + gateway.ShadowID(text) + `"}` + "\n"))
 		}
