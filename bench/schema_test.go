@@ -97,3 +97,27 @@ func BenchmarkSchemaAdversarial(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSchemaAdversarialBaseline decodes each input of
+// BenchmarkSchemaAdversarial with encoding/json into an `any` tree, twice
+// (as Summarize and Inspect each decode it once): the cost of building a tree
+// of the same JSON, measured in the same run. A schema whose 10 MiB tree no
+// longer fits in the CPU cache costs more per byte than its 1 MiB pair for any
+// decoder; bench/linear.awk compares each schema pair's ratio with this one's.
+func BenchmarkSchemaAdversarialBaseline(b *testing.B) {
+	for _, a := range hostile.Schemas {
+		for _, size := range []int{1 << 20, 10 << 20} {
+			b.Run(fmt.Sprintf("input=%s/size=%s", a.Name, sizeName(size)), func(b *testing.B) {
+				data := a.Make(size)
+				b.SetBytes(int64(len(data)))
+				b.ReportAllocs()
+				for b.Loop() {
+					for range 2 {
+						var v any
+						_ = json.Unmarshal(data, &v) // deep-brackets is an error at depth 10,000
+					}
+				}
+			})
+		}
+	}
+}

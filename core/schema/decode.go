@@ -153,6 +153,12 @@ type frame struct {
 // decode parses one JSON value that must fill the whole input (surrounding
 // white space aside).
 func decode(data []byte) (any, error) {
+	if at := tooDeep(data); at >= 0 {
+		// Decode only up to the bracket that goes too deep: the decoder
+		// stops there with a NestingError (or earlier, at a syntax
+		// error), exactly as on the whole input, without copying the rest.
+		data = data[:at+1]
+	}
 	d := &decoder{src: string(data)}
 	var stack []frame
 	for {
@@ -277,6 +283,33 @@ func (d *decoder) key() (string, error) {
 	}
 	d.pos++
 	return k, nil
+}
+
+// tooDeep returns the offset of the first bracket outside strings that opens
+// level MaxNesting+1, or -1. It is one pass over the bytes with no
+// allocation, so that refusing 10 MiB of "[" costs what refusing 10 KiB does.
+func tooDeep(data []byte) int {
+	depth, inStr := 0, false
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		switch {
+		case inStr:
+			if c == '\\' {
+				i++
+			} else if c == '"' {
+				inStr = false
+			}
+		case c == '"':
+			inStr = true
+		case c == '[' || c == '{':
+			if depth++; depth > MaxNesting {
+				return i
+			}
+		case c == ']' || c == '}':
+			depth--
+		}
+	}
+	return -1
 }
 
 // value reads a scalar, or the opening bracket of a container (returned in

@@ -51,6 +51,25 @@ var _ = Describe("decoding", func() {
 		Expect(err).To(MatchError("schema: nesting deeper than 10000 levels at byte 50000"))
 	})
 
+	It("refuses deep nesting without copying the input, and reports an earlier syntax error first", func() {
+		refuse := func(size int) uint64 {
+			in := []byte(strings.Repeat("[", size))
+			var err error
+			bytes := allocated(func() { _, err = schema.Summarize(in, schema.Options{}) })
+			Expect(err).To(MatchError("schema: nesting deeper than 10000 levels at byte 10000"))
+			return bytes
+		}
+		small, large := refuse(20_000), refuse(10<<20)
+		Expect(large).To(BeNumerically("<", small+64<<10), "bytes allocated to refuse 20 KB, then 10 MiB of [")
+
+		_, err := schema.Summarize([]byte(`[1,,`+strings.Repeat("[", 20_000)), schema.Options{})
+		Expect(err).To(MatchError("schema: invalid JSON at byte 3: unexpected ',' (want a value)"))
+		// Brackets inside strings (escaped quotes too) do not count.
+		str := `"` + strings.Repeat(`[\"`, 20_000) + `"`
+		_, err = schema.Summarize([]byte(`{"type":"object","description":`+str+`}`), schema.Options{})
+		Expect(err).NotTo(HaveOccurred())
+	})
+
 	It("accepts exactly MaxNesting levels, as encoding/json does", func() {
 		in := []byte(strings.Repeat("[", schema.MaxNesting) + strings.Repeat("]", schema.MaxNesting))
 		Expect(json.Valid(in)).To(BeTrue())

@@ -50,6 +50,8 @@ type node struct {
 	// the walk's generation.
 	mark uint8
 	gen  uint32
+	// unwrap memoizes walker.unwrap for an array node, per walk.
+	unwrap unwrapping
 }
 
 type prop struct {
