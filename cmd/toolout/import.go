@@ -22,7 +22,7 @@ var _ flag.Value = (*stringList)(nil)
 
 // runImport turns a production trace into regression scenarios.
 func runImport(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("import", "TRACE.json [-o scenarios/regress/NAME.yaml] [--at N] [--max-bytes N] [--redact-emails] [--redact REGEX]... [--update]", stderr)
+	fs := newFlagSet("import", "TRACE.json [-o scenarios/regress/NAME.yaml] [--at N] [--max-bytes N] [--max-input BYTES] [--redact-emails] [--redact REGEX]... [--update]", stderr)
 	out := fs.String("o", "", "the session scenario to write (default scenarios/regress/<trace name>.yaml); the leaked scenario and payload files go beside it")
 	at := fs.Int("at", -1, "index of the message to cut at, when the trace holds several candidates")
 	maxBytes := fs.Int("max-bytes", 0, "byte cap above which a tool result counts as oversized (default: the session's, 12 KiB)")
@@ -30,6 +30,7 @@ func runImport(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 	var extra stringList
 	fs.Var(&extra, "redact", "a regular expression whose matches are replaced (repeatable)")
 	update := fs.Bool("update", false, "run the new scenarios once to write their goldens")
+	maxInput := maxInputFlag(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return usageError(fs, stderr, err)
@@ -38,7 +39,11 @@ func runImport(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 		fmt.Fprintln(stderr, "toolout import: want one TRACE.json")
 		return exitUsage
 	}
-	trace, err := os.ReadFile(pos[0])
+	if pos[0] == "-" {
+		fmt.Fprintln(stderr, "toolout import: want a TRACE.json file, not standard input (its name names the scenario)")
+		return exitUsage
+	}
+	_, trace, err := readBytes(pos, nil, *maxInput)
 	if err != nil {
 		fmt.Fprintf(stderr, "toolout import: %v\n", err)
 		return exitUsage

@@ -4,7 +4,7 @@
 // Usage:
 //
 //	toolout test [PATH...] [--update] [--label EXPR] [--run REGEX] [--parallel N]
-//	toolout import TRACE.json [-o scenarios/regress/NAME.yaml] [--at N] [--redact-emails] [--redact REGEX] [--update]
+//	toolout import TRACE.json [-o scenarios/regress/NAME.yaml] [--at N] [--max-bytes N] [--redact-emails] [--redact REGEX] [--update]
 //	toolout bench strategies [--format table|csv|json] [--svg FILE] [--set knob=v1,v2] [--baseline FILE]
 //	toolout chunk [FILE] --budget B [--overlap 10] [--encoding cl100k_base|o200k_base]
 //	toolout extract plan [FILE] --extract TEXT [--context-window N --max-output N --max-chunks N --overlap P]
@@ -21,9 +21,12 @@
 //	toolout truncate --max-bytes N [FILE]
 //	toolout version
 //
-// Every subcommand reads a file or standard input and writes stable JSON (or
-// a report, for test). Exit status: 0 success, 1 failed checks, 2 bad usage or
-// bad input, with a one-line error naming the input and position.
+// Every subcommand that takes FILE reads it, or standard input, through one
+// helper that reads at most --max-input bytes (default 128MiB), and writes
+// stable JSON (or a report, for test). Exit status: 0 success, 1 failed
+// checks, 2 bad usage or bad input (with a one-line error naming the input
+// and position), 130 or 143 when SIGINT or SIGTERM stopped the command (its
+// stores removed).
 package main
 
 import (

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -206,11 +207,26 @@ var _ = Describe("full-chunked", func() {
 		return ex.Extract(context.Background(), args)
 	}
 
-	It("maps every chunk within the concurrency bound and reduces in chunk order", func() {
+	It("maps every chunk with two calls in flight at once, never more, and reduces in chunk order", func() {
 		var done sync.Map
+		// The first two map calls each wait until both are in flight, so
+		// a map that ran one call at a time fails (after the deadline)
+		// instead of passing; the peak then shows the bound holds.
+		var arrivals atomic.Int32
+		both := make(chan struct{})
 		llm := &recorder{answer: func(req core.Request) (string, error) {
 			if req.Tag.Site == core.SiteExtractReduce {
 				return finalreport.Wrap(nonce, "reduced"), nil
+			}
+			if k := arrivals.Add(1); k <= 2 {
+				if k == 2 {
+					close(both)
+				}
+				select {
+				case <-both:
+				case <-time.After(30 * time.Second): // a deadline that fails, never one that waits
+					return "", errors.New("never two map calls in flight at once")
+				}
 			}
 			Expect(req.Messages[1].Role).To(Equal(core.RoleUser))
 			Expect(req.MaxOutputTokens).To(Equal(100))
@@ -223,7 +239,7 @@ var _ = Describe("full-chunked", func() {
 		n := len(o.Route.Plan.Chunks)
 		Expect(n).To(BeNumerically(">", 3))
 		Expect(llm.sites()).To(Equal(map[string]int{core.SiteExtractMap: n, core.SiteExtractReduce: 1}))
-		Expect(llm.peak.Load()).To(BeNumerically("<=", 2))
+		Expect(llm.peak.Load()).To(BeEquivalentTo(2))
 		reduce := llm.reqs[len(llm.reqs)-1]
 		var want []string
 		for i := 1; i <= n; i++ {
