@@ -19,27 +19,37 @@ REPORTS   ?= reports
 # FIRST: the slowest test packages, started first so that the two-core tail is short (order only:
 # ./... still runs every package once)
 FIRST     ?= ./harness ./cmd/toolout ./core/schema ./core/tokens ./core/chunk
-# NORACE: packages that make test runs a second time without the race detector; under -race their
-# single-goroutine random differentials run a tenth of their trials (core/tokens/race_internal_test.go)
+# NORACE: packages that make test runs a second time, without the race detector and with the
+# build tag `differential`, which leaves out their Ginkgo specs (so that this pass compiles no
+# Ginkgo): their single-goroutine random differentials, which under -race run a tenth of their
+# trials (core/tokens/race_internal_test.go), run every trial here (without vet: the race pass
+# vetted the same files)
 NORACE    ?= ./core/tokens
+# REPORT pipes a go test -json stream into the console, JUnit and JSON reports (internal/testreport)
+REPORT     = $(GO) run ./internal/testreport
 
-## test: gofmt check, go vet, dependency direction, then every test with the race detector, then
-## the NORACE packages again without it (their exhaustive differentials); both passes run even
-## when one fails. Reports go to $(REPORTS)/: go-test.xml (JUnit, one case per Go test),
+## test: gofmt check, dependency direction, then every test with the race detector and go vet's
+## full set of checks (-vet=all; the packages without tests are vetted after), then the NORACE
+## packages again without race (their exhaustive differentials); every pass runs even when one
+## fails. Reports go to $(REPORTS)/: go-test.xml (JUnit, one case per Go test),
 ## junit/<suite>.xml (JUnit, one case per Ginkgo spec, so one per scenario) and go-test.json
 ## (go test -json, with each package's and test's time); the second pass writes
-## go-test-norace.xml, junit-norace/ and go-test-norace.json
+## go-test-norace.xml and go-test-norace.json
 test: fmt-check deps
-	@rm -rf $(REPORTS) && mkdir -p $(REPORTS)/junit $(REPORTS)/junit-norace
+	@rm -rf $(REPORTS) && mkdir -p $(REPORTS)/junit
 	@status=0; \
-	echo "go test -race -count=1 $(FIRST) ./..."; \
-	TOOLOUT_JUNIT_DIR=$(abspath $(REPORTS))/junit GORACE=atexit_sleep_ms=0 $(GO) tool gotestsum --format testname \
-		--junitfile $(REPORTS)/go-test.xml --jsonfile $(REPORTS)/go-test.json -- -race -vet=off -count=1 $(FIRST) ./... || status=1; \
-	echo "go vet -race ./..."; \
-	$(GO) vet -race ./... || status=1; \
-	echo "go test -count=1 $(NORACE)"; \
-	TOOLOUT_JUNIT_DIR=$(abspath $(REPORTS))/junit-norace $(GO) tool gotestsum --format testname \
-		--junitfile $(REPORTS)/go-test-norace.xml --jsonfile $(REPORTS)/go-test-norace.json -- -count=1 $(NORACE) || status=1; \
+	echo "go test -race -vet=all -count=1 $(FIRST) ./..."; \
+	{ TOOLOUT_JUNIT_DIR=$(abspath $(REPORTS))/junit GORACE=atexit_sleep_ms=0 \
+		$(GO) test -json -race -vet=all -count=1 $(FIRST) ./... 2>&1; echo $$? > $(REPORTS)/.status; } \
+		| $(REPORT) --junit $(REPORTS)/go-test.xml --json $(REPORTS)/go-test.json || status=1; \
+	[ "$$(cat $(REPORTS)/.status)" = 0 ] || status=1; \
+	untested=$$($(GO) list -f '{{if not (or .TestGoFiles .XTestGoFiles)}}{{.ImportPath}}{{end}}' ./...); \
+	if [ -n "$$untested" ]; then echo "go vet -race" $$untested; $(GO) vet -race $$untested || status=1; fi; \
+	echo "go test -tags differential -vet=off -count=1 $(NORACE)"; \
+	{ $(GO) test -json -tags differential -vet=off -count=1 $(NORACE) 2>&1; echo $$? > $(REPORTS)/.status; } \
+		| $(REPORT) --junit $(REPORTS)/go-test-norace.xml --json $(REPORTS)/go-test-norace.json || status=1; \
+	[ "$$(cat $(REPORTS)/.status)" = 0 ] || status=1; \
+	rm -f $(REPORTS)/.status; \
 	exit $$status
 
 ## fmt-check: fail when a Go file is not gofmt-formatted

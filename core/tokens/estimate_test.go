@@ -1,3 +1,5 @@
+//go:build !differential
+
 package tokens_test
 
 import (

@@ -1,77 +1,16 @@
+//go:build !differential
+
 package tokens_test
 
 import (
-	"math/rand/v2"
-	"strings"
-
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
 	"github.com/toolout/toolout/core/tokens"
 )
 
-// invalidFragments are byte sequences that are not valid UTF-8, or that sit
-// next to ones that are not.
-var invalidFragments = []string{
-	"\xff", "\xfe", "\xff\xff\xff\xff", "\xf5", "\xf8\x88\x80\x80\x80", // never valid
-	"\x80", "\xbf", "\x80\x80\x80", // lone continuation bytes
-	"\xc3", "\xe2\x82", "\xf0\x9f\x98", "\xf0\x9f", // truncated sequences
-	"\xed\xa0\x80", "\xed\xbf\xbf", "\xed\xa0\xbd\xed\xb8\x80", // surrogates (CESU-8)
-	"\xc0\x80", "\xc1\xbf", "\xe0\x80\xaf", "\xf0\x80\x80\xaf", // overlong encodings
-	"\xf4\x90\x80\x80",                // above U+10FFFF
-	"\xef\xbf\xbd",                    // U+FFFD itself, valid
-	"é", "東", "😀", "\u00a0", "\u2028", // valid multi-byte neighbours
-}
-
-// textFragments are valid pieces of text to mix with the invalid bytes.
-var textFragments = []string{
-	"a", "Z", "hello", " ", "  ", "\n", "\r\n", "\t", "=", "==", "-", "'s", "'LL", "12", "3456",
-	".", ",", "{\"k\":", "/", "_", "É", "ǅ", "\u0301",
-}
-
-// invalidSamples are the named cases of the differential spec.
-var invalidSamples = []string{
-	strings.Repeat("\xff", 1000),
-	strings.Repeat("\xff", 7),
-	"a\xffb",
-	"\xed\xa0\x80",
-	"\xc0\x80",
-	"\xe2\x82",
-	"x\x80y",
-	"\xff\xfe",
-	"caf\xc3",
-	"caf\xc3 au lait",
-	"\xf0\x9f\x98 emoji cut",
-	"\xe0\x80\xaf overlong slash",
-	"====\xff\xff====\n\xff",
-	"   \xff   \n",
-	"12\xff34\xff567",
-	"It\xff's done",
-	"hello\xffworld \xffx \xff",
-	"\xef\xbf\xbd\xff\xef\xbf\xbd",
-	strings.Repeat("\xff=", 300),
-	strings.Repeat("ab\xc3", 200),
-	strings.Repeat("\xed\xa0\x80", 100),
-	strings.Repeat("\x80", 513),
-}
-
-// randomInvalid returns a string of up to n fragments: random bytes, invalid
-// fragments and text.
-func randomInvalid(rng *rand.Rand, n int) string {
-	var b strings.Builder
-	for range rng.IntN(n + 1) {
-		switch rng.IntN(4) {
-		case 0:
-			b.WriteByte(byte(rng.UintN(256)))
-		case 1:
-			b.WriteString(invalidFragments[rng.IntN(len(invalidFragments))])
-		default:
-			b.WriteString(textFragments[rng.IntN(len(textFragments))])
-		}
-	}
-	return b.String()
-}
-
+// The random differentials on invalid UTF-8 are plain tests in
+// utf8_differential_test.go.
 var _ = Describe("Tiktoken on invalid UTF-8", func() {
 	for _, name := range tokens.Names() {
 		tk := tokens.MustNew(name)
@@ -81,26 +20,6 @@ var _ = Describe("Tiktoken on invalid UTF-8", func() {
 			shortQuote,
 			tableEntries(invalidSamples),
 		)
-
-		It(name+" counts random byte strings like tiktoken-go", func() {
-			rng := rand.New(rand.NewPCG(5, uint64(len(name))))
-			for range tokens.Trials(2000) {
-				raw := make([]byte, rng.IntN(80))
-				for i := range raw {
-					raw[i] = byte(rng.UintN(256))
-				}
-				s := string(raw)
-				Expect(tk.Count(s)).To(Equal(refCount(name, s)), "%q", s)
-			}
-		})
-
-		It(name+" counts text mixed with invalid sequences like tiktoken-go", func() {
-			rng := rand.New(rand.NewPCG(6, uint64(len(name))))
-			for range tokens.Trials(2000) {
-				s := randomInvalid(rng, 40)
-				Expect(tk.Count(s)).To(Equal(refCount(name, s)), "%q", s)
-			}
-		})
 
 		It(name+" keeps the tokenizer contract with offsets into the original bytes", func() {
 			Expect(tokens.Check(tk, invalidSamples...)).To(Succeed())

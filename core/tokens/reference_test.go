@@ -1,0 +1,67 @@
+package tokens_test
+
+import (
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/pkoukk/tiktoken-go"
+	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
+
+	"github.com/toolout/toolout/core/tokens"
+)
+
+// This file is in every build of the tests (it imports no test framework):
+// the Ginkgo specs, the differential tests of differential_test.go and the
+// fuzz targets all compare with the same reference and the same samples.
+
+var (
+	refOnce sync.Once
+	refs    = map[string]*tiktoken.Tiktoken{}
+)
+
+// reference returns tiktoken-go's encoder, the reference for counts, loaded
+// from the same embedded ranks.
+func reference(name string) *tiktoken.Tiktoken {
+	refOnce.Do(func() {
+		tiktoken.SetBpeLoader(tiktoken_loader.NewOfflineLoader())
+		for _, n := range tokens.Names() {
+			enc, err := tiktoken.GetEncoding(n)
+			if err != nil {
+				panic(err)
+			}
+			refs[n] = enc
+		}
+	})
+	return refs[name]
+}
+
+func refCount(name, s string) int { return len(reference(name).Encode(s, nil, nil)) }
+
+// sameCount fails t, naming the input and both counts, when tk counts s
+// differently from tiktoken-go.
+func sameCount(t *testing.T, tk *tokens.Tiktoken, s string) {
+	t.Helper()
+	if got, want := tk.Count(s), refCount(tk.Name(), s); got != want {
+		t.Fatalf("%s: Count(%q) = %d, tiktoken-go %d", tk.Name(), s, got, want)
+	}
+}
+
+// samples are the named cases the specs compare with tiktoken-go, check the
+// tokenizer contract on, and seed the fuzz targets with.
+var samples = []string{
+	"",
+	"Hello, world!",
+	"The quick brown fox jumps over the lazy dog. It's what they'd've done; we'll see.",
+	"func main() {\n\tfmt.Println(\"hi\")\n\tfor i := 0; i < 10; i++ {}\n}\n",
+	`{"orders":[{"id":12345,"total":99.95,"items":[{"sku":"A-1","qty":2}]}],"next":null}`,
+	"2026-11-03T10:00:01Z host=web-0 level=ERROR msg=\"upstream timeout\" latency_ms=1532\n",
+	"Zähler über Straße, naïve café, 東京都渋谷区, 😀🚀✅, مرحبا بالعالم, Привет мир",
+	"   leading and trailing spaces   \n\n\n\t\ttabs\r\nCRLF\r\n",
+	"1234567890 3.14159 -42 1e10 0xdeadbeef 1,000,000",
+	"<|endoftext|> and <|fim_prefix|> are text here",
+	"ALLCAPS CamelCase snake_case kebab-case UPPER_SNAKE mixedCASEword",
+	strings.Repeat("a", 4096),
+	strings.Repeat("ab1 ", 300),
+	"https://example.com/path/to/file?query=1&x=y#frag /usr/local/bin/go",
+}

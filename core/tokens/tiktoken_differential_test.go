@@ -1,0 +1,57 @@
+package tokens_test
+
+import (
+	"encoding/base64"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/toolout/toolout/core/tokens"
+)
+
+// The random differentials against tiktoken-go are plain tests, free of
+// Ginkgo, so that they run in both passes of `make test`: under -race with a
+// tenth of their trials, and again with -tags differential, which leaves the
+// Ginkgo files out, with all of them (see race_internal_test.go).
+
+// TestCountMatchesTiktokenGoOnRandomText compares Count with tiktoken-go on
+// 4,000 random strings per encoding of up to 120 runes drawn from letters,
+// digits, punctuation, contractions and white space of every kind.
+func TestCountMatchesTiktokenGoOnRandomText(t *testing.T) {
+	alphabet := []rune("aAbZ z0 19.,;:'\"!?-_/\\\n\t\r(){}[]<>é東😀ß \u00a0\u2003\u3000\v\f\u0085\u2028ⅫÀ'sS'LLd")
+	for _, name := range tokens.Names() {
+		t.Run(name, func(t *testing.T) {
+			tk := tokens.MustNew(name)
+			rng := rand.New(rand.NewPCG(1, uint64(len(name))))
+			for range tokens.Trials(4000) {
+				n := rng.IntN(120)
+				var b strings.Builder
+				for range n {
+					b.WriteRune(alphabet[rng.IntN(len(alphabet))])
+				}
+				sameCount(t, tk, b.String())
+			}
+		})
+	}
+}
+
+// TestCountMatchesTiktokenGoOnLongPieces compares Count with tiktoken-go,
+// whose merge is the plain quadratic one, on long single pieces: 4,000 bytes
+// of seeded random base64, the same lowercased, a run of one letter and a
+// repeated pattern.
+func TestCountMatchesTiktokenGoOnLongPieces(t *testing.T) {
+	for _, name := range tokens.Names() {
+		t.Run(name, func(t *testing.T) {
+			tk := tokens.MustNew(name)
+			rng := rand.New(rand.NewPCG(3, 4))
+			raw := make([]byte, 3000)
+			for i := range raw {
+				raw[i] = byte(rng.UintN(256))
+			}
+			blob := base64.StdEncoding.EncodeToString(raw)
+			for _, s := range []string{blob, strings.Repeat("x", 2000), strings.Repeat("abcabd", 500), strings.ToLower(blob)} {
+				sameCount(t, tk, s)
+			}
+		})
+	}
+}
