@@ -149,7 +149,13 @@ func (r *report) add(e event) {
 	switch e.Action {
 	case "output":
 		appendBounded(&t.out, e.Output)
-	case "pass", "fail", "skip":
+	case "pass", "fail", "skip", "bench":
+		if e.Action == "bench" { // a benchmark that logged and did not fail
+			e.Action = "pass"
+		}
+		if t.action != "" { // a second end of the same test: keep the first
+			return
+		}
 		t.action, t.elapsed = e.Action, e.Elapsed
 		r.tests++
 		switch e.Action {
@@ -194,8 +200,8 @@ func short(pkg string) string {
 	return pkg
 }
 
-// failed tells whether the run failed: a failed test or package, a package
-// that never ended (the stream was cut), or no package at all.
+// failed tells whether the run failed: a failed test or package, a test or
+// package that never ended (the stream was cut), or no package at all.
 func (r *report) failed() bool {
 	if len(r.pkgs) == 0 {
 		return true
@@ -203,6 +209,11 @@ func (r *report) failed() bool {
 	for _, p := range r.pkgs {
 		if p.action == "fail" || p.action == "" {
 			return true
+		}
+		for _, t := range p.tests {
+			if t.action == "" { // started, never ended: the JUnit case fails too
+				return true
+			}
 		}
 	}
 	return r.failures > 0

@@ -105,6 +105,15 @@ var _ = Describe("testreport", func() {
 		Expect(out).To(ContainSubstring("; no package was tested"))
 	})
 
+	It("fails a run with a test that never ended, even when its package passed (found by FuzzReport)", func() {
+		code, _, j := convert(ev("run", pkgA, "TestLost", "", 0) + ev("pass", pkgA, "", "", 0))
+		Expect(code).To(Equal(1))
+		Expect(j.Fails).To(Equal(1))
+		code, out, _ := convert(ev("run", pkgA, "BenchmarkX", "", 0) + ev("bench", pkgA, "BenchmarkX", "", 0) + ev("pass", pkgA, "", "", 0))
+		Expect(code).To(Equal(0))
+		Expect(out).To(HavePrefix("PASS core/a.BenchmarkX"))
+	})
+
 	It("prints lines that are not events as they came (go test's own errors)", func() {
 		code, out, _ := convert("flag provided but not defined: -x\n" + ev("pass", pkgA, "", "", 0))
 		Expect(code).To(Equal(0))
