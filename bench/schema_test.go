@@ -76,26 +76,34 @@ func BenchmarkSchemaInspect(b *testing.B) {
 	}
 }
 
-// BenchmarkSchemaAdversarial summarizes, and inspects at the root, each
-// adversarial schema of internal/hostile at 1 MiB and 10 MiB; compare the two sizes of an input
-// (linear: 10 MiB costs about 10x 1 MiB).
-func BenchmarkSchemaAdversarial(b *testing.B) {
+// schemaPairs runs body on each adversarial schema of internal/hostile at
+// 1 MiB and 10 MiB, as input=NAME/size=SIZE.
+func schemaPairs(b *testing.B, body func(b *testing.B, data []byte)) {
 	for _, a := range hostile.Schemas {
 		for _, size := range []int{1 << 20, 10 << 20} {
 			b.Run(fmt.Sprintf("input=%s/size=%s", a.Name, sizeName(size)), func(b *testing.B) {
 				data := a.Make(size)
 				b.SetBytes(int64(len(data)))
 				b.ReportAllocs()
-				lines := 0
-				for b.Loop() {
-					s, _ := schema.Summarize(data, schema.Options{})
-					_, _ = schema.Inspect(data, "t", "", schema.InspectOptions{})
-					lines = len(s.OutputFields)
-				}
-				b.ReportMetric(float64(lines), "lines")
+				body(b, data)
 			})
 		}
 	}
+}
+
+// BenchmarkSchemaAdversarial summarizes, and inspects at the root, each
+// adversarial schema of internal/hostile at 1 MiB and 10 MiB; compare the two sizes of an input
+// (linear: 10 MiB costs about 10x 1 MiB).
+func BenchmarkSchemaAdversarial(b *testing.B) {
+	schemaPairs(b, func(b *testing.B, data []byte) {
+		lines := 0
+		for b.Loop() {
+			s, _ := schema.Summarize(data, schema.Options{})
+			_, _ = schema.Inspect(data, "t", "", schema.InspectOptions{})
+			lines = len(s.OutputFields)
+		}
+		b.ReportMetric(float64(lines), "lines")
+	})
 }
 
 // BenchmarkSchemaAdversarialBaseline decodes each input of
@@ -105,19 +113,12 @@ func BenchmarkSchemaAdversarial(b *testing.B) {
 // longer fits in the CPU cache costs more per byte than its 1 MiB pair for any
 // decoder; bench/linear.awk compares each schema pair's ratio with this one's.
 func BenchmarkSchemaAdversarialBaseline(b *testing.B) {
-	for _, a := range hostile.Schemas {
-		for _, size := range []int{1 << 20, 10 << 20} {
-			b.Run(fmt.Sprintf("input=%s/size=%s", a.Name, sizeName(size)), func(b *testing.B) {
-				data := a.Make(size)
-				b.SetBytes(int64(len(data)))
-				b.ReportAllocs()
-				for b.Loop() {
-					for range 2 {
-						var v any
-						_ = json.Unmarshal(data, &v) // deep-brackets is an error at depth 10,000
-					}
-				}
-			})
+	schemaPairs(b, func(b *testing.B, data []byte) {
+		for b.Loop() {
+			for range 2 {
+				var v any
+				_ = json.Unmarshal(data, &v) // deep-brackets is an error at depth 10,000
+			}
 		}
-	}
+	})
 }
