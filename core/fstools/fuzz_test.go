@@ -3,7 +3,6 @@ package fstools_test
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/toolout/toolout/core/fstools"
+	"github.com/toolout/toolout/internal/seeds"
 )
 
 // scenarioPaths returns the path arguments of the Read and Grep calls scripted
@@ -34,20 +34,10 @@ func scenarioPaths(f *testing.F) []string {
 			walk(c, false)
 		}
 	}
-	err := filepath.WalkDir("../../scenarios", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".yaml") {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		var doc yaml.Node
-		if yaml.Unmarshal(data, &doc) == nil {
-			walk(&doc, false)
-		}
-		return nil
-	})
+	docs, err := seeds.Docs("../../scenarios")
+	for _, doc := range docs {
+		walk(doc, false)
+	}
 	if err != nil || len(out) == 0 {
 		f.Fatalf("no Read or Grep paths in the scenarios (%v)", err)
 	}

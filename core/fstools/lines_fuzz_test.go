@@ -3,7 +3,6 @@ package fstools_test
 import (
 	"bytes"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -15,6 +14,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/toolout/toolout/core/fstools"
+	"github.com/toolout/toolout/internal/seeds"
 )
 
 // scenarioGreps returns the Grep patterns and the texts of the scenarios:
@@ -34,20 +34,10 @@ func scenarioGreps(f *testing.F) (patterns, texts []string) {
 			walk(c)
 		}
 	}
-	err := filepath.WalkDir("../../scenarios", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".yaml") {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		var doc yaml.Node
-		if yaml.Unmarshal(data, &doc) == nil {
-			walk(&doc)
-		}
-		return nil
-	})
+	docs, err := seeds.Docs("../../scenarios")
+	for _, doc := range docs {
+		walk(doc)
+	}
 	if err != nil || len(patterns) == 0 || len(texts) == 0 {
 		f.Fatalf("no Grep patterns or texts in the scenarios (%v)", err)
 	}

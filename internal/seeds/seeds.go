@@ -44,6 +44,28 @@ func Outputs(dir string, maxLines int) ([]string, error) {
 	return out, err
 }
 
+// Docs returns the YAML document of every scenario under dir, in walk
+// order, for fuzz targets that pick their seeds from anywhere in a
+// scenario; a file that is not YAML is left out.
+func Docs(dir string) ([]*yaml.Node, error) {
+	var out []*yaml.Node
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || filepath.Ext(path) != ".yaml" {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		var doc yaml.Node
+		if yaml.Unmarshal(data, &doc) == nil {
+			out = append(out, &doc)
+		}
+		return nil
+	})
+	return out, err
+}
+
 func outputText(dir string, n *yaml.Node, maxLines int) (string, error) {
 	if n.Kind == yaml.ScalarNode || n.Kind == 0 {
 		return n.Value, nil
