@@ -99,17 +99,19 @@ var _ = Describe("owner marker", func() {
 	})
 })
 
+// staleDir makes base/name holding one stored output.
+func staleDir(base, name string) string {
+	dir := filepath.Join(base, name)
+	Expect(os.Mkdir(dir, 0o700)).To(Succeed())
+	Expect(os.WriteFile(filepath.Join(dir, "00000000-0000-4000-8000-000000000001"), []byte("stored output"), 0o600)).To(Succeed())
+	return dir
+}
+
 var _ = Describe("Sweep", func() {
 	var base string
 	BeforeEach(func() { base = GinkgoT().TempDir() })
 
-	// stale makes base/name holding one stored output.
-	stale := func(name string) string {
-		dir := filepath.Join(base, name)
-		Expect(os.Mkdir(dir, 0o700)).To(Succeed())
-		Expect(os.WriteFile(filepath.Join(dir, "00000000-0000-4000-8000-000000000001"), []byte("stored output"), 0o600)).To(Succeed())
-		return dir
-	}
+	stale := func(name string) string { return staleDir(base, name) }
 	mark := func(dir string, o store.Owner) {
 		Expect(os.Symlink(o.String(), filepath.Join(dir, store.OwnerFile))).To(Succeed())
 	}
@@ -185,12 +187,7 @@ var _ = Describe("sweeping at open", func() {
 	var base string
 	BeforeEach(func() { base = GinkgoT().TempDir() })
 
-	stale := func(name string) string {
-		dir := filepath.Join(base, name)
-		Expect(os.Mkdir(dir, 0o700)).To(Succeed())
-		Expect(os.WriteFile(filepath.Join(dir, "00000000-0000-4000-8000-000000000001"), []byte("stored output"), 0o600)).To(Succeed())
-		return dir
-	}
+	stale := func(name string) string { return staleDir(base, name) }
 
 	It("removes a directory whose owner process is dead when a store opens in the same base", func() {
 		dir := stale("ai-agent-killed")
