@@ -49,7 +49,7 @@ func (r *reader) peek() byte {
 // kind names the value that starts at the next byte, for messages.
 func (r *reader) kind() string {
 	switch c := r.peek(); {
-	case c == 0:
+	case r.i >= len(r.b):
 		return "the end of the input"
 	case c == '{':
 		return "an object"
@@ -76,7 +76,7 @@ func (r *reader) want(what string) *Error {
 
 // end checks that only white space follows the value.
 func (r *reader) end() error {
-	if r.peek() != 0 {
+	if r.ws(); r.i < len(r.b) { // not peek() == 0: a NUL byte is data too
 		return r.fail(r.i, "data after the JSON value")
 	}
 	return nil

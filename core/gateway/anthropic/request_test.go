@@ -109,6 +109,8 @@ var _ = Describe("DecodeRequest", func() {
 		Entry(nil, `{"model":"m"}`, `anthropic: request: 1:1 (byte 0): no messages array`),
 		Entry(nil, `{"Messages":[]}`, `anthropic: request: 1:1 (byte 0): no messages array`),
 		Entry(nil, `{"messages":[]} x`, `anthropic: request: 1:17 (byte 16): data after the JSON value`),
+		Entry(nil, "{\"messages\":[]}\x00", `anthropic: request: 1:16 (byte 15): data after the JSON value`), // found by FuzzDecodeRequest
+		Entry(nil, "{\"messages\":\x00}", `anthropic: request: 1:13 (byte 12): messages: want an array, got byte 0x0`),
 		Entry(nil, `{"messages":[],"messages":[{"role":"user","content":"x"}]}`,
 			`anthropic: request: 1:16 (byte 15): messages: duplicate key "messages"`),
 		Entry(nil, `{"messages":[{"role":"user","content":"x","role":"assistant"}]}`,
