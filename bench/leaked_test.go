@@ -148,6 +148,39 @@ func BenchmarkLeaked(b *testing.B) {
 	}
 }
 
+// BenchmarkLeakedBaseline is the floor of each input of BenchmarkLeaked,
+// measured in the same run: visiting every '<' of the same text, the least a
+// scanner for tags must do. A 1 MiB text fits in the CPU cache and its 10 MiB
+// pair does not, so an input the scanner reads at memory speed (gigabytes a
+// second, as fence-unclosed-long) costs more per byte at 10 MiB for any
+// reader; bench/linear.awk compares each pair's ratio with this one's.
+func BenchmarkLeakedBaseline(b *testing.B) {
+	for _, in := range leakedInputs() {
+		b.Run(in.name, func(b *testing.B) {
+			text := in.gen()
+			b.SetBytes(int64(len(text)))
+			n := 0
+			for b.Loop() {
+				n = countTags(text)
+			}
+			b.ReportMetric(float64(n), "tags")
+		})
+	}
+}
+
+// countTags visits every '<' of text.
+func countTags(text string) int {
+	n := 0
+	for i := 0; ; i++ {
+		j := strings.IndexByte(text[i:], '<')
+		if j < 0 {
+			return n
+		}
+		i += j
+		n++
+	}
+}
+
 // BenchmarkIndexByte is the baseline for tag-free text: visiting every '<'.
 func BenchmarkIndexByte(b *testing.B) {
 	text := []byte(generate("prose", 1<<20))
