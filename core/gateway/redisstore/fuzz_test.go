@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/redis/go-redis/v9"
+	"github.com/gomodule/redigo/redis"
 
 	"github.com/toolout/toolout/core/gateway"
 	"github.com/toolout/toolout/core/gateway/redisstore"
@@ -25,11 +25,14 @@ func FuzzStore(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Cleanup(func() { _ = srv.Stop() })
-	rc := redis.NewClient(&redis.Options{Addr: srv.Addr})
+	rc, err := redis.DialURL(srv.URL)
+	if err != nil {
+		f.Fatal(err)
+	}
 	f.Cleanup(func() { _ = rc.Close() })
 	ctx := context.Background()
 	storecontract.Fuzz(f, "../../../scenarios/gateway/data", func(t *testing.T, opts gateway.StoreOptions) gateway.Store {
-		if err := rc.FlushDB(ctx).Err(); err != nil {
+		if _, err := rc.Do("FLUSHDB"); err != nil {
 			t.Fatal(err)
 		}
 		s, err := redisstore.New(ctx, redisstore.Options{URL: srv.URL, Store: opts})

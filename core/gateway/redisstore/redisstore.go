@@ -4,12 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
 	"strconv"
-	"strings"
 	"time"
 
-	"github.com/redis/go-redis/v9"
+	"github.com/gomodule/redigo/redis"
 
 	"github.com/toolout/toolout/core/gateway"
 )
@@ -24,7 +22,8 @@ const DefaultTimeout = 2 * time.Second
 // Options configure a Store.
 type Options struct {
 	// URL is redis://[[USER]:PASSWORD@]HOST:PORT/DB (rediss:// for TLS),
-	// with go-redis's query options (dial_timeout, pool_size, ...).
+	// with the query options dial_timeout, read_timeout, write_timeout
+	// (a duration, or whole seconds) and pool_size (connections at most).
 	URL string
 	// Prefix starts every key; replicas that share it share one store.
 	// Empty means DefaultPrefix.
@@ -40,7 +39,7 @@ type Options struct {
 // Store is a gateway.Store on a Redis server. It is safe for concurrent
 // use, by goroutines and by processes sharing the server and the prefix.
 type Store struct {
-	client *redis.Client
+	pool   *redis.Pool
 	opts   gateway.StoreOptions
 	prefix string
 	keys   []string // the fixed KEYS of the scripts, KEYS[7] left to fill
@@ -52,90 +51,69 @@ var _ gateway.Store = (*Store)(nil)
 // unreachable server is a one-line error naming the URL, its password
 // hidden.
 func New(ctx context.Context, o Options) (*Store, error) {
-	ro, err := parseURL(o.URL)
+	c, err := parseURL(o.URL)
 	if err != nil {
 		return nil, err
 	}
-	ro.DialTimeout = timeout(o.DialTimeout, ro.DialTimeout)
-	ro.ReadTimeout = timeout(o.ReadTimeout, ro.ReadTimeout)
-	ro.WriteTimeout = timeout(o.WriteTimeout, ro.WriteTimeout)
-	if ro.MaxRetries == 0 {
-		ro.MaxRetries = 1 // one retry: a pooled connection the server closed
+	dial := []redis.DialOption{
+		redis.DialConnectTimeout(timeout(o.DialTimeout, c.dialTimeout)),
+		redis.DialReadTimeout(timeout(o.ReadTimeout, c.readTimeout)),
+		redis.DialWriteTimeout(timeout(o.WriteTimeout, c.writeTimeout)),
 	}
-	ro.DialerRetries = 1            // fail fast: the gateway passes through
-	ro.ContextTimeoutEnabled = true // a context's deadline bounds a call too
-	ro.DisableIdentity = true       // no CLIENT SETINFO on connect
 	prefix := o.Prefix
 	if prefix == "" {
 		prefix = DefaultPrefix
 	}
-	s := &Store{client: redis.NewClient(ro), opts: o.Store.WithDefaults(), prefix: prefix}
+	s := &Store{opts: o.Store.WithDefaults(), prefix: prefix}
+	s.pool = &redis.Pool{
+		DialContext: func(ctx context.Context) (redis.Conn, error) { return redis.DialURLContext(ctx, c.url, dial...) },
+		MaxActive:   c.poolSize,
+		MaxIdle:     c.poolSize,
+		Wait:        true, // past MaxActive a call waits for a connection, bounded by its context
+	}
 	s.keys = []string{prefix + "bytes", prefix + "seq", prefix + "idx:o", prefix + "idx:c",
 		prefix + "size:o", prefix + "size:c", ""}
-	if err := s.client.Ping(ctx).Err(); err != nil {
-		_ = s.client.Close()
+	if _, err := s.do(ctx, func(ctx context.Context, cn redis.Conn) (any, error) {
+		return redis.DoContext(cn, ctx, "PING")
+	}); err != nil {
+		_ = s.pool.Close()
 		return nil, fmt.Errorf("redisstore: %s unreachable: %w", redact(o.URL), oneLine(err))
 	}
 	return s, nil
 }
 
-// parseURL reads a Redis URL, with errors that never show its password.
-func parseURL(raw string) (*redis.Options, error) {
-	if raw == "" {
-		return nil, errors.New("redisstore: no URL (want redis://HOST:PORT/DB)")
-	}
-	ro, err := redis.ParseURL(raw)
-	if err != nil {
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			err = ue.Err // its text would repeat the URL, password and all
+// do runs call on a pooled connection. A failure of the connection itself
+// (not a Redis error reply, not a missing value, not the context) closes it
+// and runs call once more on another: the server may have closed an idle
+// pooled connection.
+func (s *Store) do(ctx context.Context, call func(context.Context, redis.Conn) (any, error)) (any, error) {
+	var reply any
+	var err error
+	for range 2 {
+		var cn redis.Conn
+		if cn, err = s.pool.GetContext(ctx); err != nil {
+			return nil, err
 		}
-		return nil, fmt.Errorf("redisstore: bad URL %q: %w", redact(raw), oneLine(err))
+		reply, err = call(ctx, cn)
+		_ = cn.Close() // back to the pool, or closed when it failed
+		var rerr redis.Error
+		if err == nil || errors.As(err, &rerr) || errors.Is(err, redis.ErrNil) || ctx.Err() != nil {
+			break
+		}
 	}
-	return ro, nil
+	return reply, err
 }
 
-func timeout(opt, fromURL time.Duration) time.Duration {
-	switch {
-	case opt > 0:
-		return opt
-	case fromURL != 0:
-		return fromURL
+// script runs sc with keys and args.
+func (s *Store) script(ctx context.Context, sc *redis.Script, keys []string, args ...any) (any, error) {
+	all := make([]any, 0, 1+len(keys)+len(args))
+	all = append(all, len(keys))
+	for _, k := range keys {
+		all = append(all, k)
 	}
-	return DefaultTimeout
+	all = append(all, args...)
+	return s.do(ctx, func(ctx context.Context, cn redis.Conn) (any, error) { return sc.DoContext(ctx, cn, all...) })
 }
-
-// redact hides the password of a URL, even one that does not parse.
-func redact(raw string) string {
-	if u, err := url.Parse(raw); err == nil {
-		return u.Redacted()
-	}
-	at := strings.LastIndex(raw, "@")
-	if at < 0 {
-		return raw
-	}
-	start := strings.Index(raw, "://") + len("://")
-	if start < len("://") || start > at {
-		start = 0
-	}
-	return raw[:start] + "xxxxx" + raw[at:]
-}
-
-// oneLine keeps err's chain for errors.Is and flattens its text.
-func oneLine(err error) error {
-	if msg := err.Error(); strings.ContainsAny(msg, "\r\n") {
-		return &flatError{msg: strings.Join(strings.Fields(msg), " "), err: err}
-	}
-	return err
-}
-
-type flatError struct {
-	msg string
-	err error
-}
-
-func (e *flatError) Error() string { return e.msg }
-func (e *flatError) Unwrap() error { return e.err }
 
 // PutOriginal keeps the original content of id for OriginalTTL.
 func (s *Store) PutOriginal(ctx context.Context, id, content string) error {
@@ -163,7 +141,7 @@ func (s *Store) Stats(ctx context.Context) (gateway.StoreStats, error) {
 	if err := ctx.Err(); err != nil {
 		return gateway.StoreStats{}, fmt.Errorf("redisstore: stats: %w", err)
 	}
-	res, err := statsScript.Run(ctx, s.client, s.scriptKeys(""), s.prefix, s.now()).Int64Slice()
+	res, err := redis.Int64s(s.script(ctx, statsScript, s.scriptKeys(""), s.prefix, s.now()))
 	if err == nil && len(res) != 3 {
 		err = fmt.Errorf("unexpected reply %v", res)
 	}
@@ -175,7 +153,7 @@ func (s *Store) Stats(ctx context.Context) (gateway.StoreStats, error) {
 
 // Close closes the connections to the server.
 func (s *Store) Close() error {
-	if err := s.client.Close(); err != nil {
+	if err := s.pool.Close(); err != nil {
 		return fmt.Errorf("redisstore: close: %w", err)
 	}
 	return nil
@@ -188,8 +166,8 @@ func (s *Store) put(ctx context.Context, kind, op, id, value string, ttl time.Du
 	now := s.opts.Sources.Time()
 	exp := now.Add(ttl).UnixMilli()
 	ttlMS := max(ttl.Milliseconds(), 1)
-	err := putScript.Run(ctx, s.client, s.scriptKeys(kind+":"+id), s.prefix, now.UnixMilli(),
-		kind, id, value, exp, ttlMS, s.opts.MaxEntries, s.opts.MaxBytes).Err()
+	_, err := s.script(ctx, putScript, s.scriptKeys(kind+":"+id), s.prefix, now.UnixMilli(),
+		kind, id, value, exp, ttlMS, s.opts.MaxEntries, s.opts.MaxBytes)
 	if err != nil {
 		return fmt.Errorf("redisstore: %s: %w", op, oneLine(err))
 	}
@@ -200,9 +178,9 @@ func (s *Store) get(ctx context.Context, kind, op, id string) (string, bool, err
 	if err := ctx.Err(); err != nil {
 		return "", false, fmt.Errorf("redisstore: %s: %w", op, err)
 	}
-	v, err := getScript.Run(ctx, s.client, s.scriptKeys(kind+":"+id), s.prefix, s.now(), kind, id).Text()
+	v, err := redis.String(s.script(ctx, getScript, s.scriptKeys(kind+":"+id), s.prefix, s.now(), kind, id))
 	switch {
-	case errors.Is(err, redis.Nil):
+	case errors.Is(err, redis.ErrNil):
 		return "", false, nil
 	case err != nil:
 		return "", false, fmt.Errorf("redisstore: %s: %w", op, oneLine(err))

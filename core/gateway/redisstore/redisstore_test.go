@@ -5,9 +5,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gomodule/redigo/redis"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-	"github.com/redis/go-redis/v9"
 
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/gateway"
@@ -56,16 +56,15 @@ var _ = Describe("redisstore", func() {
 		s := open(server().URL, prefix, gateway.StoreOptions{OriginalTTL: 3 * time.Minute, CompressedTTL: time.Hour})
 		Expect(s.PutOriginal(ctx, "id", "o")).To(Succeed())
 		Expect(s.PutCompressed(ctx, "id", "c")).To(Succeed())
-		rc := redis.NewClient(&redis.Options{Addr: strings.TrimSuffix(strings.TrimPrefix(server().URL, "redis://"), "/0")})
-		DeferCleanup(rc.Close)
-		Expect(rc.PTTL(ctx, prefix+"o:id").Val()).To(BeNumerically("~", 3*time.Minute, 5*time.Second))
-		Expect(rc.PTTL(ctx, prefix+"c:id").Val()).To(BeNumerically("~", time.Hour, 5*time.Second))
-		Expect(rc.HGetAll(ctx, prefix+"o:id").Val()).To(HaveKeyWithValue("v", "o"))
-		keys, err := rc.Keys(ctx, prefix+"*").Result()
+		rc := dial()
+		Expect(redis.Int64(rc.Do("PTTL", prefix+"o:id"))).To(BeNumerically("~", (3 * time.Minute).Milliseconds(), 5000))
+		Expect(redis.Int64(rc.Do("PTTL", prefix+"c:id"))).To(BeNumerically("~", time.Hour.Milliseconds(), 5000))
+		Expect(redis.StringMap(rc.Do("HGETALL", prefix+"o:id"))).To(HaveKeyWithValue("v", "o"))
+		keys, err := redis.Strings(rc.Do("KEYS", prefix+"*"))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(keys).To(ConsistOf(prefix+"o:id", prefix+"c:id", prefix+"idx:o", prefix+"idx:c",
 			prefix+"size:o", prefix+"size:c", prefix+"bytes", prefix+"seq"))
-		Expect(rc.PTTL(ctx, prefix+"bytes").Val()).To(Equal(time.Duration(-1)), "no expiration")
+		Expect(redis.Int64(rc.Do("PTTL", prefix+"bytes"))).To(BeEquivalentTo(-1), "no expiration")
 	})
 
 	It("forgets an entry Redis dropped on its own, in lookups and then in Stats", func() {
@@ -73,9 +72,8 @@ var _ = Describe("redisstore", func() {
 		s := open(server().URL, prefix, gateway.StoreOptions{})
 		Expect(s.PutOriginal(ctx, "a", "1")).To(Succeed())
 		Expect(s.PutOriginal(ctx, "b", "2")).To(Succeed())
-		rc := redis.NewClient(&redis.Options{Addr: strings.TrimSuffix(strings.TrimPrefix(server().URL, "redis://"), "/0")})
-		DeferCleanup(rc.Close)
-		Expect(rc.Del(ctx, prefix+"o:a").Err()).To(Succeed()) // as a real-clock TTL or maxmemory would
+		rc := dial()
+		Expect(rc.Do("DEL", prefix+"o:a")).To(BeEquivalentTo(1)) // as a real-clock TTL or maxmemory would
 		Expect(get(s.Original, "a")).To(Equal("<missing>"))
 		Expect(s.Stats(ctx)).To(Equal(gateway.StoreStats{Originals: 1, Bytes: 2}))
 	})
@@ -123,10 +121,12 @@ var _ = Describe("redisstore", func() {
 			Expect(err.Error()).NotTo(ContainSubstring("\n"))
 		},
 		Entry("no URL", "", "redisstore: no URL (want redis://HOST:PORT/DB)"),
-		Entry("another scheme", "http://127.0.0.1:6379", `redisstore: bad URL "http://127.0.0.1:6379": redis: invalid URL scheme: http`),
+		Entry("another scheme", "http://127.0.0.1:6379", `redisstore: bad URL "http://127.0.0.1:6379": invalid URL scheme: http (want redis or rediss)`),
 		Entry("a bad port", "redis://u:secret@127.0.0.1:x/0", `redisstore: bad URL "redis://xxxxx@127.0.0.1:x/0": invalid port ":x" after host`),
-		Entry("a bad database", "redis://:secret@127.0.0.1:6379/db", `redisstore: bad URL "redis://:xxxxx@127.0.0.1:6379/db": redis: invalid database number: "db"`),
-		Entry("an unknown option", "redis://127.0.0.1:6379/0?colour=red", `redisstore: bad URL "redis://127.0.0.1:6379/0?colour=red": redis: unexpected option: colour`),
+		Entry("a bad database", "redis://:secret@127.0.0.1:6379/db", `redisstore: bad URL "redis://:xxxxx@127.0.0.1:6379/db": invalid database number: "db"`),
+		Entry("an unknown option", "redis://127.0.0.1:6379/0?colour=red", `redisstore: bad URL "redis://127.0.0.1:6379/0?colour=red": unexpected option: colour (want one of dial_timeout, read_timeout, write_timeout, pool_size)`),
+		Entry("a bad timeout", "redis://127.0.0.1:6379/0?read_timeout=soon", `redisstore: bad URL "redis://127.0.0.1:6379/0?read_timeout=soon": invalid read_timeout "soon" (want a duration such as 500ms or 3s)`),
+		Entry("a pool of none", "redis://127.0.0.1:6379/0?pool_size=0", `redisstore: bad URL "redis://127.0.0.1:6379/0?pool_size=0": invalid pool_size "0" (want a number over 0)`),
 		Entry("nothing listening", "redis://u:secret@127.0.0.1:1/0", "redisstore: redis://u:xxxxx@127.0.0.1:1/0 unreachable: "),
 	)
 })
@@ -160,4 +160,14 @@ func expectFastError(s *redisstore.Store) {
 		Expect(err).To(MatchError(HavePrefix("redisstore: "+op+": ")), op)
 		Expect(time.Since(start)).To(BeNumerically("<", 5*time.Second), op)
 	}
+}
+
+// dial connects to the suite's server for a spec's own look at the keys,
+// closed at the end of the spec.
+func dial() redis.Conn {
+	GinkgoHelper()
+	rc, err := redis.DialURL(server().URL)
+	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(rc.Close)
+	return rc
 }

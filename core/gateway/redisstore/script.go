@@ -1,6 +1,6 @@
 package redisstore
 
-import "github.com/redis/go-redis/v9"
+import "github.com/gomodule/redigo/redis"
 
 // The scripts keep the entries, the two indexes, the sizes and the byte
 // counter consistent: each runs atomically on the server, so replicas
@@ -58,7 +58,7 @@ purge("c")
 // (ms), 7 Redis TTL (ms), 8 MaxEntries, 9 MaxBytes. Returns 1 when the
 // entry is kept, 0 when it is larger than MaxBytes alone (the id's old
 // value is dropped either way).
-var putScript = redis.NewScript(prelude + `
+var putScript = redis.NewScript(-1, prelude+`
 local kind, id, value = ARGV[3], ARGV[4], ARGV[5]
 local maxEntries, maxBytes = tonumber(ARGV[8]), tonumber(ARGV[9])
 drop(kind, id)
@@ -87,7 +87,7 @@ return 1
 
 // getScript: ARGV 3 kind, 4 id. Returns the value, or nil when the entry is
 // missing or expired.
-var getScript = redis.NewScript(prelude + `
+var getScript = redis.NewScript(-1, prelude+`
 local r = redis.call("HMGET", KEYS[7], "v", "e")
 if not r[1] then return false end
 if not r[2] or tonumber(r[2]) <= now then
@@ -98,6 +98,6 @@ return r[1]
 `)
 
 // statsScript returns {originals, compressed, bytes} after the purge.
-var statsScript = redis.NewScript(prelude + `
+var statsScript = redis.NewScript(-1, prelude+`
 return {redis.call("ZCARD", idx.o), redis.call("ZCARD", idx.c), tonumber(redis.call("GET", bytesKey) or "0")}
 `)
