@@ -23,9 +23,9 @@ REPORTS   ?= reports
 FIRST     ?= ./harness ./cmd/toolout ./core/schema ./core/tokens ./core/chunk
 # NORACE: packages that make test runs a second time, without the race detector and with the
 # build tag `differential`, which leaves out their Ginkgo specs (so that this pass compiles no
-# Ginkgo): their single-goroutine random differentials, which under -race run a tenth of their
-# trials (core/tokens/race_internal_test.go), run every trial here (without vet: go vet
-# vetted the same files)
+# Ginkgo): their single-goroutine random differentials and fuzz seeds, which the race pass skips
+# (core/tokens/trials_internal_test.go: race costs them tenfold and has nothing to find in one
+# goroutine), run every trial here (without vet: go vet vetted the same files)
 NORACE    ?= ./core/tokens
 # NODEBUG: make test compiles every package without DWARF debug information (-dwarf=false; go test
 # and go run already link their binaries without it): the cold race build of every package costs a

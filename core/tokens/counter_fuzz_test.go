@@ -67,6 +67,7 @@ func randomCuts(rng *rand.Rand, n, k int) []int {
 // first part is that part's count. Seeds: the tool outputs of the extract
 // scenarios, the samples of the specs, and random text rich in line breaks.
 func FuzzCounter(f *testing.F) {
+	tokens.SkipUnderRace(f)
 	var texts []string
 	texts = append(texts, scenarioOutputs(f, "../../scenarios/extract")...)
 	texts = append(texts, samples...)

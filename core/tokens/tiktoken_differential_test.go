@@ -10,20 +10,21 @@ import (
 )
 
 // The random differentials against tiktoken-go are plain tests, free of
-// Ginkgo, so that they run in both passes of `make test`: under -race with a
-// tenth of their trials, and again with -tags differential, which leaves the
-// Ginkgo files out, with all of them (see race_internal_test.go).
+// Ginkgo, so that `make test` runs them in its pass without -race (-tags
+// differential leaves the Ginkgo files out), with every trial; the race pass
+// skips them (SkipUnderRace, trials_internal_test.go).
 
 // TestCountMatchesTiktokenGoOnRandomText compares Count with tiktoken-go on
 // 4,000 random strings per encoding of up to 120 runes drawn from letters,
 // digits, punctuation, contractions and white space of every kind.
 func TestCountMatchesTiktokenGoOnRandomText(t *testing.T) {
+	tokens.SkipUnderRace(t)
 	alphabet := []rune("aAbZ z0 19.,;:'\"!?-_/\\\n\t\r(){}[]<>é東😀ß \u00a0\u2003\u3000\v\f\u0085\u2028ⅫÀ'sS'LLd")
 	for _, name := range tokens.Names() {
 		t.Run(name, func(t *testing.T) {
 			tk := tokens.MustNew(name)
 			rng := rand.New(rand.NewPCG(1, uint64(len(name))))
-			for range tokens.Trials(4000) {
+			for range 4000 {
 				n := rng.IntN(120)
 				var b strings.Builder
 				for range n {
@@ -40,6 +41,7 @@ func TestCountMatchesTiktokenGoOnRandomText(t *testing.T) {
 // of seeded random base64, the same lowercased, a run of one letter and a
 // repeated pattern.
 func TestCountMatchesTiktokenGoOnLongPieces(t *testing.T) {
+	tokens.SkipUnderRace(t)
 	for _, name := range tokens.Names() {
 		t.Run(name, func(t *testing.T) {
 			tk := tokens.MustNew(name)
