@@ -20,31 +20,25 @@ FORBIDDEN := github.com/toolout/toolout/(harness|fakes|cmd)|github.com/onsi/(gin
 REPORTS   ?= reports
 # FIRST: the slowest test packages, started first so that the two-core tail is short (order only:
 # ./... still runs every package once)
-FIRST     ?= ./harness ./cmd/toolout ./core/schema ./core/tokens ./core/chunk
-# NORACE: packages that make test runs a second time, without the race detector and with the
-# build tag `differential`, which leaves out their Ginkgo specs (so that this pass compiles no
-# Ginkgo): their single-goroutine random differentials and fuzz seeds, which the race pass skips
-# (core/tokens/trials_internal_test.go: race costs them tenfold and has nothing to find in one
-# goroutine), run every trial here (without vet: go vet vetted the same files)
-NORACE    ?= ./core/tokens
+FIRST     ?= ./core/tokens ./cmd/toolout ./harness ./core/schema ./core/fstools ./core/chunk
 # NODEBUG: make test compiles every package without DWARF debug information (-dwarf=false; go test
 # and go run already link their binaries without it): the cold race build of every package costs a
 # sixth less (128 s -> 111 s on 2 cores); stack traces, panics and race reports keep their
-# file:line. Every step of make test uses the same flags, so the race pass, go vet and the
-# non-race pass reuse each other's builds. Empty it to debug a test binary with a debugger.
+# file:line. Every step of make test uses the same flags, so go vet reuses the race pass's
+# build. Empty it to debug a test binary with a debugger.
 NODEBUG   ?= -gcflags=all=-dwarf=false
 # REPORT pipes a go test -json stream into the console, JUnit and JSON reports (internal/testreport)
 REPORT     = $(GO) run $(NODEBUG) ./internal/testreport
 
 ## test: gofmt check, dependency direction, then every test with the race detector, then go vet
 ## (its full set of checks on every package and its tests, on the race build the tests just
-## compiled), then the NORACE packages again without race (their exhaustive differentials); every
-## pass runs even when one fails. Reports go to $(REPORTS)/: go-test.xml (JUnit, one case per Go
-## test), junit/<suite>.xml (JUnit, one case per Ginkgo spec, so one per scenario) and
-## go-test.json (go test -json, with each package's and test's time); the second pass writes
-## go-test-norace.xml and go-test-norace.json. go vet runs after the tests rather than inside them
-## (go test -vet=all) because go test vets each test variant on its own: 51 s against 22 s on a
-## cold cache
+## compiled); both run even when one fails. Reports go to $(REPORTS)/: go-test.xml (JUnit, one
+## case per Go test), junit/<suite>.xml (JUnit, one case per Ginkgo spec, so one per scenario) and
+## go-test.json (go test -json, with each package's and test's time). go vet runs after the tests
+## rather than inside them (go test -vet=all) because go test vets each test variant on its own:
+## 51 s against 22 s on a cold cache. One pass only: core/tokens' differentials against
+## tiktoken-go run under race too (a pass without race compiled net/http and crypto/tls a second
+## time for tiktoken-go: cold make test 172 s with it, 150 s without)
 test: fmt-check deps
 	@rm -rf $(REPORTS) && mkdir -p $(REPORTS)/junit
 	@status=0; \
@@ -55,10 +49,6 @@ test: fmt-check deps
 	[ "$$(cat $(REPORTS)/.status)" = 0 ] || status=1; \
 	echo "go vet ./..."; \
 	$(GO) vet -race $(NODEBUG) ./... || status=1; \
-	echo "go test -tags differential -count=1 $(NORACE)"; \
-	{ $(GO) test -json -tags differential -vet=off $(NODEBUG) -count=1 $(NORACE) 2>&1; echo $$? > $(REPORTS)/.status; } \
-		| $(REPORT) --junit $(REPORTS)/go-test-norace.xml --json $(REPORTS)/go-test-norace.json || status=1; \
-	[ "$$(cat $(REPORTS)/.status)" = 0 ] || status=1; \
 	rm -f $(REPORTS)/.status; \
 	exit $$status
 

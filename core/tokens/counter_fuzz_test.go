@@ -8,9 +8,7 @@ import (
 	"github.com/toolout/toolout/core/tokens"
 )
 
-// This file imports no test framework, so FuzzCounter's seeds run in both
-// passes of `make test` (see race_internal_test.go); the Counter specs are in
-// counter_test.go.
+// The Counter specs are in counter_test.go; this file holds its fuzz target.
 
 // counterAlphabet is rich in what decides where pieces end: line breaks
 // followed by every kind of character, '/', apostrophes of contractions,
@@ -67,7 +65,6 @@ func randomCuts(rng *rand.Rand, n, k int) []int {
 // first part is that part's count. Seeds: the tool outputs of the extract
 // scenarios, the samples of the specs, and random text rich in line breaks.
 func FuzzCounter(f *testing.F) {
-	tokens.SkipUnderRace(f)
 	var texts []string
 	texts = append(texts, scenarioOutputs(f, "../../scenarios/extract")...)
 	texts = append(texts, samples...)

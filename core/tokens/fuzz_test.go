@@ -22,7 +22,6 @@ const maxFuzzBytes = 1 << 10
 // them). Inputs stay small because tiktoken-go's merge is quadratic in a
 // piece; FuzzMergeWindows covers the long-piece merge.
 func FuzzCount(f *testing.F) {
-	tokens.SkipUnderRace(f)
 	var seeds []string
 	seeds = append(seeds, scenarioOutputs(f, "../../scenarios/extract")...)
 	seeds = append(seeds, samples...)

@@ -37,7 +37,6 @@ func longPieces(rng *rand.Rand) []string {
 // often) to the default, on both encodings, and that with the default
 // window gluing, not the fallback, does the work.
 func TestWindowedMergeIsExact(t *testing.T) {
-	SkipUnderRace(t)
 	rng := rand.New(rand.NewPCG(11, 12))
 	pieces := longPieces(rng)
 	for _, name := range []string{CL100K, O200K} {
@@ -63,7 +62,6 @@ func TestWindowedMergeIsExact(t *testing.T) {
 // TestWindowedMergeRandomPieces compares on many shorter random pieces with
 // small windows, where each piece is glued many times.
 func TestWindowedMergeRandomPieces(t *testing.T) {
-	SkipUnderRace(t)
 	rng := rand.New(rand.NewPCG(13, 14))
 	alphabets := []string{"ab", "aab", "=", "=-", " \n", "abcde", "xyzXYZ", "0123456789", "\xef\xbf\xbd="}
 	for _, name := range []string{CL100K, O200K} {
@@ -110,7 +108,6 @@ func quadratic(e *encoding, piece string) int {
 // TestTreeMergeIsExact checks the tournament-tree merge against the plain
 // quadratic merge on random pieces of all lengths up to 400 bytes.
 func TestTreeMergeIsExact(t *testing.T) {
-	SkipUnderRace(t)
 	rng := rand.New(rand.NewPCG(15, 16))
 	alphabets := []string{"ab", "a", "=", "=-", " \n", "abcdefghijklmnopqrstuvwxyz", "xyzXYZ09", "\xef\xbf\xbd=", "\x00\xff\x80"}
 	for _, name := range []string{CL100K, O200K} {
@@ -137,7 +134,6 @@ func TestTreeMergeIsExact(t *testing.T) {
 // times) against the tree merge of the whole piece, on arbitrary bytes with
 // either encoding. The pieces of TestWindowedMergeIsExact seed it.
 func FuzzMergeWindows(f *testing.F) {
-	SkipUnderRace(f)
 	for i, p := range longPieces(rand.New(rand.NewPCG(17, 18))) {
 		f.Add(p, uint8(i*13), i%2 == 0)
 	}

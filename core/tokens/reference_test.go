@@ -11,9 +11,8 @@ import (
 	"github.com/toolout/toolout/core/tokens"
 )
 
-// This file is in every build of the tests (it imports no test framework):
-// the Ginkgo specs, the differential tests of differential_test.go and the
-// fuzz targets all compare with the same reference and the same samples.
+// The Ginkgo specs, the differential tests and the fuzz targets all compare
+// with the same reference and the same samples.
 
 var (
 	refOnce sync.Once

@@ -17,9 +17,8 @@ func pieces(split func(string, func(int, int)), s string) []string {
 // TestSplittersMatchTheirPatterns checks the hand-written splitters piece by
 // piece against the encodings' own patterns run through regexp2, on random
 // text drawn from every character class the patterns distinguish: 20,000
-// strings per encoding (not under the race detector: SkipUnderRace).
+// strings per encoding.
 func TestSplittersMatchTheirPatterns(t *testing.T) {
-	SkipUnderRace(t)
 	alphabet := []rune("aAbZzQ 0 19.,;:'\"!?-_/\\\n\t\r(){}[]<>é東😀ßǅʰ\u0301\u0308ŉĳǈ \u00a0\u2003\u3000\v\f\u0085\u2028Ⅻ½À'sS'LLdtTrEvVmM٣ſ\ufffd")
 	for _, name := range []string{CL100K, O200K} {
 		enc, err := load(name)

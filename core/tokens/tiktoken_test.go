@@ -1,5 +1,3 @@
-//go:build !differential
-
 package tokens_test
 
 import (

@@ -76,7 +76,6 @@ func randomInvalid(rng *rand.Rand, n int) string {
 // of them invalid UTF-8. It runs in both passes of `make test` (see
 // tiktoken_differential_test.go).
 func TestCountMatchesTiktokenGoOnRandomBytes(t *testing.T) {
-	tokens.SkipUnderRace(t)
 	for _, name := range tokens.Names() {
 		t.Run(name, func(t *testing.T) {
 			tk := tokens.MustNew(name)
@@ -96,7 +95,6 @@ func TestCountMatchesTiktokenGoOnRandomBytes(t *testing.T) {
 // tiktoken-go on 2,000 strings per encoding of up to 40 fragments: text,
 // truncated, overlong and surrogate sequences, and random bytes.
 func TestCountMatchesTiktokenGoOnTextWithInvalidUTF8(t *testing.T) {
-	tokens.SkipUnderRace(t)
 	for _, name := range tokens.Names() {
 		t.Run(name, func(t *testing.T) {
 			tk := tokens.MustNew(name)
