@@ -26,58 +26,56 @@ import (
 // max_chunks and line_threshold change).
 var Strategies = []string{"truncate", "in-tool-pagination", "full-chunked", "read-grep", "compress-expand", "auto"}
 
-// Knobs are the settings a comparison runs with; --set sweeps them.
+// Knobs are the settings a comparison runs with; --set sweeps them by name.
 type Knobs struct {
 	// ByteCap is what truncate keeps (head and tail) and what the store
 	// treats as oversized.
 	ByteCap int `json:"byte_cap"`
-	// OverlapPercent is full-chunked's overlap (0 allowed).
-	OverlapPercent int `json:"overlap"`
-	// ContextWindow is the models' context, in tokens.
-	ContextWindow int `json:"context_window"`
-	// MaxOutputTokens bounds each answer.
-	MaxOutputTokens int `json:"max_output"`
 	// SimpleWords is what compress keeps.
 	SimpleWords int `json:"simple_words"`
-	// MaxChunks and LineThreshold drive the auto routing.
-	MaxChunks     int `json:"max_chunks"`
-	LineThreshold int `json:"line_threshold"`
+	// Extract are tool_output's knobs, swept by their extract.Config names
+	// (overlap_percent, max_chunks, ...). The auto strategy runs with them as
+	// they are; full-chunked and read-grep, run explicitly, are not capped in
+	// chunks (max_chunks and max_chunks_long are auto's routing).
+	Extract extract.Config `json:"extract"`
 }
 
-// DefaultKnobs are the defaults of the comparison.
+// DefaultKnobs are the defaults of the comparison: extract.DefaultConfig()
+// with a 32k window and 1,024 output tokens, a 12 KiB cap, 200 words.
 func DefaultKnobs() Knobs {
-	return Knobs{ByteCap: 12 << 10, OverlapPercent: extract.DefaultOverlapPercent, ContextWindow: 32_000, MaxOutputTokens: 1024, SimpleWords: 200,
-		MaxChunks: extract.DefaultMaxChunks, LineThreshold: extract.DefaultLineThreshold}
+	x := extract.DefaultConfig()
+	x.ContextWindow, x.MaxOutputTokens = 32_000, 1024
+	return Knobs{ByteCap: 12 << 10, SimpleWords: 200, Extract: x}
 }
 
-// knobs lists the knobs --set accepts, by name.
-func (k *Knobs) knobs() []struct {
-	name string
-	v    *int
-} {
-	return []struct {
-		name string
-		v    *int
-	}{{"byte_cap", &k.ByteCap}, {"overlap", &k.OverlapPercent}, {"context_window", &k.ContextWindow},
-		{"max_output", &k.MaxOutputTokens}, {"simple_words", &k.SimpleWords}, {"max_chunks", &k.MaxChunks},
-		{"line_threshold", &k.LineThreshold}}
+// own lists the knobs of the comparison itself, beside extract.Knobs().
+func (k *Knobs) own() map[string]*int {
+	return map[string]*int{"byte_cap": &k.ByteCap, "simple_words": &k.SimpleWords}
 }
 
-// KnobNames lists the knobs --set accepts.
+// KnobNames lists the knobs --set accepts: byte_cap, simple_words and every
+// extract.Config knob.
 func KnobNames() []string {
-	var names []string
-	for _, f := range (&Knobs{}).knobs() {
-		names = append(names, f.name)
+	names := []string{"byte_cap", "simple_words"}
+	for _, x := range extract.Knobs() {
+		names = append(names, x.Name)
 	}
 	return names
 }
 
-// Set changes one knob by name.
+// Set changes one knob by name, and checks the extraction knobs' ranges.
 func (k *Knobs) Set(name string, v int) error {
-	for _, f := range k.knobs() {
-		if f.name == name {
-			*f.v = v
-			return nil
+	if p, ok := k.own()[name]; ok {
+		if v <= 0 {
+			return fmt.Errorf("%s %d: must be positive", name, v)
+		}
+		*p = v
+		return nil
+	}
+	for _, x := range extract.Knobs() {
+		if x.Name == name {
+			*x.Field(&k.Extract) = v
+			return k.Extract.Validate()
 		}
 	}
 	return fmt.Errorf("unknown knob %q (known: %s)", name, strings.Join(KnobNames(), ", "))
@@ -227,8 +225,8 @@ func runStrategy(ctx context.Context, s string, c Case, k Knobs, tk core.Tokeniz
 		main(seen)
 		if len(r.answer) < len(c.Facts) { // facts are missing: expand
 			full := tk.Count(c.Output)
-			if r.MainTokens+full > k.ContextWindow-k.MaxOutputTokens {
-				r.Note = fmt.Sprintf("expansion of %d tokens does not fit the %d-token window", full, k.ContextWindow)
+			if r.MainTokens+full > k.Extract.ContextWindow-k.Extract.MaxOutputTokens {
+				r.Note = fmt.Sprintf("expansion of %d tokens does not fit the %d-token window", full, k.Extract.ContextWindow)
 				break
 			}
 			r.MainTokens += full
@@ -280,7 +278,7 @@ func paginate(c Case, k Knobs, tk core.Tokenizer, m *meter, r *result) error {
 				r.Note = "a page over the size limit (long lines): nothing readable"
 				break
 			}
-			if r.MainTokens > k.ContextWindow {
+			if r.MainTokens > k.Extract.ContextWindow {
 				r.Note = "the pages overflow the main context"
 				break
 			}
@@ -329,14 +327,9 @@ func extractWith(ctx context.Context, mode string, c Case, k Knobs, tk core.Toke
 		m.charge(req, resp.Text+args)
 		return resp, nil
 	})
-	overlap := k.OverlapPercent
-	if overlap == 0 {
-		overlap = -1
-	}
-	cfg := extract.Config{ContextWindow: k.ContextWindow, MaxOutputTokens: k.MaxOutputTokens, OverlapPercent: overlap,
-		MaxChunks: 1 << 20, MaxChunksLong: 1 << 20, Concurrency: 4}
-	if mode == "auto" { // the tool_output defaults, with the swept knobs
-		cfg.MaxChunks, cfg.MaxChunksLong, cfg.LineThreshold = k.MaxChunks, 0, k.LineThreshold
+	cfg := k.Extract
+	if mode != "auto" { // run explicitly: no routing cap
+		cfg.MaxChunks, cfg.MaxChunksLong = 1<<20, 1<<20
 	}
 	ex, err := extract.New(extract.Options{Store: st, LLM: oracle, Tokenizer: tk, Nonce: nonce, Config: cfg})
 	if err != nil {
@@ -397,7 +390,7 @@ func readGrepTurn(req core.Request, handle, nonce string) core.Response {
 func BudgetFor(k Knobs) func(tool, doc string) int {
 	tk := tokens.MustNew(tokens.CL100K)
 	return func(tool, doc string) int {
-		p := extract.Planner{Config: extract.Config{ContextWindow: k.ContextWindow, MaxOutputTokens: k.MaxOutputTokens}, Tokenizer: tk}
+		p := extract.Planner{Config: k.Extract, Tokenizer: tk}
 		b, _ := p.Budget(store.Meta{Tool: tool, Args: `{"since":"1h"}`, Stats: store.Measure(doc, tk)}, Question, "benchnonce")
 		return b
 	}

@@ -34,53 +34,19 @@ import (
 //	expect: {route: full-chunked, reason: "…", strategy: truncate, fallback: "full-chunked failed", strategy_error: "…", chunks: 3,
 //	         result: {contains: ["…"], equals: "…"}}
 //
-// extractKnobs are the extract.Config fields a scenario sets: flat in the
-// extract component's config, under `extract:` in the session component's.
-type extractKnobs struct {
-	ContextWindow   int `yaml:"context_window"`
-	MaxOutputTokens int `yaml:"max_output_tokens"`
-	BufferTokens    int `yaml:"buffer_tokens"`
-	MaxChunks       int `yaml:"max_chunks"`
-	MaxChunksLong   int `yaml:"max_chunks_long"`
-	// OverlapPercent is a pointer so that 0 (no overlap) differs from unset.
-	OverlapPercent *int `yaml:"overlap_percent"`
-	LineThreshold  int  `yaml:"line_threshold"`
-	Concurrency    int  `yaml:"concurrency"`
-	ReadGrepTurns  int  `yaml:"read_grep_turns"`
-	ReadGrepCalls  int  `yaml:"read_grep_calls_per_turn"`
-}
-
-func (k extractKnobs) config() extract.Config {
-	x := extract.Config{ContextWindow: k.ContextWindow, MaxOutputTokens: k.MaxOutputTokens, BufferTokens: k.BufferTokens,
-		MaxChunks: k.MaxChunks, MaxChunksLong: k.MaxChunksLong, LineThreshold: k.LineThreshold, Concurrency: k.Concurrency,
-		ReadGrepTurns: k.ReadGrepTurns, ReadGrepCallsPerTurn: k.ReadGrepCalls}
-	if k.OverlapPercent != nil {
-		x.OverlapPercent = *k.OverlapPercent
-		if x.OverlapPercent == 0 {
-			x.OverlapPercent = -1
-		}
-	}
-	return x
-}
-
-func (k extractKnobs) Validate() error {
-	if k.OverlapPercent != nil && *k.OverlapPercent < 0 {
-		return fmt.Errorf("overlap_percent %d: must be 0 to 49", *k.OverlapPercent)
-	}
-	return k.config().Validate()
-}
-
+// extractConfig is the extract component's config: extract.Config's fields,
+// flat and named by its yaml tags, over extract.DefaultConfig().
 type extractConfig struct {
-	extractKnobs  `yaml:",inline"`
-	TruncateBytes int    `yaml:"truncate_bytes"`
-	Encoding      string `yaml:"encoding"`
+	extract.Config `yaml:",inline"`
+	TruncateBytes  int    `yaml:"truncate_bytes"`
+	Encoding       string `yaml:"encoding"`
 }
 
 func (c extractConfig) Validate() error {
 	if err := checkEncoding(c.Encoding); err != nil {
 		return err
 	}
-	return c.extractKnobs.Validate()
+	return c.Config.Validate()
 }
 
 type extractTool struct {
@@ -150,7 +116,7 @@ func registerExtract(reg *Registry) {
 		Name:     "extract",
 		Doc:      "stores input.output and answers one tool_output call on it (core/extract) with the scripted LLM",
 		LLM:      true,
-		Defaults: func(c *extractConfig) { c.Encoding = tokens.CL100K },
+		Defaults: func(c *extractConfig) { c.Config, c.Encoding = extract.DefaultConfig(), tokens.CL100K },
 		Run:      runExtract,
 		Render: func(o extractOutcome) ([]Section, error) {
 			js, err := JSONSection("outcome.json", o)
@@ -184,7 +150,7 @@ func runExtract(ctx context.Context, env *Env, cfg *extractConfig, in *extractIn
 		}
 	}
 	ex, err := extract.New(extract.Options{Store: st, LLM: env.LLM, Tokenizer: tk, Sources: env.Sources,
-		Config: cfg.config(), TruncateBytes: cfg.TruncateBytes, Logf: env.Logf})
+		Config: cfg.Config, TruncateBytes: cfg.TruncateBytes, Logf: env.Logf})
 	if err != nil {
 		return extractOutcome{}, err
 	}

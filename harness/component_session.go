@@ -5,10 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
+
+	"go.yaml.in/yaml/v3"
 
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/agent"
+	"github.com/toolout/toolout/core/extract"
 	"github.com/toolout/toolout/core/session"
 	"github.com/toolout/toolout/core/tokens"
 )
@@ -33,7 +37,36 @@ type sessionConfig struct {
 	MaxToolCallsPerTurn  int    `yaml:"max_tool_calls_per_turn"`
 	Encoding             string `yaml:"encoding"`
 	// Extract configures tool_output's routing and strategies.
-	Extract extractKnobs `yaml:"extract"`
+	Extract sessionExtract `yaml:"extract"`
+}
+
+// sessionExtract is the session component's extract: section, extract.Config's
+// fields over extract.DefaultConfig(). Its context_window is the session's
+// unless the section sets its own, as in session.Options.Extract.
+type sessionExtract struct {
+	cfg       extract.Config
+	set       bool // the section is there
+	hasWindow bool // and sets context_window
+}
+
+func (e *sessionExtract) decodeNode(d *decoder, n *yaml.Node) {
+	e.cfg, e.set = extract.DefaultConfig(), true
+	d.decode(n, reflect.ValueOf(&e.cfg).Elem(), "config.extract")
+	k, _ := lookup(n, "context_window")
+	e.hasWindow = k != nil
+}
+
+// config returns session.Options.Extract for a session whose context window
+// is window (0: the session's default).
+func (e sessionExtract) config(window int) *extract.Config {
+	if !e.set {
+		return nil
+	}
+	c := e.cfg
+	if !e.hasWindow {
+		c.ContextWindow = session.Options{ContextWindow: window}.ExtractConfig().ContextWindow
+	}
+	return &c
 }
 
 func (c sessionConfig) Validate() error { return checkEncoding(c.Encoding) }
@@ -151,7 +184,7 @@ func runSession(ctx context.Context, env *Env, cfg *sessionConfig, in *sessionIn
 	}
 	res, err := session.Run(ctx, session.Options{
 		LLM: env.LLM, Tokenizer: tk, Sources: env.Sources, Tools: tools, System: in.System, StoreBase: env.TempDir,
-		MaxToolResponseBytes: cfg.MaxToolResponseBytes, ContextWindow: cfg.ContextWindow, TruncateBytes: cfg.TruncateBytes, Extract: cfg.Extract.config(),
+		MaxToolResponseBytes: cfg.MaxToolResponseBytes, ContextWindow: cfg.ContextWindow, TruncateBytes: cfg.TruncateBytes, Extract: cfg.Extract.config(cfg.ContextWindow),
 		MaxTurns: cfg.MaxTurns, MaxRetries: cfg.MaxRetries, MaxToolCallsPerTurn: cfg.MaxToolCallsPerTurn, Logf: env.Logf,
 	}, in.User)
 	out := sessionOutcome{Found: res.Found, Report: res.Report, Synthetic: res.Synthetic, Turns: res.Turns,

@@ -412,7 +412,7 @@ func (im *importer) oversizedParts(sc *importedScenario, config, expect map[stri
 		storedArgs = string(b)
 	}
 	tk := tokens.MustNew(tokens.CL100K)
-	route := extract.Planner{Config: extract.Config{ContextWindow: session.DefaultContextWindow}, Tokenizer: tk}.Route(
+	route := extract.Planner{Config: session.Options{}.ExtractConfig(), Tokenizer: tk}.Route(
 		store.Meta{Tool: tool, Args: storedArgs, Stats: store.Measure(m.text, tk)}, m.text, extractText, "nonce0001", extract.ModeAuto)
 	answer := next
 	switch {

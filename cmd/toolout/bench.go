@@ -62,7 +62,7 @@ func runBenchStrategies(ctx context.Context, args []string, stdout, stderr io.Wr
 	format := fs.String("format", "table", "table, csv or json")
 	svg := fs.String("svg", "", "write a chart of total tokens against recall to FILE")
 	var sets stringList
-	fs.Var(&sets, "set", "sweep a knob: "+strings.Join(bench.KnobNames(), ", ")+" (repeatable), e.g. overlap=0,10,20")
+	fs.Var(&sets, "set", "sweep a knob: "+strings.Join(bench.KnobNames(), ", ")+" (repeatable), e.g. overlap_percent=0,10,20")
 	casesRE := fs.String("cases", "", "run only the cases whose name matches this regular expression")
 	baseline := fs.String("baseline", "", "compare with a saved run (JSON); exit 1 when recall drops or total tokens grow past the tolerance")
 	tolerance := fs.Float64("tolerance", 0.10, "allowed growth of total tokens against the baseline (a fraction)")

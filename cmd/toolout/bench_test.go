@@ -59,7 +59,7 @@ var _ = Describe("toolout bench strategies", func() {
 
 	It("stops on SIGINT mid-run: exit 130, no table, no store left", func() {
 		// Twenty runs of one case: the signal comes while most are still to run.
-		p := startProgram("bench", "strategies", "--cases", "^code-search-200KB$", "--set", "overlap=0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19")
+		p := startProgram("bench", "strategies", "--cases", "^code-search-200KB$", "--set", "overlap_percent=0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19")
 		p.interrupt(syscall.SIGINT)
 		Expect(p.cmd.ProcessState.ExitCode()).To(Equal(130), p.stderr())
 		Expect(p.stdout()).To(BeEmpty())
@@ -74,7 +74,8 @@ var _ = Describe("toolout bench strategies", func() {
 		},
 		Entry("no subcommand", []string{}, "toolout bench: want a subcommand: strategies\n"),
 		Entry("bad format", []string{"strategies", "--format", "xml"}, "toolout bench strategies: --format \"xml\": want table, csv or json\n"),
-		Entry("bad knob", []string{"strategies", "--set", "speed=1"}, "toolout bench strategies: --set: unknown knob \"speed\" (known: byte_cap, overlap, context_window, max_output, simple_words, max_chunks, line_threshold)\n"),
+		Entry("bad knob", []string{"strategies", "--set", "speed=1"}, "toolout bench strategies: --set: unknown knob \"speed\" (known: byte_cap, simple_words, context_window, max_output_tokens, buffer_tokens, max_chunks, max_chunks_long, line_threshold, overlap_percent, concurrency, read_grep_turns, read_grep_calls_per_turn)\n"),
+		Entry("knob out of range", []string{"strategies", "--set", "overlap_percent=50"}, "toolout bench strategies: --set: overlap_percent 50: must be 0 to 49\n"),
 		Entry("no case", []string{"strategies", "--cases", "nothing"}, "toolout bench strategies: --cases \"nothing\": no case matches\n"),
 	)
 })

@@ -3,9 +3,12 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 
 	"github.com/toolout/toolout/core/chunk"
 	"github.com/toolout/toolout/core/extract"
@@ -45,6 +48,38 @@ type extractPlan struct {
 	Fails string `json:"fails,omitempty"`
 }
 
+// shortKnobFlags are the shorter names the CLI took for three knobs before
+// every knob had a flag; each still works beside the full one.
+var shortKnobFlags = map[string]string{"max_output_tokens": "max-output", "buffer_tokens": "buffer", "overlap_percent": "overlap"}
+
+// knobFlag is the flag of an extract.Config knob: its yaml name with dashes.
+func knobFlag(k extract.Knob) string { return strings.ReplaceAll(k.Name, "_", "-") }
+
+// extractConfigFlags binds every extract.Config knob (extract.Knobs, the one
+// table) to a flag over extract.DefaultConfig().
+func extractConfigFlags(fs *flag.FlagSet) *extract.Config {
+	cfg := extract.DefaultConfig()
+	for _, k := range extract.Knobs() {
+		p := k.Field(&cfg)
+		fs.IntVar(p, knobFlag(k), *p, k.Doc+" ("+k.Range()+")")
+		if short, ok := shortKnobFlags[k.Name]; ok {
+			fs.IntVar(p, short, *p, "same as --"+knobFlag(k))
+		}
+	}
+	return &cfg
+}
+
+// checkExtractConfig is extract.Config.Validate naming the flag.
+func checkExtractConfig(cfg *extract.Config) error {
+	var ke *extract.KnobError
+	if err := cfg.Validate(); errors.As(err, &ke) {
+		return fmt.Errorf("--%s %d: %s", knobFlag(ke.Knob), ke.Value, ke.Knob.Range())
+	} else if err != nil {
+		return err
+	}
+	return nil
+}
+
 // runExtractPlan prints how tool_output would route an extraction from FILE
 // or stdin, and its chunk plan, without calling any LLM.
 func runExtractPlan(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -54,13 +89,7 @@ func runExtractPlan(_ context.Context, args []string, stdin io.Reader, stdout, s
 	tool := fs.String("tool", "tool", "the source tool's name, as in the map prompt")
 	toolArgs := fs.String("args", "{}", "the source tool's arguments, verbatim JSON")
 	mode := fs.String("mode", extract.ModeAuto, "the requested mode")
-	window := fs.Int("context-window", extract.DefaultContextWindow, "the extraction model's context window, in tokens")
-	maxOut := fs.Int("max-output", extract.DefaultMaxOutputTokens, "max output tokens of each map or reduce answer")
-	buffer := fs.Int("buffer", extract.DefaultBufferTokens, "tokens kept free for message framing")
-	maxChunks := fs.Int("max-chunks", extract.DefaultMaxChunks, "MAX_CHUNKS_FOR_FULL_MODE: most chunks for short-line output")
-	maxLong := fs.Int("max-chunks-long", extract.DefaultMaxChunksLong, "most chunks for long-line output")
-	threshold := fs.Int("line-threshold", extract.DefaultLineThreshold, "average line bytes from which auto picks full-chunked")
-	overlap := fs.Int("overlap", extract.DefaultOverlapPercent, "overlap between consecutive chunks, in percent of the budget (0 to 49)")
+	cfg := extractConfigFlags(fs.FlagSet)
 	enc := fs.String("encoding", tokens.Default, "tiktoken encoding")
 	maxInput := maxInputFlag(fs)
 	pos, err := parseFlags(fs, args)
@@ -80,24 +109,8 @@ func runExtractPlan(_ context.Context, args []string, stdin io.Reader, stdout, s
 	if !json.Valid([]byte(*toolArgs)) {
 		return fail("--args: not valid JSON: %s", *toolArgs)
 	}
-	cfg := extract.Config{ContextWindow: *window, MaxOutputTokens: *maxOut, BufferTokens: *buffer, MaxChunks: *maxChunks, MaxChunksLong: *maxLong,
-		LineThreshold: *threshold, OverlapPercent: *overlap}
-	for _, f := range []struct {
-		name string
-		v    int
-	}{{"--context-window", *window}, {"--max-output", *maxOut}, {"--max-chunks", *maxChunks}, {"--max-chunks-long", *maxLong}, {"--line-threshold", *threshold}} {
-		if f.v <= 0 {
-			return fail("%s %d: must be positive", f.name, f.v)
-		}
-	}
-	if *buffer < 0 || *overlap < 0 || *overlap >= 50 {
-		return fail("--buffer must be at least 0 and --overlap 0 to 49 (got %d, %d)", *buffer, *overlap)
-	}
-	if *buffer == 0 {
-		cfg.BufferTokens = -1
-	}
-	if *overlap == 0 {
-		cfg.OverlapPercent = -1
+	if err := checkExtractConfig(cfg); err != nil {
+		return fail("%v", err)
 	}
 	tk, err := tokens.New(*enc)
 	if err != nil {
@@ -108,10 +121,10 @@ func runExtractPlan(_ context.Context, args []string, stdin io.Reader, stdout, s
 		return fail("%v", err)
 	}
 	m := store.Meta{Handle: name, Tool: *tool, Args: *toolArgs, Stats: store.Measure(text, tk)}
-	p := extract.Planner{Config: cfg, Tokenizer: tk}
+	p := extract.Planner{Config: *cfg, Tokenizer: tk}
 	r := p.Route(m, text, *what, planNonce, *mode)
 	out := extractPlan{Stats: m.Stats, Mode: r.Mode, Reason: r.Reason, ChunkBudget: r.Budget, PromptTokens: r.PromptTokens,
-		MaxChunks: *maxChunks, MaxChunksLong: *maxLong, OverlapPercent: *overlap, Chunks: []chunk.Chunk{}}
+		MaxChunks: cfg.MaxChunks, MaxChunksLong: cfg.MaxChunksLong, OverlapPercent: cfg.OverlapPercent, Chunks: []chunk.Chunk{}}
 	if r.Plan == nil && r.PlanErr == nil && r.Budget > 0 {
 		// Routing did not need the plan; show it anyway.
 		if pl, err := p.Plan(text, r.Budget); err == nil {

@@ -86,8 +86,8 @@ var _ = Describe("toolout extract plan", func() {
 		Entry("no extract", []string{"plan"}, "toolout extract plan: --extract is required (the extract instructions)\n"),
 		Entry("bad mode", []string{"plan", "--extract", "e", "--mode", "fast"}, "toolout extract plan: --mode \"fast\": want auto, full-chunked, read-grep or truncate\n"),
 		Entry("bad args", []string{"plan", "--extract", "e", "--args", "{"}, "toolout extract plan: --args: not valid JSON: {\n"),
-		Entry("overlap of half", []string{"plan", "--extract", "e", "--overlap", "50"}, "toolout extract plan: --buffer must be at least 0 and --overlap 0 to 49 (got 256, 50)\n"),
-		Entry("zero window", []string{"plan", "--extract", "e", "--context-window", "0"}, "toolout extract plan: --context-window 0: must be positive\n"),
+		Entry("overlap of half", []string{"plan", "--extract", "e", "--overlap", "50"}, "toolout extract plan: --overlap-percent 50: must be 0 to 49\n"),
+		Entry("zero window", []string{"plan", "--extract", "e", "--context-window", "0"}, "toolout extract plan: --context-window 0: must be positive (at most 1073741824)\n"),
 		Entry("missing file", []string{"plan", "--extract", "e", "nope.json"}, "toolout extract plan: nope.json: no such file or directory\n"),
 	)
 })

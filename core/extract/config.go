@@ -2,7 +2,7 @@ package extract
 
 import "fmt"
 
-// Defaults of Config.
+// Defaults of Config, as DefaultConfig returns them.
 const (
 	DefaultContextWindow   = 128_000
 	DefaultMaxOutputTokens = 4096
@@ -16,86 +16,122 @@ const (
 	DefaultReadGrepCalls   = 10
 )
 
-// Config holds the knobs of routing and full-chunked extraction. The zero
-// value of every field means its default; OverlapPercent or BufferTokens
-// below zero means none.
+// Config holds the knobs of routing and full-chunked extraction. It is the
+// one definition of them: scenarios (yaml tags), the gateway and bench
+// configuration (json tags), the CLI's flags and bench sweeps (the Knobs
+// table) all bind to these fields. Every value means what it says: 0 overlap
+// is no overlap and 0 buffer no buffer. Start from DefaultConfig and change
+// what you need; Validate refuses a value out of range, a zero context window
+// or chunk limit among them.
 type Config struct {
 	// ContextWindow is the extraction model's context, in tokens.
-	ContextWindow int `json:"context_window"`
+	ContextWindow int `json:"context_window" yaml:"context_window"`
 	// MaxOutputTokens is the most tokens a map or reduce answer may take; it
 	// is sent with each request and reserved in the chunk budget.
-	MaxOutputTokens int `json:"max_output_tokens"`
+	MaxOutputTokens int `json:"max_output_tokens" yaml:"max_output_tokens"`
 	// BufferTokens is kept free for message framing and tokenizer drift
 	// between this count and the provider's.
-	BufferTokens int `json:"buffer_tokens"`
+	BufferTokens int `json:"buffer_tokens" yaml:"buffer_tokens"`
 	// MaxChunks is MAX_CHUNKS_FOR_FULL_MODE: auto picks full-chunked for
 	// short-line output only when it fits in this many chunks, and
 	// full-chunked on short-line output never makes more map calls.
-	MaxChunks int `json:"max_chunks"`
+	MaxChunks int `json:"max_chunks" yaml:"max_chunks"`
 	// MaxChunksLong bounds the map calls on long-line output (average line
 	// >= LineThreshold), which full-chunked reads whatever its size because
 	// grep cannot narrow it down; it is a cost guard.
-	MaxChunksLong int `json:"max_chunks_long"`
+	MaxChunksLong int `json:"max_chunks_long" yaml:"max_chunks_long"`
 	// LineThreshold routes output whose average line is at least this many
 	// bytes to full-chunked: grepping such lines returns little less than the
 	// whole document.
-	LineThreshold int `json:"line_threshold"`
+	LineThreshold int `json:"line_threshold" yaml:"line_threshold"`
 	// OverlapPercent is the share of the chunk budget that consecutive chunks
-	// share, 0 to 49; below zero means none.
-	OverlapPercent int `json:"overlap_percent"`
+	// share, 0 to 49.
+	OverlapPercent int `json:"overlap_percent" yaml:"overlap_percent"`
 	// Concurrency bounds the map calls in flight.
-	Concurrency int `json:"concurrency"`
+	Concurrency int `json:"concurrency" yaml:"concurrency"`
 	// ReadGrepTurns is the most turns of the read-grep sub-agent.
-	ReadGrepTurns int `json:"read_grep_turns"`
+	ReadGrepTurns int `json:"read_grep_turns" yaml:"read_grep_turns"`
 	// ReadGrepCallsPerTurn is the most tool calls it may make in one turn.
-	ReadGrepCallsPerTurn int `json:"read_grep_calls_per_turn"`
+	ReadGrepCallsPerTurn int `json:"read_grep_calls_per_turn" yaml:"read_grep_calls_per_turn"`
 }
 
-// WithDefaults returns c with every zero field set to its default, and a
-// negative OverlapPercent or BufferTokens set to 0.
-func (c Config) WithDefaults() Config {
-	def := func(v *int, d int) {
-		if *v == 0 {
-			*v = d
+// DefaultConfig returns the spec's defaults: a 128k window, 4,096 output
+// tokens, a 256-token buffer, one chunk for short lines and 64 for long
+// ones from 1,000 bytes a line, 10% overlap, 4 map calls in flight, and a
+// read-grep sub-agent of 15 turns of at most 10 calls.
+func DefaultConfig() Config {
+	return Config{
+		ContextWindow: DefaultContextWindow, MaxOutputTokens: DefaultMaxOutputTokens, BufferTokens: DefaultBufferTokens,
+		MaxChunks: DefaultMaxChunks, MaxChunksLong: DefaultMaxChunksLong, LineThreshold: DefaultLineThreshold,
+		OverlapPercent: DefaultOverlapPercent, Concurrency: DefaultConcurrency,
+		ReadGrepTurns: DefaultReadGrepTurns, ReadGrepCallsPerTurn: DefaultReadGrepCalls,
+	}
+}
+
+// Knob is one field of Config, by the name its tags give it.
+type Knob struct {
+	// Name is the field's yaml and json name, e.g. "overlap_percent".
+	Name string
+	// Min and Max bound the value (inclusive).
+	Min, Max int
+	// Doc is a one-line description, for flag help.
+	Doc string
+	// Field returns the field of c.
+	Field func(c *Config) *int
+}
+
+// maxKnob bounds the knobs that have no smaller natural limit: a billion
+// tokens, chunks or turns is past any model and keeps every product of two
+// of them within an int.
+const maxKnob = 1 << 30
+
+// Knobs lists every field of Config with its range, in declaration order:
+// the table that validation, the CLI's flags and bench sweeps share.
+func Knobs() []Knob {
+	return []Knob{
+		{"context_window", 1, maxKnob, "the extraction model's context, in tokens", func(c *Config) *int { return &c.ContextWindow }},
+		{"max_output_tokens", 1, maxKnob, "most tokens of a map or reduce answer", func(c *Config) *int { return &c.MaxOutputTokens }},
+		{"buffer_tokens", 0, maxKnob, "tokens kept free for framing and tokenizer drift", func(c *Config) *int { return &c.BufferTokens }},
+		{"max_chunks", 1, maxKnob, "MAX_CHUNKS_FOR_FULL_MODE: most chunks for short-line output", func(c *Config) *int { return &c.MaxChunks }},
+		{"max_chunks_long", 1, maxKnob, "most chunks for long-line output", func(c *Config) *int { return &c.MaxChunksLong }},
+		{"line_threshold", 1, maxKnob, "average line bytes from which auto picks full-chunked", func(c *Config) *int { return &c.LineThreshold }},
+		{"overlap_percent", 0, 49, "overlap between consecutive chunks, in percent of the budget", func(c *Config) *int { return &c.OverlapPercent }},
+		{"concurrency", 1, maxKnob, "most map calls in flight", func(c *Config) *int { return &c.Concurrency }},
+		{"read_grep_turns", 1, maxKnob, "most turns of the read-grep sub-agent", func(c *Config) *int { return &c.ReadGrepTurns }},
+		{"read_grep_calls_per_turn", 1, maxKnob, "most tool calls of a read-grep turn", func(c *Config) *int { return &c.ReadGrepCallsPerTurn }},
+	}
+}
+
+// Validate reports the first field out of its range as a *KnobError.
+func (c Config) Validate() error {
+	for _, k := range Knobs() {
+		if v := *k.Field(&c); v < k.Min || v > k.Max {
+			return &KnobError{Knob: k, Value: v}
 		}
 	}
-	def(&c.ContextWindow, DefaultContextWindow)
-	def(&c.MaxOutputTokens, DefaultMaxOutputTokens)
-	def(&c.BufferTokens, DefaultBufferTokens)
-	def(&c.MaxChunks, DefaultMaxChunks)
-	def(&c.MaxChunksLong, DefaultMaxChunksLong)
-	def(&c.LineThreshold, DefaultLineThreshold)
-	def(&c.OverlapPercent, DefaultOverlapPercent)
-	def(&c.Concurrency, DefaultConcurrency)
-	def(&c.ReadGrepTurns, DefaultReadGrepTurns)
-	def(&c.ReadGrepCallsPerTurn, DefaultReadGrepCalls)
-	c.OverlapPercent = max(c.OverlapPercent, 0)
-	c.BufferTokens = max(c.BufferTokens, 0)
-	return c
+	return nil
 }
 
-// Validate reports the first field out of range, after defaults.
-func (c Config) Validate() error {
-	c = c.WithDefaults()
+// KnobError is a knob out of its range. Its message names the knob by its
+// yaml and json name, "overlap_percent 50: must be 0 to 49"; the CLI names
+// its flag instead.
+type KnobError struct {
+	Knob  Knob
+	Value int
+}
+
+func (e *KnobError) Error() string {
+	return fmt.Sprintf("%s %d: %s", e.Knob.Name, e.Value, e.Knob.Range())
+}
+
+// Range describes the knob's range: "must be 0 to 49", "must be positive".
+func (k Knob) Range() string {
 	switch {
-	case c.ContextWindow < 0:
-		return fmt.Errorf("context window %d: must be positive", c.ContextWindow)
-	case c.MaxOutputTokens < 0:
-		return fmt.Errorf("max output tokens %d: must be positive", c.MaxOutputTokens)
-	case c.MaxChunks < 0:
-		return fmt.Errorf("max chunks %d: must be positive", c.MaxChunks)
-	case c.MaxChunksLong < 0:
-		return fmt.Errorf("max chunks for long lines %d: must be positive", c.MaxChunksLong)
-	case c.LineThreshold < 0:
-		return fmt.Errorf("line threshold %d: must be positive", c.LineThreshold)
-	case c.OverlapPercent >= 50:
-		return fmt.Errorf("overlap percent %d: must be below 50", c.OverlapPercent)
-	case c.Concurrency < 0:
-		return fmt.Errorf("concurrency %d: must be positive", c.Concurrency)
-	case c.ReadGrepTurns < 0:
-		return fmt.Errorf("read-grep turns %d: must be positive", c.ReadGrepTurns)
-	case c.ReadGrepCallsPerTurn < 0:
-		return fmt.Errorf("read-grep calls per turn %d: must be positive", c.ReadGrepCallsPerTurn)
+	case k.Max < maxKnob:
+		return fmt.Sprintf("must be %d to %d", k.Min, k.Max)
+	case k.Min == 1:
+		return fmt.Sprintf("must be positive (at most %d)", k.Max)
+	default:
+		return fmt.Sprintf("must be %d or more (at most %d)", k.Min, k.Max)
 	}
-	return nil
 }

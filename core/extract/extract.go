@@ -29,7 +29,9 @@ type Options struct {
 	Nonce string
 	// Sources supplies the nonce when Nonce is empty.
 	Sources core.Sources
-	// Config holds routing and full-chunked knobs.
+	// Config holds routing and full-chunked knobs; New refuses one that
+	// Config.Validate refuses, the zero Config among them: start from
+	// DefaultConfig.
 	Config Config
 	// TruncateBytes is the head-plus-tail budget of truncate; zero means
 	// DefaultTruncateBytes.

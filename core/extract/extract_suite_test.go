@@ -6,6 +6,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/toolout/toolout/core/extract"
 	"github.com/toolout/toolout/internal/junit"
 )
 
@@ -15,3 +16,10 @@ func TestExtract(t *testing.T) {
 }
 
 var _ = junit.Report("core-extract")
+
+// config returns extract.DefaultConfig() with set applied.
+func config(set func(c *extract.Config)) extract.Config {
+	c := extract.DefaultConfig()
+	set(&c)
+	return c
+}

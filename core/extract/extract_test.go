@@ -44,7 +44,7 @@ var _ = Describe("tool_output", func() {
 			Expect(err).NotTo(HaveOccurred())
 			Expect(m.Handle).To(Equal("h-1"))
 			logs = nil
-			ex, err = extract.New(extract.Options{Store: st, Tokenizer: tokens.Estimator{}, Nonce: "n1", TruncateBytes: 20,
+			ex, err = extract.New(extract.Options{Store: st, Tokenizer: tokens.Estimator{}, Nonce: "n1", TruncateBytes: 20, Config: extract.DefaultConfig(),
 				Logf: func(f string, a ...any) { logs = append(logs, f) }})
 			Expect(err).NotTo(HaveOccurred())
 		})

@@ -21,7 +21,7 @@ const EmptyAnswer = "NO RELEVANT DATA FOUND\nThe tool output is empty."
 // bounded, then one reduce when there are several. It returns the final
 // report's content, or why the strategy failed.
 func (e *Extractor) fullChunked(ctx context.Context, m store.Meta, text, extract string, r Route) (string, error) {
-	c := e.opts.Config.WithDefaults()
+	c := e.opts.Config
 	if err := e.Planner().Check(r); err != nil {
 		return "", err
 	}
@@ -63,7 +63,7 @@ func (e *Extractor) fullChunked(ctx context.Context, m store.Meta, text, extract
 // first. Once ctx ends, no more start: the strategy has failed whatever they
 // would answer.
 func (e *Extractor) mapAll(ctx context.Context, m store.Meta, text, extract string, chunks []chunk.Chunk, overlap int) ([]string, error) {
-	c := e.opts.Config.WithDefaults()
+	c := e.opts.Config
 	n := len(chunks)
 	answers := make([]string, n)
 	errs := make([]error, n, n+1)

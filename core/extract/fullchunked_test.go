@@ -94,7 +94,7 @@ var _ = Describe("Planner", func() {
 	planner := func(cfg extract.Config) extract.Planner { return extract.Planner{Config: cfg, Tokenizer: est} }
 
 	It("computes the budget as window − buffer − max output − map prompt tokens", func() {
-		p := planner(extract.Config{ContextWindow: 10_000, MaxOutputTokens: 500, BufferTokens: 100})
+		p := planner(config(func(c *extract.Config) { c.ContextWindow, c.MaxOutputTokens, c.BufferTokens = 10_000, 500, 100 }))
 		m := meta("abc")
 		budget, prompt := p.Budget(m, "find x", "n1")
 		want := extract.MapPrompt{ToolName: "t", ToolArgs: "{}", Bytes: 3, Lines: 1, Tokens: 1, Index: 999999, Total: 999999,
@@ -105,7 +105,7 @@ var _ = Describe("Planner", func() {
 		Expect(longer).To(BeNumerically("~", budget-694/4, 1), "694 more bytes are about 173 more estimated tokens")
 	})
 
-	small := extract.Config{ContextWindow: 1500, MaxOutputTokens: 100}
+	small := config(func(c *extract.Config) { c.ContextWindow, c.MaxOutputTokens = 1500, 100 })
 	DescribeTable("routes auto by average line bytes, then by planned chunks",
 		func(cfg extract.Config, text, mode, wantMode, wantReason string) {
 			r := planner(cfg).Route(meta(text), text, "x", "n1", mode)
@@ -116,22 +116,22 @@ var _ = Describe("Planner", func() {
 			"full-chunked", `^long lines: average line 1000\.0 bytes \(10000 bytes / 10 lines\) >= threshold 1000$`),
 		Entry("average line a tenth of a byte below", small, avgLines(10, 1000, 1), "auto",
 			"read-grep", `^too large for full-chunked: 2500 tokens need at least 3 chunks of at most \d+ tokens, over max chunks 1$`),
-		Entry("a lower threshold", extract.Config{LineThreshold: 50, ContextWindow: 1000, MaxOutputTokens: 100}, avgLines(10, 50, 0), "auto",
+		Entry("a lower threshold", config(func(c *extract.Config) { c.LineThreshold, c.ContextWindow, c.MaxOutputTokens = 50, 1000, 100 }), avgLines(10, 50, 0), "auto",
 			"full-chunked", `^long lines: average line 50\.0 bytes`),
-		Entry("short lines that fit in one chunk", extract.Config{}, lines(100, 80), "auto",
+		Entry("short lines that fit in one chunk", extract.DefaultConfig(), lines(100, 80), "auto",
 			"full-chunked", `^fits: 2000 tokens in 1 chunk of at most \d+ tokens, within max chunks 1$`),
 		Entry("short lines over max chunks", small, lines(1000, 80), "auto",
 			"read-grep", `^too large for full-chunked: 20000 tokens need at least 23 chunks of at most 972 tokens, over max chunks 1$`),
 		Entry("explicit full-chunked wins over short lines", small, lines(1000, 80), "full-chunked",
 			"full-chunked", `^requested$`),
-		Entry("explicit read-grep wins over long lines", extract.Config{}, lines(3, 5000), "read-grep", "read-grep", `^requested$`),
-		Entry("explicit truncate", extract.Config{}, "abc", "truncate", "truncate", `^requested$`),
-		Entry("no room for a chunk", extract.Config{ContextWindow: 300}, lines(10, 80), "auto",
+		Entry("explicit read-grep wins over long lines", extract.DefaultConfig(), lines(3, 5000), "read-grep", "read-grep", `^requested$`),
+		Entry("explicit truncate", extract.DefaultConfig(), "abc", "truncate", "truncate", `^requested$`),
+		Entry("no room for a chunk", config(func(c *extract.Config) { c.ContextWindow = 300 }), lines(10, 80), "auto",
 			"read-grep", `^no chunk fits: the map prompt \(\d+ tokens\) leaves no room for a chunk: budget -\d+ = context window 300`),
 	)
 
 	It("routes to full-chunked when the plan has exactly max chunks, and to read-grep one above", func() {
-		cfg := extract.Config{ContextWindow: 1200, MaxOutputTokens: 100, BufferTokens: 0, MaxChunks: 3}
+		cfg := config(func(c *extract.Config) { c.ContextWindow, c.MaxOutputTokens, c.MaxChunks = 1200, 100, 3 })
 		text := lines(200, 50) // 2500 tokens
 		// Shrink the window until the plan needs 3 chunks, then 4.
 		var at3, at4 extract.Route
@@ -187,7 +187,9 @@ var _ = Describe("full-chunked", func() {
 	const nonce = "n1"
 	var st *store.Store
 	text := lines(400, 50) // 20000 bytes, 5000 estimated tokens
-	cfg := extract.Config{ContextWindow: 1800, MaxOutputTokens: 100, BufferTokens: 0, MaxChunks: 10, Concurrency: 2}
+	cfg := config(func(c *extract.Config) {
+		c.ContextWindow, c.MaxOutputTokens, c.MaxChunks, c.Concurrency = 1800, 100, 10, 2
+	})
 
 	BeforeEach(func() {
 		var err error
@@ -258,7 +260,7 @@ var _ = Describe("full-chunked", func() {
 		llm := &recorder{answer: func(core.Request) (string, error) {
 			return "thinking aloud " + finalreport.Open(nonce) + "\nNO RELEVANT DATA FOUND\nonly INFO lines\n", nil
 		}}
-		o := extractWith(llm, extract.Config{}, "auto")
+		o := extractWith(llm, extract.DefaultConfig(), "auto")
 		Expect(o.Route.Reason).To(HavePrefix("fits: 5000 tokens in 1 chunk of"))
 		Expect(o.Text).To(HaveSuffix("STRATEGY:full-chunked:\n\nNO RELEVANT DATA FOUND\nonly INFO lines"))
 		Expect(llm.sites()).To(Equal(map[string]int{core.SiteExtractMap: 1}))
@@ -295,7 +297,7 @@ var _ = Describe("full-chunked", func() {
 			}
 			return finalreport.Wrap(nonce, "ok"), nil
 		}, `^extract\.reduce: context deadline exceeded$`),
-		Entry("more chunks than max chunks", extract.Config{ContextWindow: 1800, MaxOutputTokens: 100, BufferTokens: 0, MaxChunks: 2},
+		Entry("more chunks than max chunks", config(func(c *extract.Config) { c.ContextWindow, c.MaxOutputTokens, c.MaxChunks = 1800, 100, 2 }),
 			func(core.Request) (string, error) { return "", errors.New("never called") },
 			`^the output needs \d+ chunks of at most \d+ tokens, over max chunks 2$`),
 		Entry("a reduce prompt too large for the window", cfg, func(req core.Request) (string, error) {
@@ -329,8 +331,10 @@ var _ = Describe("full-chunked", func() {
 		_, err := st.Put("wide", "{}", long)
 		Expect(err).NotTo(HaveOccurred())
 		ex, err := extract.New(extract.Options{Store: st, Tokenizer: tokens.Estimator{}, Nonce: nonce,
-			LLM:    &recorder{answer: func(core.Request) (string, error) { return finalreport.Wrap(nonce, "ok"), nil }},
-			Config: extract.Config{ContextWindow: 1800, MaxOutputTokens: 100, MaxChunks: 1, MaxChunksLong: 8}})
+			LLM: &recorder{answer: func(core.Request) (string, error) { return finalreport.Wrap(nonce, "ok"), nil }},
+			Config: config(func(c *extract.Config) {
+				c.ContextWindow, c.MaxOutputTokens, c.MaxChunks, c.MaxChunksLong = 1800, 100, 1, 8
+			})})
 		Expect(err).NotTo(HaveOccurred())
 		o := ex.Extract(context.Background(), json.RawMessage(`{"handle":"h-2","extract":"k"}`))
 		Expect(o.Route.Reason).To(HavePrefix("long lines: "))
@@ -338,16 +342,18 @@ var _ = Describe("full-chunked", func() {
 		Expect(len(o.Route.Plan.Chunks)).To(BeNumerically(">", 1))
 
 		ex, err = extract.New(extract.Options{Store: st, Tokenizer: tokens.Estimator{}, Nonce: nonce,
-			Config: extract.Config{ContextWindow: 1800, MaxOutputTokens: 100, MaxChunksLong: 2}})
+			Config: config(func(c *extract.Config) { c.ContextWindow, c.MaxOutputTokens, c.MaxChunksLong = 1800, 100, 2 })})
 		Expect(err).NotTo(HaveOccurred())
 		o = ex.Extract(context.Background(), json.RawMessage(`{"handle":"h-2","extract":"k"}`))
 		Expect(o.Failure).To(MatchRegexp(`^the output needs \d+ chunks of at most \d+ tokens, over max chunks for long lines 2$`))
 	})
 
 	It("rejects a bad config and a bad nonce", func() {
-		_, err := extract.New(extract.Options{Store: st, Tokenizer: tokens.Estimator{}, Config: extract.Config{OverlapPercent: 50}})
-		Expect(err).To(MatchError("extract: new: overlap percent 50: must be below 50"))
-		_, err = extract.New(extract.Options{Store: st, Tokenizer: tokens.Estimator{}, Nonce: "a b"})
+		_, err := extract.New(extract.Options{Store: st, Tokenizer: tokens.Estimator{}, Config: config(func(c *extract.Config) { c.OverlapPercent = 50 })})
+		Expect(err).To(MatchError("extract: new: overlap_percent 50: must be 0 to 49"))
+		_, err = extract.New(extract.Options{Store: st, Tokenizer: tokens.Estimator{}})
+		Expect(err).To(MatchError("extract: new: context_window 0: must be positive (at most 1073741824)"))
+		_, err = extract.New(extract.Options{Store: st, Tokenizer: tokens.Estimator{}, Config: extract.DefaultConfig(), Nonce: "a b"})
 		Expect(err).To(MatchError(ContainSubstring(`invalid nonce: "a b" has ' ' at byte 1`)))
 	})
 })

@@ -17,7 +17,7 @@ import (
 // or why the strategy failed: an LLM error, or no report within the turns
 // (a synthetic result).
 func (e *Extractor) readGrep(ctx context.Context, m store.Meta, extract string) (string, error) {
-	c := e.opts.Config.WithDefaults()
+	c := e.opts.Config
 	if e.opts.LLM == nil {
 		return "", errors.New("no LLM is configured for extraction")
 	}

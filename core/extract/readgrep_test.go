@@ -60,7 +60,7 @@ var _ = Describe("read-grep", func() {
 
 	It("runs the sub-agent with Read and Grep rooted at the store, the handle being the filename", func() {
 		llm, run := script(`Grep {"pattern":"line 001234","path":"h-1"}`, `Read {"path":"h-1","offset":1234,"limit":1}`, "final:line 001234 xxx")
-		o := run(extract.Config{})
+		o := run(extract.DefaultConfig())
 		Expect(o.Failure).To(BeEmpty())
 		Expect(o.Text).To(Equal("ABSTRACT FROM TOOL OUTPUT logs__query WITH HANDLE h-1, STRATEGY:read-grep:\n\nline 001234 xxx"))
 		Expect(llm.reqs).To(HaveLen(3))
@@ -79,7 +79,7 @@ var _ = Describe("read-grep", func() {
 
 	It("gives an oversized Read the spec's error and a traversal a tool error, and the run continues", func() {
 		llm, run := script(`Read {"path":"h-1"}`, `Read {"path":"../../etc/passwd"}`, "final:done")
-		o := run(extract.Config{})
+		o := run(extract.DefaultConfig())
 		Expect(o.Strategy).To(Equal("read-grep"))
 		msgs := llm.reqs[2].Messages
 		Expect(msgs[3].Content).To(HavePrefix("Error: File content (~29999 tokens) exceeds maximum allowed tokens (25000)."))
@@ -88,7 +88,7 @@ var _ = Describe("read-grep", func() {
 
 	It("fails when the sub-agent runs out of turns without a report, falling back to truncate", func() {
 		_, run := script(`Grep {"pattern":"x","path":"h-1","max_results":1}`, `Grep {"pattern":"y","path":"h-1"}`, `Grep {"pattern":"z","path":"h-1"}`)
-		o := run(extract.Config{ReadGrepTurns: 3})
+		o := run(config(func(c *extract.Config) { c.ReadGrepTurns = 3 }))
 		Expect(o.Strategy).To(Equal("truncate"))
 		Expect(o.Fallback).To(Equal("read-grep failed"))
 		Expect(o.Failure).To(Equal("the sub-agent gave no final report in 3 turns"))

@@ -36,6 +36,7 @@ type Route struct {
 // Planner routes extractions and plans their chunks. It is the one place
 // that decides between strategies (spec decision 3).
 type Planner struct {
+	// Config must be valid (Config.Validate): start from DefaultConfig.
 	Config    Config
 	Tokenizer core.Tokenizer
 }
@@ -48,7 +49,7 @@ const budgetIndex = 999_999
 // Budget returns the chunk budget for extracting from m with these
 // instructions and nonce, and the tokens of the map prompt it subtracts.
 func (p Planner) Budget(m store.Meta, extract, nonce string) (budget, promptTokens int) {
-	c := p.Config.WithDefaults()
+	c := p.Config
 	prompt := MapPrompt{ToolName: m.Tool, ToolArgs: m.Args, Bytes: m.Bytes, Lines: m.Lines, Tokens: m.Tokens,
 		Index: budgetIndex, Total: budgetIndex, OverlapPercent: c.OverlapPercent, Extract: extract, Nonce: nonce}.Render()
 	promptTokens = p.Tokenizer.Count(prompt)
@@ -57,7 +58,7 @@ func (p Planner) Budget(m store.Meta, extract, nonce string) (budget, promptToke
 
 // Plan chunks text for the budget and the configured overlap.
 func (p Planner) Plan(text string, budget int) (chunk.Plan, error) {
-	c := p.Config.WithDefaults()
+	c := p.Config
 	return chunk.Make(text, p.Tokenizer, budget, float64(c.OverlapPercent)/100)
 }
 
@@ -75,7 +76,7 @@ func (p Planner) Plan(text string, budget int) (chunk.Plan, error) {
 // only when the minimum chunk count, computed from the token count alone,
 // does not already exceed MaxChunks.
 func (p Planner) Route(m store.Meta, text, extract, nonce, mode string) Route {
-	c := p.Config.WithDefaults()
+	c := p.Config
 	r := Route{}
 	r.Budget, r.PromptTokens = p.Budget(m, extract, nonce)
 	overlap := float64(c.OverlapPercent) / 100
@@ -156,7 +157,7 @@ func average(bytes, lines int) string {
 // allowed: MaxChunks for short-line output, MaxChunksLong for long-line
 // output. It is nil when full-chunked can run.
 func (p Planner) Check(r Route) error {
-	c := p.Config.WithDefaults()
+	c := p.Config
 	limit, what := c.MaxChunks, "max chunks"
 	if r.LongLines {
 		limit, what = c.MaxChunksLong, "max chunks for long lines"

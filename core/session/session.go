@@ -40,14 +40,29 @@ type Options struct {
 	ContextWindow int
 	// TruncateBytes is the truncate strategy's budget (extract.Options).
 	TruncateBytes int
-	// Extract configures routing and full-chunked extraction. A zero
-	// Extract.ContextWindow takes ContextWindow when that is positive.
-	Extract extract.Config
+	// Extract configures routing and full-chunked extraction. Nil means
+	// extract.DefaultConfig() with the session's ContextWindow when that is
+	// positive: the extraction model is the session's model unless said
+	// otherwise.
+	Extract *extract.Config
 	// MaxTurns, MaxRetries, MaxToolCallsPerTurn and MaxOutputTokens go to
 	// the agent loop.
 	MaxTurns, MaxRetries, MaxToolCallsPerTurn, MaxOutputTokens int
 	// Logf receives the session's log lines.
 	Logf func(format string, args ...any)
+}
+
+// ExtractConfig returns the extraction knobs the session uses: Extract, or
+// extract.DefaultConfig() with the session's context window.
+func (o Options) ExtractConfig() extract.Config {
+	if o.Extract != nil {
+		return *o.Extract
+	}
+	c := extract.DefaultConfig()
+	if w := orDefault(o.ContextWindow, DefaultContextWindow); w > 0 {
+		c.ContextWindow = w
+	}
+	return c
 }
 
 // Result is how the session ended.
@@ -90,10 +105,7 @@ func Run(ctx context.Context, opts Options, user string) (res Result, err error)
 	window := orDefault(opts.ContextWindow, DefaultContextWindow)
 	policy := store.Policy{MaxBytes: maxBytes}
 	nonce := opts.Sources.NewNonce()
-	xcfg := opts.Extract
-	if xcfg.ContextWindow == 0 && window > 0 {
-		xcfg.ContextWindow = window
-	}
+	xcfg := opts.ExtractConfig()
 	ex, err := extract.New(extract.Options{Store: st, LLM: opts.LLM, Tokenizer: opts.Tokenizer, Nonce: nonce,
 		Config: xcfg, TruncateBytes: opts.TruncateBytes, Logf: logf})
 	if err != nil {
