@@ -12,7 +12,11 @@
 // request and answer (concurrent map calls ordered by chunk, messages over
 // ElideAbove bytes shortened around their SHA-256), the log and the expected
 // failure. The transcript must equal golden/<id>.txtar byte for byte;
-// Runner.Update rewrites goldens, and with CI set a missing golden fails.
+// Runner.Update rewrites goldens, and with CI set a missing golden fails. A
+// mismatch is shown as a unified diff (go-internal's anchored diff, O(n log n)
+// on any pair of transcripts); the archive is written by golang.org/x/tools'
+// txtar, and a body holding a line that reads as a file marker is stored
+// quoted (txtar.Quote, its section named "NAME (quoted)").
 //
 // Bounds: a scenario file holds at most MaxScenarioBytes (1 MiB; larger
 // payloads belong in a file: or generate: input), a single YAML document, and

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/rogpeppe/go-internal/diff"
+
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/fakes"
 )
@@ -198,7 +200,7 @@ func (r *Runner) Golden(res *Result) {
 	default:
 		res.Failures = append(res.Failures, fmt.Sprintf(
 			"%s: transcript differs from %s (-golden +got):\n%s\nto accept the new transcript: UPDATE_GOLDEN=1 go run ./cmd/toolout test %s   (or: make golden)",
-			sc.Path, name, Diff(name, "got", string(want), string(res.Transcript)), sc.Path))
+			sc.Path, name, diff.Diff(name, want, "got", res.Transcript), sc.Path))
 	}
 }
 

@@ -5,10 +5,11 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/fakes"
@@ -53,25 +54,44 @@ type Transcript struct {
 	Sections []Section
 }
 
-var markerRE = regexp.MustCompile(`(?m)^(-- .* --)$`)
+// quotedSuffix marks a section whose body holds a line that would read as a
+// txtar file marker ("-- name --"): the body is stored quoted as go-internal's
+// txtar.Quote does, every line prefixed with '>', and txtar.Unquote restores
+// it.
+const quotedSuffix = " (quoted)"
 
-// Bytes renders the transcript as txtar. Every body ends with a newline. A body
-// line that would read as a txtar file marker is prefixed with a backslash.
+// Bytes renders the transcript as a txtar archive (golang.org/x/tools/txtar
+// via go-internal's): the header lines are its comment, each section a file.
+// Every body ends with a newline.
 func (t *Transcript) Bytes() []byte {
-	var b bytes.Buffer
-	for _, h := range t.Header {
-		b.WriteString(h)
-		b.WriteByte('\n')
+	a := &txtar.Archive{}
+	if len(t.Header) > 0 {
+		a.Comment = []byte(strings.Join(t.Header, "\n") + "\n")
 	}
 	for _, s := range t.Sections {
-		fmt.Fprintf(&b, "-- %s --\n", s.Name)
-		body := markerRE.ReplaceAllString(s.Body, `\$1`)
-		b.WriteString(body)
-		if body != "" && !strings.HasSuffix(body, "\n") {
-			b.WriteByte('\n')
+		name, body := s.Name, []byte(s.Body)
+		if len(body) > 0 && body[len(body)-1] != '\n' {
+			body = append(body, '\n')
 		}
+		if txtar.NeedsQuote(body) {
+			name, body = name+quotedSuffix, quote(body)
+		}
+		a.Files = append(a.Files, txtar.File{Name: name, Data: body})
 	}
-	return b.Bytes()
+	return txtar.Format(a)
+}
+
+// quote is txtar.Quote, which refuses invalid UTF-8 (a tool output may hold
+// it): the same '>' before every line, which txtar.Unquote reverses.
+func quote(body []byte) []byte {
+	if q, err := txtar.Quote(body); err == nil {
+		return q
+	}
+	q := make([]byte, 0, len(body)+bytes.Count(body, []byte("\n"))+1)
+	for line := range bytes.Lines(body) {
+		q = append(append(q, '>'), line...)
+	}
+	return q
 }
 
 // orderCalls returns calls in transcript order (see Transcript).

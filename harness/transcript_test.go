@@ -1,9 +1,12 @@
 package harness_test
 
 import (
+	"strings"
+
 	"github.com/google/go-cmp/cmp"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/fakes"
@@ -32,12 +35,27 @@ var _ = Describe("transcript order", func() {
 		Expect(cmp.Diff(want, tags)).To(BeEmpty())
 	})
 
-	It("renders every body with a trailing newline and escapes txtar markers", func() {
+	It("renders every body with a trailing newline and quotes a body that holds a txtar marker", func() {
 		t := harness.Transcript{Header: []string{"scenario: x"}, Sections: []harness.Section{
 			{Name: "a", Body: "no newline"},
 			{Name: "b", Body: "-- looks like a marker --\nok\n"},
 			{Name: "c", Body: ""},
+			{Name: "d", Body: "\xff\n-- m --"},
 		}}
-		Expect(string(t.Bytes())).To(Equal("scenario: x\n-- a --\nno newline\n-- b --\n\\-- looks like a marker --\nok\n-- c --\n"))
+		out := t.Bytes()
+		Expect(string(out)).To(Equal("scenario: x\n-- a --\nno newline\n-- b (quoted) --\n>-- looks like a marker --\n>ok\n-- c --\n" +
+			"-- d (quoted) --\n>\xff\n>-- m --\n"))
+		// The archive reads back as the same sections, quoted ones unquoted.
+		a := txtar.Parse(out)
+		Expect(a.Files).To(HaveLen(4))
+		for i, want := range []string{"no newline\n", "-- looks like a marker --\nok\n", "", "\xff\n-- m --\n"} {
+			data := a.Files[i].Data
+			if strings.HasSuffix(a.Files[i].Name, " (quoted)") {
+				var err error
+				data, err = txtar.Unquote(data)
+				Expect(err).NotTo(HaveOccurred())
+			}
+			Expect(string(data)).To(Equal(want))
+		}
 	})
 })
