@@ -164,14 +164,9 @@ func registerGateway(reg *Registry) {
 }
 
 func runGatewayComponent(ctx context.Context, env *Env, cfg *gatewayConfig, in *gatewayInput) (gatewayOutcome, error) {
-	var c gateway.Compressor
-	switch cfg.Strategy {
-	case gateway.StrategyPassthrough:
-		c = gateway.Passthrough{}
-	case gateway.StrategySimple:
-		c = gateway.Simple{Words: cfg.SimpleWords}
-	case gateway.StrategyExternalProvider:
-		c = gateway.External{LLM: env.LLM}
+	c, err := gateway.NewCompressor(gateway.CompressorConfig{Strategy: cfg.Strategy, SimpleWords: cfg.SimpleWords, LLM: env.LLM})
+	if err != nil {
+		return gatewayOutcome{}, err
 	}
 	ttl := func(s string) time.Duration { d, _ := time.ParseDuration(s); return d }
 	store := memstore.New(gateway.StoreOptions{OriginalTTL: ttl(cfg.OriginalTTL), CompressedTTL: ttl(cfg.CompressedTTL), Sources: env.Sources})

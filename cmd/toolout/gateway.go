@@ -159,19 +159,15 @@ func runGatewayCompress(ctx context.Context, args []string, stdin io.Reader, std
 		fmt.Fprintf(stderr, "toolout gateway compress: "+format+"\n", a...)
 		return exitUsage
 	}
-	var c gateway.Compressor
-	switch *strategy {
-	case gateway.StrategySimple:
-		c = gateway.Simple{Words: *words}
-	case gateway.StrategyPassthrough:
-		c = gateway.Passthrough{}
-	case gateway.StrategyAPI:
-		if *endpoint == "" {
-			return fail("--endpoint is required for --strategy api")
-		}
-		c = gateway.API{Endpoint: *endpoint, Timeout: *timeout}
-	default:
-		return fail("--strategy %q: want simple, passthrough or api (external_provider runs from a serve config)", *strategy)
+	if *strategy == gateway.StrategyExternalProvider {
+		return fail("--strategy external_provider runs from a serve config (a provider model); here: simple, passthrough or api")
+	}
+	c, err := gateway.NewCompressor(gateway.CompressorConfig{Strategy: *strategy, SimpleWords: *words,
+		API: gateway.API{Endpoint: *endpoint, Timeout: *timeout}})
+	if err != nil && *strategy == gateway.StrategyAPI {
+		return fail("--%v (--endpoint URL)", err)
+	} else if err != nil {
+		return fail("--%v", err)
 	}
 	if _, err := wires.For(*provider); err != nil {
 		return fail("--provider %q: want openai or anthropic", *provider)

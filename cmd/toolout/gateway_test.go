@@ -49,7 +49,9 @@ var _ = Describe("toolout gateway", func() {
 			Expect(stderr).To(Equal(want))
 		},
 		Entry("no subcommand", []string{}, "toolout gateway: want a subcommand: serve, compress or shadow-id\n"),
-		Entry("bad strategy", []string{"compress", "--strategy", "zip"}, "toolout gateway compress: --strategy \"zip\": want simple, passthrough or api (external_provider runs from a serve config)\n"),
+		Entry("bad strategy", []string{"compress", "--strategy", "zip"}, "toolout gateway compress: --strategy \"zip\": want passthrough, simple, api or external_provider\n"),
+		Entry("api without endpoint", []string{"compress", "--strategy", "api"}, "toolout gateway compress: --strategy api: api.endpoint is required (--endpoint URL)\n"),
+		Entry("external provider", []string{"compress", "--strategy", "external_provider"}, "toolout gateway compress: --strategy external_provider runs from a serve config (a provider model); here: simple, passthrough or api\n"),
 		Entry("bad bounds", []string{"compress", "--min-bytes", "10", "--max-bytes", "5"}, "toolout gateway compress: gateway: min_bytes 10 must be below max_bytes 5\n"),
 		Entry("serve without upstream", []string{"serve", "--config", "x.yaml"}, "toolout gateway serve: --upstream and --config are required\n"),
 	)

@@ -173,19 +173,10 @@ func (fc FileConfig) Build(provider string, store gateway.Store, src core.Source
 	if !t.Enabled || strategy == "" {
 		strategy = gateway.StrategyPassthrough
 	}
-	var c gateway.Compressor
-	switch strategy {
-	case gateway.StrategyPassthrough:
-		c = gateway.Passthrough{}
-	case gateway.StrategySimple:
-		c = gateway.Simple{Words: t.SimpleWords}
-	case gateway.StrategyAPI:
-		if t.API.Endpoint == "" {
-			return nil, errors.New("gateway: config: pipes.tool_output.api.endpoint is required for strategy api")
-		}
-		c = gateway.API{Endpoint: t.API.Endpoint, APIKey: t.API.APIKey, Model: t.API.Model, Timeout: time.Duration(t.API.Timeout),
-			QueryAgnostic: t.API.QueryAgnostic, Client: httpClient}
-	case gateway.StrategyExternalProvider:
+	cc := gateway.CompressorConfig{Strategy: strategy, SimpleWords: t.SimpleWords,
+		API: gateway.API{Endpoint: t.API.Endpoint, APIKey: t.API.APIKey, Model: t.API.Model, Timeout: time.Duration(t.API.Timeout),
+			QueryAgnostic: t.API.QueryAgnostic, Client: httpClient}}
+	if strategy == gateway.StrategyExternalProvider {
 		p, ok := fc.Providers[t.Provider]
 		if !ok {
 			return nil, fmt.Errorf("gateway: config: pipes.tool_output.provider %q: not under providers", t.Provider)
@@ -193,9 +184,11 @@ func (fc FileConfig) Build(provider string, store gateway.Store, src core.Source
 		if p.BaseURL == "" || p.Model == "" {
 			return nil, fmt.Errorf("gateway: config: providers.%s: base_url and model are required", t.Provider)
 		}
-		c = gateway.External{LLM: openai.Client{BaseURL: p.BaseURL, APIKey: p.APIKey, Model: p.Model, HTTP: httpClient}}
-	default:
-		return nil, fmt.Errorf("gateway: config: pipes.tool_output.strategy %q: want passthrough, simple, api or external_provider", t.Strategy)
+		cc.LLM = openai.Client{BaseURL: p.BaseURL, APIKey: p.APIKey, Model: p.Model, HTTP: httpClient}
+	}
+	c, err := gateway.NewCompressor(cc)
+	if err != nil {
+		return nil, fmt.Errorf("gateway: config: pipes.tool_output: %w", err)
 	}
 	pipe, err := gateway.NewPipe(gateway.Options{Config: gateway.Config{Strategy: strategy, FallbackStrategy: t.FallbackStrategy, MinBytes: t.MinBytes,
 		MaxBytes: t.MaxBytes, SkipTools: t.SkipTools, Provider: wire.Name(), MaxConcurrent: t.MaxConcurrent, RateLimit: t.RateLimit,

@@ -159,3 +159,41 @@ func PostJSON(ctx context.Context, client *http.Client, url, key string, body []
 
 // StatusText renders a status as "429 Too Many Requests".
 func StatusText(code int) string { return fmt.Sprintf("%d %s", code, http.StatusText(code)) }
+
+// CompressorConfig chooses a pipe's compressor by its strategy name and
+// holds what each strategy needs: the one place that maps a name to a
+// Compressor, for the serve config, the compress command and scenarios.
+type CompressorConfig struct {
+	// Strategy is passthrough, simple, api or external_provider; empty means
+	// passthrough.
+	Strategy string
+	// SimpleWords is what simple keeps (zero: DefaultSimpleWords).
+	SimpleWords int
+	// API is the api strategy's service; its Endpoint is required.
+	API API
+	// LLM is the external_provider strategy's model; required for it.
+	LLM core.LLM
+}
+
+// NewCompressor returns the compressor of c.Strategy, or an error naming
+// what is missing: an unknown strategy, api without an endpoint,
+// external_provider without a model.
+func NewCompressor(c CompressorConfig) (Compressor, error) {
+	switch c.Strategy {
+	case "", StrategyPassthrough:
+		return Passthrough{}, nil
+	case StrategySimple:
+		return Simple{Words: c.SimpleWords}, nil
+	case StrategyAPI:
+		if c.API.Endpoint == "" {
+			return nil, errors.New("strategy api: api.endpoint is required")
+		}
+		return c.API, nil
+	case StrategyExternalProvider:
+		if c.LLM == nil {
+			return nil, errors.New("strategy external_provider: a provider model is required")
+		}
+		return External{LLM: c.LLM}, nil
+	}
+	return nil, fmt.Errorf("strategy %q: want passthrough, simple, api or external_provider", c.Strategy)
+}

@@ -371,3 +371,27 @@ var _ = Describe("API compressor", func() {
 		Expect(res[0].Reason).To(Equal("compression failed, fallback passthrough: api compressor: 503 Service Unavailable: down"))
 	})
 })
+
+var _ = Describe("NewCompressor", func() {
+	fn := core.LLMFunc(nil)
+	var llmFunc core.LLM = &fn // comparable: Equal compares the pointer
+	It("maps each strategy name to its compressor", func() {
+		for strategy, want := range map[string]gateway.Compressor{
+			"": gateway.Passthrough{}, gateway.StrategyPassthrough: gateway.Passthrough{}, gateway.StrategySimple: gateway.Simple{Words: 7},
+			gateway.StrategyAPI: gateway.API{Endpoint: "http://x"}, gateway.StrategyExternalProvider: gateway.External{LLM: llmFunc},
+		} {
+			c, err := gateway.NewCompressor(gateway.CompressorConfig{Strategy: strategy, SimpleWords: 7, API: gateway.API{Endpoint: "http://x"}, LLM: llmFunc})
+			Expect(err).NotTo(HaveOccurred())
+			Expect(c).To(Equal(want), strategy)
+		}
+	})
+
+	It("names what a strategy lacks, and an unknown one", func() {
+		_, err := gateway.NewCompressor(gateway.CompressorConfig{Strategy: gateway.StrategyAPI})
+		Expect(err).To(MatchError("strategy api: api.endpoint is required"))
+		_, err = gateway.NewCompressor(gateway.CompressorConfig{Strategy: gateway.StrategyExternalProvider})
+		Expect(err).To(MatchError("strategy external_provider: a provider model is required"))
+		_, err = gateway.NewCompressor(gateway.CompressorConfig{Strategy: "zip"})
+		Expect(err).To(MatchError(`strategy "zip": want passthrough, simple, api or external_provider`))
+	})
+})
