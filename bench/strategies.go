@@ -300,12 +300,12 @@ func extractWith(ctx context.Context, mode string, c Case, k Knobs, tk core.Toke
 	session := "bench-" + c.Name
 	n := 0
 	src := core.Sources{NewID: func() string { n++; return fmt.Sprintf("00000000-0000-4000-8000-%012d", n) }}
-	st, err := store.New(store.Options{Base: base, SessionID: session, Sources: src, Tokenizer: tk})
+	st, err := store.New(store.Options{Base: base, SessionID: session, Sources: src})
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	meta, err := st.Put(c.Tool, `{"since":"1h"}`, c.Output)
+	meta, err := st.Put(c.Tool, `{"since":"1h"}`, c.Output, store.Measure(c.Output, tk))
 	if err != nil {
 		return err
 	}

@@ -128,7 +128,7 @@ func registerExtract(reg *Registry) {
 
 func runExtract(ctx context.Context, env *Env, cfg *extractConfig, in *extractInput) (extractOutcome, error) {
 	tk := tokenizerFor(cfg.Encoding)
-	st, err := store.New(store.Options{Base: env.TempDir, Sources: env.Sources, Tokenizer: tk})
+	st, err := store.New(store.Options{Base: env.TempDir, Sources: env.Sources})
 	if err != nil {
 		return extractOutcome{}, err
 	}
@@ -139,7 +139,7 @@ func runExtract(ctx context.Context, env *Env, cfg *extractConfig, in *extractIn
 			return extractOutcome{}, fmt.Errorf("input.tool.args: %w", err)
 		}
 	}
-	m, err := st.Put(in.Tool.Name, string(args), in.Output.Value)
+	m, err := st.Put(in.Tool.Name, string(args), in.Output.Value, store.Measure(in.Output.Value, tk))
 	if err != nil {
 		return extractOutcome{}, err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/toolout/toolout/core/session"
 	"github.com/toolout/toolout/core/store"
 	"github.com/toolout/toolout/core/tokens"
 )
@@ -48,19 +49,19 @@ func registerStore(reg *Registry) {
 		Defaults: func(c *storeConfig) { c.RemainingTokens = -1 },
 		Run: func(_ context.Context, env *Env, cfg *storeConfig, in *storeInput) ([]storeDecision, error) {
 			tk := tokens.MustNew(tokens.Default)
-			st, err := store.New(store.Options{Base: env.TempDir, Sources: env.Sources, Tokenizer: tk})
+			st, err := store.New(store.Options{Base: env.TempDir, Sources: env.Sources})
 			if err != nil {
 				return nil, err
 			}
 			defer st.Close()
-			policy := store.Policy{MaxBytes: cfg.MaxBytes}
+			policy := session.Policy{MaxBytes: cfg.MaxBytes}
 			var out []storeDecision
 			for _, o := range in.Outputs {
 				stats := store.Measure(o.Output.Value, tk)
 				d := policy.Decide(o.Tool, stats, cfg.RemainingTokens)
 				dec := storeDecision{Tool: o.Tool, Stats: stats, Stored: d.Store, Reason: d.Reason, Message: o.Output.Value}
 				if d.Store {
-					m, err := st.Put(o.Tool, o.Args, o.Output.Value)
+					m, err := st.Put(o.Tool, o.Args, o.Output.Value, stats)
 					if err != nil {
 						return nil, err
 					}

@@ -15,7 +15,6 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/toolout/toolout/core/store"
-	"github.com/toolout/toolout/core/tokens"
 	"github.com/toolout/toolout/harness"
 )
 
@@ -222,7 +221,7 @@ var _ = Describe("toolout test", func() {
 		harness.Register(reg, harness.Spec[none, input, none, string]{
 			Name: "crash",
 			Run: func(_ context.Context, env *harness.Env, _ *none, in *input) (string, error) {
-				st, err := store.New(store.Options{Base: env.TempDir, Sources: env.Sources, Tokenizer: tokens.Estimator{}})
+				st, err := store.New(store.Options{Base: env.TempDir, Sources: env.Sources})
 				if err != nil {
 					return "", err
 				}

@@ -167,13 +167,12 @@ func (e *Extractor) Extract(ctx context.Context, args json.RawMessage) Outcome {
 		o.Text, o.IsError = Failure(tool, handle, mode, err.Error()), true
 		return o
 	}
-	m, err := e.opts.Store.Get(p.Handle)
-	if err != nil {
+	m, output, err := e.opts.Store.Read(p.Handle)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
 		o.Text = Success("UNKNOWN", p.Handle, mode, e.notFound(p.Handle))
 		return o
-	}
-	output, err := e.opts.Store.Read(p.Handle)
-	if err != nil {
+	case err != nil:
 		o.Text, o.IsError = Failure(m.Tool, m.Handle, mode, err.Error()), true
 		return o
 	}

@@ -36,11 +36,11 @@ var _ = Describe("tool_output", func() {
 		BeforeEach(func() {
 			var err error
 			n := 0
-			st, err = store.New(store.Options{Base: GinkgoT().TempDir(), SessionID: "s", Tokenizer: tokens.Estimator{},
+			st, err = store.New(store.Options{Base: GinkgoT().TempDir(), SessionID: "s",
 				Sources: core.Sources{NewID: func() string { n++; return []string{"", "h-1", "h-2"}[n] }}})
 			Expect(err).NotTo(HaveOccurred())
 			DeferCleanup(st.Close)
-			m, err := st.Put("logs__query", `{"since":"1h"}`, output)
+			m, err := st.Put("logs__query", `{"since":"1h"}`, output, store.Measure(output, tokens.Estimator{}))
 			Expect(err).NotTo(HaveOccurred())
 			Expect(m.Handle).To(Equal("h-1"))
 			logs = nil

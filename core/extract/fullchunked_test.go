@@ -194,11 +194,11 @@ var _ = Describe("full-chunked", func() {
 	BeforeEach(func() {
 		var err error
 		n := 0
-		st, err = store.New(store.Options{Base: GinkgoT().TempDir(), SessionID: "s", Tokenizer: tokens.Estimator{},
+		st, err = store.New(store.Options{Base: GinkgoT().TempDir(), SessionID: "s",
 			Sources: core.Sources{NewID: func() string { n++; return fmt.Sprintf("h-%d", n) }}})
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(st.Close)
-		_, err = st.Put("logs__query", `{"since":"1h"}`, text)
+		_, err = st.Put("logs__query", `{"since":"1h"}`, text, store.Measure(text, tokens.Estimator{}))
 		Expect(err).NotTo(HaveOccurred())
 	})
 
@@ -328,7 +328,7 @@ var _ = Describe("full-chunked", func() {
 
 	It("reads long-line output past max chunks, up to max chunks for long lines", func() {
 		long := strings.Repeat(strings.Repeat("k=v ", 300)+"\n", 16) // 16 lines of 1201 bytes
-		_, err := st.Put("wide", "{}", long)
+		_, err := st.Put("wide", "{}", long, store.Measure(long, tokens.Estimator{}))
 		Expect(err).NotTo(HaveOccurred())
 		ex, err := extract.New(extract.Options{Store: st, Tokenizer: tokens.Estimator{}, Nonce: nonce,
 			LLM: &recorder{answer: func(core.Request) (string, error) { return finalreport.Wrap(nonce, "ok"), nil }},

@@ -23,11 +23,11 @@ var _ = Describe("read-grep", func() {
 
 	BeforeEach(func() {
 		var err error
-		st, err = store.New(store.Options{Base: GinkgoT().TempDir(), SessionID: "s", Tokenizer: tokens.Estimator{},
+		st, err = store.New(store.Options{Base: GinkgoT().TempDir(), SessionID: "s",
 			Sources: core.Sources{NewID: func() string { return "h-1" }}})
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(st.Close)
-		_, err = st.Put("logs__query", `{"since":"1h"}`, text)
+		_, err = st.Put("logs__query", `{"since":"1h"}`, text, store.Measure(text, tokens.Estimator{}))
 		Expect(err).NotTo(HaveOccurred())
 	})
 

@@ -89,7 +89,7 @@ func Run(ctx context.Context, opts Options, user string) (res Result, err error)
 	if logf == nil {
 		logf = func(string, ...any) {}
 	}
-	st, err := store.New(store.Options{Base: opts.StoreBase, Sources: opts.Sources, Tokenizer: opts.Tokenizer, Logf: logf})
+	st, err := store.New(store.Options{Base: opts.StoreBase, Sources: opts.Sources, Logf: logf})
 	if err != nil {
 		return Result{}, fmt.Errorf("session: run: %w", err)
 	}
@@ -103,7 +103,8 @@ func Run(ctx context.Context, opts Options, user string) (res Result, err error)
 
 	maxBytes := orDefault(opts.MaxToolResponseBytes, DefaultMaxToolResponseBytes)
 	window := orDefault(opts.ContextWindow, DefaultContextWindow)
-	policy := store.Policy{MaxBytes: maxBytes}
+	policy := Policy{MaxBytes: maxBytes}
+	used := usage{tk: opts.Tokenizer}
 	nonce := opts.Sources.NewNonce()
 	xcfg := opts.ExtractConfig()
 	ex, err := extract.New(extract.Options{Store: st, LLM: opts.LLM, Tokenizer: opts.Tokenizer, Nonce: nonce,
@@ -138,18 +139,14 @@ func Run(ctx context.Context, opts Options, user string) (res Result, err error)
 			}
 			remaining := -1
 			if window > 0 {
-				used := 0
-				for _, m := range msgs {
-					used += opts.Tokenizer.Count(m.Content)
-				}
-				remaining = max(window-used, 0)
+				remaining = max(window-used.of(msgs), 0)
 			}
 			stats := store.Measure(result, opts.Tokenizer)
 			d := policy.Decide(call.Name, stats, remaining)
 			if !d.Store {
 				return result
 			}
-			m, err := st.Put(call.Name, string(call.Arguments), result)
+			m, err := st.Put(call.Name, string(call.Arguments), result, stats)
 			if err != nil {
 				logf("session: %v", err)
 				return "Tool error: the output was too large and could not be stored: " + err.Error()

@@ -14,6 +14,7 @@ import (
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/agent"
 	"github.com/toolout/toolout/core/session"
+	"github.com/toolout/toolout/core/store"
 	"github.com/toolout/toolout/core/tokens"
 	"github.com/toolout/toolout/fakes"
 )
@@ -155,4 +156,19 @@ var _ = Describe("session", func() {
 		Expect(strings.Join(logs, "\n")).To(ContainSubstring("extract.map chunk=1/1: panic: LLM client bug"))
 		Expect(script.Check()).To(Succeed())
 	})
+})
+
+var _ = Describe("the oversize policy", func() {
+	DescribeTable("Policy.Decide",
+		func(tool string, bytes, toks, remaining int, want bool) {
+			d := session.Policy{MaxBytes: 100}.Decide(tool, store.Stats{Bytes: bytes, Tokens: toks}, remaining)
+			Expect(d.Store).To(Equal(want), d.Reason)
+		},
+		Entry("at the cap", "t", 100, 10, 1000, false),
+		Entry("over the cap", "t", 101, 10, 1000, true),
+		Entry("token overflow alone", "t", 50, 900, 800, true),
+		Entry("fits the budget exactly", "t", 50, 800, 800, false),
+		Entry("no budget rule", "t", 50, 900, -1, false),
+		Entry("tool_output is never stored", "tool_output", 10_000, 10_000, 1, false),
+	)
 })

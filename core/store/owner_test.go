@@ -59,7 +59,7 @@ func self() store.Owner {
 
 var _ = Describe("owner marker", func() {
 	It("names this process, as a symbolic link that Grep (regular files only) never reads", func() {
-		s, err := store.New(store.Options{Base: GinkgoT().TempDir(), SessionID: "a", Tokenizer: tokens.Estimator{}})
+		s, err := store.New(store.Options{Base: GinkgoT().TempDir(), SessionID: "a"})
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(s.Close)
 		me := self()
@@ -72,11 +72,11 @@ var _ = Describe("owner marker", func() {
 	})
 
 	It("is not a handle a Put can take", func() {
-		s, err := store.New(store.Options{Base: GinkgoT().TempDir(), SessionID: "a", Tokenizer: tokens.Estimator{},
+		s, err := store.New(store.Options{Base: GinkgoT().TempDir(), SessionID: "a",
 			Sources: core.Sources{NewID: func() string { return store.OwnerFile }}})
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(s.Close)
-		_, err = s.Put("t", "{}", "x")
+		_, err = s.Put("t", "{}", "x", store.Measure("x", tokens.Estimator{}))
 		Expect(err).To(MatchError(`store: put t: handle ".owner" from Sources.NewID is not a fresh plain name`))
 		Expect(store.ReadOwner(s.Dir())).To(Equal(self()))
 	})
@@ -193,7 +193,7 @@ var _ = Describe("sweeping at open", func() {
 		dir := stale("ai-agent-killed")
 		handMarker(dir, deadPID(), "1")
 		var logs []string
-		s, err := store.New(store.Options{Base: base, SessionID: "next", Tokenizer: tokens.Estimator{},
+		s, err := store.New(store.Options{Base: base, SessionID: "next",
 			Logf: func(f string, a ...any) { logs = append(logs, f) }})
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(s.Close)
@@ -202,10 +202,10 @@ var _ = Describe("sweeping at open", func() {
 	})
 
 	It("keeps a live one: the spec's own", func() {
-		live, err := store.New(store.Options{Base: base, SessionID: "live", Tokenizer: tokens.Estimator{}})
+		live, err := store.New(store.Options{Base: base, SessionID: "live"})
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(live.Close)
-		s, err := store.New(store.Options{Base: base, SessionID: "next", Tokenizer: tokens.Estimator{}})
+		s, err := store.New(store.Options{Base: base, SessionID: "next"})
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(s.Close)
 		Expect(live.Dir()).To(BeADirectory())
@@ -215,7 +215,7 @@ var _ = Describe("sweeping at open", func() {
 		now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 		at := func(t time.Time) core.Sources { return core.Sources{Now: func() time.Time { return t }} }
 		open := func(id string, t time.Time) {
-			s, err := store.New(store.Options{Base: base, SessionID: id, Tokenizer: tokens.Estimator{}, Sources: at(t)})
+			s, err := store.New(store.Options{Base: base, SessionID: id, Sources: at(t)})
 			Expect(err).NotTo(HaveOccurred())
 			DeferCleanup(s.Close)
 		}
@@ -244,7 +244,7 @@ var _ = Describe("sweeping at open", func() {
 		Expect(cmd.Process.Kill()).To(Succeed()) // SIGKILL: no chance to clean up
 		Expect(cmd.Wait()).NotTo(Succeed())
 		Expect(dir).To(BeADirectory())
-		s, err := store.New(store.Options{Base: base, SessionID: "next", Tokenizer: tokens.Estimator{}})
+		s, err := store.New(store.Options{Base: base, SessionID: "next"})
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(s.Close)
 		Expect(dir).NotTo(BeAnExistingFile())
@@ -257,7 +257,7 @@ var _ = Describe("CloseAll", func() {
 		var dirs []string
 		var stores []*store.Store
 		for _, id := range []string{"a", "b"} {
-			s, err := store.New(store.Options{Base: base, SessionID: id, Tokenizer: tokens.Estimator{}})
+			s, err := store.New(store.Options{Base: base, SessionID: id})
 			Expect(err).NotTo(HaveOccurred())
 			dirs, stores = append(dirs, s.Dir()), append(stores, s)
 		}
@@ -265,7 +265,7 @@ var _ = Describe("CloseAll", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(closed).To(ContainElements(dirs))
 		Expect(os.ReadDir(base)).To(BeEmpty())
-		_, err = stores[0].Put("t", "{}", "x")
+		_, err = stores[0].Put("t", "{}", "x", store.Measure("x", tokens.Estimator{}))
 		Expect(err).To(MatchError(store.ErrClosed))
 		Expect(stores[1].Close()).To(Succeed())
 		closed, err = store.CloseAll()

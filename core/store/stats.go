@@ -34,34 +34,3 @@ func HandleMessage(m Meta) string {
 		"Provide precise and detailed instructions in `extract` about what you are looking for.",
 		m.Bytes, m.Lines, m.Tokens, m.Handle)
 }
-
-// ToolOutputName is the name of the extraction tool, whose results are never
-// stored.
-const ToolOutputName = "tool_output"
-
-// Policy decides which outputs are stored.
-type Policy struct {
-	// MaxBytes is the byte cap: an output of more bytes is stored. Zero or
-	// less disables the byte rule.
-	MaxBytes int
-}
-
-// Decision says whether to store an output, and why.
-type Decision struct {
-	Store  bool
-	Reason string // "bytes" or "tokens" when stored
-}
-
-// Decide applies the policy to an output of tool measured by st, with
-// remaining tokens of context budget left (negative: no budget rule).
-func (p Policy) Decide(tool string, st Stats, remaining int) Decision {
-	switch {
-	case tool == ToolOutputName:
-		return Decision{}
-	case p.MaxBytes > 0 && st.Bytes > p.MaxBytes:
-		return Decision{Store: true, Reason: fmt.Sprintf("bytes: %d > cap %d", st.Bytes, p.MaxBytes)}
-	case remaining >= 0 && st.Tokens > remaining:
-		return Decision{Store: true, Reason: fmt.Sprintf("tokens: %d > remaining budget %d", st.Tokens, remaining)}
-	}
-	return Decision{}
-}

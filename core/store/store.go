@@ -30,8 +30,6 @@ type Options struct {
 	SessionID string
 	// Sources supplies handles and timestamps.
 	Sources core.Sources
-	// Tokenizer counts the tokens of stored outputs; required.
-	Tokenizer core.Tokenizer
 	// Logf, when set, receives a line per directory swept at open and per
 	// sweep problem.
 	Logf func(format string, args ...any)
@@ -60,9 +58,6 @@ type Store struct {
 
 // New creates the session directory and returns its store.
 func New(opts Options) (*Store, error) {
-	if opts.Tokenizer == nil {
-		return nil, errors.New("store: new: Options.Tokenizer is required")
-	}
 	base := opts.Base
 	if base == "" {
 		base = os.TempDir()
@@ -94,9 +89,11 @@ func New(opts Options) (*Store, error) {
 // Dir returns the session directory.
 func (s *Store) Dir() string { return s.dir }
 
-// Put stores output under a fresh handle and returns its metadata.
-func (s *Store) Put(tool, args, output string) (Meta, error) {
-	m := Meta{Handle: s.opts.Sources.ID(), Tool: tool, Args: args, Stats: Measure(output, s.opts.Tokenizer), Stored: s.opts.Sources.Time()}
+// Put stores output under a fresh handle and returns its metadata. stats
+// are the output's, as Measure gave them to the caller that decided to
+// store it: the store does not count the tokens again.
+func (s *Store) Put(tool, args, output string, stats Stats) (Meta, error) {
+	m := Meta{Handle: s.opts.Sources.ID(), Tool: tool, Args: args, Stats: stats, Stored: s.opts.Sources.Time()}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -136,17 +133,18 @@ func (s *Store) Path(handle string) (string, error) {
 	return filepath.Join(s.dir, handle), nil
 }
 
-// Read returns the stored output of handle.
-func (s *Store) Read(handle string) (string, error) {
-	p, err := s.Path(handle)
+// Read returns the metadata and the stored output of handle, from one
+// lookup.
+func (s *Store) Read(handle string) (Meta, string, error) {
+	m, err := s.Get(handle)
 	if err != nil {
-		return "", fmt.Errorf("store: read %q: %w", handle, ErrNotFound)
+		return Meta{}, "", fmt.Errorf("store: read %q: %w", handle, ErrNotFound)
 	}
-	b, err := os.ReadFile(p)
+	b, err := os.ReadFile(filepath.Join(s.dir, handle))
 	if err != nil {
-		return "", fmt.Errorf("store: read %q: %w", handle, err)
+		return m, "", fmt.Errorf("store: read %q: %w", handle, err)
 	}
-	return string(b), nil
+	return m, string(b), nil
 }
 
 // List returns the metadata of every stored output, in the order stored.

@@ -10,7 +10,6 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/toolout/toolout/core/store"
-	"github.com/toolout/toolout/core/tokens"
 	"github.com/toolout/toolout/internal/junit"
 )
 
@@ -19,7 +18,7 @@ import (
 // and waits until its standard input closes (or a signal ends it).
 func TestMain(m *testing.M) {
 	if base := os.Getenv("STORE_OWNER_BASE"); base != "" {
-		s, err := store.New(store.Options{Base: base, SessionID: "owner", Tokenizer: tokens.Estimator{}})
+		s, err := store.New(store.Options{Base: base, SessionID: "owner"})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(2)

@@ -26,7 +26,7 @@ var _ = Describe("Store", func() {
 	BeforeEach(func() { base = GinkgoT().TempDir() })
 
 	open := func(session string) *store.Store {
-		s, err := store.New(store.Options{Base: base, SessionID: session, Sources: seqSources(&n), Tokenizer: tokens.Estimator{}})
+		s, err := store.New(store.Options{Base: base, SessionID: session, Sources: seqSources(&n)})
 		Expect(err).NotTo(HaveOccurred())
 		return s
 	}
@@ -35,7 +35,7 @@ var _ = Describe("Store", func() {
 		s := open("trx1")
 		DeferCleanup(s.Close)
 		Expect(s.Dir()).To(Equal(filepath.Join(base, "ai-agent-trx1")))
-		m, err := s.Put("logs__query", `{"since": "1h"}`, "a\nbb\nccc")
+		m, err := s.Put("logs__query", `{"since": "1h"}`, "a\nbb\nccc", store.Measure("a\nbb\nccc", tokens.Estimator{}))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(m.Tool).To(Equal("logs__query"))
 		Expect(m.Args).To(Equal(`{"since": "1h"}`))
@@ -44,7 +44,10 @@ var _ = Describe("Store", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(p).To(Equal(filepath.Join(s.Dir(), m.Handle)))
 		Expect(os.ReadFile(p)).To(Equal([]byte("a\nbb\nccc")))
-		Expect(s.Read(m.Handle)).To(Equal("a\nbb\nccc"))
+		got, text, err := s.Read(m.Handle)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(got).To(Equal(m))
+		Expect(text).To(Equal("a\nbb\nccc"))
 		Expect(s.Get(m.Handle)).To(Equal(m))
 		Expect(s.List()).To(Equal([]store.Meta{m}))
 		Expect(s.Len()).To(Equal(1))
@@ -55,7 +58,7 @@ var _ = Describe("Store", func() {
 		other := open("trx3")
 		DeferCleanup(s.Close)
 		DeferCleanup(other.Close)
-		m, _ := other.Put("t", "{}", "x")
+		m, _ := other.Put("t", "{}", "x", store.Measure("x", tokens.Estimator{}))
 		for _, h := range []string{m.Handle, "../ai-agent-trx3/" + m.Handle, "", "."} {
 			_, err := s.Get(h)
 			Expect(err).To(MatchError(store.ErrNotFound))
@@ -66,19 +69,28 @@ var _ = Describe("Store", func() {
 
 	It("removes its directory on Close, twice safely, and refuses Put after", func() {
 		s := open("trx4")
-		_, _ = s.Put("t", "{}", "x")
+		_, _ = s.Put("t", "{}", "x", store.Measure("x", tokens.Estimator{}))
 		Expect(s.Close()).To(Succeed())
 		Expect(s.Dir()).NotTo(BeADirectory())
 		Expect(s.Close()).To(Succeed())
-		_, err := s.Put("t", "{}", "x")
+		_, err := s.Put("t", "{}", "x", store.Measure("x", tokens.Estimator{}))
 		Expect(err).To(MatchError(store.ErrClosed))
 	})
 
-	It("refuses an unusable session id or a missing tokenizer", func() {
-		_, err := store.New(store.Options{Base: base, SessionID: "../x", Tokenizer: tokens.Estimator{}})
+	It("refuses an unusable session id", func() {
+		_, err := store.New(store.Options{Base: base, SessionID: "../x"})
 		Expect(err).To(MatchError(`store: new: session id "../x": want a plain name`))
-		_, err = store.New(store.Options{Base: base, SessionID: "x"})
-		Expect(err).To(MatchError("store: new: Options.Tokenizer is required"))
+	})
+
+	It("keeps the stats it is given: the caller measured the output once", func() {
+		s := open("trx5")
+		DeferCleanup(s.Close)
+		given := store.Stats{Bytes: 3, Lines: 1, Tokens: 99, AvgLineBytes: 3}
+		m, err := s.Put("t", "{}", "abc", given)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(m.Stats).To(Equal(given))
+		_, _, err = s.Read("nope")
+		Expect(err).To(MatchError(store.ErrNotFound))
 	})
 
 	It("leaves nothing behind after a thousand sessions ended every way, some concurrently", func() {
@@ -90,7 +102,7 @@ var _ = Describe("Store", func() {
 					defer func() { _ = recover() }()
 					s := open(fmt.Sprintf("c%d", i))
 					defer s.Close()
-					_, err := s.Put("t", "{}", "output")
+					_, err := s.Put("t", "{}", "output", store.Measure("output", tokens.Estimator{}))
 					Expect(err).NotTo(HaveOccurred())
 					if i%4 == 3 {
 						panic("tool crashed")
@@ -103,26 +115,13 @@ var _ = Describe("Store", func() {
 	})
 })
 
-var _ = Describe("stats, policy and the handle message", func() {
+var _ = Describe("stats and the handle message", func() {
 	DescribeTable("Measure",
 		func(out string, want store.Stats) { Expect(store.Measure(out, tokens.Estimator{})).To(Equal(want)) },
 		Entry("empty", "", store.Stats{}),
 		Entry("one line", "abcd", store.Stats{Bytes: 4, Lines: 1, Tokens: 1, AvgLineBytes: 4}),
 		Entry("trailing newline counts a line", "ab\n", store.Stats{Bytes: 3, Lines: 2, Tokens: 1, AvgLineBytes: 2}),
 		Entry("ceil of average", "a\nbcd\nef", store.Stats{Bytes: 8, Lines: 3, Tokens: 2, AvgLineBytes: 3}),
-	)
-
-	DescribeTable("Policy.Decide",
-		func(tool string, bytes, toks, remaining int, want bool) {
-			d := store.Policy{MaxBytes: 100}.Decide(tool, store.Stats{Bytes: bytes, Tokens: toks}, remaining)
-			Expect(d.Store).To(Equal(want), d.Reason)
-		},
-		Entry("at the cap", "t", 100, 10, 1000, false),
-		Entry("over the cap", "t", 101, 10, 1000, true),
-		Entry("token overflow alone", "t", 50, 900, 800, true),
-		Entry("fits the budget exactly", "t", 50, 800, 800, false),
-		Entry("no budget rule", "t", 50, 900, -1, false),
-		Entry("tool_output is never stored", "tool_output", 10_000, 10_000, 1, false),
 	)
 
 	It("is exactly the spec's three lines", func() {
