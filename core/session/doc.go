@@ -5,15 +5,18 @@
 // Every tool result passes the oversize policy (decision 11): it is stored
 // when its bytes exceed MaxToolResponseBytes (strictly) or when its tokens
 // would overflow what is left of ContextWindow after the conversation so far
-// (counted with the session's tokenizer). A stored result reaches the model
+// (counted with the session's tokenizer, each message once: the session keeps
+// a running count). The policy is the session's (Policy); the store only
+// keeps what the session hands it, with the stats the session measured, so an
+// output is tokenized once. A stored result reaches the model
 // as the exact handle message of section 2a, and the decision is logged
 // (decision 12). tool_output's own results are never stored.
 //
 // tool_output is offered only while the store is non-empty and never on the
 // final turn (decisions 14, 15). Its failure format is a normal tool result,
 // not an error. Its map, reduce and read-grep calls go to the session's LLM
-// with the session's nonce; Options.Extract sets routing and strategy knobs,
-// and its context window defaults to the session's.
+// with the session's nonce; Options.Extract sets routing and strategy knobs
+// (nil: extract.DefaultConfig() with the session's context window).
 //
 // The session's nonce comes from Sources; the system prompt ends with the
 // final-report instruction that names it. The store directory is removed when
