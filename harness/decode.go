@@ -31,11 +31,36 @@ type nodeDecoder interface {
 	decodeNode(d *decoder, n *yaml.Node)
 }
 
+// NodeDecoder is implemented by a component's config, input or expect type
+// (or a field of one) that decodes its node itself, with the strict decoder
+// d: a section whose defaults depend on whether a key is there, say.
+type NodeDecoder interface {
+	DecodeYAML(d Decoder, n *yaml.Node)
+}
+
+// Decoder is the strict decoder a NodeDecoder gets: what it decodes is
+// checked like any other part of the scenario, and its errors carry their
+// position.
+type Decoder struct{ d *decoder }
+
+// Decode decodes n into the value v points to; what names it in errors
+// ("config.extract").
+func (d Decoder) Decode(n *yaml.Node, v any, what string) {
+	d.d.decode(n, reflect.ValueOf(v).Elem(), what)
+}
+
+// Has reports whether the mapping n has the key.
+func (d Decoder) Has(n *yaml.Node, key string) bool {
+	k, _ := lookup(resolve(n), key)
+	return k != nil
+}
+
 type validator interface{ Validate() error }
 
 var (
 	nodeType      = reflect.TypeFor[yaml.Node]()
 	nodeDecType   = reflect.TypeFor[nodeDecoder]()
+	nodeDecExType = reflect.TypeFor[NodeDecoder]()
 	validatorType = reflect.TypeFor[validator]()
 )
 
@@ -74,13 +99,13 @@ func kindName(n *yaml.Node) string {
 		if n.Tag == "!!null" {
 			return "null"
 		}
-		return fmt.Sprintf("%q", clip(n.Value))
+		return fmt.Sprintf("%q", Clip(n.Value))
 	}
 	return "a YAML node"
 }
 
-// clip shortens a value quoted in a message to its first 60 characters.
-func clip(s string) string {
+// Clip shortens a value quoted in a message to its first 60 characters.
+func Clip(s string) string {
 	const most = 60
 	if utf8.RuneCountInString(s) <= most {
 		return s
@@ -120,11 +145,11 @@ func (d *decoder) checkAliases(doc *yaml.Node) bool {
 		if n.Kind == yaml.AliasNode {
 			size, done := sizes[n.Alias]
 			if !done || size == unknown {
-				d.errorf(n, "alias *%s: it refers to a node that contains it", clip(n.Value))
+				d.errorf(n, "alias *%s: it refers to a node that contains it", Clip(n.Value))
 				return 0, false
 			}
 			if added += size; added > maxAliasNodes {
-				d.errorf(n, "alias *%s: aliases expand this file to more than %d values", clip(n.Value), maxAliasNodes)
+				d.errorf(n, "alias *%s: aliases expand this file to more than %d values", Clip(n.Value), maxAliasNodes)
 				return 0, false
 			}
 			return size, true
@@ -162,6 +187,10 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, what string) {
 	}
 	if v.CanAddr() && v.Addr().Type().Implements(nodeDecType) {
 		v.Addr().Interface().(nodeDecoder).decodeNode(d, n)
+		return
+	}
+	if v.CanAddr() && v.Addr().Type().Implements(nodeDecExType) {
+		v.Addr().Interface().(NodeDecoder).DecodeYAML(Decoder{d}, n)
 		return
 	}
 	switch v.Kind() {
@@ -284,7 +313,7 @@ func (d *decoder) mappingPairs(n *yaml.Node, what string, fn func(k, v *yaml.Nod
 			continue
 		}
 		if seen[k.Value] {
-			d.errorf(k, "%s: duplicate field %q", what, clip(k.Value))
+			d.errorf(k, "%s: duplicate field %q", what, Clip(k.Value))
 			continue
 		}
 		seen[k.Value] = true
@@ -318,11 +347,11 @@ func (d *decoder) unknownField(k *yaml.Node, what, name string, known []string) 
 		prefix = what + ": "
 	}
 	if s := suggest(name, known); s != "" {
-		d.errorf(k, "%sunknown field %q (did you mean %q?)", prefix, clip(name), s)
+		d.errorf(k, "%sunknown field %q (did you mean %q?)", prefix, Clip(name), s)
 		return
 	}
 	sorted := slices.Sorted(slices.Values(known))
-	d.errorf(k, "%sunknown field %q (known: %s)", prefix, clip(name), strings.Join(sorted, ", "))
+	d.errorf(k, "%sunknown field %q (known: %s)", prefix, Clip(name), strings.Join(sorted, ", "))
 }
 
 func (d *decoder) decodeMap(n *yaml.Node, v reflect.Value, what string) {

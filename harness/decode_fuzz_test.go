@@ -1,4 +1,4 @@
-package harness
+package harness_test
 
 import (
 	"fmt"
@@ -13,6 +13,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/toolout/toolout/harness"
+	"github.com/toolout/toolout/harness/components"
 )
 
 // This fuzz target is in package harness so that it can lower the bound on
@@ -106,8 +109,7 @@ func hostile() []string {
 //   - a scenario that loads, re-encoded by the YAML encoder, loads again to
 //     the same values.
 func FuzzLoad(f *testing.F) {
-	generateLimit = 4 << 10
-	f.Cleanup(func() { generateLimit = maxGenerated })
+	f.Cleanup(harness.SetGenerateLimit(4 << 10))
 	base := f.TempDir()
 	dirs := copyScenarios(f, base)
 	srcs, at := loadSeeds(f, dirs, base)
@@ -117,16 +119,16 @@ func FuzzLoad(f *testing.F) {
 	for _, s := range hostile() {
 		f.Add(uint8(0), []byte(s))
 	}
-	reg := Default()
+	reg := components.Default()
 	f.Fuzz(func(t *testing.T, dir uint8, src []byte) {
 		file := filepath.Join(dirs[int(dir)%len(dirs)], "fuzz-input.yaml")
-		_, display, _ := Layout(file)
-		load := func(src []byte) (*Scenario, error) {
+		_, display, _ := harness.Layout(file)
+		load := func(src []byte) (*harness.Scenario, error) {
 			t.Helper()
 			if err := os.WriteFile(file, src, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			sc, err := Load(reg, file)
+			sc, err := harness.Load(reg, file)
 			if err != nil {
 				checkErrors(t, display, err)
 			}
@@ -173,7 +175,7 @@ func spellNulls(n *yaml.Node) {
 
 func checkErrors(t *testing.T, display string, err error) {
 	t.Helper()
-	list, ok := err.(ErrorList)
+	list, ok := err.(harness.ErrorList)
 	if !ok || len(list) == 0 {
 		t.Fatalf("error %T is not an ErrorList: %v", err, err)
 	}
@@ -190,14 +192,14 @@ func checkErrors(t *testing.T, display string, err error) {
 }
 
 // sameScenario compares what a scenario decodes to, leaving out positions.
-func sameScenario(a, b *Scenario) bool {
+func sameScenario(a, b *harness.Scenario) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
 	return reflect.DeepEqual(scenarioValues(a), scenarioValues(b))
 }
 
-func scenarioValues(sc *Scenario) []any {
+func scenarioValues(sc *harness.Scenario) []any {
 	if sc == nil {
 		return nil
 	}

@@ -27,20 +27,22 @@
 // refused before it is opened, so a load never blocks) of at most
 // MaxPayloadBytes (64 MiB).
 //
-// Components (Default): extract, finalreport, gateway, leaked, llm, schema,
-// session and store, each a Spec registered with Register; their config,
-// input and expect shapes are documented on their types.
+// The harness is three packages, by concern:
 //
-// Import turns a production trace (OpenAI-style chat messages) into
-// regression scenarios: a session replay and, for leaked calls, a leaked
-// scenario, with secrets redacted, provenance recorded and the same bytes on
-// every import. It refuses, at the trace's line:col, what would make a
-// scenario that fails when run or replays a conversation that never
-// happened: bad JSON (the column from the byte offset, in characters), a
-// byte that is not UTF-8, a missing or mistyped field (at the field's
-// value), a tool result that answers no call of an earlier assistant
-// message (or a call already answered: each result answers the latest open
-// call with its id, since some models reuse ids turn after turn), and a
-// trace with no user message other than TURN-FAILED retries. A result is
-// named by its call's tool name; the message's own name field is ignored.
+//   - harness (this one): the scenario model, its strict loader, the Runner,
+//     transcripts and goldens, and the component seam (Spec, Register,
+//     Registry, Env). It imports core's root package for its types, and no
+//     core subpackage.
+//   - harness/components: the adapters, one per component (extract,
+//     finalreport, gateway, leaked, llm, schema, session, store), and
+//     components.Default(), their registry: the only code of the harness
+//     that imports core's subpackages.
+//   - harness/importer: turns a production trace into regression scenarios;
+//     what it must know of core (how the session routes an extraction, what
+//     the leaked parser recovers) it asks components, and the ids and nonces
+//     a run will draw it takes from fakes.
+//
+// A component type may decode its own YAML node (NodeDecoder) with the
+// strict Decoder, so that a section whose defaults depend on whether a key
+// is there is still checked like the rest of the file.
 package harness

@@ -11,3 +11,10 @@ func InputText(sc *Scenario, key string) (string, error) {
 
 // OrderCalls exposes the transcript order of LLM calls to tests.
 var OrderCalls = orderCalls
+
+// SetGenerateLimit bounds generated text for a fuzz run and returns the
+// function that restores the bound.
+func SetGenerateLimit(n int) (restore func()) {
+	generateLimit = n
+	return func() { generateLimit = maxGenerated }
+}

@@ -9,6 +9,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/toolout/toolout/harness"
+	"github.com/toolout/toolout/harness/components"
 )
 
 const goldenScenario = `component: finalreport
@@ -28,6 +29,7 @@ var _ = Describe("golden files", func() {
 	})
 
 	run := func(r *harness.Runner) *harness.Result {
+		r.Registry = components.Default()
 		sc, err := r.Load(file)
 		Expect(err).NotTo(HaveOccurred())
 		return r.Run(context.Background(), sc)

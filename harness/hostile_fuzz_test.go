@@ -11,6 +11,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/toolout/toolout/harness"
+	"github.com/toolout/toolout/harness/components"
 )
 
 // The defects FuzzLoad and the hostile inputs found in the loader, one spec
@@ -22,7 +23,7 @@ func loadHostile(src string) []string {
 	dir := GinkgoT().TempDir()
 	file := filepath.Join(dir, "x.yaml")
 	Expect(os.WriteFile(file, []byte(src), 0o644)).To(Succeed())
-	_, err := harness.Load(harness.Default(), file)
+	_, err := harness.Load(components.Default(), file)
 	if err == nil {
 		return nil
 	}
@@ -157,7 +158,7 @@ func BenchmarkLoadAdversarial(b *testing.B) {
 			if err := os.WriteFile(file, []byte(in.make(size.n)), 0o644); err != nil {
 				b.Fatal(err)
 			}
-			reg := harness.Default()
+			reg := components.Default()
 			b.Run(in.name+"/size="+size.name, func(b *testing.B) {
 				b.SetBytes(int64(size.n))
 				for b.Loop() {

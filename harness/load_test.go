@@ -11,6 +11,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/toolout/toolout/harness"
+	"github.com/toolout/toolout/harness/components"
 )
 
 // The malformed scenario files under testdata must fail to load with exactly
@@ -18,7 +19,7 @@ import (
 var _ = Describe("Load", func() {
 	DescribeTable("reports every problem with its position",
 		func(file string, want ...string) {
-			_, err := harness.Load(harness.Default(), file)
+			_, err := harness.Load(components.Default(), file)
 			Expect(err).To(HaveOccurred())
 			Expect(err).To(BeAssignableToTypeOf(harness.ErrorList{}))
 			Expect(strings.Split(err.Error(), "\n")).To(Equal(want))
@@ -89,7 +90,7 @@ var _ = Describe("Load of payload files", func() {
 		Expect(os.WriteFile(file, []byte("component: finalreport\nconfig: {nonce: abc}\ninput:\n  text: {file: pipe.txt}\n"), 0o644)).To(Succeed())
 		done := make(chan error, 1)
 		go func() {
-			_, err := harness.Load(harness.Default(), file)
+			_, err := harness.Load(components.Default(), file)
 			done <- err
 		}()
 		var err error

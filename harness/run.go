@@ -18,7 +18,8 @@ import (
 
 // Runner runs scenarios and compares their transcripts with golden files.
 type Runner struct {
-	// Registry holds the components; nil means Default().
+	// Registry holds the components (toolout's own: components.Default());
+	// required.
 	Registry *Registry
 	// Update rewrites golden files instead of comparing (UPDATE_GOLDEN=1).
 	Update bool
@@ -26,10 +27,11 @@ type Runner struct {
 	CI bool
 }
 
-// RunnerFromEnv returns a Runner configured by UPDATE_GOLDEN=1 and CI=true.
-func RunnerFromEnv() *Runner {
+// RunnerFromEnv returns a Runner of reg's components configured by
+// UPDATE_GOLDEN=1 and CI=true.
+func RunnerFromEnv(reg *Registry) *Runner {
 	return &Runner{
-		Registry: Default(),
+		Registry: reg,
 		Update:   os.Getenv("UPDATE_GOLDEN") == "1",
 		CI:       os.Getenv("CI") == "true",
 	}
@@ -37,7 +39,7 @@ func RunnerFromEnv() *Runner {
 
 func (r *Runner) registry() *Registry {
 	if r.Registry == nil {
-		return Default()
+		return NewRegistry() // no components: every scenario names an unknown one
 	}
 	return r.Registry
 }

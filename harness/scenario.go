@@ -125,7 +125,7 @@ func Load(reg *Registry, file string) (*Scenario, error) {
 	}
 	if sc.ID != "" && sc.ID != id && golden != "" {
 		k, _ := lookup(sc.root, "scenario")
-		errs.Add(Pos{display, k.Line, k.Column}, "scenario %q does not match the file's path (want %q)", clip(sc.ID), id)
+		errs.Add(Pos{display, k.Line, k.Column}, "scenario %q does not match the file's path (want %q)", Clip(sc.ID), id)
 	}
 	sc.ID, sc.Path, sc.File, sc.Golden = id, display, file, golden
 	if len(errs) > 0 {
@@ -192,7 +192,7 @@ func parse(reg *Registry, src []byte, display, dir string) (*Scenario, ErrorList
 			if ln.Kind == yaml.SequenceNode {
 				at = ln.Content[i]
 			}
-			d.errorf(at, "labels[%d]: %q: want letters, digits, '_', '.', '-'", i, clip(l))
+			d.errorf(at, "labels[%d]: %q: want letters, digits, '_', '.', '-'", i, Clip(l))
 		}
 	}
 	// expect.failure is the harness's; the rest belongs to the component.
@@ -209,7 +209,7 @@ func parse(reg *Registry, src []byte, display, dir string) (*Scenario, ErrorList
 		c, ok := reg.lookup(sc.Component)
 		if !ok {
 			_, v := lookup(root, "component")
-			msg := fmt.Sprintf("component %q: unknown", clip(sc.Component))
+			msg := fmt.Sprintf("component %q: unknown", Clip(sc.Component))
 			if s := suggest(sc.Component, reg.Names()); s != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", s)
 			} else {
@@ -232,7 +232,7 @@ func (d *decoder) checkStepIDs(sc *Scenario) {
 			if k, _ := lookup(at, "id"); k != nil {
 				at = k
 			}
-			d.errorf(at, "llm[%d]: duplicate step id %q", i, clip(s.ID))
+			d.errorf(at, "llm[%d]: duplicate step id %q", i, Clip(s.ID))
 		}
 		seen[s.ID] = true
 	}

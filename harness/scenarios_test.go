@@ -12,6 +12,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/toolout/toolout/harness"
+	"github.com/toolout/toolout/harness/components"
 )
 
 // scenarioRoot is the bundled scenarios folder, seen from this package.
@@ -44,7 +45,7 @@ func scenarioEntries(runner *harness.Runner) []TableEntry {
 }
 
 var _ = Describe("bundled scenarios", func() {
-	runner := harness.RunnerFromEnv()
+	runner := harness.RunnerFromEnv(components.Default())
 
 	DescribeTable("scenario",
 		func(file string) {

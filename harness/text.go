@@ -112,10 +112,10 @@ const MaxPayloadBytes = 64 << 20
 // open that cannot block, and a file over MaxPayloadBytes.
 func (d *decoder) readFile(name string) (string, error) {
 	if filepath.IsAbs(name) || !filepath.IsLocal(name) {
-		return "", fmt.Errorf("%q: want a path relative to the scenario's folder, inside it", clip(name))
+		return "", fmt.Errorf("%q: want a path relative to the scenario's folder, inside it", Clip(name))
 	}
 	path := filepath.Join(d.dir, name)
-	fail := func(err error) (string, error) { return "", fmt.Errorf("%q: %w", clip(name), unwrapPath(err)) }
+	fail := func(err error) (string, error) { return "", fmt.Errorf("%q: %w", Clip(name), unwrapPath(err)) }
 	info, err := os.Stat(path)
 	if err != nil {
 		return fail(err)

@@ -9,6 +9,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/toolout/toolout/harness"
+	"github.com/toolout/toolout/harness/components"
 )
 
 // loadText writes a finalreport scenario whose input.text is the given YAML
@@ -21,7 +22,7 @@ func loadText(textYAML string, files map[string]string) (string, error) {
 	file := filepath.Join(dir, "t.yaml")
 	src := "component: finalreport\nconfig: {nonce: abc}\ninput:\n  text: " + textYAML + "\n"
 	Expect(os.WriteFile(file, []byte(src), 0o644)).To(Succeed())
-	sc, err := harness.Load(harness.Default(), file)
+	sc, err := harness.Load(components.Default(), file)
 	if err != nil {
 		return "", err
 	}

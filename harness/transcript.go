@@ -155,7 +155,8 @@ const (
 	ElideKeep  = 1 << 10
 )
 
-func elide(s string) string {
+// Elide shortens a message over ElideAbove bytes as above.
+func Elide(s string) string {
 	if len(s) <= ElideAbove {
 		return s
 	}
@@ -193,7 +194,7 @@ func renderRequest(r core.Request) string {
 		default:
 			fmt.Fprintf(&b, ">>> %s\n", m.Role)
 		}
-		b.WriteString(elide(m.Content) + "\n")
+		b.WriteString(Elide(m.Content) + "\n")
 		for _, tc := range m.ToolCalls {
 			fmt.Fprintf(&b, "tool_call %s %s %s\n", tc.ID, tc.Name, tc.Arguments)
 		}

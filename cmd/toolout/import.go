@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/toolout/toolout/harness"
+	"github.com/toolout/toolout/harness/importer"
 )
 
 // stringList is a repeatable string flag.
@@ -57,7 +57,7 @@ func runImport(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 		fmt.Fprintf(stderr, "toolout import: -o %s: want a .yaml path\n", target)
 		return exitUsage
 	}
-	files, err := harness.Import(trace, harness.ImportOptions{
+	files, err := importer.Import(trace, importer.ImportOptions{
 		Dir: filepath.Dir(target), Name: strings.TrimSuffix(filepath.Base(target), ".yaml"), TraceName: filepath.Base(pos[0]), TracePath: pos[0],
 		At: *at, MaxBytes: *maxBytes, RedactEmails: *emails, Redact: extra,
 	})

@@ -14,6 +14,7 @@ import (
 	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/toolout/toolout/harness"
+	"github.com/toolout/toolout/harness/components"
 )
 
 // runTest runs scenarios with the same engine as `go test` and prints a line
@@ -61,7 +62,7 @@ func runTest(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 		fmt.Fprintf(stderr, "toolout test: %v\n", strings.TrimPrefix(err.Error(), "harness: "))
 		return exitUsage
 	}
-	runner := harness.RunnerFromEnv()
+	runner := harness.RunnerFromEnv(components.Default())
 	runner.Update = runner.Update || *update
 
 	var scenarios []*harness.Scenario

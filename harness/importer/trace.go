@@ -1,4 +1,4 @@
-package harness
+package importer
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/toolout/toolout/harness"
 )
 
 // traceMessage is one OpenAI-style chat message of a trace.
@@ -305,16 +307,16 @@ func (t *parsedTrace) unanswerable(i int, answered map[string]int) error {
 	id := t.msgs[i].ToolCallID
 	at := []any{"tool_call_id"}
 	if prev, ok := answered[id]; ok {
-		return t.msgErrorf(i, at, "tool_call_id %q: that call was already answered by message %d", clip(id), prev)
+		return t.msgErrorf(i, at, "tool_call_id %q: that call was already answered by message %d", harness.Clip(id), prev)
 	}
 	for j := i + 1; j < len(t.msgs); j++ {
 		for _, tc := range t.msgs[j].ToolCalls {
 			if tc.ID == id && t.msgs[j].Role == "assistant" {
-				return t.msgErrorf(i, at, "tool_call_id %q: the call with that id comes later, in message %d; a result follows its call", clip(id), j)
+				return t.msgErrorf(i, at, "tool_call_id %q: the call with that id comes later, in message %d; a result follows its call", harness.Clip(id), j)
 			}
 		}
 	}
-	return t.msgErrorf(i, at, "tool_call_id %q matches no tool call of an earlier assistant message", clip(id))
+	return t.msgErrorf(i, at, "tool_call_id %q matches no tool call of an earlier assistant message", harness.Clip(id))
 }
 
 func contentText(raw json.RawMessage) (string, error) {

@@ -1,11 +1,11 @@
-package harness
+package components
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"reflect"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -15,6 +15,7 @@ import (
 	"github.com/toolout/toolout/core/extract"
 	"github.com/toolout/toolout/core/session"
 	"github.com/toolout/toolout/core/tokens"
+	"github.com/toolout/toolout/harness"
 )
 
 // session component: the main session with fake tools and the scripted LLM.
@@ -49,11 +50,11 @@ type sessionExtract struct {
 	hasWindow bool // and sets context_window
 }
 
-func (e *sessionExtract) decodeNode(d *decoder, n *yaml.Node) {
+// DecodeYAML decodes the section over extract.DefaultConfig().
+func (e *sessionExtract) DecodeYAML(d harness.Decoder, n *yaml.Node) {
 	e.cfg, e.set = extract.DefaultConfig(), true
-	d.decode(n, reflect.ValueOf(&e.cfg).Elem(), "config.extract")
-	k, _ := lookup(n, "context_window")
-	e.hasWindow = k != nil
+	d.Decode(n, &e.cfg, "config.extract")
+	e.hasWindow = d.Has(n, "context_window")
 }
 
 // config returns session.Options.Extract for a session whose context window
@@ -91,11 +92,11 @@ func tokenizerFor(enc string) core.Tokenizer {
 }
 
 type sessionTool struct {
-	Name   string `yaml:"name"`
-	Output *Text  `yaml:"output"`
+	Name   string        `yaml:"name"`
+	Output *harness.Text `yaml:"output"`
 	// Outputs are answered in call order; the last one repeats.
-	Outputs []Text `yaml:"outputs"`
-	Error   string `yaml:"error"`
+	Outputs []harness.Text `yaml:"outputs"`
+	Error   string         `yaml:"error"`
 }
 
 func (t sessionTool) Validate() error {
@@ -153,8 +154,8 @@ type sessionOutcome struct {
 	Error       string       `json:"error,omitempty"`
 }
 
-func registerSession(reg *Registry) {
-	Register(reg, Spec[sessionConfig, sessionInput, sessionExpect, sessionOutcome]{
+func registerSession(reg *harness.Registry) {
+	harness.Register(reg, harness.Spec[sessionConfig, sessionInput, sessionExpect, sessionOutcome]{
 		Name:     "session",
 		Doc:      "runs the main session (core/session) with fake tools and the scripted LLM",
 		LLM:      true,
@@ -164,7 +165,7 @@ func registerSession(reg *Registry) {
 	})
 }
 
-func runSession(ctx context.Context, env *Env, cfg *sessionConfig, in *sessionInput) (sessionOutcome, error) {
+func runSession(ctx context.Context, env *harness.Env, cfg *sessionConfig, in *sessionInput) (sessionOutcome, error) {
 	tk := tokenizerFor(cfg.Encoding)
 	var tools []agent.Tool
 	for _, t := range in.Tools {
@@ -206,8 +207,8 @@ func runSession(ctx context.Context, env *Env, cfg *sessionConfig, in *sessionIn
 	return out, nil
 }
 
-func checkSession(exp *sessionExpect, got sessionOutcome) []Mismatch {
-	var out []Mismatch
+func checkSession(exp *sessionExpect, got sessionOutcome) []harness.Mismatch {
+	var out []harness.Mismatch
 	out = append(out, want("found", exp.Found, got.Found)...)
 	out = append(out, want("report", exp.Report, got.Report)...)
 	out = append(out, want("synthetic", exp.Synthetic, got.Synthetic)...)
@@ -216,13 +217,13 @@ func checkSession(exp *sessionExpect, got sessionOutcome) []Mismatch {
 	out = append(out, want("turn_failed", exp.TurnFailed, got.TurnFailed)...)
 	switch {
 	case exp.Error == nil && got.Error != "":
-		out = append(out, Mismatch{"error", fmt.Sprintf("the session failed: %s", got.Error)})
+		out = append(out, harness.Mismatch{Field: "error", Msg: fmt.Sprintf("the session failed: %s", got.Error)})
 	case exp.Error != nil && !strings.Contains(got.Error, *exp.Error):
-		out = append(out, Mismatch{"error", fmt.Sprintf("got %q, want it to contain %q", got.Error, *exp.Error)})
+		out = append(out, harness.Mismatch{Field: "error", Msg: fmt.Sprintf("got %q, want it to contain %q", got.Error, *exp.Error)})
 	}
 	for _, sub := range exp.ResultsContain {
-		if !anyContains(got.ToolResults, sub) {
-			out = append(out, Mismatch{"results_contain", fmt.Sprintf("no tool result contains %q", sub)})
+		if !slices.ContainsFunc(got.ToolResults, func(r string) bool { return strings.Contains(r, sub) }) {
+			out = append(out, harness.Mismatch{Field: "results_contain", Msg: fmt.Sprintf("no tool result contains %q", sub)})
 		}
 	}
 	return out

@@ -1,4 +1,4 @@
-package harness
+package components
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/toolout/toolout/core/leaked"
+	"github.com/toolout/toolout/harness"
 )
 
 // leaked component:
@@ -32,7 +33,7 @@ type leakedConfig struct {
 }
 
 type leakedInput struct {
-	Text Text `yaml:"text"`
+	Text harness.Text `yaml:"text"`
 }
 
 type leakedExpect struct {
@@ -54,68 +55,68 @@ type leakedOutcome struct {
 	res   leaked.Result
 }
 
-func registerLeaked(reg *Registry) {
-	Register(reg, Spec[leakedConfig, leakedInput, leakedExpect, leakedOutcome]{
+func registerLeaked(reg *harness.Registry) {
+	harness.Register(reg, harness.Spec[leakedConfig, leakedInput, leakedExpect, leakedOutcome]{
 		Name: "leaked",
 		Doc:  "recovers tool calls leaked as text in input.text (core/leaked)",
-		Run: func(_ context.Context, env *Env, cfg *leakedConfig, in *leakedInput) (leakedOutcome, error) {
+		Run: func(_ context.Context, env *harness.Env, cfg *leakedConfig, in *leakedInput) (leakedOutcome, error) {
 			res := leaked.Extract(in.Text.Value, leaked.Options{Sources: env.Sources, ScanFences: cfg.ScanFences})
 			return leakedOutcome{input: in.Text.Value, res: res}, nil
 		},
-		Render: func(o leakedOutcome) ([]Section, error) {
-			sec, err := JSONSection("result.json", o.res)
-			return []Section{sec}, err
+		Render: func(o leakedOutcome) ([]harness.Section, error) {
+			sec, err := harness.JSONSection("result.json", o.res)
+			return []harness.Section{sec}, err
 		},
 		Check: checkLeaked,
 	})
 }
 
-func checkLeaked(exp *leakedExpect, o leakedOutcome) []Mismatch {
-	var out []Mismatch
+func checkLeaked(exp *leakedExpect, o leakedOutcome) []harness.Mismatch {
+	var out []harness.Mismatch
 	r := o.res
 	switch c := &exp.Content; {
 	case c.Kind == 0:
-	case isNull(c):
+	case c.Kind == yaml.ScalarNode && c.Tag == "!!null":
 		if r.Content != nil {
-			out = append(out, Mismatch{"content", fmt.Sprintf("got %q, want null", *r.Content)})
+			out = append(out, harness.Mismatch{Field: "content", Msg: fmt.Sprintf("got %q, want null", *r.Content)})
 		}
 	case r.Content == nil:
-		out = append(out, Mismatch{"content", fmt.Sprintf("got null, want %q", c.Value)})
+		out = append(out, harness.Mismatch{Field: "content", Msg: fmt.Sprintf("got null, want %q", c.Value)})
 	case *r.Content != c.Value:
-		out = append(out, Mismatch{"content", fmt.Sprintf("got %q, want %q", *r.Content, c.Value)})
+		out = append(out, harness.Mismatch{Field: "content", Msg: fmt.Sprintf("got %q, want %q", *r.Content, c.Value)})
 	}
 	if exp.Identical && (r.Content == nil || *r.Content != o.input) {
-		out = append(out, Mismatch{"identical", "the content is not the input, byte for byte"})
+		out = append(out, harness.Mismatch{Field: "identical", Msg: "the content is not the input, byte for byte"})
 	}
 	// Every scenario also holds to the whole contract: no text is lost but
 	// what is reported as removed.
 	if err := leaked.Check(o.input, r); err != nil {
-		out = append(out, Mismatch{"contract", err.Error()})
+		out = append(out, harness.Mismatch{Field: "contract", Msg: err.Error()})
 	}
 	if exp.Calls != nil {
 		if len(exp.Calls) != len(r.Calls) {
-			out = append(out, Mismatch{"calls", fmt.Sprintf("got %d calls, want %d", len(r.Calls), len(exp.Calls))})
+			out = append(out, harness.Mismatch{Field: "calls", Msg: fmt.Sprintf("got %d calls, want %d", len(r.Calls), len(exp.Calls))})
 		} else {
 			for i, c := range exp.Calls {
 				if c.Name != r.Calls[i].Name {
-					out = append(out, Mismatch{"calls", fmt.Sprintf("[%d].name: got %q, want %q", i, r.Calls[i].Name, c.Name)})
+					out = append(out, harness.Mismatch{Field: "calls", Msg: fmt.Sprintf("[%d].name: got %q, want %q", i, r.Calls[i].Name, c.Name)})
 				}
 				if c.Arguments != nil && !sameJSON(c.Arguments, r.Calls[i].Arguments) {
-					out = append(out, Mismatch{"calls", fmt.Sprintf("[%d].arguments: got %s", i, r.Calls[i].Arguments)})
+					out = append(out, harness.Mismatch{Field: "calls", Msg: fmt.Sprintf("[%d].arguments: got %s", i, r.Calls[i].Arguments)})
 				}
 			}
 		}
 	}
 	if exp.Patterns != nil && !reflect.DeepEqual(exp.Patterns, orNil(r.Patterns)) {
-		out = append(out, Mismatch{"patterns", fmt.Sprintf("got %q, want %q", r.Patterns, exp.Patterns)})
+		out = append(out, harness.Mismatch{Field: "patterns", Msg: fmt.Sprintf("got %q, want %q", r.Patterns, exp.Patterns)})
 	}
 	if exp.Dropped != nil {
 		if len(exp.Dropped) != len(r.Dropped) {
-			out = append(out, Mismatch{"dropped", fmt.Sprintf("got %d dropped, want %d", len(r.Dropped), len(exp.Dropped))})
+			out = append(out, harness.Mismatch{Field: "dropped", Msg: fmt.Sprintf("got %d dropped, want %d", len(r.Dropped), len(exp.Dropped))})
 		} else {
 			for i, d := range exp.Dropped {
 				if !strings.Contains(r.Dropped[i].Reason, d.Reason) {
-					out = append(out, Mismatch{"dropped", fmt.Sprintf("[%d].reason: got %q, want it to contain %q", i, r.Dropped[i].Reason, d.Reason)})
+					out = append(out, harness.Mismatch{Field: "dropped", Msg: fmt.Sprintf("[%d].reason: got %q, want it to contain %q", i, r.Dropped[i].Reason, d.Reason)})
 				}
 			}
 		}
@@ -126,7 +127,7 @@ func checkLeaked(exp *leakedExpect, o leakedOutcome) []Mismatch {
 			kinds = append(kinds, rp.Kind)
 		}
 		if !reflect.DeepEqual(exp.Repairs, orNil(kinds)) {
-			out = append(out, Mismatch{"repairs", fmt.Sprintf("got %q, want %q", kinds, exp.Repairs)})
+			out = append(out, harness.Mismatch{Field: "repairs", Msg: fmt.Sprintf("got %q, want %q", kinds, exp.Repairs)})
 		}
 	}
 	return out

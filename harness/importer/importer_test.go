@@ -1,4 +1,4 @@
-package harness_test
+package importer_test
 
 import (
 	"os"
@@ -7,25 +7,25 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/toolout/toolout/harness"
+	"github.com/toolout/toolout/harness/importer"
 )
 
 var _ = Describe("Import", func() {
 	load := func(name string) []byte {
-		data, err := os.ReadFile("../scenarios/regress/traces/" + name)
+		data, err := os.ReadFile("../../scenarios/regress/traces/" + name)
 		Expect(err).NotTo(HaveOccurred())
 		return data
 	}
-	opts := func(at int) harness.ImportOptions {
-		return harness.ImportOptions{Dir: "scenarios/regress", Name: "x", TraceName: "t.json", At: at}
+	opts := func(at int) importer.ImportOptions {
+		return importer.ImportOptions{Dir: "scenarios/regress", Name: "x", TraceName: "t.json", At: at}
 	}
 
 	It("gives the same bytes when importing the same trace twice, equal to the committed scenarios", func() {
 		trace := load("leaked-tools.json")
-		o := harness.ImportOptions{Dir: "../scenarios/regress", Name: "leaked-tools", TraceName: "leaked-tools.json", At: 3}
-		a, err := harness.Import(trace, o)
+		o := importer.ImportOptions{Dir: "../../scenarios/regress", Name: "leaked-tools", TraceName: "leaked-tools.json", At: 3}
+		a, err := importer.Import(trace, o)
 		Expect(err).NotTo(HaveOccurred())
-		b, err := harness.Import(trace, o)
+		b, err := importer.Import(trace, o)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(a).To(Equal(b))
 		for _, f := range a {
@@ -36,8 +36,8 @@ var _ = Describe("Import", func() {
 	})
 
 	It("redacts keys, bearer tokens, URL passwords and, on request, e-mails, with stable numbered placeholders", func() {
-		o := harness.ImportOptions{Dir: "../scenarios/regress", Name: "oversized-secrets", TraceName: "oversized-secrets.json", At: -1, RedactEmails: true}
-		files, err := harness.Import(load("oversized-secrets.json"), o)
+		o := importer.ImportOptions{Dir: "../../scenarios/regress", Name: "oversized-secrets", TraceName: "oversized-secrets.json", At: -1, RedactEmails: true}
+		files, err := importer.Import(load("oversized-secrets.json"), o)
 		Expect(err).NotTo(HaveOccurred())
 		for _, f := range files {
 			text := string(f.Data)
@@ -52,15 +52,15 @@ var _ = Describe("Import", func() {
 	})
 
 	It("asks for --at when several messages qualify, and refuses a non-candidate", func() {
-		_, err := harness.Import(load("leaked-tools.json"), opts(-1))
+		_, err := importer.Import(load("leaked-tools.json"), opts(-1))
 		Expect(err).To(MatchError("t.json: several messages could be imported: 1 (leaked), 3 (leaked); choose one with --at"))
-		_, err = harness.Import(load("leaked-tools.json"), opts(2))
+		_, err = importer.Import(load("leaked-tools.json"), opts(2))
 		Expect(err).To(MatchError("t.json: --at 2: message 2 is not a candidate (candidates: 1 (leaked), 3 (leaked))"))
 	})
 
 	DescribeTable("names the line:col, the message and the field of a bad trace",
 		func(trace, want string) {
-			_, err := harness.Import([]byte(trace), opts(-1))
+			_, err := importer.Import([]byte(trace), opts(-1))
 			Expect(err).To(MatchError(want))
 		},
 		Entry("not a list", `"hello"`, `t.json:1:1: want a JSON list of messages, bare or under "messages", got a string`),
@@ -82,7 +82,7 @@ var _ = Describe("Import", func() {
 	}
 	DescribeTable("rejects an inconsistent trace at the message, with its line:col",
 		func(want string, msgs ...string) {
-			_, err := harness.Import([]byte("[\n  "+strings.Join(msgs, ",\n  ")+"\n]\n"), opts(-1))
+			_, err := importer.Import([]byte("[\n  "+strings.Join(msgs, ",\n  ")+"\n]\n"), opts(-1))
 			Expect(err).To(MatchError(want))
 		},
 		Entry("a result whose tool_call_id matches no call", `t.json:4:36: message 2: tool_call_id "zz" matches no tool call of an earlier assistant message`,
@@ -103,12 +103,12 @@ var _ = Describe("Import", func() {
 	It("accepts call ids reused by later turns, each result answering the latest open call", func() {
 		trace := "[" + strings.Join([]string{`{"role": "user", "content": "q"}`, call, result("c1"), call, result("c1"),
 			`{"role": "assistant", "content": "done"}`}, ",") + "]"
-		_, err := harness.Import([]byte(trace), opts(4))
+		_, err := importer.Import([]byte(trace), opts(4))
 		Expect(err).NotTo(HaveOccurred())
 	})
 
 	It("names the line:col of a byte that is not UTF-8", func() {
-		_, err := harness.Import([]byte("[{\"role\": \"user\",\n  \"content\": \"é\xff\"}]"), opts(-1))
+		_, err := importer.Import([]byte("[{\"role\": \"user\",\n  \"content\": \"é\xff\"}]"), opts(-1))
 		Expect(err).To(MatchError("t.json:2:16: invalid UTF-8 (byte 0xff): a trace is UTF-8 JSON"))
 	})
 

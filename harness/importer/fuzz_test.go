@@ -1,4 +1,4 @@
-package harness_test
+package importer_test
 
 import (
 	"bytes"
@@ -18,6 +18,8 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/toolout/toolout/harness"
+	"github.com/toolout/toolout/harness/components"
+	"github.com/toolout/toolout/harness/importer"
 )
 
 // secretRules are the importer's built-in redaction patterns, with the
@@ -68,7 +70,7 @@ var atLineCol = regexp.MustCompile(`^t\.json:\d+:\d+: `)
 //     files beside it) and passes when run, and its texts hold no secret
 //     that a built-in rule matches outside a placeholder.
 func FuzzImport(f *testing.F) {
-	traces, _ := filepath.Glob("../scenarios/regress/traces/*.json")
+	traces, _ := filepath.Glob("../../scenarios/regress/traces/*.json")
 	if len(traces) == 0 {
 		f.Fatal("no traces under scenarios/regress/traces")
 	}
@@ -93,11 +95,11 @@ func FuzzImport(f *testing.F) {
 	for _, s := range wronglyAccepted {
 		f.Add([]byte(s), int16(-1), false)
 	}
-	reg := harness.Default()
+	reg := components.Default()
 	f.Fuzz(func(t *testing.T, trace []byte, at int16, emails bool) {
-		opts := harness.ImportOptions{Dir: "scenarios/regress", Name: "fz", TraceName: "t.json", At: int(at), RedactEmails: emails}
-		files, err := harness.Import(trace, opts)
-		again, err2 := harness.Import(trace, opts)
+		opts := importer.ImportOptions{Dir: "scenarios/regress", Name: "fz", TraceName: "t.json", At: int(at), RedactEmails: emails}
+		files, err := importer.Import(trace, opts)
+		again, err2 := importer.Import(trace, opts)
 		if fmt.Sprint(err) != fmt.Sprint(err2) || !reflect.DeepEqual(files, again) {
 			t.Fatalf("two imports differ: %v / %v", err, err2)
 		}
@@ -137,7 +139,7 @@ func FuzzImportTexts(f *testing.F) {
 	f.Add("", "---\n- *x\n? y", "a: b", "not json", strings.Repeat("x\n", 3000), "  <tools>", " trailing \n", true, 0)
 	f.Add("\t", "\r\n\u0085\u2028 lead", "#", "{}", "", "<function_call>", "\ufeff", false, 1)
 	f.Add("|\n  x", "'\"", "-", `{"k":[1,{"a":null}]}`, "\x00\x7f", "<tool_call>  ", "null", true, 5000)
-	reg := harness.Default()
+	reg := components.Default()
 	f.Fuzz(func(t *testing.T, system, user, tool, args, result, leak, answer string, atLeak bool, maxBytes int) {
 		if !atLeak { // make the result oversized
 			result += strings.Repeat("row\n", 1+max(maxBytes, -maxBytes)%5000)
@@ -160,8 +162,8 @@ func FuzzImportTexts(f *testing.F) {
 		if atLeak {
 			at = 4
 		}
-		opts := harness.ImportOptions{Dir: "scenarios/regress", Name: "fz", TraceName: "t.json", At: at, MaxBytes: max(len(result)-1, 1)}
-		files, err := harness.Import(trace, opts)
+		opts := importer.ImportOptions{Dir: "scenarios/regress", Name: "fz", TraceName: "t.json", At: at, MaxBytes: max(len(result)-1, 1)}
+		files, err := importer.Import(trace, opts)
 		if err != nil {
 			if msg := err.Error(); !positioned.MatchString(msg) || strings.ContainsAny(msg, "\r\n") {
 				t.Fatalf("error without the trace and a position, or not one line: %q", msg)
@@ -238,7 +240,7 @@ func runImported(t *testing.T, reg *harness.Registry, file string, data []byte) 
 }
 
 // writeFiles writes imported files under a fresh folder and returns it.
-func writeFiles(t *testing.T, files []harness.ImportedFile) string {
+func writeFiles(t *testing.T, files []importer.ImportedFile) string {
 	base := t.TempDir()
 	for _, file := range files {
 		p := filepath.Join(base, filepath.FromSlash(file.Path))
@@ -307,11 +309,11 @@ func bytesOf(texts ...string) []byte {
 }
 
 var _ = Describe("Import on hostile traces", func() {
-	opts := harness.ImportOptions{Dir: "scenarios/regress", Name: "x", TraceName: "t.json", At: -1}
+	opts := importer.ImportOptions{Dir: "scenarios/regress", Name: "x", TraceName: "t.json", At: -1}
 
 	DescribeTable("names the line:col of bad JSON and the field of a wrong type",
 		func(trace, want string) {
-			_, err := harness.Import([]byte(trace), opts)
+			_, err := importer.Import([]byte(trace), opts)
 			Expect(err).To(MatchError(want))
 		},
 		Entry("cut short", "[{\"role\":", "t.json:1:10: unexpected end of JSON input"),
@@ -322,7 +324,7 @@ var _ = Describe("Import on hostile traces", func() {
 	)
 
 	It("redacts a URL password that also appears earlier in the URL", func() {
-		files, err := harness.Import(bytesOf("see https://pw:pw@db.example/x and ftp://admin_pw:pw@h/"), opts)
+		files, err := importer.Import(bytesOf("see https://pw:pw@db.example/x and ftp://admin_pw:pw@h/"), opts)
 		Expect(err).NotTo(HaveOccurred())
 		for _, f := range files {
 			Expect(string(f.Data)).NotTo(ContainSubstring(":pw@"), f.Path)
@@ -334,13 +336,13 @@ var _ = Describe("Import on hostile traces", func() {
 	It("refuses a trace whose scenario would be over MaxScenarioBytes, naming the message, instead of writing one that does not load", func() {
 		user := strings.Repeat("why? ", harness.MaxScenarioBytes/5+1)
 		trace := `[{"role":"user","content":"` + user + `"},{"role":"assistant","content":"<tool_call>{\"name\":\"t\",\"arguments\":{}}</tool_call>"}]`
-		_, err := harness.Import([]byte(trace), opts)
+		_, err := importer.Import([]byte(trace), opts)
 		Expect(err).To(MatchError(MatchRegexp(`^t\.json:1:2: message 0: its 1048580 bytes of text make the scenario \d+ bytes, over the 1048576 a scenario file may hold$`)))
 	})
 
 	It("refuses a replayed tool result that answers no call, instead of writing a scenario that does not load", func() {
 		trace := `[{"role":"user","content":"q"},{"role":"tool","tool_call_id":"nope","content":"` + strings.Repeat("x", 13000) + `"}]`
-		_, err := harness.Import([]byte(trace), opts)
+		_, err := importer.Import([]byte(trace), opts)
 		Expect(err).To(MatchError(`t.json:1:62: message 1: tool_call_id "nope" matches no tool call of an earlier assistant message`))
 	})
 })
@@ -387,7 +389,7 @@ func BenchmarkImportAdversarial(b *testing.B) {
 				for b.Loop() {
 					// Inline texts this big are refused at the end, after all
 					// the work: the cost is the same either way.
-					_, _ = harness.Import(trace, harness.ImportOptions{Dir: "d", Name: "x", TraceName: "t.json", At: -1, RedactEmails: true})
+					_, _ = importer.Import(trace, importer.ImportOptions{Dir: "d", Name: "x", TraceName: "t.json", At: -1, RedactEmails: true})
 				}
 			})
 		}

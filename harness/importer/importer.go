@@ -1,4 +1,4 @@
-package harness
+package importer
 
 import (
 	"bytes"
@@ -13,11 +13,9 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/toolout/toolout/core/extract"
-	"github.com/toolout/toolout/core/leaked"
-	"github.com/toolout/toolout/core/session"
-	"github.com/toolout/toolout/core/store"
-	"github.com/toolout/toolout/core/tokens"
+	"github.com/toolout/toolout/fakes"
+	"github.com/toolout/toolout/harness"
+	"github.com/toolout/toolout/harness/components"
 )
 
 // ImportOptions configure Import.
@@ -100,7 +98,7 @@ type importedScenario struct {
 	Description string         `yaml:"description"`
 	Labels      []string       `yaml:"labels"`
 	Component   string         `yaml:"component"`
-	Source      Source         `yaml:"source"`
+	Source      harness.Source `yaml:"source"`
 	Config      any            `yaml:"config,omitempty"`
 	Input       any            `yaml:"input"`
 	LLM         []importedStep `yaml:"llm,omitempty"`
@@ -115,7 +113,7 @@ func Import(trace []byte, opts ImportOptions) ([]ImportedFile, error) {
 	im := &importer{opts: opts, trace: trace, shown: cmp.Or(opts.TracePath, opts.TraceName), maxBytes: opts.MaxBytes,
 		results: map[string][]importedText{}}
 	if im.maxBytes <= 0 {
-		im.maxBytes = session.DefaultMaxToolResponseBytes
+		im.maxBytes = components.DefaultMaxToolResponseBytes
 	}
 	var err error
 	if im.tr, err = parseTrace(trace, im.shown); err != nil {
@@ -192,7 +190,7 @@ func (im *importer) chooseCut() error {
 	var cands []candidate
 	for i, m := range im.msgs {
 		switch {
-		case m.Role == "assistant" && len(m.ToolCalls) == 0 && len(leaked.Extract(m.text, leaked.Options{}).Patterns) > 0:
+		case m.Role == "assistant" && len(m.ToolCalls) == 0 && len(components.RecoverLeaked(m.text).Patterns) > 0:
 			cands = append(cands, candidate{i, "leaked"})
 		case m.Role == "tool" && len(m.text) > im.maxBytes:
 			cands = append(cands, candidate{i, "oversized"})
@@ -291,15 +289,15 @@ func (im *importer) replay() {
 func (im *importer) nextAnswer() string {
 	for _, m := range im.msgs[im.cut.index+1:] {
 		if m.Role == "assistant" && strings.TrimSpace(m.text) != "" && len(m.ToolCalls) == 0 &&
-			len(leaked.Extract(m.text, leaked.Options{}).Patterns) == 0 {
+			len(components.RecoverLeaked(m.text).Patterns) == 0 {
 			return strings.TrimSpace(m.text) // a final report's content is trimmed
 		}
 	}
 	return "(the imported trace ends here)"
 }
 
-func (im *importer) source() Source {
-	return Source{Trace: im.opts.TraceName, SHA256: sha(im.trace), Messages: im.used, Redacted: im.red.summary()}
+func (im *importer) source() harness.Source {
+	return harness.Source{Trace: im.opts.TraceName, SHA256: sha(im.trace), Messages: im.used, Redacted: im.red.summary()}
 }
 
 // sessionScenario renders the session scenario.
@@ -341,11 +339,11 @@ func (im *importer) sessionScenario() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(data) > MaxScenarioBytes {
+	if len(data) > harness.MaxScenarioBytes {
 		// The texts of the session's messages are inline; name the biggest.
 		big := slices.MaxFunc(im.used, func(a, b int) int { return cmp.Compare(len(im.msgs[a].text), len(im.msgs[b].text)) })
 		return nil, im.tr.msgErrorf(big, nil, "its %d bytes of text make the scenario %d bytes, over the %d a scenario file may hold",
-			len(im.msgs[big].text), len(data), MaxScenarioBytes)
+			len(im.msgs[big].text), len(data), harness.MaxScenarioBytes)
 	}
 	return data, nil
 }
@@ -354,7 +352,7 @@ func (im *importer) sessionScenario() ([]byte, error) {
 // placeholder result when the trace recorded none), or, when none can be
 // recovered, the turn fails as it did in production.
 func (im *importer) leakedParts(sc *importedScenario, expect map[string]any) {
-	lk := leaked.Extract(im.msgs[im.cut.index].text, leaked.Options{})
+	lk := components.RecoverLeaked(im.msgs[im.cut.index].text)
 	var names []string
 	for _, c := range lk.Calls {
 		im.addTool(c.Name)
@@ -398,31 +396,33 @@ func (im *importer) oversizedParts(sc *importedScenario, config, expect map[stri
 		im.opts.TraceName, im.cut.index, len(m.text), tool, im.maxBytes)
 	sc.Labels = []string{"regress", "imported", "oversized"}
 	config["max_tool_response_bytes"] = im.maxBytes
-	handle := "00000000-0000-4000-8000-000000000002" // the harness's second id: the first names the session
+	// The handle is the run's second id (fakes.IDs): the first names the
+	// session's store.
+	ids := &fakes.IDs{}
+	ids.Next()
+	handle := ids.Next()
 	extractText := "Extract what answers: " + im.msgs[im.start].text
 	im.steps = append(im.steps, importedStep{ID: "extract", Match: importedMatch{Tag: "session.turn"},
 		Respond: importedRespond{ToolCalls: []importedCall{{ID: "import-extract", Name: "tool_output",
 			Args: map[string]any{"handle": handle, "extract": extractText}}}}})
-	// Route as the session will: same stored arguments (the fake LLM
-	// marshals the scripted ones), same tokenizer, the first nonce.
+	// Route as the session will, with the stored arguments as the fake LLM
+	// marshals the scripted ones.
 	storedArgs := m.callArgs
 	var args map[string]any
 	if json.Unmarshal([]byte(m.callArgs), &args) == nil && args != nil {
 		b, _ := json.Marshal(args)
 		storedArgs = string(b)
 	}
-	tk := tokens.MustNew(tokens.CL100K)
-	route := extract.Planner{Config: session.Options{}.ExtractConfig(), Tokenizer: tk}.Route(
-		store.Meta{Tool: tool, Args: storedArgs, Stats: store.Measure(m.text, tk)}, m.text, extractText, "nonce0001", extract.ModeAuto)
+	route := components.SessionExtraction(tool, storedArgs, m.text, extractText)
 	answer := next
 	switch {
-	case route.Mode == extract.ModeFullChunked && route.Plan != nil && len(route.Plan.Chunks) > 0:
-		n := len(route.Plan.Chunks)
+	case route.MapCalls > 0:
+		n := route.MapCalls
 		im.steps = append(im.steps, importedStep{ID: "map", Match: importedMatch{Tag: "extract.map"}, Times: n, Respond: importedRespond{Final: &answer}})
 		if n > 1 {
 			im.steps = append(im.steps, importedStep{ID: "reduce", Match: importedMatch{Tag: "extract.reduce"}, Respond: importedRespond{Final: &answer}})
 		}
-	case route.Mode == extract.ModeReadGrep:
+	case route.ReadGrep:
 		im.steps = append(im.steps, importedStep{ID: "read-grep", Match: importedMatch{Tag: "extract.readgrep"}, Respond: importedRespond{Final: &answer}})
 	}
 	expect["stored"] = 1
@@ -433,7 +433,7 @@ func (im *importer) oversizedParts(sc *importedScenario, config, expect map[stri
 // message alone, and the calls it must give.
 func (im *importer) leakedScenario() ([]byte, error) {
 	text := im.msgs[im.cut.index].text
-	lk := leaked.Extract(text, leaked.Options{})
+	lk := components.RecoverLeaked(text)
 	var calls []map[string]any
 	for _, c := range lk.Calls {
 		var args any
@@ -444,7 +444,7 @@ func (im *importer) leakedScenario() ([]byte, error) {
 	return marshalScenario(importedScenario{
 		Description: fmt.Sprintf("Imported from %s: message %d alone; its leaked calls are recovered.", im.opts.TraceName, im.cut.index),
 		Labels:      []string{"regress", "imported", "leaked"}, Component: "leaked",
-		Source: Source{Trace: im.opts.TraceName, SHA256: src.SHA256, Messages: []int{im.cut.index}, Redacted: src.Redacted},
+		Source: harness.Source{Trace: im.opts.TraceName, SHA256: src.SHA256, Messages: []int{im.cut.index}, Redacted: src.Redacted},
 		Input:  map[string]any{"text": im.payload(fmt.Sprintf("msg%d", im.cut.index), text)},
 		Expect: map[string]any{"patterns": lk.Patterns, "calls": calls},
 	})

@@ -1,4 +1,4 @@
-package harness
+package components
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/toolout/toolout/core/finalreport"
+	"github.com/toolout/toolout/harness"
 )
 
 // finalreport component:
@@ -26,7 +27,7 @@ func (c finalReportConfig) Validate() error {
 }
 
 type finalReportInput struct {
-	Text Text `yaml:"text"`
+	Text harness.Text `yaml:"text"`
 }
 
 type finalReportExpect struct {
@@ -35,15 +36,15 @@ type finalReportExpect struct {
 	Closed  *bool   `yaml:"closed"`
 }
 
-func registerFinalReport(reg *Registry) {
-	Register(reg, Spec[finalReportConfig, finalReportInput, finalReportExpect, finalreport.Report]{
+func registerFinalReport(reg *harness.Registry) {
+	harness.Register(reg, harness.Spec[finalReportConfig, finalReportInput, finalReportExpect, finalreport.Report]{
 		Name: "finalreport",
 		Doc:  "parses a final-report wrapper from input.text with config.nonce",
-		Run: func(_ context.Context, _ *Env, cfg *finalReportConfig, in *finalReportInput) (finalreport.Report, error) {
+		Run: func(_ context.Context, _ *harness.Env, cfg *finalReportConfig, in *finalReportInput) (finalreport.Report, error) {
 			return finalreport.Parse(in.Text.Value, cfg.Nonce)
 		},
-		Check: func(exp *finalReportExpect, got finalreport.Report) []Mismatch {
-			var out []Mismatch
+		Check: func(exp *finalReportExpect, got finalreport.Report) []harness.Mismatch {
+			var out []harness.Mismatch
 			out = append(out, want("found", exp.Found, got.Found)...)
 			out = append(out, want("content", exp.Content, got.Content)...)
 			out = append(out, want("closed", exp.Closed, got.Closed)...)
@@ -53,9 +54,9 @@ func registerFinalReport(reg *Registry) {
 }
 
 // want compares an optional expectation with a value.
-func want[T comparable](field string, exp *T, got T) []Mismatch {
+func want[T comparable](field string, exp *T, got T) []harness.Mismatch {
 	if exp == nil || *exp == got {
 		return nil
 	}
-	return []Mismatch{{Field: field, Msg: fmt.Sprintf("got %#v, want %#v", got, *exp)}}
+	return []harness.Mismatch{{Field: field, Msg: fmt.Sprintf("got %#v, want %#v", got, *exp)}}
 }

@@ -1,10 +1,14 @@
-package harness
+package components
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/toolout/toolout/harness"
+)
 
 var (
 	defaultOnce sync.Once
-	defaultReg  *Registry
+	defaultReg  *harness.Registry
 )
 
 // Default returns the registry of toolout's own components, built once:
@@ -17,9 +21,9 @@ var (
 //	schema       summarizes or inspects an output schema (core/schema)
 //	session      runs the main session with fake tools (core/session)
 //	store        applies the oversize policy and the store (core/store)
-func Default() *Registry {
+func Default() *harness.Registry {
 	defaultOnce.Do(func() {
-		defaultReg = NewRegistry()
+		defaultReg = harness.NewRegistry()
 		registerExtract(defaultReg)
 		registerFinalReport(defaultReg)
 		registerGateway(defaultReg)

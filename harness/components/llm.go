@@ -1,4 +1,4 @@
-package harness
+package components
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/fakes"
+	"github.com/toolout/toolout/harness"
 )
 
 // llm component: sends the listed requests to the scripted LLM and records the
@@ -80,12 +81,12 @@ type llmExpect struct {
 	} `yaml:"replies"`
 }
 
-func registerLLM(reg *Registry) {
-	Register(reg, Spec[struct{}, llmInput, llmExpect, []llmReply]{
+func registerLLM(reg *harness.Registry) {
+	harness.Register(reg, harness.Spec[struct{}, llmInput, llmExpect, []llmReply]{
 		Name: "llm",
 		Doc:  "sends input.requests to the scripted LLM and records the replies",
 		LLM:  true,
-		Run: func(ctx context.Context, env *Env, _ *struct{}, in *llmInput) ([]llmReply, error) {
+		Run: func(ctx context.Context, env *harness.Env, _ *struct{}, in *llmInput) ([]llmReply, error) {
 			out := make([]llmReply, len(in.Requests))
 			send := func(i int) {
 				req := in.Requests[i].request()
@@ -111,17 +112,17 @@ func registerLLM(reg *Registry) {
 			wg.Wait()
 			return out, nil
 		},
-		Check: func(exp *llmExpect, got []llmReply) []Mismatch {
-			var out []Mismatch
+		Check: func(exp *llmExpect, got []llmReply) []harness.Mismatch {
+			var out []harness.Mismatch
 			if exp.Replies != nil && len(exp.Replies) != len(got) {
-				return []Mismatch{{Field: "replies", Msg: fmt.Sprintf("got %d replies, want %d", len(got), len(exp.Replies))}}
+				return []harness.Mismatch{{Field: "replies", Msg: fmt.Sprintf("got %d replies, want %d", len(got), len(exp.Replies))}}
 			}
 			for i, r := range exp.Replies {
 				if r.Text != nil && *r.Text != got[i].Text {
-					out = append(out, Mismatch{Field: "replies", Msg: fmt.Sprintf("[%d].text: got %q, want %q", i, got[i].Text, *r.Text)})
+					out = append(out, harness.Mismatch{Field: "replies", Msg: fmt.Sprintf("[%d].text: got %q, want %q", i, got[i].Text, *r.Text)})
 				}
 				if r.Error != nil && !strings.Contains(got[i].Error, *r.Error) {
-					out = append(out, Mismatch{Field: "replies", Msg: fmt.Sprintf("[%d].error: got %q, want it to contain %q", i, got[i].Error, *r.Error)})
+					out = append(out, harness.Mismatch{Field: "replies", Msg: fmt.Sprintf("[%d].error: got %q, want it to contain %q", i, got[i].Error, *r.Error)})
 				}
 			}
 			return out

@@ -1,4 +1,4 @@
-package harness
+package components
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 	"github.com/toolout/toolout/core/extract"
 	"github.com/toolout/toolout/core/store"
 	"github.com/toolout/toolout/core/tokens"
+	"github.com/toolout/toolout/harness"
 )
 
 // extract component: stores one output and answers one tool_output call on
@@ -55,11 +56,11 @@ type extractTool struct {
 }
 
 type extractInput struct {
-	Tool    extractTool `yaml:"tool"`
-	Extract string      `yaml:"extract"`
-	Mode    string      `yaml:"mode"`
-	Output  Text        `yaml:"output"`
-	Handle  string      `yaml:"handle"`
+	Tool    extractTool  `yaml:"tool"`
+	Extract string       `yaml:"extract"`
+	Mode    string       `yaml:"mode"`
+	Output  harness.Text `yaml:"output"`
+	Handle  string       `yaml:"handle"`
 	// Symlinks are created in the session directory before the call
 	// (name: target), to show that Read and Grep never follow one out.
 	Symlinks map[string]string `yaml:"symlinks"`
@@ -111,22 +112,22 @@ type extractOutcome struct {
 	Result    string        `json:"-"`
 }
 
-func registerExtract(reg *Registry) {
-	Register(reg, Spec[extractConfig, extractInput, extractExpect, extractOutcome]{
+func registerExtract(reg *harness.Registry) {
+	harness.Register(reg, harness.Spec[extractConfig, extractInput, extractExpect, extractOutcome]{
 		Name:     "extract",
 		Doc:      "stores input.output and answers one tool_output call on it (core/extract) with the scripted LLM",
 		LLM:      true,
 		Defaults: func(c *extractConfig) { c.Config, c.Encoding = extract.DefaultConfig(), tokens.CL100K },
 		Run:      runExtract,
-		Render: func(o extractOutcome) ([]Section, error) {
-			js, err := JSONSection("outcome.json", o)
-			return []Section{js, {Name: "result", Body: o.Result}}, err
+		Render: func(o extractOutcome) ([]harness.Section, error) {
+			js, err := harness.JSONSection("outcome.json", o)
+			return []harness.Section{js, {Name: "result", Body: o.Result}}, err
 		},
 		Check: checkExtract,
 	})
 }
 
-func runExtract(ctx context.Context, env *Env, cfg *extractConfig, in *extractInput) (extractOutcome, error) {
+func runExtract(ctx context.Context, env *harness.Env, cfg *extractConfig, in *extractInput) (extractOutcome, error) {
 	tk := tokenizerFor(cfg.Encoding)
 	st, err := store.New(store.Options{Base: env.TempDir, Sources: env.Sources})
 	if err != nil {
@@ -179,32 +180,32 @@ func runExtract(ctx context.Context, env *Env, cfg *extractConfig, in *extractIn
 	return out, nil
 }
 
-func checkExtract(exp *extractExpect, got extractOutcome) []Mismatch {
-	var out []Mismatch
+func checkExtract(exp *extractExpect, got extractOutcome) []harness.Mismatch {
+	var out []harness.Mismatch
 	route, reason, chunks := "", "", 0
 	if got.Route != nil {
 		route, reason, chunks = got.Route.Mode, got.Route.Reason, len(got.Route.Chunks)
 	}
 	out = append(out, want("route", exp.Route, route)...)
 	if exp.Reason != nil && !strings.Contains(reason, *exp.Reason) {
-		out = append(out, Mismatch{"reason", fmt.Sprintf("got %q, want it to contain %q", reason, *exp.Reason)})
+		out = append(out, harness.Mismatch{Field: "reason", Msg: fmt.Sprintf("got %q, want it to contain %q", reason, *exp.Reason)})
 	}
 	out = append(out, want("strategy", exp.Strategy, got.Strategy)...)
 	out = append(out, want("fallback", exp.Fallback, got.Fallback)...)
 	if exp.StrategyError != nil && !strings.Contains(got.Failure, *exp.StrategyError) {
-		out = append(out, Mismatch{"strategy_error", fmt.Sprintf("got %q, want it to contain %q", got.Failure, *exp.StrategyError)})
+		out = append(out, harness.Mismatch{Field: "strategy_error", Msg: fmt.Sprintf("got %q, want it to contain %q", got.Failure, *exp.StrategyError)})
 	}
 	out = append(out, want("chunks", exp.Chunks, chunks)...)
 	out = append(out, want("is_error", exp.IsError, got.IsError)...)
 	out = append(out, want("result.equals", exp.Result.Equals, got.Result)...)
 	for _, sub := range exp.Result.Contains {
 		if !strings.Contains(got.Result, sub) {
-			out = append(out, Mismatch{"result.contains", fmt.Sprintf("the result does not contain %q", sub)})
+			out = append(out, harness.Mismatch{Field: "result.contains", Msg: fmt.Sprintf("the result does not contain %q", sub)})
 		}
 	}
 	for _, sub := range exp.Result.NotContains {
 		if strings.Contains(got.Result, sub) {
-			out = append(out, Mismatch{"result.not_contains", fmt.Sprintf("the result contains %q", sub)})
+			out = append(out, harness.Mismatch{Field: "result.not_contains", Msg: fmt.Sprintf("the result contains %q", sub)})
 		}
 	}
 	return out

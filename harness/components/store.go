@@ -1,4 +1,4 @@
-package harness
+package components
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"github.com/toolout/toolout/core/session"
 	"github.com/toolout/toolout/core/store"
 	"github.com/toolout/toolout/core/tokens"
+	"github.com/toolout/toolout/harness"
 )
 
 // store component: the oversize policy and the store on a list of outputs.
@@ -24,9 +25,9 @@ type storeConfig struct {
 
 type storeInput struct {
 	Outputs []struct {
-		Tool   string `yaml:"tool"`
-		Args   string `yaml:"args"`
-		Output Text   `yaml:"output"`
+		Tool   string       `yaml:"tool"`
+		Args   string       `yaml:"args"`
+		Output harness.Text `yaml:"output"`
 	} `yaml:"outputs"`
 }
 
@@ -42,12 +43,12 @@ type storeDecision struct {
 	Message string      `json:"message"`
 }
 
-func registerStore(reg *Registry) {
-	Register(reg, Spec[storeConfig, storeInput, storeExpect, []storeDecision]{
+func registerStore(reg *harness.Registry) {
+	harness.Register(reg, harness.Spec[storeConfig, storeInput, storeExpect, []storeDecision]{
 		Name:     "store",
 		Doc:      "applies the oversize policy and the store (core/store) to input.outputs",
 		Defaults: func(c *storeConfig) { c.RemainingTokens = -1 },
-		Run: func(_ context.Context, env *Env, cfg *storeConfig, in *storeInput) ([]storeDecision, error) {
+		Run: func(_ context.Context, env *harness.Env, cfg *storeConfig, in *storeInput) ([]storeDecision, error) {
 			tk := tokens.MustNew(tokens.Default)
 			st, err := store.New(store.Options{Base: env.TempDir, Sources: env.Sources})
 			if err != nil {
@@ -74,7 +75,7 @@ func registerStore(reg *Registry) {
 			}
 			return out, nil
 		},
-		Check: func(exp *storeExpect, got []storeDecision) []Mismatch {
+		Check: func(exp *storeExpect, got []storeDecision) []harness.Mismatch {
 			n := 0
 			for _, d := range got {
 				if d.Stored {

@@ -1,4 +1,4 @@
-package harness
+package components
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"github.com/toolout/toolout/core/gateway/memstore"
 	"github.com/toolout/toolout/core/gateway/openai"
 	"github.com/toolout/toolout/core/gateway/wires"
+	"github.com/toolout/toolout/harness"
 )
 
 // gateway component: runs request bodies through the compression gateway
@@ -72,9 +73,9 @@ func (c gatewayConfig) Validate() error {
 }
 
 type gatewayRequest struct {
-	Body    Text   `yaml:"body"`
-	Advance string `yaml:"advance"`
-	Forward bool   `yaml:"forward"`
+	Body    harness.Text `yaml:"body"`
+	Advance string       `yaml:"advance"`
+	Forward bool         `yaml:"forward"`
 }
 
 func (r gatewayRequest) Validate() error {
@@ -141,20 +142,20 @@ type gatewayOutcome struct {
 	Metrics  gateway.Metrics         `json:"metrics"`
 }
 
-func registerGateway(reg *Registry) {
-	Register(reg, Spec[gatewayConfig, gatewayInput, gatewayExpect, gatewayOutcome]{
+func registerGateway(reg *harness.Registry) {
+	harness.Register(reg, harness.Spec[gatewayConfig, gatewayInput, gatewayExpect, gatewayOutcome]{
 		Name:     "gateway",
 		Doc:      "runs request bodies through the compression gateway (core/gateway) and its expand_context loop",
 		LLM:      true,
 		Defaults: func(c *gatewayConfig) { c.Provider, c.Strategy, c.EnableExpandContext = "openai", "simple", true },
 		Run:      runGatewayComponent,
-		Render: func(o gatewayOutcome) ([]Section, error) {
-			js, err := JSONSection("outcome.json", o)
-			secs := []Section{js}
+		Render: func(o gatewayOutcome) ([]harness.Section, error) {
+			js, err := harness.JSONSection("outcome.json", o)
+			secs := []harness.Section{js}
 			for i, r := range o.Requests {
-				secs = append(secs, Section{Name: fmt.Sprintf("request/%d/forwarded", i+1), Body: elide(r.forwarded)})
+				secs = append(secs, harness.Section{Name: fmt.Sprintf("request/%d/forwarded", i+1), Body: harness.Elide(r.forwarded)})
 				if r.response != "" {
-					secs = append(secs, Section{Name: fmt.Sprintf("request/%d/response", i+1), Body: elide(r.response)})
+					secs = append(secs, harness.Section{Name: fmt.Sprintf("request/%d/response", i+1), Body: harness.Elide(r.response)})
 				}
 			}
 			return secs, err
@@ -163,7 +164,7 @@ func registerGateway(reg *Registry) {
 	})
 }
 
-func runGatewayComponent(ctx context.Context, env *Env, cfg *gatewayConfig, in *gatewayInput) (gatewayOutcome, error) {
+func runGatewayComponent(ctx context.Context, env *harness.Env, cfg *gatewayConfig, in *gatewayInput) (gatewayOutcome, error) {
 	c, err := gateway.NewCompressor(gateway.CompressorConfig{Strategy: cfg.Strategy, SimpleWords: cfg.SimpleWords, LLM: env.LLM})
 	if err != nil {
 		return gatewayOutcome{}, err
@@ -244,20 +245,20 @@ func runGatewayComponent(ctx context.Context, env *Env, cfg *gatewayConfig, in *
 	return out, nil
 }
 
-func checkGateway(exp *gatewayExpect, got gatewayOutcome) []Mismatch {
-	var out []Mismatch
+func checkGateway(exp *gatewayExpect, got gatewayOutcome) []harness.Mismatch {
+	var out []harness.Mismatch
 	for i, e := range exp.Requests {
 		f := fmt.Sprintf("requests.%d", i)
 		if i >= len(got.Requests) {
-			out = append(out, Mismatch{f, "no such request"})
+			out = append(out, harness.Mismatch{Field: f, Msg: "no such request"})
 			continue
 		}
 		g := got.Requests[i]
 		switch {
 		case e.Error == nil && g.Error != "":
-			out = append(out, Mismatch{f, "the request failed: " + g.Error})
+			out = append(out, harness.Mismatch{Field: f, Msg: "the request failed: " + g.Error})
 		case e.Error != nil && !strings.Contains(g.Error, *e.Error):
-			out = append(out, Mismatch{f + ".error", fmt.Sprintf("got %q, want it to contain %q", g.Error, *e.Error)})
+			out = append(out, harness.Mismatch{Field: f + ".error", Msg: fmt.Sprintf("got %q, want it to contain %q", g.Error, *e.Error)})
 		}
 		var actions, reasons, expansions []string
 		for _, r := range g.Results {
@@ -267,38 +268,38 @@ func checkGateway(exp *gatewayExpect, got gatewayOutcome) []Mismatch {
 			expansions = append(expansions, x.Answer)
 		}
 		if e.Actions != nil && !slices.Equal(e.Actions, actions) {
-			out = append(out, Mismatch{f + ".actions", fmt.Sprintf("got %v, want %v", actions, e.Actions)})
+			out = append(out, harness.Mismatch{Field: f + ".actions", Msg: fmt.Sprintf("got %v, want %v", actions, e.Actions)})
 		}
 		for j, sub := range e.Reasons {
 			if j >= len(reasons) || !strings.Contains(reasons[j], sub) {
-				out = append(out, Mismatch{f + ".reasons", fmt.Sprintf("output %d: reasons %q, want %q", j, reasons, sub)})
+				out = append(out, harness.Mismatch{Field: f + ".reasons", Msg: fmt.Sprintf("output %d: reasons %q, want %q", j, reasons, sub)})
 			}
 		}
 		out = append(out, want(f+".rounds", e.Rounds, g.Rounds)...)
 		out = append(out, want(f+".capped", e.Capped, g.Capped)...)
 		if e.Expansions != nil && !slices.Equal(e.Expansions, expansions) {
-			out = append(out, Mismatch{f + ".expansions", fmt.Sprintf("got %v, want %v", expansions, e.Expansions)})
+			out = append(out, harness.Mismatch{Field: f + ".expansions", Msg: fmt.Sprintf("got %v, want %v", expansions, e.Expansions)})
 		}
 		for _, sub := range e.ForwardedContains {
 			if !strings.Contains(g.forwarded, sub) {
-				out = append(out, Mismatch{f + ".forwarded_contains", fmt.Sprintf("the forwarded body does not contain %q", sub)})
+				out = append(out, harness.Mismatch{Field: f + ".forwarded_contains", Msg: fmt.Sprintf("the forwarded body does not contain %q", sub)})
 			}
 		}
 		for _, sub := range e.ForwardedLacks {
 			for round, body := range g.allRounds {
 				if strings.Contains(body, sub) {
-					out = append(out, Mismatch{f + ".forwarded_lacks", fmt.Sprintf("the body forwarded in round %d contains %q", round+1, sub)})
+					out = append(out, harness.Mismatch{Field: f + ".forwarded_lacks", Msg: fmt.Sprintf("the body forwarded in round %d contains %q", round+1, sub)})
 				}
 			}
 		}
 		for _, sub := range e.ResponseContains {
 			if !strings.Contains(g.response, sub) {
-				out = append(out, Mismatch{f + ".response_contains", fmt.Sprintf("the response does not contain %q", sub)})
+				out = append(out, harness.Mismatch{Field: f + ".response_contains", Msg: fmt.Sprintf("the response does not contain %q", sub)})
 			}
 		}
 		for _, sub := range e.ResponseLacks {
 			if strings.Contains(g.response, sub) {
-				out = append(out, Mismatch{f + ".response_lacks", fmt.Sprintf("the response contains %q", sub)})
+				out = append(out, harness.Mismatch{Field: f + ".response_lacks", Msg: fmt.Sprintf("the response contains %q", sub)})
 			}
 		}
 	}

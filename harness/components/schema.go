@@ -1,4 +1,4 @@
-package harness
+package components
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/toolout/toolout/core/schema"
+	"github.com/toolout/toolout/harness"
 )
 
 // schema component: summarizes an output schema (core/schema), or inspects
@@ -41,7 +42,7 @@ type schemaInspect struct {
 }
 
 type schemaInput struct {
-	Schema  *Text          `yaml:"schema"`
+	Schema  *harness.Text  `yaml:"schema"`
 	ToolID  string         `yaml:"tool_id"`
 	Inspect *schemaInspect `yaml:"inspect"`
 }
@@ -68,11 +69,11 @@ type schemaOutcome struct {
 	maxFields int
 }
 
-func registerSchema(reg *Registry) {
-	Register(reg, Spec[schemaConfig, schemaInput, schemaExpect, schemaOutcome]{
+func registerSchema(reg *harness.Registry) {
+	harness.Register(reg, harness.Spec[schemaConfig, schemaInput, schemaExpect, schemaOutcome]{
 		Name: "schema",
 		Doc:  "summarizes an output schema, or inspects one field path of it (core/schema)",
-		Run: func(_ context.Context, _ *Env, cfg *schemaConfig, in *schemaInput) (schemaOutcome, error) {
+		Run: func(_ context.Context, _ *harness.Env, cfg *schemaConfig, in *schemaInput) (schemaOutcome, error) {
 			var data []byte
 			if in.Schema != nil {
 				data = []byte(in.Schema.Value)
@@ -137,20 +138,20 @@ func firstSet(vals ...int) int {
 	return 0
 }
 
-func checkSchema(exp *schemaExpect, got schemaOutcome) []Mismatch {
+func checkSchema(exp *schemaExpect, got schemaOutcome) []harness.Mismatch {
 	gotErr := got.Error
 	if got.Inspect != nil {
 		gotErr = got.Inspect.Error
 	}
-	var out []Mismatch
+	var out []harness.Mismatch
 	if r := got.Inspect; r != nil {
 		out = append(out, want("successful", exp.Successful, r.Successful)...)
 	}
 	switch {
 	case exp.Error == nil && gotErr != "":
-		return append(out, Mismatch{"error", "the call failed: " + gotErr})
+		return append(out, harness.Mismatch{Field: "error", Msg: "the call failed: " + gotErr})
 	case exp.Error != nil && !strings.Contains(gotErr, *exp.Error):
-		return append(out, Mismatch{"error", fmt.Sprintf("got %q, want it to contain %q", gotErr, *exp.Error)})
+		return append(out, harness.Mismatch{Field: "error", Msg: fmt.Sprintf("got %q, want it to contain %q", gotErr, *exp.Error)})
 	case exp.Error != nil:
 		return out
 	}
@@ -159,7 +160,7 @@ func checkSchema(exp *schemaExpect, got schemaOutcome) []Mismatch {
 		lines = s.OutputFields
 		// The contract of every summary, checked whatever the scenario says.
 		if len(lines) > got.maxFields {
-			out = append(out, Mismatch{"fields", fmt.Sprintf("%d lines, over the %d allowed", len(lines), got.maxFields)})
+			out = append(out, harness.Mismatch{Field: "fields", Msg: fmt.Sprintf("%d lines, over the %d allowed", len(lines), got.maxFields)})
 		}
 		out = append(out, want("has_hidden_fields", exp.HasHiddenFields, s.HasHiddenFields)...)
 	}
@@ -171,16 +172,16 @@ func checkSchema(exp *schemaExpect, got schemaOutcome) []Mismatch {
 		out = append(out, want("truncated", exp.Truncated, in.Truncated)...)
 	}
 	if exp.Fields != nil && strings.Join(exp.Fields, "\n") != strings.Join(lines, "\n") {
-		out = append(out, Mismatch{"fields", fmt.Sprintf("got\n%s", strings.Join(lines, "\n"))})
+		out = append(out, harness.Mismatch{Field: "fields", Msg: fmt.Sprintf("got\n%s", strings.Join(lines, "\n"))})
 	}
 	for _, c := range exp.Contains {
 		if !slices.Contains(lines, c) {
-			out = append(out, Mismatch{"contains", fmt.Sprintf("no line is %q", c)})
+			out = append(out, harness.Mismatch{Field: "contains", Msg: fmt.Sprintf("no line is %q", c)})
 		}
 	}
 	for _, c := range exp.NotContains {
 		if slices.Contains(lines, c) {
-			out = append(out, Mismatch{"not_contains", fmt.Sprintf("a line is %q", c)})
+			out = append(out, harness.Mismatch{Field: "not_contains", Msg: fmt.Sprintf("a line is %q", c)})
 		}
 	}
 	return out

@@ -1,0 +1,42 @@
+package importer
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// syntaxError reports data that is not JSON at its line:col (1-based, the
+// column in characters): the offending character, or the end of the input.
+func syntaxError(data []byte, name string) error {
+	var raw json.RawMessage // checks the syntax without building values
+	err := json.Unmarshal(data, &raw)
+	var se *json.SyntaxError
+	if !errors.As(err, &se) {
+		return nil
+	}
+	at := int(se.Offset)
+	if strings.HasPrefix(se.Error(), "invalid character") && at > 0 {
+		at-- // the offset counts the offending character
+	}
+	at = min(at, len(data))
+	line := 1 + bytes.Count(data[:at], []byte("\n"))
+	col := 1 + utf8.RuneCount(data[bytes.LastIndexByte(data[:at], '\n')+1:at])
+	return fmt.Errorf("%s:%d:%d: %s", name, line, col, se.Error())
+}
+
+// typeError says what a JSON value of the wrong type should have been.
+func typeError(err error) string {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) {
+		return strings.TrimPrefix(err.Error(), "json: ")
+	}
+	want := map[string]string{"slice": "a list", "struct": "an object", "string": "a string", "map": "an object"}[te.Type.Kind().String()]
+	if want == "" {
+		want = te.Type.String()
+	}
+	return fmt.Sprintf("want %s, got %s", want, te.Value)
+}
