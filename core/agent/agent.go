@@ -119,17 +119,7 @@ func Run(ctx context.Context, opts Options, user string) (Result, error) {
 	for turn := 1; turn <= maxTurns; turn++ {
 		res.Turns = turn
 		final := turn == maxTurns
-		var tools []Tool
-		if opts.Tools != nil {
-			tools = opts.Tools(turn, final)
-		}
-		byName := map[string]Tool{}
-		var descs []core.Tool
-		for _, t := range tools {
-			d := t.Descriptor()
-			byName[d.Name] = t
-			descs = append(descs, d)
-		}
+		byName, descs := toolsOf(opts, turn, final)
 		for retry := 0; ; retry++ {
 			req := core.Request{Tag: core.Tag{Site: opts.Site, Turn: turn}, Messages: clone(msgs), Tools: descs, MaxOutputTokens: opts.MaxOutputTokens}
 			resp, err := opts.LLM.Complete(ctx, req)
@@ -144,22 +134,7 @@ func Run(ctx context.Context, opts Options, user string) (Result, error) {
 			}
 			calls, content := resp.ToolCalls, resp.Text
 			if len(calls) == 0 && strings.TrimSpace(content) != "" {
-				// The single hook point of the leaked-call fallback.
-				lk := leaked.Extract(content, leaked.Options{Sources: opts.Sources})
-				if len(lk.Patterns) > 0 {
-					logf("agent: turn %d: leaked tool calls: %d extracted, patterns %v, repairs %d, dropped %d",
-						turn, len(lk.Calls), lk.Patterns, len(lk.Repairs), len(lk.Dropped))
-					for _, d := range lk.Dropped {
-						logf("agent: turn %d: dropped %s block at byte %d: %s", turn, d.Pattern, d.Offset, d.Reason)
-					}
-					content = ""
-					if lk.Content != nil {
-						content = *lk.Content
-					}
-					for _, c := range lk.Calls {
-						calls = append(calls, core.ToolCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments})
-					}
-				}
+				calls, content = recoverLeaked(opts, turn, content, logf)
 			}
 			if len(calls) == 0 {
 				msgs = append(msgs, core.Message{Role: core.RoleAssistant, Content: resp.Text})
@@ -188,6 +163,46 @@ func Run(ctx context.Context, opts Options, user string) (Result, error) {
 	res.Synthetic, res.Messages = true, msgs
 	logf("agent: no final report after %d turns", maxTurns)
 	return res, nil
+}
+
+// toolsOf returns the tools offered on a turn, by name and as descriptors.
+func toolsOf(opts Options, turn int, final bool) (map[string]Tool, []core.Tool) {
+	var tools []Tool
+	if opts.Tools != nil {
+		tools = opts.Tools(turn, final)
+	}
+	byName := map[string]Tool{}
+	var descs []core.Tool
+	for _, t := range tools {
+		d := t.Descriptor()
+		byName[d.Name] = t
+		descs = append(descs, d)
+	}
+	return byName, descs
+}
+
+// recoverLeaked is the single hook point of the leaked-call fallback: the
+// calls leaked as text in content, and the content without them (content
+// unchanged and no calls when nothing leaked).
+func recoverLeaked(opts Options, turn int, content string, logf func(string, ...any)) ([]core.ToolCall, string) {
+	lk := leaked.Extract(content, leaked.Options{Sources: opts.Sources})
+	if len(lk.Patterns) == 0 {
+		return nil, content
+	}
+	logf("agent: turn %d: leaked tool calls: %d extracted, patterns %v, repairs %d, dropped %d",
+		turn, len(lk.Calls), lk.Patterns, len(lk.Repairs), len(lk.Dropped))
+	for _, d := range lk.Dropped {
+		logf("agent: turn %d: dropped %s block at byte %d: %s", turn, d.Pattern, d.Offset, d.Reason)
+	}
+	content = ""
+	if lk.Content != nil {
+		content = *lk.Content
+	}
+	var calls []core.ToolCall
+	for _, c := range lk.Calls {
+		calls = append(calls, core.ToolCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments})
+	}
+	return calls, content
 }
 
 func runTool(ctx context.Context, byName map[string]Tool, c core.ToolCall, over bool, maxCalls int) string {

@@ -39,6 +39,13 @@ func describeBounds(open Opener) {
 				To(Equal([]string{"v", missing, "v", "v"}))
 		})
 
+	})
+	describeByteBounds(open)
+}
+
+// describeByteBounds is the MaxBytes part of the bounds.
+func describeByteBounds(open Opener) {
+	ginkgo.Context("bounds in bytes", func() {
 		ginkgo.It("drops the oldest entries of either kind past MaxBytes", func() {
 			e := newEnv(open, gateway.StoreOptions{MaxBytes: 100})
 			e.putOriginal("o1", sized("o1", 30))

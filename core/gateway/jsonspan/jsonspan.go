@@ -85,125 +85,145 @@ func (p *parser) value(depth int) (*Node, error) {
 	if p.i >= len(p.b) {
 		return nil, p.fail("unexpected end of input")
 	}
-	start := p.i
-	switch c := p.b[p.i]; {
-	case c == '{':
-		n := &Node{Kind: '{', Start: start}
+	switch p.b[p.i] {
+	case '{':
+		return p.object(depth)
+	case '[':
+		return p.array(depth)
+	case '"':
+		return p.str()
+	}
+	return p.literal()
+}
+
+// object parses an object; p.i is at its '{'.
+func (p *parser) object(depth int) (*Node, error) {
+	n := &Node{Kind: '{', Start: p.i}
+	p.i++
+	p.ws()
+	if p.i < len(p.b) && p.b[p.i] == '}' {
+		p.i++
+		n.End = p.i
+		return n, nil
+	}
+	for {
+		p.ws()
+		if p.i >= len(p.b) || p.b[p.i] != '"' {
+			return nil, p.fail("want an object key")
+		}
+		k, err := p.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		p.ws()
+		if p.i >= len(p.b) || p.b[p.i] != ':' {
+			return nil, p.fail("want ':'")
+		}
 		p.i++
 		p.ws()
+		v, err := p.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		n.Keys, n.Vals = append(n.Keys, k.Str), append(n.Vals, v)
+		n.KeyStarts = append(n.KeyStarts, k.Start)
+		p.ws()
+		if p.i < len(p.b) && p.b[p.i] == ',' {
+			p.i++
+			continue
+		}
 		if p.i < len(p.b) && p.b[p.i] == '}' {
 			p.i++
 			n.End = p.i
 			return n, nil
 		}
-		for {
-			p.ws()
-			if p.i >= len(p.b) || p.b[p.i] != '"' {
-				return nil, p.fail("want an object key")
-			}
-			k, err := p.value(depth + 1)
-			if err != nil {
-				return nil, err
-			}
-			p.ws()
-			if p.i >= len(p.b) || p.b[p.i] != ':' {
-				return nil, p.fail("want ':'")
-			}
-			p.i++
-			p.ws()
-			v, err := p.value(depth + 1)
-			if err != nil {
-				return nil, err
-			}
-			n.Keys, n.Vals = append(n.Keys, k.Str), append(n.Vals, v)
-			n.KeyStarts = append(n.KeyStarts, k.Start)
-			p.ws()
-			if p.i < len(p.b) && p.b[p.i] == ',' {
-				p.i++
-				continue
-			}
-			if p.i < len(p.b) && p.b[p.i] == '}' {
-				p.i++
-				n.End = p.i
-				return n, nil
-			}
-			return nil, p.fail("want ',' or '}'")
-		}
-	case c == '[':
-		n := &Node{Kind: '[', Start: start}
+		return nil, p.fail("want ',' or '}'")
+	}
+}
+
+// array parses an array; p.i is at its '['.
+func (p *parser) array(depth int) (*Node, error) {
+	n := &Node{Kind: '[', Start: p.i}
+	p.i++
+	p.ws()
+	if p.i < len(p.b) && p.b[p.i] == ']' {
 		p.i++
+		n.End = p.i
+		return n, nil
+	}
+	for {
 		p.ws()
+		v, err := p.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		n.Vals = append(n.Vals, v)
+		p.ws()
+		if p.i < len(p.b) && p.b[p.i] == ',' {
+			p.i++
+			continue
+		}
 		if p.i < len(p.b) && p.b[p.i] == ']' {
 			p.i++
 			n.End = p.i
 			return n, nil
 		}
-		for {
-			p.ws()
-			v, err := p.value(depth + 1)
-			if err != nil {
-				return nil, err
-			}
-			n.Vals = append(n.Vals, v)
-			p.ws()
-			if p.i < len(p.b) && p.b[p.i] == ',' {
-				p.i++
-				continue
-			}
-			if p.i < len(p.b) && p.b[p.i] == ']' {
-				p.i++
-				n.End = p.i
-				return n, nil
-			}
-			return nil, p.fail("want ',' or ']'")
-		}
-	case c == '"':
-		p.i++
-		for p.i < len(p.b) && p.b[p.i] != '"' {
-			if p.b[p.i] == '\\' {
-				p.i++
-			}
-			p.i++
-		}
-		if p.i >= len(p.b) {
-			p.i = len(p.b) // a final backslash stepped past the end
-			return nil, p.fail("unterminated string")
-		}
-		p.i++
-		n := &Node{Kind: '"', Start: start, End: p.i}
-		if plain(p.b[start+1 : p.i-1]) {
-			n.Str = string(p.b[start+1 : p.i-1]) // no escape, control or non-ASCII byte: as is
-			return n, nil
-		}
-		if err := json.Unmarshal(p.b[start:p.i], &n.Str); err != nil {
-			p.i = start
-			return nil, p.fail("bad string: " + err.Error())
-		}
-		return n, nil
-	default:
-		for p.i < len(p.b) && !strings.ContainsRune(",]} \t\r\n", rune(p.b[p.i])) {
-			p.i++
-		}
-		lit := p.b[start:p.i]
-		if len(lit) == 0 {
-			return nil, p.fail(fmt.Sprintf("unexpected %q", p.b[p.i]))
-		}
-		kind := byte('n')
-		switch string(lit) {
-		case "true":
-			kind = 't'
-		case "false":
-			kind = 'f'
-		case "null":
-			kind = '0'
-		default:
-			if !number(lit) {
-				p.i = start
-				return nil, p.fail(fmt.Sprintf("unexpected %q", lit))
-			}
-		}
-		return &Node{Kind: kind, Start: start, End: p.i}, nil
+		return nil, p.fail("want ',' or ']'")
 	}
+}
+
+// str parses a string; p.i is at its opening quote.
+func (p *parser) str() (*Node, error) {
+	start := p.i
+	p.i++
+	for p.i < len(p.b) && p.b[p.i] != '"' {
+		if p.b[p.i] == '\\' {
+			p.i++
+		}
+		p.i++
+	}
+	if p.i >= len(p.b) {
+		p.i = len(p.b) // a final backslash stepped past the end
+		return nil, p.fail("unterminated string")
+	}
+	p.i++
+	n := &Node{Kind: '"', Start: start, End: p.i}
+	if plain(p.b[start+1 : p.i-1]) {
+		n.Str = string(p.b[start+1 : p.i-1]) // no escape, control or non-ASCII byte: as is
+		return n, nil
+	}
+	if err := json.Unmarshal(p.b[start:p.i], &n.Str); err != nil {
+		p.i = start
+		return nil, p.fail("bad string: " + err.Error())
+	}
+	return n, nil
+}
+
+// literal parses true, false, null or a number.
+func (p *parser) literal() (*Node, error) {
+	start := p.i
+	for p.i < len(p.b) && !strings.ContainsRune(",]} \t\r\n", rune(p.b[p.i])) {
+		p.i++
+	}
+	lit := p.b[start:p.i]
+	if len(lit) == 0 {
+		return nil, p.fail(fmt.Sprintf("unexpected %q", p.b[p.i]))
+	}
+	kind := byte('n')
+	switch string(lit) {
+	case "true":
+		kind = 't'
+	case "false":
+		kind = 'f'
+	case "null":
+		kind = '0'
+	default:
+		if !number(lit) {
+			p.i = start
+			return nil, p.fail(fmt.Sprintf("unexpected %q", lit))
+		}
+	}
+	return &Node{Kind: kind, Start: start, End: p.i}, nil
 }
 
 // plain reports whether a string's bytes need no decoding: no escape, no
