@@ -31,7 +31,7 @@
 // original is stored again, so it stays expandable while in use, where the
 // reference leaves it to expire); on a miss the original is stored, the
 // compressor runs (at most MaxConcurrent (10) at once, RateLimit (20) per
-// second through a token bucket on the injected clock), its result is kept
+// second through golang.org/x/time/rate's token bucket, read on the injected clock), its result is kept
 // only when strictly smaller, cached, and shown as
 // "<<<SHADOW:{id}>>>\n{compressed}". A compressor failure falls back to
 // passthrough (or, with fallback "none", fails the request). After

@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"golang.org/x/time/rate"
+
 	"github.com/toolout/toolout/core"
 )
 
@@ -426,37 +428,34 @@ func sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// bucket is a token bucket: rate tokens per second, burst rate.
+// bucket is the compressions' rate limit: golang.org/x/time/rate's token
+// bucket (rate per second, burst the rate, at least 1), read on the pipe's
+// clock (Sources), so that a test's fake clock drives it, and waited out with
+// the pipe's Sleep.
 type bucket struct {
-	mu     sync.Mutex
-	rate   float64
-	tokens float64
-	last   time.Time
-	src    core.Sources
-	sleep  func(context.Context, time.Duration) error
+	lim   *rate.Limiter
+	src   core.Sources
+	sleep func(context.Context, time.Duration) error
 }
 
-func newBucket(rate float64, src core.Sources, sleep func(context.Context, time.Duration) error) *bucket {
-	return &bucket{rate: rate, tokens: rate, src: src, sleep: sleep}
+func newBucket(r float64, src core.Sources, sleep func(context.Context, time.Duration) error) *bucket {
+	return &bucket{lim: rate.NewLimiter(rate.Limit(r), max(1, int(r))), src: src, sleep: sleep}
 }
 
+// take waits for a token, or until ctx ends (the token is then given back).
 func (b *bucket) take(ctx context.Context) error {
-	for {
-		b.mu.Lock()
-		now := b.src.Time()
-		if !b.last.IsZero() {
-			b.tokens = min(b.rate, b.tokens+now.Sub(b.last).Seconds()*b.rate)
-		}
-		b.last = now
-		if b.tokens >= 1 {
-			b.tokens--
-			b.mu.Unlock()
-			return nil
-		}
-		wait := time.Duration((1 - b.tokens) / b.rate * float64(time.Second))
-		b.mu.Unlock()
-		if err := b.sleep(ctx, wait); err != nil {
-			return err
-		}
+	now := b.src.Time()
+	r := b.lim.ReserveN(now, 1)
+	if !r.OK() {
+		return errors.New("gateway: rate limit: no token can ever be taken")
 	}
+	d := r.DelayFrom(now)
+	if d <= 0 {
+		return nil
+	}
+	if err := b.sleep(ctx, d); err != nil {
+		r.CancelAt(b.src.Time())
+		return err
+	}
+	return nil
 }

@@ -38,4 +38,10 @@
 //     expired entry behind a live one is still answered as missing; it
 //     leaves Stats when it reaches the front of its queue or an entry bound.
 //   - Close drops every entry; the store stays usable and empty.
+//   - The queues are written here rather than taken from an expiring-cache
+//     library (hashicorp/golang-lru's expirable LRU, for one): those bound
+//     one cache by entries and evict least-recently-used, where this store
+//     bounds two kinds by one shared byte budget in put order across both,
+//     with expiry on an injected clock. A container/list per kind plus a map
+//     is what the library would hold anyway.
 package memstore
