@@ -198,6 +198,20 @@ var _ = Describe("Pipe", func() {
 		Expect(slept).To(Equal([]time.Duration{500 * time.Millisecond, 500 * time.Millisecond, 500 * time.Millisecond}))
 	})
 
+	It("takes a rate under one compression a second (one every two seconds at 0.5)", func() {
+		src, clock := manual()
+		var slept []time.Duration
+		p, err := gateway.NewPipe(gateway.Options{Config: gateway.Config{RateLimit: 0.5, MaxConcurrent: 1}, Compressor: simple,
+			Store: memstore.New(gateway.StoreOptions{Sources: src}), Sources: src,
+			Sleep: func(_ context.Context, d time.Duration) error { slept = append(slept, d); clock.Advance(d); return nil }})
+		Expect(err).NotTo(HaveOccurred())
+		for i := range 3 {
+			_, err := p.Process(ctx, []gateway.ToolOutput{{Content: fmt.Sprintf("%d %s", i, sized(3000))}}, "")
+			Expect(err).NotTo(HaveOccurred())
+		}
+		Expect(slept).To(Equal([]time.Duration{2 * time.Second, 2 * time.Second}))
+	})
+
 	It("rejects a bad config", func() {
 		_, err := gateway.NewPipe(gateway.Options{Config: gateway.Config{MinBytes: 100, MaxBytes: 50}, Compressor: simple, Store: memstore.New(gateway.StoreOptions{})})
 		Expect(err).To(MatchError("gateway: min_bytes 100 must be below max_bytes 50"))
