@@ -13,13 +13,12 @@ import (
 	"github.com/toolout/toolout/bench"
 )
 
-// runBench dispatches `toolout bench strategies`.
-func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) > 0 && args[0] == "strategies" {
-		return runBenchStrategies(ctx, args[1:], stdout, stderr)
-	}
-	fmt.Fprintln(stderr, "toolout bench: want a subcommand: strategies")
-	return exitUsage
+// benchGroup is `toolout bench strategies`.
+func benchGroup() group {
+	return group{name: "bench", subs: []command{{name: "strategies", summary: "compare the strategies on the bundled corpus",
+		run: func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
+			return runBenchStrategies(ctx, args, stdout, stderr)
+		}}}}
 }
 
 // benchRun is one set of knobs to compare the strategies with.

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 
@@ -20,17 +19,9 @@ import (
 // production nonce has 16 hex digits.
 const planNonce = "0123456789abcdef"
 
-// runExtract dispatches `toolout extract SUBCOMMAND`.
-func runExtract(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) > 0 && args[0] == "plan" {
-		return runExtractPlan(ctx, args[1:], stdin, stdout, stderr)
-	}
-	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
-		fmt.Fprintln(stderr, "Usage: toolout extract plan [FILE] --extract TEXT [flags]   (run 'toolout extract plan -h' for the flags)")
-		return exitOK
-	}
-	fmt.Fprintln(stderr, "toolout extract: want a subcommand: plan")
-	return exitUsage
+// extractGroup is `toolout extract plan`.
+func extractGroup() group {
+	return group{name: "extract", subs: []command{extractPlanLeaf().sub()}}
 }
 
 // extractPlan is the output of `toolout extract plan`.
@@ -80,53 +71,57 @@ func checkExtractConfig(cfg *extract.Config) error {
 	return nil
 }
 
-// runExtractPlan prints how tool_output would route an extraction from FILE
-// or stdin, and its chunk plan, without calling any LLM.
-func runExtractPlan(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("extract plan", "[FILE] --extract TEXT [--tool NAME --args JSON --mode auto|full-chunked|read-grep|truncate] "+
-		"[--context-window N --max-output N --buffer N --max-chunks N --max-chunks-long N --line-threshold N --overlap P] [--encoding cl100k_base|o200k_base] [--max-input BYTES]", stderr)
+// extractPlanLeaf prints how tool_output would route an extraction from
+// FILE or stdin, and its chunk plan, without calling any LLM.
+func extractPlanLeaf() leaf {
+	return leaf{name: "extract plan", summary: "route an extraction and plan its chunks without calling a model",
+		synopsis: "[FILE] --extract TEXT [--tool NAME --args JSON --mode auto|full-chunked|read-grep|truncate] " +
+			"[--context-window N --max-output N --buffer N --max-chunks N --max-chunks-long N --line-threshold N --overlap P] " +
+			"[--encoding cl100k_base|o200k_base] [--max-input BYTES]", input: true,
+		setup: extractPlanFlags}
+}
+
+// extractPlanFlags binds extract plan's flags: its own, and one per
+// extract.Config knob.
+func extractPlanFlags(fs *flag.FlagSet) leafFunc {
 	what := fs.String("extract", "", "the extract instructions (required): they are part of the map prompt, so of the budget")
 	tool := fs.String("tool", "tool", "the source tool's name, as in the map prompt")
 	toolArgs := fs.String("args", "{}", "the source tool's arguments, verbatim JSON")
 	mode := fs.String("mode", extract.ModeAuto, "the requested mode")
-	cfg := extractConfigFlags(fs.FlagSet)
+	cfg := extractConfigFlags(fs)
 	enc := fs.String("encoding", tokens.Default, "tiktoken encoding")
-	maxInput := maxInputFlag(fs)
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return usageError(fs, stderr, err)
+	return func(_ context.Context, c *call) (any, error) {
+		switch {
+		case *what == "":
+			return nil, errors.New("--extract is required (the extract instructions)")
+		case !slices.Contains([]string{extract.ModeAuto, extract.ModeFullChunked, extract.ModeReadGrep, extract.ModeTruncate}, *mode):
+			return nil, fmt.Errorf("--mode %q: want auto, full-chunked, read-grep or truncate", *mode)
+		case !json.Valid([]byte(*toolArgs)):
+			return nil, fmt.Errorf("--args: not valid JSON: %s", *toolArgs)
+		}
+		if err := checkExtractConfig(cfg); err != nil {
+			return nil, err
+		}
+		tk, err := tokens.New(*enc)
+		if err != nil {
+			return nil, fmt.Errorf("--encoding: %w", err)
+		}
+		name, text, err := c.text()
+		if err != nil {
+			return nil, err
+		}
+		m := store.Meta{Handle: name, Tool: *tool, Args: *toolArgs, Stats: store.Measure(text, tk)}
+		return planOf(extract.Planner{Config: *cfg, Tokenizer: tk}, m, text, *what, *mode), nil
 	}
-	fail := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "toolout extract plan: "+format+"\n", a...)
-		return exitUsage
-	}
-	if *what == "" {
-		return fail("--extract is required (the extract instructions)")
-	}
-	if !slices.Contains([]string{extract.ModeAuto, extract.ModeFullChunked, extract.ModeReadGrep, extract.ModeTruncate}, *mode) {
-		return fail("--mode %q: want auto, full-chunked, read-grep or truncate", *mode)
-	}
-	if !json.Valid([]byte(*toolArgs)) {
-		return fail("--args: not valid JSON: %s", *toolArgs)
-	}
-	if err := checkExtractConfig(cfg); err != nil {
-		return fail("%v", err)
-	}
-	tk, err := tokens.New(*enc)
-	if err != nil {
-		return fail("--encoding: %v", err)
-	}
-	name, text, err := readText(pos, stdin, *maxInput)
-	if err != nil {
-		return fail("%v", err)
-	}
-	m := store.Meta{Handle: name, Tool: *tool, Args: *toolArgs, Stats: store.Measure(text, tk)}
-	p := extract.Planner{Config: *cfg, Tokenizer: tk}
-	r := p.Route(m, text, *what, planNonce, *mode)
+}
+
+// planOf routes the extraction and shows its plan, even where routing did
+// not need one.
+func planOf(p extract.Planner, m store.Meta, text, what, mode string) extractPlan {
+	r := p.Route(m, text, what, planNonce, mode)
 	out := extractPlan{Stats: m.Stats, Mode: r.Mode, Reason: r.Reason, ChunkBudget: r.Budget, PromptTokens: r.PromptTokens,
-		MaxChunks: cfg.MaxChunks, MaxChunksLong: cfg.MaxChunksLong, OverlapPercent: cfg.OverlapPercent, Chunks: []chunk.Chunk{}}
+		MaxChunks: p.Config.MaxChunks, MaxChunksLong: p.Config.MaxChunksLong, OverlapPercent: p.Config.OverlapPercent, Chunks: []chunk.Chunk{}}
 	if r.Plan == nil && r.PlanErr == nil && r.Budget > 0 {
-		// Routing did not need the plan; show it anyway.
 		if pl, err := p.Plan(text, r.Budget); err == nil {
 			r.Plan = &pl
 		}
@@ -139,5 +134,5 @@ func runExtractPlan(_ context.Context, args []string, stdin io.Reader, stdout, s
 			out.Fails = fmt.Sprintf("full-chunked would fail and fall back to truncate: %v", err)
 		}
 	}
-	return writeJSON(stdout, stderr, out)
+	return out
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -27,25 +28,14 @@ import (
 	"github.com/toolout/toolout/core/gateway/wires"
 )
 
-// runGateway dispatches `toolout gateway serve|compress|shadow-id`.
-func runGateway(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) > 0 {
-		switch args[0] {
-		case "serve":
-			return runGatewayServe(ctx, args[1:], stdout, stderr)
-		case "compress":
-			return runGatewayCompress(ctx, args[1:], stdin, stdout, stderr)
-		case "shadow-id":
-			return runGatewayShadowID(args[1:], stdin, stdout, stderr)
-		case "-h", "--help":
-			fmt.Fprintln(stderr, "Usage: toolout gateway serve --listen ADDR --upstream URL --config FILE\n"+
-				"       toolout gateway compress --strategy simple|passthrough|api [FILE] [flags]\n"+
-				"       toolout gateway shadow-id [FILE]")
-			return exitOK
-		}
-	}
-	fmt.Fprintln(stderr, "toolout gateway: want a subcommand: serve, compress or shadow-id")
-	return exitUsage
+// gatewayGroup is `toolout gateway serve|compress|shadow-id`.
+func gatewayGroup() group {
+	return group{name: "gateway", subs: []command{
+		{name: "serve", summary: "run the compression proxy until interrupted", run: func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
+			return runGatewayServe(ctx, args, stdout, stderr)
+		}},
+		gatewayCompressLeaf().sub(), gatewayShadowIDLeaf().sub(),
+	}}
 }
 
 // runGatewayServe runs the proxy until interrupted, then shuts down
@@ -136,11 +126,17 @@ func parseUpstream(raw string) (*url.URL, error) {
 	return u, nil
 }
 
-// runGatewayCompress runs the pipe on one output and prints what the model
+// gatewayCompressLeaf runs the pipe on one output and prints what the model
 // would see.
-func runGatewayCompress(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("gateway compress", "--strategy simple|passthrough|api [FILE] [--min-bytes N --max-bytes N --tool NAME "+
-		"--provider openai|anthropic --skip-tools a,b --words N --endpoint URL --timeout 30s --max-input BYTES]", stderr)
+func gatewayCompressLeaf() leaf {
+	return leaf{name: "gateway compress", summary: "run the pipe on one output and print what the model would see",
+		synopsis: "--strategy simple|passthrough|api [FILE] [--min-bytes N --max-bytes N --tool NAME " +
+			"--provider openai|anthropic --skip-tools a,b --words N --endpoint URL --timeout 30s --max-input BYTES]", input: true,
+		setup: gatewayCompressFlags}
+}
+
+// gatewayCompressFlags binds gateway compress's flags.
+func gatewayCompressFlags(fs *flag.FlagSet) leafFunc {
 	strategy := fs.String("strategy", gateway.StrategySimple, "simple, passthrough or api")
 	minBytes := fs.Int("min-bytes", gateway.DefaultMinBytes, "compress only outputs longer than this")
 	maxBytes := fs.Int("max-bytes", gateway.DefaultMaxBytes, "and not longer than this")
@@ -150,78 +146,68 @@ func runGatewayCompress(ctx context.Context, args []string, stdin io.Reader, std
 	words := fs.Int("words", gateway.DefaultSimpleWords, "words kept by the simple strategy")
 	endpoint := fs.String("endpoint", "", "compression service URL for the api strategy")
 	timeout := fs.Duration("timeout", 30*time.Second, "api strategy timeout")
-	maxInput := maxInputFlag(fs)
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return usageError(fs, stderr, err)
-	}
-	fail := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "toolout gateway compress: "+format+"\n", a...)
-		return exitUsage
-	}
-	if *strategy == gateway.StrategyExternalProvider {
-		return fail("--strategy external_provider runs from a serve config (a provider model); here: simple, passthrough or api")
-	}
-	c, err := gateway.NewCompressor(gateway.CompressorConfig{Strategy: *strategy, SimpleWords: *words,
-		API: gateway.API{Endpoint: *endpoint, Timeout: *timeout}})
-	if err != nil && *strategy == gateway.StrategyAPI {
-		return fail("--%v (--endpoint URL)", err)
-	} else if err != nil {
-		return fail("--%v", err)
-	}
-	if _, err := wires.For(*provider); err != nil {
-		return fail("--provider %q: want openai or anthropic", *provider)
-	}
-	var skipTools []string
-	for _, s := range strings.Split(*skip, ",") {
-		if s = strings.TrimSpace(s); s != "" {
-			skipTools = append(skipTools, s)
+	return func(ctx context.Context, c *call) (any, error) {
+		if *strategy == gateway.StrategyExternalProvider {
+			return nil, errors.New("--strategy external_provider runs from a serve config (a provider model); here: simple, passthrough or api")
 		}
+		comp, err := gateway.NewCompressor(gateway.CompressorConfig{Strategy: *strategy, SimpleWords: *words,
+			API: gateway.API{Endpoint: *endpoint, Timeout: *timeout}})
+		if err != nil && *strategy == gateway.StrategyAPI {
+			return nil, fmt.Errorf("--%w (--endpoint URL)", err)
+		} else if err != nil {
+			return nil, fmt.Errorf("--%w", err)
+		}
+		if _, err := wires.For(*provider); err != nil {
+			return nil, fmt.Errorf("--provider %q: want openai or anthropic", *provider)
+		}
+		var skipTools []string
+		for _, s := range strings.Split(*skip, ",") {
+			if s = strings.TrimSpace(s); s != "" {
+				skipTools = append(skipTools, s)
+			}
+		}
+		name, text, err := c.text()
+		if err != nil {
+			return nil, err
+		}
+		p, err := gateway.NewPipe(gateway.Options{Config: gateway.Config{MinBytes: *minBytes, MaxBytes: *maxBytes, SkipTools: skipTools,
+			Provider: *provider, FallbackStrategy: "none"}, Compressor: comp, Store: memstore.New(gateway.StoreOptions{})})
+		if err != nil {
+			return nil, err
+		}
+		res, err := p.Process(ctx, []gateway.ToolOutput{{Tool: *tool, Content: text}}, "")
+		if err != nil {
+			return nil, failure{fmt.Errorf("%s: %w", name, err)}
+		}
+		r := res[0]
+		return struct {
+			Action   string `json:"action"`
+			Reason   string `json:"reason"`
+			ShadowID string `json:"shadow_id"`
+			Text     string `json:"text"`
+		}{r.Action, r.Reason, r.ShadowID, r.Text}, nil
 	}
-	name, text, err := readText(pos, stdin, *maxInput)
-	if err != nil {
-		return fail("%v", err)
-	}
-	p, err := gateway.NewPipe(gateway.Options{Config: gateway.Config{MinBytes: *minBytes, MaxBytes: *maxBytes, SkipTools: skipTools,
-		Provider: *provider, FallbackStrategy: "none"}, Compressor: c, Store: memstore.New(gateway.StoreOptions{})})
-	if err != nil {
-		return fail("%v", err)
-	}
-	res, err := p.Process(ctx, []gateway.ToolOutput{{Tool: *tool, Content: text}}, "")
-	if err != nil {
-		fmt.Fprintf(stderr, "toolout gateway compress: %s: %v\n", name, err)
-		return exitFailed
-	}
-	r := res[0]
-	return writeJSON(stdout, stderr, struct {
-		Action   string `json:"action"`
-		Reason   string `json:"reason"`
-		ShadowID string `json:"shadow_id"`
-		Text     string `json:"text"`
-	}{r.Action, r.Reason, r.ShadowID, r.Text})
 }
 
-// runGatewayShadowID prints the shadow id of FILE or stdin: the one
+// gatewayShadowIDLeaf prints the shadow id of FILE or stdin: the one
 // gateway.ShadowID gives for the whole text, hashed as it is read, without
 // keeping it.
-func runGatewayShadowID(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("gateway shadow-id", "[FILE] [--max-input BYTES]", stderr)
-	maxInput := maxInputFlag(fs)
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return usageError(fs, stderr, err)
-	}
-	in, err := openInput(pos, stdin, *maxInput)
-	if err != nil {
-		fmt.Fprintf(stderr, "toolout gateway shadow-id: %v\n", err)
-		return exitUsage
-	}
-	defer in.Close()
-	h := sha256.New()
-	if _, err := io.CopyBuffer(h, in, make([]byte, 64<<10)); err != nil {
-		fmt.Fprintf(stderr, "toolout gateway shadow-id: %v\n", err)
-		return exitUsage
-	}
-	// gateway.ShadowID: "shadow_" and the first 16 bytes of the SHA-256, in hex.
-	return writeJSON(stdout, stderr, map[string]string{"shadow_id": "shadow_" + hex.EncodeToString(h.Sum(nil)[:16])})
+func gatewayShadowIDLeaf() leaf {
+	return leaf{name: "gateway shadow-id", summary: "print the shadow id of an output, hashed as it is read",
+		synopsis: "[FILE] [--max-input BYTES]", input: true,
+		setup: func(*flag.FlagSet) leafFunc {
+			return func(_ context.Context, c *call) (any, error) {
+				in, err := c.open()
+				if err != nil {
+					return nil, err
+				}
+				defer in.Close()
+				h := sha256.New()
+				if _, err := io.CopyBuffer(h, in, make([]byte, 64<<10)); err != nil {
+					return nil, err
+				}
+				// gateway.ShadowID: "shadow_" and the first 16 bytes of the SHA-256, in hex.
+				return map[string]string{"shadow_id": "shadow_" + hex.EncodeToString(h.Sum(nil)[:16])}, nil
+			}
+		}}
 }

@@ -21,9 +21,13 @@
 //	toolout truncate --max-bytes N [FILE]
 //	toolout version
 //
-// Every subcommand that takes FILE reads it, or standard input, through one
-// helper that reads at most --max-input bytes (default 128MiB), and writes
-// stable JSON (or a report, for test). Exit status: 0 success, 1 failed
+// The commands are a table (commands, in main.go). Most are leaves
+// (leaf.go): their flags plus a function from the parsed call to one value,
+// run by one shared runner that reads FILE or standard input through one
+// helper, at most --max-input bytes (default 128MiB), writes the value as
+// stable JSON, and prints an error as one line; test, import, bench
+// strategies and gateway serve print reports. main only wires run to the
+// process, and run only dispatches. Exit status: 0 success, 1 failed
 // checks, 2 bad usage or bad input (with a one-line error naming the input
 // and position), 130 or 143 when SIGINT or SIGTERM stopped the command (its
 // stores removed).
@@ -106,6 +110,9 @@ const (
 	exitUsage  = 2
 )
 
+// command is one entry of the table: a leaf (leaf.go), a group of leaves,
+// or one of the commands that print reports rather than a value (test,
+// import, bench, gateway serve).
 type command struct {
 	name    string
 	summary string
@@ -116,18 +123,18 @@ func commands() []command {
 	return []command{
 		{"test", "run scenarios and compare their transcripts with golden files", runTest},
 		{"import", "turn a production trace into regression scenarios, secrets redacted", runImport},
-		{"bench", "compare the strategies on the bundled corpus (bench strategies)", runBench},
-		{"chunk", "plan balanced, overlapping chunks of a file for a token budget", runChunk},
-		{"extract", "route an extraction and plan its chunks without calling a model (extract plan)", runExtract},
-		{"gateway", "compression gateway: serve a proxy, compress one output, print a shadow id", runGateway},
-		{"final-report", "parse a final-report wrapper from a file or stdin", runFinalReport},
-		{"leaked", "recover tool calls leaked as text inside <tool_call>-like tags", runLeaked},
-		{"read", "read a file confined to a root, as the Read tool answers a model", runRead},
-		{"grep", "search files confined to a root, as the Grep tool answers a model", runGrep},
-		{"schema", "summarize an output schema into folded output_fields, or inspect one field path", runSchema},
-		{"stats", "print bytes, lines, tokens and average line bytes of an output", runStats},
-		{"truncate", "keep the head and tail of an output around a marker, as the truncate strategy does", runTruncate},
-		{"version", "print the version", runVersion},
+		benchGroup().cmd("compare the strategies on the bundled corpus (bench strategies)"),
+		chunkLeaf().cmd(),
+		extractGroup().cmd("route an extraction and plan its chunks without calling a model (extract plan)"),
+		gatewayGroup().cmd("compression gateway: serve a proxy, compress one output, print a shadow id"),
+		finalReportLeaf().cmd(),
+		leakedLeaf().cmd(),
+		readLeaf().cmd(),
+		grepLeaf().cmd(),
+		schemaGroup().cmd("summarize an output schema into folded output_fields, or inspect one field path"),
+		statsLeaf().cmd(),
+		truncateLeaf().cmd(),
+		versionLeaf().cmd(),
 	}
 }
 

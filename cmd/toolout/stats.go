@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"io"
 
@@ -10,38 +11,35 @@ import (
 	"github.com/toolout/toolout/core/tokens"
 )
 
-// runStats prints the stats the store keeps for an output:
+// statsLeaf prints the stats the store keeps for an output:
 // {"bytes","lines","tokens","avg_line_bytes"}, the numbers store.Measure
 // gives for the whole text. It reads FILE or stdin in one pass: bytes and
 // lines are counted as the text goes by, and tokens by a tokens.Counter,
 // which holds only the text since the last line that starts with a
 // printable ASCII byte (so a few KB for a log; a text without such a line
 // is held whole, up to --max-input).
-func runStats(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("stats", "[FILE] [--encoding cl100k_base|o200k_base] [--max-input BYTES]", stderr)
-	enc := fs.String("encoding", tokens.Default, "tiktoken encoding used to count tokens")
-	maxInput := maxInputFlag(fs)
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return usageError(fs, stderr, err)
-	}
-	tk, err := tokens.New(*enc)
-	if err != nil {
-		fmt.Fprintf(stderr, "toolout stats: --encoding: %v\n", err)
-		return exitUsage
-	}
-	in, err := openInput(pos, stdin, *maxInput)
-	if err != nil {
-		fmt.Fprintf(stderr, "toolout stats: %v\n", err)
-		return exitUsage
-	}
-	defer in.Close()
-	m := measurer{tokens: tk.NewCounter()}
-	if _, err := io.CopyBuffer(&m, in, make([]byte, 64<<10)); err != nil {
-		fmt.Fprintf(stderr, "toolout stats: %v\n", err)
-		return exitUsage
-	}
-	return writeJSON(stdout, stderr, m.stats())
+func statsLeaf() leaf {
+	return leaf{name: "stats", summary: "print bytes, lines, tokens and average line bytes of an output",
+		synopsis: "[FILE] [--encoding cl100k_base|o200k_base] [--max-input BYTES]", input: true,
+		setup: func(fs *flag.FlagSet) leafFunc {
+			enc := fs.String("encoding", tokens.Default, "tiktoken encoding used to count tokens")
+			return func(_ context.Context, c *call) (any, error) {
+				tk, err := tokens.New(*enc)
+				if err != nil {
+					return nil, fmt.Errorf("--encoding: %w", err)
+				}
+				in, err := c.open()
+				if err != nil {
+					return nil, err
+				}
+				defer in.Close()
+				m := measurer{tokens: tk.NewCounter()}
+				if _, err := io.CopyBuffer(&m, in, make([]byte, 64<<10)); err != nil {
+					return nil, err
+				}
+				return m.stats(), nil
+			}
+		}}
 }
 
 // measurer counts what store.Measure counts, over a stream.

@@ -2,21 +2,22 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
-	"io"
 	"runtime"
 	"runtime/debug"
 )
 
-func runVersion(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("version", "", stderr)
-	if _, err := parseFlags(fs, args); err != nil {
-		return usageError(fs, stderr, err)
-	}
-	v := "(devel)"
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-		v = bi.Main.Version
-	}
-	fmt.Fprintf(stdout, "toolout %s %s %s/%s\n", v, runtime.Version(), runtime.GOOS, runtime.GOARCH)
-	return exitOK
+// versionLeaf prints the module version, the Go version and the platform.
+func versionLeaf() leaf {
+	return leaf{name: "version", summary: "print the version",
+		setup: func(*flag.FlagSet) leafFunc {
+			return func(context.Context, *call) (any, error) {
+				v := "(devel)"
+				if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+					v = bi.Main.Version
+				}
+				return plainText(fmt.Sprintf("toolout %s %s %s/%s", v, runtime.Version(), runtime.GOOS, runtime.GOARCH)), nil
+			}
+		}}
 }

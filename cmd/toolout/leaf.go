@@ -1,0 +1,151 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// A leaf is a subcommand that answers with one value: its flags, which setup
+// binds, and the function setup returns, from the parsed call to the value.
+// leaf.run is the one runner they share: it parses the flags (interleaved
+// with positional arguments), hands the function the bounded reader of FILE
+// or stdin (--max-input, when the leaf reads input), prints the value (one
+// line of JSON, or a tool's text), and turns an error into one line on
+// stderr and the exit status: 2 for bad usage or bad input, 1 for a failure
+// (failure).
+type leaf struct {
+	name     string // as typed: "schema summarize"
+	summary  string // one line, for the group's and the program's help
+	synopsis string // the arguments, for -h
+	input    bool   // reads FILE or stdin: adds --max-input
+	setup    func(fs *flag.FlagSet) leafFunc
+}
+
+// leafFunc is a leaf's body.
+type leafFunc func(ctx context.Context, c *call) (any, error)
+
+// call is what a leaf's body gets: its positional arguments, and its input.
+type call struct {
+	args     []string
+	stdin    io.Reader
+	maxInput byteSize
+}
+
+// text reads FILE (the first argument) or stdin whole, within --max-input,
+// and names it for messages.
+func (c *call) text() (name, text string, err error) { return readText(c.args, c.stdin, c.maxInput) }
+
+// bytes is text as bytes.
+func (c *call) bytes() (name string, data []byte, err error) {
+	return readBytes(c.args, c.stdin, c.maxInput)
+}
+
+// open opens FILE or stdin for one pass, within --max-input.
+func (c *call) open() (*input, error) { return openInput(c.args, c.stdin, c.maxInput) }
+
+// failure is an error that exits 1: the input was fine, the work failed.
+type failure struct{ error }
+
+func (f failure) Unwrap() error { return f.error }
+
+// toolText is a result printed as the text a model would see (Read, Grep),
+// not as JSON; one that is the spec's "Error: …" text exits 1.
+type toolText string
+
+// plainText is a result printed as it is, with a final newline.
+type plainText string
+
+func (l leaf) run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlagSet(l.name, l.synopsis, stderr)
+	var maxInput *byteSize
+	if l.input {
+		maxInput = maxInputFlag(fs)
+	}
+	body := l.setup(fs.FlagSet)
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return usageError(fs, stderr, err)
+	}
+	c := &call{args: pos, stdin: stdin}
+	if maxInput != nil {
+		c.maxInput = *maxInput
+	}
+	v, err := body(ctx, c)
+	if err != nil {
+		fmt.Fprintf(stderr, "toolout %s: %v\n", l.name, err)
+		if errors.As(err, new(failure)) {
+			return exitFailed
+		}
+		return exitUsage
+	}
+	switch v := v.(type) {
+	case toolText:
+		return printToolResult(stdout, string(v))
+	case plainText:
+		fmt.Fprintln(stdout, string(v))
+		return exitOK
+	}
+	return writeJSON(stdout, stderr, v)
+}
+
+// A group is a command made of subcommands (schema, gateway, extract).
+type group struct {
+	name string
+	subs []command
+}
+
+func (g group) run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var names []string
+	for _, s := range g.subs {
+		if len(args) > 0 && args[0] == s.name {
+			return s.run(ctx, args[1:], stdin, stdout, stderr)
+		}
+		names = append(names, s.name)
+	}
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
+		fmt.Fprintf(stderr, "Usage: toolout %s SUBCOMMAND [ARGS]   (toolout %s SUBCOMMAND -h for its flags)\n\nSubcommands:\n", g.name, g.name)
+		for _, s := range g.subs {
+			fmt.Fprintf(stderr, "  %-10s %s\n", s.name, s.summary)
+		}
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "toolout %s: want a subcommand: %s\n", g.name, oneOf(names))
+	return exitUsage
+}
+
+// cmd makes a group a top-level command.
+func (g group) cmd(summary string) command {
+	return command{name: g.name, summary: summary, run: g.run}
+}
+
+// oneOf lists names as "a", "a or b", "a, b or c".
+func oneOf(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// sub makes a leaf a group's subcommand, named by the last word of its name.
+func (l leaf) sub() command {
+	return command{name: l.name[strings.LastIndexByte(l.name, ' ')+1:], summary: l.summary, run: l.run}
+}
+
+// cmd makes a leaf a top-level command.
+func (l leaf) cmd() command { return command{name: l.name, summary: l.summary, run: l.run} }
+
+// writeJSON prints v as one line of JSON without HTML escaping.
+func writeJSON(stdout, stderr io.Writer, v any) int {
+	enc := json.NewEncoder(stdout)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		fmt.Fprintf(stderr, "toolout: %v\n", err)
+		return exitFailed
+	}
+	return exitOK
+}
