@@ -2,12 +2,10 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/toolout/toolout/bench"
@@ -21,25 +19,19 @@ func benchGroup() group {
 		}}}}
 }
 
-// benchRun is one set of knobs to compare the strategies with.
-type benchRun struct {
-	label string
-	knobs bench.Knobs
-}
-
 // compareRuns compares the strategies on every case with every run's knobs.
 // It runs one case at a time (Compare's rows come case by case, so the rows
 // are the same) so that an ended ctx is noticed between cases; it then
 // returns no rows, since a table of the cases that ran would read as a
 // comparison.
-func compareRuns(ctx context.Context, cases []bench.Case, runs []benchRun) ([]bench.Row, error) {
+func compareRuns(ctx context.Context, cases []bench.Case, runs []bench.Run) ([]bench.Row, error) {
 	var rows []bench.Row
 	for _, r := range runs {
 		for _, c := range cases {
 			if ctx.Err() != nil {
 				return nil, fmt.Errorf("interrupted (%v): no table", context.Cause(ctx))
 			}
-			got, err := bench.Compare(ctx, []bench.Case{c}, r.knobs, r.label)
+			got, err := bench.Compare(ctx, []bench.Case{c}, r.Knobs, r.Label)
 			if err != nil && ctx.Err() == nil {
 				return nil, err
 			}
@@ -79,7 +71,7 @@ func runBenchStrategies(ctx context.Context, args []string, stdout, stderr io.Wr
 	default:
 		return fail("--format %q: want table, csv or json", *format)
 	}
-	runs, err := parseRuns(sets)
+	runs, err := bench.ParseSweeps(sets)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -136,29 +128,6 @@ func runBenchStrategies(ctx context.Context, args []string, stdout, stderr io.Wr
 	return checkBaseline(*baseline, rows, *tolerance, stderr)
 }
 
-// parseRuns turns the --set sweeps into runs, after the default one.
-func parseRuns(sets []string) ([]benchRun, error) {
-	runs := []benchRun{{"default", bench.DefaultKnobs()}}
-	for _, s := range sets {
-		name, values, ok := strings.Cut(s, "=")
-		if !ok || values == "" {
-			return nil, fmt.Errorf("--set %q: want knob=v1,v2", s)
-		}
-		for _, v := range strings.Split(values, ",") {
-			n, err := strconv.Atoi(strings.TrimSpace(v))
-			if err != nil {
-				return nil, fmt.Errorf("--set %s: value %q: want an integer", name, v)
-			}
-			k := bench.DefaultKnobs()
-			if err := k.Set(name, n); err != nil {
-				return nil, fmt.Errorf("--set: %v", err)
-			}
-			runs = append(runs, benchRun{fmt.Sprintf("%s=%d", name, n), k})
-		}
-	}
-	return runs, nil
-}
-
 // writeBenchFile creates path and writes it with write.
 func writeBenchFile(path string, write func(io.Writer) error) error {
 	f, err := os.Create(path)
@@ -175,19 +144,12 @@ func writeBenchFile(path string, write func(io.Writer) error) error {
 // checkBaseline compares rows with the saved run in path: exit 1 and a line
 // per regression, 0 when there is none, 2 when the baseline is unreadable.
 func checkBaseline(path string, rows []bench.Row, tolerance float64, stderr io.Writer) int {
-	data, err := os.ReadFile(path)
+	saved, err := bench.ReadBaseline(path)
 	if err != nil {
 		fmt.Fprintf(stderr, "toolout bench strategies: --baseline: %v\n", err)
 		return exitUsage
 	}
-	var saved struct {
-		Rows []bench.Row `json:"rows"`
-	}
-	if err := json.Unmarshal(data, &saved); err != nil {
-		fmt.Fprintf(stderr, "toolout bench strategies: --baseline %s: %v\n", path, err)
-		return exitUsage
-	}
-	regs := bench.CompareBaseline(saved.Rows, rows, tolerance)
+	regs := bench.CompareBaseline(saved, rows, tolerance)
 	if len(regs) == 0 {
 		fmt.Fprintf(stderr, "toolout bench strategies: no regression against %s\n", path)
 		return exitOK

@@ -6,10 +6,8 @@ import (
 	"io"
 	"regexp"
 	"runtime"
-	"runtime/debug"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/onsi/ginkgo/v2/types"
 
@@ -97,12 +95,12 @@ func runTest(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 		return exitUsage
 	}
 
-	return reportResults(ctx, scenarios, runAll(ctx, runner, scenarios, *parallel), stdout, stderr)
+	return reportResults(ctx, scenarios, runner.RunAll(ctx, scenarios, *parallel), stdout, stderr)
 }
 
 // reportResults prints the results in scenario order as they come, then the
 // summary, and returns the exit status.
-func reportResults(ctx context.Context, scenarios []*harness.Scenario, results []chan *harness.Result, stdout, stderr io.Writer) int {
+func reportResults(ctx context.Context, scenarios []*harness.Scenario, results []<-chan *harness.Result, stdout, stderr io.Writer) int {
 	passed, failed, cut := 0, 0, 0
 	for i, res := range results {
 		r := <-res
@@ -134,68 +132,6 @@ func reportResults(ctx context.Context, scenarios []*harness.Scenario, results [
 		return exitFailed
 	}
 	return exitOK
-}
-
-// runAll runs the scenarios on n workers; the i-th channel yields the i-th
-// result, so output stays in order while work runs in parallel. Once ctx
-// ends, no scenario starts, and one that was running when it ended yields
-// nil, as does every scenario not started: a run cut short is neither a pass
-// nor a failure, and its golden file is left as it was.
-func runAll(ctx context.Context, r *harness.Runner, scenarios []*harness.Scenario, n int) []chan *harness.Result {
-	out := make([]chan *harness.Result, len(scenarios))
-	for i := range out {
-		out[i] = make(chan *harness.Result, 1)
-	}
-	work := make(chan int)
-	var wg sync.WaitGroup
-	for range min(n, len(scenarios)) {
-		wg.Go(func() {
-			for i := range work {
-				out[i] <- runOne(ctx, r, scenarios[i])
-			}
-		})
-	}
-	go func() {
-		defer func() {
-			close(work)
-			wg.Wait()
-		}()
-		for i := range scenarios {
-			if ctx.Err() == nil { // checked first: a free worker must not win over an ended context
-				select {
-				case work <- i:
-					continue
-				case <-ctx.Done():
-				}
-			}
-			for _, ch := range out[i:] {
-				ch <- nil
-			}
-			return
-		}
-	}()
-	return out
-}
-
-// runOne runs one scenario and compares or updates its golden file. A panic
-// in the scenario's goroutine becomes its failure, so that the other
-// scenarios still run and every store is still removed; nil means the
-// context ended before or while it ran.
-func runOne(ctx context.Context, r *harness.Runner, sc *harness.Scenario) (res *harness.Result) {
-	if ctx.Err() != nil {
-		return nil
-	}
-	defer func() {
-		if p := recover(); p != nil {
-			res = &harness.Result{Scenario: sc, Failures: []string{fmt.Sprintf("%s:%d:1: panic: %v\n%s", sc.Path, sc.Line, p, debug.Stack())}}
-		}
-	}()
-	res = r.Execute(ctx, sc)
-	if ctx.Err() != nil {
-		return nil
-	}
-	r.Golden(res)
-	return res
 }
 
 func indent(s string) string {
