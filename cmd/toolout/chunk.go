@@ -7,7 +7,6 @@ import (
 	"fmt"
 
 	"github.com/toolout/toolout/core/chunk"
-	"github.com/toolout/toolout/core/tokens"
 )
 
 // chunkLeaf prints the chunk plan of FILE or stdin: {tokens, budget,
@@ -18,14 +17,14 @@ func chunkLeaf() leaf {
 		setup: func(fs *flag.FlagSet) leafFunc {
 			budget := fs.Int("budget", 0, "most tokens per chunk, overlap included (required)")
 			overlap := fs.Float64("overlap", chunk.DefaultOverlap*100, "overlap between consecutive chunks, in percent of the budget (0 to under 50)")
-			enc := fs.String("encoding", tokens.Default, "tiktoken encoding")
+			enc := encodingFlag(fs)
 			return func(_ context.Context, c *call) (any, error) {
 				if *budget <= 0 {
 					return nil, errors.New("--budget is required (a positive number of tokens)")
 				}
-				tk, err := tokens.New(*enc)
+				tk, err := enc()
 				if err != nil {
-					return nil, fmt.Errorf("--encoding: %w", err)
+					return nil, err
 				}
 				name, text, err := c.text()
 				if err != nil {

@@ -12,7 +12,6 @@ import (
 	"github.com/toolout/toolout/core/chunk"
 	"github.com/toolout/toolout/core/extract"
 	"github.com/toolout/toolout/core/store"
-	"github.com/toolout/toolout/core/tokens"
 )
 
 // planNonce stands for the session nonce when counting the map prompt: a
@@ -89,7 +88,7 @@ func extractPlanFlags(fs *flag.FlagSet) leafFunc {
 	toolArgs := fs.String("args", "{}", "the source tool's arguments, verbatim JSON")
 	mode := fs.String("mode", extract.ModeAuto, "the requested mode")
 	cfg := extractConfigFlags(fs)
-	enc := fs.String("encoding", tokens.Default, "tiktoken encoding")
+	enc := encodingFlag(fs)
 	return func(_ context.Context, c *call) (any, error) {
 		switch {
 		case *what == "":
@@ -102,9 +101,9 @@ func extractPlanFlags(fs *flag.FlagSet) leafFunc {
 		if err := checkExtractConfig(cfg); err != nil {
 			return nil, err
 		}
-		tk, err := tokens.New(*enc)
+		tk, err := enc()
 		if err != nil {
-			return nil, fmt.Errorf("--encoding: %w", err)
+			return nil, err
 		}
 		name, text, err := c.text()
 		if err != nil {

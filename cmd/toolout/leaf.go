@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/toolout/toolout/core/tokens"
 )
 
 // A leaf is a subcommand that answers with one value: its flags, which setup
@@ -47,6 +49,19 @@ func (c *call) bytes() (name string, data []byte, err error) {
 
 // open opens FILE or stdin for one pass, within --max-input.
 func (c *call) open() (*input, error) { return openInput(c.args, c.stdin, c.maxInput) }
+
+// encodingFlag binds --encoding and returns the function that loads the
+// tokenizer it names, or says which flag was wrong.
+func encodingFlag(fs *flag.FlagSet) func() (*tokens.Tiktoken, error) {
+	enc := fs.String("encoding", tokens.Default, "tiktoken encoding: cl100k_base or o200k_base")
+	return func() (*tokens.Tiktoken, error) {
+		tk, err := tokens.New(*enc)
+		if err != nil {
+			return nil, fmt.Errorf("--encoding: %w", err)
+		}
+		return tk, nil
+	}
+}
 
 // failure is an error that exits 1: the input was fine, the work failed.
 type failure struct{ error }

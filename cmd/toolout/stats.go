@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"flag"
-	"fmt"
 	"io"
 
 	"github.com/toolout/toolout/core/store"
@@ -22,11 +21,11 @@ func statsLeaf() leaf {
 	return leaf{name: "stats", summary: "print bytes, lines, tokens and average line bytes of an output",
 		synopsis: "[FILE] [--encoding cl100k_base|o200k_base] [--max-input BYTES]", input: true,
 		setup: func(fs *flag.FlagSet) leafFunc {
-			enc := fs.String("encoding", tokens.Default, "tiktoken encoding used to count tokens")
+			enc := encodingFlag(fs)
 			return func(_ context.Context, c *call) (any, error) {
-				tk, err := tokens.New(*enc)
+				tk, err := enc()
 				if err != nil {
-					return nil, fmt.Errorf("--encoding: %w", err)
+					return nil, err
 				}
 				in, err := c.open()
 				if err != nil {

@@ -184,33 +184,25 @@ var _ = Describe("Pipe", func() {
 		Expect(peak.Load()).To(BeEquivalentTo(limit))
 	})
 
-	It("rate-limits compressions with a token bucket on the injected clock", func() {
-		src, clock := manual()
-		var slept []time.Duration
-		p, err := gateway.NewPipe(gateway.Options{Config: gateway.Config{RateLimit: 2, MaxConcurrent: 1}, Compressor: simple,
-			Store: memstore.New(gateway.StoreOptions{Sources: src}), Sources: src,
-			Sleep: func(_ context.Context, d time.Duration) error { slept = append(slept, d); clock.Advance(d); return nil }})
-		Expect(err).NotTo(HaveOccurred())
-		for i := range 5 {
-			_, err := p.Process(ctx, []gateway.ToolOutput{{Content: fmt.Sprintf("%d %s", i, sized(3000))}}, "")
+	DescribeTable("rate-limits compressions with a token bucket on the injected clock",
+		func(rate float64, n int, want []time.Duration) {
+			src, clock := manual()
+			var slept []time.Duration
+			p, err := gateway.NewPipe(gateway.Options{Config: gateway.Config{RateLimit: rate, MaxConcurrent: 1}, Compressor: simple,
+				Store: memstore.New(gateway.StoreOptions{Sources: src}), Sources: src,
+				Sleep: func(_ context.Context, d time.Duration) error { slept = append(slept, d); clock.Advance(d); return nil }})
 			Expect(err).NotTo(HaveOccurred())
-		}
-		Expect(slept).To(Equal([]time.Duration{500 * time.Millisecond, 500 * time.Millisecond, 500 * time.Millisecond}))
-	})
-
-	It("takes a rate under one compression a second (one every two seconds at 0.5)", func() {
-		src, clock := manual()
-		var slept []time.Duration
-		p, err := gateway.NewPipe(gateway.Options{Config: gateway.Config{RateLimit: 0.5, MaxConcurrent: 1}, Compressor: simple,
-			Store: memstore.New(gateway.StoreOptions{Sources: src}), Sources: src,
-			Sleep: func(_ context.Context, d time.Duration) error { slept = append(slept, d); clock.Advance(d); return nil }})
-		Expect(err).NotTo(HaveOccurred())
-		for i := range 3 {
-			_, err := p.Process(ctx, []gateway.ToolOutput{{Content: fmt.Sprintf("%d %s", i, sized(3000))}}, "")
-			Expect(err).NotTo(HaveOccurred())
-		}
-		Expect(slept).To(Equal([]time.Duration{2 * time.Second, 2 * time.Second}))
-	})
+			for i := range n {
+				_, err := p.Process(ctx, []gateway.ToolOutput{{Content: fmt.Sprintf("%d %s", i, sized(3000))}}, "")
+				Expect(err).NotTo(HaveOccurred())
+			}
+			Expect(slept).To(Equal(want))
+		},
+		Entry("two a second: a burst of two, then one every 500 ms", 2.0, 5, []time.Duration{500 * time.Millisecond, 500 * time.Millisecond, 500 * time.Millisecond}),
+		// The hand-written bucket before x/time/rate hung here: its capacity
+		// of 0.5 never reached one token.
+		Entry("under one a second: one every two seconds at 0.5", 0.5, 3, []time.Duration{2 * time.Second, 2 * time.Second}),
+	)
 
 	It("rejects a bad config", func() {
 		_, err := gateway.NewPipe(gateway.Options{Config: gateway.Config{MinBytes: 100, MaxBytes: 50}, Compressor: simple, Store: memstore.New(gateway.StoreOptions{})})
