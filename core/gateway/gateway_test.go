@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -207,6 +208,10 @@ var _ = Describe("Pipe", func() {
 	It("rejects a bad config", func() {
 		_, err := gateway.NewPipe(gateway.Options{Config: gateway.Config{MinBytes: 100, MaxBytes: 50}, Compressor: simple, Store: memstore.New(gateway.StoreOptions{})})
 		Expect(err).To(MatchError("gateway: min_bytes 100 must be below max_bytes 50"))
+		for _, r := range []float64{math.NaN(), math.Inf(1)} {
+			_, err = gateway.NewPipe(gateway.Options{Config: gateway.Config{RateLimit: r}, Compressor: simple, Store: memstore.New(gateway.StoreOptions{})})
+			Expect(err).To(MatchError(fmt.Sprintf("gateway: rate_limit %v: want a number of compressions per second", r)))
+		}
 	})
 })
 

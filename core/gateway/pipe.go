@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -117,6 +118,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("min_bytes %d, max_bytes %d: must be positive", c.MinBytes, c.MaxBytes)
 	case c.MinBytes >= c.MaxBytes:
 		return fmt.Errorf("min_bytes %d must be below max_bytes %d", c.MinBytes, c.MaxBytes)
+	case math.IsNaN(c.RateLimit) || math.IsInf(c.RateLimit, 0):
+		return fmt.Errorf("rate_limit %v: want a number of compressions per second", c.RateLimit)
 	}
 	return nil
 }
