@@ -64,6 +64,14 @@ var _ = Describe("toolout gateway", func() {
 		Expect(stderr).To(ContainSubstring(cfg + `:5:5: unknown field "min_byte" in pipes.tool_output (did you mean "min_bytes"?)`))
 	})
 
+	It("rejects a rate limit that is not a finite number at its line", func() {
+		cfg := filepath.Join(GinkgoT().TempDir(), "gw.yaml")
+		Expect(os.WriteFile(cfg, []byte("pipes:\n  tool_output:\n    enabled: true\n    strategy: simple\n    rate_limit: .nan\n"), 0o644)).To(Succeed())
+		code, _, stderr := invoke("", "gateway", "serve", "--upstream", "http://127.0.0.1:1", "--config", cfg)
+		Expect(code).To(Equal(2))
+		Expect(stderr).To(ContainSubstring(cfg + ":5:17: pipes.tool_output.rate_limit: .nan: want a finite number"))
+	})
+
 	It("serves the proxy on loopback and shuts down gracefully", func() {
 		up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			body, _ := io.ReadAll(r.Body)

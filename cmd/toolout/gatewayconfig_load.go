@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"reflect"
 	"regexp"
@@ -265,6 +266,10 @@ func (c *configLoader) decode(n *yaml.Node, v reflect.Value, path string) {
 				}
 			}
 			c.at(n, "%s: %s", path, msg)
+			return
+		}
+		if k := v.Kind(); (k == reflect.Float64 || k == reflect.Float32) && (math.IsNaN(v.Float()) || math.IsInf(v.Float(), 0)) {
+			c.at(n, "%s: %s: want a finite number", path, n.Value)
 		}
 	}
 }

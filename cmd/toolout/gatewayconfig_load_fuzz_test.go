@@ -39,6 +39,7 @@ func FuzzGatewayConfig(f *testing.F) {
 		"pipes: {tool_output: {enabled: true}}\n# \a\n", "pipes: {tool_output: {enabled: true}}\n---\nstore: {}\n",
 		"a: &a [*a]\n", "pipes: &p {tool_output: *p}\n", "providers: {x: {model: m}}\npipes: {tool_output: {skip_tools: [a, b]}}\n",
 		"pipes: {tool_output: {enabled: true, original_ttl: 5m, rate_limit: 1.5}}\nlimits: {max_body_bytes: 0x10}\n",
+		"pipes: {tool_output: {enabled: true, rate_limit: .nan}}\n", "pipes: {tool_output: {target_ratio: -.inf}}\n",
 	} {
 		f.Add([]byte(s))
 	}
