@@ -62,7 +62,10 @@ func loadGatewayConfig(path string) (FileConfig, error) {
 			c.at(root, "pipes.tool_output is missing: the gateway would compress nothing; set it, with enabled: false for a passthrough on purpose")
 		}
 	}
-	return fc, c.err()
+	if err := c.err(); err != nil {
+		return FileConfig{}, err // nothing half-decoded
+	}
+	return fc, nil
 }
 
 // configLoader decodes one config file and collects its problems.
