@@ -10,14 +10,15 @@
 // (no pretty-printing), so the stats describe exactly the file that the
 // read-grep sub-agent will Read and Grep.
 //
-// Stats: bytes is len(output); lines is the count of "\n" plus one, and 0 for
-// empty output; tokens come from the session's tokenizer; average line bytes
-// is ceil(bytes/lines), 0 for empty output.
+// Stats (Measure): bytes is len(output); lines is the count of "\n" plus one,
+// and 0 for empty output; tokens come from the session's tokenizer; average
+// line bytes is ceil(bytes/lines), 0 for empty output. Put takes the stats
+// its caller measured to decide, so an output is tokenized once; the store
+// itself needs no tokenizer. Read returns an output's metadata and text from
+// one lookup.
 //
-// Policy decides what is stored: an output is oversized when its bytes exceed
-// the byte cap (strictly) or when its tokens would overflow the remaining
-// context budget (decision 11: both). There is no minimum size. The
-// tool_output tool's own results are never stored. The model then sees
+// What is stored is the session's decision (session.Policy, decision 11),
+// not the store's: the store keeps what it is handed. The model then sees
 // HandleMessage: exactly the three lines of section 2a.
 //
 // Lifetime: there are no caps and no TTL (decision 2); everything lives until
