@@ -28,7 +28,8 @@ NODEBUG   ?= -gcflags=all=-dwarf=false
 # REPORT pipes a go test -json stream into the console, JUnit and JSON reports (internal/testreport)
 REPORT     = $(GO) run $(NODEBUG) ./internal/testreport
 
-## test: gofmt check, dependency direction, then every test with the race detector, then go vet
+## test: gofmt check, then every test with the race detector (the dependency rule among them:
+## internal/depcheck, which make deps runs alone), then go vet
 ## (its full set of checks on every package and its tests, on the race build the tests just
 ## compiled); both run even when one fails. Reports go to $(REPORTS)/: go-test.xml (JUnit, one
 ## case per Go test), junit/<suite>.xml (JUnit, one case per Ginkgo spec, so one per scenario) and
@@ -37,7 +38,7 @@ REPORT     = $(GO) run $(NODEBUG) ./internal/testreport
 ## 51 s against 22 s on a cold cache. One pass only: core/tokens' differentials against
 ## tiktoken-go run under race too (a pass without race compiled net/http and crypto/tls a second
 ## time for tiktoken-go: cold make test 172 s with it, 150 s without)
-test: fmt-check deps
+test: fmt-check
 	@rm -rf $(REPORTS) && mkdir -p $(REPORTS)/junit
 	@status=0; \
 	echo "go test -race -count=1 $(FIRST) ./..."; \
