@@ -36,8 +36,9 @@ REPORT     = $(GO) run $(NODEBUG) ./internal/testreport
 ## go-test.json (go test -json, with each package's and test's time). go vet runs after the tests
 ## rather than inside them (go test -vet=all) because go test vets each test variant on its own:
 ## 51 s against 22 s on a cold cache. One pass only: core/tokens' differentials against
-## tiktoken-go run under race too (a pass without race compiled net/http and crypto/tls a second
-## time for tiktoken-go: cold make test 172 s with it, 150 s without)
+## tiktoken-go run under race too, the two largest with a quarter of their trials (a pass without
+## race compiled net/http and crypto/tls a second time for tiktoken-go: cold make test 172 s with
+## it, 150 s without)
 test: fmt-check
 	@rm -rf $(REPORTS) && mkdir -p $(REPORTS)/junit
 	@status=0; \

@@ -10,13 +10,13 @@ import (
 )
 
 // The random differentials against tiktoken-go are plain tests with a fixed
-// seed each, so that a failure names its trial and reproduces. make test
-// runs every trial under the race detector (28 s of this package's run on 2
-// cores): a second pass without it compiled net/http and crypto/tls again
-// for tiktoken-go, which cost more than race costs the trials.
+// seed each, so that a failure names its trial and reproduces. make test runs
+// them in its one pass, under the race detector, with a quarter of the trials
+// of the two largest (Trials); a second pass without race compiled net/http
+// and crypto/tls again for tiktoken-go, which cost more than the trials.
 
 // TestCountMatchesTiktokenGoOnRandomText compares Count with tiktoken-go on
-// 4,000 random strings per encoding of up to 120 runes drawn from letters,
+// 4,000 random strings per encoding (1,000 under race) of up to 120 runes drawn from letters,
 // digits, punctuation, contractions and white space of every kind.
 func TestCountMatchesTiktokenGoOnRandomText(t *testing.T) {
 	alphabet := []rune("aAbZ z0 19.,;:'\"!?-_/\\\n\t\r(){}[]<>é東😀ß \u00a0\u2003\u3000\v\f\u0085\u2028ⅫÀ'sS'LLd")
@@ -24,7 +24,7 @@ func TestCountMatchesTiktokenGoOnRandomText(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			tk := tokens.MustNew(name)
 			rng := rand.New(rand.NewPCG(1, uint64(len(name))))
-			for range 4000 {
+			for range tokens.Trials(4000) {
 				n := rng.IntN(120)
 				var b strings.Builder
 				for range n {
