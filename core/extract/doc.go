@@ -81,4 +81,10 @@
 //     rest from the tail, cutting on UTF-8 boundaries, around the marker
 //     "\n[... N bytes truncated ...]\n". The budget is Options.TruncateBytes
 //     (16 KiB by default); the marker comes on top.
+//   - Config is the one definition of the extraction knobs: scenarios,
+//     bench sweeps, the CLI's flags and the session bind to its fields by
+//     their yaml/json names, through one range table ([Knobs]). A value means
+//     what it says (0 overlap is none); [DefaultConfig] holds the defaults,
+//     and [New] refuses a Config that [Config.Validate] refuses, the zero
+//     Config among them (a zero context window plans nothing).
 package extract
