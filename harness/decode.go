@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -62,6 +63,7 @@ var (
 	nodeDecType   = reflect.TypeFor[nodeDecoder]()
 	nodeDecExType = reflect.TypeFor[NodeDecoder]()
 	validatorType = reflect.TypeFor[validator]()
+	durationType  = reflect.TypeFor[time.Duration]()
 )
 
 func (d *decoder) pos(n *yaml.Node) Pos { return Pos{File: d.file, Line: n.Line, Col: n.Column} }
@@ -193,6 +195,10 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, what string) {
 		v.Addr().Interface().(NodeDecoder).DecodeYAML(Decoder{d}, n)
 		return
 	}
+	if v.Type() == durationType {
+		d.decodeDuration(n, v, what)
+		return
+	}
 	switch v.Kind() {
 	case reflect.Pointer:
 		if isNull(n) {
@@ -253,6 +259,20 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, what string) {
 	// Validate even after decoding errors inside the value, so that every
 	// problem is reported at once.
 	d.validate(n, v, what)
+}
+
+// decodeDuration decodes a Go duration ("6m", "1h30m"); a negative one is
+// refused, since every duration a scenario sets is a time to wait or keep.
+func (d *decoder) decodeDuration(n *yaml.Node, v reflect.Value, what string) {
+	t, err := time.ParseDuration(n.Value)
+	switch {
+	case n.Kind != yaml.ScalarNode || err != nil:
+		d.errorf(n, "%s: want a duration such as 6m or 1h30m, got %s", what, kindName(n))
+	case t < 0:
+		d.errorf(n, "%s: want a duration of 0 or more, got %s", what, kindName(n))
+	default:
+		v.SetInt(int64(t))
+	}
 }
 
 func (d *decoder) validate(n *yaml.Node, v reflect.Value, what string) {

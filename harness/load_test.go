@@ -25,6 +25,12 @@ var _ = Describe("Load", func() {
 			Expect(strings.Split(err.Error(), "\n")).To(Equal(want))
 		},
 		func(file string, _ ...string) string { return file },
+		Entry(nil, "testdata/bad-gateway.yaml",
+			`testdata/bad-gateway.yaml:2:9: config: max_concurrent 4: a scenario compresses one result at a time, so that its transcript has one order`,
+			`testdata/bad-gateway.yaml:2:61: config.original_ttl: want a duration such as 6m or 1h30m, got "5 minutes"`,
+			`testdata/bad-gateway.yaml:2:89: config.breaker_cooloff: want a duration of 0 or more, got "-1s"`,
+			`testdata/bad-gateway.yaml:5:37: input.requests[0].advance: want a duration such as 6m or 1h30m, got "6"`,
+		),
 		Entry(nil, "testdata/bad-generate.yaml",
 			`testdata/bad-generate.yaml:4:20: generate: template, line 1: template: line:1:2: executing "line" at <.Missing>: can't evaluate field Missing in type struct { I int; N int }`,
 		),

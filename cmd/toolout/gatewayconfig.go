@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -16,25 +17,14 @@ import (
 	"github.com/toolout/toolout/core/gateway/wires"
 )
 
-// Duration is a time.Duration written as "30s" or "5m" in configuration.
-type Duration time.Duration
-
-// UnmarshalText parses a Go duration.
-func (d *Duration) UnmarshalText(b []byte) error {
-	v, err := time.ParseDuration(string(b))
-	if err != nil {
-		return fmt.Errorf("duration %q: want e.g. 30s or 5m", b)
-	}
-	*d = Duration(v)
-	return nil
-}
-
-// MarshalText renders the duration.
-func (d Duration) MarshalText() ([]byte, error) { return []byte(time.Duration(d).String()), nil }
-
 // FileConfig is the gateway's configuration file: the spec's
 // pipes.tool_output fields and providers, plus the store backend, the
 // request limits and the server's timeouts. Zero values mean the defaults.
+//
+// The knobs core/gateway defines (gateway.CompressorConfig, gateway.Config,
+// gateway.StoreOptions, gateway.Limits) are embedded inline with their own
+// yaml names: this file adds only what is wiring (the store backend, the
+// providers, the HTTP server) and the spec's keys that have no behaviour.
 type FileConfig struct {
 	Providers map[string]ProviderConfig `yaml:"providers"`
 	Pipes     struct {
@@ -52,31 +42,27 @@ type StoreConfig struct {
 	// URL is redis://[:PASSWORD@]HOST:PORT/DB for the redis backend.
 	URL    string `yaml:"url"`
 	Prefix string `yaml:"prefix"`
-	// MaxBytes caps the bytes held (keys and values); MaxEntries (under
+	// MaxBytes caps the bytes held (keys and values); max_entries (under
 	// pipes.tool_output) caps the entries of each kind.
 	MaxBytes int64 `yaml:"max_bytes"`
 }
 
-// LimitsConfig bounds each request (gateway.Limits, and the pipe's
-// per-request compression budget).
+// LimitsConfig bounds each request: gateway.Limits, and the pipe's
+// per-request compression budget (gateway.Config.MaxResults and
+// MaxWorkBytes, which are request limits to an operator).
 type LimitsConfig struct {
-	MaxBodyBytes          int64    `yaml:"max_body_bytes"`
-	MaxJSONValues         int      `yaml:"max_json_values"`
-	MaxJSONNesting        int      `yaml:"max_json_nesting"`
-	MaxConcurrentRequests int      `yaml:"max_concurrent_requests"`
-	UpstreamTimeout       Duration `yaml:"upstream_timeout"`
-	MaxResponseBytes      int64    `yaml:"max_response_bytes"`
-	MaxResults            int      `yaml:"max_results"`
-	MaxWorkBytes          int64    `yaml:"max_work_bytes"`
+	gateway.Limits `yaml:",inline"`
+	MaxResults     int   `yaml:"max_results"`
+	MaxWorkBytes   int64 `yaml:"max_work_bytes"`
 }
 
 // ServerConfig holds the HTTP server's timeouts: a client slower than
 // these to send its headers or body, or idle longer between requests, is
 // disconnected.
 type ServerConfig struct {
-	ReadHeaderTimeout Duration `yaml:"read_header_timeout"`
-	ReadTimeout       Duration `yaml:"read_timeout"`
-	IdleTimeout       Duration `yaml:"idle_timeout"`
+	ReadHeaderTimeout time.Duration `yaml:"read_header_timeout"`
+	ReadTimeout       time.Duration `yaml:"read_timeout"`
+	IdleTimeout       time.Duration `yaml:"idle_timeout"`
 }
 
 // Server timeout defaults.
@@ -87,23 +73,13 @@ const (
 )
 
 // gatewayLimits returns the proxy limits of the configuration.
-func (fc FileConfig) gatewayLimits() gateway.Limits {
-	l := fc.Limits
-	return gateway.Limits{MaxBodyBytes: l.MaxBodyBytes, MaxJSONValues: l.MaxJSONValues, MaxJSONNesting: l.MaxJSONNesting,
-		MaxConcurrent: l.MaxConcurrentRequests, UpstreamTimeout: time.Duration(l.UpstreamTimeout), MaxResponseBytes: l.MaxResponseBytes}.WithDefaults()
-}
+func (fc FileConfig) gatewayLimits() gateway.Limits { return fc.Limits.Limits.WithDefaults() }
 
 // httpServer returns the server of the configuration, its timeouts set.
 func (fc FileConfig) httpServer(h http.Handler) *http.Server {
-	d := func(v Duration, def time.Duration) time.Duration {
-		if v <= 0 {
-			return def
-		}
-		return time.Duration(v)
-	}
 	s := fc.Server
-	return &http.Server{Handler: h, ReadHeaderTimeout: d(s.ReadHeaderTimeout, defaultReadHeaderTimeout),
-		ReadTimeout: d(s.ReadTimeout, defaultReadTimeout), IdleTimeout: d(s.IdleTimeout, defaultIdleTimeout)}
+	return &http.Server{Handler: h, ReadHeaderTimeout: cmp.Or(s.ReadHeaderTimeout, defaultReadHeaderTimeout),
+		ReadTimeout: cmp.Or(s.ReadTimeout, defaultReadTimeout), IdleTimeout: cmp.Or(s.IdleTimeout, defaultIdleTimeout)}
 }
 
 // ProviderConfig is an OpenAI-compatible endpoint for external_provider.
@@ -116,47 +92,28 @@ type ProviderConfig struct {
 	Auth string `yaml:"auth"`
 }
 
-// ToolOutputConfig is pipes.tool_output.
+// ToolOutputConfig is pipes.tool_output: core's compressor, pipe and store
+// knobs, and the keys that are the file's own.
 type ToolOutputConfig struct {
-	Enabled          bool   `yaml:"enabled"`
-	Strategy         string `yaml:"strategy"`
-	FallbackStrategy string `yaml:"fallback_strategy"`
-	Provider         string `yaml:"provider"`
-	API              struct {
-		Endpoint      string   `yaml:"endpoint"`
-		APIKey        string   `yaml:"api_key"`
-		Model         string   `yaml:"model"`
-		Timeout       Duration `yaml:"timeout"`
-		QueryAgnostic bool     `yaml:"query_agnostic"`
-	} `yaml:"api"`
-	MinBytes int `yaml:"min_bytes"`
-	MaxBytes int `yaml:"max_bytes"`
+	Enabled                  bool `yaml:"enabled"`
+	gateway.CompressorConfig `yaml:",inline"`
+	gateway.Config           `yaml:",inline"`
+	gateway.StoreOptions     `yaml:",inline"`
+	// Provider names the external_provider strategy's entry under
+	// providers (the pipe's own Provider is the route's wire).
+	Provider string `yaml:"provider"`
 	// TargetRatio and IncludeExpandHint are accepted and not enforced, as
 	// in the system the spec describes.
-	TargetRatio         float64  `yaml:"target_ratio"`
-	EnableExpandContext bool     `yaml:"enable_expand_context"`
-	IncludeExpandHint   bool     `yaml:"include_expand_hint"`
-	SkipTools           []string `yaml:"skip_tools"`
-	// SimpleWords is the simple strategy's word count.
-	SimpleWords   int      `yaml:"simple_words"`
-	MaxConcurrent int      `yaml:"max_concurrent"`
-	RateLimit     float64  `yaml:"rate_limit"`
-	OriginalTTL   Duration `yaml:"original_ttl"`
-	CompressedTTL Duration `yaml:"compressed_ttl"`
-	MaxEntries    int      `yaml:"max_entries"`
-	// BreakerFailures compressor failures in a row stop compression for
-	// BreakerCooloff (then one call probes).
-	BreakerFailures int      `yaml:"breaker_failures"`
-	BreakerCooloff  Duration `yaml:"breaker_cooloff"`
-	// CompressTimeout bounds one compressor call.
-	CompressTimeout Duration `yaml:"compress_timeout"`
+	TargetRatio         float64 `yaml:"target_ratio"`
+	EnableExpandContext bool    `yaml:"enable_expand_context"`
+	IncludeExpandHint   bool    `yaml:"include_expand_hint"`
 }
 
 // StoreOptions returns the store settings of the configuration.
 func (fc FileConfig) StoreOptions(src core.Sources) gateway.StoreOptions {
-	t := fc.Pipes.ToolOutput
-	return gateway.StoreOptions{OriginalTTL: time.Duration(t.OriginalTTL), CompressedTTL: time.Duration(t.CompressedTTL),
-		MaxEntries: t.MaxEntries, MaxBytes: fc.Store.MaxBytes, Sources: src}.WithDefaults()
+	o := fc.Pipes.ToolOutput.StoreOptions
+	o.MaxBytes, o.Sources = fc.Store.MaxBytes, src
+	return o.WithDefaults()
 }
 
 // Build makes the gateway a configuration describes, for requests of the
@@ -169,14 +126,12 @@ func (fc FileConfig) Build(provider string, store gateway.Store, src core.Source
 	if err != nil {
 		return nil, err
 	}
-	strategy := t.Strategy
-	if !t.Enabled || strategy == "" {
-		strategy = gateway.StrategyPassthrough
+	cc := t.CompressorConfig
+	if !t.Enabled || cc.Strategy == "" {
+		cc.Strategy = gateway.StrategyPassthrough
 	}
-	cc := gateway.CompressorConfig{Strategy: strategy, SimpleWords: t.SimpleWords,
-		API: gateway.API{Endpoint: t.API.Endpoint, APIKey: t.API.APIKey, Model: t.API.Model, Timeout: time.Duration(t.API.Timeout),
-			QueryAgnostic: t.API.QueryAgnostic, Client: httpClient}}
-	if strategy == gateway.StrategyExternalProvider {
+	cc.API.Client = httpClient
+	if cc.Strategy == gateway.StrategyExternalProvider {
 		p, ok := fc.Providers[t.Provider]
 		if !ok {
 			return nil, fmt.Errorf("gateway: config: pipes.tool_output.provider %q: not under providers", t.Provider)
@@ -190,12 +145,9 @@ func (fc FileConfig) Build(provider string, store gateway.Store, src core.Source
 	if err != nil {
 		return nil, fmt.Errorf("gateway: config: pipes.tool_output: %w", err)
 	}
-	pipe, err := gateway.NewPipe(gateway.Options{Config: gateway.Config{Strategy: strategy, FallbackStrategy: t.FallbackStrategy, MinBytes: t.MinBytes,
-		MaxBytes: t.MaxBytes, SkipTools: t.SkipTools, Provider: wire.Name(), MaxConcurrent: t.MaxConcurrent, RateLimit: t.RateLimit,
-		MaxResults: fc.Limits.MaxResults, MaxWorkBytes: fc.Limits.MaxWorkBytes,
-		BreakerFailures: t.BreakerFailures, BreakerCooloff: time.Duration(t.BreakerCooloff),
-		CompressTimeout: time.Duration(t.CompressTimeout)},
-		Compressor: c, Store: store, Sources: src})
+	pc := t.Config
+	pc.Provider, pc.MaxResults, pc.MaxWorkBytes = wire.Name(), fc.Limits.MaxResults, fc.Limits.MaxWorkBytes
+	pipe, err := gateway.NewPipe(gateway.Options{Config: pc, Compressor: c, Store: store, Sources: src})
 	if err != nil {
 		return nil, err
 	}
@@ -211,7 +163,7 @@ const minStoreRatio = 16
 // answer PING within the dial timeout.
 func openStore(ctx context.Context, fc FileConfig, src core.Sources) (gateway.Store, error) {
 	opts := fc.StoreOptions(src)
-	maxOut := int64(fc.Pipes.ToolOutput.MaxBytes)
+	maxOut := int64(fc.Pipes.ToolOutput.Config.MaxBytes)
 	if maxOut <= 0 {
 		maxOut = gateway.DefaultMaxBytes
 	}

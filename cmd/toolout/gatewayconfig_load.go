@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -259,6 +260,10 @@ func (c *configLoader) decode(n *yaml.Node, v reflect.Value, path string) {
 			}
 			n = &expanded
 		}
+		if v.Type() == durationType {
+			c.decodeDuration(n, v, path)
+			return
+		}
 		if err := n.Decode(v.Addr().Interface()); err != nil {
 			var te *yaml.TypeError
 			msg := strings.TrimPrefix(err.Error(), "yaml: ")
@@ -277,6 +282,23 @@ func (c *configLoader) decode(n *yaml.Node, v reflect.Value, path string) {
 	}
 }
 
+var durationType = reflect.TypeFor[time.Duration]()
+
+// decodeDuration decodes a Go duration ("30s", "5m"); a negative one is
+// refused (every duration in the file is a time to wait or keep, where
+// zero means the default).
+func (c *configLoader) decodeDuration(n *yaml.Node, v reflect.Value, path string) {
+	d, err := time.ParseDuration(n.Value)
+	switch {
+	case n.Kind != yaml.ScalarNode || err != nil:
+		c.at(n, "%s: duration %q: want e.g. 30s or 5m", path, n.Value)
+	case d < 0:
+		c.at(n, "%s: duration %q: want 0 (the default) or more", path, n.Value)
+	default:
+		v.SetInt(int64(d))
+	}
+}
+
 // decodeMapping decodes mapping n into a struct (its yaml-tagged fields)
 // or a map with string keys.
 func (c *configLoader) decodeMapping(n *yaml.Node, v reflect.Value, path string) {
@@ -284,15 +306,10 @@ func (c *configLoader) decodeMapping(n *yaml.Node, v reflect.Value, path string)
 	if path != "" {
 		in = " in " + path
 	}
-	fields := map[string]int{}
 	var names []string
+	var fields map[string][]int
 	if v.Kind() == reflect.Struct {
-		for i := range v.NumField() {
-			if name, _, _ := strings.Cut(v.Type().Field(i).Tag.Get("yaml"), ","); name != "" && name != "-" {
-				fields[name] = i
-				names = append(names, name)
-			}
-		}
+		names, fields = yamlFields(v.Type())
 	} else if v.IsNil() {
 		v.Set(reflect.MakeMap(v.Type()))
 	}
@@ -316,7 +333,7 @@ func (c *configLoader) decodeMapping(n *yaml.Node, v reflect.Value, path string)
 		default:
 			seen[name] = k.Line
 			if f, ok := fields[name]; ok {
-				c.decode(val, v.Field(f), sub)
+				c.decode(val, v.FieldByIndex(f), sub)
 			} else if near := nearest(name, names); near != "" {
 				c.at(k, "unknown field %q%s (did you mean %q?)", name, in, near)
 			} else {
@@ -324,6 +341,30 @@ func (c *configLoader) decodeMapping(n *yaml.Node, v reflect.Value, path string)
 			}
 		}
 	}
+}
+
+// yamlFields maps a struct's yaml keys to field index paths, as yaml.v3
+// does: an embedded struct tagged ",inline" adds its keys at the same
+// level, a field tagged "-" or without a name is not a key.
+func yamlFields(t reflect.Type) (names []string, index map[string][]int) {
+	index = map[string][]int{}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, opts, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if f.Anonymous && opts == "inline" && f.Type.Kind() == reflect.Struct {
+			inner, innerIndex := yamlFields(f.Type)
+			for _, n := range inner {
+				names = append(names, n)
+				index[n] = append([]int{i}, innerIndex[n]...)
+			}
+			continue
+		}
+		if name != "" && name != "-" {
+			names = append(names, name)
+			index[name] = []int{i}
+		}
+	}
+	return names, index
 }
 
 // nearest returns the name closest to s when it is close enough to be a

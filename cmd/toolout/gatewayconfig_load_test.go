@@ -9,6 +9,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolout/toolout/core"
+	"github.com/toolout/toolout/core/gateway"
+	"github.com/toolout/toolout/core/gateway/memstore"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
@@ -56,6 +60,14 @@ var _ = Describe("the gateway config file", func() {
 			"gw.yaml:3:16: pipes.tool_output.min_bytes: cannot unmarshal !!str `abc` into int"),
 		Entry("a bad duration", "pipes:\n  tool_output: {enabled: true, original_ttl: 5 minutes}\n",
 			`gw.yaml:2:46: pipes.tool_output.original_ttl: duration "5 minutes": want e.g. 30s or 5m`),
+		Entry("a negative duration", "pipes: {tool_output: {enabled: true}}\nserver: {idle_timeout: -1s}\n",
+			`gw.yaml:2:24: server.idle_timeout: duration "-1s": want 0 (the default) or more`),
+		Entry("a core knob of the wrong type (decoded inline from gateway.Config)", "pipes:\n  tool_output: {enabled: true, breaker_cooloff: 30}\n",
+			`gw.yaml:2:49: pipes.tool_output.breaker_cooloff: duration "30": want e.g. 30s or 5m`),
+		Entry("a pipe key that lives under limits", "pipes:\n  tool_output: {enabled: true, max_results: 3}\n",
+			`gw.yaml:2:32: unknown field "max_results" in pipes.tool_output (known: enabled, strategy, simple_words, api, `+
+				`fallback_strategy, min_bytes, max_bytes, skip_tools, max_concurrent, rate_limit, breaker_failures, breaker_cooloff, `+
+				`compress_timeout, original_ttl, compressed_ttl, max_entries, provider, target_ratio, enable_expand_context, include_expand_hint)`),
 		Entry("a wrong type in a list", "pipes:\n  tool_output:\n    skip_tools: [edit, {a: 1}]\n",
 			"gw.yaml:3:24: pipes.tool_output.skip_tools[1]: cannot unmarshal !!map into string"),
 		Entry("a section that is not a mapping", "pipes: [tool_output]\n", "gw.yaml:1:8: pipes: want a mapping, got a list"),
@@ -97,6 +109,25 @@ var _ = Describe("the gateway config file", func() {
 		Expect(time.Duration(t.API.Timeout)).To(Equal(5 * time.Second))
 		_, err = load("pipes:\n  tool_output:\n    api:\n      api_key: ${TOOLOUT_SPEC_KEY}\n    nope: 1\n")
 		Expect(err).To(MatchError(HavePrefix(`gw.yaml:5:5: unknown field "nope" in pipes.tool_output`)))
+	})
+
+	It("decodes core's knobs inline, under the file's names, into core's own types", func() {
+		fc, err := load("pipes:\n  tool_output:\n    enabled: true\n    strategy: simple\n    simple_words: 7\n    rate_limit: 2.5\n" +
+			"    breaker_cooloff: 45s\n    compress_timeout: 2s\n    original_ttl: 5m\n    max_entries: 9\n" +
+			"limits: {max_concurrent_requests: 3, upstream_timeout: 1m, max_results: 4, max_work_bytes: 1000}\n" +
+			"store: {max_bytes: 268435456}\nserver: {read_timeout: 7s}\n")
+		Expect(err).NotTo(HaveOccurred())
+		t := fc.Pipes.ToolOutput
+		Expect(t.CompressorConfig).To(Equal(gateway.CompressorConfig{Strategy: "simple", SimpleWords: 7}))
+		Expect(t.Config).To(Equal(gateway.Config{RateLimit: 2.5, BreakerCooloff: 45 * time.Second, CompressTimeout: 2 * time.Second}))
+		Expect(fc.Limits.Limits).To(Equal(gateway.Limits{MaxConcurrent: 3, UpstreamTimeout: time.Minute}))
+		Expect(fc.StoreOptions(core.Sources{})).To(Equal(gateway.StoreOptions{OriginalTTL: 5 * time.Minute,
+			CompressedTTL: gateway.DefaultCompressedTTL, MaxEntries: 9, MaxBytes: 268435456}))
+		Expect(fc.httpServer(nil).ReadTimeout).To(Equal(7 * time.Second))
+		Expect(fc.httpServer(nil).IdleTimeout).To(Equal(defaultIdleTimeout))
+		g, err := fc.Build("anthropic", memstore.New(fc.StoreOptions(core.Sources{})), core.Sources{}, nil)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(g.Wire.Name()).To(Equal("anthropic"))
 	})
 
 	It("loads the example configs the README points to", func() {

@@ -67,13 +67,13 @@ func (s Simple) Compress(_ context.Context, in Input) (string, error) {
 // {"model","tool_name","content","query"} (query left out when
 // QueryAgnostic) and a bearer APIKey; the answer is {"compressed": "..."}.
 type API struct {
-	Endpoint      string
-	APIKey        string
-	Model         string
-	Timeout       time.Duration
-	QueryAgnostic bool
+	Endpoint      string        `yaml:"endpoint"`
+	APIKey        string        `yaml:"api_key"`
+	Model         string        `yaml:"model"`
+	Timeout       time.Duration `yaml:"timeout"`
+	QueryAgnostic bool          `yaml:"query_agnostic"`
 	// Client defaults to http.DefaultClient.
-	Client *http.Client
+	Client *http.Client `yaml:"-"`
 }
 
 // Compress calls the service.
@@ -163,16 +163,21 @@ func StatusText(code int) string { return fmt.Sprintf("%d %s", code, http.Status
 // CompressorConfig chooses a pipe's compressor by its strategy name and
 // holds what each strategy needs: the one place that maps a name to a
 // Compressor, for the serve config, the compress command and scenarios.
+//
+// Its yaml names are the spec's pipes.tool_output keys (strategy,
+// simple_words, api), so the gateway config file and the harness's gateway
+// component embed it inline rather than restate it.
 type CompressorConfig struct {
 	// Strategy is passthrough, simple, api or external_provider; empty means
 	// passthrough.
-	Strategy string
+	Strategy string `yaml:"strategy"`
 	// SimpleWords is what simple keeps (zero: DefaultSimpleWords).
-	SimpleWords int
+	SimpleWords int `yaml:"simple_words"`
 	// API is the api strategy's service; its Endpoint is required.
-	API API
-	// LLM is the external_provider strategy's model; required for it.
-	LLM core.LLM
+	API API `yaml:"api"`
+	// LLM is the external_provider strategy's model; required for it. The
+	// config file names it by provider; wiring builds it.
+	LLM core.LLM `yaml:"-"`
 }
 
 // NewCompressor returns the compressor of c.Strategy, or an error naming

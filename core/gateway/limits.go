@@ -10,24 +10,25 @@ import (
 // JSON shape) or 503 (concurrency), or fails the upstream call (timeout,
 // response size), and is counted by the Observer. The per-request bounds on
 // compression work (Config.MaxResults, Config.MaxWorkBytes) are the pipe's.
+// The yaml names are the config file's limits keys.
 type Limits struct {
 	// MaxBodyBytes refuses larger request bodies with 413.
-	MaxBodyBytes int64
+	MaxBodyBytes int64 `yaml:"max_body_bytes"`
 	// MaxJSONValues refuses bodies with more JSON tokens ({ [ , : outside
 	// strings) with 413: memory per request is then bounded by the body
 	// and this count, not by how the body is packed (the parse costs about
 	// 160 bytes per value: some 32 MB at the default 200,000).
-	MaxJSONValues int
+	MaxJSONValues int `yaml:"max_json_values"`
 	// MaxJSONNesting refuses deeper bodies with 400.
-	MaxJSONNesting int
+	MaxJSONNesting int `yaml:"max_json_nesting"`
 	// MaxConcurrent requests are handled at once; more get 503 with
 	// Retry-After.
-	MaxConcurrent int
+	MaxConcurrent int `yaml:"max_concurrent_requests"`
 	// UpstreamTimeout bounds each call to the upstream model, the whole
 	// response included.
-	UpstreamTimeout time.Duration
+	UpstreamTimeout time.Duration `yaml:"upstream_timeout"`
 	// MaxResponseBytes bounds an upstream response (a stream read whole).
-	MaxResponseBytes int64
+	MaxResponseBytes int64 `yaml:"max_response_bytes"`
 }
 
 // Limit defaults.

@@ -35,43 +35,44 @@ const (
 	ActionSkipped     = "skipped"
 )
 
-// Config is the pipe's part of pipes.tool_output.
+// Config is the pipe's part of pipes.tool_output. The yaml names are the
+// spec's keys; the config file and the harness's gateway component embed
+// Config inline. Some fields are not keys of that section: Provider (the wire serving
+// the route) and MaxResults/MaxWorkBytes (the file's limits section). The
+// strategy is CompressorConfig's: Options.Compressor is what runs.
 type Config struct {
-	// Strategy names the compressor (informational: Options.Compressor is
-	// what runs).
-	Strategy string `json:"strategy"`
 	// FallbackStrategy is "passthrough" (the default: a failed compression
 	// keeps the original) or "none" (the failure is returned).
-	FallbackStrategy string `json:"fallback_strategy"`
+	FallbackStrategy string `json:"fallback_strategy" yaml:"fallback_strategy"`
 	// MinBytes and MaxBytes: only outputs with MinBytes < len <= MaxBytes
 	// are compressed.
-	MinBytes int `json:"min_bytes"`
-	MaxBytes int `json:"max_bytes"`
+	MinBytes int `json:"min_bytes" yaml:"min_bytes"`
+	MaxBytes int `json:"max_bytes" yaml:"max_bytes"`
 	// SkipTools lists categories (read, edit, write, bash, glob, grep) or
 	// exact tool names never compressed.
-	SkipTools []string `json:"skip_tools"`
+	SkipTools []string `json:"skip_tools" yaml:"skip_tools"`
 	// Provider (openai, anthropic, bedrock, …) picks the tool names of the
 	// skip_tools categories.
-	Provider string `json:"provider"`
+	Provider string `json:"provider" yaml:"-"`
 	// MaxConcurrent bounds compressions in flight; RateLimit bounds them per
 	// second (token bucket, burst RateLimit).
-	MaxConcurrent int     `json:"max_concurrent"`
-	RateLimit     float64 `json:"rate_limit"`
+	MaxConcurrent int     `json:"max_concurrent" yaml:"max_concurrent"`
+	RateLimit     float64 `json:"rate_limit" yaml:"rate_limit"`
 	// MaxResults is how many tool results of one request may go to the
 	// compressor, and MaxWorkBytes how many of their bytes; results past
 	// either bound pass through (reason "limit: …"), so one request cannot
 	// hold the compressor, or the rate limit every client shares, for long.
-	MaxResults   int   `json:"max_results"`
-	MaxWorkBytes int64 `json:"max_work_bytes"`
+	MaxResults   int   `json:"max_results" yaml:"-"`
+	MaxWorkBytes int64 `json:"max_work_bytes" yaml:"-"`
 	// BreakerFailures compressor failures in a row open the circuit
 	// breaker: for BreakerCooloff the compressor is not called and
 	// results fail as ErrBreakerOpen (then the fallback applies); after
 	// it, one call probes.
-	BreakerFailures int           `json:"breaker_failures"`
-	BreakerCooloff  time.Duration `json:"breaker_cooloff"`
+	BreakerFailures int           `json:"breaker_failures" yaml:"breaker_failures"`
+	BreakerCooloff  time.Duration `json:"breaker_cooloff" yaml:"breaker_cooloff"`
 	// CompressTimeout bounds one compressor call (a timeout is a failure:
 	// the fallback applies and the breaker counts it).
-	CompressTimeout time.Duration `json:"compress_timeout"`
+	CompressTimeout time.Duration `json:"compress_timeout" yaml:"compress_timeout"`
 }
 
 func (c Config) withDefaults() Config {

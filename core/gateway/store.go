@@ -43,18 +43,20 @@ type StoreStats struct {
 	Bytes      int64 `json:"bytes"` // keys and values of both kinds
 }
 
-// StoreOptions configure a Store backend.
+// StoreOptions configure a Store backend. The yaml names are the spec's
+// pipes.tool_output keys, where the config file embeds them inline.
 type StoreOptions struct {
 	// OriginalTTL is how long originals are kept for expansion.
-	OriginalTTL time.Duration
+	OriginalTTL time.Duration `yaml:"original_ttl"`
 	// CompressedTTL is how long compressed texts are kept for reuse.
-	CompressedTTL time.Duration
+	CompressedTTL time.Duration `yaml:"compressed_ttl"`
 	// MaxEntries bounds the entries of each kind.
-	MaxEntries int
-	// MaxBytes bounds the bytes of all entries (keys and values).
-	MaxBytes int64
+	MaxEntries int `yaml:"max_entries"`
+	// MaxBytes bounds the bytes of all entries (keys and values); in the
+	// config file it is store.max_bytes, next to the backend.
+	MaxBytes int64 `yaml:"-"`
 	// Sources supplies the clock.
-	Sources core.Sources
+	Sources core.Sources `yaml:"-"`
 }
 
 // WithDefaults returns o with every zero field set to its default.

@@ -35,18 +35,16 @@ import (
 //	              capped: false, forwarded_contains: ["…"], response_contains: ["…"]}]
 //	  metrics: {cache_hits: 1, compressions_ok: 1}
 type gatewayConfig struct {
-	Provider            string   `yaml:"provider"`
-	Strategy            string   `yaml:"strategy"`
-	SimpleWords         int      `yaml:"simple_words"`
-	FallbackStrategy    string   `yaml:"fallback_strategy"`
-	MinBytes            int      `yaml:"min_bytes"`
-	MaxBytes            int      `yaml:"max_bytes"`
-	SkipTools           []string `yaml:"skip_tools"`
-	EnableExpandContext bool     `yaml:"enable_expand_context"`
-	OriginalTTL         string   `yaml:"original_ttl"`
-	CompressedTTL       string   `yaml:"compressed_ttl"`
-	MaxResults          int      `yaml:"max_results"`
-	MaxWorkBytes        int64    `yaml:"max_work_bytes"`
+	// Provider is the wire of the requests: openai or anthropic.
+	Provider string `yaml:"provider"`
+	// The compressor, pipe and store knobs are core's, under their
+	// config-file names.
+	gateway.CompressorConfig `yaml:",inline"`
+	gateway.Config           `yaml:",inline"`
+	gateway.StoreOptions     `yaml:",inline"`
+	EnableExpandContext      bool  `yaml:"enable_expand_context"`
+	MaxResults               int   `yaml:"max_results"`
+	MaxWorkBytes             int64 `yaml:"max_work_bytes"`
 }
 
 func (c gatewayConfig) Validate() error {
@@ -59,32 +57,19 @@ func (c gatewayConfig) Validate() error {
 	default:
 		errs = append(errs, fmt.Errorf("strategy %q: want passthrough, simple or external_provider (the scripted LLM, tag gateway.compress)", c.Strategy))
 	}
-	for _, d := range []string{c.OriginalTTL, c.CompressedTTL} {
-		if d != "" {
-			if _, err := time.ParseDuration(d); err != nil {
-				errs = append(errs, fmt.Errorf("duration %q: want e.g. 5m", d))
-			}
-		}
+	if c.MaxConcurrent > 1 {
+		errs = append(errs, fmt.Errorf("max_concurrent %d: a scenario compresses one result at a time, so that its transcript has one order", c.MaxConcurrent))
 	}
-	if err := (gateway.Config{FallbackStrategy: c.FallbackStrategy, MinBytes: c.MinBytes, MaxBytes: c.MaxBytes}).Validate(); err != nil {
+	if err := c.Config.Validate(); err != nil {
 		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
 }
 
 type gatewayRequest struct {
-	Body    harness.Text `yaml:"body"`
-	Advance string       `yaml:"advance"`
-	Forward bool         `yaml:"forward"`
-}
-
-func (r gatewayRequest) Validate() error {
-	if r.Advance != "" {
-		if _, err := time.ParseDuration(r.Advance); err != nil {
-			return fmt.Errorf("advance %q: want a duration such as 6m", r.Advance)
-		}
-	}
-	return nil
+	Body    harness.Text  `yaml:"body"`
+	Advance time.Duration `yaml:"advance"`
+	Forward bool          `yaml:"forward"`
 }
 
 type gatewayInput struct {
@@ -165,16 +150,19 @@ func registerGateway(reg *harness.Registry) {
 }
 
 func runGatewayComponent(ctx context.Context, env *harness.Env, cfg *gatewayConfig, in *gatewayInput) (gatewayOutcome, error) {
-	c, err := gateway.NewCompressor(gateway.CompressorConfig{Strategy: cfg.Strategy, SimpleWords: cfg.SimpleWords, LLM: env.LLM})
+	cc := cfg.CompressorConfig
+	cc.LLM = env.LLM
+	c, err := gateway.NewCompressor(cc)
 	if err != nil {
 		return gatewayOutcome{}, err
 	}
-	ttl := func(s string) time.Duration { d, _ := time.ParseDuration(s); return d }
-	store := memstore.New(gateway.StoreOptions{OriginalTTL: ttl(cfg.OriginalTTL), CompressedTTL: ttl(cfg.CompressedTTL), Sources: env.Sources})
+	so := cfg.StoreOptions
+	so.Sources = env.Sources
+	store := memstore.New(so)
 	wire, _ := wires.For(cfg.Provider)
-	pipe, err := gateway.NewPipe(gateway.Options{Config: gateway.Config{Strategy: cfg.Strategy, FallbackStrategy: cfg.FallbackStrategy,
-		MinBytes: cfg.MinBytes, MaxBytes: cfg.MaxBytes, SkipTools: cfg.SkipTools, Provider: wire.Name(), MaxConcurrent: 1,
-		MaxResults: cfg.MaxResults, MaxWorkBytes: cfg.MaxWorkBytes},
+	pc := cfg.Config
+	pc.Provider, pc.MaxConcurrent, pc.MaxResults, pc.MaxWorkBytes = wire.Name(), 1, cfg.MaxResults, cfg.MaxWorkBytes
+	pipe, err := gateway.NewPipe(gateway.Options{Config: pc,
 		Compressor: c, Store: store, Sources: env.Sources})
 	if err != nil {
 		return gatewayOutcome{}, err
@@ -205,9 +193,7 @@ func runGatewayComponent(ctx context.Context, env *harness.Env, cfg *gatewayConf
 	}
 	var out gatewayOutcome
 	for _, r := range in.Requests {
-		if r.Advance != "" {
-			env.Clock.Advance(ttl(r.Advance))
-		}
+		env.Clock.Advance(r.Advance)
 		body := []byte(r.Body.Value)
 		var ro gatewayRequestOutcome
 		var res []gateway.Result
