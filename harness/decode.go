@@ -11,6 +11,8 @@ import (
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/toolout/toolout/internal/yamlstrict"
 )
 
 // decoder turns YAML nodes into Go values strictly: unknown fields, duplicate
@@ -261,18 +263,14 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, what string) {
 	d.validate(n, v, what)
 }
 
-// decodeDuration decodes a Go duration ("6m", "1h30m"); a negative one is
-// refused, since every duration a scenario sets is a time to wait or keep.
+// decodeDuration decodes a Go duration ("6m", "1h30m") of 0 or more.
 func (d *decoder) decodeDuration(n *yaml.Node, v reflect.Value, what string) {
-	t, err := time.ParseDuration(n.Value)
-	switch {
-	case n.Kind != yaml.ScalarNode || err != nil:
-		d.errorf(n, "%s: want a duration such as 6m or 1h30m, got %s", what, kindName(n))
-	case t < 0:
-		d.errorf(n, "%s: want a duration of 0 or more, got %s", what, kindName(n))
-	default:
-		v.SetInt(int64(t))
+	t, err := yamlstrict.Duration(n)
+	if err != nil {
+		d.errorf(n, "%s: %v", what, err)
+		return
 	}
+	v.SetInt(int64(t))
 }
 
 func (d *decoder) validate(n *yaml.Node, v reflect.Value, what string) {
@@ -286,34 +284,6 @@ func (d *decoder) validate(n *yaml.Node, v reflect.Value, what string) {
 	if err != nil {
 		d.errorf(n, "%s: %v", what, err)
 	}
-}
-
-// fieldsOf returns the YAML names of a struct type's fields and their indexes.
-// fieldsOf maps a struct's YAML keys to field index paths. An embedded
-// struct tagged `yaml:",inline"` contributes its own keys at the same level.
-func fieldsOf(t reflect.Type) (names []string, index map[string][]int) {
-	index = map[string][]int{}
-	for i := range t.NumField() {
-		f := t.Field(i)
-		name, opts, _ := strings.Cut(f.Tag.Get("yaml"), ",")
-		if f.Anonymous && opts == "inline" && f.Type.Kind() == reflect.Struct {
-			inner, innerIndex := fieldsOf(f.Type)
-			for _, n := range inner {
-				names = append(names, n)
-				index[n] = append([]int{i}, innerIndex[n]...)
-			}
-			continue
-		}
-		if name == "-" || !f.IsExported() {
-			continue
-		}
-		if name == "" {
-			name = strings.ToLower(f.Name)
-		}
-		names = append(names, name)
-		index[name] = []int{i}
-	}
-	return names, index
 }
 
 // mappingPairs checks that n is a mapping with unique scalar keys and calls fn
@@ -350,7 +320,7 @@ func join(what, name string) string {
 }
 
 func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value, what string) {
-	names, index := fieldsOf(v.Type())
+	names, index := yamlstrict.Fields(v.Type())
 	d.mappingPairs(n, what, func(k, val *yaml.Node) {
 		i, ok := index[k.Value]
 		if !ok {
@@ -366,7 +336,7 @@ func (d *decoder) unknownField(k *yaml.Node, what, name string, known []string) 
 	if what != "" {
 		prefix = what + ": "
 	}
-	if s := suggest(name, known); s != "" {
+	if s := yamlstrict.Nearest(name, known); s != "" {
 		d.errorf(k, "%sunknown field %q (did you mean %q?)", prefix, Clip(name), s)
 		return
 	}

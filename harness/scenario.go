@@ -15,6 +15,8 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/toolout/toolout/internal/yamlstrict"
+
 	"github.com/toolout/toolout/fakes"
 )
 
@@ -210,7 +212,7 @@ func parse(reg *Registry, src []byte, display, dir string) (*Scenario, ErrorList
 		if !ok {
 			_, v := lookup(root, "component")
 			msg := fmt.Sprintf("component %q: unknown", Clip(sc.Component))
-			if s := suggest(sc.Component, reg.Names()); s != "" {
+			if s := yamlstrict.Nearest(sc.Component, reg.Names()); s != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", s)
 			} else {
 				msg += " (known: " + strings.Join(reg.Names(), ", ") + ")"

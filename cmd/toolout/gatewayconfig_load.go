@@ -15,9 +15,10 @@ import (
 	"strings"
 	"time"
 	"unicode"
-	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/toolout/toolout/internal/yamlstrict"
 )
 
 // maxConfigBytes bounds a gateway config file.
@@ -162,36 +163,27 @@ func (c *configLoader) parse() *yaml.Node {
 // does not allow (c-printable), at its line:col, lines broken as YAML
 // breaks them (at "\n", "\r\n", "\r", U+0085, U+2028, U+2029).
 func (c *configLoader) badChar() bool {
-	line, col, afterCR := 1, 1, false
-	for i := 0; i < len(c.data); {
-		r, size := utf8.DecodeRune(c.data[i:])
+	if bytes.HasPrefix(c.data, []byte{0xff, 0xfe}) || bytes.HasPrefix(c.data, []byte{0xfe, 0xff}) {
+		c.errorf(1, 1, "invalid UTF-8 (byte 0x%02x): a config is UTF-8 text, and this file is UTF-16", c.data[0])
+		return true
+	}
+	bad := false
+	yamlstrict.Walk(c.data, func(ch yamlstrict.Char) bool {
 		switch {
-		case r == utf8.RuneError && size == 1:
-			c.errorf(line, col, "invalid UTF-8 (byte 0x%02x): a config is UTF-8 text", c.data[i])
-			return true
-		case !yamlPrintable(r):
+		case ch.R < 0:
+			c.errorf(ch.Line, ch.Col, "invalid UTF-8 (byte 0x%02x): a config is UTF-8 text", c.data[ch.Off])
+			bad = true
+		case !yamlstrict.Printable(ch.R):
 			what := "character"
-			if unicode.IsControl(r) {
+			if unicode.IsControl(ch.R) {
 				what = "control character"
 			}
-			c.errorf(line, col, "%s U+%04X is not allowed in YAML", what, r)
-			return true
-		case r == '\n' && afterCR: // the line broke at the "\r"
-		case r == '\n' || r == '\r' || r == 0x85 || r == 0x2028 || r == 0x2029:
-			line, col = line+1, 1
-		default:
-			col++
+			c.errorf(ch.Line, ch.Col, "%s U+%04X is not allowed in YAML", what, ch.R)
+			bad = true
 		}
-		afterCR = r == '\r'
-		i += size
-	}
-	return false
-}
-
-// yamlPrintable reports whether YAML allows r in a file (c-printable).
-func yamlPrintable(r rune) bool {
-	return r == '\t' || r == '\n' || r == '\r' || r >= 0x20 && r <= 0x7E || r == 0x85 ||
-		r >= 0xA0 && r <= 0xD7FF || r >= 0xE000 && r <= 0xFFFD || r >= 0x10000 && r <= 0x10FFFF
+		return !bad
+	})
+	return bad
 }
 
 func resolveAlias(n *yaml.Node) *yaml.Node {
@@ -284,19 +276,13 @@ func (c *configLoader) decode(n *yaml.Node, v reflect.Value, path string) {
 
 var durationType = reflect.TypeFor[time.Duration]()
 
-// decodeDuration decodes a Go duration ("30s", "5m"); a negative one is
-// refused (every duration in the file is a time to wait or keep, where
-// zero means the default).
 func (c *configLoader) decodeDuration(n *yaml.Node, v reflect.Value, path string) {
-	d, err := time.ParseDuration(n.Value)
-	switch {
-	case n.Kind != yaml.ScalarNode || err != nil:
-		c.at(n, "%s: duration %q: want e.g. 30s or 5m", path, n.Value)
-	case d < 0:
-		c.at(n, "%s: duration %q: want 0 (the default) or more", path, n.Value)
-	default:
-		v.SetInt(int64(d))
+	d, err := yamlstrict.Duration(n)
+	if err != nil {
+		c.at(n, "%s: %v", path, err)
+		return
 	}
+	v.SetInt(int64(d))
 }
 
 // decodeMapping decodes mapping n into a struct (its yaml-tagged fields)
@@ -309,7 +295,7 @@ func (c *configLoader) decodeMapping(n *yaml.Node, v reflect.Value, path string)
 	var names []string
 	var fields map[string][]int
 	if v.Kind() == reflect.Struct {
-		names, fields = yamlFields(v.Type())
+		names, fields = yamlstrict.Fields(v.Type())
 	} else if v.IsNil() {
 		v.Set(reflect.MakeMap(v.Type()))
 	}
@@ -334,63 +320,11 @@ func (c *configLoader) decodeMapping(n *yaml.Node, v reflect.Value, path string)
 			seen[name] = k.Line
 			if f, ok := fields[name]; ok {
 				c.decode(val, v.FieldByIndex(f), sub)
-			} else if near := nearest(name, names); near != "" {
+			} else if near := yamlstrict.Nearest(name, names); near != "" {
 				c.at(k, "unknown field %q%s (did you mean %q?)", name, in, near)
 			} else {
 				c.at(k, "unknown field %q%s (known: %s)", name, in, strings.Join(names, ", "))
 			}
 		}
 	}
-}
-
-// yamlFields maps a struct's yaml keys to field index paths, as yaml.v3
-// does: an embedded struct tagged ",inline" adds its keys at the same
-// level, a field tagged "-" or without a name is not a key.
-func yamlFields(t reflect.Type) (names []string, index map[string][]int) {
-	index = map[string][]int{}
-	for i := range t.NumField() {
-		f := t.Field(i)
-		name, opts, _ := strings.Cut(f.Tag.Get("yaml"), ",")
-		if f.Anonymous && opts == "inline" && f.Type.Kind() == reflect.Struct {
-			inner, innerIndex := yamlFields(f.Type)
-			for _, n := range inner {
-				names = append(names, n)
-				index[n] = append([]int{i}, innerIndex[n]...)
-			}
-			continue
-		}
-		if name != "" && name != "-" {
-			names = append(names, name)
-			index[name] = []int{i}
-		}
-	}
-	return names, index
-}
-
-// nearest returns the name closest to s when it is close enough to be a
-// misspelling (an edit distance under min(3, len(s)/2+1)), or "".
-func nearest(s string, names []string) string {
-	best, bestD := "", min(3, len(s)/2+1)
-	for _, name := range names {
-		// Levenshtein distance over bytes, one row at a time.
-		row := make([]int, len(name)+1)
-		for j := range row {
-			row[j] = j
-		}
-		for i := 1; i <= len(s); i++ {
-			diag := row[0]
-			row[0] = i
-			for j := 1; j <= len(name); j++ {
-				cost := 1
-				if s[i-1] == name[j-1] {
-					cost = 0
-				}
-				diag, row[j] = row[j], min(row[j]+1, row[j-1]+1, diag+cost)
-			}
-		}
-		if d := row[len(name)]; d < bestD {
-			best, bestD = name, d
-		}
-	}
-	return best
 }
