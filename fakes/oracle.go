@@ -32,12 +32,8 @@ var oracles = map[string]Oracle{
 			if err := onlyParams(p, "pattern", "in"); err != nil {
 				return err
 			}
-			pat, ok := p["pattern"].(string)
-			if !ok || pat == "" {
-				return errors.New("params.pattern: want a non-empty string")
-			}
-			if _, err := regexp.Compile(pat); err != nil {
-				return fmt.Errorf("params.pattern: %w", err)
+			if err := checkPattern(p); err != nil {
+				return err
 			}
 			return checkIn(p)
 		},
@@ -63,12 +59,8 @@ var oracles = map[string]Oracle{
 			if err := onlyParams(p, "pattern", "in", "unique"); err != nil {
 				return err
 			}
-			pat, ok := p["pattern"].(string)
-			if !ok || pat == "" {
-				return errors.New("params.pattern: want a non-empty string")
-			}
-			if _, err := regexp.Compile(pat); err != nil {
-				return fmt.Errorf("params.pattern: %w", err)
+			if err := checkPattern(p); err != nil {
+				return err
 			}
 			if u, ok := p["unique"]; ok {
 				if _, isBool := u.(bool); !isBool {
@@ -154,4 +146,16 @@ func pickText(req core.Request, p map[string]any) string {
 		return all
 	}
 	return user
+}
+
+// checkPattern checks params.pattern: a non-empty Go regexp.
+func checkPattern(p map[string]any) error {
+	pat, ok := p["pattern"].(string)
+	if !ok || pat == "" {
+		return errors.New("params.pattern: want a non-empty string")
+	}
+	if _, err := regexp.Compile(pat); err != nil {
+		return fmt.Errorf("params.pattern: %w", err)
+	}
+	return nil
 }

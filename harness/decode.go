@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -65,7 +64,6 @@ var (
 	nodeDecType   = reflect.TypeFor[nodeDecoder]()
 	nodeDecExType = reflect.TypeFor[NodeDecoder]()
 	validatorType = reflect.TypeFor[validator]()
-	durationType  = reflect.TypeFor[time.Duration]()
 )
 
 func (d *decoder) pos(n *yaml.Node) Pos { return Pos{File: d.file, Line: n.Line, Col: n.Column} }
@@ -197,8 +195,10 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, what string) {
 		v.Addr().Interface().(NodeDecoder).DecodeYAML(Decoder{d}, n)
 		return
 	}
-	if v.Type() == durationType {
-		d.decodeDuration(n, v, what)
+	if v.Type() == yamlstrict.DurationType {
+		if err := yamlstrict.SetDuration(n, v); err != nil {
+			d.errorf(n, "%s: %v", what, err)
+		}
 		return
 	}
 	switch v.Kind() {
@@ -261,16 +261,6 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, what string) {
 	// Validate even after decoding errors inside the value, so that every
 	// problem is reported at once.
 	d.validate(n, v, what)
-}
-
-// decodeDuration decodes a Go duration ("6m", "1h30m") of 0 or more.
-func (d *decoder) decodeDuration(n *yaml.Node, v reflect.Value, what string) {
-	t, err := yamlstrict.Duration(n)
-	if err != nil {
-		d.errorf(n, "%s: %v", what, err)
-		return
-	}
-	v.SetInt(int64(t))
 }
 
 func (d *decoder) validate(n *yaml.Node, v reflect.Value, what string) {

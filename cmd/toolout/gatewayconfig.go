@@ -95,18 +95,15 @@ type ProviderConfig struct {
 // ToolOutputConfig is pipes.tool_output: core's compressor, pipe and store
 // knobs, and the keys that are the file's own.
 type ToolOutputConfig struct {
-	Enabled                  bool `yaml:"enabled"`
-	gateway.CompressorConfig `yaml:",inline"`
-	gateway.Config           `yaml:",inline"`
-	gateway.StoreOptions     `yaml:",inline"`
+	Enabled          bool `yaml:"enabled"`
+	gateway.Settings `yaml:",inline"`
 	// Provider names the external_provider strategy's entry under
 	// providers (the pipe's own Provider is the route's wire).
 	Provider string `yaml:"provider"`
 	// TargetRatio and IncludeExpandHint are accepted and not enforced, as
 	// in the system the spec describes.
-	TargetRatio         float64 `yaml:"target_ratio"`
-	EnableExpandContext bool    `yaml:"enable_expand_context"`
-	IncludeExpandHint   bool    `yaml:"include_expand_hint"`
+	TargetRatio       float64 `yaml:"target_ratio"`
+	IncludeExpandHint bool    `yaml:"include_expand_hint"`
 }
 
 // StoreOptions returns the store settings of the configuration.

@@ -13,7 +13,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 	"unicode"
 
 	"go.yaml.in/yaml/v3"
@@ -252,8 +251,10 @@ func (c *configLoader) decode(n *yaml.Node, v reflect.Value, path string) {
 			}
 			n = &expanded
 		}
-		if v.Type() == durationType {
-			c.decodeDuration(n, v, path)
+		if v.Type() == yamlstrict.DurationType {
+			if err := yamlstrict.SetDuration(n, v); err != nil {
+				c.at(n, "%s: %v", path, err)
+			}
 			return
 		}
 		if err := n.Decode(v.Addr().Interface()); err != nil {
@@ -272,17 +273,6 @@ func (c *configLoader) decode(n *yaml.Node, v reflect.Value, path string) {
 			c.at(n, "%s: %s: want a finite number", path, n.Value)
 		}
 	}
-}
-
-var durationType = reflect.TypeFor[time.Duration]()
-
-func (c *configLoader) decodeDuration(n *yaml.Node, v reflect.Value, path string) {
-	d, err := yamlstrict.Duration(n)
-	if err != nil {
-		c.at(n, "%s: %v", path, err)
-		return
-	}
-	v.SetInt(int64(d))
 }
 
 // decodeMapping decodes mapping n into a struct (its yaml-tagged fields)

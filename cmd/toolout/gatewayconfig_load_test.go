@@ -67,7 +67,7 @@ var _ = Describe("the gateway config file", func() {
 		Entry("a pipe key that lives under limits", "pipes:\n  tool_output: {enabled: true, max_results: 3}\n",
 			`gw.yaml:2:32: unknown field "max_results" in pipes.tool_output (known: enabled, strategy, simple_words, api, `+
 				`fallback_strategy, min_bytes, max_bytes, skip_tools, max_concurrent, rate_limit, breaker_failures, breaker_cooloff, `+
-				`compress_timeout, original_ttl, compressed_ttl, max_entries, provider, target_ratio, enable_expand_context, include_expand_hint)`),
+				`compress_timeout, original_ttl, compressed_ttl, max_entries, enable_expand_context, provider, target_ratio, include_expand_hint)`),
 		Entry("a wrong type in a list", "pipes:\n  tool_output:\n    skip_tools: [edit, {a: 1}]\n",
 			"gw.yaml:3:24: pipes.tool_output.skip_tools[1]: cannot unmarshal !!map into string"),
 		Entry("a section that is not a mapping", "pipes: [tool_output]\n", "gw.yaml:1:8: pipes: want a mapping, got a list"),

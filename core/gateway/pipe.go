@@ -35,6 +35,18 @@ const (
 	ActionSkipped     = "skipped"
 )
 
+// Settings is pipes.tool_output as core reads it, under the spec's keys:
+// the compressor, the pipe, the store's lifetimes and sizes, and whether
+// expand_context is offered. The config file (cmd/toolout) and the
+// harness's gateway component embed it inline and add only their own
+// keys; Build-style wiring hands each part to its constructor.
+type Settings struct {
+	CompressorConfig    `yaml:",inline"`
+	Config              `yaml:",inline"`
+	StoreOptions        `yaml:",inline"`
+	EnableExpandContext bool `yaml:"enable_expand_context"`
+}
+
 // Config is the pipe's part of pipes.tool_output. The yaml names are the
 // spec's keys; the config file and the harness's gateway component embed
 // Config inline. Some fields are not keys of that section: Provider (the wire serving

@@ -39,12 +39,9 @@ type gatewayConfig struct {
 	Provider string `yaml:"provider"`
 	// The compressor, pipe and store knobs are core's, under their
 	// config-file names.
-	gateway.CompressorConfig `yaml:",inline"`
-	gateway.Config           `yaml:",inline"`
-	gateway.StoreOptions     `yaml:",inline"`
-	EnableExpandContext      bool  `yaml:"enable_expand_context"`
-	MaxResults               int   `yaml:"max_results"`
-	MaxWorkBytes             int64 `yaml:"max_work_bytes"`
+	gateway.Settings `yaml:",inline"`
+	MaxResults       int   `yaml:"max_results"`
+	MaxWorkBytes     int64 `yaml:"max_work_bytes"`
 }
 
 func (c gatewayConfig) Validate() error {

@@ -21,14 +21,7 @@ import (
 // times.
 func Outputs(dir string, maxLines int) ([]string, error) {
 	var out []string
-	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || filepath.Ext(path) != ".yaml" {
-			return err
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
+	err := eachYAML(dir, func(path string, data []byte) error {
 		var sc struct {
 			Input struct {
 				Output yaml.Node `yaml:"output"`
@@ -49,14 +42,7 @@ func Outputs(dir string, maxLines int) ([]string, error) {
 // scenario; a file that is not YAML is left out.
 func Docs(dir string) ([]*yaml.Node, error) {
 	var out []*yaml.Node
-	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || filepath.Ext(path) != ".yaml" {
-			return err
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
+	err := eachYAML(dir, func(_ string, data []byte) error {
 		var doc yaml.Node
 		if yaml.Unmarshal(data, &doc) == nil {
 			out = append(out, &doc)
@@ -64,6 +50,21 @@ func Docs(dir string) ([]*yaml.Node, error) {
 		return nil
 	})
 	return out, err
+}
+
+// eachYAML calls fn with the path and content of every .yaml file under
+// dir, in walk order.
+func eachYAML(dir string, fn func(path string, data []byte) error) error {
+	return filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || filepath.Ext(path) != ".yaml" {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return fn(path, data)
+	})
 }
 
 func outputText(dir string, n *yaml.Node, maxLines int) (string, error) {

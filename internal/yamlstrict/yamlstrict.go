@@ -173,6 +173,19 @@ func editDistance(a, b string) int {
 	return prev[len(b)]
 }
 
+// DurationType is the type Duration decodes; a reader checks it before the
+// value's kind (a time.Duration is an int64).
+var DurationType = reflect.TypeFor[time.Duration]()
+
+// SetDuration decodes n with Duration into v, a settable time.Duration.
+func SetDuration(n *yaml.Node, v reflect.Value) error {
+	d, err := Duration(n)
+	if err == nil {
+		v.SetInt(int64(d))
+	}
+	return err
+}
+
 // Duration decodes a scalar node holding a Go duration of 0 or more. Its
 // error names the value, not the position (the caller places it).
 func Duration(n *yaml.Node) (time.Duration, error) {
