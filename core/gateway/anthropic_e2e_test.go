@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"strconv"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -18,30 +17,16 @@ import (
 	"github.com/toolout/toolout/fakes"
 )
 
-// messagesServer is an Anthropic-compatible upstream answered by a scripted
-// fake LLM, as one message or as a stream (anthropic.WriteStream).
+// messagesServer is an Anthropic-compatible scripted upstream, answering
+// as one message or as a stream (anthropic.WriteStream).
 func messagesServer(llm core.LLM) *httptest.Server {
-	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		round, _ := strconv.Atoi(r.Header.Get(gateway.RoundHeader))
-		req, stream, err := anthropic.DecodeRequest(body, core.Tag{Site: core.SiteGatewayUpstream, Turn: round})
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
-			return
-		}
-		resp, err := llm.Complete(r.Context(), req)
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusBadGateway)
-			return
-		}
+	return scriptedUpstream(llm, anthropic.DecodeRequest, func(w http.ResponseWriter, resp core.Response, stream bool) {
 		if !stream {
-			w.Header().Set("Content-Type", "application/json")
 			_, _ = w.Write(anthropic.EncodeResponse(resp, "msg_1", "claude-test"))
 			return
 		}
-		w.Header().Set("Content-Type", "text/event-stream")
 		_ = anthropic.WriteStream(w, resp, "msg_1", "claude-test")
-	}))
+	})
 }
 
 func messagesBody(content string, stream bool) []byte {

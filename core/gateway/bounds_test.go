@@ -51,20 +51,24 @@ func (e *events) snapshot() (requests, limited []string) {
 	return append([]string(nil), e.requests...), append([]string(nil), e.limited...)
 }
 
+// proxyFront starts a proxy with limits l (zero: the defaults) in front of
+// the handler up, both closed when the spec ends, and returns the proxy's
+// URL and its observed events.
+func proxyFront(l gateway.Limits, up http.HandlerFunc) (string, *events) {
+	upstream := httptest.NewServer(up)
+	DeferCleanup(upstream.Close)
+	u, _ := url.Parse(upstream.URL)
+	p := gateway.NewProxy(newGateway(true), u, upstream.Client())
+	p.Limits = l.WithDefaults()
+	ev := &events{}
+	p.Observer = ev
+	srv := httptest.NewServer(p)
+	DeferCleanup(srv.Close)
+	return srv.URL, ev
+}
+
 var _ = Describe("the proxy's bounds", func() {
-	// front starts a proxy with limits l in front of the handler up.
-	front := func(l gateway.Limits, up http.HandlerFunc) (string, *events) {
-		upstream := httptest.NewServer(up)
-		DeferCleanup(upstream.Close)
-		u, _ := url.Parse(upstream.URL)
-		p := gateway.NewProxy(newGateway(true), u, upstream.Client())
-		p.Limits = l.WithDefaults()
-		ev := &events{}
-		p.Observer = ev
-		srv := httptest.NewServer(p)
-		DeferCleanup(srv.Close)
-		return srv.URL, ev
-	}
+	front := proxyFront
 	answer := func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = io.WriteString(w, `{"choices":[{"index":0,"message":{"role":"assistant","content":"hi"},"finish_reason":"stop"}]}`)

@@ -26,14 +26,16 @@ import (
 
 func ptr[T any](v T) *T { return &v }
 
-// modelServer is an OpenAI-compatible upstream answered by a scripted fake
-// LLM: each request is decoded, tagged gateway.upstream with the gateway's
-// round, and the answer encoded back, as one completion or as a stream.
-func modelServer(llm core.LLM) *httptest.Server {
+// scriptedUpstream is an upstream answered by a scripted fake LLM: each
+// request is decoded by decode and tagged gateway.upstream with the
+// gateway's round, and the answer written by write, as one response or as a
+// stream. A request that does not decode gets 400, a failed call 502.
+func scriptedUpstream(llm core.LLM, decode func([]byte, core.Tag) (core.Request, bool, error),
+	write func(w http.ResponseWriter, resp core.Response, stream bool)) *httptest.Server {
 	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		round, _ := strconv.Atoi(r.Header.Get(gateway.RoundHeader))
-		req, stream, err := openai.DecodeRequest(body, core.Tag{Site: core.SiteGatewayUpstream, Turn: round})
+		req, stream, err := decode(body, core.Tag{Site: core.SiteGatewayUpstream, Turn: round})
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
@@ -43,12 +45,23 @@ func modelServer(llm core.LLM) *httptest.Server {
 			http.Error(w, err.Error(), http.StatusBadGateway)
 			return
 		}
-		if !stream {
+		if stream {
+			w.Header().Set("Content-Type", "text/event-stream")
+		} else {
 			w.Header().Set("Content-Type", "application/json")
+		}
+		write(w, resp, stream)
+	}))
+}
+
+// modelServer is an OpenAI-compatible scripted upstream; its stream sends
+// the text word by word and each tool call's arguments in two halves.
+func modelServer(llm core.LLM) *httptest.Server {
+	return scriptedUpstream(llm, openai.DecodeRequest, func(w http.ResponseWriter, resp core.Response, stream bool) {
+		if !stream {
 			_, _ = w.Write(openai.EncodeResponse(resp, "cmpl-1", "fake"))
 			return
 		}
-		w.Header().Set("Content-Type", "text/event-stream")
 		send := func(delta map[string]any, finish any) {
 			chunk, _ := json.Marshal(map[string]any{"object": "chat.completion.chunk",
 				"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}}})
@@ -72,7 +85,7 @@ func modelServer(llm core.LLM) *httptest.Server {
 		}
 		send(map[string]any{}, finish)
 		fmt.Fprint(w, "data: [DONE]\n\n")
-	}))
+	})
 }
 
 // newGateway uses a clock that moves only when a test says so; its rate

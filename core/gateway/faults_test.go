@@ -5,8 +5,6 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"net/http/httptest"
-	"net/url"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -18,15 +16,8 @@ import (
 var _ = Describe("faults, and the status the client receives", func() {
 	// through starts a proxy in front of up and posts body to it.
 	through := func(up http.HandlerFunc, body []byte) (*http.Response, string, *events) {
-		upstream := httptest.NewServer(up)
-		DeferCleanup(upstream.Close)
-		u, _ := url.Parse(upstream.URL)
-		p := gateway.NewProxy(newGateway(true), u, upstream.Client())
-		ev := &events{}
-		p.Observer = ev
-		front := httptest.NewServer(p)
-		DeferCleanup(front.Close)
-		resp, err := http.Post(front.URL+openai.Path, "application/json", bytes.NewReader(body))
+		front, ev := proxyFront(gateway.Limits{}, up)
+		resp, err := http.Post(front+openai.Path, "application/json", bytes.NewReader(body))
 		Expect(err).NotTo(HaveOccurred())
 		defer resp.Body.Close()
 		out, _ := io.ReadAll(resp.Body)
@@ -72,21 +63,14 @@ var _ = Describe("faults, and the status the client receives", func() {
 
 	It("cancels the upstream call when the client goes away mid-request", func() {
 		arrived, canceled := make(chan struct{}), make(chan struct{})
-		upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		front, ev := proxyFront(gateway.Limits{}, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			_, _ = io.Copy(io.Discard, r.Body) // a server sees a closed connection only once it has read the body
 			close(arrived)
 			<-r.Context().Done()
 			close(canceled)
 		}))
-		DeferCleanup(upstream.Close)
-		u, _ := url.Parse(upstream.URL)
-		p := gateway.NewProxy(newGateway(true), u, upstream.Client())
-		ev := &events{}
-		p.Observer = ev
-		front := httptest.NewServer(p)
-		DeferCleanup(front.Close)
 		ctx, cancel := context.WithCancel(context.Background())
-		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, front.URL+openai.Path, bytes.NewReader(bigStream))
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, front+openai.Path, bytes.NewReader(bigStream))
 		errc := make(chan error, 1)
 		go func() {
 			resp, err := http.DefaultClient.Do(req)
