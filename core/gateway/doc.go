@@ -12,7 +12,10 @@
 // by core/gateway/wires), as is each store backend (core/gateway/memstore,
 // core/gateway/redisstore), the span editor (core/gateway/jsonspan) and the
 // Prometheus metrics (core/gateway/prom). Configuration loading and server
-// wiring live in cmd/toolout.
+// wiring live in cmd/toolout; the knobs themselves are defined here once,
+// under the config file's yaml names ([Settings] is pipes.tool_output as
+// core reads it, [Limits] the limits section), and the file and the
+// harness embed these types rather than restate them.
 //
 // # Pipe
 //
