@@ -4,9 +4,6 @@ import (
 	"os"
 	"testing"
 
-	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
-
 	"github.com/toolout/toolout/internal/junit"
 )
 
@@ -20,9 +17,4 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-func TestToolout(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "toolout")
-}
-
-var _ = junit.Report("cmd-toolout")
+func TestToolout(t *testing.T) { junit.RunSpecs(t, "toolout", "cmd-toolout") }

@@ -3,15 +3,7 @@ package fstools_test
 import (
 	"testing"
 
-	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
-
 	"github.com/toolout/toolout/internal/junit"
 )
 
-func TestFstools(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "fstools")
-}
-
-var _ = junit.Report("core-fstools")
+func TestFstools(t *testing.T) { junit.RunSpecs(t, "fstools", "core-fstools") }

@@ -330,42 +330,12 @@ func paramValue(v string) []byte {
 	return jsonString(v)
 }
 
-// isJSONNumber reports whether t is a number in JSON's grammar.
+// isJSONNumber reports whether t is a number in JSON's grammar, as
+// encoding/json reads it; a first byte that is '-' or a digit and a last byte
+// that is a digit rule out the white space json.Valid allows around a value.
 func isJSONNumber(t string) bool {
-	i := 0
-	if i < len(t) && t[i] == '-' {
-		i++
-	}
-	digits := func() int {
-		n := 0
-		for i < len(t) && t[i] >= '0' && t[i] <= '9' {
-			i++
-			n++
-		}
-		return n
-	}
-	switch {
-	case i < len(t) && t[i] == '0':
-		i++
-	case digits() == 0:
-		return false
-	}
-	if i < len(t) && t[i] == '.' {
-		i++
-		if digits() == 0 {
-			return false
-		}
-	}
-	if i < len(t) && (t[i] == 'e' || t[i] == 'E') {
-		i++
-		if i < len(t) && (t[i] == '+' || t[i] == '-') {
-			i++
-		}
-		if digits() == 0 {
-			return false
-		}
-	}
-	return i == len(t)
+	digit := func(c byte) bool { return '0' <= c && c <= '9' }
+	return len(t) > 0 && (t[0] == '-' || digit(t[0])) && digit(t[len(t)-1]) && json.Valid([]byte(t))
 }
 
 // jsonString encodes s as a JSON string without HTML escaping.

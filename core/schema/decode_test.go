@@ -3,6 +3,7 @@ package schema_test
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 
@@ -116,4 +117,47 @@ func mutate(rng *rand.Rand, in []byte) []byte {
 		}
 	}
 	return out
+}
+
+var _ = Describe("references into a large object", func() {
+	// $defs has more keys than the linear-search limit, so lookups go through
+	// its key index and the position after the last hit; every order of
+	// lookups must find the same targets, and a duplicate key its last value.
+	refs := func(order []int) []byte {
+		defs := []string{`"D7":{"type":"boolean"}`} // overridden below: the last value wins
+		for i := range 40 {
+			defs = append(defs, fmt.Sprintf(`"D%d":{"type":"object","properties":{"f%d":{"type":"integer"}}}`, i, i))
+		}
+		props := make([]string, len(order))
+		for i, d := range order {
+			props[i] = fmt.Sprintf(`"p%d":{"$ref":"#/$defs/D%d"}`, i, d)
+		}
+		return fmt.Appendf(nil, `{"$defs":{%s},"type":"object","properties":{%s}}`, strings.Join(defs, ","), strings.Join(props, ","))
+	}
+	DescribeTable("finds every target in any order",
+		func(order []int) {
+			in := inspect(refs(order), "", schema.InspectOptions{MaxFields: 1000})
+			want := make([]string, len(order))
+			for i, d := range order {
+				want[i] = fmt.Sprintf("p%d.f%d: integer", i, d)
+			}
+			Expect(in.FlattenedFields).To(ContainElements(want))
+			Expect(in.FlattenedFields).NotTo(ContainElement(HaveSuffix(": boolean")))
+		},
+		Entry("in declaration order", seq(0, 40, 1)),
+		Entry("backwards", seq(39, -1, -1)),
+		Entry("every second, then the rest", append(seq(0, 40, 2), seq(1, 40, 2)...)),
+		Entry("the same one repeatedly", []int{5, 5, 6, 6, 5, 7, 7, 39, 0}),
+		Entry("shuffled", rand.New(rand.NewPCG(7, 7)).Perm(40)),
+	)
+})
+
+// seq lists from, from+step, ... while before to (after it, for a negative
+// step).
+func seq(from, to, step int) []int {
+	var s []int
+	for i := from; (step > 0 && i < to) || (step < 0 && i > to); i += step {
+		s = append(s, i)
+	}
+	return s
 }

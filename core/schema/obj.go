@@ -7,6 +7,10 @@ type obj struct {
 	kvs []kv
 	idx map[string]int // key -> position in kvs, built once kvs is long
 	n   *node          // the node built from this object (builder memo)
+	// next is the position after the last key found through idx: lookups
+	// in declaration order (definitions that refer to their neighbours,
+	// as generated schemas do) find their key there without hashing.
+	next int
 }
 
 type kv struct {
@@ -21,10 +25,14 @@ const indexFrom = 8
 // lookup returns the value of key k.
 func (o *obj) lookup(k string) (any, bool) {
 	if o.idx != nil {
-		i, ok := o.idx[k]
-		if !ok {
-			return nil, false
+		i := o.next
+		if i >= len(o.kvs) || o.kvs[i].key != k {
+			var ok bool
+			if i, ok = o.idx[k]; !ok {
+				return nil, false
+			}
 		}
+		o.next = i + 1
 		return o.kvs[i].val, true
 	}
 	for i := range o.kvs {

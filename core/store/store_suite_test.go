@@ -6,9 +6,6 @@ import (
 	"os"
 	"testing"
 
-	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
-
 	"github.com/toolout/toolout/core/store"
 	"github.com/toolout/toolout/internal/junit"
 )
@@ -31,9 +28,4 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-func TestStore(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "store")
-}
-
-var _ = junit.Report("core-store")
+func TestStore(t *testing.T) { junit.RunSpecs(t, "store", "core-store") }

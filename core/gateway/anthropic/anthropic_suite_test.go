@@ -11,12 +11,7 @@ import (
 	"github.com/toolout/toolout/internal/junit"
 )
 
-func TestAnthropic(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "anthropic")
-}
-
-var _ = junit.Report("core-gateway-anthropic")
+func TestAnthropic(t *testing.T) { junit.RunSpecs(t, "anthropic", "core-gateway-anthropic") }
 
 // fixture reads testdata/name.
 func fixture(name string) []byte {

@@ -238,43 +238,14 @@ func plain(b []byte) bool {
 	return true
 }
 
-// number reports whether b is a JSON number:
-// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+// number reports whether b is a JSON number. encoding/json checks the
+// grammar; it also takes white space around a value, which a first byte that
+// is '-' or a digit and a last byte that is a digit rule out.
 func number(b []byte) bool {
-	i := 0
-	digits := func() int {
-		n := 0
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i, n = i+1, n+1
-		}
-		return n
-	}
-	if i < len(b) && b[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(b) && b[i] == '0':
-		i++
-	case digits() == 0:
-		return false
-	}
-	if i < len(b) && b[i] == '.' {
-		i++
-		if digits() == 0 {
-			return false
-		}
-	}
-	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
-		i++
-		if i < len(b) && (b[i] == '+' || b[i] == '-') {
-			i++
-		}
-		if digits() == 0 {
-			return false
-		}
-	}
-	return i == len(b)
+	return len(b) > 0 && (b[0] == '-' || digit(b[0])) && digit(b[len(b)-1]) && json.Valid(b)
 }
+
+func digit(c byte) bool { return '0' <= c && c <= '9' }
 
 // Edit replaces body[start:end] with text.
 type Edit struct {

@@ -3,15 +3,7 @@ package memstore_test
 import (
 	"testing"
 
-	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
-
 	"github.com/toolout/toolout/internal/junit"
 )
 
-func TestMemstore(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "memstore")
-}
-
-var _ = junit.Report("core-gateway-memstore")
+func TestMemstore(t *testing.T) { junit.RunSpecs(t, "memstore", "core-gateway-memstore") }

@@ -20,12 +20,7 @@ import (
 	"github.com/toolout/toolout/internal/junit"
 )
 
-func TestProm(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "prom")
-}
-
-var _ = junit.Report("core-gateway-prom")
+func TestProm(t *testing.T) { junit.RunSpecs(t, "prom", "core-gateway-prom") }
 
 // scrape GETs /metrics from m's handler and returns the body, after
 // checking the status and the content type.

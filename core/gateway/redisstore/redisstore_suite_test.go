@@ -6,18 +6,12 @@ import (
 	"testing"
 
 	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
 
 	"github.com/toolout/toolout/internal/junit"
 	"github.com/toolout/toolout/internal/redistest"
 )
 
-func TestRedisstore(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "redisstore")
-}
-
-var _ = junit.Report("core-gateway-redisstore")
+func TestRedisstore(t *testing.T) { junit.RunSpecs(t, "redisstore", "core-gateway-redisstore") }
 
 // server is this suite process's redis-server; specs skip when it is not
 // installed.
