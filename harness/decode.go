@@ -53,7 +53,7 @@ func (d Decoder) Decode(n *yaml.Node, v any, what string) {
 
 // Has reports whether the mapping n has the key.
 func (d Decoder) Has(n *yaml.Node, key string) bool {
-	k, _ := lookup(resolve(n), key)
+	k, _ := lookup(yamlstrict.Resolve(n), key)
 	return k != nil
 }
 
@@ -72,31 +72,11 @@ func (d *decoder) errorf(n *yaml.Node, format string, args ...any) {
 	d.errs.Add(d.pos(n), format, args...)
 }
 
-// resolve follows aliases and unwraps documents.
-func resolve(n *yaml.Node) *yaml.Node {
-	for n != nil {
-		switch {
-		case n.Kind == yaml.AliasNode:
-			n = n.Alias
-		case n.Kind == yaml.DocumentNode && len(n.Content) > 0:
-			n = n.Content[0]
-		default:
-			return n
-		}
-	}
-	return n
-}
-
-func isNull(n *yaml.Node) bool {
-	return n == nil || (n.Kind == yaml.ScalarNode && n.Tag == "!!null")
-}
-
 func kindName(n *yaml.Node) string {
+	if k := yamlstrict.Container(n); k != "" {
+		return k
+	}
 	switch n.Kind {
-	case yaml.MappingNode:
-		return "a mapping"
-	case yaml.SequenceNode:
-		return "a list"
 	case yaml.ScalarNode:
 		if n.Tag == "!!null" {
 			return "null"
@@ -179,7 +159,7 @@ func (d *decoder) checkAliases(doc *yaml.Node) bool {
 // decode decodes n into v, which must be settable. what names the value in
 // messages (e.g. "expect.found").
 func (d *decoder) decode(n *yaml.Node, v reflect.Value, what string) {
-	n = resolve(n)
+	n = yamlstrict.Resolve(n)
 	if n == nil {
 		return
 	}
@@ -203,7 +183,7 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, what string) {
 	}
 	switch v.Kind() {
 	case reflect.Pointer:
-		if isNull(n) {
+		if yamlstrict.IsNull(n) {
 			return
 		}
 		if v.IsNil() {
@@ -232,7 +212,7 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, what string) {
 			d.errorf(n, "%s: want a string, got %s", what, kindName(n))
 			return
 		}
-		if !isNull(n) {
+		if !yamlstrict.IsNull(n) {
 			v.SetString(n.Value)
 		}
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
@@ -280,14 +260,14 @@ func (d *decoder) validate(n *yaml.Node, v reflect.Value, what string) {
 // for each pair.
 func (d *decoder) mappingPairs(n *yaml.Node, what string, fn func(k, v *yaml.Node)) bool {
 	if n.Kind != yaml.MappingNode {
-		if !isNull(n) {
+		if !yamlstrict.IsNull(n) {
 			d.errorf(n, "%s: want a mapping, got %s", what, kindName(n))
 		}
 		return false
 	}
 	seen := map[string]bool{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, val := resolve(n.Content[i]), n.Content[i+1]
+		k, val := yamlstrict.Resolve(n.Content[i]), n.Content[i+1]
 		if k.Kind != yaml.ScalarNode {
 			d.errorf(k, "%s: keys must be strings", what)
 			continue
@@ -351,11 +331,11 @@ func (d *decoder) decodeMap(n *yaml.Node, v reflect.Value, what string) {
 func (d *decoder) decodeSlice(n *yaml.Node, v reflect.Value, what string) {
 	if n.Kind != yaml.SequenceNode {
 		// A lone scalar stands for a one-element list of scalars.
-		if n.Kind == yaml.ScalarNode && !isNull(n) && v.Type().Elem().Kind() == reflect.String {
+		if n.Kind == yaml.ScalarNode && !yamlstrict.IsNull(n) && v.Type().Elem().Kind() == reflect.String {
 			v.Set(reflect.Append(v, reflect.ValueOf(n.Value).Convert(v.Type().Elem())))
 			return
 		}
-		if !isNull(n) {
+		if !yamlstrict.IsNull(n) {
 			d.errorf(n, "%s: want a list, got %s", what, kindName(n))
 		}
 		return
@@ -369,7 +349,7 @@ func (d *decoder) decodeSlice(n *yaml.Node, v reflect.Value, what string) {
 
 // lookup returns the value node of key in mapping n, or nil.
 func lookup(n *yaml.Node, key string) (k, v *yaml.Node) {
-	n = resolve(n)
+	n = yamlstrict.Resolve(n)
 	if n == nil || n.Kind != yaml.MappingNode {
 		return nil, nil
 	}

@@ -1,11 +1,13 @@
 package harness
 
+import "github.com/toolout/toolout/internal/yamlstrict"
+
 // InputText decodes input.<key> of a loaded scenario as a Text, for tests.
 func InputText(sc *Scenario, key string) (string, error) {
 	_, n := lookup(&sc.Input, key)
 	var t Text
 	d := &decoder{file: sc.Path, dir: sc.dir()}
-	t.decodeNode(d, resolve(n))
+	t.decodeNode(d, yamlstrict.Resolve(n))
 	return t.Value, d.errs.Err()
 }
 

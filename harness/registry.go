@@ -3,6 +3,7 @@ package harness
 import (
 	"context"
 	"fmt"
+	"github.com/toolout/toolout/internal/yamlstrict"
 	"os"
 	"slices"
 	"strings"
@@ -168,7 +169,7 @@ func (s *Spec[C, I, E, R]) prepare(d *decoder, sc *Scenario) prepared {
 
 // withoutKey returns a copy of mapping n without key, nil when nothing is left.
 func withoutKey(n *yaml.Node, key string) *yaml.Node {
-	n = resolve(n)
+	n = yamlstrict.Resolve(n)
 	if n == nil || n.Kind == 0 {
 		return nil
 	}

@@ -165,7 +165,7 @@ func parse(reg *Registry, src []byte, display, dir string) (*Scenario, ErrorList
 	if !d.checkAliases(&doc) {
 		return nil, d.errs
 	}
-	root := resolve(&doc)
+	root := yamlstrict.Resolve(&doc)
 	if root.Kind != yaml.MappingNode {
 		d.errorf(root, "a scenario is a mapping, got %s", kindName(root))
 		return nil, d.errs
@@ -176,10 +176,10 @@ func parse(reg *Registry, src []byte, display, dir string) (*Scenario, ErrorList
 	}
 	d.decodeStruct(root, reflectValue(sc), "")
 	for i, step := range sc.LLM {
-		n := resolve(root)
+		n := yamlstrict.Resolve(root)
 		_, ln := lookup(n, "llm")
 		if ln != nil && i < len(ln.Content) {
-			sn := resolve(ln.Content[i])
+			sn := yamlstrict.Resolve(ln.Content[i])
 			sc.LLM[i].Pos = d.pos(sn).String()
 			if step.ID == "" {
 				sc.LLM[i].ID = fmt.Sprintf("step-%d", i+1)
@@ -230,7 +230,7 @@ func (d *decoder) checkStepIDs(sc *Scenario) {
 	_, ln := lookup(sc.root, "llm")
 	for i, s := range sc.LLM {
 		if seen[s.ID] {
-			at := resolve(ln.Content[i])
+			at := yamlstrict.Resolve(ln.Content[i])
 			if k, _ := lookup(at, "id"); k != nil {
 				at = k
 			}

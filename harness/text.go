@@ -3,6 +3,7 @@ package harness
 import (
 	"errors"
 	"fmt"
+	"github.com/toolout/toolout/internal/yamlstrict"
 	"io"
 	"io/fs"
 	"os"
@@ -60,7 +61,7 @@ var generateLimit = maxGenerated
 func (t *Text) decodeNode(d *decoder, n *yaml.Node) {
 	if n.Kind == yaml.ScalarNode {
 		t.Value, t.Origin = n.Value, "inline"
-		if isNull(n) {
+		if yamlstrict.IsNull(n) {
 			t.Value = ""
 		}
 		return

@@ -101,11 +101,7 @@ func extractPlanFlags(fs *flag.FlagSet) leafFunc {
 		if err := checkExtractConfig(cfg); err != nil {
 			return nil, err
 		}
-		tk, err := enc()
-		if err != nil {
-			return nil, err
-		}
-		name, text, err := c.text()
+		tk, name, text, err := c.tokenizedText(enc)
 		if err != nil {
 			return nil, err
 		}

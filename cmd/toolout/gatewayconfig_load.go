@@ -59,7 +59,7 @@ func loadGatewayConfig(path string) (FileConfig, error) {
 	root := c.parse()
 	if root != nil {
 		c.decode(root, reflect.ValueOf(&fc).Elem(), "")
-		if t := mappingValue(mappingValue(root, "pipes"), "tool_output"); len(c.errs) == 0 && (t == nil || isNull(t)) {
+		if t := mappingValue(mappingValue(root, "pipes"), "tool_output"); len(c.errs) == 0 && (t == nil || yamlstrict.IsNull(t)) {
 			c.at(root, "pipes.tool_output is missing: the gateway would compress nothing; set it, with enabled: false for a passthrough on purpose")
 		}
 	}
@@ -125,7 +125,7 @@ func (c *configLoader) parse() *yaml.Node {
 	if err == nil {
 		if err = dec.Decode(&next); errors.Is(err, io.EOF) {
 			err = nil
-		} else if err == nil && !isNull(next.Content[0]) {
+		} else if err == nil && !yamlstrict.IsNull(next.Content[0]) {
 			c.at(next.Content[0], "a config holds one YAML document; a second one starts here")
 			return nil
 		}
@@ -146,9 +146,9 @@ func (c *configLoader) parse() *yaml.Node {
 		c.errorf(line, 1, "%s", msg)
 		return nil
 	}
-	root := resolveAlias(doc.Content[0])
+	root := yamlstrict.Resolve(doc.Content[0])
 	switch {
-	case isNull(root) || root.Kind == yaml.MappingNode && len(root.Content) == 0:
+	case yamlstrict.IsNull(root) || root.Kind == yaml.MappingNode && len(root.Content) == 0:
 		c.errorf(1, 1, "%s", emptyConfig)
 		return nil
 	case root.Kind != yaml.MappingNode:
@@ -185,38 +185,16 @@ func (c *configLoader) badChar() bool {
 	return bad
 }
 
-func resolveAlias(n *yaml.Node) *yaml.Node {
-	for n.Kind == yaml.AliasNode && n.Alias != nil {
-		n = n.Alias
-	}
-	return n
-}
-
-func isNull(n *yaml.Node) bool {
-	n = resolveAlias(n)
-	return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null"
-}
-
-func nodeKind(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "a mapping"
-	case yaml.SequenceNode:
-		return "a list"
-	}
-	return "a " + strings.TrimPrefix(n.ShortTag(), "!!") + " value"
-}
-
 // mappingValue returns the value of key in mapping n, or nil when n is
 // not a mapping or has no such key.
 func mappingValue(n *yaml.Node, key string) *yaml.Node {
-	if n == nil || resolveAlias(n).Kind != yaml.MappingNode {
+	if n == nil || yamlstrict.Resolve(n).Kind != yaml.MappingNode {
 		return nil
 	}
-	n = resolveAlias(n)
+	n = yamlstrict.Resolve(n)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		if n.Content[i].Value == key {
-			return resolveAlias(n.Content[i+1])
+			return yamlstrict.Resolve(n.Content[i+1])
 		}
 	}
 	return nil
@@ -226,9 +204,9 @@ func mappingValue(n *yaml.Node, key string) *yaml.Node {
 // tags, maps and lists element by element, so that every problem is
 // recorded at its own node. path names v ("pipes.tool_output").
 func (c *configLoader) decode(n *yaml.Node, v reflect.Value, path string) {
-	n = resolveAlias(n)
+	n = yamlstrict.Resolve(n)
 	switch {
-	case isNull(n) && (v.Kind() == reflect.Struct || v.Kind() == reflect.Map):
+	case yamlstrict.IsNull(n) && (v.Kind() == reflect.Struct || v.Kind() == reflect.Map):
 		// "pipes:" with nothing under it: the defaults
 	case v.Kind() == reflect.Struct || v.Kind() == reflect.Map:
 		if n.Kind != yaml.MappingNode {
@@ -317,4 +295,13 @@ func (c *configLoader) decodeMapping(n *yaml.Node, v reflect.Value, path string)
 			}
 		}
 	}
+}
+
+// nodeKind names n as an error message says it: "a mapping", "a list", or
+// "a T value" for a scalar of tag !!T.
+func nodeKind(n *yaml.Node) string {
+	if k := yamlstrict.Container(n); k != "" {
+		return k
+	}
+	return "a " + strings.TrimPrefix(n.ShortTag(), "!!") + " value"
 }

@@ -63,6 +63,16 @@ func encodingFlag(fs *flag.FlagSet) func() (*tokens.Tiktoken, error) {
 	}
 }
 
+// tokenizedText checks the --encoding flag of enc, then reads the leaf's
+// input whole: a bad flag is reported before any input is read.
+func (c *call) tokenizedText(enc func() (*tokens.Tiktoken, error)) (tk *tokens.Tiktoken, name, text string, err error) {
+	if tk, err = enc(); err != nil {
+		return nil, "", "", err
+	}
+	name, text, err = c.text()
+	return tk, name, text, err
+}
+
 // failure is an error that exits 1: the input was fine, the work failed.
 type failure struct{ error }
 

@@ -201,3 +201,36 @@ func Duration(n *yaml.Node) (time.Duration, error) {
 	}
 	return d, nil
 }
+
+// Resolve follows aliases and unwraps documents; nil stays nil.
+func Resolve(n *yaml.Node) *yaml.Node {
+	for n != nil {
+		switch {
+		case n.Kind == yaml.AliasNode:
+			n = n.Alias
+		case n.Kind == yaml.DocumentNode && len(n.Content) > 0:
+			n = n.Content[0]
+		default:
+			return n
+		}
+	}
+	return nil
+}
+
+// IsNull reports a missing node or a null scalar (`~`, `null`, or nothing
+// after the key), through aliases.
+func IsNull(n *yaml.Node) bool {
+	n = Resolve(n)
+	return n == nil || n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null"
+}
+
+// Container names a mapping or a list as an error message says it ("a
+// mapping", "a list"), and returns "" for any other node.
+func Container(n *yaml.Node) string {
+	if n = Resolve(n); n != nil && n.Kind == yaml.MappingNode {
+		return "a mapping"
+	} else if n != nil && n.Kind == yaml.SequenceNode {
+		return "a list"
+	}
+	return ""
+}

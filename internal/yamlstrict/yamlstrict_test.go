@@ -101,3 +101,36 @@ func TestDuration(t *testing.T) {
 		t.Errorf("2m decoded as %v", d)
 	}
 }
+
+func TestNodesAreReadThroughAliasesAndDocuments(t *testing.T) {
+	var doc yaml.Node
+	src := "m: &m {a: 1}\nl: &l [1]\nn: &n ~\ne:\ns: x\nam: *m\nal: *l\nan: *n\n"
+	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
+		t.Fatal(err)
+	}
+	root := yamlstrict.Resolve(&doc)
+	value := map[string]*yaml.Node{}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		value[root.Content[i].Value] = root.Content[i+1]
+	}
+	cases := []struct {
+		key       string
+		null      bool
+		container string
+	}{
+		{"m", false, "a mapping"}, {"l", false, "a list"}, {"n", true, ""}, {"e", true, ""}, {"s", false, ""},
+		{"am", false, "a mapping"}, {"al", false, "a list"}, {"an", true, ""},
+	}
+	for _, c := range cases {
+		n := value[c.key]
+		if got := yamlstrict.IsNull(n); got != c.null {
+			t.Errorf("IsNull(%s) = %v, want %v", c.key, got, c.null)
+		}
+		if got := yamlstrict.Container(n); got != c.container {
+			t.Errorf("Container(%s) = %q, want %q", c.key, got, c.container)
+		}
+	}
+	if !yamlstrict.IsNull(nil) || yamlstrict.Container(nil) != "" || yamlstrict.Resolve(nil) != nil {
+		t.Error("a missing node must read as null, no container, nil")
+	}
+}
