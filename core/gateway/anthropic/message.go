@@ -92,12 +92,8 @@ var blockKeys = []string{"type", "text", "id", "name", "input", "citations", "th
 // readBlock reads a text, tool_use, thinking or redacted_thinking block;
 // other types are unsupported.
 func readBlock(r *reader) (block, error) {
-	f, err := readFields(r, blockKeys)
+	f, b, err := startBlock(r, blockKeys)
 	if err != nil {
-		return block{}, err
-	}
-	var b block
-	if b.typ, err = f.str(0); err != nil {
 		return b, err
 	}
 	switch b.typ {
@@ -110,13 +106,7 @@ func readBlock(r *reader) (block, error) {
 			err = within(unsupported(f.at[5], "text block with citations"), "citations")
 		}
 	case "tool_use":
-		if b.id, err = f.str(2); err == nil {
-			b.name, err = f.str(3)
-		}
-		b.input = []byte("{}")
-		if err == nil {
-			err = f.read(4, func(r *reader) (err error) { b.input, err = readInput(r); return err })
-		}
+		err = readToolUse(f, &b)
 	case "thinking", "redacted_thinking":
 		err = readThinking(f, 6, b.typ, &b)
 	case "":
@@ -125,6 +115,32 @@ func readBlock(r *reader) (block, error) {
 		err = unsupported(f.start, "content block of type "+quote(b.typ))
 	}
 	return b, err
+}
+
+// startBlock reads a block's fields by keys, whose first five are type,
+// text, id, name and input (in blockKeys as in paramBlockKeys), and its type.
+func startBlock(r *reader, keys []string) (fields, block, error) {
+	f, err := readFields(r, keys)
+	if err != nil {
+		return f, block{}, err
+	}
+	var b block
+	b.typ, err = f.str(0)
+	return f, b, err
+}
+
+// readToolUse reads a tool_use block's id, name and input (keys 2 to 4 of
+// startBlock's); a block without input has {}.
+func readToolUse(f fields, b *block) error {
+	b.input = []byte("{}")
+	var err error
+	if b.id, err = f.str(2); err == nil {
+		b.name, err = f.str(3)
+	}
+	if err == nil {
+		err = f.read(4, func(r *reader) (err error) { b.input, err = readInput(r); return err })
+	}
+	return err
 }
 
 // readCitations reads a text block's citations and reports whether there

@@ -161,25 +161,15 @@ var paramBlockKeys = []string{"type", "text", "id", "name", "input", "tool_use_i
 // validated (its values are strings) and comes back with only its type,
 // as does a block of another type.
 func readParamBlock(r *reader) (block, error) {
-	f, err := readFields(r, paramBlockKeys)
+	f, b, err := startBlock(r, paramBlockKeys)
 	if err != nil {
-		return block{}, err
-	}
-	var b block
-	if b.typ, err = f.str(0); err != nil {
 		return b, err
 	}
 	switch b.typ {
 	case "text":
 		b.text, err = f.str(1)
 	case "tool_use":
-		if b.id, err = f.str(2); err == nil {
-			b.name, err = f.str(3)
-		}
-		b.input = []byte("{}")
-		if err == nil {
-			err = f.read(4, func(r *reader) (err error) { b.input, err = readInput(r); return err })
-		}
+		err = readToolUse(f, &b)
 	case "tool_result":
 		if b.id, err = f.str(5); err == nil {
 			err = f.read(6, func(r *reader) (err error) { b.text, err = readText(r); return err })
