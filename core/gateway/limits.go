@@ -43,25 +43,21 @@ const (
 
 // WithDefaults returns l with every zero field set to its default.
 func (l Limits) WithDefaults() Limits {
-	def := func(v *int, d int) {
-		if *v <= 0 {
-			*v = d
-		}
-	}
-	def64 := func(v *int64, d int64) {
-		if *v <= 0 {
-			*v = d
-		}
-	}
-	def64(&l.MaxBodyBytes, DefaultMaxBodyBytes)
-	def(&l.MaxJSONValues, DefaultMaxJSONValues)
-	def(&l.MaxJSONNesting, DefaultMaxJSONNesting)
-	def(&l.MaxConcurrent, DefaultMaxRequests)
-	def64(&l.MaxResponseBytes, DefaultMaxResponseBytes)
-	if l.UpstreamTimeout <= 0 {
-		l.UpstreamTimeout = DefaultUpstreamTimeout
-	}
+	orDefault(&l.MaxBodyBytes, DefaultMaxBodyBytes)
+	orDefault(&l.MaxJSONValues, DefaultMaxJSONValues)
+	orDefault(&l.MaxJSONNesting, DefaultMaxJSONNesting)
+	orDefault(&l.MaxConcurrent, DefaultMaxRequests)
+	orDefault(&l.MaxResponseBytes, DefaultMaxResponseBytes)
+	orDefault(&l.UpstreamTimeout, DefaultUpstreamTimeout)
 	return l
+}
+
+// orDefault sets *v to def when it is zero or negative: every numeric knob
+// of the gateway's configuration reads that way.
+func orDefault[T int | int64 | float64 | time.Duration](v *T, def T) {
+	if *v <= 0 {
+		*v = def
+	}
 }
 
 // LimitError is a request refused by a bound.

@@ -97,27 +97,13 @@ func (c Config) withDefaults() Config {
 	if c.MaxBytes == 0 {
 		c.MaxBytes = DefaultMaxBytes
 	}
-	if c.MaxConcurrent <= 0 {
-		c.MaxConcurrent = DefaultMaxConcurrent
-	}
-	if c.RateLimit <= 0 {
-		c.RateLimit = DefaultRateLimit
-	}
-	if c.MaxResults <= 0 {
-		c.MaxResults = DefaultMaxResults
-	}
-	if c.MaxWorkBytes <= 0 {
-		c.MaxWorkBytes = DefaultMaxWorkBytes
-	}
-	if c.BreakerFailures <= 0 {
-		c.BreakerFailures = DefaultBreakerFailures
-	}
-	if c.BreakerCooloff <= 0 {
-		c.BreakerCooloff = DefaultBreakerCooloff
-	}
-	if c.CompressTimeout <= 0 {
-		c.CompressTimeout = DefaultCompressTimeout
-	}
+	orDefault(&c.MaxConcurrent, DefaultMaxConcurrent)
+	orDefault(&c.RateLimit, DefaultRateLimit)
+	orDefault(&c.MaxResults, DefaultMaxResults)
+	orDefault(&c.MaxWorkBytes, DefaultMaxWorkBytes)
+	orDefault(&c.BreakerFailures, DefaultBreakerFailures)
+	orDefault(&c.BreakerCooloff, DefaultBreakerCooloff)
+	orDefault(&c.CompressTimeout, DefaultCompressTimeout)
 	return c
 }
 

@@ -61,17 +61,9 @@ type StoreOptions struct {
 
 // WithDefaults returns o with every zero field set to its default.
 func (o StoreOptions) WithDefaults() StoreOptions {
-	if o.OriginalTTL <= 0 {
-		o.OriginalTTL = DefaultOriginalTTL
-	}
-	if o.CompressedTTL <= 0 {
-		o.CompressedTTL = DefaultCompressedTTL
-	}
-	if o.MaxEntries <= 0 {
-		o.MaxEntries = DefaultMaxEntries
-	}
-	if o.MaxBytes <= 0 {
-		o.MaxBytes = DefaultStoreMaxBytes
-	}
+	orDefault(&o.OriginalTTL, DefaultOriginalTTL)
+	orDefault(&o.CompressedTTL, DefaultCompressedTTL)
+	orDefault(&o.MaxEntries, DefaultMaxEntries)
+	orDefault(&o.MaxBytes, DefaultStoreMaxBytes)
 	return o
 }

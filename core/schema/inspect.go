@@ -111,15 +111,9 @@ func fieldErr(path, seg, format string, args ...any) *InspectError {
 // "a[]", "a[].b", "[][]"; empty for the root) of the output schema. Its
 // errors are *InspectError.
 func Inspect(schemaJSON []byte, toolID, fieldPath string, opts InspectOptions) (Inspection, error) {
-	if opts.MaxDepth <= 0 {
-		opts.MaxDepth = DefaultInspectMaxDepth
-	}
-	if opts.MaxFields <= 0 {
-		opts.MaxFields = DefaultInspectMaxFields
-	}
-	if opts.MaxNodes <= 0 {
-		opts.MaxNodes = DefaultMaxNodes
-	}
+	opts.MaxDepth = positive(opts.MaxDepth, DefaultInspectMaxDepth)
+	opts.MaxFields = positive(opts.MaxFields, DefaultInspectMaxFields)
+	opts.MaxNodes = positive(opts.MaxNodes, DefaultMaxNodes)
 	if t := bytes.TrimSpace(schemaJSON); len(t) == 0 || string(t) == "null" {
 		return Inspection{}, &InspectError{Err: ErrNoOutputSchema, Msg: "the tool has no output schema"}
 	}

@@ -51,16 +51,19 @@ type Options struct {
 }
 
 func (o Options) withDefaults() Options {
-	if o.MaxFields <= 0 {
-		o.MaxFields = MaxSummaryFields
-	}
-	if o.MaxDepth <= 0 {
-		o.MaxDepth = DefaultSummaryMaxDepth
-	}
-	if o.MaxNodes <= 0 {
-		o.MaxNodes = DefaultMaxNodes
-	}
+	o.MaxFields = positive(o.MaxFields, MaxSummaryFields)
+	o.MaxDepth = positive(o.MaxDepth, DefaultSummaryMaxDepth)
+	o.MaxNodes = positive(o.MaxNodes, DefaultMaxNodes)
 	return o
+}
+
+// positive returns v, or def when v is zero or negative: an option's
+// default.
+func positive(v, def int) int {
+	if v > 0 {
+		return v
+	}
+	return def
 }
 
 // Summary is the folded view of an output schema for a compact descriptor.
