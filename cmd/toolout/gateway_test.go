@@ -7,15 +7,22 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/toolout/toolout/core/gateway"
+	"github.com/toolout/toolout/internal/redistest"
 )
 
 var _ = Describe("toolout gateway", func() {
@@ -107,5 +114,204 @@ var _ = Describe("toolout gateway", func() {
 		rest, _ := io.ReadAll(lines)
 		Expect(<-done).To(Equal(0))
 		Expect(string(rest)).To(ContainSubstring("stopped; cache hits 0, misses 1, compressions ok 1"))
+	})
+})
+
+// serveGateway runs `toolout gateway serve` with the YAML config text in
+// front of upstream and returns its base URL; the server stops (and its
+// exit code is checked) when the spec ends.
+func serveGateway(config string, upstream string, extra ...string) string {
+	cfg := filepath.Join(GinkgoT().TempDir(), "gateway.yaml")
+	Expect(os.WriteFile(cfg, []byte(config), 0o644)).To(Succeed())
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	var stderr bytes.Buffer
+	done := make(chan int, 1)
+	args := append([]string{"gateway", "serve", "--listen", "127.0.0.1:0", "--upstream", upstream, "--config", cfg}, extra...)
+	go func() {
+		done <- run(ctx, args, strings.NewReader(""), pw, &stderr)
+		pw.Close()
+	}()
+	lines := bufio.NewReader(pr)
+	first, err := lines.ReadString('\n')
+	Expect(err).NotTo(HaveOccurred(), stderr.String())
+	addr := regexp.MustCompile(`http://[0-9.:]+`).FindString(first)
+	Expect(addr).NotTo(BeEmpty(), first)
+	DeferCleanup(func() {
+		cancel()
+		_, _ = io.Copy(io.Discard, lines)
+		Expect(<-done).To(Equal(0), stderr.String())
+	})
+	return addr
+}
+
+const simpleConfig = "pipes:\n  tool_output: {enabled: true, strategy: simple, simple_words: 12, enable_expand_context: true}\n"
+
+var _ = Describe("toolout gateway serve, operations", func() {
+	var upstream string
+	BeforeEach(func() {
+		up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			_, _ = io.Copy(io.Discard, r.Body)
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprint(w, `{"choices":[{"index":0,"message":{"role":"assistant","content":"ok"},"finish_reason":"stop"}]}`)
+		}))
+		DeferCleanup(up.Close)
+		upstream = up.URL
+	})
+
+	It("shows the counters on GET /metrics", func() {
+		addr := serveGateway(simpleConfig, upstream)
+		body := `{"messages":[{"role":"user","content":"q"},{"role":"tool","tool_call_id":"c","content":"` + strings.Repeat("data ", 1000) + `"}]}`
+		resp, err := http.Post(addr+"/v1/chat/completions", "application/json", strings.NewReader(body))
+		Expect(err).NotTo(HaveOccurred())
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		resp, err = http.Get(addr + "/metrics")
+		Expect(err).NotTo(HaveOccurred())
+		defer resp.Body.Close()
+		text, _ := io.ReadAll(resp.Body)
+		Expect(string(text)).To(ContainSubstring(`toolout_gateway_requests_total{outcome="ok",route="openai"} 1`))
+		Expect(string(text)).To(ContainSubstring(`toolout_gateway_compressions_total{result="ok"} 1`))
+		Expect(string(text)).To(ContainSubstring(`toolout_gateway_store_entries{kind="original"} 1`))
+		Expect(string(text)).To(MatchRegexp(`toolout_gateway_upstream_duration_seconds_count\{route="openai"\} 1`))
+	})
+
+	It("refuses a 64 MiB body of tiny values with 413 without reading it all", func() {
+		addr := serveGateway(simpleConfig, upstream)
+		body := bytes.Repeat([]byte("0,"), 32<<20)
+		copy(body, `{"messages":[`)
+		resp, err := http.Post(addr+"/v1/chat/completions", "application/json", bytes.NewReader(body))
+		Expect(err).NotTo(HaveOccurred())
+		defer resp.Body.Close()
+		msg, _ := io.ReadAll(resp.Body)
+		Expect(resp.StatusCode).To(Equal(http.StatusRequestEntityTooLarge))
+		Expect(string(msg)).To(ContainSubstring("request body larger than 16777216 bytes"))
+	})
+
+	It("disconnects a client that does not finish its headers within read_header_timeout", func() {
+		addr := serveGateway(simpleConfig+"server: {read_header_timeout: 200ms}\n", upstream)
+		conn, err := net.Dial("tcp", strings.TrimPrefix(addr, "http://"))
+		Expect(err).NotTo(HaveOccurred())
+		defer conn.Close()
+		_, err = io.WriteString(conn, "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n") // and nothing more
+		Expect(err).NotTo(HaveOccurred())
+		Expect(conn.SetReadDeadline(time.Now().Add(30 * time.Second))).To(Succeed()) // a failsafe, far past the timeout
+		_, err = io.ReadAll(conn)
+		Expect(err).NotTo(HaveOccurred(), "the server closed the connection (EOF), the failsafe deadline did not fire")
+	})
+
+	It("disconnects a client that sends its body too slowly, within read_timeout", func() {
+		addr := serveGateway(simpleConfig+"server: {read_timeout: 300ms}\n", upstream)
+		conn, err := net.Dial("tcp", strings.TrimPrefix(addr, "http://"))
+		Expect(err).NotTo(HaveOccurred())
+		defer conn.Close()
+		_, err = io.WriteString(conn, "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{\"messages\":")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(conn.SetReadDeadline(time.Now().Add(30 * time.Second))).To(Succeed())
+		reply, err := io.ReadAll(conn)
+		Expect(err).NotTo(HaveOccurred(), "the server closed the connection")
+		Expect(string(reply)).To(Or(BeEmpty(), ContainSubstring("400")))
+	})
+})
+
+// replica starts `toolout gateway serve` as a process of its own (this
+// test binary, see TestMain) and returns its base URL; SIGTERM stops it
+// when the spec ends, and it must exit 0.
+func replica(config, upstream string) string {
+	cfg := filepath.Join(GinkgoT().TempDir(), "gateway.yaml")
+	Expect(os.WriteFile(cfg, []byte(config), 0o644)).To(Succeed())
+	cmd := exec.Command(os.Args[0], "gateway", "serve", "--listen", "127.0.0.1:0", "--upstream", upstream, "--config", cfg)
+	cmd.Env = append(os.Environ(), "TOOLOUT_AS_MAIN=1")
+	errPath := filepath.Join(GinkgoT().TempDir(), "stderr")
+	errFile, err := os.Create(errPath)
+	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(errFile.Close)
+	cmd.Stderr = errFile // a file, not a buffer: the process writes it while the spec may read it
+	stderr := func() string { b, _ := os.ReadFile(errPath); return string(b) }
+	out, err := cmd.StdoutPipe()
+	Expect(err).NotTo(HaveOccurred())
+	Expect(cmd.Start()).To(Succeed())
+	lines := bufio.NewReader(out)
+	first, err := lines.ReadString('\n')
+	Expect(err).NotTo(HaveOccurred(), stderr)
+	addr := regexp.MustCompile(`http://[0-9.:]+`).FindString(first)
+	Expect(addr).NotTo(BeEmpty(), first)
+	DeferCleanup(func() {
+		Expect(cmd.Process.Signal(syscall.SIGTERM)).To(Succeed())
+		_, _ = io.Copy(io.Discard, lines)
+		Expect(cmd.Wait()).To(Succeed(), stderr)
+	})
+	return addr
+}
+
+var _ = Describe("two gateway replicas sharing one Redis", func() {
+	It("expand, through the second, a result the first compressed", func() {
+		srv, err := redistest.Start(GinkgoT().TempDir())
+		if err == redistest.ErrMissing {
+			Skip(redistest.Missing)
+		}
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(srv.Stop)
+
+		var log strings.Builder
+		for i := range 400 {
+			status := "ok"
+			if i == 333 {
+				status = "FAILED"
+			}
+			fmt.Fprintf(&log, "line %d host=db-%d status=%s\n", i, i%5, status)
+		}
+		original := log.String()
+		shadow := gateway.ShadowID(original)
+		// The model asks to expand when the client says so, and says
+		// whether it saw the original.
+		up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			body, _ := io.ReadAll(r.Body)
+			msg := map[string]any{"role": "assistant", "content": fmt.Sprint("saw original: ", bytes.Contains(body, []byte("status=FAILED")))}
+			finish := "stop"
+			if r.Header.Get("X-Test-Expand") == "yes" && r.Header.Get(gateway.RoundHeader) == "1" {
+				msg = map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{map[string]any{"id": "x1", "type": "function",
+					"function": map[string]any{"name": "expand_context", "arguments": `{"shadow_id":"` + shadow + `"}`}}}}
+				finish = "tool_calls"
+			}
+			out, _ := json.Marshal(map[string]any{"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": finish}}})
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write(out)
+		}))
+		DeferCleanup(up.Close)
+
+		config := simpleConfig + "store: {backend: redis, url: \"" + srv.URL + "\", prefix: \"replicas-spec:\"}\n"
+		first, second := replica(config, up.URL), replica(config, up.URL)
+		request, _ := json.Marshal(map[string]any{"messages": []any{
+			map[string]any{"role": "user", "content": "which line failed?"},
+			map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{map[string]any{"id": "c1", "type": "function",
+				"function": map[string]any{"name": "logs", "arguments": "{}"}}}},
+			map[string]any{"role": "tool", "tool_call_id": "c1", "content": original}}})
+		send := func(base string, expand bool) string {
+			req, _ := http.NewRequest(http.MethodPost, base+"/v1/chat/completions", bytes.NewReader(request))
+			if expand {
+				req.Header.Set("X-Test-Expand", "yes")
+			}
+			resp, err := http.DefaultClient.Do(req)
+			Expect(err).NotTo(HaveOccurred())
+			defer resp.Body.Close()
+			out, _ := io.ReadAll(resp.Body)
+			Expect(resp.StatusCode).To(Equal(200), string(out))
+			return string(out)
+		}
+		metric := func(base, line string) bool {
+			resp, err := http.Get(base + "/metrics")
+			Expect(err).NotTo(HaveOccurred())
+			defer resp.Body.Close()
+			text, _ := io.ReadAll(resp.Body)
+			return strings.Contains(string(text), line)
+		}
+
+		Expect(send(first, false)).To(ContainSubstring("saw original: false"), "the first replica compressed the log")
+		Expect(metric(first, `toolout_gateway_compressions_total{result="ok"} 1`)).To(BeTrue())
+		Expect(send(second, true)).To(ContainSubstring("saw original: true"), "the second replica expanded it from Redis")
+		Expect(metric(second, `toolout_gateway_cache_total{result="hit"} 1`)).To(BeTrue(), "it reused the first one's compression")
+		Expect(metric(second, `toolout_gateway_compressions_total{result="ok"} 0`)).To(BeTrue())
+		Expect(metric(second, `toolout_gateway_expansions_total{answer="original"} 1`)).To(BeTrue())
 	})
 })
