@@ -28,7 +28,7 @@ var textFragments = []string{
 }
 
 // invalidSamples are the named cases of the invalid UTF-8 specs
-// (utf8_test.go); they seed the fuzz targets too.
+// (tiktoken_test.go); they seed the fuzz targets too.
 var invalidSamples = []string{
 	strings.Repeat("\xff", 1000),
 	strings.Repeat("\xff", 7),
