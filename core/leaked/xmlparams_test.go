@@ -32,7 +32,7 @@ var _ = Describe("XML-parameter calls", func() {
 		Entry("a trailing point is a string", "1.", `"1."`),
 		Entry("an exponent without digits is a string", "1e+", `"1e+"`),
 		Entry("two numbers are a string", "1 2", `"1 2"`),
-		Entry("a number with a tab inside the trim is a string", "4\t2", `"4\t2"`),
+		Entry("a tab between digits is a string", "4\t2", `"4\t2"`),
 		Entry("true is a boolean", "true", `true`),
 		Entry("false is a boolean", "\nfalse\n", `false`),
 		Entry("True is a string", "True", `"True"`),
