@@ -2,27 +2,37 @@ package bench
 
 import (
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/pkoukk/tiktoken-go"
+	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
 
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/tokens"
 )
 
-// BenchmarkCount measures token counting throughput per encoding and input
-// kind, plus the adversarial case of one 1 MiB piece with no white space.
-func BenchmarkCount(b *testing.B) {
+// countInputs are the inputs of BenchmarkCount and BenchmarkCountPeer: 1 MiB
+// of each kind, and one 1 MiB piece with no white space.
+func countInputs() (order []string, inputs map[string]string) {
 	const size = 1 << 20
-	inputs := map[string]string{}
+	inputs = map[string]string{}
 	for _, k := range kinds {
 		inputs[k] = generate(k, size)
 	}
 	inputs["one-letter"] = strings.Repeat("a", size)
-	order := append(append([]string(nil), kinds...), "one-letter")
+	return append(append([]string(nil), kinds...), "one-letter"), inputs
+}
+
+// BenchmarkCount measures token counting throughput per encoding and input
+// kind, plus the adversarial case of one 1 MiB piece with no white space.
+func BenchmarkCount(b *testing.B) {
+	order, inputs := countInputs()
 	tks := []core.Tokenizer{tokens.MustNew(tokens.CL100K), tokens.MustNew(tokens.O200K), tokens.Estimator{}}
 	for _, tk := range tks {
 		for _, k := range order {
 			text := inputs[k]
-			b.Run("enc="+tk.Name()+"/input="+k+"/size="+sizeName(size), func(b *testing.B) {
+			b.Run("enc="+tk.Name()+"/input="+k+"/size="+sizeName(len(text)), func(b *testing.B) {
 				b.SetBytes(int64(len(text)))
 				n := 0
 				for b.Loop() {
@@ -32,6 +42,48 @@ func BenchmarkCount(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkCountPeer counts BenchmarkCount's inputs with pkoukk/tiktoken-go,
+// the Go peer, in the same run (sub-benchmark names match, so benchstat
+// compares the two), and fails when a count differs from ours. one-letter
+// is left out: tiktoken-go's merge rescans the piece after every merge, so
+// one 1 MiB piece takes hours (64 KiB: about 20 s).
+func BenchmarkCountPeer(b *testing.B) {
+	order, inputs := countInputs()
+	for _, name := range []string{tokens.CL100K, tokens.O200K} {
+		ours, peer := tokens.MustNew(name), peerEncoding(b, name)
+		for _, k := range order {
+			if k == "one-letter" {
+				continue
+			}
+			text := inputs[k]
+			b.Run("enc="+name+"/input="+k+"/size="+sizeName(len(text)), func(b *testing.B) {
+				b.SetBytes(int64(len(text)))
+				n := 0
+				for b.Loop() {
+					n = len(peer.Encode(text, nil, nil))
+				}
+				if want := ours.Count(text); n != want {
+					b.Fatalf("%s %s: tiktoken-go counts %d tokens, toolout %d", name, k, n, want)
+				}
+				b.ReportMetric(float64(n), "tokens")
+			})
+		}
+	}
+}
+
+var peerOnce sync.Once
+
+// peerEncoding returns tiktoken-go's encoder for name, from the ranks
+// embedded in tiktoken-go-loader (the ones toolout embeds): no download.
+func peerEncoding(b *testing.B, name string) *tiktoken.Tiktoken {
+	peerOnce.Do(func() { tiktoken.SetBpeLoader(tiktoken_loader.NewOfflineLoader()) })
+	enc, err := tiktoken.GetEncoding(name)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return enc
 }
 
 // runs are the adversarial inputs of counting and chunk planning, each as a

@@ -23,10 +23,8 @@ func (e *encoding) count(piece string, valid bool) int {
 	if !valid && !utf8.ValidString(piece) {
 		piece = replaceInvalid(piece)
 	}
-	if len(piece) <= e.maxLen {
-		if _, ok := e.ranks[piece]; ok {
-			return 1
-		}
+	if _, ok := e.ranks.get(piece); ok {
+		return 1
 	}
 	switch {
 	case len(piece) < treeThreshold:
@@ -40,36 +38,60 @@ func (e *encoding) count(piece string, valid bool) int {
 const noRank = math.MaxInt32
 
 func (e *encoding) rank(s string) int {
-	if len(s) > e.maxLen {
-		return noRank // longer than any token: skip hashing it
-	}
-	if r, ok := e.ranks[s]; ok {
-		return r
+	if r, ok := e.ranks.get(s); ok {
+		return int(r)
 	}
 	return noRank
 }
 
-// countLoop is tiktoken's merge: find the lowest-ranked adjacent pair (leftmost
-// on ties), merge it, repeat. Quadratic, and fastest for short pieces.
+// countLoop is tiktoken's merge: find the lowest-ranked adjacent pair
+// (leftmost on ties), merge it, repeat. Quadratic in scans of a small array,
+// and fastest for short pieces: the rank of each adjacent pair is kept, so a
+// merge looks up only the two pairs it changes (tiktoken-go looks up every
+// pair again after each merge, and lookups are most of counting's cost).
 func (e *encoding) countLoop(piece string) int {
-	var buf [treeThreshold + 1]int
-	bounds := buf[:0]
-	for i := 0; i <= len(piece); i++ {
-		bounds = append(bounds, i)
+	var bbuf [treeThreshold + 1]int32
+	var rbuf [treeThreshold]int32
+	parts := len(piece)
+	bounds := bbuf[:parts+1] // part i is piece[bounds[i]:bounds[i+1]]
+	for i := range bounds {
+		bounds[i] = int32(i)
 	}
-	for len(bounds) > 2 {
-		best, at := noRank, -1
-		for i := 0; i+2 < len(bounds); i++ {
-			if r := e.rank(piece[bounds[i]:bounds[i+2]]); r < best {
+	ranks := rbuf[:parts-1] // ranks[i] is the rank of parts i and i+1 together
+	for i := range ranks {
+		ranks[i] = e.rank32(piece[i : i+2])
+	}
+	for parts > 1 {
+		best, at := int32(noRank), -1
+		for i, r := range ranks[:parts-1] {
+			if r < best {
 				best, at = r, i
 			}
 		}
 		if at < 0 {
 			break
 		}
-		bounds = append(bounds[:at+1], bounds[at+2:]...)
+		copy(bounds[at+1:], bounds[at+2:parts+1])
+		if at+2 < parts-1 {
+			copy(ranks[at+1:], ranks[at+2:parts-1])
+		}
+		parts--
+		if at+1 < parts {
+			ranks[at] = e.rank32(piece[bounds[at]:bounds[at+2]])
+		}
+		if at > 0 {
+			ranks[at-1] = e.rank32(piece[bounds[at-1]:bounds[at+1]])
+		}
 	}
-	return len(bounds) - 1
+	return parts
+}
+
+// rank32 is rank for countLoop's array.
+func (e *encoding) rank32(s string) int32 {
+	if r, ok := e.ranks.get(s); ok {
+		return r
+	}
+	return noRank
 }
 
 // countTree performs the same merges as countLoop in O(n log n); see merge.

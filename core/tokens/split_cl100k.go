@@ -36,16 +36,62 @@ func decode(s string, i int) (rune, int) {
 
 // isSpaceRE is regexp2's \s: [\f\n\r\t\v\x85\p{Z}].
 func isSpaceRE(r rune) bool {
-	switch r {
-	case '\f', '\n', '\r', '\t', '\v', 0x85:
-		return true
+	if uint32(r) < utf8.RuneSelf {
+		return asciiClass[r]&classSpace != 0
 	}
-	return r > 0x7f && unicode.Is(unicode.Z, r) || r == ' '
+	return r == 0x85 || unicode.Is(unicode.Z, r)
 }
 
-func isLetter(r rune) bool { return r >= 0 && unicode.IsLetter(r) }
-func isNumber(r rune) bool { return r >= 0 && unicode.IsNumber(r) }
-func isOther(r rune) bool  { return r >= 0 && !isSpaceRE(r) && !isLetter(r) && !isNumber(r) }
+func isLetter(r rune) bool {
+	if uint32(r) < utf8.RuneSelf {
+		return asciiClass[r]&classLetter != 0
+	}
+	return r >= 0 && unicode.IsLetter(r)
+}
+
+func isNumber(r rune) bool {
+	if uint32(r) < utf8.RuneSelf {
+		return asciiClass[r]&classNumber != 0
+	}
+	return r >= 0 && unicode.IsNumber(r)
+}
+
+func isOther(r rune) bool {
+	if uint32(r) < utf8.RuneSelf {
+		return asciiClass[r]&classOther != 0
+	}
+	return r >= 0 && !isSpaceRE(r) && !isLetter(r) && !isNumber(r)
+}
+
+// Class bits of ASCII characters, for the splitters' fast paths: each is
+// the answer of the predicate it is named after (isLetter, isNumber,
+// isSpaceRE, isOther, isUpperish, isLowerish) for an ASCII character.
+const (
+	classLetter uint8 = 1 << iota
+	classNumber
+	classSpace
+	classOther
+	classUpper
+	classLower
+)
+
+var asciiClass = func() (t [utf8.RuneSelf]uint8) {
+	for c := range rune(utf8.RuneSelf) {
+		switch {
+		case 'a' <= c && c <= 'z':
+			t[c] = classLetter | classLower
+		case 'A' <= c && c <= 'Z':
+			t[c] = classLetter | classUpper
+		case '0' <= c && c <= '9':
+			t[c] = classNumber
+		case c == ' ' || '\t' <= c && c <= '\r': // \t \n \v \f \r
+			t[c] = classSpace
+		default:
+			t[c] = classOther
+		}
+	}
+	return t
+}()
 
 // matchCL100K returns the end of the piece that starts at s[i].
 func matchCL100K(s string, i int) int {
@@ -67,13 +113,7 @@ func matchCL100K(s string, i int) int {
 		}
 	}
 	if r, _ := decode(s, j); isLetter(r) {
-		for {
-			r, m := decode(s, j)
-			if !isLetter(r) {
-				return j
-			}
-			j += m
-		}
+		return run(s, j, classLetter, isLetter)
 	}
 	if j := matchDigits(s, i, c, n); j >= 0 {
 		return j
@@ -111,13 +151,7 @@ func matchPunct(s string, i int, c rune, trail string) int {
 	if r, _ := decode(s, j); !isOther(r) && r != utf8.RuneError {
 		return -1
 	}
-	for {
-		r, m := decode(s, j)
-		if m == 0 || !(isOther(r) || r == utf8.RuneError) {
-			break
-		}
-		j += m
-	}
+	j = run(s, j, classOther, isOther) // isOther(U+FFFD): an invalid byte is "other"
 	for j < len(s) && strings.IndexByte(trail, s[j]) >= 0 {
 		j++
 	}

@@ -44,15 +44,25 @@ func isLowerish(r rune) bool {
 // isPrefix is [^\r\n\p{L}\p{N}].
 func isPrefix(r rune) bool { return r >= 0 && r != '\r' && r != '\n' && !isLetter(r) && !isNumber(r) }
 
-// run returns the end of the run of runes from j that satisfy in.
-func run(s string, j int, in func(rune) bool) int {
-	for {
-		r, m := decode(s, j)
-		if m == 0 || !in(r) {
+// run returns the end of the run of runes from j that satisfy in. ascii is
+// in's answer for each ASCII character as a class bit (asciiClass), so that
+// the common case reads a table rather than calling in.
+func run(s string, j int, ascii uint8, in func(rune) bool) int {
+	for j < len(s) {
+		if b := s[j]; b < utf8.RuneSelf {
+			if asciiClass[b]&ascii == 0 {
+				return j
+			}
+			j++
+			continue
+		}
+		r, m := utf8.DecodeRuneInString(s[j:])
+		if !in(r) {
 			return j
 		}
 		j += m
 	}
+	return j
 }
 
 // contraction returns the end of an optional (?i:'s|'t|'re|'ve|'m|'ll|'d)
@@ -72,10 +82,10 @@ func contraction(s string, j int) int {
 // lettersFirst is the first alternative from p (the prefix already taken):
 // U*L+ with U* giving back until L+ can start. It returns -1 when it fails.
 func lettersFirst(s string, p int) int {
-	u := run(s, p, isUpperish)
+	u := run(s, p, classUpper, isUpperish)
 	for j := u; ; {
 		if r, _ := decode(s, j); isLowerish(r) {
-			return contraction(s, run(s, j, isLowerish))
+			return contraction(s, run(s, j, classLower, isLowerish))
 		}
 		if j == p {
 			return -1
@@ -88,11 +98,11 @@ func lettersFirst(s string, p int) int {
 // lettersSecond is the second alternative from p: U+L*. It returns -1 when
 // it fails.
 func lettersSecond(s string, p int) int {
-	u := run(s, p, isUpperish)
+	u := run(s, p, classUpper, isUpperish)
 	if u == p {
 		return -1
 	}
-	return contraction(s, run(s, u, isLowerish))
+	return contraction(s, run(s, u, classLower, isLowerish))
 }
 
 // matchO200K returns the end of the piece that starts at s[i].

@@ -49,10 +49,9 @@ func Names() []string {
 }
 
 type encoding struct {
-	name   string
-	ranks  map[string]int
-	maxLen int // length in bytes of the longest token
-	re     *regexp2.Regexp
+	name  string
+	ranks *rankTable
+	re    *regexp2.Regexp
 }
 
 var (
@@ -87,8 +86,7 @@ func build(name string) (*encoding, error) {
 	// tokens loads the ranks first (200,000 lines for o200k_base), and
 	// Sscan's reflection made that take 0.2 s, and over a second under the
 	// race detector, which every test binary and child process pays.
-	ranks := make(map[string]int, bytes.Count(data, []byte{'\n'})+1)
-	maxLen := 0
+	ranks := newRankTable(bytes.Count(data, []byte{'\n'}) + 1)
 	for n := 1; len(data) > 0; n++ {
 		line := data
 		if i := bytes.IndexByte(data, '\n'); i >= 0 {
@@ -101,7 +99,7 @@ func build(name string) (*encoding, error) {
 		}
 		tok, rank, ok := bytes.Cut(line, []byte{' '})
 		r, err := strconv.Atoi(string(rank))
-		if !ok || err != nil || r < 0 {
+		if !ok || err != nil || r < 0 || r >= noRank {
 			return nil, fmt.Errorf("tokens: %s: embedded ranks: line %d: malformed", name, n)
 		}
 		dec := make([]byte, b64len(tok))
@@ -109,14 +107,13 @@ func build(name string) (*encoding, error) {
 		if err != nil {
 			return nil, fmt.Errorf("tokens: %s: embedded ranks: line %d: %w", name, n, err)
 		}
-		ranks[string(dec[:m])] = r
-		maxLen = max(maxLen, m)
+		ranks.add(string(dec[:m]), int32(r))
 	}
 	re, err := regexp2.Compile(patterns[name], regexp2.None)
 	if err != nil {
 		return nil, fmt.Errorf("tokens: %s: pattern: %w", name, err)
 	}
-	return &encoding{name: name, ranks: ranks, maxLen: maxLen, re: re}, nil
+	return &encoding{name: name, ranks: ranks, re: re}, nil
 }
 
 // Tiktoken is a tiktoken tokenizer for one encoding.
