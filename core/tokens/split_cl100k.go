@@ -95,6 +95,11 @@ var asciiClass = func() (t [utf8.RuneSelf]uint8) {
 
 // matchCL100K returns the end of the piece that starts at s[i].
 func matchCL100K(s string, i int) int {
+	if c := s[i]; c < utf8.RuneSelf && c != '\'' {
+		if j := matchCL100KASCII(s, i, c); j >= 0 {
+			return j
+		}
+	}
 	c, n := decode(s, i)
 	// (?i:'s|'t|'re|'ve|'m|'ll|'d)
 	if c == '\'' && i+1 < len(s) {
@@ -123,6 +128,34 @@ func matchCL100K(s string, i int) int {
 		return j
 	}
 	return matchSpace(s, i, n)
+}
+
+// matchCL100KASCII is matchCL100K's fast path for a piece that starts with
+// an ASCII character other than an apostrophe: the class table decides, as
+// long as the character after it is ASCII too. It returns -1 when the
+// general path must decide.
+func matchCL100KASCII(s string, i int, c byte) int {
+	class := asciiClass[c]
+	switch {
+	case class&classLetter != 0: // \p{L}+
+		return run(s, i+1, classLetter, isLetter)
+	case class&classNumber != 0:
+		return matchDigits(s, i, rune(c), 1)
+	}
+	var next uint8 // the class of the character after c; 0 at the end
+	if i+1 < len(s) {
+		if s[i+1] >= utf8.RuneSelf {
+			return -1
+		}
+		next = asciiClass[s[i+1]]
+	}
+	switch {
+	case next&classLetter != 0 && c != '\r' && c != '\n': // [^\r\n\p{L}\p{N}]\p{L}+
+		return run(s, i+2, classLetter, isLetter)
+	case class&classOther != 0 || c == ' ' && next&classOther != 0: //  ?[^\s\p{L}\p{N}]+[\r\n]*
+		return matchPunct(s, i, rune(c), "\r\n")
+	}
+	return matchSpace(s, i, 1)
 }
 
 // matchDigits is \p{N}{1,3} at s[i] (c, of n bytes); -1 when c is no number.
@@ -164,6 +197,17 @@ func matchSpace(s string, i, n int) int {
 	end := i
 	lastNL := -1
 	for {
+		if end < len(s) && s[end] < utf8.RuneSelf { // ASCII: no decoding
+			c := s[end]
+			if asciiClass[c]&classSpace == 0 {
+				break
+			}
+			if c == '\r' || c == '\n' {
+				lastNL = end
+			}
+			end++
+			continue
+		}
 		r, m := decode(s, end)
 		if m == 0 || !isSpaceRE(r) {
 			break
