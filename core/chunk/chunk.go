@@ -58,6 +58,9 @@ func Make(text string, tk core.Tokenizer, budget int, overlap float64) (Plan, er
 	// tokenizer that can walk its pieces fills it directly, without a slice
 	// of pieces in between.
 	x := newIndex()
+	if r, ok := tk.(resumer); ok {
+		x.resume = func(from int, fn func(start, end, tokens int) bool) { r.WalkPiecesFrom(text, from, fn) }
+	}
 	total := 0
 	var tooLarge error
 	add := func(start, end, tokens int) {
@@ -84,6 +87,16 @@ func Make(text string, tk core.Tokenizer, budget int, overlap float64) (Plan, er
 // pieceWalker is a tokenizer that can hand its pieces over one by one.
 type pieceWalker interface {
 	WalkPieces(s string, fn func(start, end, tokens int))
+}
+
+// resumer is a tokenizer that can walk its pieces from any piece boundary
+// of s on, giving the very pieces and counts of a walk from the start
+// (tokens.Tiktoken: its pre-split reads nothing before a piece's start).
+// Make then keeps one boundary in markEvery and walks a block again when the
+// planner reads it, so that planning costs one tokenization pass plus a few
+// blocks near each cut, and memory a mark (32 bytes) per 64 pieces.
+type resumer interface {
+	WalkPiecesFrom(s string, from int, fn func(start, end, tokens int) bool)
 }
 
 func plan(text string, x *index, budget int, overlap float64) (Plan, error) {

@@ -34,9 +34,25 @@ type index struct {
 	count int      // boundaries pushed
 	last  mark     // the last boundary pushed
 
-	blk int // the block in off and tok, or -1
-	off [markEvery]int
-	tok [markEvery]int
+	// blocks are the last blocks read, decoded: the planner reads a chunk's
+	// start and end in turn, two blocks, and each cut's neighbourhood.
+	blocks [cachedBlocks]block
+	clock  int
+
+	// resume, when set, walks the pieces from a boundary's byte offset on
+	// until fn returns false: the index then keeps its marks only, and
+	// reading a block walks its pieces again (see resumer).
+	resume func(from int, fn func(start, end, tokens int) bool)
+}
+
+// cachedBlocks is how many decoded blocks an index keeps.
+const cachedBlocks = 4
+
+// block is the boundaries j·markEvery up to the next mark, decoded; used is
+// the index's clock when it was last read.
+type block struct {
+	j, used  int
+	off, tok [markEvery]int
 }
 
 // mark is a boundary whose offset and tokens are kept as they are, with
@@ -56,21 +72,32 @@ func (x *index) mark(j int) mark { return x.marks[j/marksPerSegment][j%marksPerS
 func (x *index) nmarks() int { return (x.count + markEvery - 1) / markEvery }
 
 // newIndex returns an empty index.
-func newIndex() *index { return &index{blk: -1} }
+func newIndex() *index {
+	x := &index{}
+	for i := range x.blocks {
+		x.blocks[i].j = -1
+	}
+	return x
+}
 
 // push appends the next boundary: its byte offset and the tokens before it.
 func (x *index) push(off, tok int) {
-	if x.count%markEvery == 0 {
-		if len(x.segs) == 0 || cap(x.segs[len(x.segs)-1])-len(x.segs[len(x.segs)-1]) < blockBytes {
-			x.segs = append(x.segs, make([]byte, 0, segmentSize))
+	switch {
+	case x.count%markEvery == 0:
+		m := mark{off: off, tok: tok}
+		if x.resume == nil {
+			if len(x.segs) == 0 || cap(x.segs[len(x.segs)-1])-len(x.segs[len(x.segs)-1]) < blockBytes {
+				x.segs = append(x.segs, make([]byte, 0, segmentSize))
+			}
+			m.seg = len(x.segs) - 1
+			m.pos = len(x.segs[m.seg])
 		}
-		last := len(x.segs) - 1
 		if x.count%(markEvery*marksPerSegment) == 0 {
 			x.marks = append(x.marks, make([]mark, 0, marksPerSegment))
 		}
 		ms := &x.marks[len(x.marks)-1]
-		*ms = append(*ms, mark{off, tok, last, len(x.segs[last])})
-	} else {
+		*ms = append(*ms, m)
+	case x.resume == nil:
 		seg := &x.segs[len(x.segs)-1]
 		*seg = binary.AppendVarint(*seg, int64(off-x.last.off))
 		*seg = binary.AppendVarint(*seg, int64(tok-x.last.tok))
@@ -87,25 +114,52 @@ func (x *index) at(k int) (off, tok int) {
 		m := x.mark(j)
 		return m.off, m.tok
 	}
-	if j != x.blk {
-		x.load(j)
+	x.clock++
+	lru := 0
+	for i := range x.blocks {
+		b := &x.blocks[i]
+		if b.j == j {
+			b.used = x.clock
+			return b.off[k%markEvery], b.tok[k%markEvery]
+		}
+		if b.used < x.blocks[lru].used {
+			lru = i
+		}
 	}
-	return x.off[k%markEvery], x.tok[k%markEvery]
+	b := &x.blocks[lru]
+	x.load(j, b)
+	b.used = x.clock
+	return b.off[k%markEvery], b.tok[k%markEvery]
 }
 
-// load decodes block j: boundaries j·markEvery up to the next mark.
-func (x *index) load(j int) {
+// load decodes block j, the boundaries j·markEvery up to the next mark,
+// into b.
+func (x *index) load(j int, b *block) {
 	m := x.mark(j)
-	x.off[0], x.tok[0] = m.off, m.tok
+	b.off[0], b.tok[0] = m.off, m.tok
+	b.j = j
+	if x.resume != nil {
+		limit := min(markEvery-1, x.n-j*markEvery) // boundaries after the mark
+		if limit == 0 {
+			return
+		}
+		k, tok := 0, m.tok
+		x.resume(m.off, func(_, end, tokens int) bool {
+			k++
+			tok += tokens
+			b.off[k], b.tok[k] = end, tok
+			return k < limit
+		})
+		return
+	}
 	data := x.segs[m.seg][m.pos:]
 	for i := 1; i < markEvery && j*markEvery+i <= x.n; i++ {
 		d, w := binary.Varint(data)
 		data = data[w:]
 		t, w := binary.Varint(data)
 		data = data[w:]
-		x.off[i], x.tok[i] = x.off[i-1]+int(d), x.tok[i-1]+int(t)
+		b.off[i], b.tok[i] = b.off[i-1]+int(d), b.tok[i-1]+int(t)
 	}
-	x.blk = j
 }
 
 func (x *index) bound(k int) int {

@@ -53,6 +53,12 @@ func checkPlan(tk core.Tokenizer, doc string, budget int, overlap float64, p chu
 	if err2 != nil || !reflect.DeepEqual(again, p) {
 		return fmt.Errorf("not deterministic: %+v, then %+v (%v)", p, again, err2)
 	}
+	if tt, ok := tk.(*tokens.Tiktoken); ok {
+		kept, err3 := chunk.Make(doc, walkOnly{tt}, budget, overlap)
+		if err3 != nil || !reflect.DeepEqual(kept, p) {
+			return fmt.Errorf("walking blocks again planned %+v, keeping every boundary %+v (%v)", p, kept, err3)
+		}
+	}
 	if p.Tokens != total || p.Tokens != tk.Count(doc) {
 		return fmt.Errorf("plan tokens %d, pieces %d, Count %d", p.Tokens, total, tk.Count(doc))
 	}
@@ -139,4 +145,16 @@ func greedyCount(pieces []core.Piece, budget int) int {
 		s = e
 	}
 	return n
+}
+
+// walkOnly hides Tiktoken.WalkPiecesFrom, so that Make keeps every piece
+// boundary instead of walking blocks of pieces again: the two must plan
+// alike.
+type walkOnly struct{ tk *tokens.Tiktoken }
+
+func (w walkOnly) Name() string                                   { return w.tk.Name() }
+func (w walkOnly) Count(s string) int                             { return w.tk.Count(s) }
+func (w walkOnly) Pieces(dst []core.Piece, s string) []core.Piece { return w.tk.Pieces(dst, s) }
+func (w walkOnly) WalkPieces(s string, fn func(start, end, tokens int)) {
+	w.tk.WalkPieces(s, fn)
 }

@@ -158,6 +158,36 @@ func (t *Tiktoken) WalkPieces(s string, fn func(start, end, tokens int)) {
 	t.split(s, func(start, end int) { fn(start, end, t.enc.count(s[start:end], valid)) })
 }
 
+// WalkPiecesFrom calls fn with each pre-split piece of s from byte offset
+// from on, and its token count, in order, until fn returns false. from must
+// be 0 or the end of a piece of s: the pieces are then those WalkPieces
+// gives from there, since splitting reads nothing before a piece's start.
+// Chunk planning uses it to walk a few pieces again instead of keeping them.
+func (t *Tiktoken) WalkPiecesFrom(s string, from int, fn func(start, end, tokens int) bool) {
+	var match func(string, int) int
+	switch t.enc.name {
+	case CL100K:
+		match = matchCL100K
+	case O200K:
+		match = matchO200K
+	default: // no hand-written splitter: the pattern, from the start
+		done := false
+		t.split(s, func(start, end int) {
+			if !done && start >= from {
+				done = !fn(start, end, t.enc.count(s[start:end], false))
+			}
+		})
+		return
+	}
+	for i := from; i < len(s); {
+		j := match(s, i)
+		if !fn(i, j, t.enc.count(s[i:j], false)) {
+			return
+		}
+		i = j
+	}
+}
+
 // Pieces appends the pre-split pieces of s, with their token counts, to dst.
 func (t *Tiktoken) Pieces(dst []core.Piece, s string) []core.Piece {
 	dst = slices.Grow(dst, len(s)/4) // about one piece per four bytes
