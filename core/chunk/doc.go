@@ -57,12 +57,18 @@
 // and max(N, G) + 7 chunks, and exactly N on text of fine pieces (the specs
 // check both, and FuzzPlan on any input).
 //
-// Cost: one tokenization pass, which records each piece boundary (its byte
-// offset and the tokens before it) directly when the tokenizer can walk its
-// pieces (tokens.Tiktoken.WalkPieces; others go through Pieces), then
-// O((N+G) log P) for the cuts, each a binary search over P piece boundaries.
-// Memory: the boundaries are kept as varint differences with a mark every 64
-// (about 2.4 bytes per piece, where two []int took 16 and their growth as
-// much again), so planning holds the text plus at most about 2.5 bytes per
-// byte of it (text of one-byte pieces), 1 or less for logs and prose.
+// Cost: one tokenization pass, then O((N+G) log P) for the cuts, each a
+// binary search over P piece boundaries. The pass records a mark (byte
+// offset and tokens before it) every 64 piece boundaries. With a tokenizer
+// that can walk its pieces from any piece boundary on (tokens.Tiktoken's
+// WalkPiecesFrom: its pre-split reads nothing before a piece's start), that
+// is all it keeps: reading a boundary between marks walks those 64 pieces
+// again, and the planner reads only blocks near its cuts (the last four read
+// stay decoded). Memory is then a 32-byte mark per 64 pieces, about 0.2
+// bytes per byte of text, whatever its size; every spec and FuzzPlan check
+// that the plan equals the one made from every boundary. Any other tokenizer
+// (pieces through WalkPieces or Pieces) has the boundaries between marks
+// kept as varint differences, about 2.4 bytes per piece (two []int took 16,
+// and their growth as much again): at most about 2.5 bytes per byte of text
+// (one-byte pieces), 1 or less for logs and prose.
 package chunk
