@@ -96,7 +96,7 @@ var asciiClass = func() (t [utf8.RuneSelf]uint8) {
 // matchCL100K returns the end of the piece that starts at s[i].
 func matchCL100K(s string, i int) int {
 	if c := s[i]; c < utf8.RuneSelf && c != '\'' {
-		if j := matchCL100KASCII(s, i, c); j >= 0 {
+		if j := matchASCII(s, i, c, wordCL100K, "\r\n"); j >= 0 {
 			return j
 		}
 	}
@@ -130,32 +130,47 @@ func matchCL100K(s string, i int) int {
 	return matchSpace(s, i, n)
 }
 
-// matchCL100KASCII is matchCL100K's fast path for a piece that starts with
-// an ASCII character other than an apostrophe: the class table decides, as
-// long as the character after it is ASCII too. It returns -1 when the
-// general path must decide.
-func matchCL100KASCII(s string, i int, c byte) int {
+// matchASCII is the splitters' fast path for a piece that starts with an
+// ASCII character c other than an apostrophe (cl100k_base tries the
+// contractions first): the class table decides, as long as the character
+// after c is ASCII too. word is the encoding's letter alternatives from an
+// ASCII letter ([^\r\n\p{L}\p{N}]? taken or not), trail the bytes that may
+// follow punctuation. It returns -1 when the general path must decide.
+func matchASCII(s string, i int, c byte, word func(s string, p int) int, trail string) int {
 	class := asciiClass[c]
 	switch {
-	case class&classLetter != 0: // \p{L}+
-		return run(s, i+1, classLetter, isLetter)
+	case class&classLetter != 0:
+		return word(s, i)
 	case class&classNumber != 0:
 		return matchDigits(s, i, rune(c), 1)
 	}
-	var next uint8 // the class of the character after c; 0 at the end
-	if i+1 < len(s) {
-		if s[i+1] >= utf8.RuneSelf {
-			return -1
-		}
-		next = asciiClass[s[i+1]]
+	next, ok := nextClass(s, i)
+	if !ok {
+		return -1
 	}
 	switch {
-	case next&classLetter != 0 && c != '\r' && c != '\n': // [^\r\n\p{L}\p{N}]\p{L}+
-		return run(s, i+2, classLetter, isLetter)
-	case class&classOther != 0 || c == ' ' && next&classOther != 0: //  ?[^\s\p{L}\p{N}]+[\r\n]*
-		return matchPunct(s, i, rune(c), "\r\n")
+	case next&classLetter != 0 && c != '\r' && c != '\n': // [^\r\n\p{L}\p{N}] then a word
+		return word(s, i+1)
+	case class&classOther != 0 || c == ' ' && next&classOther != 0: //  ?[^\s\p{L}\p{N}]+[TRAIL]*
+		return matchPunct(s, i, rune(c), trail)
 	}
 	return matchSpace(s, i, 1)
+}
+
+// wordCL100K is matchASCII's word for cl100k_base: \p{L}+, which may stop
+// at a non-ASCII letter or not.
+func wordCL100K(s string, p int) int { return run(s, p, classLetter, isLetter) }
+
+// nextClass returns the class of the character after s[i], 0 at the end of
+// s, and false when that character is not ASCII.
+func nextClass(s string, i int) (uint8, bool) {
+	switch {
+	case i+1 >= len(s):
+		return 0, true
+	case s[i+1] >= utf8.RuneSelf:
+		return 0, false
+	}
+	return asciiClass[s[i+1]], true
 }
 
 // matchDigits is \p{N}{1,3} at s[i] (c, of n bytes); -1 when c is no number.

@@ -108,7 +108,7 @@ func lettersSecond(s string, p int) int {
 // matchO200K returns the end of the piece that starts at s[i].
 func matchO200K(s string, i int) int {
 	if c := s[i]; c < utf8.RuneSelf {
-		if j := matchO200KASCII(s, i, c); j >= 0 {
+		if j := matchASCII(s, i, c, wordO200KASCII, "\r\n/"); j >= 0 {
 			return j
 		}
 	}
@@ -134,38 +134,11 @@ func matchO200K(s string, i int) int {
 	return matchSpace(s, i, n)
 }
 
-// matchO200KASCII is matchO200K's fast path for a piece that starts with an
-// ASCII character, while the characters that decide it are ASCII too; it
-// returns -1 when the general path must decide. In ASCII no letter is both
-// upper and lower, so the two letter alternatives (U*L+ and U+L*) come to
-// one: the upper run, then the lower run, then a contraction.
-func matchO200KASCII(s string, i int, c byte) int {
-	class := asciiClass[c]
-	switch {
-	case class&classLetter != 0:
-		return wordO200KASCII(s, i)
-	case class&classNumber != 0:
-		return matchDigits(s, i, rune(c), 1)
-	}
-	var next uint8 // the class of the character after c; 0 at the end
-	if i+1 < len(s) {
-		if s[i+1] >= utf8.RuneSelf {
-			return -1
-		}
-		next = asciiClass[s[i+1]]
-	}
-	switch {
-	case next&classLetter != 0 && c != '\r' && c != '\n': // [^\r\n\p{L}\p{N}] then a word
-		return wordO200KASCII(s, i+1)
-	case class&classOther != 0 || c == ' ' && next&classOther != 0: //  ?[^\s\p{L}\p{N}]+[\r\n/]*
-		return matchPunct(s, i, rune(c), "\r\n/")
-	}
-	return matchSpace(s, i, 1)
-}
-
-// wordO200KASCII is the letter alternatives from p, an ASCII letter: -1
-// when the runs stop at a non-ASCII character, which may be a letter that
-// is both upper and lower and so needs the general path's backtracking.
+// wordO200KASCII is matchASCII's word for o200k_base. In ASCII no letter is
+// both upper and lower, so the two letter alternatives (U*L+ and U+L*) come
+// to one: the upper run, then the lower run, then a contraction. It returns
+// -1 when the runs stop at a non-ASCII character, which may be a letter
+// that is both upper and lower and so needs the general path's backtracking.
 func wordO200KASCII(s string, p int) int {
 	j := p
 	for j < len(s) && asciiClass[s[j]&0x7f]&classUpper != 0 && s[j] < utf8.RuneSelf {
