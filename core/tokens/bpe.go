@@ -37,9 +37,10 @@ func (e *encoding) count(piece string, valid bool) int {
 
 const noRank = math.MaxInt32
 
-func (e *encoding) rank(s string) int {
+// rank returns the rank of token s, or noRank when s is no token.
+func (e *encoding) rank(s string) int32 {
 	if r, ok := e.ranks.get(s); ok {
-		return int(r)
+		return r
 	}
 	return noRank
 }
@@ -59,7 +60,7 @@ func (e *encoding) countLoop(piece string) int {
 	}
 	ranks := rbuf[:parts-1] // ranks[i] is the rank of parts i and i+1 together
 	for i := range ranks {
-		ranks[i] = e.rank32(piece[i : i+2])
+		ranks[i] = e.rank(piece[i : i+2])
 	}
 	for parts > 1 {
 		best, at := int32(noRank), -1
@@ -77,21 +78,13 @@ func (e *encoding) countLoop(piece string) int {
 		}
 		parts--
 		if at+1 < parts {
-			ranks[at] = e.rank32(piece[bounds[at]:bounds[at+2]])
+			ranks[at] = e.rank(piece[bounds[at]:bounds[at+2]])
 		}
 		if at > 0 {
-			ranks[at-1] = e.rank32(piece[bounds[at-1]:bounds[at+1]])
+			ranks[at-1] = e.rank(piece[bounds[at-1]:bounds[at+1]])
 		}
 	}
 	return parts
-}
-
-// rank32 is rank for countLoop's array.
-func (e *encoding) rank32(s string) int32 {
-	if r, ok := e.ranks.get(s); ok {
-		return r
-	}
-	return noRank
 }
 
 // countTree performs the same merges as countLoop in O(n log n); see merge.

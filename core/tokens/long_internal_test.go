@@ -92,7 +92,7 @@ func quadratic(e *encoding, piece string) int {
 		bounds[i] = i
 	}
 	for {
-		best, at := noRank, -1
+		best, at := int32(noRank), -1
 		for i := 0; i+2 < len(bounds); i++ {
 			if r := e.rank(piece[bounds[i]:bounds[i+2]]); r < best {
 				best, at = r, i

@@ -5,26 +5,6 @@ import (
 	"unicode/utf8"
 )
 
-// splitO200K is a hand-written equivalent of o200k_base's pre-split
-// pattern, which regexp2 runs at a few MB/s:
-//
-//	[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|
-//	[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|
-//	\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+
-//
-// The alternatives are tried in order at each position, with the regex
-// engine's backtracking reproduced where it matters: in the first
-// alternative the greedy upper run gives characters back until a lower one
-// can start, and the optional prefix is tried before its absence. A spec
-// checks the pieces against regexp2 on random text.
-func splitO200K(s string, fn func(start, end int)) {
-	for i := 0; i < len(s); {
-		j := matchO200K(s, i)
-		fn(i, j)
-		i = j
-	}
-}
-
 // isUpperish is [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}].
 func isUpperish(r rune) bool {
 	if r < utf8.RuneSelf {
@@ -48,13 +28,10 @@ func isPrefix(r rune) bool { return r >= 0 && r != '\r' && r != '\n' && !isLette
 // in's answer for each ASCII character as a class bit (asciiClass), so that
 // the common case reads a table rather than calling in.
 func run(s string, j int, ascii uint8, in func(rune) bool) int {
-	for j < len(s) {
-		if b := s[j]; b < utf8.RuneSelf {
-			if asciiClass[b]&ascii == 0 {
-				return j
-			}
-			j++
-			continue
+	for {
+		j = asciiRun(s, j, ascii)
+		if j == len(s) || s[j] < utf8.RuneSelf {
+			return j
 		}
 		r, m := utf8.DecodeRuneInString(s[j:])
 		if !in(r) {
@@ -62,7 +39,6 @@ func run(s string, j int, ascii uint8, in func(rune) bool) int {
 		}
 		j += m
 	}
-	return j
 }
 
 // contraction returns the end of an optional (?i:'s|'t|'re|'ve|'m|'ll|'d)
@@ -105,7 +81,19 @@ func lettersSecond(s string, p int) int {
 	return contraction(s, run(s, u, classLower, isLowerish))
 }
 
-// matchO200K returns the end of the piece that starts at s[i].
+// matchO200K returns the end of the piece that starts at s[i]: a
+// hand-written equivalent of o200k_base's pre-split
+// pattern, which regexp2 runs at a few MB/s:
+//
+//	[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|
+//	[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|
+//	\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+
+//
+// The alternatives are tried in order at each position, with the regex
+// engine's backtracking reproduced where it matters: in the first
+// alternative the greedy upper run gives characters back until a lower one
+// can start, and the optional prefix is tried before its absence. A spec
+// checks the pieces against regexp2 on random text.
 func matchO200K(s string, i int) int {
 	if c := s[i]; c < utf8.RuneSelf {
 		if j := matchASCII(s, i, c, wordO200KASCII, "\r\n/"); j >= 0 {
@@ -140,15 +128,17 @@ func matchO200K(s string, i int) int {
 // -1 when the runs stop at a non-ASCII character, which may be a letter
 // that is both upper and lower and so needs the general path's backtracking.
 func wordO200KASCII(s string, p int) int {
-	j := p
-	for j < len(s) && asciiClass[s[j]&0x7f]&classUpper != 0 && s[j] < utf8.RuneSelf {
-		j++
-	}
-	for j < len(s) && asciiClass[s[j]&0x7f]&classLower != 0 && s[j] < utf8.RuneSelf {
-		j++
-	}
+	j := asciiRun(s, asciiRun(s, p, classUpper), classLower)
 	if j < len(s) && s[j] >= utf8.RuneSelf {
 		return -1
 	}
 	return contraction(s, j)
+}
+
+// asciiRun returns the end of the run of ASCII characters of class from j.
+func asciiRun(s string, j int, class uint8) int {
+	for j < len(s) && s[j] < utf8.RuneSelf && asciiClass[s[j]]&class != 0 {
+		j++
+	}
+	return j
 }

@@ -52,7 +52,13 @@ type encoding struct {
 	name  string
 	ranks *rankTable
 	re    *regexp2.Regexp
+	// match is the hand-written splitter (matchCL100K, matchO200K): the
+	// end of the piece that starts at s[i]. Nil splits with re.
+	match func(s string, i int) int
 }
+
+// matchers are the hand-written splitters, by encoding.
+var matchers = map[string]func(string, int) int{CL100K: matchCL100K, O200K: matchO200K}
 
 var (
 	encOnce = map[string]*sync.Once{CL100K: {}, O200K: {}}
@@ -113,7 +119,7 @@ func build(name string) (*encoding, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tokens: %s: pattern: %w", name, err)
 	}
-	return &encoding{name: name, ranks: ranks, re: re}, nil
+	return &encoding{name: name, ranks: ranks, re: re, match: matchers[name]}, nil
 }
 
 // Tiktoken is a tiktoken tokenizer for one encoding.
@@ -147,7 +153,7 @@ func (t *Tiktoken) Name() string { return t.enc.name }
 func (t *Tiktoken) Count(s string) int {
 	n := 0
 	valid := utf8.ValidString(s)
-	t.split(s, func(start, end int) { n += t.enc.count(s[start:end], valid) })
+	t.walk(s, 0, func(start, end int) bool { n += t.enc.count(s[start:end], valid); return true })
 	return n
 }
 
@@ -155,7 +161,7 @@ func (t *Tiktoken) Count(s string) int {
 // in order, without building a slice (chunk planning uses it).
 func (t *Tiktoken) WalkPieces(s string, fn func(start, end, tokens int)) {
 	valid := utf8.ValidString(s)
-	t.split(s, func(start, end int) { fn(start, end, t.enc.count(s[start:end], valid)) })
+	t.walk(s, 0, func(start, end int) bool { fn(start, end, t.enc.count(s[start:end], valid)); return true })
 }
 
 // WalkPiecesFrom calls fn with each pre-split piece of s from byte offset
@@ -164,54 +170,40 @@ func (t *Tiktoken) WalkPieces(s string, fn func(start, end, tokens int)) {
 // gives from there, since splitting reads nothing before a piece's start.
 // Chunk planning uses it to walk a few pieces again instead of keeping them.
 func (t *Tiktoken) WalkPiecesFrom(s string, from int, fn func(start, end, tokens int) bool) {
-	var match func(string, int) int
-	switch t.enc.name {
-	case CL100K:
-		match = matchCL100K
-	case O200K:
-		match = matchO200K
-	default: // no hand-written splitter: the pattern, from the start
-		done := false
-		t.split(s, func(start, end int) {
-			if !done && start >= from {
-				done = !fn(start, end, t.enc.count(s[start:end], false))
-			}
-		})
-		return
-	}
-	for i := from; i < len(s); {
-		j := match(s, i)
-		if !fn(i, j, t.enc.count(s[i:j], false)) {
-			return
-		}
-		i = j
-	}
+	t.walk(s, from, func(start, end int) bool { return fn(start, end, t.enc.count(s[start:end], false)) })
 }
 
 // Pieces appends the pre-split pieces of s, with their token counts, to dst.
 func (t *Tiktoken) Pieces(dst []core.Piece, s string) []core.Piece {
 	dst = slices.Grow(dst, len(s)/4) // about one piece per four bytes
 	valid := utf8.ValidString(s)
-	t.split(s, func(start, end int) {
+	t.walk(s, 0, func(start, end int) bool {
 		dst = append(dst, core.Piece{Start: start, End: end, Tokens: t.enc.count(s[start:end], valid)})
+		return true
 	})
 	return dst
 }
 
-// split calls fn with the byte range of each pre-split piece of s, in order.
-// The ranges are contiguous and cover s.
-func (t *Tiktoken) split(s string, fn func(start, end int)) {
-	if s == "" {
+// walk calls fn with the byte range of each pre-split piece of s from byte
+// offset from (0 or the end of a piece) on, in order, until fn returns false.
+// From 0, the ranges are contiguous and cover s.
+func (t *Tiktoken) walk(s string, from int, fn func(start, end int) bool) {
+	if match := t.enc.match; match != nil {
+		for i := from; i < len(s); {
+			j := match(s, i)
+			if !fn(i, j) {
+				return
+			}
+			i = j
+		}
 		return
 	}
-	switch t.enc.name {
-	case CL100K:
-		splitCL100K(s, fn)
-	case O200K:
-		splitO200K(s, fn)
-	default:
-		splitRegexp(t.enc.re, s, fn)
-	}
+	done := false
+	splitRegexp(t.enc.re, s, func(start, end int) {
+		if !done && start >= from {
+			done = !fn(start, end)
+		}
+	})
 }
 
 // splitRegexp splits with the encoding's pattern itself: the reference the
