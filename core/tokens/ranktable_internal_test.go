@@ -11,8 +11,9 @@ import (
 
 // TestRankTable checks the packed table against the ranks file itself: every
 // token of both encodings is found with its rank, and strings that are no
-// token (each token with a byte changed, cut or added, and random bytes of
-// every length up to 20) are not.
+// token (each token with a byte changed, cut or added, a quarter of them
+// under the race detector as Trials says, and random bytes of every length
+// up to 20) are not.
 func TestRankTable(t *testing.T) {
 	for _, name := range Names() {
 		want := map[string]int32{}
@@ -43,8 +44,13 @@ func TestRankTable(t *testing.T) {
 			}
 		}
 		rng := rand.New(rand.NewPCG(1, uint64(len(name))))
+		every := len(want) / Trials(len(want)) // near-misses of every token, or of one in four under race
+		i := 0
 		for tok := range want {
 			check(tok)
+			if i++; i%every != 0 {
+				continue
+			}
 			b := []byte(tok)
 			b[rng.IntN(len(b))] ^= byte(1 + rng.IntN(255))
 			check(string(b))
