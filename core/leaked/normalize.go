@@ -1,10 +1,10 @@
 package leaked
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // Kinds of decoded values.
@@ -18,17 +18,47 @@ type decoded struct {
 	kind   int
 	name   string
 	args   []byte
-	raw    []byte // the value, for a dropped entry
+	raw    string // the value, for a dropped entry
 	reason string // why it is not a call
 }
 
 // decodeCalls turns one valid JSON value (an object or an array) into calls,
-// broken attempts and values that are not calls.
-func decodeCalls(text string) []decoded {
-	v := []byte(strings.TrimSpace(text))
-	if len(v) > 0 && v[0] == '[' {
+// broken attempts and values that are not calls, appended to out. When p
+// has just parsed text (parsed), its members are read from p; otherwise
+// text is parsed again.
+func decodeCalls(out []decoded, p *strict, text string, parsed bool) []decoded {
+	v := trimJSONSpace(text)
+	if !parsed && p.value(v, 0) != len(v) {
+		return append(out, decodeSlow(v)...)
+	}
+	if v[0] != '[' {
+		return append(out, decodeCall(fastMembers(p, v)))
+	}
+	if len(p.kids) == 0 {
+		return append(out, decoded{kind: notCall, raw: v, reason: "empty array"})
+	}
+	// Each item is parsed again for its own members; the items are copied
+	// out first, as parsing one reuses p.
+	items := make([]string, len(p.kids))
+	for i, k := range p.kids {
+		items[i] = k.val
+	}
+	for _, it := range items {
+		if len(it) == 0 || it[0] != '{' || p.value(it, 0) != len(it) {
+			out = append(out, decodeCall(members{raw: it}))
+			continue
+		}
+		out = append(out, decodeCall(fastMembers(p, it)))
+	}
+	return out
+}
+
+// decodeSlow decodes with encoding/json what the strict parser could not
+// read (an escaped key): the same answers, slowly.
+func decodeSlow(v string) []decoded {
+	if v[0] == '[' {
 		var items []json.RawMessage
-		if err := json.Unmarshal(v, &items); err != nil {
+		if err := json.Unmarshal([]byte(v), &items); err != nil {
 			return []decoded{{kind: broken, raw: v, reason: "invalid JSON: " + err.Error()}}
 		}
 		if len(items) == 0 {
@@ -36,50 +66,115 @@ func decodeCalls(text string) []decoded {
 		}
 		out := make([]decoded, 0, len(items))
 		for _, it := range items {
-			out = append(out, decodeCall(it))
+			out = append(out, decodeCall(slowMembers(string(it))))
 		}
 		return out
 	}
-	return []decoded{decodeCall(v)}
+	return []decoded{decodeCall(slowMembers(v))}
+}
+
+// members are the raw values of the members of a call object that decoding
+// reads; a member that is absent is "". ok is false when the value is not
+// a JSON object.
+type members struct {
+	raw                                            string
+	ok                                             bool
+	name, function, tool, typ                      string
+	description, parameters, arguments, properties string
+}
+
+// set records a member by its (decoded) key; a later duplicate wins, as
+// in encoding/json.
+func (m *members) set(key, val string) {
+	switch key {
+	case "name":
+		m.name = val
+	case "function":
+		m.function = val
+	case "tool":
+		m.tool = val
+	case "type":
+		m.typ = val
+	case "description":
+		m.description = val
+	case "parameters":
+		m.parameters = val
+	case "arguments":
+		m.arguments = val
+	case "properties":
+		m.properties = val
+	}
+}
+
+// fastMembers reads the members of the object p has just parsed (raw);
+// escaped keys take the slow path.
+func fastMembers(p *strict, raw string) members {
+	if raw[0] != '{' {
+		return members{raw: raw}
+	}
+	if p.escaped {
+		return slowMembers(raw)
+	}
+	m := members{raw: raw, ok: true}
+	for _, k := range p.kids {
+		m.set(k.key, k.val)
+	}
+	return m
+}
+
+// slowMembers reads an object's members with encoding/json.
+func slowMembers(raw string) members {
+	var obj map[string]json.RawMessage
+	if json.Unmarshal([]byte(raw), &obj) != nil || obj == nil {
+		return members{raw: raw}
+	}
+	m := members{raw: raw, ok: true}
+	for k, v := range obj {
+		m.set(k, string(v))
+	}
+	return m
+}
+
+// membersOf reads the members of a raw object nested in a call.
+func membersOf(raw string) members {
+	var p strict
+	if len(raw) == 0 || raw[0] != '{' || p.value(raw, 0) != len(raw) {
+		return slowMembers(raw)
+	}
+	return fastMembers(&p, raw)
 }
 
 // decodeCall normalizes one call object.
-func decodeCall(raw json.RawMessage) decoded {
-	d := decoded{kind: notCall, raw: raw}
-	if len(raw) == 0 || raw[0] != '{' {
+func decodeCall(m members) decoded {
+	d := decoded{kind: notCall, raw: m.raw}
+	if !m.ok {
 		d.reason = "not a JSON object"
 		return d
 	}
-	if !mayName(raw) {
+	if m.name == "" && m.function == "" && m.tool == "" {
 		d.reason = noName
 		return d
 	}
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
-		d.reason = "not a JSON object"
-		return d
-	}
 	// The OpenAI shape {"type":"function","function":{"name":…,"arguments":"…"}}.
-	if fn, ok := obj["function"]; ok && isString(obj["type"], "function") {
-		var inner map[string]json.RawMessage
-		if json.Unmarshal(fn, &inner) == nil && inner != nil {
-			obj = inner
+	if m.function != "" && m.function[0] == '{' && isString(m.typ, "function") {
+		if inner := membersOf(m.function); inner.ok {
+			m = inner
 		}
 	}
-	name, ok := nameOf(obj)
+	name, ok := nameOf(m)
 	if !ok {
 		d.reason = noName
 		return d
 	}
-	if isToolDefinition(obj) {
+	if isToolDefinition(m) {
 		d.reason = "a tool definition, not a call"
 		return d
 	}
-	argRaw, present := obj["parameters"]
-	if !present {
-		argRaw, present = obj["arguments"]
+	argRaw := m.parameters
+	if argRaw == "" {
+		argRaw = m.arguments
 	}
-	args, err := argumentsOf(argRaw, present)
+	args, err := argumentsOf(argRaw)
 	if err != nil {
 		d.kind, d.reason = broken, err.Error()
 		return d
@@ -90,27 +185,35 @@ func decodeCall(raw json.RawMessage) decoded {
 
 const noName = "no tool name (want a non-empty string in name, function or tool)"
 
-// mayName is a fast test that saves decoding objects that cannot have a
-// name: it is false only when no name key appears and nothing is escaped.
-func mayName(raw []byte) bool {
-	return bytes.IndexByte(raw, '\\') >= 0 || bytes.Contains(raw, []byte(`"name"`)) ||
-		bytes.Contains(raw, []byte(`"function"`)) || bytes.Contains(raw, []byte(`"tool"`))
+// unquote returns the string a JSON string literal denotes; false when
+// raw is not a string.
+func unquote(raw string) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' {
+		return "", false
+	}
+	if inner := raw[1 : len(raw)-1]; !containsByte(inner, '\\') && utf8.ValidString(inner) {
+		return inner, true
+	}
+	var s string
+	if json.Unmarshal([]byte(raw), &s) != nil {
+		return "", false
+	}
+	return s, true
 }
 
-func isString(raw json.RawMessage, want string) bool {
-	var s string
-	return raw != nil && json.Unmarshal(raw, &s) == nil && s == want
+func isString(raw string, want string) bool {
+	s, ok := unquote(raw)
+	return ok && s == want
 }
 
 // nameOf returns the call's name: name wins over function, function over tool.
-func nameOf(obj map[string]json.RawMessage) (string, bool) {
-	for _, field := range []string{"name", "function", "tool"} {
-		raw, ok := obj[field]
-		if !ok {
+func nameOf(m members) (string, bool) {
+	for _, raw := range []string{m.name, m.function, m.tool} {
+		if raw == "" {
 			continue
 		}
-		var s string
-		if json.Unmarshal(raw, &s) != nil || strings.TrimSpace(s) == "" {
+		s, ok := unquote(raw)
+		if !ok || strings.TrimSpace(s) == "" {
 			return "", false
 		}
 		return s, true
@@ -120,36 +223,28 @@ func nameOf(obj map[string]json.RawMessage) (string, bool) {
 
 // isToolDefinition recognizes {"name", "description", "parameters": <JSON Schema>}
 // with no arguments: a model quoting its tool list, not calling a tool.
-func isToolDefinition(obj map[string]json.RawMessage) bool {
-	if _, ok := obj["description"]; !ok {
+func isToolDefinition(m members) bool {
+	if m.description == "" || m.arguments != "" || m.parameters == "" || m.parameters[0] != '{' {
 		return false
 	}
-	if _, ok := obj["arguments"]; ok {
-		return false
-	}
-	var schema map[string]json.RawMessage
-	if json.Unmarshal(obj["parameters"], &schema) != nil || schema == nil {
-		return false
-	}
-	_, props := schema["properties"]
-	return isString(schema["type"], "object") || props
+	schema := membersOf(m.parameters)
+	return schema.ok && (isString(schema.typ, "object") || schema.properties != "")
 }
 
 // argumentsOf returns the arguments as a compact JSON object: an object as is,
 // a string holding an object decoded once, missing or null as {}.
-func argumentsOf(raw json.RawMessage, present bool) ([]byte, error) {
-	raw = bytes.TrimSpace(raw)
-	if !present || string(raw) == "null" {
+func argumentsOf(raw string) ([]byte, error) {
+	if raw == "" || raw == "null" {
 		return []byte("{}"), nil
 	}
 	switch raw[0] {
 	case '{':
 		return compact(raw), nil
 	case '"':
-		var s string
-		_ = json.Unmarshal(raw, &s)
-		inner := bytes.TrimSpace([]byte(s))
-		if len(inner) > 0 && inner[0] == '{' && json.Valid(inner) {
+		s, _ := unquote(raw)
+		inner := strings.TrimSpace(s)
+		var p strict
+		if len(inner) > 0 && inner[0] == '{' && (p.value(inner, 0) == len(inner) || json.Valid([]byte(inner))) {
 			return compact(inner), nil
 		}
 		return nil, fmt.Errorf("arguments: a string that does not hold a JSON object: %s", raw)
@@ -157,10 +252,33 @@ func argumentsOf(raw json.RawMessage, present bool) ([]byte, error) {
 	return nil, fmt.Errorf("arguments: want a JSON object, got %s", raw)
 }
 
-func compact(raw []byte) []byte {
-	var b bytes.Buffer
-	if json.Compact(&b, raw) != nil {
-		return raw
+// compact returns valid JSON without the white space outside its strings,
+// as json.Compact does, in a new slice.
+func compact(raw string) []byte {
+	out := make([]byte, 0, len(raw))
+	for i := 0; i < len(raw); i++ {
+		switch c := raw[i]; c {
+		case ' ', '\t', '\n', '\r':
+		case '"':
+			end := jsonStringEnd(raw, i)
+			if end < 0 { // not valid: kept as it is
+				return append(out[:0], raw...)
+			}
+			out = append(out, raw[i:end]...)
+			i = end - 1
+		default:
+			out = append(out, c)
+		}
 	}
-	return b.Bytes()
+	return out
+}
+
+// trimJSONSpace trims JSON's white space from both ends.
+func trimJSONSpace(s string) string {
+	i := skipJSONSpace(s, 0)
+	j := len(s)
+	for j > i && (s[j-1] == ' ' || s[j-1] == '\t' || s[j-1] == '\n' || s[j-1] == '\r') {
+		j--
+	}
+	return s[i:j]
 }

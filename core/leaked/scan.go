@@ -22,6 +22,9 @@ type scanner struct {
 	needles                map[string]*memo // next occurrence of a tag (case-insensitive)
 	opener, param          memo             // next block opener, next parameter tag
 	inline                 inlineState
+
+	json strict    // the parser of the values inside wrappers
+	kept []decoded // jsonBlock's decoded values, reused from block to block
 }
 
 func newScanner(s string, opts Options) *scanner {

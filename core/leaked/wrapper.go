@@ -67,8 +67,11 @@ func jsonStart(s string, j int) bool {
 
 // parseBody reads the JSON values after an opening tag that ends at after:
 // white space, an optional code fence, then values back to back. It calls
-// each with every valid value, repaired, and keeps none of them.
-func (sc *scanner) parseBody(after int, each func(value string)) body {
+// each with every valid value, repaired, until each returns false; parsed
+// says that sc.json holds the value's members (it was valid as written, and
+// read in one pass). A value that is not valid as written is scanned for its
+// extent and repaired, then validated again by encoding/json.
+func (sc *scanner) parseBody(after int, each func(value string, parsed bool) bool) body {
 	s := sc.s
 	var b body
 	j := skipSpace(s, after)
@@ -83,23 +86,33 @@ func (sc *scanner) parseBody(after int, each func(value string)) body {
 	}
 	b.started = true
 	for jsonStart(s, j) {
-		end, fixed, reps, err := scanJSON(s, j)
-		text := s[j:end]
-		if fixed != nil {
-			text = string(fixed)
-		}
-		if err == nil {
-			err = validJSON(text)
-		}
-		if err != nil {
-			b.err = err
-			return b
-		}
-		each(text)
-		for _, r := range reps {
-			if !contains(b.repairs, r) {
-				b.repairs = append(b.repairs, r)
+		end := sc.json.value(s, j)
+		parsed := end >= 0
+		text := s[j:max(end, j)]
+		if !parsed {
+			var fixed []byte
+			var reps []string
+			var err error
+			end, fixed, reps, err = scanJSON(s, j)
+			text = s[j:end]
+			if fixed != nil {
+				text = string(fixed)
 			}
+			if err == nil {
+				err = validJSON(text)
+			}
+			if err != nil {
+				b.err = err
+				return b
+			}
+			for _, r := range reps {
+				if !contains(b.repairs, r) {
+					b.repairs = append(b.repairs, r)
+				}
+			}
+		}
+		if !each(text, parsed) {
+			return b
 		}
 		b.end = end
 		j = skipSpace(s, end)
@@ -116,7 +129,8 @@ func (sc *scanner) parseBody(after int, each func(value string)) body {
 // validJSON returns the decoder's error when text is not valid JSON (the
 // scan only finds its extent).
 func validJSON(text string) error {
-	if json.Valid([]byte(text)) {
+	var p strict
+	if len(text) > 0 && p.value(text, 0) == len(text) || json.Valid([]byte(text)) {
 		return nil
 	}
 	var v json.RawMessage
@@ -125,22 +139,31 @@ func validJSON(text string) error {
 
 // jsonBlock handles a wrapper whose opening tag at s[i] ends at after and is
 // not followed by a block or an XML-parameter form.
+//
+// One pass decodes the values and keeps what it decoded from the first
+// attempt at a call on, all of which the result reports; the values before
+// it are not calls and are not kept, so that a long body of values that are
+// not calls costs no memory, and are decoded again, only when an attempt
+// follows them, to be reported.
 func (sc *scanner) jsonBlock(i, w, after int) int {
 	s := sc.s
 	pattern := openTags[w]
-	// Two passes, so that a long body of values that are not calls keeps
-	// nothing: the first looks for an attempt (and keeps what it decoded
-	// there), the second reports.
-	var first []decoded // the decoded value that is the first attempt
+	kept := sc.kept[:0]
 	firstAt, n := -1, 0
-	b := sc.parseBody(after, func(v string) {
+	b := sc.parseBody(after, func(v string, parsed bool) bool {
+		mark := len(kept)
+		kept = decodeCalls(kept, &sc.json, v, parsed)
 		if firstAt < 0 {
-			if d := decodeCalls(v); slices.ContainsFunc(d, isAttempt) {
-				first, firstAt = d, n
+			if slices.ContainsFunc(kept[mark:], isAttempt) {
+				firstAt = n
+			} else {
+				kept = kept[:mark]
 			}
 		}
 		n++
+		return true
 	})
+	defer func() { sc.kept = kept[:0] }()
 	if !b.started {
 		sc.flush()
 		return after // prose: the opening tag stays text
@@ -162,22 +185,33 @@ func (sc *scanner) jsonBlock(i, w, after int) int {
 	for _, r := range b.repairs {
 		sc.repairs = append(sc.repairs, Repair{Pattern: pattern, Offset: i, Kind: r})
 	}
-	n = 0
-	sc.parseBody(after, func(v string) {
-		ds := first
-		if n != firstAt {
-			ds = decodeCalls(v)
-		}
-		n++
-		for _, d := range ds {
-			if d.kind != isCall {
-				sc.drop(pattern, i, string(d.raw), d.reason)
-				continue
+	if firstAt > 0 {
+		n = 0
+		sc.parseBody(after, func(v string, parsed bool) bool {
+			if n == firstAt {
+				return false
 			}
-			sc.calls = append(sc.calls, Call{ID: sc.opts.Sources.ID(), Name: d.name, Arguments: d.args})
-		}
-	})
+			n++
+			for _, d := range decodeCalls(nil, &sc.json, v, parsed) {
+				sc.report(pattern, i, d)
+			}
+			return true
+		})
+	}
+	for _, d := range kept {
+		sc.report(pattern, i, d)
+	}
 	return sc.finish(i, w, closeTags[w], b.end)
+}
+
+// report adds a decoded value of the block at s[i] to the result: a call,
+// or a dropped value with its reason.
+func (sc *scanner) report(pattern string, i int, d decoded) {
+	if d.kind != isCall {
+		sc.drop(pattern, i, d.raw, d.reason)
+		return
+	}
+	sc.calls = append(sc.calls, Call{ID: sc.opts.Sources.ID(), Name: d.name, Arguments: d.args})
 }
 
 // finish removes a block that starts at s[i] and whose body ends at end, up

@@ -325,7 +325,7 @@ func paramValue(v string) []byte {
 	case t == "true" || t == "false" || isJSONNumber(t):
 		return []byte(t)
 	case t != "" && (t[0] == '{' || t[0] == '[') && json.Valid([]byte(t)):
-		return compact([]byte(t))
+		return compact(t)
 	}
 	return jsonString(v)
 }
