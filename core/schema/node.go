@@ -112,6 +112,18 @@ type builder struct {
 	merge  int
 	capped bool
 	gen    uint32 // walk generations handed out
+	// slab is where new nodes come from, a few hundred per allocation:
+	// a summary makes a node per schema object.
+	slab []node
+}
+
+// newNode returns a zero node from the builder's slab.
+func (b *builder) newNode() *node {
+	if len(b.slab) == cap(b.slab) {
+		b.slab = make([]node, 0, 256)
+	}
+	b.slab = b.slab[:len(b.slab)+1]
+	return &b.slab[len(b.slab)-1]
 }
 
 func newBuilder(root any, maxNodes int) *builder {
@@ -163,9 +175,13 @@ func (b *builder) follow(o *obj) *node {
 		case co.n != nil:
 			res = co.n
 		default:
-			ref, isRef := co.get("$ref").(string)
+			ref, isRef := co.kwv(kwRef).(string)
 			if !isRef {
-				res = &node{raw: co}
+				res = b.leafOf(co)
+				if res == nil {
+					res = b.newNode()
+					res.raw = co
+				}
 				co.n = res
 				break
 			}
@@ -185,6 +201,26 @@ func (b *builder) follow(o *obj) *node {
 		c.n = res
 	}
 	return res
+}
+
+// leafOf returns the normalized node of a schema object that reads as a
+// leaf (a type name, a type list without object and array, an enum of
+// scalars) and has no composition: the shared leaf itself, which is what
+// normalizing a node of its own would alias; nil for any other object. A
+// schema is mostly such leaves, and a node each was a third of a summary's
+// memory.
+func (b *builder) leafOf(o *obj) *node {
+	if o.kws&compositionBits != 0 {
+		return nil
+	}
+	var buf [4]string
+	types, null := typesOf(o, buf[:])
+	for _, t := range types {
+		if t == labelObject || t == labelArray {
+			return nil
+		}
+	}
+	return b.plainTypes(o, types, null)
 }
 
 // resolve follows a local JSON pointer ("#/definitions/Order", "#/allOf/0").
@@ -263,15 +299,17 @@ func (b *builder) norm(n *node) *node {
 	return b.norm(n)
 }
 
-var compositions = []string{"allOf", "anyOf", "oneOf"}
+var compositions = []keyword{kwAllOf, kwAnyOf, kwOneOf}
+
+const compositionBits = 1<<kwAllOf | 1<<kwAnyOf | 1<<kwOneOf
 
 // branches returns the branches of a composition keyword; a value that is
 // not a non-empty array is ignored.
-func branches(o *obj, key string) []any {
+func branches(o *obj, key keyword) []any {
 	if o == nil {
 		return nil
 	}
-	br, _ := o.get(key).([]any)
+	br, _ := o.kwv(key).([]any)
 	return br
 }
 
@@ -289,12 +327,13 @@ func (b *builder) branch(v any) *node {
 // keywords, its allOf branches, and the unions of its anyOf and oneOf.
 func (b *builder) normalize(n *node) {
 	o := n.raw
-	var parts []*node
+	var buf [4]*node
+	parts := buf[:0]
 	own := b.plain(o)
 	if own.label != labelAny {
 		parts = append(parts, own)
 	}
-	for _, br := range branches(o, "allOf") {
+	for _, br := range branches(o, kwAllOf) {
 		parts = append(parts, b.branch(br))
 	}
 	for _, key := range compositions[1:] {

@@ -10,7 +10,13 @@ import (
 // enum, const, nullable), compositions aside. It is "any" when they say
 // nothing.
 func (b *builder) plain(o *obj) *node {
-	types, null := typesOf(o)
+	var buf [4]string
+	types, null := typesOf(o, buf[:])
+	return b.plainTypes(o, types, null)
+}
+
+// plainTypes is plain once the object's types are known.
+func (b *builder) plainTypes(o *obj, types []string, null bool) *node {
 	switch len(types) {
 	case 0:
 		if null {
@@ -38,14 +44,17 @@ func (b *builder) single(o *obj, t string) *node {
 	case labelObject:
 		return b.object(o)
 	case labelArray:
-		return &node{kind: arrayKind, label: labelArray, items: b.itemsOf(o), state: done}
+		n := b.newNode()
+		n.kind, n.label, n.items, n.state = arrayKind, labelArray, b.itemsOf(o), done
+		return n
 	}
 	return b.leaf(t)
 }
 
 func (b *builder) object(o *obj) *node {
-	n := &node{kind: objectKind, label: labelObject, state: done}
-	if props, ok := o.get("properties").(*obj); ok {
+	n := b.newNode()
+	n.kind, n.label, n.state = objectKind, labelObject, done
+	if props, ok := o.kwv(kwProperties).(*obj); ok {
 		n.props = make([]prop, len(props.kvs))
 		for i, e := range props.kvs {
 			n.props[i] = prop{e.key, b.build(e.val)}
@@ -54,8 +63,8 @@ func (b *builder) object(o *obj) *node {
 	if len(n.props) == 0 {
 		// No declared keys: unknown, unless additionalProperties is false
 		// and no patternProperties allow any (an object always empty).
-		closed := o.get("additionalProperties") == false
-		_, patterns := o.get("patternProperties").(*obj)
+		closed := o.kwv(kwAdditionalProperties) == false
+		_, patterns := o.kwv(kwPatternProperties).(*obj)
 		n.unknown = !closed || patterns
 	}
 	return n
@@ -64,10 +73,10 @@ func (b *builder) object(o *obj) *node {
 // itemsOf returns the element schema of an array: the first of a tuple
 // (prefixItems, or draft-4 items as a list), else items; "any" when absent.
 func (b *builder) itemsOf(o *obj) *node {
-	if prefix, ok := o.get("prefixItems").([]any); ok && len(prefix) > 0 {
+	if prefix, ok := o.kwv(kwPrefixItems).([]any); ok && len(prefix) > 0 {
 		return b.build(prefix[0])
 	}
-	switch it := o.get("items").(type) {
+	switch it := o.kwv(kwItems).(type) {
 	case []any:
 		if len(it) > 0 {
 			return b.build(it[0])
@@ -79,51 +88,58 @@ func (b *builder) itemsOf(o *obj) *node {
 }
 
 // typesOf returns the type names a schema object allows, null aside, and
-// whether it allows null. Without "type", the keywords imply it: properties
-// (or additionalProperties, patternProperties) an object, items an array,
-// enum and const the types of their values.
-func typesOf(o *obj) (types []string, null bool) {
-	add := func(t string) {
-		switch {
-		case t == labelNull:
-			null = true
-		case !validLabel(t) || t == labelAny || t == labelNever || t == labelUnion:
-		case !slices.Contains(types, t):
-			types = append(types, t)
-		}
-	}
-	switch t := o.get("type").(type) {
+// whether it allows null, appended to buf (a caller's stack array, so the
+// common case allocates nothing). Without "type", the keywords imply it:
+// properties (or additionalProperties, patternProperties) an object, items
+// an array, enum and const the types of their values.
+func typesOf(o *obj, buf []string) (types []string, null bool) {
+	types = buf[:0]
+	switch t := o.kwv(kwType).(type) {
 	case string:
-		add(t)
+		types, null = addType(types, null, t)
 	case []any:
 		for _, e := range t {
 			if s, ok := e.(string); ok {
-				add(s)
+				types, null = addType(types, null, s)
 			}
 		}
 	case nil:
-		if o.has("properties") || o.has("additionalProperties") || o.has("patternProperties") {
-			add(labelObject)
+		if o.hasKW(kwProperties) || o.hasKW(kwAdditionalProperties) || o.hasKW(kwPatternProperties) {
+			types, null = addType(types, null, labelObject)
 		}
-		if o.has("items") || o.has("prefixItems") {
-			add(labelArray)
+		if o.hasKW(kwItems) || o.hasKW(kwPrefixItems) {
+			types, null = addType(types, null, labelArray)
 		}
-		if vals, ok := o.get("enum").([]any); ok {
+		if vals, ok := o.kwv(kwEnum).([]any); ok {
 			if len(vals) == 0 {
-				return []string{labelNever}, false // nothing is valid
+				return append(types[:0], labelNever), false // nothing is valid
 			}
 			for _, v := range vals {
-				add(jsonType(v))
+				types, null = addType(types, null, jsonType(v))
 			}
-		} else if o.has("const") {
-			add(jsonType(o.get("const")))
+		} else if c, ok := o.kw(kwConst); ok {
+			types, null = addType(types, null, jsonType(c))
 		}
 	}
-	if nullable, _ := o.get("nullable").(bool); nullable {
+	if nullable, _ := o.kwv(kwNullable).(bool); nullable {
 		null = true
 	}
 	if slices.Contains(types, "integer") && slices.Contains(types, "number") {
 		types = slices.DeleteFunc(types, func(t string) bool { return t == "integer" })
+	}
+	return types, null
+}
+
+// addType adds type name t to a typesOf result: null sets the flag; a name
+// that cannot be shown, or that the normalizer uses for itself, is
+// dropped; a name already there is not added twice.
+func addType(types []string, null bool, t string) ([]string, bool) {
+	switch {
+	case t == labelNull:
+		null = true
+	case !validLabel(t) || t == labelAny || t == labelNever || t == labelUnion:
+	case !slices.Contains(types, t):
+		types = append(types, t)
 	}
 	return types, null
 }
@@ -286,7 +302,8 @@ func (b *builder) merged(cs []*node) *node {
 		total += len(c.props)
 		unknown = unknown && c.unknown
 	}
-	m := &node{kind: objectKind, label: labelObject, state: done}
+	m := b.newNode()
+	m.kind, m.label, m.state = objectKind, labelObject, done
 	if total > b.merge {
 		total, b.capped = b.merge, true
 	}

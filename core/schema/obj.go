@@ -10,8 +10,88 @@ type obj struct {
 	// next is the position after the last key found through idx: lookups
 	// in declaration order (definitions that refer to their neighbours,
 	// as generated schemas do) find their key there without hashing.
-	next int
+	next int32
+	// kws has the bit of each schema keyword (see keyword) the object has:
+	// most lookups are for keywords an object lacks, and the bit answers
+	// them without comparing a key.
+	kws uint16
 }
+
+// keyword is a JSON Schema keyword the normalizer reads.
+type keyword uint8
+
+const (
+	kwRef keyword = iota
+	kwType
+	kwProperties
+	kwAdditionalProperties
+	kwPatternProperties
+	kwItems
+	kwPrefixItems
+	kwEnum
+	kwConst
+	kwNullable
+	kwAllOf
+	kwAnyOf
+	kwOneOf
+	kwRequired
+	numKeywords
+)
+
+var keywordNames = [numKeywords]string{"$ref", "type", "properties", "additionalProperties", "patternProperties",
+	"items", "prefixItems", "enum", "const", "nullable", "allOf", "anyOf", "oneOf", "required"}
+
+// keywordOf returns the keyword a key names, or numKeywords.
+func keywordOf(k string) keyword {
+	switch k {
+	case "$ref":
+		return kwRef
+	case "type":
+		return kwType
+	case "properties":
+		return kwProperties
+	case "additionalProperties":
+		return kwAdditionalProperties
+	case "patternProperties":
+		return kwPatternProperties
+	case "items":
+		return kwItems
+	case "prefixItems":
+		return kwPrefixItems
+	case "enum":
+		return kwEnum
+	case "const":
+		return kwConst
+	case "nullable":
+		return kwNullable
+	case "allOf":
+		return kwAllOf
+	case "anyOf":
+		return kwAnyOf
+	case "oneOf":
+		return kwOneOf
+	case "required":
+		return kwRequired
+	}
+	return numKeywords
+}
+
+// kw returns the value of keyword k and whether the object has it.
+func (o *obj) kw(k keyword) (any, bool) {
+	if o.kws&(1<<k) == 0 {
+		return nil, false
+	}
+	return o.lookup(keywordNames[k])
+}
+
+// kwv returns the value of keyword k, nil when the object lacks it.
+func (o *obj) kwv(k keyword) any {
+	v, _ := o.kw(k)
+	return v
+}
+
+// hasKW reports whether the object has keyword k.
+func (o *obj) hasKW(k keyword) bool { return o.kws&(1<<k) != 0 }
 
 type kv struct {
 	key string
@@ -25,14 +105,14 @@ const indexFrom = 8
 // lookup returns the value of key k.
 func (o *obj) lookup(k string) (any, bool) {
 	if o.idx != nil {
-		i := o.next
+		i := int(o.next)
 		if i >= len(o.kvs) || o.kvs[i].key != k {
 			var ok bool
 			if i, ok = o.idx[k]; !ok {
 				return nil, false
 			}
 		}
-		o.next = i + 1
+		o.next = int32(i) + 1
 		return o.kvs[i].val, true
 	}
 	for i := range o.kvs {
@@ -43,20 +123,15 @@ func (o *obj) lookup(k string) (any, bool) {
 	return nil, false
 }
 
-func (o *obj) get(k string) any {
-	v, _ := o.lookup(k)
-	return v
-}
-
-func (o *obj) has(k string) bool {
-	_, ok := o.lookup(k)
-	return ok
-}
-
 // finish indexes a decoded object (when it is long) and removes duplicate
 // keys: one map insertion per key, and a second pass only when there is a
 // duplicate.
 func (o *obj) finish() {
+	for i := range o.kvs {
+		if k := keywordOf(o.kvs[i].key); k < numKeywords {
+			o.kws |= 1 << k
+		}
+	}
 	if len(o.kvs) <= indexFrom {
 		for i := 1; i < len(o.kvs); i++ {
 			for j := range i {

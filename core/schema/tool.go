@@ -72,7 +72,7 @@ func Compact(t ToolSpec, opts Options) (CompactDescriptor, error) {
 		}
 		required := map[string]bool{}
 		if o, ok := raw.(*obj); ok {
-			if req, ok := o.get("required").([]any); ok {
+			if req, ok := o.kwv(kwRequired).([]any); ok {
 				for _, r := range req {
 					if s, ok := r.(string); ok {
 						required[s] = true
