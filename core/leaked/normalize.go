@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/toolout/toolout/core/jsonlex"
 )
 
 // Kinds of decoded values.
@@ -73,36 +75,40 @@ func decodeSlow(v string) []decoded {
 	return []decoded{decodeCall(slowMembers(v))}
 }
 
+// member is a member of a call object that decoding reads.
+type member uint8
+
+const (
+	mName member = iota
+	mFunction
+	mTool
+	mType
+	mDescription
+	mParameters
+	mArguments
+	mProperties // of a tool definition's parameters
+	numMembers
+)
+
+var memberKeys = [numMembers]string{"name", "function", "tool", "type", "description", "parameters", "arguments", "properties"}
+
 // members are the raw values of the members of a call object that decoding
-// reads; a member that is absent is "". ok is false when the value is not
-// a JSON object.
+// reads, by member; a member that is absent is "". ok is false when the
+// value is not a JSON object.
 type members struct {
-	raw                                            string
-	ok                                             bool
-	name, function, tool, typ                      string
-	description, parameters, arguments, properties string
+	raw string
+	ok  bool
+	v   [numMembers]string
 }
 
 // set records a member by its (decoded) key; a later duplicate wins, as
 // in encoding/json.
 func (m *members) set(key, val string) {
-	switch key {
-	case "name":
-		m.name = val
-	case "function":
-		m.function = val
-	case "tool":
-		m.tool = val
-	case "type":
-		m.typ = val
-	case "description":
-		m.description = val
-	case "parameters":
-		m.parameters = val
-	case "arguments":
-		m.arguments = val
-	case "properties":
-		m.properties = val
+	for k, name := range memberKeys {
+		if key == name {
+			m.v[k] = val
+			return
+		}
 	}
 }
 
@@ -151,13 +157,13 @@ func decodeCall(m members) decoded {
 		d.reason = "not a JSON object"
 		return d
 	}
-	if m.name == "" && m.function == "" && m.tool == "" {
+	if m.v[mName] == "" && m.v[mFunction] == "" && m.v[mTool] == "" {
 		d.reason = noName
 		return d
 	}
 	// The OpenAI shape {"type":"function","function":{"name":…,"arguments":"…"}}.
-	if m.function != "" && m.function[0] == '{' && isString(m.typ, "function") {
-		if inner := membersOf(m.function); inner.ok {
+	if m.v[mFunction] != "" && m.v[mFunction][0] == '{' && isString(m.v[mType], "function") {
+		if inner := membersOf(m.v[mFunction]); inner.ok {
 			m = inner
 		}
 	}
@@ -170,9 +176,9 @@ func decodeCall(m members) decoded {
 		d.reason = "a tool definition, not a call"
 		return d
 	}
-	argRaw := m.parameters
+	argRaw := m.v[mParameters]
 	if argRaw == "" {
-		argRaw = m.arguments
+		argRaw = m.v[mArguments]
 	}
 	args, err := argumentsOf(argRaw)
 	if err != nil {
@@ -186,19 +192,16 @@ func decodeCall(m members) decoded {
 const noName = "no tool name (want a non-empty string in name, function or tool)"
 
 // unquote returns the string a JSON string literal denotes; false when
-// raw is not a string.
+// raw is not a string. raw is valid JSON (every member value is).
 func unquote(raw string) (string, bool) {
 	if len(raw) < 2 || raw[0] != '"' {
 		return "", false
 	}
-	if inner := raw[1 : len(raw)-1]; !containsByte(inner, '\\') && utf8.ValidString(inner) {
+	inner := raw[1 : len(raw)-1]
+	if strings.IndexByte(inner, '\\') < 0 && utf8.ValidString(inner) {
 		return inner, true
 	}
-	var s string
-	if json.Unmarshal([]byte(raw), &s) != nil {
-		return "", false
-	}
-	return s, true
+	return string(jsonlex.Unescape(make([]byte, 0, len(inner)), inner, true)), true
 }
 
 func isString(raw string, want string) bool {
@@ -208,7 +211,7 @@ func isString(raw string, want string) bool {
 
 // nameOf returns the call's name: name wins over function, function over tool.
 func nameOf(m members) (string, bool) {
-	for _, raw := range []string{m.name, m.function, m.tool} {
+	for _, raw := range m.v[mName : mTool+1] {
 		if raw == "" {
 			continue
 		}
@@ -224,11 +227,11 @@ func nameOf(m members) (string, bool) {
 // isToolDefinition recognizes {"name", "description", "parameters": <JSON Schema>}
 // with no arguments: a model quoting its tool list, not calling a tool.
 func isToolDefinition(m members) bool {
-	if m.description == "" || m.arguments != "" || m.parameters == "" || m.parameters[0] != '{' {
+	if m.v[mDescription] == "" || m.v[mArguments] != "" || m.v[mParameters] == "" || m.v[mParameters][0] != '{' {
 		return false
 	}
-	schema := membersOf(m.parameters)
-	return schema.ok && (isString(schema.typ, "object") || schema.properties != "")
+	schema := membersOf(m.v[mParameters])
+	return schema.ok && (isString(schema.v[mType], "object") || schema.v[mProperties] != "")
 }
 
 // argumentsOf returns the arguments as a compact JSON object: an object as is,
@@ -275,7 +278,7 @@ func compact(raw string) []byte {
 
 // trimJSONSpace trims JSON's white space from both ends.
 func trimJSONSpace(s string) string {
-	i := skipJSONSpace(s, 0)
+	i := jsonlex.Space(s, 0)
 	j := len(s)
 	for j > i && (s[j-1] == ' ' || s[j-1] == '\t' || s[j-1] == '\n' || s[j-1] == '\r') {
 		j--

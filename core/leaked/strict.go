@@ -1,5 +1,7 @@
 package leaked
 
+import "github.com/toolout/toolout/core/jsonlex"
+
 // strict is a validating JSON parser for the values inside wrappers: one pass
 // that checks the grammar exactly as encoding/json does and records the
 // top-level members of an object (or the items of an array), so that a call
@@ -10,8 +12,9 @@ package leaked
 //
 // It is hand-written because decoding each body with encoding/json into a
 // map and re-encoding the arguments cost about 8 µs a call, fifty times the
-// scan around it (bench: BenchmarkLeaked input=dense-calls); the fuzz target
-// FuzzStrict checks it against json.Valid.
+// scan around it (bench: BenchmarkLeaked input=dense-calls); its tokens are
+// core/jsonlex's, and the fuzz target FuzzStrict checks it against
+// json.Valid.
 type strict struct {
 	stack []bool // open containers, innermost last: true for an object
 	kids  []kid  // the top-level members (or items) of the last value
@@ -39,7 +42,7 @@ func (p *strict) value(s string, i int) int {
 	valStart := -1
 	for {
 		// A value is expected at i.
-		i = skipJSONSpace(s, i)
+		i = jsonlex.Space(s, i)
 		if len(p.stack) == 1 {
 			valStart = i
 		}
@@ -51,7 +54,7 @@ func (p *strict) value(s string, i int) int {
 			if len(p.stack) == maxStrictDepth {
 				return -1
 			}
-			i = skipJSONSpace(s, i+1)
+			i = jsonlex.Space(s, i+1)
 			if i < len(s) && (c == '{' && s[i] == '}' || c == '[' && s[i] == ']') {
 				i++
 				break
@@ -66,13 +69,16 @@ func (p *strict) value(s string, i int) int {
 		case '"':
 			i = jsonStringEnd(s, i)
 		case 't':
-			i = literal(s, i, "true")
+			i = jsonlex.Literal(s, i, "true")
 		case 'f':
-			i = literal(s, i, "false")
+			i = jsonlex.Literal(s, i, "false")
 		case 'n':
-			i = literal(s, i, "null")
+			i = jsonlex.Literal(s, i, "null")
 		default:
-			i = jsonNumberEnd(s, i)
+			var ok bool
+			if i, ok = jsonlex.Number(s, i); !ok {
+				i = -1
+			}
 		}
 		if i < 0 {
 			return -1
@@ -86,7 +92,7 @@ func (p *strict) value(s string, i int) int {
 			if len(p.stack) == 1 {
 				p.kids = append(p.kids, kid{key: p.top, val: s[valStart:i]})
 			}
-			i = skipJSONSpace(s, i)
+			i = jsonlex.Space(s, i)
 			if i >= len(s) {
 				return -1
 			}
@@ -94,7 +100,7 @@ func (p *strict) value(s string, i int) int {
 			if s[i] == ',' {
 				i++
 				if isObj {
-					if i = p.key(s, skipJSONSpace(s, i)); i < 0 {
+					if i = p.key(s, jsonlex.Space(s, i)); i < 0 {
 						return -1
 					}
 				}
@@ -115,123 +121,27 @@ func (p *strict) key(s string, i int) int {
 	if i >= len(s) || s[i] != '"' {
 		return -1
 	}
-	end := jsonStringEnd(s, i)
-	if end < 0 {
+	end, escaped, fault := jsonlex.String(s, i)
+	if fault != jsonlex.OK {
 		return -1
 	}
 	if len(p.stack) == 1 {
 		p.top = s[i+1 : end-1]
-		if containsByte(p.top, '\\') {
-			p.escaped = true
-		}
+		p.escaped = p.escaped || escaped
 	}
-	end = skipJSONSpace(s, end)
+	end = jsonlex.Space(s, end)
 	if end >= len(s) || s[end] != ':' {
 		return -1
 	}
 	return end + 1
 }
 
-func containsByte(s string, c byte) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] == c {
-			return true
-		}
-	}
-	return false
-}
-
-// skipJSONSpace skips JSON's white space (which, unlike the text's, has no
-// form feed or vertical tab).
-func skipJSONSpace(s string, i int) int {
-	for i < len(s) {
-		switch s[i] {
-		case ' ', '\t', '\n', '\r':
-			i++
-		default:
-			return i
-		}
-	}
-	return i
-}
-
 // jsonStringEnd returns the index after the string literal at s[i] (which
-// is '"'), or -1: a control character, a bad escape or no closing quote.
-// Bytes from 0x80 are taken as they are, as encoding/json's validator does.
+// is '"'), or -1 when it is not valid.
 func jsonStringEnd(s string, i int) int {
-	for i++; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '"':
-			return i + 1
-		case c < 0x20:
-			return -1
-		case c == '\\':
-			if i+1 >= len(s) {
-				return -1
-			}
-			switch s[i+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				i++
-			case 'u':
-				if i+5 >= len(s) || !isHex(s[i+2]) || !isHex(s[i+3]) || !isHex(s[i+4]) || !isHex(s[i+5]) {
-					return -1
-				}
-				i += 5
-			default:
-				return -1
-			}
-		}
-	}
-	return -1
-}
-
-func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
-
-func literal(s string, i int, word string) int {
-	if len(s)-i >= len(word) && s[i:i+len(word)] == word {
-		return i + len(word)
-	}
-	return -1
-}
-
-// jsonNumberEnd returns the index after the number at s[i], or -1:
-// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
-func jsonNumberEnd(s string, i int) int {
-	if i < len(s) && s[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(s) && s[i] == '0':
-		i++
-	case i < len(s) && s[i] >= '1' && s[i] <= '9':
-		i = digits(s, i)
-	default:
+	end, _, fault := jsonlex.String(s, i)
+	if fault != jsonlex.OK {
 		return -1
 	}
-	if i < len(s) && s[i] == '.' {
-		if j := digits(s, i+1); j > i+1 {
-			i = j
-		} else {
-			return -1
-		}
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		j := digits(s, i)
-		if j == i {
-			return -1
-		}
-		i = j
-	}
-	return i
-}
-
-func digits(s string, i int) int {
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-		i++
-	}
-	return i
+	return end
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/toolout/toolout/core/jsonlex"
 )
 
 // form is the opening tag of an XML-parameter call: Qwen3-Coder's
@@ -330,12 +332,10 @@ func paramValue(v string) []byte {
 	return jsonString(v)
 }
 
-// isJSONNumber reports whether t is a number in JSON's grammar, as
-// encoding/json reads it; a first byte that is '-' or a digit and a last byte
-// that is a digit rule out the white space json.Valid allows around a value.
+// isJSONNumber reports whether t is a number in JSON's grammar.
 func isJSONNumber(t string) bool {
-	digit := func(c byte) bool { return '0' <= c && c <= '9' }
-	return len(t) > 0 && (t[0] == '-' || digit(t[0])) && digit(t[len(t)-1]) && json.Valid([]byte(t))
+	end, ok := jsonlex.Number(t, 0)
+	return ok && end == len(t)
 }
 
 // jsonString encodes s as a JSON string without HTML escaping.

@@ -4,9 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strconv"
-	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/toolout/toolout/core/jsonlex"
 )
 
 // MaxNesting is the deepest nesting of JSON arrays and objects a schema may
@@ -330,150 +330,51 @@ func boxed(s string) any {
 }
 
 func (d *decoder) literal(word string) error {
-	if len(d.src)-d.pos >= len(word) && d.src[d.pos:d.pos+len(word)] == word {
-		d.pos += len(word)
-		return nil
+	end := jsonlex.Literal(d.src, d.pos, word)
+	if end < 0 {
+		return d.unexpected("(want a value)")
 	}
-	return d.unexpected("(want a value)")
+	d.pos = end
+	return nil
 }
 
 // number reads a JSON number, checking its grammar.
 func (d *decoder) number() (json.Number, error) {
 	start := d.pos
-	digits := func() int {
-		n := 0
-		for d.pos < len(d.src) && d.src[d.pos] >= '0' && d.src[d.pos] <= '9' {
-			d.pos++
-			n++
-		}
-		return n
-	}
-	if d.peek() == '-' {
-		d.pos++
-	}
+	end, ok := jsonlex.Number(d.src, start)
+	d.pos = end
 	switch {
-	case d.peek() == '0':
-		d.pos++
-	case digits() == 0:
+	case ok:
+		return json.Number(d.src[start:end]), nil
+	case end-start < 2: // no digit: not a number at all
 		return "", d.unexpected("(want a value)")
 	}
-	if d.peek() == '.' {
-		d.pos++
-		if digits() == 0 {
-			return "", d.unexpected("in a number (want a digit)")
-		}
-	}
-	if c := d.peek(); c == 'e' || c == 'E' {
-		d.pos++
-		if c := d.peek(); c == '+' || c == '-' {
-			d.pos++
-		}
-		if digits() == 0 {
-			return "", d.unexpected("in a number (want a digit)")
-		}
-	}
-	return json.Number(d.src[start:d.pos]), nil
+	return "", d.unexpected("in a number (want a digit)")
 }
 
 // str reads a string starting at its opening quote.
 func (d *decoder) str() (string, error) {
-	d.pos++
-	start := d.pos
-	for i := start; i < len(d.src); i++ {
-		switch c := d.src[i]; {
-		case c == '"':
-			d.pos = i + 1
-			return d.src[start:i], nil
-		case c == '\\':
-			return d.unescape(start)
-		case c < 0x20:
-			d.pos = i
-			return "", d.errorf("control character %#02x in a string", c)
+	start := d.pos + 1
+	end, escaped, fault := jsonlex.String(d.src, d.pos)
+	d.pos = end
+	switch fault {
+	case jsonlex.OK:
+		if !escaped {
+			return d.src[start : end-1], nil
 		}
+		return string(jsonlex.Unescape(make([]byte, 0, end-1-start), d.src[start:end-1], false)), nil
+	case jsonlex.Control:
+		return "", d.errorf("control character %#02x in a string", d.src[end])
+	case jsonlex.BadEscape:
+		return "", d.errorf("invalid escape \\%c in a string", d.src[end+1])
+	case jsonlex.BadHex:
+		return "", d.errorf("invalid \\u escape in a string")
 	}
 	d.pos = len(d.src)
 	return "", d.errorf("unexpected end of input")
 }
 
-// unescape reads the rest of a string that holds escapes.
-func (d *decoder) unescape(start int) (string, error) {
-	buf := make([]byte, 0, 32)
-	i := start
-	for i < len(d.src) {
-		c := d.src[i]
-		switch {
-		case c == '"':
-			d.pos = i + 1
-			return string(buf), nil
-		case c < 0x20:
-			d.pos = i
-			return "", d.errorf("control character %#02x in a string", c)
-		case c != '\\':
-			buf = append(buf, c)
-			i++
-			continue
-		}
-		if i+1 >= len(d.src) {
-			break
-		}
-		e := d.src[i+1]
-		if r, ok := simpleEscapes[e]; ok {
-			buf = append(buf, r)
-			i += 2
-			continue
-		}
-		if e != 'u' {
-			d.pos = i
-			return "", d.errorf("invalid escape \\%c in a string", e)
-		}
-		r, n := d.hex4(i + 2)
-		if n < 0 {
-			d.pos = i
-			return "", d.errorf("invalid \\u escape in a string")
-		}
-		i += 6
-		if utf16.IsSurrogate(r) {
-			if r2, n2 := d.hex4(i + 2); n2 >= 0 && i+1 < len(d.src) && d.src[i] == '\\' && d.src[i+1] == 'u' {
-				if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
-					r = dec
-					i += 6
-				} else {
-					r = utf8.RuneError
-				}
-			} else {
-				r = utf8.RuneError
-			}
-		}
-		buf = utf8.AppendRune(buf, r)
-	}
-	d.pos = len(d.src)
-	return "", d.errorf("unexpected end of input")
-}
-
-var simpleEscapes = map[byte]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
-
-// hex4 reads four hex digits at i; n is -1 when there are none.
-func (d *decoder) hex4(i int) (rune, int) {
-	if i+4 > len(d.src) {
-		return 0, -1
-	}
-	v, err := strconv.ParseUint(d.src[i:i+4], 16, 32)
-	if err != nil {
-		return 0, -1
-	}
-	return rune(v), 4
-}
-
-func (d *decoder) skip() {
-	for d.pos < len(d.src) {
-		switch d.src[d.pos] {
-		case ' ', '\t', '\n', '\r':
-			d.pos++
-		default:
-			return
-		}
-	}
-}
+func (d *decoder) skip() { d.pos = jsonlex.Space(d.src, d.pos) }
 
 // peek returns the byte at the position, or 0 at the end.
 func (d *decoder) peek() byte {

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/toolout/toolout/core/jsonlex"
 )
 
 // maxDepth bounds the nesting of arrays and objects in any input.
@@ -26,16 +28,7 @@ func (r *reader) fail(off int, msg string) *Error {
 	return &Error{Offset: off, Msg: msg}
 }
 
-func (r *reader) ws() {
-	for r.i < len(r.b) {
-		switch r.b[r.i] {
-		case ' ', '\t', '\n', '\r':
-			r.i++
-		default:
-			return
-		}
-	}
-}
+func (r *reader) ws() { r.i = jsonlex.Space(r.b, r.i) }
 
 // peek skips white space and returns the next byte, 0 at the end.
 func (r *reader) peek() byte {
@@ -89,11 +82,12 @@ func (r *reader) null() bool {
 
 // lit consumes the literal s when the input holds it at the current offset.
 func (r *reader) lit(s string) bool {
-	if len(r.b)-r.i >= len(s) && string(r.b[r.i:r.i+len(s)]) == s {
-		r.i += len(s)
-		return true
+	end := jsonlex.Literal(r.b, r.i, s)
+	if end < 0 {
+		return false
 	}
-	return false
+	r.i = end
+	return true
 }
 
 func (r *reader) enter() error {
@@ -344,40 +338,16 @@ func (r *reader) integer() (int, error) {
 // number consumes a JSON number and returns its text.
 func (r *reader) number() ([]byte, error) {
 	start := r.i
-	b := r.b
-	i := r.i
-	digits := func() bool {
-		j := i
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-		}
-		return i > j
-	}
-	if i < len(b) && b[i] == '-' {
-		i++
-	}
+	end, ok := jsonlex.Number(r.b, start)
 	switch {
-	case i < len(b) && b[i] == '0':
-		i++
-	case !digits():
-		r.i = i
+	case ok:
+		r.i = end
+		return r.b[start:end], nil
+	case end-start < 2: // no digit: not a number at all
+		r.i = end
 		return nil, r.want("a JSON value")
+	case r.b[end-1] == '.':
+		return nil, r.fail(end, "want a digit after '.'")
 	}
-	if i < len(b) && b[i] == '.' {
-		i++
-		if !digits() {
-			return nil, r.fail(i, "want a digit after '.'")
-		}
-	}
-	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
-		i++
-		if i < len(b) && (b[i] == '+' || b[i] == '-') {
-			i++
-		}
-		if !digits() {
-			return nil, r.fail(i, "want a digit in the exponent")
-		}
-	}
-	r.i = i
-	return b[start:i], nil
+	return nil, r.fail(end, "want a digit in the exponent")
 }

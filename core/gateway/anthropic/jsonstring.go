@@ -2,8 +2,9 @@ package anthropic
 
 import (
 	"strconv"
-	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/toolout/toolout/core/jsonlex"
 )
 
 // str reads a string.
@@ -64,107 +65,30 @@ func intern(raw []byte) string {
 // scanString consumes a string at r.i (which holds '"') and returns its
 // bytes between the quotes, and whether it holds an escape.
 func (r *reader) scanString() ([]byte, bool, error) {
-	b := r.b
-	start := r.i + 1
-	escaped := false
-	for i := start; i < len(b); i++ {
-		switch c := b[i]; {
-		case c == '"':
-			r.i = i + 1
-			return b[start:i], escaped, nil
-		case c == '\\':
-			escaped = true
-			if i+1 >= len(b) {
-				return nil, false, r.fail(i, "unterminated string")
-			}
-			switch b[i+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				i++
-			case 'u':
-				if i+6 > len(b) || !isHex4(b[i+2:i+6]) {
-					return nil, false, r.fail(i, `want four hex digits after \u`)
-				}
-				i += 5
-			default:
-				return nil, false, r.fail(i, "invalid escape "+strconv.Quote(string(b[i:i+2])))
-			}
-		case c < 0x20:
-			return nil, false, r.fail(i, "control character in a string")
-		}
+	start := r.i
+	end, escaped, fault := jsonlex.String(r.b, start)
+	switch fault {
+	case jsonlex.OK:
+		r.i = end
+		return r.b[start+1 : end-1], escaped, nil
+	case jsonlex.Control:
+		return nil, false, r.fail(end, "control character in a string")
+	case jsonlex.BadEscape:
+		return nil, false, r.fail(end, "invalid escape "+strconv.Quote(string(r.b[end:end+2])))
+	case jsonlex.BadHex:
+		return nil, false, r.fail(end, `want four hex digits after \u`)
 	}
-	return nil, false, r.fail(r.i, "unterminated string")
-}
-
-func isHex4(h []byte) bool {
-	for _, c := range h {
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
-			return false
-		}
+	if end == len(r.b) { // no closing quote: the string's start
+		end = start
 	}
-	return true
+	return nil, false, r.fail(end, "unterminated string")
 }
 
 // unescape decodes the bytes of a valid string (as scanString accepted
 // them). Invalid UTF-8 and lone surrogates become U+FFFD, as encoding/json
 // does.
 func unescape(raw []byte) string {
-	out := make([]byte, 0, len(raw))
-	for i := 0; i < len(raw); {
-		c := raw[i]
-		if c != '\\' {
-			r, n := utf8.DecodeRune(raw[i:])
-			out = utf8.AppendRune(out, r)
-			i += n
-			continue
-		}
-		switch raw[i+1] {
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		case 'n':
-			out = append(out, '\n')
-		case 'r':
-			out = append(out, '\r')
-		case 't':
-			out = append(out, '\t')
-		case 'u':
-			r := hex4(raw[i+2 : i+6])
-			i += 6
-			if utf16.IsSurrogate(r) {
-				if i+6 <= len(raw) && raw[i] == '\\' && raw[i+1] == 'u' {
-					if dec := utf16.DecodeRune(r, hex4(raw[i+2:i+6])); dec != utf8.RuneError {
-						out = utf8.AppendRune(out, dec)
-						i += 6
-						continue
-					}
-				}
-				r = utf8.RuneError
-			}
-			out = utf8.AppendRune(out, r)
-			continue
-		default: // '"', '\\', '/'
-			out = append(out, raw[i+1])
-		}
-		i += 2
-	}
-	return string(out)
-}
-
-func hex4(h []byte) rune {
-	var r rune
-	for _, c := range h {
-		r <<= 4
-		switch {
-		case c <= '9':
-			r |= rune(c - '0')
-		case c >= 'a':
-			r |= rune(c - 'a' + 10)
-		default:
-			r |= rune(c - 'A' + 10)
-		}
-	}
-	return r
+	return string(jsonlex.Unescape(make([]byte, 0, len(raw)), raw, true))
 }
 
 // appendString appends s as a JSON string. Unlike encoding/json it leaves

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/toolout/toolout/core/jsonlex"
 )
 
 // Node is a parsed JSON value with the byte range it occupies in the body,
@@ -68,11 +71,7 @@ type parser struct {
 	i int
 }
 
-func (p *parser) ws() {
-	for p.i < len(p.b) && (p.b[p.i] == ' ' || p.b[p.i] == '\t' || p.b[p.i] == '\n' || p.b[p.i] == '\r') {
-		p.i++
-	}
-}
+func (p *parser) ws() { p.i = jsonlex.Space(p.b, p.i) }
 
 func (p *parser) fail(what string) error {
 	return fmt.Errorf("invalid JSON at byte %d: %s", p.i, what)
@@ -175,26 +174,26 @@ func (p *parser) array(depth int) (*Node, error) {
 // str parses a string; p.i is at its opening quote.
 func (p *parser) str() (*Node, error) {
 	start := p.i
-	p.i++
-	for p.i < len(p.b) && p.b[p.i] != '"' {
-		if p.b[p.i] == '\\' {
-			p.i++
-		}
-		p.i++
-	}
-	if p.i >= len(p.b) {
-		p.i = len(p.b) // a final backslash stepped past the end
+	end, escaped, fault := jsonlex.String(p.b, start)
+	p.i = end
+	switch fault {
+	case jsonlex.OK:
+	case jsonlex.Control:
+		return nil, p.fail("control character in a string")
+	case jsonlex.BadEscape:
+		return nil, p.fail(fmt.Sprintf("invalid escape %q in a string", p.b[end:end+2]))
+	case jsonlex.BadHex:
+		return nil, p.fail(`want four hex digits after \u`)
+	default:
+		p.i = len(p.b)
 		return nil, p.fail("unterminated string")
 	}
-	p.i++
-	n := &Node{Kind: '"', Start: start, End: p.i}
-	if plain(p.b[start+1 : p.i-1]) {
-		n.Str = string(p.b[start+1 : p.i-1]) // no escape, control or non-ASCII byte: as is
-		return n, nil
-	}
-	if err := json.Unmarshal(p.b[start:p.i], &n.Str); err != nil {
-		p.i = start
-		return nil, p.fail("bad string: " + err.Error())
+	n := &Node{Kind: '"', Start: start, End: end}
+	content := p.b[start+1 : end-1]
+	if !escaped && utf8.Valid(content) {
+		n.Str = string(content)
+	} else {
+		n.Str = string(jsonlex.Unescape(make([]byte, 0, len(content)), content, true))
 	}
 	return n, nil
 }
@@ -226,26 +225,11 @@ func (p *parser) literal() (*Node, error) {
 	return &Node{Kind: kind, Start: start, End: p.i}, nil
 }
 
-// plain reports whether a string's bytes need no decoding: no escape, no
-// control byte, only ASCII (encoding/json replaces invalid UTF-8, so
-// anything else goes through it).
-func plain(b []byte) bool {
-	for _, c := range b {
-		if c == '\\' || c < 0x20 || c >= 0x80 {
-			return false
-		}
-	}
-	return true
-}
-
-// number reports whether b is a JSON number. encoding/json checks the
-// grammar; it also takes white space around a value, which a first byte that
-// is '-' or a digit and a last byte that is a digit rule out.
+// number reports whether b is a JSON number.
 func number(b []byte) bool {
-	return len(b) > 0 && (b[0] == '-' || digit(b[0])) && digit(b[len(b)-1]) && json.Valid(b)
+	end, ok := jsonlex.Number(b, 0)
+	return ok && end == len(b)
 }
-
-func digit(c byte) bool { return '0' <= c && c <= '9' }
 
 // Edit replaces body[start:end] with text.
 type Edit struct {

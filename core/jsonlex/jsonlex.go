@@ -1,0 +1,215 @@
+package jsonlex
+
+import (
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// Text is what the functions read: a string or a byte slice, so that a
+// reader over either keeps its own representation without a copy.
+type Text interface{ ~string | ~[]byte }
+
+// Space returns the index of the first byte at or after i that is not JSON
+// white space (space, tab, line feed, carriage return; unlike Go's
+// unicode.IsSpace, no form feed or vertical tab), or len(b).
+func Space[T Text](b T, i int) int {
+	for i < len(b) {
+		switch b[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// Literal returns the index after word when b holds it at i, or -1.
+func Literal[T Text](b T, i int, word string) int {
+	if i < 0 || len(b)-i < len(word) {
+		return -1
+	}
+	for k := 0; k < len(word); k++ {
+		if b[i+k] != word[k] {
+			return -1
+		}
+	}
+	return i + len(word)
+}
+
+// Number reads the number that starts at b[i],
+// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?, and returns the index
+// after it. When b holds none there, ok is false and end is where the
+// grammar failed: i, or i+1 after a lone '-', when no digit starts it (no
+// number at all); otherwise the position after the '.' or the exponent
+// marker (and its sign) where a digit is missing, which is past i+1.
+func Number[T Text](b T, i int) (end int, ok bool) {
+	start := i
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && b[i] >= '1' && b[i] <= '9':
+		i = digits(b, i+1)
+	default:
+		return max(i, start), false
+	}
+	if i < len(b) && b[i] == '.' {
+		j := digits(b, i+1)
+		if j == i+1 {
+			return j, false
+		}
+		i = j
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		j := digits(b, i)
+		if j == i {
+			return j, false
+		}
+		i = j
+	}
+	return i, true
+}
+
+func digits[T Text](b T, i int) int {
+	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+		i++
+	}
+	return i
+}
+
+// Fault is what makes a string literal invalid.
+type Fault uint8
+
+const (
+	// OK: the literal is valid.
+	OK Fault = iota
+	// Unterminated: the input ends before the closing quote (at is
+	// len(b), or the backslash whose escape the input cuts).
+	Unterminated
+	// Control: a byte below 0x20, at at.
+	Control
+	// BadEscape: a backslash at at followed by none of "\/bfnrtu.
+	BadEscape
+	// BadHex: \u at at without four hex digits.
+	BadHex
+)
+
+// String reads the string literal that starts at b[i], which must be '"',
+// and returns the index after its closing quote and whether it holds an
+// escape. When it is not valid, at is the offset of the fault and f says
+// which; a byte from 0x80 on is taken as it is (encoding/json's validator
+// does the same; invalid UTF-8 is the decoder's business, see Unescape).
+func String[T Text](b T, i int) (at int, escaped bool, f Fault) {
+	for i++; i < len(b); i++ {
+		switch c := b[i]; {
+		case c == '"':
+			return i + 1, escaped, OK
+		case c < 0x20:
+			return i, escaped, Control
+		case c == '\\':
+			escaped = true
+			if i+1 >= len(b) {
+				return i, escaped, Unterminated
+			}
+			switch b[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i++
+			case 'u':
+				if i+6 > len(b) || !isHex(b[i+2]) || !isHex(b[i+3]) || !isHex(b[i+4]) || !isHex(b[i+5]) {
+					return i, escaped, BadHex
+				}
+				i += 5
+			default:
+				return i, escaped, BadEscape
+			}
+		}
+	}
+	return len(b), escaped, Unterminated
+}
+
+func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+
+// Unescape appends to dst the content of a string literal, raw being the
+// bytes between its quotes as String accepted them: escapes are decoded, a
+// surrogate pair becomes its character and a lone surrogate U+FFFD. With
+// replace, each byte of invalid UTF-8 becomes U+FFFD, as encoding/json
+// decodes; without, other bytes are kept as they are.
+func Unescape[T Text](dst []byte, raw T, replace bool) []byte {
+	for i := 0; i < len(raw); {
+		c := raw[i]
+		switch {
+		case c == '\\':
+		case c < utf8.RuneSelf || !replace:
+			dst = append(dst, c)
+			i++
+			continue
+		default:
+			r, n := decodeRune(raw[i:min(i+utf8.UTFMax, len(raw))])
+			dst = utf8.AppendRune(dst, r)
+			i += n
+			continue
+		}
+		e := raw[i+1]
+		if e != 'u' {
+			dst = append(dst, unescaped[e])
+			i += 2
+			continue
+		}
+		r := hex4(raw, i+2)
+		i += 6
+		if utf16.IsSurrogate(r) {
+			r2 := rune(-1)
+			if i+6 <= len(raw) && raw[i] == '\\' && raw[i+1] == 'u' {
+				r2 = hex4(raw, i+2)
+			}
+			if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
+				r = dec
+				i += 6
+			} else {
+				r = utf8.RuneError
+			}
+		}
+		dst = utf8.AppendRune(dst, r)
+	}
+	return dst
+}
+
+// unescaped maps the byte after a backslash to the byte it stands for.
+var unescaped = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
+
+// decodeRune decodes the first character of b (at most utf8.UTFMax bytes).
+func decodeRune[T Text](b T) (rune, int) {
+	var buf [utf8.UTFMax]byte
+	n := copy(buf[:], b)
+	return utf8.DecodeRune(buf[:n])
+}
+
+// hex4 reads the four hex digits at raw[i] (String checked them), or -1
+// when there are none there.
+func hex4[T Text](raw T, i int) rune {
+	if i+4 > len(raw) {
+		return -1
+	}
+	var r rune
+	for _, c := range []byte{raw[i], raw[i+1], raw[i+2], raw[i+3]} {
+		r <<= 4
+		switch {
+		case c >= '0' && c <= '9':
+			r |= rune(c - '0')
+		case c >= 'a' && c <= 'f':
+			r |= rune(c - 'a' + 10)
+		case c >= 'A' && c <= 'F':
+			r |= rune(c - 'A' + 10)
+		default:
+			return -1
+		}
+	}
+	return r
+}

@@ -1,0 +1,127 @@
+package jsonlex_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/toolout/toolout/core/jsonlex"
+)
+
+var _ = Describe("Number", func() {
+	DescribeTable("ends a number, or says where its grammar fails",
+		func(in string, end int, ok bool) {
+			gotEnd, gotOK := jsonlex.Number(in, 0)
+			Expect([]any{gotEnd, gotOK}).To(Equal([]any{end, ok}))
+			bEnd, bOK := jsonlex.Number([]byte(in), 0)
+			Expect([]any{bEnd, bOK}).To(Equal([]any{end, ok}), "as []byte")
+		},
+		Entry(nil, "0", 1, true),
+		Entry(nil, "-0.5e+10,", 8, true),
+		Entry(nil, "12ab", 2, true),
+		Entry("a leading zero ends the number", "012", 1, true),
+		Entry("no digit", "x", 0, false),
+		Entry("a lone minus", "-", 1, false),
+		Entry("a minus and a letter", "-a", 1, false),
+		Entry("no digit after the point", "1.e5", 2, false),
+		Entry("no digit in the exponent", "1e+", 3, false),
+		Entry("empty", "", 0, false),
+	)
+})
+
+var _ = Describe("String", func() {
+	DescribeTable("ends a literal, or names its fault and where",
+		func(in string, at int, escaped bool, f jsonlex.Fault) {
+			gotAt, gotEsc, gotF := jsonlex.String(in, 0)
+			Expect([]any{gotAt, gotEsc, gotF}).To(Equal([]any{at, escaped, f}))
+		},
+		Entry(nil, `"ab"c`, 4, false, jsonlex.OK),
+		Entry(nil, `"a\"b"`, 6, true, jsonlex.OK),
+		Entry(nil, `"\u00E9"`, 8, true, jsonlex.OK),
+		Entry("bytes from 0x80 as they are", "\"\xff\xfe\"", 4, false, jsonlex.OK),
+		Entry("no closing quote", `"ab`, 3, false, jsonlex.Unterminated),
+		Entry("cut after a backslash", `"a\`, 2, true, jsonlex.Unterminated),
+		Entry("a control byte", "\"a\tb\"", 2, false, jsonlex.Control),
+		Entry("DEL is not a control byte", "\"\x7f\"", 3, false, jsonlex.OK),
+		Entry("a bad escape", `"a\x"`, 2, true, jsonlex.BadEscape),
+		Entry("three hex digits", `"\u12x4"`, 1, true, jsonlex.BadHex),
+		Entry("cut in the hex digits", `"\u12`, 1, true, jsonlex.BadHex),
+	)
+})
+
+var _ = Describe("Unescape", func() {
+	DescribeTable("decodes a literal's content",
+		func(raw string, replace bool, want string) {
+			Expect(string(jsonlex.Unescape(nil, raw, replace))).To(Equal(want))
+			Expect(string(jsonlex.Unescape([]byte("x"), []byte(raw), replace))).To(Equal("x"+want), "as []byte, appended")
+		},
+		Entry(nil, `a\"b\\c\/d\b\f\n\r\t`, false, "a\"b\\c/d\b\f\n\r\t"),
+		Entry("a surrogate pair", `\ud83d\ude00`, false, "😀"),
+		Entry("a lone high surrogate", `\ud83dx`, false, "\ufffdx"),
+		Entry("a high surrogate before a non-surrogate escape", `\ud83d\u0041`, false, "\ufffdA"),
+		Entry("a lone low surrogate", `\ude00`, false, "\ufffd"),
+		Entry("a high surrogate at the end", `\ud83d`, false, "\ufffd"),
+		Entry("invalid UTF-8 kept", "a\xffb", false, "a\xffb"),
+		Entry("invalid UTF-8 replaced byte by byte", "a\xff\xfeb", true, "a\ufffd\ufffdb"),
+		Entry("a cut character replaced", "\xe2\x82", true, "\ufffd\ufffd"),
+		Entry("valid UTF-8 kept", "é€😀", true, "é€😀"),
+	)
+})
+
+var _ = Describe("Space and Literal", func() {
+	It("skips JSON's four white space bytes and no other", func() {
+		Expect(jsonlex.Space(" \t\r\n\fx", 0)).To(Equal(4))
+		Expect(jsonlex.Space("  ", 1)).To(Equal(2))
+	})
+	It("finds a literal where it stands, and only there", func() {
+		Expect(jsonlex.Literal("[true]", 1, "true")).To(Equal(5))
+		Expect(jsonlex.Literal("[tru", 1, "true")).To(Equal(-1))
+		Expect(jsonlex.Literal([]byte("nul"), 0, "null")).To(Equal(-1))
+		Expect(jsonlex.Literal("null", -1, "null")).To(Equal(-1))
+	})
+})
+
+// FuzzLex holds the grammar to encoding/json on any input: String accepts a
+// literal exactly when json.Valid does, and Unescape (replacing invalid
+// UTF-8) gives what json.Unmarshal decodes; Number reads a whole number
+// exactly when json.Valid accepts it, and never ends past the input.
+func FuzzLex(f *testing.F) {
+	for _, s := range []string{`"a\u00e9\ud83d\ude00"`, `"\ud800\u0041"`, "\"\xff\"", `"\x"`, "\"\x1f\"", `"\u12"`,
+		"-0.5e+10", "01", "1.", "-", "1e", "\"\\", "\"\\u", strings.Repeat(`\n`, 40)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if s != "" && s[0] == '"' {
+			at, _, fault := jsonlex.String(s, 0)
+			whole := fault == jsonlex.OK && at == len(s)
+			// json.Valid also takes white space after the literal.
+			if valid := s[len(s)-1] == '"' && json.Valid([]byte(s)); whole != valid {
+				t.Fatalf("String(%q) = %d, %d; json.Valid %v", s, at, fault, valid)
+			}
+			if whole {
+				var want string
+				if err := json.Unmarshal([]byte(s), &want); err != nil {
+					t.Fatal(err)
+				}
+				if got := string(jsonlex.Unescape(nil, s[1:len(s)-1], true)); got != want {
+					t.Fatalf("Unescape(%q) = %q, json.Unmarshal %q", s, got, want)
+				}
+				if kept := jsonlex.Unescape(nil, s[1:len(s)-1], false); utf8.Valid(kept) && string(kept) != want {
+					t.Fatalf("Unescape(%q, keep) = %q on valid UTF-8, json.Unmarshal %q", s, kept, want)
+				}
+			}
+		}
+		end, ok := jsonlex.Number(s, 0)
+		if end < 0 || end > len(s) {
+			t.Fatalf("Number(%q) ends at %d", s, end)
+		}
+		numeric := s != "" && (s[0] == '-' || s[0] >= '0' && s[0] <= '9') && s[len(s)-1] >= '0' && s[len(s)-1] <= '9'
+		if whole, valid := ok && end == len(s), numeric && json.Valid([]byte(s)); whole != valid {
+			t.Fatalf("Number(%q) = %d, %v; json.Valid %v", s, end, ok, valid)
+		}
+	})
+}
