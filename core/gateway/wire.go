@@ -105,7 +105,7 @@ type Conversation struct {
 	// Outputs[i].Content.
 	Outputs  []ToolOutput
 	Contents []*jsonspan.Node
-	// Query is the text of the last user message.
+	// Query is the text of the last user message that has text.
 	Query string
 	// Stream is true when the request asks for a server-sent stream.
 	Stream bool
@@ -150,6 +150,31 @@ func ParseObject(body []byte, what string) (*jsonspan.Node, error) {
 		return nil, fmt.Errorf("gateway: %s: the body must be a JSON object", what)
 	}
 	return root, nil
+}
+
+// ReadConversation parses a request body once (what names it in errors):
+// a JSON object whose "messages" hold the conversation. tools reads its
+// tool results and the values holding them; Query is the text of the last
+// user message that has text (one that holds only images or tool results
+// does not replace it); Stream is "stream": true. Each wire's Read is this
+// with its own tool-result reader and expand_context definition.
+func ReadConversation(body []byte, what string, expandTool []byte,
+	tools func(root *jsonspan.Node) ([]ToolOutput, []*jsonspan.Node)) (*Conversation, error) {
+	root, err := ParseObject(body, what)
+	if err != nil {
+		return nil, err
+	}
+	c := &Conversation{Body: body, Root: root, ExpandTool: expandTool}
+	c.Outputs, c.Contents = tools(root)
+	for _, m := range root.Get("messages").Items() {
+		if m.Get("role").Text() == "user" {
+			if t := jsonspan.ContentText(m.Get("content")); t != "" {
+				c.Query = t
+			}
+		}
+	}
+	c.Stream = root.Get("stream") != nil && root.Get("stream").Kind == 't'
+	return c, nil
 }
 
 // ShadowArg returns the shadow_id argument of a call's JSON arguments, or

@@ -8,23 +8,17 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/toolout/toolout/core/gateway/openai"
 	"github.com/toolout/toolout/harness"
 )
 
 // traceMessage is one OpenAI-style chat message of a trace.
 type traceMessage struct {
-	Role       string          `json:"role"`
-	Content    json.RawMessage `json:"content"`
-	Name       string          `json:"name"`
-	ToolCallID string          `json:"tool_call_id"`
-	ToolCalls  []struct {
-		ID       string `json:"id"`
-		Type     string `json:"type"`
-		Function struct {
-			Name      string `json:"name"`
-			Arguments string `json:"arguments"`
-		} `json:"function"`
-	} `json:"tool_calls"`
+	Role       string            `json:"role"`
+	Content    json.RawMessage   `json:"content"`
+	Name       string            `json:"name"`
+	ToolCallID string            `json:"tool_call_id"`
+	ToolCalls  []openai.ToolCall `json:"tool_calls"`
 
 	text string // the content as text, redacted
 	raw  []byte // the message as written in the trace

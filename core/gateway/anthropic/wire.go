@@ -28,21 +28,7 @@ var expandTool = []byte(`{"name":"expand_context","description":` +
 // the tool_use they answer; is_error kept), the text of the last user
 // message that has text, and "stream".
 func (w Wire) Read(body []byte) (*gateway.Conversation, error) {
-	root, err := gateway.ParseObject(body, "anthropic request")
-	if err != nil {
-		return nil, err
-	}
-	c := &gateway.Conversation{Body: body, Root: root, ExpandTool: expandTool}
-	c.Outputs, c.Contents = w.toolResults(root)
-	for _, m := range root.Get("messages").Items() {
-		if m.Get("role").Text() == "user" {
-			if t := jsonspan.ContentText(m.Get("content")); t != "" {
-				c.Query = t
-			}
-		}
-	}
-	c.Stream = root.Get("stream") != nil && root.Get("stream").Kind == 't'
-	return c, nil
+	return gateway.ReadConversation(body, "anthropic request", expandTool, w.toolResults)
 }
 
 // Assemble rebuilds a message from its event stream, thinking blocks

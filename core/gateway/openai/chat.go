@@ -21,7 +21,7 @@ type chat struct {
 		Content    json.RawMessage `json:"content"`
 		Name       string          `json:"name,omitempty"`
 		ToolCallID string          `json:"tool_call_id,omitempty"`
-		ToolCalls  []chatToolCall  `json:"tool_calls,omitempty"`
+		ToolCalls  []ToolCall      `json:"tool_calls,omitempty"`
 	} `json:"messages"`
 	Tools []struct {
 		Type     string `json:"type"`
@@ -36,7 +36,11 @@ type chat struct {
 	Stream              bool `json:"stream,omitempty"`
 }
 
-type chatToolCall struct {
+// ToolCall is a tool call of an assistant message as the chat-completions
+// API writes it: {"id", "type": "function", "function": {"name",
+// "arguments": a string of JSON}}. Traces in this format (toolout import)
+// use it too.
+type ToolCall struct {
 	ID       string `json:"id"`
 	Type     string `json:"type"`
 	Function struct {
@@ -84,11 +88,11 @@ func EncodeRequest(req core.Request, model string) []byte {
 		Function fn     `json:"function"`
 	}
 	type msg struct {
-		Role       string         `json:"role"`
-		Content    *string        `json:"content"`
-		ToolCallID string         `json:"tool_call_id,omitempty"`
-		Name       string         `json:"name,omitempty"`
-		ToolCalls  []chatToolCall `json:"tool_calls,omitempty"`
+		Role       string     `json:"role"`
+		Content    *string    `json:"content"`
+		ToolCallID string     `json:"tool_call_id,omitempty"`
+		Name       string     `json:"name,omitempty"`
+		ToolCalls  []ToolCall `json:"tool_calls,omitempty"`
 	}
 	out := struct {
 		Model     string `json:"model,omitempty"`
@@ -103,7 +107,7 @@ func EncodeRequest(req core.Request, model string) []byte {
 			om.Name = m.Name
 		}
 		for _, tc := range m.ToolCalls {
-			var c chatToolCall
+			var c ToolCall
 			c.ID, c.Type, c.Function.Name, c.Function.Arguments = tc.ID, "function", tc.Name, string(tc.Arguments)
 			om.ToolCalls = append(om.ToolCalls, c)
 		}
@@ -122,9 +126,9 @@ func EncodeRequest(req core.Request, model string) []byte {
 // EncodeResponse renders a core.Response as an OpenAI chat completion.
 func EncodeResponse(resp core.Response, id, model string) []byte {
 	type msg struct {
-		Role      string         `json:"role"`
-		Content   *string        `json:"content"`
-		ToolCalls []chatToolCall `json:"tool_calls,omitempty"`
+		Role      string     `json:"role"`
+		Content   *string    `json:"content"`
+		ToolCalls []ToolCall `json:"tool_calls,omitempty"`
 	}
 	m := msg{Role: "assistant"}
 	if resp.Text != "" || len(resp.ToolCalls) == 0 {
@@ -132,7 +136,7 @@ func EncodeResponse(resp core.Response, id, model string) []byte {
 		m.Content = &text
 	}
 	for _, tc := range resp.ToolCalls {
-		var c chatToolCall
+		var c ToolCall
 		c.ID, c.Type, c.Function.Name, c.Function.Arguments = tc.ID, "function", tc.Name, string(tc.Arguments)
 		m.ToolCalls = append(m.ToolCalls, c)
 	}
@@ -157,8 +161,8 @@ func DecodeResponse(body []byte) (core.Response, error) {
 	var c struct {
 		Choices []struct {
 			Message struct {
-				Content   *string        `json:"content"`
-				ToolCalls []chatToolCall `json:"tool_calls"`
+				Content   *string    `json:"content"`
+				ToolCalls []ToolCall `json:"tool_calls"`
 			} `json:"message"`
 			FinishReason string `json:"finish_reason"`
 		} `json:"choices"`

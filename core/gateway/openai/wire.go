@@ -28,21 +28,9 @@ var expandTool = []byte(`{"type":"function","function":{"name":"expand_context",
 
 // Read parses a chat-completions request once: its role "tool" messages
 // (named by the assistant tool call they answer, else by "name"), the
-// last user message's text, and "stream".
+// text of the last user message that has text, and "stream".
 func (w Wire) Read(body []byte) (*gateway.Conversation, error) {
-	root, err := gateway.ParseObject(body, "openai request")
-	if err != nil {
-		return nil, err
-	}
-	c := &gateway.Conversation{Body: body, Root: root, ExpandTool: expandTool}
-	c.Outputs, c.Contents = w.toolMessages(root)
-	for _, m := range root.Get("messages").Items() {
-		if m.Get("role").Text() == "user" {
-			c.Query = jsonspan.ContentText(m.Get("content"))
-		}
-	}
-	c.Stream = root.Get("stream") != nil && root.Get("stream").Kind == 't'
-	return c, nil
+	return gateway.ReadConversation(body, "openai request", expandTool, w.toolMessages)
 }
 
 // Assemble rebuilds a chat completion from a stream of chunks.
