@@ -2,6 +2,7 @@ package bench
 
 import (
 	"errors"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -30,7 +31,9 @@ var chunkSizes = []int{1 << 20, 10 << 20, 100 << 20}
 
 // BenchmarkChunkPlan measures chunk planning (one tokenization pass plus the
 // plan) on mixed text, and reports the chunk count against the minimum
-// possible and the max/min chunk-token ratio.
+// possible, the max/min chunk-token ratio, and the bytes allocated per input
+// byte (B/byte: B/op over the input's size; the text itself is made before
+// the loop and not counted).
 func BenchmarkChunkPlan(b *testing.B) {
 	tk := tokens.MustNew(tokens.CL100K)
 	for _, size := range chunkSizes {
@@ -38,12 +41,14 @@ func BenchmarkChunkPlan(b *testing.B) {
 			text := mixed(size)
 			b.SetBytes(int64(len(text)))
 			var p chunk.Plan
+			start := totalAlloc()
 			for b.Loop() {
 				var err error
 				if p, err = chunk.Make(text, tk, chunkBudget, chunkOverlap); err != nil {
 					b.Fatal(err)
 				}
 			}
+			reportPerByte(b, start, len(text))
 			lo, hi := minMax(p.Chunks)
 			o := p.Overlap
 			b.ReportMetric(float64(len(p.Chunks)), "chunks")
@@ -54,18 +59,36 @@ func BenchmarkChunkPlan(b *testing.B) {
 }
 
 // BenchmarkChunkCount is token counting alone on the same inputs, so that the
-// cost of planning over one tokenization pass shows.
+// cost of planning over one tokenization pass shows (B/byte as in
+// BenchmarkChunkPlan).
 func BenchmarkChunkCount(b *testing.B) {
 	tk := tokens.MustNew(tokens.CL100K)
 	for _, size := range chunkSizes {
 		b.Run("size="+sizeName(size), func(b *testing.B) {
 			text := mixed(size)
 			b.SetBytes(int64(len(text)))
+			start := totalAlloc()
 			for b.Loop() {
 				tk.Count(text)
 			}
+			reportPerByte(b, start, len(text))
 		})
 	}
+}
+
+// totalAlloc returns the bytes allocated by the program so far.
+func totalAlloc() uint64 {
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.TotalAlloc
+}
+
+// reportPerByte reports the bytes allocated since start (a totalAlloc taken
+// just before the benchmark's loop) per iteration and per input byte, as
+// B/byte: B/op divided by size. After b.Loop, b.N is the number of
+// iterations.
+func reportPerByte(b *testing.B, start uint64, size int) {
+	b.ReportMetric(float64(totalAlloc()-start)/float64(b.N)/float64(size), "B/byte")
 }
 
 // BenchmarkChunkFixed is the reference's fixed-size slicing, the baseline:

@@ -122,6 +122,7 @@ func leakedInputs() []leakedCase {
 		{"input=dense-calls/size=1MiB", func() string { return dense(1 << 20) }},
 		{"input=xml-calls/size=1MiB", func() string { return xml(1 << 20) }},
 		{"input=one-big-call/size=100KiB", func() string { return bigArg(100 << 10) }},
+		{"input=llm-text/size=1MiB", func() string { return llmText(1 << 20) }},
 	}
 	for _, a := range leakedAdversarial {
 		for _, size := range []int{1 << 20, 10 << 20} {

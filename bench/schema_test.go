@@ -64,6 +64,26 @@ func BenchmarkSchemaSummarize(b *testing.B) {
 	}
 }
 
+// BenchmarkSchemaSummarizeBaseline decodes the same schemas as
+// BenchmarkSchemaSummarize with encoding/json into an `any` tree, in the same
+// run and with the same sub-benchmark names: the issue's goal for the summary
+// is at most twice this (make bench-ratios).
+func BenchmarkSchemaSummarizeBaseline(b *testing.B) {
+	for _, leaves := range []int{1000, 10_000} {
+		data := wideSchema(leaves)
+		b.Run(fmt.Sprintf("fields=%d", leaves), func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				var v any
+				if err := json.Unmarshal(data, &v); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
 // BenchmarkSchemaInspect inspects one group of the same schema.
 func BenchmarkSchemaInspect(b *testing.B) {
 	data := wideSchema(10_000)

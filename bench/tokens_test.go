@@ -88,9 +88,10 @@ func peerEncoding(b *testing.B, name string) *tiktoken.Tiktoken {
 
 // runs are the adversarial inputs of counting and chunk planning, each as a
 // function of its size: one long piece of one byte (a letter, "=", an
-// invalid byte, a space), digits (pieces of three), and "=" lines (a piece
-// per line). Each runs at 1 MiB and 10 MiB, so the pair shows whether 10x the
-// input costs about 10x the time.
+// invalid byte, a space), digits (pieces of three), "=" lines (a piece per
+// line), and base64 (long pieces of letters and digits, cut at '+' and '/').
+// Each runs at 1 MiB and 10 MiB, so the pair shows whether 10x the input
+// costs about 10x the time.
 var runs = []struct {
 	name string
 	gen  func(size int) string
@@ -101,6 +102,7 @@ var runs = []struct {
 	{"spaces", func(n int) string { return strings.Repeat(" ", n) }},
 	{"digits", func(n int) string { return strings.Repeat("7", n) }},
 	{"equals-lines", func(n int) string { return strings.Repeat(strings.Repeat("=", 79)+"\n", n/80) }},
+	{"base64", func(n int) string { return generate("base64", n) }},
 }
 
 var runSizes = []int{1 << 20, 10 << 20}
