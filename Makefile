@@ -12,11 +12,16 @@ LINEARCOUNT ?= 3
 # LINEARAGAIN runs of a pair that read over the limit, measured again alone: on a shared machine
 # a neighbour's burst during one 10 MiB case reads as 15x; a pair fails only when it is over again
 LINEARAGAIN ?= 5
+# RATIOSCOUNT rounds of bench-ratios, each running every benchmark it needs once; figures are
+# medians over the rounds
+RATIOSCOUNT ?= 3
+# RATIOSTIME is the -benchtime of each benchmark in a round of bench-ratios
+RATIOSTIME ?= 200ms
 # FUZZMINTIME bounds the minimization of each new input, so a run spends its time fuzzing
 FUZZMINTIME ?= 5s
 
 
-.PHONY: test fmt-check vet deps golden bench bench-linear bench-check bench-baseline fuzz help
+.PHONY: test fmt-check vet deps golden bench bench-linear bench-ratios bench-check bench-baseline fuzz help
 
 REPORTS   ?= reports
 # FIRST: the slowest test packages, started first so that the two-core tail is short (order only:
@@ -97,6 +102,17 @@ bench-linear:
 			-benchtime $(LINEARTIME) -count $(LINEARAGAIN) -benchmem ./bench/... || exit 1; \
 	done > $(REPORTS)/bench-linear-again.txt; \
 	awk -f bench/linear.awk $(REPORTS)/bench-linear-again.txt
+
+## bench-ratios: run the benchmarks of issue 17's table of goals (bench/ratios/goals.go), RATIOSCOUNT
+## rounds of RATIOSTIME each, and print one line per figure (the median over the rounds): figure,
+## goal, OK or OVER; fails when one is outside its goal. Ratio goals divide by a baseline measured
+## in the same round (token counting alone, json.Unmarshal, IndexByte + json.Unmarshal), speed
+## goals are absolute on this machine, the tiktoken-go peer rows are printed only (a count that
+## differs fails). Raw output, benchstat-ready: $(REPORTS)/bench-ratios.txt. The 100 MiB chunk
+## case is left out (a few minutes on 2 cores in all)
+bench-ratios:
+	@mkdir -p $(REPORTS)
+	@$(GO) run ./bench/ratios -count $(RATIOSCOUNT) -benchtime $(RATIOSTIME) -out $(REPORTS)/bench-ratios.txt
 
 ## bench-check: compare the strategies on the bundled corpus with the committed baseline; fails when
 ## a recall drops or total tokens grow by more than 10%

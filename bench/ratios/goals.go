@@ -1,0 +1,102 @@
+package main
+
+// The rows of issue 17's table, each as written there: every goal below
+// names the row it checks.
+const (
+	rowChunk   = "chunk planning / counting alone, 1 MiB and 10 MiB: at most 1.1x at every size; memory under 1 byte per input byte beyond the text"
+	rowSchema  = "schema summary, 10,000 fields: under 5 ms, and at most 2x plain json.Unmarshal of the same bytes"
+	rowCount   = "exact token counting, cl100k / o200k: prose, code, JSON, logs: at least 100 MB/s on each class, counts identical"
+	rowHard    = "exact token counting, base64 and one letter with no white space: at least 30 MB/s, linear, constant memory per piece"
+	rowDense   = "leaked scan, 1 MiB with a call every ~140 bytes: at least 150 MB/s (under 1 us per call)"
+	rowLLM     = "leaked scan, LLM-like text with one call per 3 KB: within 1.5x of bytes.IndexByte + json.Unmarshal of each wrapper body"
+	rowPeer    = "peers in the same run: pkoukk/tiktoken-go (in go.mod) side by side in make bench, counts compared"
+	linearMax  = 12       // 10 MiB may cost at most 12x 1 MiB, bench-linear's limit
+	memGrowth  = 2        // constant memory: 10 MiB at most 2x the B/op of 1 MiB...
+	memScratch = 64 << 10 // ...B/op under 64 KiB counting as 64 KiB (fixed scratch)
+)
+
+var (
+	encodings = []string{"cl100k_base", "o200k_base"}
+	short     = map[string]string{"cl100k_base": "cl100k", "o200k_base": "o200k"}
+)
+
+// goals returns the table: one goal per figure, in the order of the issue's
+// rows. ChunkPlan and ChunkCount's size=100MiB is left out to keep the run
+// short.
+func goals() []Goal {
+	var gs []Goal
+	for _, size := range []string{"1MiB", "10MiB"} {
+		plan := "BenchmarkChunkPlan/size=" + size
+		gs = append(gs, Goal{Row: rowChunk, Label: "chunk plan / count alone, " + size,
+			Of: Metric{plan, "ns/op"}, Per: Metric{"BenchmarkChunkCount/size=" + size, "ns/op"},
+			Unit: "x", Cmp: AtMost, Limit: 1.1})
+	}
+	for _, size := range []string{"1MiB", "10MiB"} {
+		gs = append(gs, Goal{Row: rowChunk, Label: "chunk plan memory, " + size,
+			Of: Metric{"BenchmarkChunkPlan/size=" + size, "B/byte"}, Unit: "B/byte", Cmp: Under, Limit: 1})
+	}
+	summary := "BenchmarkSchemaSummarize/fields=10000"
+	gs = append(gs,
+		Goal{Row: rowSchema, Label: "schema summary, 10,000 fields",
+			Of: Metric{summary, "ns/op"}, Scale: 1e-6, Unit: "ms", Cmp: Under, Limit: 5},
+		Goal{Row: rowSchema, Label: "schema summary / json.Unmarshal",
+			Of: Metric{summary, "ns/op"}, Per: Metric{"BenchmarkSchemaSummarizeBaseline/fields=10000", "ns/op"},
+			Unit: "x", Cmp: AtMost, Limit: 2})
+	for _, enc := range encodings {
+		for _, in := range []string{"prose", "code", "json", "logs"} {
+			sub := "/enc=" + enc + "/input=" + in + "/size=1MiB"
+			gs = append(gs, Goal{Row: rowCount, Label: "count " + short[enc] + " " + in,
+				Of: Metric{"BenchmarkCount" + sub, "MB/s"}, Unit: "MB/s", Cmp: AtLeast, Limit: 100,
+				Same: "tokens", SameAs: "BenchmarkCountPeer" + sub})
+		}
+	}
+	for _, enc := range encodings {
+		for _, in := range []string{"base64", "one-letter"} {
+			gs = append(gs, hardGoals(enc, in)...)
+		}
+	}
+	gs = append(gs, leakedGoals()...)
+	for _, enc := range encodings {
+		for _, in := range []string{"prose", "code", "json", "logs", "base64"} {
+			sub := "/enc=" + enc + "/input=" + in + "/size=1MiB"
+			gs = append(gs, Goal{Row: rowPeer, Label: "ours / tiktoken-go, " + short[enc] + " " + in,
+				Of: Metric{"BenchmarkCount" + sub, "ns/op"}, Per: Metric{"BenchmarkCountPeer" + sub, "ns/op"},
+				Unit: "x", Cmp: Info, Same: "tokens", SameAs: "BenchmarkCountPeer" + sub})
+		}
+	}
+	return gs
+}
+
+// hardGoals are the three figures of counting one input of rowHard: speed
+// at 1 MiB, then time and memory of 10 MiB over 1 MiB.
+func hardGoals(enc, in string) []Goal {
+	name := short[enc] + " " + in
+	adv := "BenchmarkCountAdversarial/enc=" + enc + "/input=" + in + "/size="
+	return []Goal{
+		{Row: rowHard, Label: "count " + name,
+			Of:   Metric{"BenchmarkCount/enc=" + enc + "/input=" + in + "/size=1MiB", "MB/s"},
+			Unit: "MB/s", Cmp: AtLeast, Limit: 30},
+		{Row: rowHard, Label: "count " + name + " time 10MiB / 1MiB",
+			Of: Metric{adv + "10MiB", "ns/op"}, Per: Metric{adv + "1MiB", "ns/op"},
+			Unit: "x", Cmp: AtMost, Limit: linearMax},
+		{Row: rowHard, Label: "count " + name + " B/op 10MiB / 1MiB",
+			Of: Metric{adv + "10MiB", "B/op"}, Per: Metric{adv + "1MiB", "B/op"}, Floor: memScratch,
+			Unit: "x", Cmp: AtMost, Limit: memGrowth},
+	}
+}
+
+func leakedGoals() []Goal {
+	dense := "BenchmarkLeaked/input=dense-calls/size=1MiB"
+	return []Goal{
+		{Row: rowDense, Label: "leaked dense-calls",
+			Of: Metric{dense, "MB/s"}, Unit: "MB/s", Cmp: AtLeast, Limit: 150},
+		{Row: rowDense, Label: "leaked dense-calls, per call",
+			Of: Metric{dense, "ns/op"}, Per: Metric{dense, "calls"}, Scale: 1e-3,
+			Unit: "us/call", Cmp: Under, Limit: 1},
+		{Row: rowLLM, Label: "leaked llm-text / IndexByte+Unmarshal",
+			Of:   Metric{"BenchmarkLeaked/input=llm-text/size=1MiB", "ns/op"},
+			Per:  Metric{"BenchmarkLeakedStdlib/input=llm-text/size=1MiB", "ns/op"},
+			Unit: "x", Cmp: AtMost, Limit: 1.5,
+			Same: "calls", SameAs: "BenchmarkLeakedStdlib/input=llm-text/size=1MiB"},
+	}
+}
