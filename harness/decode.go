@@ -207,10 +207,27 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, what string) {
 		d.decodeMap(n, v, what)
 	case reflect.Slice:
 		d.decodeSlice(n, v, what)
+	case reflect.String, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Float32, reflect.Float64, reflect.Bool:
+		if !d.scalar(n, v, what) {
+			return
+		}
+	default:
+		panic(fmt.Sprintf("harness: cannot decode into %s", v.Type()))
+	}
+	// Validate even after decoding errors inside the value, so that every
+	// problem is reported at once.
+	d.validate(n, v, what)
+}
+
+// scalar decodes a string, number or boolean; false when n is not one (the
+// error is recorded).
+func (d *decoder) scalar(n *yaml.Node, v reflect.Value, what string) bool {
+	switch v.Kind() {
 	case reflect.String:
 		if n.Kind != yaml.ScalarNode {
 			d.errorf(n, "%s: want a string, got %s", what, kindName(n))
-			return
+			return false
 		}
 		if !yamlstrict.IsNull(n) {
 			v.SetString(n.Value)
@@ -219,28 +236,24 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, what string) {
 		i, err := strconv.ParseInt(n.Value, 0, 64)
 		if n.Kind != yaml.ScalarNode || err != nil || v.OverflowInt(i) {
 			d.errorf(n, "%s: want an integer, got %s", what, kindName(n))
-			return
+			return false
 		}
 		v.SetInt(i)
 	case reflect.Float32, reflect.Float64:
 		f, err := strconv.ParseFloat(n.Value, 64)
 		if n.Kind != yaml.ScalarNode || err != nil {
 			d.errorf(n, "%s: want a number, got %s", what, kindName(n))
-			return
+			return false
 		}
 		v.SetFloat(f)
 	case reflect.Bool:
 		if n.Kind != yaml.ScalarNode || (n.Value != "true" && n.Value != "false") {
 			d.errorf(n, "%s: want true or false, got %s", what, kindName(n))
-			return
+			return false
 		}
 		v.SetBool(n.Value == "true")
-	default:
-		panic(fmt.Sprintf("harness: cannot decode into %s", v.Type()))
 	}
-	// Validate even after decoding errors inside the value, so that every
-	// problem is reported at once.
-	d.validate(n, v, what)
+	return true
 }
 
 func (d *decoder) validate(n *yaml.Node, v reflect.Value, what string) {

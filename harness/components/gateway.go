@@ -165,9 +165,23 @@ func runGatewayComponent(ctx context.Context, env *harness.Env, cfg *gatewayConf
 		return gatewayOutcome{}, err
 	}
 	g := &gateway.Gateway{Pipe: pipe, Wire: wire, Expand: cfg.EnableExpandContext, Logf: env.Logf, KeepForwarded: true}
-	upstream := func(ctx context.Context, round int, body []byte) ([]byte, error) {
+	upstream := scriptedUpstream(env, wire.Name())
+	var out gatewayOutcome
+	for _, r := range in.Requests {
+		env.Clock.Advance(r.Advance)
+		ro := runGatewayRequest(ctx, g, upstream, []byte(r.Body.Value), r.Forward)
+		out.Requests = append(out.Requests, ro)
+	}
+	out.Metrics = pipe.Metrics()
+	return out, nil
+}
+
+// scriptedUpstream is the model behind the gateway: each round's body,
+// decoded as the wire's provider would, answered by the scripted LLM.
+func scriptedUpstream(env *harness.Env, wire string) gateway.Upstream {
+	return func(ctx context.Context, round int, body []byte) ([]byte, error) {
 		tag := core.Tag{Site: core.SiteGatewayUpstream, Turn: round}
-		if wire.Name() == "anthropic" {
+		if wire == "anthropic" {
 			req, _, err := anthropic.DecodeRequest(body, tag)
 			if err != nil {
 				return nil, err
@@ -188,44 +202,43 @@ func runGatewayComponent(ctx context.Context, env *harness.Env, cfg *gatewayConf
 		}
 		return openai.EncodeResponse(resp, fmt.Sprintf("cmpl-%d", round), "scripted"), nil
 	}
-	var out gatewayOutcome
-	for _, r := range in.Requests {
-		env.Clock.Advance(r.Advance)
-		body := []byte(r.Body.Value)
-		var ro gatewayRequestOutcome
-		var res []gateway.Result
-		if r.Forward {
-			o, err := g.Handle(ctx, body, upstream)
-			res, ro.Rounds, ro.Expansions, ro.Capped = o.Results, o.Rounds, o.Expansions, o.Capped
-			if len(o.Forwarded) > 0 {
-				ro.forwarded = string(o.Forwarded[0])
-			}
-			for _, f := range o.Forwarded {
-				ro.allRounds = append(ro.allRounds, string(f))
-			}
-			ro.response = string(o.Response)
-			if err != nil {
-				ro.Error = err.Error()
-			}
-		} else {
-			fwd, results, err := g.Prepare(ctx, body)
-			res, ro.forwarded = results, string(fwd)
-			ro.allRounds = []string{ro.forwarded}
-			if err != nil {
-				ro.Error = err.Error()
-			}
+}
+
+// runGatewayRequest sends one client request through the gateway: Handle
+// (forwarded to the scripted upstream, expand rounds included) or, when
+// forward is false, Prepare only.
+func runGatewayRequest(ctx context.Context, g *gateway.Gateway, upstream gateway.Upstream, body []byte, forward bool) gatewayRequestOutcome {
+	var ro gatewayRequestOutcome
+	var res []gateway.Result
+	if forward {
+		o, err := g.Handle(ctx, body, upstream)
+		res, ro.Rounds, ro.Expansions, ro.Capped = o.Results, o.Rounds, o.Expansions, o.Capped
+		if len(o.Forwarded) > 0 {
+			ro.forwarded = string(o.Forwarded[0])
 		}
-		ro.Results = []gatewayResultJSON{}
-		for _, x := range res {
-			ro.Results = append(ro.Results, gatewayResultJSON{x.Index, x.Tool, x.Action, x.Reason, x.ShadowID, x.Bytes, x.Saved})
+		for _, f := range o.Forwarded {
+			ro.allRounds = append(ro.allRounds, string(f))
 		}
-		if ro.Expansions == nil {
-			ro.Expansions = []gateway.Expansion{}
+		ro.response = string(o.Response)
+		if err != nil {
+			ro.Error = err.Error()
 		}
-		out.Requests = append(out.Requests, ro)
+	} else {
+		fwd, results, err := g.Prepare(ctx, body)
+		res, ro.forwarded = results, string(fwd)
+		ro.allRounds = []string{ro.forwarded}
+		if err != nil {
+			ro.Error = err.Error()
+		}
 	}
-	out.Metrics = pipe.Metrics()
-	return out, nil
+	ro.Results = []gatewayResultJSON{}
+	for _, x := range res {
+		ro.Results = append(ro.Results, gatewayResultJSON{x.Index, x.Tool, x.Action, x.Reason, x.ShadowID, x.Bytes, x.Saved})
+	}
+	if ro.Expansions == nil {
+		ro.Expansions = []gateway.Expansion{}
+	}
+	return ro
 }
 
 func checkGateway(exp *gatewayExpect, got gatewayOutcome) []harness.Mismatch {
