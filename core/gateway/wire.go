@@ -152,6 +152,20 @@ func ParseObject(body []byte, what string) (*jsonspan.Node, error) {
 	return root, nil
 }
 
+// ParseMessages parses a request body (what names it in errors) and
+// returns its "messages" array, which must be there.
+func ParseMessages(body []byte, what string) (*jsonspan.Node, error) {
+	root, err := ParseObject(body, what)
+	if err != nil {
+		return nil, err
+	}
+	msgs := root.Get("messages")
+	if msgs == nil || msgs.Kind != '[' {
+		return nil, fmt.Errorf("gateway: %s: no messages array", what)
+	}
+	return msgs, nil
+}
+
 // ReadConversation parses a request body once (what names it in errors):
 // a JSON object whose "messages" hold the conversation. tools reads its
 // tool results and the values holding them; Query is the text of the last

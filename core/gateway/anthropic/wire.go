@@ -89,13 +89,9 @@ func (Wire) PhantomCalls(resp []byte) ([]gateway.PhantomCall, error) {
 // left out, since they get no result: the model repeats them) and a user
 // message with one tool_result per phantom call.
 func (Wire) AppendExpansions(body, resp []byte, calls []gateway.PhantomCall, answers []string) ([]byte, error) {
-	root, err := gateway.ParseObject(body, "anthropic request")
+	msgs, err := gateway.ParseMessages(body, "anthropic request")
 	if err != nil {
 		return nil, err
-	}
-	msgs := root.Get("messages")
-	if msgs == nil || msgs.Kind != '[' {
-		return nil, fmt.Errorf("anthropic: request: no messages array")
 	}
 	var blocks []string
 	if r, err := gateway.ParseObject(resp, "anthropic response"); err == nil {

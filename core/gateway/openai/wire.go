@@ -1,7 +1,6 @@
 package openai
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/toolout/toolout/core/gateway"
@@ -95,13 +94,9 @@ func (a Wire) PhantomCalls(resp []byte) ([]gateway.PhantomCall, error) {
 // (content stays null when it has none) and the phantom calls, then one
 // tool message per call.
 func (w Wire) AppendExpansions(body, resp []byte, calls []gateway.PhantomCall, answers []string) ([]byte, error) {
-	root, err := gateway.ParseObject(body, "openai request")
+	msgs, err := gateway.ParseMessages(body, "openai request")
 	if err != nil {
 		return nil, err
-	}
-	msgs := root.Get("messages")
-	if msgs == nil || msgs.Kind != '[' {
-		return nil, fmt.Errorf("openai: request: no messages array")
 	}
 	raws := make([]string, len(calls))
 	for i, c := range calls {
