@@ -1,6 +1,8 @@
 // Package jsonlex is the lexical grammar of JSON (RFC 8259) that core's
 // hand-written JSON readers share: white space, literals, numbers and
-// string literals, and the decoding of a string's escapes. It holds no
+// string literals, the decoding of a string's escapes, and the writing of a
+// string literal (Append, as encoding/json writes it without HTML escaping:
+// the leaked scanner's XML parameters and the Anthropic wire). It holds no
 // reader of its own; each reader keeps its position and words its own
 // errors from what these functions return (an end, or where the grammar
 // failed and why).
@@ -15,12 +17,13 @@
 //
 // The functions accept exactly what encoding/json accepts: FuzzLex holds
 // String, Number and Unescape to json.Valid and json.Unmarshal on any
-// input. A byte from 0x80 on is taken as it is inside a string (as
-// encoding/json's validator does); Unescape replaces invalid UTF-8 with
+// input, and FuzzAppend holds Append to encoding/json's encoder. A byte
+// from 0x80 on is taken as it is inside a string (as encoding/json's
+// validator does); Unescape replaces invalid UTF-8 with
 // U+FFFD only when asked, as encoding/json's decoder does, and a lone
 // surrogate escape always (there is no character to keep).
 //
 // Every function is generic over string and []byte ([Text]), so each
 // reader keeps its own representation without copying, and none allocates
-// but Unescape's appends.
+// but the appends of Unescape and Append.
 package jsonlex

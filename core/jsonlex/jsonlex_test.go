@@ -125,3 +125,44 @@ func FuzzLex(f *testing.F) {
 		}
 	})
 }
+
+var _ = Describe("Append", func() {
+	DescribeTable("writes a literal as encoding/json does without HTML escaping",
+		func(s, want string) {
+			Expect(string(jsonlex.Append(nil, s))).To(Equal(want))
+			Expect(string(jsonlex.Append([]byte("x"), []byte(s)))).To(Equal("x"+want), "as []byte, appended")
+			Expect(want).To(Equal(encodeJSON(s)))
+		},
+		Entry(nil, "", `""`),
+		Entry("HTML as it is", `<a href="x">&</a>`, `"<a href=\"x\">&</a>"`),
+		Entry("escapes by name", "\\\b\f\n\r\t", `"\\\b\f\n\r\t"`),
+		Entry("other control bytes", "\x00\x1f\x7f", `"\u0000\u001f`+"\x7f"+`"`),
+		Entry("line and paragraph separators", "a\u2028b\u2029", `"a\u2028b\u2029"`),
+		Entry("invalid UTF-8 byte by byte", "a\xff\xe2\x82b", `"a\ufffd\ufffd\ufffdb"`),
+		Entry("valid UTF-8 as it is", "é€😀", `"é€😀"`),
+	)
+})
+
+// encodeJSON is what encoding/json writes for s without HTML escaping.
+func encodeJSON(s string) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(s); err != nil {
+		panic(err)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// FuzzAppend holds Append to encoding/json's encoder (without HTML
+// escaping) on any input.
+func FuzzAppend(f *testing.F) {
+	for _, s := range []string{"", "<&>\"\\", "\b\f\n\r\t\x00\x1f\x7f", "\u2028\u2029é", "\xff\xe2\x82", "😀\xf0\x9f"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := string(jsonlex.Append(nil, s)), encodeJSON(s); got != want {
+			t.Fatalf("Append(%q) = %s, encoding/json %s", s, got, want)
+		}
+	})
+}

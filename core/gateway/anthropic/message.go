@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolout/toolout/core"
+	"github.com/toolout/toolout/core/jsonlex"
 )
 
 // message is a Messages API response, as far as this package maps it.
@@ -272,11 +273,11 @@ func readAPIError(r *reader) (*APIError, error) {
 func (m message) marshal() []byte {
 	b := make([]byte, 0, 256)
 	b = append(b, `{"id":`...)
-	b = appendString(b, m.id)
+	b = jsonlex.Append(b, m.id)
 	b = append(b, `,"type":"message","role":`...)
-	b = appendString(b, m.role)
+	b = jsonlex.Append(b, m.role)
 	b = append(b, `,"model":`...)
-	b = appendString(b, m.model)
+	b = jsonlex.Append(b, m.model)
 	b = append(b, `,"content":[`...)
 	for i, c := range m.content {
 		if i > 0 {
@@ -305,12 +306,12 @@ func (c block) appendJSON(b []byte, empty bool) []byte {
 			text = ""
 		}
 		b = append(b, `{"type":"text","text":`...)
-		return append(appendString(b, text), '}')
+		return append(jsonlex.Append(b, text), '}')
 	}
 	b = append(b, `{"type":"tool_use","id":`...)
-	b = appendString(b, c.id)
+	b = jsonlex.Append(b, c.id)
 	b = append(b, `,"name":`...)
-	b = appendString(b, c.name)
+	b = jsonlex.Append(b, c.name)
 	b = append(b, `,"input":`...)
 	if empty {
 		b = append(b, "{}"...)
@@ -326,7 +327,7 @@ func appendUsage(b []byte, fields []field) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, f.key)
+		b = jsonlex.Append(b, f.key)
 		b = append(b, ':')
 		b = append(b, f.val...)
 	}
@@ -337,7 +338,7 @@ func appendOptString(b []byte, s *string) []byte {
 	if s == nil {
 		return append(b, "null"...)
 	}
-	return appendString(b, *s)
+	return jsonlex.Append(b, *s)
 }
 
 // EncodeResponse renders resp as a Messages API response body: a text block

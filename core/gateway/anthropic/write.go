@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolout/toolout/core"
+	"github.com/toolout/toolout/core/jsonlex"
 )
 
 // StreamOf renders a message JSON (a Messages API response body) as the
@@ -155,7 +156,7 @@ func (s streamShape) deltas(c block) [][]byte {
 	}
 	out := make([][]byte, 0, len(parts))
 	for _, part := range parts {
-		d := appendString([]byte(`{"type":"`+kind+`","`+key+`":`), part)
+		d := jsonlex.Append([]byte(`{"type":"`+kind+`","`+key+`":`), part)
 		out = append(out, append(d, '}'))
 	}
 	return out
