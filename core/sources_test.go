@@ -1,0 +1,47 @@
+package core_test
+
+import (
+	"fmt"
+	"slices"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/toolout/toolout/core"
+)
+
+const uuidV4 = `^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`
+
+var _ = Describe("Sources.IDs", func() {
+	It("yields NewID's identifiers in order, one call each", func() {
+		n := 0
+		src := core.Sources{NewID: func() string { n++; return fmt.Sprintf("id-%d", n) }}
+		Expect(slices.Collect(src.IDs(3))).To(Equal([]string{"id-1", "id-2", "id-3"}))
+		Expect(n).To(Equal(3))
+	})
+	It("yields distinct random UUIDv4 by default, across batches", func() {
+		ids := slices.Collect(core.Sources{}.IDs(600))
+		Expect(ids).To(HaveLen(600))
+		seen := map[string]bool{}
+		for _, id := range ids {
+			Expect(id).To(MatchRegexp(uuidV4))
+			seen[id] = true
+		}
+		Expect(seen).To(HaveLen(600))
+		Expect(core.RandomUUID()).To(MatchRegexp(uuidV4))
+	})
+	It("stops when the loop stops", func() {
+		n := 0
+		src := core.Sources{NewID: func() string { n++; return "x" }}
+		for range src.IDs(10) {
+			break
+		}
+		Expect(n).To(Equal(1))
+		for range (core.Sources{}).IDs(1000) {
+			break
+		}
+	})
+	It("yields nothing for zero", func() {
+		Expect(slices.Collect(core.Sources{}.IDs(0))).To(BeEmpty())
+	})
+})
