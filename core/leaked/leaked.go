@@ -3,7 +3,6 @@ package leaked
 import (
 	"bytes"
 	"encoding/json"
-	"strings"
 
 	"github.com/toolout/toolout/core"
 )
@@ -107,21 +106,21 @@ func orEmpty[T any](s []T) []T {
 // See the package documentation for the full contract. It runs in time
 // linear in the length of text.
 func Extract(text string, opts Options) Result {
-	sc := newScanner(text, opts)
+	sc := getScanner(text, opts)
 	sc.run()
-	res := Result{Calls: sc.calls, Patterns: sc.patterns, Dropped: sc.dropped, Repairs: sc.repairs, Removed: sc.spans}
-	if len(sc.spans) == 0 {
+	res := Result{Calls: exact(sc.calls), Patterns: exact(sc.patterns), Dropped: exact(sc.dropped),
+		Repairs: exact(sc.repairs), Removed: exact(sc.spans)}
+	sc.release()
+	k := 0
+	for id := range opts.Sources.IDs(len(res.Calls)) {
+		res.Calls[k].ID = id
+		k++
+	}
+	if len(res.Removed) == 0 {
 		res.Content = &text
 		return res
 	}
-	var b strings.Builder
-	at := 0
-	for _, sp := range sc.spans {
-		b.WriteString(text[at:sp.Offset])
-		at = sp.Offset + sp.Length
-	}
-	b.WriteString(text[at:])
-	if rest := strings.TrimSpace(b.String()); rest != "" {
+	if rest := content(text, res.Removed); rest != "" {
 		res.Content = &rest
 	}
 	return res

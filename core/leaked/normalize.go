@@ -19,7 +19,7 @@ const (
 type decoded struct {
 	kind   int
 	name   string
-	args   []byte
+	args   string // a call's arguments: a JSON object, not yet compact
 	raw    string // the value, for a dropped entry
 	reason string // why it is not a call
 }
@@ -234,46 +234,72 @@ func isToolDefinition(m members) bool {
 	return schema.ok && (isString(schema.v[mType], "object") || schema.v[mProperties] != "")
 }
 
-// argumentsOf returns the arguments as a compact JSON object: an object as is,
-// a string holding an object decoded once, missing or null as {}.
-func argumentsOf(raw string) ([]byte, error) {
+// argumentsOf returns the arguments as a JSON object (compacted when the
+// call is reported): an object as is, a string holding an object decoded
+// once, missing or null as {}.
+func argumentsOf(raw string) (string, error) {
 	if raw == "" || raw == "null" {
-		return []byte("{}"), nil
+		return "{}", nil
 	}
 	switch raw[0] {
 	case '{':
-		return compact(raw), nil
+		return raw, nil
 	case '"':
 		s, _ := unquote(raw)
 		inner := strings.TrimSpace(s)
 		var p strict
 		if len(inner) > 0 && inner[0] == '{' && (p.value(inner, 0) == len(inner) || json.Valid([]byte(inner))) {
-			return compact(inner), nil
+			return inner, nil
 		}
-		return nil, fmt.Errorf("arguments: a string that does not hold a JSON object: %s", raw)
+		return "", fmt.Errorf("arguments: a string that does not hold a JSON object: %s", raw)
 	}
-	return nil, fmt.Errorf("arguments: want a JSON object, got %s", raw)
+	return "", fmt.Errorf("arguments: want a JSON object, got %s", raw)
 }
 
-// compact returns valid JSON without the white space outside its strings,
-// as json.Compact does, in a new slice.
-func compact(raw string) []byte {
-	out := make([]byte, 0, len(raw))
-	for i := 0; i < len(raw); i++ {
-		switch c := raw[i]; c {
-		case ' ', '\t', '\n', '\r':
-		case '"':
-			end := jsonStringEnd(raw, i)
-			if end < 0 { // not valid: kept as it is
-				return append(out[:0], raw...)
-			}
-			out = append(out, raw[i:end]...)
-			i = end - 1
-		default:
-			out = append(out, c)
+// appendCompact appends valid JSON without the white space outside its
+// strings, as json.Compact does; at most len(raw) bytes. A string's end is
+// found by its quote alone (IndexByte, then the backslashes before it):
+// raw is valid.
+func appendCompact(dst []byte, raw string) []byte {
+	for i := 0; i < len(raw); {
+		// Copy up to the next white space or string.
+		j := i
+		for j < len(raw) && raw[j] != '"' && raw[j] != ' ' && raw[j] != '\n' && raw[j] != '\t' && raw[j] != '\r' {
+			j++
+		}
+		dst = append(dst, raw[i:j]...)
+		if j == len(raw) {
+			break
+		}
+		if raw[j] != '"' {
+			i = j + 1
+			continue
+		}
+		i = stringEnd(raw, j)
+		dst = append(dst, raw[j:i]...)
+	}
+	return dst
+}
+
+// stringEnd returns the index after the string literal that starts at
+// raw[i] in valid JSON (or len(raw) when it is cut): after the first quote
+// with an even number of backslashes before it.
+func stringEnd(raw string, i int) int {
+	start := i + 1
+	for j := start; ; j++ {
+		k := strings.IndexByte(raw[j:], '"')
+		if k < 0 {
+			return len(raw)
+		}
+		j += k
+		n := 0
+		for j-n-1 >= start && raw[j-n-1] == '\\' {
+			n++
+		}
+		if n%2 == 0 {
+			return j + 1
 		}
 	}
-	return out
 }
 
 // trimJSONSpace trims JSON's white space from both ends.

@@ -18,17 +18,15 @@ type scanner struct {
 	patterns []string
 	stack    []container // the containers around the current position
 
-	gt, lt, nl, bt, dq, sq memo             // next '>', '<', '\n', '`', '"', '\''
-	needles                map[string]*memo // next occurrence of a tag (case-insensitive)
-	opener, param          memo             // next block opener, next parameter tag
-	inline                 inlineState
+	gt, lt, nl, dq, sq memo             // next '>', '<', '\n', '"', '\''
+	needles            map[string]*memo // next occurrence of a tag (case-insensitive)
+	opener, param      memo             // next block opener, next parameter tag
+	inline             inlineState
 
-	json strict    // the parser of the values inside wrappers
-	kept []decoded // jsonBlock's decoded values, reused from block to block
-}
-
-func newScanner(s string, opts Options) *scanner {
-	return &scanner{s: s, opts: opts, needles: map[string]*memo{}}
+	json   strict    // the parser of the values inside wrappers
+	kept   []decoded // jsonBlock's decoded values, reused from block to block
+	arena  arena     // the bytes of the calls' arguments
+	params params    // the parameters of the XML-parameter call being read
 }
 
 // memo remembers the answer of one forward search, "the first match at or
@@ -119,6 +117,8 @@ func (sc *scanner) run() {
 		switch {
 		case s[i] != '<':
 			i = sc.code(i)
+		case !mayOpen(s, i):
+			i++ // "a < b", "</div>": no tag of ours
 		case hasPrefixFold(s[i:], "<think>"):
 			sc.flush()
 			end := sc.find("</think>", i+len("<think>"))
@@ -131,6 +131,21 @@ func (sc *scanner) run() {
 			i = next
 		}
 	}
+}
+
+// mayOpen reports whether the '<' at s[i] may open a tag the scanner reads:
+// <think>, a wrapper (<tool_call…>, <tools>, <function…>,
+// <minimax:tool_call>) or a form (<function=…>, <invoke …>). Most '<' of
+// prose and markup are followed by none of their first letters.
+func mayOpen(s string, i int) bool {
+	if i+1 >= len(s) {
+		return false
+	}
+	switch s[i+1] | 0x20 { // lower-case for letters; no other byte becomes one of these
+	case 't', 'f', 'm', 'i':
+		return true
+	}
+	return false
 }
 
 // indexFrom returns the index of the first c at or after i, or len(s).
@@ -160,7 +175,7 @@ func (sc *scanner) code(i int) int {
 		end := sc.lineEnd(i + n)
 		// A backtick fence's info string holds no backtick (else the line
 		// opens inline code), as in CommonMark.
-		if c == '~' || sc.nextByte(&sc.bt, '`', i+n) >= end {
+		if c == '~' || strings.IndexByte(s[i+n:end], '`') < 0 {
 			if sc.opts.ScanFences {
 				sc.flush()
 				return end // step over the fence line itself
@@ -191,20 +206,25 @@ func atLineStart(s string, i int) bool {
 // skipFence returns the index after the fenced block that opens at s[i] with
 // n fence characters c: the end of its closing fence line (up to three
 // spaces, at least n times c, then only white space), or the end of input.
+// It visits only the runs of c (a closing fence line starts with one), not
+// every line.
 func (sc *scanner) skipFence(i int, c byte, n int) int {
 	s := sc.s
 	sc.flush()
-	for pos := sc.lineEnd(i); pos < len(s); {
-		pos++ // past '\n'
-		end := sc.lineEnd(pos)
-		j := pos
-		for j < end && j-pos < 3 && s[j] == ' ' {
-			j++
+	for j := sc.lineEnd(i) + 1; j < len(s); {
+		k := strings.IndexByte(s[j:], c)
+		if k < 0 {
+			break
 		}
-		if m := runLen(s, j, end, c); m >= n && strings.TrimSpace(s[j+m:end]) == "" {
-			return end
+		j += k // a run of c starts here: s[j-1] is not c
+		m := runLen(s, j, len(s), c)
+		if m >= n && atLineStart(s, j) {
+			end := sc.lineEnd(j)
+			if strings.TrimSpace(s[j+m:end]) == "" {
+				return end
+			}
 		}
-		pos = end
+		j += m
 	}
 	return len(s)
 }
@@ -217,7 +237,41 @@ func (sc *scanner) skipFence(i int, c byte, n int) int {
 type inlineState struct {
 	lineEnd int
 	scanned bool
-	last    map[int]int
+	last    runStarts
+}
+
+// runStarts maps a run length to where the last run of that length starts:
+// short runs in an array, so that a line costs no allocation, longer ones
+// in a map made for the line that has them.
+type runStarts struct {
+	short [8]int // index n-1: 1 + the start of the last run of n, 0 for none
+	long  map[int]int
+}
+
+func (r *runStarts) get(n int) (int, bool) {
+	if n <= len(r.short) {
+		return r.short[n-1] - 1, r.short[n-1] > 0
+	}
+	at, ok := r.long[n]
+	return at, ok
+}
+
+func (r *runStarts) set(n, at int) {
+	if n <= len(r.short) {
+		r.short[n-1] = at + 1
+		return
+	}
+	if r.long == nil {
+		r.long = map[int]int{}
+	}
+	r.long[n] = at
+}
+
+// reset forgets every run. Not clear(): a map that once grew would make
+// every line cost its size.
+func (r *runStarts) reset() {
+	r.short = [len(r.short)]int{}
+	r.long = nil
 }
 
 // inlineCode returns the index after the inline code span opening at s[i]
@@ -227,13 +281,11 @@ func (sc *scanner) inlineCode(i, n int) int {
 	s := sc.s
 	st := &sc.inline
 	end := sc.lineEnd(i)
-	if st.last == nil || st.lineEnd != end {
+	if st.lineEnd != end {
 		st.lineEnd, st.scanned = end, false
-		if st.last == nil || len(st.last) > 0 {
-			st.last = map[int]int{} // not clear(): a map that once grew would make every line cost its size
-		}
+		st.last.reset()
 	}
-	if last, seen := st.last[n]; st.scanned && (!seen || last <= i) {
+	if last, seen := st.last.get(n); st.scanned && (!seen || last <= i) {
 		return i + n
 	}
 	for j := i + n; j < end; {
@@ -243,8 +295,8 @@ func (sc *scanner) inlineCode(i, n int) int {
 		}
 		j += k
 		m := runLen(s, j, end, '`')
-		if last, seen := st.last[m]; !seen || last < j {
-			st.last[m] = j
+		if last, seen := st.last.get(m); !seen || last < j {
+			st.last.set(m, j)
 		}
 		if m == n {
 			return j + m
@@ -255,11 +307,28 @@ func (sc *scanner) inlineCode(i, n int) int {
 	return i + n
 }
 
+// hasPrefixFold reports whether s starts with prefix, a lower-case ASCII
+// tag, case-insensitively.
 func hasPrefixFold(s, prefix string) bool {
-	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+	return len(s) >= len(prefix) && equalFold(s[:len(prefix)], prefix)
 }
 
-// indexFold is a case-insensitive strings.Index for an ASCII needle.
+// equalFold is strings.EqualFold for a lower-case ASCII lower of the same
+// length as s, without its Unicode machinery (an eighth of the scan of
+// LLM-like markdown went to it). The two agree: a non-ASCII character
+// takes two bytes or more and folds to one ASCII letter at most (K, ſ), so
+// an s of the same length holding one has fewer characters than lower, and
+// strings.EqualFold says no as well.
+func equalFold(s, lower string) bool {
+	for k := 0; k < len(lower); k++ {
+		if c := s[k]; c != lower[k] && (c < 'A' || c > 'Z' || c+('a'-'A') != lower[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+// indexFold is a case-insensitive strings.Index for a lower-case ASCII needle.
 func indexFold(s, needle string) int {
 	first := needle[0]
 	for i := 0; i+len(needle) <= len(s); {
@@ -268,7 +337,7 @@ func indexFold(s, needle string) int {
 			return -1
 		}
 		i += k
-		if i+len(needle) <= len(s) && strings.EqualFold(s[i:i+len(needle)], needle) {
+		if i+len(needle) <= len(s) && equalFold(s[i:i+len(needle)], needle) {
 			return i
 		}
 		i++

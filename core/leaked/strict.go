@@ -38,6 +38,7 @@ const maxStrictDepth = 10_000
 // value parses the JSON value that starts at s[i] and returns the index just
 // past it, or -1 when it is not valid JSON (or nests too deep).
 func (p *strict) value(s string, i int) int {
+	clear(p.kids) // the members of the last value are not kept alive by a pooled scanner
 	p.stack, p.kids, p.escaped, p.top = p.stack[:0], p.kids[:0], false, ""
 	valStart := -1
 	for {

@@ -84,7 +84,7 @@ func (sc *scanner) nextOpen(j int) int {
 // isClosePrefix reports whether rest is a proper prefix of the closing tag,
 // i.e. a closing tag cut off by the end of input.
 func isClosePrefix(rest, closeTag string) bool {
-	return len(rest) < len(closeTag) && strings.EqualFold(rest, closeTag[:len(rest)])
+	return len(rest) < len(closeTag) && equalFold(rest, closeTag[:len(rest)])
 }
 
 // maxDepth bounds the containers open at once.
@@ -175,7 +175,7 @@ func (sc *scanner) closerAt(q int) (int, int) {
 // remove records that s[start:end] is cut out of the content.
 func (sc *scanner) remove(start, end int) {
 	if end > start {
-		sc.spans = append(sc.spans, Span{Offset: start, Length: end - start})
+		sc.spans = append(more(sc.spans), Span{Offset: start, Length: end - start})
 	}
 }
 

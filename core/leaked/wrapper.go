@@ -157,13 +157,17 @@ func (sc *scanner) jsonBlock(i, w, after int) int {
 			if slices.ContainsFunc(kept[mark:], isAttempt) {
 				firstAt = n
 			} else {
+				clear(kept[mark:])
 				kept = kept[:mark]
 			}
 		}
 		n++
 		return true
 	})
-	defer func() { sc.kept = kept[:0] }()
+	defer func() {
+		clear(kept)
+		sc.kept = kept[:0]
+	}()
 	if !b.started {
 		sc.flush()
 		return after // prose: the opening tag stays text
@@ -211,7 +215,7 @@ func (sc *scanner) report(pattern string, i int, d decoded) {
 		sc.drop(pattern, i, d.raw, d.reason)
 		return
 	}
-	sc.calls = append(sc.calls, Call{ID: sc.opts.Sources.ID(), Name: d.name, Arguments: d.args})
+	sc.calls = append(more(sc.calls), Call{Name: d.name, Arguments: sc.arena.compact(d.args)}) // IDs come at the end
 }
 
 // finish removes a block that starts at s[i] and whose body ends at end, up

@@ -1,12 +1,8 @@
 package leaked
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"strings"
-
-	"github.com/toolout/toolout/core/jsonlex"
 )
 
 // form is the opening tag of an XML-parameter call: Qwen3-Coder's
@@ -143,7 +139,7 @@ type formError struct {
 // input, when only a cut-off closing tag follows).
 func (sc *scanner) parseForm(f form) (formCall, *formError) {
 	s := sc.s
-	args := newObject()
+	sc.params.reset()
 	end := f.body
 	k := skipSpace(s, end)
 	for {
@@ -158,7 +154,7 @@ func (sc *scanner) parseForm(f form) (formCall, *formError) {
 		if !ok {
 			return formCall{}, &formError{vstart, fmt.Sprintf("parameter %q is not closed by </parameter>", key)}
 		}
-		args.set(key, paramValue(s[vstart:vend]))
+		sc.params.set(key, s[vstart:vend], &sc.json)
 		end = vend + len(closeParam)
 		k = skipSpace(s, end)
 	}
@@ -168,7 +164,7 @@ func (sc *scanner) parseForm(f form) (formCall, *formError) {
 	case k < len(s) && isClosePrefix(s[k:], f.closeTag()):
 		end = len(s)
 	}
-	return formCall{name: f.name, args: args.bytes(), end: end}, nil
+	return formCall{name: f.name, args: sc.params.object(&sc.arena), end: end}, nil
 }
 
 const closeParam = "</parameter>"
@@ -243,8 +239,9 @@ func (sc *scanner) nextParam(j int) int {
 // at s[i] ends at after (a sequence of calls), or bare (i == after: one call).
 func (sc *scanner) xmlBlock(i, w, after int) int {
 	s := sc.s
-	var calls []formCall
-	var forms []string
+	mark := len(sc.calls)
+	var forms [2]string // the patterns of its calls, in order of first appearance
+	nforms := 0
 	var last form
 	for j := skipSpace(s, after); ; {
 		f, ok := sc.formAt(j)
@@ -254,10 +251,15 @@ func (sc *scanner) xmlBlock(i, w, after int) int {
 		last = f
 		c, err := sc.parseForm(f)
 		if err != nil {
+			clear(sc.calls[mark:])
+			sc.calls = sc.calls[:mark] // the whole block is dropped
 			return sc.brokenForm(i, w, f, err)
 		}
-		calls = append(calls, c)
-		forms = append(forms, f.pattern())
+		sc.calls = append(more(sc.calls), Call{Name: c.name, Arguments: c.args}) // IDs come at the end
+		if p := f.pattern(); !contains(forms[:nforms], p) {
+			forms[nforms] = p
+			nforms++
+		}
 		after = c.end
 		if w == bare {
 			break
@@ -268,10 +270,7 @@ func (sc *scanner) xmlBlock(i, w, after int) int {
 	if w != bare {
 		sc.seen(openTags[w])
 	}
-	sc.seen(forms...)
-	for _, c := range calls {
-		sc.calls = append(sc.calls, Call{ID: sc.opts.Sources.ID(), Name: c.name, Arguments: c.args})
-	}
+	sc.seen(forms[:nforms]...)
 	if w == bare {
 		return sc.finish(i, w, last.stray(), after)
 	}
@@ -303,76 +302,4 @@ func (sc *scanner) brokenForm(i, w int, f form, err *formError) int {
 	sc.drop(pattern, i, s[i:end], err.reason)
 	sc.remove(i, end)
 	return sc.closers(end)
-}
-
-// paramValue turns a parameter's text into a JSON value. One leading and one
-// trailing newline are stripped (templates write the value on its own
-// lines). The value is then JSON when, trimmed of white space, it is a JSON
-// object, array, number, true or false; else it is a string, verbatim.
-func paramValue(v string) []byte {
-	switch {
-	case strings.HasPrefix(v, "\r\n"):
-		v = v[2:]
-	case strings.HasPrefix(v, "\n"):
-		v = v[1:]
-	}
-	switch {
-	case strings.HasSuffix(v, "\r\n"):
-		v = v[:len(v)-2]
-	case strings.HasSuffix(v, "\n"):
-		v = v[:len(v)-1]
-	}
-	t := strings.Trim(v, " \t\r\n")
-	switch {
-	case t == "true" || t == "false" || isJSONNumber(t):
-		return []byte(t)
-	case t != "" && (t[0] == '{' || t[0] == '[') && json.Valid([]byte(t)):
-		return compact(t)
-	}
-	return jsonString(v)
-}
-
-// isJSONNumber reports whether t is a number in JSON's grammar.
-func isJSONNumber(t string) bool {
-	end, ok := jsonlex.Number(t, 0)
-	return ok && end == len(t)
-}
-
-// jsonString encodes s as a JSON string without HTML escaping.
-func jsonString(s string) []byte {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s) // a string always encodes
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
-}
-
-// object builds a JSON object from keys and values in order of first
-// appearance; a repeated key keeps its first place and takes its last value,
-// as a JSON decoder would.
-type object struct {
-	keys []string
-	vals map[string][]byte
-}
-
-func newObject() *object { return &object{vals: map[string][]byte{}} }
-
-func (o *object) set(key string, val []byte) {
-	if _, ok := o.vals[key]; !ok {
-		o.keys = append(o.keys, key)
-	}
-	o.vals[key] = val
-}
-
-func (o *object) bytes() []byte {
-	b := []byte{'{'}
-	for n, k := range o.keys {
-		if n > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, jsonString(k)...)
-		b = append(b, ':')
-		b = append(b, o.vals[k]...)
-	}
-	return append(b, '}')
 }
