@@ -108,6 +108,13 @@ const (
 // does the same; invalid UTF-8 is the decoder's business, see Unescape).
 func String[T Text](b T, i int) (at int, escaped bool, f Fault) {
 	for i++; i < len(b); i++ {
+		// Most of a string is plain bytes: skip them four at a time.
+		for i+4 <= len(b) && plain[b[i]] && plain[b[i+1]] && plain[b[i+2]] && plain[b[i+3]] {
+			i += 4
+		}
+		if i == len(b) {
+			break
+		}
 		switch c := b[i]; {
 		case c == '"':
 			return i + 1, escaped, OK
@@ -133,6 +140,15 @@ func String[T Text](b T, i int) (at int, escaped bool, f Fault) {
 	}
 	return len(b), escaped, Unterminated
 }
+
+// plain marks the bytes a string literal holds as they are: not '"', not
+// '\\' and not a control byte.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < len(t); c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
 
 func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
 
