@@ -59,8 +59,8 @@ func (s Sources) IDs(n int) iter.Seq[string] {
 			mustRead(raw[:k*16])
 			var text strings.Builder
 			text.Grow(k * uuidLen)
+			var one [uuidLen]byte
 			for j := range k {
-				var one [uuidLen]byte
 				text.Write(appendUUID(one[:0], (*[16]byte)(raw[j*16:])))
 			}
 			all := text.String()
@@ -84,16 +84,15 @@ const uuidLen = 36
 func appendUUID(dst []byte, b *[16]byte) []byte {
 	b[6] = b[6]&0x0f | 0x40
 	b[8] = b[8]&0x3f | 0x80
-	for k, c := range b {
-		if k == 4 || k == 6 || k == 8 || k == 10 {
-			dst = append(dst, '-')
-		}
-		dst = append(dst, hexDigits[c>>4], hexDigits[c&15])
-	}
-	return dst
+	var t [uuidLen]byte
+	hex.Encode(t[0:8], b[0:4])
+	hex.Encode(t[9:13], b[4:6])
+	hex.Encode(t[14:18], b[6:8])
+	hex.Encode(t[19:23], b[8:10])
+	hex.Encode(t[24:36], b[10:16])
+	t[8], t[13], t[18], t[23] = '-', '-', '-', '-'
+	return append(dst, t[:]...)
 }
-
-const hexDigits = "0123456789abcdef"
 
 // NewNonce returns s.Nonce() or 16 random hex digits.
 func (s Sources) NewNonce() string {
