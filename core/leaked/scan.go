@@ -59,18 +59,27 @@ func (m *memo) next(j, n int, find func(j, limit int) int) int {
 	return k
 }
 
-// nextByte returns the index of the first c at or after j, or len(s).
+// nextByte returns the index of the first c at or after j, or len(s). It
+// is memo.next written out for a byte: the scan asks it for the end of a
+// line or the next '>' at every inline code span and tag.
 func (sc *scanner) nextByte(m *memo, c byte, j int) int {
 	s := sc.s
-	if j >= len(s) {
+	switch {
+	case j >= len(s):
 		return len(s)
-	}
-	return m.next(j, len(s), func(j, limit int) int {
-		if k := strings.IndexByte(s[j:limit], c); k >= 0 {
+	case m.ok && j >= m.from && j <= m.at:
+		return m.at
+	case m.ok && j < m.from:
+		if k := strings.IndexByte(s[j:m.from], c); k >= 0 {
+			m.from, m.at = j, j+k
 			return j + k
 		}
-		return -1
-	})
+		m.from = j
+		return m.at
+	}
+	k := indexFrom(s, j, c)
+	m.from, m.at, m.ok = j, k, true
+	return k
 }
 
 // find returns the index of the first occurrence of needle (ASCII,

@@ -1,6 +1,7 @@
 package leaked
 
 import (
+	"bytes"
 	"encoding/json"
 	"reflect"
 	"strings"
@@ -25,6 +26,7 @@ var strictSeeds = []string{
 	"\"\xff\"", "{\"name\":\"\xffa\"}", `{"name":"\ud800"}`,
 	strings.Repeat("[", 100) + strings.Repeat("]", 100),
 	strings.Repeat(`{"a":`, 50) + "1" + strings.Repeat("}", 50),
+	`{ "s" : "` + strings.Repeat(`a\\\"\\`, 20) + `" , "t" : [ 1 , "\\" ] }`,
 }
 
 // FuzzStrict checks the strict parser against encoding/json, its reference:
@@ -32,7 +34,8 @@ var strictSeeds = []string{
 // than encoding/json's limit, which it leaves to the slow path), it stops
 // exactly at the end of a valid value followed by other text, and what it
 // records of a value's members gives the same calls as decoding with
-// encoding/json.
+// encoding/json. On a valid text, appendCompact (which finds a string's end
+// by its quotes alone) gives json.Compact's bytes.
 func FuzzStrict(f *testing.F) {
 	for _, s := range strictSeeds {
 		f.Add(s)
@@ -51,6 +54,15 @@ func FuzzStrict(f *testing.F) {
 			t.Fatalf("strict refuses what json.Valid accepts: %q (end %d)", s, end)
 		case end >= 0 && end < len(s) && !json.Valid([]byte(s[:end])):
 			t.Fatalf("strict stops at %d after an invalid prefix: %q", end, s)
+		}
+		if valid {
+			var want bytes.Buffer
+			if err := json.Compact(&want, []byte(s)); err != nil {
+				t.Fatal(err)
+			}
+			if got := appendCompact(nil, trimmed); !bytes.Equal(got, want.Bytes()) {
+				t.Fatalf("appendCompact(%q) = %q, json.Compact %q", s, got, want.Bytes())
+			}
 		}
 		if !valid || trimmed == "" || trimmed[0] != '{' && trimmed[0] != '[' {
 			return
