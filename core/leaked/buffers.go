@@ -81,8 +81,9 @@ func getScanner(s string, opts Options) *scanner {
 }
 
 // maxPooled bounds the buffers that a pooled scanner keeps, in elements
-// (and in bytes for the parameters' buffer): a scanner whose buffers grew
-// past it on a large text goes to the garbage collector.
+// (16 bytes count as one in the parameters' buffer, so 1 MiB): a scanner
+// whose buffers grew past it on a large text goes to the garbage
+// collector.
 const maxPooled = 1 << 16
 
 // release empties the scanner, so that it holds nothing of the text or the
