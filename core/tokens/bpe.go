@@ -106,10 +106,51 @@ var mergers = sync.Pool{New: func() any { return new(merger) }}
 type merger struct {
 	next []int32 // next[i]: start of the part after the part starting at i, or n
 	prev []int32 // prev[i]: start of the part before the part starting at i, or -1
+	part []int32 // part[i]: the rank of the part starting at i, or -1 (a byte that is no token)
 	// tree is a tournament tree over the part starts: leaf i (at size+i)
 	// holds the key of the pair formed by the part at i and the next one,
 	// rank<<32 | i, or none; each inner node holds the least key below it.
 	tree []uint64
+	// pairs caches the rank of two tokens together by their ranks, for enc:
+	// a long piece asks for the same pairs again and again, and one slot
+	// read here is cheaper than packing and hashing the bytes and probing
+	// the rank table (1 MiB of one letter: 25 -> 33 MB/s).
+	enc   *encoding
+	pairs [pairSlots]uint64
+}
+
+// pairSlots entries of pairs, each a pair of ranks and the rank of the two
+// tokens together, in fields of rankBits bits: (a+1)<<42 | (b+1)<<21 | r+1,
+// with r+1 = 0 for no token. A zero entry matches no pair. Ranks are below
+// 1<<rankBits - 1 (build checks the embedded files).
+const (
+	pairBits  = 10
+	pairSlots = 1 << pairBits
+	rankBits  = 21
+	rankField = 1<<rankBits - 1
+)
+
+// pairRank returns the rank of the parts at i and j (j = next[i], which
+// ends at end) together, through the cache when both parts are tokens.
+func (m *merger) pairRank(e *encoding, piece string, i, j, end int32) int32 {
+	a, b := m.part[i], m.part[j]
+	if a < 0 || b < 0 {
+		return e.rank(piece[i:end])
+	}
+	k := uint64(a+1)<<(2*rankBits) | uint64(b+1)<<rankBits
+	h := (k * 0x9E3779B97F4A7C15) >> (64 - pairBits)
+	if v := m.pairs[h]; v&^rankField == k {
+		if f := int32(v & rankField); f != 0 {
+			return f - 1
+		}
+		return noRank
+	}
+	r := e.rank(piece[i:end])
+	if r != noRank {
+		k |= uint64(r + 1)
+	}
+	m.pairs[h] = k
+	return r
 }
 
 const none = math.MaxUint64
@@ -124,9 +165,13 @@ func (m *merger) merge(e *encoding, piece string) int {
 	n := len(piece)
 	m.next = resize(m.next, n+1)
 	m.prev = resize(m.prev, n)
-	next, prev := m.next, m.prev
+	m.part = resize(m.part, n)
+	if m.enc != e {
+		m.enc, m.pairs = e, [pairSlots]uint64{}
+	}
+	next, prev, part := m.next, m.prev, m.part
 	for i := range n {
-		next[i], prev[i] = int32(i+1), int32(i-1)
+		next[i], prev[i], part[i] = int32(i+1), int32(i-1), e.ranks.one[piece[i]]
 	}
 	next[n] = int32(n) // sentinel: piece[i:next[next[i]]] for the last part
 	size := 1
@@ -143,7 +188,8 @@ func (m *merger) merge(e *encoding, piece string) int {
 		if int(next[i]) >= n {
 			return none
 		}
-		r := e.rank(piece[i:next[next[i]]])
+		j := next[i]
+		r := m.pairRank(e, piece, i, j, next[j])
 		if r == noRank {
 			return none
 		}
@@ -158,21 +204,25 @@ func (m *merger) merge(e *encoding, piece string) int {
 	for j := size - 1; j >= 1; j-- {
 		tree[j] = min(tree[2*j], tree[2*j+1])
 	}
+	// set carries the new least key up in a register, reading only each
+	// sibling: reading both children back from the tree made each level wait
+	// for the store below it (one letter: 20 -> 25 MB/s)
 	set := func(i int32, k uint64) {
 		j := size + int(i)
 		tree[j] = k
 		for j > 1 {
-			j /= 2
-			v := min(tree[2*j], tree[2*j+1])
-			if tree[j] == v {
+			k = min(k, tree[j^1])
+			j >>= 1
+			if tree[j] == k {
 				return // unchanged, and so is everything above it
 			}
-			tree[j] = v
+			tree[j] = k
 		}
 	}
 	parts := n
 	for tree[1] != none {
 		i := int32(tree[1] & math.MaxUint32)
+		part[i] = int32(tree[1] >> 32)
 		mid := next[i]
 		after := next[mid]
 		next[i] = after

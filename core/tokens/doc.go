@@ -22,8 +22,11 @@
 // packed into two words stored in its slot, so a lookup reads one slot,
 // where a Go map keyed by string reads a control word, a slot and the key's
 // bytes elsewhere; one- and two-byte tokens are read from arrays indexed by
-// their bytes. The short-piece merge keeps the rank of each adjacent pair
-// and looks up only the two pairs a merge changes. The splitters decide a
+// their bytes; a one-byte tag per slot, in an array that stays in the CPU
+// cache, answers most lookups of strings that are no token without reading
+// a slot. The short-piece merge keeps the rank of each adjacent pair
+// and looks up only the two pairs a merge changes; the tree merge of long
+// pieces caches the rank of two tokens together by their ranks. The splitters decide a
 // piece that starts with ASCII from a class table, decoding only where a
 // non-ASCII character decides.
 //
@@ -34,7 +37,7 @@
 // fastest for them; longer ones keep their parts in a linked list and the
 // candidate pairs in a tournament tree (lowest rank first, leftmost on ties),
 // O(n log n) and merge for merge the same. Pieces over 4 KiB are merged in
-// windows of 2 KiB, each overlapping the next by a quarter, and the windows'
+// windows of 2 KiB, each overlapping the next by an eighth, and the windows'
 // results are glued at a part boundary both share; the proof that this gives
 // the very merges of the whole piece is on countLong, and a spec and
 // FuzzMergeWindows check it against merging the whole piece. So counting is linear

@@ -24,13 +24,13 @@ const window = 2048
 //     those of BPE(s[:q]) and of BPE(s[p:]), which cross neither p nor q.
 //
 // Window k covers [c, c+w) (the last one ends at the piece's end). p is its
-// first boundary in its last quarter (and at or after the previous glue
+// first boundary in its last eighth (and at or after the previous glue
 // point), the next window starts at p, and the glue point q is the first
 // boundary both windows share in (p, c+w]. The tokens of window k from the
 // previous glue point up to q are final. Each byte is merged in at most two
 // windows of fixed size: linear time, constant memory. When a window has no
-// boundary in its last quarter, or two windows share none (a token longer
-// than the quarter could do that; none is), the piece is tried again with
+// boundary in its last eighth, or two windows share none (a token longer
+// than the eighth could do that; none is), the piece is tried again with
 // windows four times as large, and a piece at most twice the window is
 // merged whole: still exact, in O(n log n) at worst.
 func (e *encoding) countLong(piece string, w int) int {
@@ -55,7 +55,7 @@ func (e *encoding) countWindows(piece string, w int) (tokens int, ok bool) {
 	cur = m.bounds(e, piece, c, end, cur)
 	from := 0 // the tokens before from are counted; from is a final boundary
 	for end < n {
-		p := firstAtOrAfter(cur, max(c+w-w/4, from))
+		p := firstAtOrAfter(cur, max(c+w-w/8, from))
 		if p < 0 || int(cur[p]) >= end {
 			return 0, false
 		}

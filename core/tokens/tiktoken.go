@@ -105,7 +105,7 @@ func build(name string) (*encoding, error) {
 		}
 		tok, rank, ok := bytes.Cut(line, []byte{' '})
 		r, err := strconv.Atoi(string(rank))
-		if !ok || err != nil || r < 0 || r >= noRank {
+		if !ok || err != nil || r < 0 || r >= rankField { // the merge caches ranks in fields of rankBits
 			return nil, fmt.Errorf("tokens: %s: embedded ranks: line %d: malformed", name, n)
 		}
 		dec := make([]byte, b64len(tok))
