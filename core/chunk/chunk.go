@@ -54,18 +54,33 @@ func Make(text string, tk core.Tokenizer, budget int, overlap float64) (Plan, er
 		return Plan{}, fmt.Errorf("chunk: overlap %v: %w", overlap, ErrOverlap)
 	}
 	// Boundaries: boundary k is the byte offset before piece k (boundary n
-	// is the end) and the tokens before it, kept compactly in an index. A
-	// tokenizer that can walk its pieces fills it directly, without a slice
-	// of pieces in between.
+	// is the end) and the tokens before it, kept compactly in an index.
 	x := newIndex()
-	if r, ok := tk.(resumer); ok {
-		x.resume = func(from int, fn func(start, end, tokens int) bool) { r.WalkPiecesFrom(text, from, fn) }
+	var err error
+	if m, ok := tk.(marker); ok {
+		err = x.fromMarks(text, m, budget)
+	} else {
+		err = x.fromPieces(text, tk, budget)
 	}
+	if err != nil {
+		return Plan{}, err
+	}
+	return plan(text, x, budget, overlap)
+}
+
+// tooLarge is Make's error for a piece of more than budget tokens.
+func tooLarge(start, end, tokens, budget int) error {
+	return fmt.Errorf("chunk: piece at bytes %d-%d has %d tokens, budget %d: %w", start, end, tokens, budget, ErrTooLarge)
+}
+
+// fromPieces fills x with every boundary of text, from a tokenizer that
+// hands its pieces over one by one (WalkPieces) or as a slice.
+func (x *index) fromPieces(text string, tk core.Tokenizer, budget int) error {
 	total := 0
-	var tooLarge error
+	var err error
 	add := func(start, end, tokens int) {
-		if tokens > budget && tooLarge == nil {
-			tooLarge = fmt.Errorf("chunk: piece at bytes %d-%d has %d tokens, budget %d: %w", start, end, tokens, budget, ErrTooLarge)
+		if tokens > budget && err == nil {
+			err = tooLarge(start, end, tokens, budget)
 		}
 		x.push(start, total)
 		total += tokens
@@ -77,11 +92,37 @@ func Make(text string, tk core.Tokenizer, budget int, overlap float64) (Plan, er
 			add(p.Start, p.End, p.Tokens)
 		}
 	}
-	if tooLarge != nil {
-		return Plan{}, tooLarge
-	}
 	x.push(len(text), total)
-	return plan(text, x, budget, overlap)
+	return err
+}
+
+// fromMarks fills x with the marks of text only, every markEvery boundaries
+// and the last; reading a boundary between two walks their block again.
+// When a block holds a piece over the budget, its pieces are walked again to
+// name the first.
+func (x *index) fromMarks(text string, m marker, budget int) error {
+	x.resume = func(from int, fn func(start, end, tokens int) bool) { m.WalkPiecesFrom(text, from, fn) }
+	from, over := 0, false
+	m.WalkMarks(text, markEvery, func(k, off, tokens, most int) bool {
+		if over = most > budget; over {
+			return false
+		}
+		x.count = k
+		x.push(off, tokens)
+		from = off
+		return true
+	})
+	if !over {
+		return nil
+	}
+	var err error
+	m.WalkPiecesFrom(text, from, func(start, end, tokens int) bool {
+		if tokens > budget {
+			err = tooLarge(start, end, tokens, budget)
+		}
+		return err == nil
+	})
+	return err
 }
 
 // pieceWalker is a tokenizer that can hand its pieces over one by one.
@@ -89,13 +130,15 @@ type pieceWalker interface {
 	WalkPieces(s string, fn func(start, end, tokens int))
 }
 
-// resumer is a tokenizer that can walk its pieces from any piece boundary
-// of s on, giving the very pieces and counts of a walk from the start
+// marker is a tokenizer that can count a text while reporting every
+// markEvery-th piece boundary, and walk its pieces again from any piece
+// boundary on, giving the very pieces and counts of a walk from the start
 // (tokens.Tiktoken: its pre-split reads nothing before a piece's start).
 // Make then keeps one boundary in markEvery and walks a block again when the
-// planner reads it, so that planning costs one tokenization pass plus a few
+// planner reads it, so that planning costs one counting pass plus a few
 // blocks near each cut, and memory a mark (32 bytes) per 64 pieces.
-type resumer interface {
+type marker interface {
+	WalkMarks(s string, every int, fn func(k, off, tokens, most int) bool)
 	WalkPiecesFrom(s string, from int, fn func(start, end, tokens int) bool)
 }
 

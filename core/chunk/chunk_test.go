@@ -157,6 +157,17 @@ var _ = Describe("Make", func() {
 		Entry("a piece over the budget", strings.Repeat("a", 400), 5, 0.1, 0, chunk.ErrTooLarge),
 	)
 
+	It("names the first piece over the budget, however far into the document", func() {
+		// 300 pieces of one token, then two pieces of 400 "a" (well over
+		// 5 tokens each): the first is in the fifth block of marks, which
+		// Make walks again to name it.
+		doc := strings.Repeat(" x", 300) + " " + strings.Repeat("a", 400) + " " + strings.Repeat("b", 400)
+		p, err := chunk.Make(doc, tk, 5, 0.1)
+		Expect(err).To(MatchError(chunk.ErrTooLarge))
+		Expect(err.Error()).To(HavePrefix("chunk: piece at bytes 600-1001 has "))
+		Expect(checkPlan(tk, doc, 5, 0.1, p, err)).To(Succeed())
+	})
+
 	It("prefers line breaks near a cut", func() {
 		doc := strings.Repeat("alpha beta gamma delta epsilon zeta eta theta iota kappa\n", 200)
 		p, err := chunk.Make(doc, tk, 2000, 0.1)

@@ -41,7 +41,7 @@ type index struct {
 
 	// resume, when set, walks the pieces from a boundary's byte offset on
 	// until fn returns false: the index then keeps its marks only, and
-	// reading a block walks its pieces again (see resumer).
+	// reading a block walks its pieces again (see marker).
 	resume func(from int, fn func(start, end, tokens int) bool)
 }
 

@@ -43,8 +43,8 @@ func checkPlan(tk core.Tokenizer, doc string, budget int, overlap float64, p chu
 	}
 	if err != nil {
 		for _, pc := range pieces {
-			if pc.Tokens > budget && errors.Is(err, chunk.ErrTooLarge) {
-				return nil
+			if pc.Tokens > budget {
+				return checkTooLarge(tk, doc, budget, overlap, pc, err)
 			}
 		}
 		return fmt.Errorf("error without a piece over the budget: %w", err)
@@ -114,6 +114,22 @@ func checkChunks(tk core.Tokenizer, doc string, budget int, chunks []chunk.Chunk
 		}
 		if want := cum[prev.End] - cs; c.OverlapTokens != want {
 			return fmt.Errorf("%s: overlap %d tokens, shares %d", at, c.OverlapTokens, want)
+		}
+	}
+	return nil
+}
+
+// checkTooLarge checks Make's error for a document whose first piece over
+// the budget is first: ErrTooLarge naming that piece, and for Tiktoken the
+// same error when every boundary is kept.
+func checkTooLarge(tk core.Tokenizer, doc string, budget int, overlap float64, first core.Piece, err error) error {
+	want := fmt.Sprintf("chunk: piece at bytes %d-%d has %d tokens, budget %d: %v", first.Start, first.End, first.Tokens, budget, chunk.ErrTooLarge)
+	if !errors.Is(err, chunk.ErrTooLarge) || err.Error() != want {
+		return fmt.Errorf("error %q, want %q", err, want)
+	}
+	if tt, ok := tk.(*tokens.Tiktoken); ok {
+		if _, err2 := chunk.Make(doc, walkOnly{tt}, budget, overlap); err2 == nil || err2.Error() != err.Error() {
+			return fmt.Errorf("walking blocks again: error %q, keeping every boundary %v", err, err2)
 		}
 	}
 	return nil

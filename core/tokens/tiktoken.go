@@ -173,6 +173,33 @@ func (t *Tiktoken) WalkPiecesFrom(s string, from int, fn func(start, end, tokens
 	t.walk(s, from, func(start, end int) bool { return fn(start, end, t.enc.count(s[start:end], false)) })
 }
 
+// WalkMarks counts s as Count does and calls fn at every every-th piece
+// boundary: fn(k, off, tokens, most) for boundary k (0, every, 2·every, ...;
+// boundary k is the start of piece k), its byte offset, the tokens before
+// it, and the most tokens of one piece since the previous call. The last
+// call is at the end of s, boundary n for n pieces, whatever n is; a call
+// that returns false ends the walk. With WalkPiecesFrom to walk a block
+// again, that is all chunk planning keeps of a document: a per-piece
+// callback would cost it a tenth of the counting.
+func (t *Tiktoken) WalkMarks(s string, every int, fn func(k, off, tokens, most int) bool) {
+	every = max(every, 1)
+	if !fn(0, 0, 0, 0) || len(s) == 0 {
+		return
+	}
+	valid := utf8.ValidString(s)
+	k, tok, most, left := 0, 0, 0, every
+	t.walk(s, 0, func(start, end int) bool {
+		c := t.enc.count(s[start:end], valid)
+		k, tok, most, left = k+1, tok+c, max(most, c), left-1
+		if left == 0 || end == len(s) {
+			m := most
+			left, most = every, 0
+			return fn(k, end, tok, m)
+		}
+		return true
+	})
+}
+
 // Pieces appends the pre-split pieces of s, with their token counts, to dst.
 func (t *Tiktoken) Pieces(dst []core.Piece, s string) []core.Piece {
 	dst = slices.Grow(dst, len(s)/4) // about one piece per four bytes
