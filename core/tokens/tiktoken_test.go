@@ -9,6 +9,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/tokens"
 )
 
@@ -28,6 +29,46 @@ var _ = Describe("Tiktoken", func() {
 			Expect(tokens.Check(tk, samples...)).To(Succeed())
 		})
 	}
+
+	It("walks the pieces again from any boundary, and marks every k-th boundary", func() {
+		type mark struct{ k, off, tokens, most int }
+		for _, name := range tokens.Names() {
+			tk := tokens.MustNew(name)
+			for _, s := range samples {
+				pieces := tk.Pieces(nil, s)
+				for i, p := range pieces {
+					var got []core.Piece
+					tk.WalkPiecesFrom(s, p.Start, func(start, end, n int) bool {
+						got = append(got, core.Piece{Start: start, End: end, Tokens: n})
+						return len(got) < 3
+					})
+					Expect(got).To(Equal(pieces[i:min(i+3, len(pieces))]), "%s: %q from %d", name, s, p.Start)
+				}
+				for _, every := range []int{1, 3, 64} {
+					want := []mark{{}}
+					tok, most := 0, 0
+					for i, p := range pieces {
+						tok, most = tok+p.Tokens, max(most, p.Tokens)
+						if (i+1)%every == 0 || i == len(pieces)-1 {
+							want, most = append(want, mark{i + 1, p.End, tok, most}), 0
+						}
+					}
+					var got []mark
+					tk.WalkMarks(s, every, func(k, off, tokens, most int) bool {
+						got = append(got, mark{k, off, tokens, most})
+						return true
+					})
+					Expect(got).To(Equal(want), "%s: %q every %d", name, s, every)
+					got = got[:0]
+					tk.WalkMarks(s, every, func(k, off, tokens, most int) bool {
+						got = append(got, mark{k, off, tokens, most})
+						return len(got) < 2
+					})
+					Expect(got).To(Equal(want[:min(2, len(want))]), "%s: %q every %d, stopped", name, s, every)
+				}
+			}
+		}
+	})
 
 	It("rejects an unknown encoding and names the known ones", func() {
 		_, err := tokens.New("p50k")
