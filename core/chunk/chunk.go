@@ -156,22 +156,43 @@ func plan(text string, x *index, budget int, overlap float64) (Plan, error) {
 	}
 	// No plan has fewer chunks than greedy packing without overlap, and the
 	// spec's count assumes every overlap is whole: start from the larger.
+	// Greedy packing costs a pass over the cuts, so it is made only when
+	// balancing the spec's count fails: when that succeeds, greedy packing
+	// needs no more chunks (dropping the overlaps of any plan within budget
+	// packs the pieces without overlap, and greedy packing is the fewest),
+	// and the larger of the two is the spec's count anyway.
+	n := MinChunks(total, budget, overlap)
+	if chunks, target, ok := balanceLines(text, x, n, o, budget); ok {
+		pl.Target, pl.Chunks = target, chunks
+		return pl, nil
+	}
 	packed := greedy(x, budget)
-	minimum := max(MinChunks(total, budget, overlap), len(packed))
+	minimum := max(n, len(packed))
 	for count := minimum; count < minimum+8; count++ {
-		// Line breaks are a preference: when moving cuts to them would cost a
-		// chunk, the cuts stay where the balance puts them.
-		for _, lines := range []bool{true, false} {
-			if chunks, target, ok := balance(text, x, count, o, budget, lines); ok {
-				pl.Target, pl.Chunks = target, chunks
-				return pl, nil
-			}
+		if count == n {
+			continue // failed above
+		}
+		if chunks, target, ok := balanceLines(text, x, count, o, budget); ok {
+			pl.Target, pl.Chunks = target, chunks
+			return pl, nil
 		}
 	}
 	// Pieces too coarse to balance: pack greedily, without overlap.
 	pl.Chunks = packed
 	pl.Target = budget
 	return pl, nil
+}
+
+// balanceLines balances count chunks with cuts moved to line breaks, and
+// failing that without: line breaks are a preference, and when moving cuts
+// to them would cost a chunk, the cuts stay where the balance puts them.
+func balanceLines(text string, x *index, count, o, budget int) ([]Chunk, int, bool) {
+	for _, lines := range []bool{true, false} {
+		if chunks, target, ok := balance(text, x, count, o, budget, lines); ok {
+			return chunks, target, true
+		}
+	}
+	return nil, 0, false
 }
 
 // greedy packs whole pieces into chunks of at most budget tokens.

@@ -6,7 +6,7 @@ import (
 )
 
 // markEvery is the number of boundaries between two marks of an index.
-const markEvery = 64
+const markEvery = 32
 
 // segmentSize is the size of the segments that hold an index's varints:
 // fixed, so that the index grows without copying itself, and a block's
@@ -57,7 +57,12 @@ type block struct {
 
 // mark is a boundary whose offset and tokens are kept as they are, with
 // where the varints of the boundaries after it start: segment seg, byte pos.
-type mark struct{ off, tok, seg, pos int }
+// seg and pos are int32: segments are 64 KiB, and 2^31 of them would hold
+// more varints than any text has pieces. 24 bytes a mark.
+type mark struct {
+	off, tok int
+	seg, pos int32
+}
 
 // blockBytes is the most bytes the varints of one block take.
 const blockBytes = markEvery * 2 * binary.MaxVarintLen64
@@ -89,8 +94,8 @@ func (x *index) push(off, tok int) {
 			if len(x.segs) == 0 || cap(x.segs[len(x.segs)-1])-len(x.segs[len(x.segs)-1]) < blockBytes {
 				x.segs = append(x.segs, make([]byte, 0, segmentSize))
 			}
-			m.seg = len(x.segs) - 1
-			m.pos = len(x.segs[m.seg])
+			m.seg = int32(len(x.segs) - 1)
+			m.pos = int32(len(x.segs[m.seg]))
 		}
 		if x.count%(markEvery*marksPerSegment) == 0 {
 			x.marks = append(x.marks, make([]mark, 0, marksPerSegment))

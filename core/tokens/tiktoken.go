@@ -9,7 +9,6 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/dlclark/regexp2"
 	"github.com/pkoukk/tiktoken-go-loader/assets"
 
 	"github.com/toolout/toolout/core"
@@ -51,9 +50,9 @@ func Names() []string {
 type encoding struct {
 	name  string
 	ranks *rankTable
-	re    *regexp2.Regexp
 	// match is the hand-written splitter (matchCL100K, matchO200K): the
-	// end of the piece that starts at s[i]. Nil splits with re.
+	// end of the piece that starts at s[i]. The specs hold it to the
+	// encoding's pattern (patterns) run through regexp2.
 	match func(s string, i int) int
 }
 
@@ -115,11 +114,7 @@ func build(name string) (*encoding, error) {
 		}
 		ranks.add(string(dec[:m]), int32(r))
 	}
-	re, err := regexp2.Compile(patterns[name], regexp2.None)
-	if err != nil {
-		return nil, fmt.Errorf("tokens: %s: pattern: %w", name, err)
-	}
-	return &encoding{name: name, ranks: ranks, re: re, match: matchers[name]}, nil
+	return &encoding{name: name, ranks: ranks, match: matchers[name]}, nil
 }
 
 // Tiktoken is a tiktoken tokenizer for one encoding.
@@ -153,7 +148,11 @@ func (t *Tiktoken) Name() string { return t.enc.name }
 func (t *Tiktoken) Count(s string) int {
 	n := 0
 	valid := utf8.ValidString(s)
-	t.walk(s, 0, func(start, end int) bool { n += t.enc.count(s[start:end], valid); return true })
+	for i := 0; i < len(s); { // walk's loop, with the count in a register
+		j := t.enc.match(s, i)
+		n += t.enc.count(s[i:j], valid)
+		i = j
+	}
 	return n
 }
 
@@ -183,21 +182,26 @@ func (t *Tiktoken) WalkPiecesFrom(s string, from int, fn func(start, end, tokens
 // callback would cost it a tenth of the counting.
 func (t *Tiktoken) WalkMarks(s string, every int, fn func(k, off, tokens, most int) bool) {
 	every = max(every, 1)
-	if !fn(0, 0, 0, 0) || len(s) == 0 {
+	if !fn(0, 0, 0, 0) {
 		return
 	}
 	valid := utf8.ValidString(s)
 	k, tok, most, left := 0, 0, 0, every
-	t.walk(s, 0, func(start, end int) bool {
-		c := t.enc.count(s[start:end], valid)
-		k, tok, most, left = k+1, tok+c, max(most, c), left-1
-		if left == 0 || end == len(s) {
-			m := most
-			left, most = every, 0
-			return fn(k, end, tok, m)
+	for i := 0; i < len(s); { // walk's loop, with the running figures in registers
+		j := t.enc.match(s, i)
+		c := t.enc.count(s[i:j], valid)
+		tok, most, left, i = tok+c, max(most, c), left-1, j
+		if left == 0 {
+			k, left = k+every, every
+			if !fn(k, j, tok, most) {
+				return
+			}
+			most = 0
 		}
-		return true
-	})
+	}
+	if left < every { // the end, between two marks
+		fn(k+every-left, len(s), tok, most)
+	}
 }
 
 // Pieces appends the pre-split pieces of s, with their token counts, to dst.
@@ -215,54 +219,11 @@ func (t *Tiktoken) Pieces(dst []core.Piece, s string) []core.Piece {
 // offset from (0 or the end of a piece) on, in order, until fn returns false.
 // From 0, the ranges are contiguous and cover s.
 func (t *Tiktoken) walk(s string, from int, fn func(start, end int) bool) {
-	if match := t.enc.match; match != nil {
-		for i := from; i < len(s); {
-			j := match(s, i)
-			if !fn(i, j) {
-				return
-			}
-			i = j
+	for i := from; i < len(s); {
+		j := t.enc.match(s, i)
+		if !fn(i, j) {
+			return
 		}
-		return
-	}
-	done := false
-	splitRegexp(t.enc.re, s, func(start, end int) {
-		if !done && start >= from {
-			done = !fn(start, end)
-		}
-	})
-}
-
-// splitRegexp splits with the encoding's pattern itself: the reference the
-// hand-written splitters are checked against.
-func splitRegexp(re *regexp2.Regexp, s string, fn func(start, end int)) {
-	runes := []rune(s)
-	// byteAt[i] is the byte offset of rune i; computed on the fly, since
-	// matches arrive in order.
-	bytePos, runePos := 0, 0
-	advance := func(toRune int) int {
-		for runePos < toRune {
-			_, size := utf8.DecodeRuneInString(s[bytePos:])
-			bytePos += size
-			runePos++
-		}
-		return bytePos
-	}
-	last := 0
-	m, _ := re.FindRunesMatch(runes)
-	for m != nil {
-		start := advance(m.Index)
-		if start > last { // a gap the pattern did not cover (cannot happen with tiktoken's patterns)
-			fn(last, start)
-		}
-		end := advance(m.Index + m.Length)
-		if end > start {
-			fn(start, end)
-		}
-		last = end
-		m, _ = re.FindNextMatch(m)
-	}
-	if last < len(s) {
-		fn(last, len(s))
+		i = j
 	}
 }
