@@ -56,6 +56,7 @@ func Make(text string, tk core.Tokenizer, budget int, overlap float64) (Plan, er
 	// Boundaries: boundary k is the byte offset before piece k (boundary n
 	// is the end) and the tokens before it, kept compactly in an index.
 	x := newIndex()
+	defer x.release()
 	var err error
 	if m, ok := tk.(marker); ok {
 		err = x.fromMarks(text, m, budget)
@@ -101,7 +102,7 @@ func (x *index) fromPieces(text string, tk core.Tokenizer, budget int) error {
 // When a block holds a piece over the budget, its pieces are walked again to
 // name the first.
 func (x *index) fromMarks(text string, m marker, budget int) error {
-	x.resume = func(from int, fn func(start, end, tokens int) bool) { m.WalkPiecesFrom(text, from, fn) }
+	x.resume = func(dst []core.Piece, from, n int) []core.Piece { return m.PiecesFrom(dst, text, from, n) }
 	from, over := 0, false
 	m.WalkMarks(text, markEvery, func(k, off, tokens, most int) bool {
 		if over = most > budget; over {
@@ -115,14 +116,12 @@ func (x *index) fromMarks(text string, m marker, budget int) error {
 	if !over {
 		return nil
 	}
-	var err error
-	m.WalkPiecesFrom(text, from, func(start, end, tokens int) bool {
-		if tokens > budget {
-			err = tooLarge(start, end, tokens, budget)
+	for _, p := range m.PiecesFrom(nil, text, from, markEvery) {
+		if p.Tokens > budget {
+			return tooLarge(p.Start, p.End, p.Tokens, budget)
 		}
-		return err == nil
-	})
-	return err
+	}
+	return nil // not reached: the block holds a piece over the budget
 }
 
 // pieceWalker is a tokenizer that can hand its pieces over one by one.
@@ -139,7 +138,7 @@ type pieceWalker interface {
 // blocks near each cut, and memory a mark (32 bytes) per 64 pieces.
 type marker interface {
 	WalkMarks(s string, every int, fn func(k, off, tokens, most int) bool)
-	WalkPiecesFrom(s string, from int, fn func(start, end, tokens int) bool)
+	PiecesFrom(dst []core.Piece, s string, from, n int) []core.Piece
 }
 
 func plan(text string, x *index, budget int, overlap float64) (Plan, error) {

@@ -3,6 +3,9 @@ package chunk
 import (
 	"encoding/binary"
 	"sort"
+	"sync"
+
+	"github.com/toolout/toolout/core"
 )
 
 // markEvery is the number of boundaries between two marks of an index.
@@ -20,7 +23,7 @@ const segmentSize = 64 << 10
 // stored as differences from the one before, two varints (a byte each for
 // pieces under 64 bytes and 64 tokens), with a mark every markEvery
 // boundaries that gives its offset, tokens and place in the varints. That
-// is about 2.4 bytes per piece, against 16 for two []int, so that planning
+// is under 3 bytes per piece, against 16 for two []int, so that planning
 // a document of one-byte pieces ("a\n" repeated) costs about three bytes
 // per byte of it rather than some twenty. The varints live in segments of
 // fixed size, so that growing the index never copies it (an append-grown
@@ -39,10 +42,11 @@ type index struct {
 	blocks [cachedBlocks]block
 	clock  int
 
-	// resume, when set, walks the pieces from a boundary's byte offset on
-	// until fn returns false: the index then keeps its marks only, and
-	// reading a block walks its pieces again (see marker).
-	resume func(from int, fn func(start, end, tokens int) bool)
+	// resume, when set, appends to dst the n pieces from a boundary's byte
+	// offset on: the index then keeps its marks only, and reading a block
+	// walks its pieces again (see marker) into pieces.
+	resume func(dst []core.Piece, from, n int) []core.Piece
+	pieces []core.Piece
 }
 
 // cachedBlocks is how many decoded blocks an index keeps.
@@ -69,6 +73,19 @@ const blockBytes = markEvery * 2 * binary.MaxVarintLen64
 
 // marksPerSegment is the number of marks in a segment of them.
 const marksPerSegment = 2048
+
+// markSegments holds segments of marks for reuse: planning a document
+// allocates one per 65,536 pieces, and fresh memory costs page faults and
+// collections that counting alone does not pay.
+var markSegments = sync.Pool{New: func() any { return new([marksPerSegment]mark) }}
+
+// release hands x's segments of marks back for reuse; x is not used after.
+func (x *index) release() {
+	for _, ms := range x.marks {
+		markSegments.Put((*[marksPerSegment]mark)(ms[:marksPerSegment]))
+	}
+	x.marks = nil
+}
 
 // mark returns mark j.
 func (x *index) mark(j int) mark { return x.marks[j/marksPerSegment][j%marksPerSegment] }
@@ -98,7 +115,7 @@ func (x *index) push(off, tok int) {
 			m.pos = int32(len(x.segs[m.seg]))
 		}
 		if x.count%(markEvery*marksPerSegment) == 0 {
-			x.marks = append(x.marks, make([]mark, 0, marksPerSegment))
+			x.marks = append(x.marks, markSegments.Get().(*[marksPerSegment]mark)[:0])
 		}
 		ms := &x.marks[len(x.marks)-1]
 		*ms = append(*ms, m)
@@ -148,13 +165,12 @@ func (x *index) load(j int, b *block) {
 		if limit == 0 {
 			return
 		}
-		k, tok := 0, m.tok
-		x.resume(m.off, func(_, end, tokens int) bool {
-			k++
-			tok += tokens
-			b.off[k], b.tok[k] = end, tok
-			return k < limit
-		})
+		x.pieces = x.resume(x.pieces[:0], m.off, limit)
+		tok := m.tok
+		for k, p := range x.pieces {
+			tok += p.Tokens
+			b.off[k+1], b.tok[k+1] = p.End, tok
+		}
 		return
 	}
 	data := x.segs[m.seg][m.pos:]

@@ -163,7 +163,7 @@ func greedyCount(pieces []core.Piece, budget int) int {
 	return n
 }
 
-// walkOnly hides Tiktoken.WalkPiecesFrom, so that Make keeps every piece
+// walkOnly hides Tiktoken.WalkMarks and PiecesFrom, so that Make keeps every piece
 // boundary instead of walking blocks of pieces again: the two must plan
 // alike.
 type walkOnly struct{ tk *tokens.Tiktoken }

@@ -146,14 +146,22 @@ func (t *Tiktoken) Name() string { return t.enc.name }
 
 // Count returns the number of tokens s encodes to.
 func (t *Tiktoken) Count(s string) int {
-	n := 0
-	valid := utf8.ValidString(s)
-	for i := 0; i < len(s); { // walk's loop, with the count in a register
-		j := t.enc.match(s, i)
-		n += t.enc.count(s[i:j], valid)
-		i = j
-	}
+	_, n, _, _ := t.enc.countPieces(s, 0, len(s), utf8.ValidString(s))
 	return n
+}
+
+// countPieces counts up to n pieces of s from byte offset i (0 or the end
+// of a piece): it returns the end of the last one counted, their tokens,
+// the most tokens of one of them, and how many it counted. It is the loop
+// of Count and WalkMarks, so that marking costs a call per block over
+// counting alone.
+func (e *encoding) countPieces(s string, i, n int, valid bool) (end, tokens, most, pieces int) {
+	for ; pieces < n && i < len(s); pieces++ {
+		j := e.match(s, i)
+		c := e.count(s[i:j], valid)
+		tokens, most, i = tokens+c, max(most, c), j
+	}
+	return i, tokens, most, pieces
 }
 
 // WalkPieces calls fn with each pre-split piece of s and its token count,
@@ -163,13 +171,18 @@ func (t *Tiktoken) WalkPieces(s string, fn func(start, end, tokens int)) {
 	t.walk(s, 0, func(start, end int) bool { fn(start, end, t.enc.count(s[start:end], valid)); return true })
 }
 
-// WalkPiecesFrom calls fn with each pre-split piece of s from byte offset
-// from on, and its token count, in order, until fn returns false. from must
-// be 0 or the end of a piece of s: the pieces are then those WalkPieces
-// gives from there, since splitting reads nothing before a piece's start.
-// Chunk planning uses it to walk a few pieces again instead of keeping them.
-func (t *Tiktoken) WalkPiecesFrom(s string, from int, fn func(start, end, tokens int) bool) {
-	t.walk(s, from, func(start, end int) bool { return fn(start, end, t.enc.count(s[start:end], false)) })
+// PiecesFrom appends to dst the next n pre-split pieces of s from byte
+// offset from on (fewer at the end of s), with their token counts. from must
+// be 0 or the end of a piece of s: the pieces are then those Pieces gives
+// from there, since splitting reads nothing before a piece's start. Chunk
+// planning uses it to walk a few pieces again instead of keeping them.
+func (t *Tiktoken) PiecesFrom(dst []core.Piece, s string, from, n int) []core.Piece {
+	for i := from; n > 0 && i < len(s); n-- {
+		j := t.enc.match(s, i)
+		dst = append(dst, core.Piece{Start: i, End: j, Tokens: t.enc.count(s[i:j], false)})
+		i = j
+	}
+	return dst
 }
 
 // WalkMarks counts s as Count does and calls fn at every every-th piece
@@ -177,7 +190,7 @@ func (t *Tiktoken) WalkPiecesFrom(s string, from int, fn func(start, end, tokens
 // boundary k is the start of piece k), its byte offset, the tokens before
 // it, and the most tokens of one piece since the previous call. The last
 // call is at the end of s, boundary n for n pieces, whatever n is; a call
-// that returns false ends the walk. With WalkPiecesFrom to walk a block
+// that returns false ends the walk. With PiecesFrom to walk a block
 // again, that is all chunk planning keeps of a document: a per-piece
 // callback would cost it a tenth of the counting.
 func (t *Tiktoken) WalkMarks(s string, every int, fn func(k, off, tokens, most int) bool) {
@@ -186,21 +199,12 @@ func (t *Tiktoken) WalkMarks(s string, every int, fn func(k, off, tokens, most i
 		return
 	}
 	valid := utf8.ValidString(s)
-	k, tok, most, left := 0, 0, 0, every
-	for i := 0; i < len(s); { // walk's loop, with the running figures in registers
-		j := t.enc.match(s, i)
-		c := t.enc.count(s[i:j], valid)
-		tok, most, left, i = tok+c, max(most, c), left-1, j
-		if left == 0 {
-			k, left = k+every, every
-			if !fn(k, j, tok, most) {
-				return
-			}
-			most = 0
+	for i, k, tok := 0, 0, 0; i < len(s); {
+		end, tokens, most, pieces := t.enc.countPieces(s, i, every, valid)
+		i, k, tok = end, k+pieces, tok+tokens
+		if !fn(k, end, tok, most) {
+			return
 		}
-	}
-	if left < every { // the end, between two marks
-		fn(k+every-left, len(s), tok, most)
 	}
 }
 

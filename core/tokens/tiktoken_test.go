@@ -9,7 +9,6 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/tokens"
 )
 
@@ -37,12 +36,9 @@ var _ = Describe("Tiktoken", func() {
 			for _, s := range samples {
 				pieces := tk.Pieces(nil, s)
 				for i, p := range pieces {
-					var got []core.Piece
-					tk.WalkPiecesFrom(s, p.Start, func(start, end, n int) bool {
-						got = append(got, core.Piece{Start: start, End: end, Tokens: n})
-						return len(got) < 3
-					})
+					got := tk.PiecesFrom(nil, s, p.Start, 3)
 					Expect(got).To(Equal(pieces[i:min(i+3, len(pieces))]), "%s: %q from %d", name, s, p.Start)
+					Expect(tk.PiecesFrom(got[:1], s, p.Start, 0)).To(Equal(got[:1]))
 				}
 				for _, every := range []int{1, 3, 64} {
 					want := []mark{{}}
