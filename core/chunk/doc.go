@@ -62,8 +62,8 @@
 // offset and tokens before it) every 32 piece boundaries. With a tokenizer
 // that can count while marking and walk its pieces from any piece boundary
 // on (tokens.Tiktoken's WalkMarks and PiecesFrom: its pre-split reads
-// nothing before a piece's start), that is all it keeps: the counting loop
-// is Count's, with a call per 32 pieces; reading a boundary between marks
+// nothing before a piece's start), that is all it keeps: WalkMarks runs
+// Count's loop, with a call per 32 pieces; reading a boundary between marks
 // walks those 32 pieces again, and the planner reads only blocks near its
 // cuts (about four per chunk; the last four read stay decoded). Planning
 // 1 MiB then costs about 1.04 times counting it (bench-ratios), and memory

@@ -146,22 +146,14 @@ func (t *Tiktoken) Name() string { return t.enc.name }
 
 // Count returns the number of tokens s encodes to.
 func (t *Tiktoken) Count(s string) int {
-	_, n, _, _ := t.enc.countPieces(s, 0, len(s), utf8.ValidString(s))
-	return n
-}
-
-// countPieces counts up to n pieces of s from byte offset i (0 or the end
-// of a piece): it returns the end of the last one counted, their tokens,
-// the most tokens of one of them, and how many it counted. It is the loop
-// of Count and WalkMarks, so that marking costs a call per block over
-// counting alone.
-func (e *encoding) countPieces(s string, i, n int, valid bool) (end, tokens, most, pieces int) {
-	for ; pieces < n && i < len(s); pieces++ {
-		j := e.match(s, i)
-		c := e.count(s[i:j], valid)
-		tokens, most, i = tokens+c, max(most, c), j
+	n := 0
+	valid := utf8.ValidString(s)
+	for i := 0; i < len(s); { // walk's loop, with the count in a register
+		j := t.enc.match(s, i)
+		n += t.enc.count(s[i:j], valid)
+		i = j
 	}
-	return i, tokens, most, pieces
+	return n
 }
 
 // WalkPieces calls fn with each pre-split piece of s and its token count,
@@ -199,12 +191,21 @@ func (t *Tiktoken) WalkMarks(s string, every int, fn func(k, off, tokens, most i
 		return
 	}
 	valid := utf8.ValidString(s)
-	for i, k, tok := 0, 0, 0; i < len(s); {
-		end, tokens, most, pieces := t.enc.countPieces(s, i, every, valid)
-		i, k, tok = end, k+pieces, tok+tokens
-		if !fn(k, end, tok, most) {
-			return
+	k, tok, most, left := 0, 0, 0, every
+	for i := 0; i < len(s); { // Count's loop, with the figures of a block
+		j := t.enc.match(s, i)
+		c := t.enc.count(s[i:j], valid)
+		tok, most, left, i = tok+c, max(most, c), left-1, j
+		if left == 0 {
+			k, left = k+every, every
+			if !fn(k, j, tok, most) {
+				return
+			}
+			most = 0
 		}
+	}
+	if left < every { // the end, between two marks
+		fn(k+every-left, len(s), tok, most)
 	}
 }
 
