@@ -54,6 +54,8 @@ type encoding struct {
 	// end of the piece that starts at s[i]. The specs hold it to the
 	// encoding's pattern (patterns) run through regexp2.
 	match func(s string, i int) int
+	// caches holds the piece caches of the counting loops (pieceCache).
+	caches sync.Pool
 }
 
 // matchers are the hand-written splitters, by encoding.
@@ -114,7 +116,7 @@ func build(name string) (*encoding, error) {
 		}
 		ranks.add(string(dec[:m]), int32(r))
 	}
-	return &encoding{name: name, ranks: ranks, match: matchers[name]}, nil
+	return &encoding{name: name, ranks: ranks, match: matchers[name], caches: newCaches()}, nil
 }
 
 // Tiktoken is a tiktoken tokenizer for one encoding.
@@ -148,11 +150,13 @@ func (t *Tiktoken) Name() string { return t.enc.name }
 func (t *Tiktoken) Count(s string) int {
 	n := 0
 	valid := utf8.ValidString(s)
+	c := t.enc.cache()
 	for i := 0; i < len(s); { // walk's loop, with the count in a register
 		j := t.enc.match(s, i)
-		n += t.enc.count(s[i:j], valid)
+		n += c.count(t.enc, s[i:j], valid)
 		i = j
 	}
+	t.enc.caches.Put(c)
 	return n
 }
 
@@ -160,7 +164,9 @@ func (t *Tiktoken) Count(s string) int {
 // in order, without building a slice (chunk planning uses it).
 func (t *Tiktoken) WalkPieces(s string, fn func(start, end, tokens int)) {
 	valid := utf8.ValidString(s)
-	t.walk(s, 0, func(start, end int) bool { fn(start, end, t.enc.count(s[start:end], valid)); return true })
+	c := t.enc.cache()
+	defer t.enc.caches.Put(c)
+	t.walk(s, 0, func(start, end int) bool { fn(start, end, c.count(t.enc, s[start:end], valid)); return true })
 }
 
 // PiecesFrom appends to dst the next n pre-split pieces of s from byte
@@ -169,11 +175,13 @@ func (t *Tiktoken) WalkPieces(s string, fn func(start, end, tokens int)) {
 // from there, since splitting reads nothing before a piece's start. Chunk
 // planning uses it to walk a few pieces again instead of keeping them.
 func (t *Tiktoken) PiecesFrom(dst []core.Piece, s string, from, n int) []core.Piece {
+	c := t.enc.cache()
 	for i := from; n > 0 && i < len(s); n-- {
 		j := t.enc.match(s, i)
-		dst = append(dst, core.Piece{Start: i, End: j, Tokens: t.enc.count(s[i:j], false)})
+		dst = append(dst, core.Piece{Start: i, End: j, Tokens: c.count(t.enc, s[i:j], false)})
 		i = j
 	}
+	t.enc.caches.Put(c)
 	return dst
 }
 
@@ -191,10 +199,12 @@ func (t *Tiktoken) WalkMarks(s string, every int, fn func(k, off, tokens, most i
 		return
 	}
 	valid := utf8.ValidString(s)
+	cache := t.enc.cache()
+	defer t.enc.caches.Put(cache)
 	k, tok, most, left := 0, 0, 0, every
 	for i := 0; i < len(s); { // Count's loop, with the figures of a block
 		j := t.enc.match(s, i)
-		c := t.enc.count(s[i:j], valid)
+		c := cache.count(t.enc, s[i:j], valid)
 		tok, most, left, i = tok+c, max(most, c), left-1, j
 		if left == 0 {
 			k, left = k+every, every
@@ -213,10 +223,12 @@ func (t *Tiktoken) WalkMarks(s string, every int, fn func(k, off, tokens, most i
 func (t *Tiktoken) Pieces(dst []core.Piece, s string) []core.Piece {
 	dst = slices.Grow(dst, len(s)/4) // about one piece per four bytes
 	valid := utf8.ValidString(s)
+	c := t.enc.cache()
 	t.walk(s, 0, func(start, end int) bool {
-		dst = append(dst, core.Piece{Start: start, End: end, Tokens: t.enc.count(s[start:end], valid)})
+		dst = append(dst, core.Piece{Start: start, End: end, Tokens: c.count(t.enc, s[start:end], valid)})
 		return true
 	})
+	t.enc.caches.Put(c)
 	return dst
 }
 
