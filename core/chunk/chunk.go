@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/toolout/toolout/core"
+	"github.com/toolout/toolout/core/tokens"
 )
 
 // DefaultOverlap is the overlap fraction of the spec (10%).
@@ -104,13 +105,15 @@ func (x *index) fromPieces(text string, tk core.Tokenizer, budget int) error {
 func (x *index) fromMarks(text string, m marker, budget int) error {
 	x.resume = func(dst []core.Piece, from, n int) []core.Piece { return m.PiecesFrom(dst, text, from, n) }
 	from, over := 0, false
-	m.WalkMarks(text, markEvery, func(k, off, tokens, most int) bool {
-		if over = most > budget; over {
-			return false
+	m.WalkMarks(text, markEvery, func(batch []tokens.Mark) bool {
+		for _, mk := range batch {
+			if over = mk.Most > budget; over {
+				return false
+			}
+			x.count = mk.Piece
+			x.push(mk.Offset, mk.Tokens)
+			from = mk.Offset
 		}
-		x.count = k
-		x.push(off, tokens)
-		from = off
 		return true
 	})
 	if !over {
@@ -137,7 +140,7 @@ type pieceWalker interface {
 // planner reads it, so that planning costs one counting pass plus a few
 // blocks near each cut, and memory a mark (32 bytes) per 64 pieces.
 type marker interface {
-	WalkMarks(s string, every int, fn func(k, off, tokens, most int) bool)
+	WalkMarks(s string, every int, fn func(batch []tokens.Mark) bool)
 	PiecesFrom(dst []core.Piece, s string, from, n int) []core.Piece
 }
 

@@ -47,6 +47,8 @@ type index struct {
 	// walks its pieces again (see marker) into pieces.
 	resume func(dst []core.Piece, from, n int) []core.Piece
 	pieces []core.Piece
+
+	hint int // the mark the last search found (searchMarks)
 }
 
 // cachedBlocks is how many decoded blocks an index keeps.
@@ -193,12 +195,43 @@ func (x *index) cum(k int) int {
 	return tok
 }
 
+// searchMarks is sort.Search over the nm marks, galloping from x.hint, the
+// last answer: the planner's searches move forward a chunk at a time, and a
+// binary search over all the marks of a large document (2.3 MB of them for
+// 10 MiB) misses the CPU cache at every step, which cost planning 10 MiB a
+// twentieth of counting it.
+func (x *index) searchMarks(nm int, f func(j int) bool) int {
+	lo, hi := 0, nm // the answer is in [lo, hi]
+	h := min(x.hint, nm)
+	if h < nm && !f(h) {
+		lo = h + 1
+		for step := 1; lo+step < nm; step *= 2 {
+			if f(lo + step) {
+				hi = lo + step
+				break
+			}
+			lo += step + 1
+		}
+	} else {
+		hi = h
+		for step := 1; hi-step >= 0; step *= 2 {
+			if !f(hi - step) {
+				lo = hi - step + 1
+				break
+			}
+			hi -= step
+		}
+	}
+	return lo + sort.Search(hi-lo, func(i int) bool { return f(lo + i) })
+}
+
 // first returns the first boundary whose token position satisfies f, which
 // must be false and then true along the boundaries (as for sort.Search), or
 // n+1 when none does.
 func (x *index) first(f func(tok int) bool) int {
 	nm := x.nmarks()
-	j := sort.Search(nm, func(j int) bool { return f(x.mark(j).tok) })
+	j := x.searchMarks(nm, func(j int) bool { return f(x.mark(j).tok) })
+	x.hint = j
 	if j == 0 {
 		return 0
 	}

@@ -9,7 +9,7 @@ import (
 // TestIndexMatchesSlices checks the compact index against the two slices it
 // replaced, at block and segment edges (n around multiples of markEvery and
 // of markEvery·marksPerSegment) and with pieces of zero tokens and of any
-// length: every boundary, and every search.
+// length: every boundary, and every search, in order and not.
 func TestIndexMatchesSlices(t *testing.T) {
 	rng := rand.New(rand.NewPCG(15, 4))
 	for _, n := range []int{0, 1, 2, 63, 64, 65, 127, 128, 129, 1000, 4097, markEvery * marksPerSegment, markEvery*marksPerSegment + 1, 300_000} {
@@ -41,6 +41,13 @@ func TestIndexMatchesSlices(t *testing.T) {
 			want = sort.Search(len(cum), func(k int) bool { return cum[k] >= v })
 			if got := x.first(func(tok int) bool { return tok >= v }); got != want {
 				t.Fatalf("n %d: first boundary at or over %d = %d, want %d", n, v, got, want)
+			}
+		}
+		for range 300 { // in random order: searches gallop back and forth from the last answer
+			v := rng.IntN(cum[n]+3) - 1
+			want := sort.Search(len(cum), func(k int) bool { return cum[k] > v })
+			if got := x.first(func(tok int) bool { return tok > v }); got != want {
+				t.Fatalf("n %d: first boundary over %d (random order) = %d, want %d", n, v, got, want)
 			}
 		}
 	}

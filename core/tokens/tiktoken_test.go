@@ -30,10 +30,9 @@ var _ = Describe("Tiktoken", func() {
 	}
 
 	It("walks the pieces again from any boundary, and marks every k-th boundary", func() {
-		type mark struct{ k, off, tokens, most int }
 		for _, name := range tokens.Names() {
 			tk := tokens.MustNew(name)
-			for _, s := range samples {
+			for _, s := range append(samples[:len(samples):len(samples)], strings.Repeat("a b\n", 300)) { // 900 pieces: batches
 				pieces := tk.Pieces(nil, s)
 				for i, p := range pieces {
 					got := tk.PiecesFrom(nil, s, p.Start, 3)
@@ -41,26 +40,28 @@ var _ = Describe("Tiktoken", func() {
 					Expect(tk.PiecesFrom(got[:1], s, p.Start, 0)).To(Equal(got[:1]))
 				}
 				for _, every := range []int{1, 3, 64} {
-					want := []mark{{}}
+					want := []tokens.Mark{{}}
 					tok, most := 0, 0
 					for i, p := range pieces {
 						tok, most = tok+p.Tokens, max(most, p.Tokens)
 						if (i+1)%every == 0 || i == len(pieces)-1 {
-							want, most = append(want, mark{i + 1, p.End, tok, most}), 0
+							want, most = append(want, tokens.Mark{Piece: i + 1, Offset: p.End, Tokens: tok, Most: most}), 0
 						}
 					}
-					var got []mark
-					tk.WalkMarks(s, every, func(k, off, tokens, most int) bool {
-						got = append(got, mark{k, off, tokens, most})
+					var got []tokens.Mark
+					batches := 0
+					tk.WalkMarks(s, every, func(batch []tokens.Mark) bool {
+						got, batches = append(got, batch...), batches+1
 						return true
 					})
 					Expect(got).To(Equal(want), "%s: %q every %d", name, s, every)
+					Expect(batches).To(Equal((len(want)+127)/128), "%s: %q every %d: batches of 128", name, s, every)
 					got = got[:0]
-					tk.WalkMarks(s, every, func(k, off, tokens, most int) bool {
-						got = append(got, mark{k, off, tokens, most})
-						return len(got) < 2
+					tk.WalkMarks(s, every, func(batch []tokens.Mark) bool {
+						got = append(got, batch...)
+						return false
 					})
-					Expect(got).To(Equal(want[:min(2, len(want))]), "%s: %q every %d, stopped", name, s, every)
+					Expect(got).To(Equal(want[:min(128, len(want))]), "%s: %q every %d, stopped", name, s, every)
 				}
 			}
 		}
