@@ -1,6 +1,6 @@
 package tokens
 
-import "sync"
+import "sync/atomic"
 
 // pieceCache remembers the token counts of recent short pieces, by their
 // bytes. Text repeats its pieces (a log's keys, levels and timestamps'
@@ -9,8 +9,9 @@ import "sync"
 // hit here costs one slot read that stays in the CPU cache. Direct-mapped:
 // a new piece takes its slot. The count of a piece is a function of its
 // bytes alone (invalid bytes included: count replaces them the same way
-// every time), so a cache serves every text of its encoding; one is taken
-// from a pool per call, never shared between goroutines.
+// every time), so a cache serves every text of its encoding; a counting
+// loop takes one from its encoding's cachePool and hands it back, so no two
+// goroutines share one.
 type pieceCache struct {
 	slots [cacheSlots]cacheSlot
 }
@@ -48,9 +49,35 @@ func (c *pieceCache) count(e *encoding, piece string, valid bool) int {
 	return k
 }
 
-// cache takes a piece cache of e's from its pool; put it back with
-// e.caches.Put when done.
-func (e *encoding) cache() *pieceCache { return e.caches.Get().(*pieceCache) }
+// freeCaches is how many idle piece caches an encoding keeps.
+const freeCaches = 8
 
-// newCaches returns the pool of piece caches of one encoding.
-func newCaches() sync.Pool { return sync.Pool{New: func() any { return new(pieceCache) }} }
+// cachePool keeps up to freeCaches idle piece caches of one encoding. Not a
+// sync.Pool: a collection empties that, and a counting loop would then
+// allocate a fresh cache (192 KiB) on its next call, whatever the size of
+// its text (testing's benchmarks collect before every run, so 10 MiB
+// counted in three runs showed three times the memory of 1 MiB in thirty).
+// Taking and handing back are an atomic swap each; more concurrent loops
+// than slots allocate caches that are then dropped.
+type cachePool struct {
+	free [freeCaches]atomic.Pointer[pieceCache]
+}
+
+// get returns an idle cache, or a new one.
+func (p *cachePool) get() *pieceCache {
+	for i := range p.free {
+		if c := p.free[i].Swap(nil); c != nil {
+			return c
+		}
+	}
+	return new(pieceCache)
+}
+
+// put hands c back, or drops it when every slot holds one.
+func (p *cachePool) put(c *pieceCache) {
+	for i := range p.free {
+		if p.free[i].CompareAndSwap(nil, c) {
+			return
+		}
+	}
+}

@@ -54,8 +54,8 @@ type encoding struct {
 	// end of the piece that starts at s[i]. The specs hold it to the
 	// encoding's pattern (patterns) run through regexp2.
 	match func(s string, i int) int
-	// caches holds the piece caches of the counting loops (pieceCache).
-	caches sync.Pool
+	// caches holds the idle piece caches of the counting loops.
+	caches cachePool
 }
 
 // matchers are the hand-written splitters, by encoding.
@@ -116,7 +116,7 @@ func build(name string) (*encoding, error) {
 		}
 		ranks.add(string(dec[:m]), int32(r))
 	}
-	return &encoding{name: name, ranks: ranks, match: matchers[name], caches: newCaches()}, nil
+	return &encoding{name: name, ranks: ranks, match: matchers[name]}, nil
 }
 
 // Tiktoken is a tiktoken tokenizer for one encoding.
@@ -150,13 +150,13 @@ func (t *Tiktoken) Name() string { return t.enc.name }
 func (t *Tiktoken) Count(s string) int {
 	n := 0
 	valid := utf8.ValidString(s)
-	c := t.enc.cache()
+	c := t.enc.caches.get()
 	for i := 0; i < len(s); { // walk's loop, with the count in a register
 		j := t.enc.match(s, i)
 		n += c.count(t.enc, s[i:j], valid)
 		i = j
 	}
-	t.enc.caches.Put(c)
+	t.enc.caches.put(c)
 	return n
 }
 
@@ -164,8 +164,8 @@ func (t *Tiktoken) Count(s string) int {
 // in order, without building a slice (chunk planning uses it).
 func (t *Tiktoken) WalkPieces(s string, fn func(start, end, tokens int)) {
 	valid := utf8.ValidString(s)
-	c := t.enc.cache()
-	defer t.enc.caches.Put(c)
+	c := t.enc.caches.get()
+	defer t.enc.caches.put(c)
 	t.walk(s, 0, func(start, end int) bool { fn(start, end, c.count(t.enc, s[start:end], valid)); return true })
 }
 
@@ -175,13 +175,13 @@ func (t *Tiktoken) WalkPieces(s string, fn func(start, end, tokens int)) {
 // from there, since splitting reads nothing before a piece's start. Chunk
 // planning uses it to walk a few pieces again instead of keeping them.
 func (t *Tiktoken) PiecesFrom(dst []core.Piece, s string, from, n int) []core.Piece {
-	c := t.enc.cache()
+	c := t.enc.caches.get()
 	for i := from; n > 0 && i < len(s); n-- {
 		j := t.enc.match(s, i)
 		dst = append(dst, core.Piece{Start: i, End: j, Tokens: c.count(t.enc, s[i:j], false)})
 		i = j
 	}
-	t.enc.caches.Put(c)
+	t.enc.caches.put(c)
 	return dst
 }
 
@@ -212,8 +212,8 @@ func (t *Tiktoken) WalkMarks(s string, every int, fn func(batch []Mark) bool) {
 	var buf [markBatch]Mark
 	marks := buf[:1] // boundary 0
 	valid := utf8.ValidString(s)
-	cache := t.enc.cache()
-	defer t.enc.caches.Put(cache)
+	cache := t.enc.caches.get()
+	defer t.enc.caches.put(cache)
 	for i, k, tok := 0, 0, 0; i < len(s); {
 		end, tokens, most, pieces := t.enc.countBlock(cache, s, i, every, valid)
 		i, k, tok = end, k+pieces, tok+tokens
@@ -246,12 +246,12 @@ func (e *encoding) countBlock(c *pieceCache, s string, i, n int, valid bool) (en
 func (t *Tiktoken) Pieces(dst []core.Piece, s string) []core.Piece {
 	dst = slices.Grow(dst, len(s)/4) // about one piece per four bytes
 	valid := utf8.ValidString(s)
-	c := t.enc.cache()
+	c := t.enc.caches.get()
 	t.walk(s, 0, func(start, end int) bool {
 		dst = append(dst, core.Piece{Start: start, End: end, Tokens: c.count(t.enc, s[start:end], valid)})
 		return true
 	})
-	t.enc.caches.Put(c)
+	t.enc.caches.put(c)
 	return dst
 }
 
