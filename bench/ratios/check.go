@@ -27,7 +27,12 @@ const (
 )
 
 // Goal is one figure of the table and its goal. The figure is the median of
-// Of, divided by the median of Per when Per.Bench is set, times Scale.
+// Of, or when Per.Bench is set the median over the rounds of Of divided by
+// Per in the same round (the ratio of the medians when their runs differ in
+// number), times Scale. A figure and its baseline run a few seconds apart in
+// a round, and rounds minutes apart: on a shared machine the speed of both
+// drifts by a tenth between rounds, which pairing cancels (ratios of medians
+// of the same runs read 1.03x to 1.11x for one pair of programs).
 type Goal struct {
 	Row   string // the row, as written there
 	Label string // what the figure is, at the start of its line
@@ -95,6 +100,22 @@ func (r Results) Median(m Metric) (float64, bool) {
 	return (vs[n/2-1] + vs[n/2]) / 2, true
 }
 
+// ratio is g's Of over its Per: the median of the ratios of their runs
+// taken in the same order (round by round), or of their medians of and per
+// when the runs differ in number; values under g.Floor count as g.Floor.
+func (r Results) ratio(g Goal, of, per float64) float64 {
+	ofs, pers := r[g.Of.Bench][g.Of.Unit], r[g.Per.Bench][g.Per.Unit]
+	if len(ofs) != len(pers) {
+		return max(of, g.Floor) / max(per, g.Floor)
+	}
+	ratios := make([]float64, len(ofs))
+	for i := range ofs {
+		ratios[i] = max(ofs[i], g.Floor) / max(pers[i], g.Floor)
+	}
+	m, _ := Results{"": {"": ratios}}.Median(Metric{})
+	return m
+}
+
 // Line is one goal's outcome.
 type Line struct {
 	Goal   Goal
@@ -129,7 +150,7 @@ func evaluate(res Results, g Goal) Line {
 		if !ok {
 			return missing(l, g.Per)
 		}
-		l.Figure /= max(per, g.Floor)
+		l.Figure = res.ratio(g, of, per)
 	}
 	if g.Scale != 0 {
 		l.Figure *= g.Scale

@@ -4,8 +4,9 @@
 // It builds the benchmarks of -pkg once, then runs -count rounds; each round
 // runs every benchmark the table names once (-benchtime each), so that a
 // figure and the same-run baseline it is divided by are measured close in
-// time. The raw output, benchstat-ready, goes to -out. Each figure is
-// computed from medians over the rounds and printed with its goal and OK or
+// time. The raw output, benchstat-ready, goes to -out. Each figure is the
+// median over the rounds, a ratio the median of the rounds' ratios (see
+// Goal), printed with its goal and OK or
 // OVER (info for the peer rows, which have no goal); it exits 1 when one is
 // outside its goal, or a benchmark line is missing, or ours and the peer
 // count different tokens. With -in it checks a saved output instead, such
@@ -26,7 +27,7 @@ import (
 )
 
 func main() {
-	count := flag.Int("count", 3, "rounds; each figure is a median over them")
+	count := flag.Int("count", 5, "rounds; each figure is a median over them")
 	benchtime := flag.String("benchtime", "200ms", "-benchtime of each benchmark in a round")
 	pkg := flag.String("pkg", "./bench", "package holding the benchmarks")
 	out := flag.String("out", "", "file for the raw benchmark output (default: none)")
