@@ -14,7 +14,7 @@ LINEARCOUNT ?= 3
 LINEARAGAIN ?= 5
 # RATIOSCOUNT rounds of bench-ratios, each running every benchmark it needs once; figures are
 # medians over the rounds, a ratio the median of its rounds' ratios (five: with three, one
-# disturbed round of the two decided a 1.1x goal on this shared machine)
+# disturbed round could carry a figure near its goal over it on this shared machine)
 RATIOSCOUNT ?= 5
 # RATIOSTIME is the -benchtime of each benchmark in a round of bench-ratios
 RATIOSTIME ?= 200ms
