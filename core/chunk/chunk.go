@@ -100,31 +100,41 @@ func (x *index) fromPieces(text string, tk core.Tokenizer, budget int) error {
 
 // fromMarks fills x with the marks of text only, every markEvery boundaries
 // and the last; reading a boundary between two walks their block again.
-// When a block holds a piece over the budget, its pieces are walked again to
-// name the first.
+// A block of more tokens than the budget may hold a piece over it: its
+// pieces are walked again to check, and the first such piece is an error
+// (with a budget of thousands of tokens, as chunks for a model have, no
+// block of 32 pieces comes near it; a budget of a few tokens walks most
+// blocks twice).
 func (x *index) fromMarks(text string, m marker, budget int) error {
 	x.resume = func(dst []core.Piece, from, n int) []core.Piece { return m.PiecesFrom(dst, text, from, n) }
-	from, over := 0, false
+	var err error
+	prev := tokens.Mark{}
 	m.WalkMarks(text, markEvery, func(batch []tokens.Mark) bool {
-		for _, mk := range batch {
-			if over = mk.Most > budget; over {
-				return false
+		for i, mk := range batch {
+			if mk.Tokens-prev.Tokens > budget {
+				if err = x.checkBlock(prev, mk.Piece-prev.Piece, budget); err != nil {
+					x.addMarks(batch[:i])
+					return false
+				}
 			}
-			x.count = mk.Piece
-			x.push(mk.Offset, mk.Tokens)
-			from = mk.Offset
+			prev = mk
 		}
+		x.addMarks(batch)
 		return true
 	})
-	if !over {
-		return nil
-	}
-	for _, p := range m.PiecesFrom(nil, text, from, markEvery) {
+	return err
+}
+
+// checkBlock walks the n pieces from mark from again and returns Make's
+// error for the first of more tokens than the budget, if one is.
+func (x *index) checkBlock(from tokens.Mark, n, budget int) error {
+	x.pieces = x.resume(x.pieces[:0], from.Offset, n)
+	for _, p := range x.pieces {
 		if p.Tokens > budget {
 			return tooLarge(p.Start, p.End, p.Tokens, budget)
 		}
 	}
-	return nil // not reached: the block holds a piece over the budget
+	return nil
 }
 
 // pieceWalker is a tokenizer that can hand its pieces over one by one.

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/toolout/toolout/core"
+	"github.com/toolout/toolout/core/tokens"
 )
 
 // markEvery is the number of boundaries between two marks of an index.
@@ -129,6 +130,25 @@ func (x *index) push(off, tok int) {
 	x.last = mark{off: off, tok: tok}
 	x.count++
 	x.n = x.count - 1
+}
+
+// addMarks appends the boundaries of WalkMarks to an index that keeps its
+// marks only (resume is set): each is a mark but the last, which may fall
+// between two. push would do, one boundary at a time; this loop over a
+// batch costs planning a hundredth of counting less.
+func (x *index) addMarks(batch []tokens.Mark) {
+	for _, mk := range batch {
+		if mk.Piece%markEvery == 0 {
+			if len(x.marks) == 0 || len(x.marks[len(x.marks)-1]) == marksPerSegment {
+				x.marks = append(x.marks, markSegments.Get().(*[marksPerSegment]mark)[:0])
+			}
+			ms := &x.marks[len(x.marks)-1]
+			*ms = append(*ms, mark{off: mk.Offset, tok: mk.Tokens})
+		}
+		x.last = mark{off: mk.Offset, tok: mk.Tokens}
+		x.count = mk.Piece + 1
+		x.n = mk.Piece
+	}
 }
 
 // at returns the byte offset of boundary k and the tokens before it.

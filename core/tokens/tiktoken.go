@@ -148,14 +148,9 @@ func (t *Tiktoken) Name() string { return t.enc.name }
 
 // Count returns the number of tokens s encodes to.
 func (t *Tiktoken) Count(s string) int {
-	n := 0
-	valid := utf8.ValidString(s)
 	c := t.enc.caches.get()
-	for i := 0; i < len(s); { // walk's loop, with the count in a register
-		j := t.enc.match(s, i)
-		n += c.count(t.enc, s[i:j], valid)
-		i = j
-	}
+	// countBlock's loop, to the end
+	_, n, _ := t.enc.countBlock(c, s, 0, len(s), utf8.ValidString(s))
 	t.enc.caches.put(c)
 	return n
 }
@@ -192,9 +187,6 @@ type Mark struct {
 	Piece int
 	// Offset is its byte offset; Tokens counts the tokens before it.
 	Offset, Tokens int
-	// Most is the most tokens of one piece between the previous mark and
-	// this one.
-	Most int
 }
 
 // markBatch is how many marks WalkMarks hands over at once.
@@ -215,9 +207,9 @@ func (t *Tiktoken) WalkMarks(s string, every int, fn func(batch []Mark) bool) {
 	cache := t.enc.caches.get()
 	defer t.enc.caches.put(cache)
 	for i, k, tok := 0, 0, 0; i < len(s); {
-		end, tokens, most, pieces := t.enc.countBlock(cache, s, i, every, valid)
+		end, tokens, pieces := t.enc.countBlock(cache, s, i, every, valid)
 		i, k, tok = end, k+pieces, tok+tokens
-		marks = append(marks, Mark{Piece: k, Offset: end, Tokens: tok, Most: most})
+		marks = append(marks, Mark{Piece: k, Offset: end, Tokens: tok})
 		if len(marks) == markBatch && i < len(s) {
 			if !fn(marks) {
 				return
@@ -229,17 +221,20 @@ func (t *Tiktoken) WalkMarks(s string, every int, fn func(batch []Mark) bool) {
 }
 
 // countBlock counts up to n pieces of s from byte offset i (0 or the end of
-// a piece), as Count does: it returns the end of the last one counted, their
-// tokens, the most tokens of one of them, and how many it counted.
-// WalkMarks calls it once per mark, so that its own figures stay out of the
-// loop over pieces: in that loop they cost it a twentieth over Count.
-func (e *encoding) countBlock(c *pieceCache, s string, i, n int, valid bool) (end, tokens, most, pieces int) {
+// a piece): it returns the end of the last one counted, their tokens, and
+// how many it counted. It is the loop of Count (n = len(s), more than there
+// are pieces) and of WalkMarks (once per mark), so that marking costs a call
+// per block over counting alone: the marks' figures kept in the loop over
+// pieces cost WalkMarks a twentieth over Count, and a second loop of
+// Count's own drifted from this one's speed by as much whenever either
+// changed.
+func (e *encoding) countBlock(c *pieceCache, s string, i, n int, valid bool) (end, tokens, pieces int) {
 	for pieces = n; pieces > 0 && i < len(s); pieces-- {
 		j := e.match(s, i)
-		k := c.count(e, s[i:j], valid)
-		tokens, most, i = tokens+k, max(most, k), j
+		tokens += c.count(e, s[i:j], valid)
+		i = j
 	}
-	return i, tokens, most, n - pieces
+	return i, tokens, n - pieces
 }
 
 // Pieces appends the pre-split pieces of s, with their token counts, to dst.
