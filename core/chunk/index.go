@@ -105,24 +105,18 @@ func newIndex() *index {
 	return x
 }
 
-// push appends the next boundary: its byte offset and the tokens before it.
+// push appends the next boundary, its byte offset and the tokens before it,
+// to an index that keeps every boundary (resume is not set: addMarks fills
+// the other kind).
 func (x *index) push(off, tok int) {
-	switch {
-	case x.count%markEvery == 0:
-		m := mark{off: off, tok: tok}
-		if x.resume == nil {
-			if len(x.segs) == 0 || cap(x.segs[len(x.segs)-1])-len(x.segs[len(x.segs)-1]) < blockBytes {
-				x.segs = append(x.segs, make([]byte, 0, segmentSize))
-			}
-			m.seg = int32(len(x.segs) - 1)
-			m.pos = int32(len(x.segs[m.seg]))
+	if x.count%markEvery == 0 {
+		if len(x.segs) == 0 || cap(x.segs[len(x.segs)-1])-len(x.segs[len(x.segs)-1]) < blockBytes {
+			x.segs = append(x.segs, make([]byte, 0, segmentSize))
 		}
-		if x.count%(markEvery*marksPerSegment) == 0 {
-			x.marks = append(x.marks, markSegments.Get().(*[marksPerSegment]mark)[:0])
-		}
-		ms := &x.marks[len(x.marks)-1]
-		*ms = append(*ms, m)
-	case x.resume == nil:
+		m := mark{off: off, tok: tok, seg: int32(len(x.segs) - 1)}
+		m.pos = int32(len(x.segs[m.seg]))
+		x.appendMark(m)
+	} else {
 		seg := &x.segs[len(x.segs)-1]
 		*seg = binary.AppendVarint(*seg, int64(off-x.last.off))
 		*seg = binary.AppendVarint(*seg, int64(tok-x.last.tok))
@@ -132,6 +126,15 @@ func (x *index) push(off, tok int) {
 	x.n = x.count - 1
 }
 
+// appendMark appends m to the marks, in a new segment when the last is full.
+func (x *index) appendMark(m mark) {
+	if len(x.marks) == 0 || len(x.marks[len(x.marks)-1]) == marksPerSegment {
+		x.marks = append(x.marks, markSegments.Get().(*[marksPerSegment]mark)[:0])
+	}
+	ms := &x.marks[len(x.marks)-1]
+	*ms = append(*ms, m)
+}
+
 // addMarks appends the boundaries of WalkMarks to an index that keeps its
 // marks only (resume is set): each is a mark but the last, which may fall
 // between two. push would do, one boundary at a time; this loop over a
@@ -139,11 +142,7 @@ func (x *index) push(off, tok int) {
 func (x *index) addMarks(batch []tokens.Mark) {
 	for _, mk := range batch {
 		if mk.Piece%markEvery == 0 {
-			if len(x.marks) == 0 || len(x.marks[len(x.marks)-1]) == marksPerSegment {
-				x.marks = append(x.marks, markSegments.Get().(*[marksPerSegment]mark)[:0])
-			}
-			ms := &x.marks[len(x.marks)-1]
-			*ms = append(*ms, mark{off: mk.Offset, tok: mk.Tokens})
+			x.appendMark(mark{off: mk.Offset, tok: mk.Tokens})
 		}
 		x.last = mark{off: mk.Offset, tok: mk.Tokens}
 		x.count = mk.Piece + 1

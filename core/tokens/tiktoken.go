@@ -161,7 +161,7 @@ func (t *Tiktoken) WalkPieces(s string, fn func(start, end, tokens int)) {
 	valid := utf8.ValidString(s)
 	c := t.enc.caches.get()
 	defer t.enc.caches.put(c)
-	t.walk(s, 0, func(start, end int) bool { fn(start, end, c.count(t.enc, s[start:end], valid)); return true })
+	t.walk(s, func(start, end int) { fn(start, end, c.count(t.enc, s[start:end], valid)) })
 }
 
 // PiecesFrom appends to dst the next n pre-split pieces of s from byte
@@ -242,23 +242,19 @@ func (t *Tiktoken) Pieces(dst []core.Piece, s string) []core.Piece {
 	dst = slices.Grow(dst, len(s)/4) // about one piece per four bytes
 	valid := utf8.ValidString(s)
 	c := t.enc.caches.get()
-	t.walk(s, 0, func(start, end int) bool {
+	t.walk(s, func(start, end int) {
 		dst = append(dst, core.Piece{Start: start, End: end, Tokens: c.count(t.enc, s[start:end], valid)})
-		return true
 	})
 	t.enc.caches.put(c)
 	return dst
 }
 
-// walk calls fn with the byte range of each pre-split piece of s from byte
-// offset from (0 or the end of a piece) on, in order, until fn returns false.
-// From 0, the ranges are contiguous and cover s.
-func (t *Tiktoken) walk(s string, from int, fn func(start, end int) bool) {
-	for i := from; i < len(s); {
+// walk calls fn with the byte range of each pre-split piece of s, in order:
+// contiguous ranges that cover s.
+func (t *Tiktoken) walk(s string, fn func(start, end int)) {
+	for i := 0; i < len(s); {
 		j := t.enc.match(s, i)
-		if !fn(i, j) {
-			return
-		}
+		fn(i, j)
 		i = j
 	}
 }
