@@ -6,20 +6,32 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/chunk"
 	"github.com/toolout/toolout/core/tokens"
 )
 
-// mixed returns size bytes alternating prose, code, JSON and logs in 64 KiB blocks.
+// mixedTexts holds mixed's texts by size: the chunk benchmarks read the
+// very same bytes, at the same address, so that planning and counting alone
+// differ in nothing but the work (a text of its own made for each showed
+// differences of several percent from where it landed in memory).
+var mixedTexts = map[int]string{}
+
+// mixed returns size bytes alternating prose, code, JSON and logs in 64 KiB
+// blocks, the same string on every call for a size.
 func mixed(size int) string {
+	if s, ok := mixedTexts[size]; ok {
+		return s
+	}
 	var b strings.Builder
 	for i := 0; b.Len() < size; i++ {
 		b.WriteString(generate(kinds[i%4], 64<<10))
 		b.WriteByte('\n')
 	}
-	return b.String()[:size]
+	mixedTexts[size] = b.String()[:size]
+	return mixedTexts[size]
 }
 
 const (
@@ -72,6 +84,55 @@ func BenchmarkChunkCount(b *testing.B) {
 				tk.Count(text)
 			}
 			reportPerByte(b, start, len(text))
+		})
+	}
+}
+
+// BenchmarkChunkPlanOverCount is chunk planning over counting alone, timed
+// in pairs: each iteration plans the text and then counts it, and the
+// figure (plan/count) is the median of the iterations' ratios. The two
+// benchmarks above time each side for a while on its own, so that a burst
+// of load from a neighbour on a shared machine lands on one side only; on
+// the project's 2-core VM their ratio read anywhere from 1.0x to 1.2x from
+// one run to the next, while pairs a few milliseconds apart keep it within
+// a few hundredths. ns/op is the pair's time; the side that runs first
+// alternates.
+func BenchmarkChunkPlanOverCount(b *testing.B) {
+	tk := tokens.MustNew(tokens.CL100K)
+	for _, size := range chunkSizes {
+		b.Run("size="+sizeName(size), func(b *testing.B) {
+			text := mixed(size)
+			b.SetBytes(int64(len(text)))
+			var ratios []float64
+			plan := func() time.Duration {
+				t := time.Now()
+				if _, err := chunk.Make(text, tk, chunkBudget, chunkOverlap); err != nil {
+					b.Fatal(err)
+				}
+				return time.Since(t)
+			}
+			count := func() time.Duration {
+				t := time.Now()
+				tk.Count(text)
+				return time.Since(t)
+			}
+			plan() // warm up: the first plan's fresh memory is no part of the steady state
+			count()
+			for i := 0; b.Loop(); i++ {
+				var p, c time.Duration
+				if i%2 == 0 { // either side first in turn: neither always finds the caches warm
+					p, c = plan(), count()
+				} else {
+					c, p = count(), plan()
+				}
+				ratios = append(ratios, float64(p)/float64(c))
+			}
+			sort.Float64s(ratios)
+			m := ratios[len(ratios)/2]
+			if len(ratios)%2 == 0 {
+				m = (ratios[len(ratios)/2-1] + m) / 2
+			}
+			b.ReportMetric(m, "plan/count")
 		})
 	}
 }

@@ -7,11 +7,14 @@
 // Goals (`make bench-ratios`, the command in bench/ratios): issue 17's table
 // of speed and memory goals lives in bench/ratios/goals.go, one goal per
 // figure, each naming its row of the issue. The command runs exactly the
-// benchmarks the table names, in rounds (each benchmark once per round, three
-// rounds by default), and prints each figure's median with its goal and OK or
-// OVER; it exits 1 when one is outside its goal. Machines are shared and
-// noisy, so a ratio goal divides by a baseline measured in the same round on
-// the same input: chunk planning by BenchmarkChunkCount (counting alone),
+// benchmarks the table names, in rounds (each benchmark once per round, five
+// rounds in `make bench-ratios`), and prints each figure's median with its
+// goal and OK or OVER; it exits 1 when one is outside its goal. Machines are
+// shared and noisy, so a ratio goal divides by a baseline measured in the
+// same round on the same input: chunk planning by counting alone, timed in
+// pairs within BenchmarkChunkPlanOverCount (BenchmarkChunkPlan and
+// BenchmarkChunkCount time each side on its own, for benchstat; their ratio
+// swings by a tenth from run to run on the 2-core VM),
 // BenchmarkSchemaSummarize by BenchmarkSchemaSummarizeBaseline
 // (json.Unmarshal of the same bytes into any), the leaked scan of LLM-like
 // text (input=llm-text, one call per ~3 KB) by BenchmarkLeakedStdlib

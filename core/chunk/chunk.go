@@ -282,22 +282,20 @@ func balance(text string, x *index, count, o, budget int, lines bool) ([]Chunk, 
 
 // snapDown returns the last boundary whose token position is <= v.
 func snapDown(x *index, v int) int {
-	return x.first(func(tok int) bool { return tok > v }) - 1
+	return x.first(v+1) - 1
 }
 
 // snapUp returns the first boundary whose token position is >= v.
 func snapUp(x *index, v, total int) int {
 	v = min(v, total)
-	return x.first(func(tok int) bool { return tok >= v })
+	return x.first(v)
 }
 
 // preferLineEnd moves boundary e back to the nearest line break whose token
 // position is at least floor, if there is one.
 func preferLineEnd(text string, x *index, e, floor int) int {
-	for k := e; k > 0 && x.cum(k) >= floor; k-- {
-		if text[x.bound(k)-1] == '\n' {
-			return k
-		}
+	if k := x.lineBack(text, e, floor); k >= 0 {
+		return k
 	}
 	return e
 }
@@ -307,20 +305,11 @@ func preferLineEnd(text string, x *index, e, floor int) int {
 // adds overlap; moving forward takes some away.
 func preferLineStart(text string, x *index, s, ideal, tol int) int {
 	best, dist := s, math.MaxInt
-	lineStart := func(k int) bool { return k > 0 && text[x.bound(k)-1] == '\n' }
-	for k := s; k > 0 && x.cum(k) >= ideal-tol; k-- { // back
-		if lineStart(k) {
-			best, dist = k, abs(x.cum(k)-ideal)
-			break
-		}
+	if k := x.lineBack(text, s, ideal-tol); k >= 0 {
+		best, dist = k, abs(x.cum(k)-ideal)
 	}
-	for k := s; k < x.n && x.cum(k) <= ideal+tol; k++ { // forward
-		if lineStart(k) {
-			if abs(x.cum(k)-ideal) < dist {
-				best = k
-			}
-			break
-		}
+	if k := x.lineForward(text, s, ideal+tol); k >= 0 && abs(x.cum(k)-ideal) < dist {
+		best = k
 	}
 	return best
 }

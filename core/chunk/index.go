@@ -2,7 +2,7 @@ package chunk
 
 import (
 	"encoding/binary"
-	"sort"
+	"strings"
 	"sync"
 
 	"github.com/toolout/toolout/core"
@@ -42,6 +42,7 @@ type index struct {
 	// start and end in turn, two blocks, and each cut's neighbourhood.
 	blocks [cachedBlocks]block
 	clock  int
+	mru    int // the block read last
 
 	// resume, when set, appends to dst the n pieces from a boundary's byte
 	// offset on: the index then keeps its marks only, and reading a block
@@ -56,9 +57,11 @@ type index struct {
 const cachedBlocks = 4
 
 // block is the boundaries j·markEvery up to the next mark, decoded; used is
-// the index's clock when it was last read.
+// the index's clock when it was last read. Of an index that keeps its marks
+// only, the first filled boundaries are read (see fill).
 type block struct {
 	j, used  int
+	filled   int
 	off, tok [markEvery]int
 }
 
@@ -135,35 +138,61 @@ func (x *index) appendMark(m mark) {
 	*ms = append(*ms, m)
 }
 
-// addMarks appends the boundaries of WalkMarks to an index that keeps its
-// marks only (resume is set): each is a mark but the last, which may fall
-// between two. push would do, one boundary at a time; this loop over a
-// batch costs planning a hundredth of counting less.
+// addMarks appends a batch of WalkMarks(markEvery) to an index that keeps
+// its marks only (resume is set): each is a mark but the end of the text,
+// reported last, which may fall between two. push would do, one boundary at
+// a time; a loop over the batch, without a call per mark, costs planning
+// two hundredths of counting less.
 func (x *index) addMarks(batch []tokens.Mark) {
-	for _, mk := range batch {
-		if mk.Piece%markEvery == 0 {
-			x.appendMark(mark{off: mk.Offset, tok: mk.Tokens})
+	if len(batch) == 0 {
+		return
+	}
+	end := batch[len(batch)-1]
+	x.last = mark{off: end.Offset, tok: end.Tokens}
+	x.count, x.n = end.Piece+1, end.Piece
+	if end.Piece%markEvery != 0 {
+		batch = batch[:len(batch)-1]
+	}
+	for len(batch) > 0 {
+		if len(x.marks) == 0 || len(x.marks[len(x.marks)-1]) == marksPerSegment {
+			x.marks = append(x.marks, markSegments.Get().(*[marksPerSegment]mark)[:0])
 		}
-		x.last = mark{off: mk.Offset, tok: mk.Tokens}
-		x.count = mk.Piece + 1
-		x.n = mk.Piece
+		ms := &x.marks[len(x.marks)-1]
+		n := min(marksPerSegment-len(*ms), len(batch))
+		for _, mk := range batch[:n] {
+			*ms = append(*ms, mark{off: mk.Offset, tok: mk.Tokens})
+		}
+		batch = batch[n:]
 	}
 }
 
 // at returns the byte offset of boundary k and the tokens before it.
 func (x *index) at(k int) (off, tok int) {
-	j := k / markEvery
-	if k%markEvery == 0 {
-		m := x.mark(j)
-		return m.off, m.tok
+	j, i := k/markEvery, k%markEvery
+	b := &x.blocks[x.mru]
+	if b.j != j {
+		if i == 0 {
+			m := x.mark(j)
+			return m.off, m.tok
+		}
+		b = x.block(j)
 	}
+	if i >= b.filled {
+		x.fill(b, i)
+	}
+	return b.off[i], b.tok[i]
+}
+
+// block returns block j from the cache, loaded into the least recently read
+// slot when it is not there, and makes it the most recent.
+func (x *index) block(j int) *block {
 	x.clock++
 	lru := 0
 	for i := range x.blocks {
 		b := &x.blocks[i]
 		if b.j == j {
-			b.used = x.clock
-			return b.off[k%markEvery], b.tok[k%markEvery]
+			b.used, x.mru = x.clock, i
+			return b
 		}
 		if b.used < x.blocks[lru].used {
 			lru = i
@@ -171,29 +200,21 @@ func (x *index) at(k int) (off, tok int) {
 	}
 	b := &x.blocks[lru]
 	x.load(j, b)
-	b.used = x.clock
-	return b.off[k%markEvery], b.tok[k%markEvery]
+	b.used, x.mru = x.clock, lru
+	return b
 }
 
 // load decodes block j, the boundaries j·markEvery up to the next mark,
-// into b.
+// into b: all of them from the varints, or only the mark of an index that
+// keeps its marks only (fill walks the others as they are read).
 func (x *index) load(j int, b *block) {
 	m := x.mark(j)
 	b.off[0], b.tok[0] = m.off, m.tok
-	b.j = j
+	b.j, b.filled = j, 1
 	if x.resume != nil {
-		limit := min(markEvery-1, x.n-j*markEvery) // boundaries after the mark
-		if limit == 0 {
-			return
-		}
-		x.pieces = x.resume(x.pieces[:0], m.off, limit)
-		tok := m.tok
-		for k, p := range x.pieces {
-			tok += p.Tokens
-			b.off[k+1], b.tok[k+1] = p.End, tok
-		}
 		return
 	}
+	b.filled = markEvery
 	data := x.segs[m.seg][m.pos:]
 	for i := 1; i < markEvery && j*markEvery+i <= x.n; i++ {
 		d, w := binary.Varint(data)
@@ -201,6 +222,26 @@ func (x *index) load(j int, b *block) {
 		t, w := binary.Varint(data)
 		data = data[w:]
 		b.off[i], b.tok[i] = b.off[i-1]+int(d), b.tok[i-1]+int(t)
+	}
+}
+
+// fillStep is the fewest pieces fill walks at a time.
+const fillStep = 8
+
+// fill walks the pieces of block b again, from its last filled boundary up
+// to boundary i at least (fillStep pieces at least, up to the block's end):
+// the planner reads a block from a search that stops about half way
+// through it, or near one end, so walking all of it at load cost a third
+// more walking than reading on demand.
+func (x *index) fill(b *block, i int) {
+	limit := min(markEvery-1, x.n-b.j*markEvery) // boundaries after the mark
+	n := min(max(i, b.filled-1+fillStep), limit) - (b.filled - 1)
+	x.pieces = x.resume(x.pieces[:0], b.off[b.filled-1], n)
+	tok := b.tok[b.filled-1]
+	for _, p := range x.pieces {
+		tok += p.Tokens
+		b.off[b.filled], b.tok[b.filled] = p.End, tok
+		b.filled++
 	}
 }
 
@@ -214,18 +255,72 @@ func (x *index) cum(k int) int {
 	return tok
 }
 
-// searchMarks is sort.Search over the nm marks, galloping from x.hint, the
-// last answer: the planner's searches move forward a chunk at a time, and a
-// binary search over all the marks of a large document (2.3 MB of them for
-// 10 MiB) misses the CPU cache at every step, which cost planning 10 MiB a
-// twentieth of counting it.
-func (x *index) searchMarks(nm int, f func(j int) bool) int {
+// lineBack returns the last boundary from k back whose piece before it ends
+// a line (a '\n'), of those with at least floor tokens before them, or -1.
+// A block whose bytes hold no line break is stepped over without reading
+// it: walking its pieces again would find none.
+func (x *index) lineBack(text string, k, floor int) int {
+	for k > 0 {
+		off, tok := x.at(k)
+		if tok < floor {
+			return -1
+		}
+		if text[off-1] == '\n' {
+			return k
+		}
+		if k%markEvery == 0 {
+			// The boundaries between mark j and k end pieces within
+			// text[mark j : off−1].
+			j := k/markEvery - 1
+			if strings.IndexByte(text[x.mark(j).off:off-1], '\n') < 0 {
+				k = j * markEvery
+				continue
+			}
+		}
+		k--
+	}
+	return -1
+}
+
+// lineForward returns the first boundary from k on, before the end, whose
+// piece before it ends a line, of those with at most ceil tokens before
+// them, or -1; blocks without a line break are stepped over as by lineBack.
+func (x *index) lineForward(text string, k, ceil int) int {
+	nm := x.nmarks()
+	for k < x.n {
+		off, tok := x.at(k)
+		if tok > ceil {
+			return -1
+		}
+		if k > 0 && text[off-1] == '\n' {
+			return k
+		}
+		if j := k / markEvery; k%markEvery == 0 && j+1 < nm {
+			// The boundaries between k and mark j+1 end pieces within
+			// text[off : mark j+1 − 1].
+			if next := x.mark(j + 1).off; strings.IndexByte(text[off:next-1], '\n') < 0 {
+				k = (j + 1) * markEvery
+				continue
+			}
+		}
+		k++
+	}
+	return -1
+}
+
+// searchMarks returns the first of the nm marks with at least t tokens
+// before it, or nm, galloping from x.hint, the last answer: the planner's
+// searches move forward a chunk at a time, and a binary search over all the
+// marks of a large document (2.3 MB of them for 10 MiB) misses the CPU cache
+// at every step, which cost planning 10 MiB a twentieth of counting it.
+func (x *index) searchMarks(nm, t int) int {
+	at := func(j int) bool { return x.mark(j).tok >= t }
 	lo, hi := 0, nm // the answer is in [lo, hi]
 	h := min(x.hint, nm)
-	if h < nm && !f(h) {
+	if h < nm && !at(h) {
 		lo = h + 1
 		for step := 1; lo+step < nm; step *= 2 {
-			if f(lo + step) {
+			if at(lo + step) {
 				hi = lo + step
 				break
 			}
@@ -234,32 +329,48 @@ func (x *index) searchMarks(nm int, f func(j int) bool) int {
 	} else {
 		hi = h
 		for step := 1; hi-step >= 0; step *= 2 {
-			if !f(hi - step) {
+			if !at(hi - step) {
 				lo = hi - step + 1
 				break
 			}
 			hi -= step
 		}
 	}
-	return lo + sort.Search(hi-lo, func(i int) bool { return f(lo + i) })
+	for lo < hi { // sort.Search, without its call per step
+		mid := int(uint(lo+hi) >> 1)
+		if at(mid) {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return lo
 }
 
-// first returns the first boundary whose token position satisfies f, which
-// must be false and then true along the boundaries (as for sort.Search), or
-// n+1 when none does.
-func (x *index) first(f func(tok int) bool) int {
+// first returns the first boundary with at least t tokens before it, or
+// n+1 when none has.
+func (x *index) first(t int) int {
 	nm := x.nmarks()
-	j := x.searchMarks(nm, func(j int) bool { return f(x.mark(j).tok) })
+	j := x.searchMarks(nm, t)
 	x.hint = j
 	if j == 0 {
 		return 0
 	}
-	hi := x.n // the answer is after mark j−1 and at most mark j
 	if j < nm {
-		hi = j * markEvery
+		last := j*markEvery - 1 // the answer is after mark j−1 and at most mark j
+		b := x.block(j - 1)
+		for i := 1; i < markEvery; i++ {
+			if i >= b.filled {
+				x.fill(b, i)
+			}
+			if b.tok[i] >= t {
+				return last - markEvery + 1 + i
+			}
+		}
+		return last + 1
 	}
-	for k := (j-1)*markEvery + 1; k <= hi; k++ {
-		if f(x.cum(k)) {
+	for k := (j-1)*markEvery + 1; k <= x.n; k++ { // the last block: no mark after it
+		if x.cum(k) >= t {
 			return k
 		}
 	}
