@@ -64,12 +64,16 @@
 // on (tokens.Tiktoken's WalkMarks and PiecesFrom: its pre-split reads
 // nothing before a piece's start), that is all it keeps: WalkMarks runs
 // Count's loop, with a call per 32 pieces; reading a boundary between marks
-// walks those 32 pieces again, and the planner reads only blocks near its
-// cuts (about four per chunk; the last four read stay decoded), each search
-// over the marks galloping from the last answer. Planning 1 MiB then costs
-// 1.06 to 1.12 times counting it (timed side by side), and memory
-// is a 24-byte mark per 32 pieces, about 0.22 bytes per byte of text,
-// whatever its size, in segments reused from one plan to the next; every
+// walks the pieces of its block again, from the mark or the last boundary
+// walked, and the planner reads only blocks near its cuts (the last four
+// read stay decoded): a search by tokens reads a block up to its answer,
+// a search for a line break steps over blocks whose bytes hold none, and a
+// search over the marks gallops from the last answer. That walks some 80
+// pieces again per chunk of 5,000, and planning 1, 10 or 100 MiB costs 1.04
+// to 1.07 times counting it (bench's ChunkPlanOverCount, timed in pairs on
+// the 2-core VM); memory is a 24-byte mark per 32 pieces, about 0.22 bytes
+// per byte of text whatever its size, in segments reused from one plan to
+// the next; every
 // spec and FuzzPlan check that the plan equals the one made from every
 // boundary. Greedy packing (G) is made only when balancing N chunks fails.
 // Any other tokenizer (pieces through WalkPieces or Pieces) has the
