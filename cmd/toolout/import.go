@@ -1,14 +1,19 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
+	"github.com/toolout/toolout/harness"
 	"github.com/toolout/toolout/harness/importer"
 )
 
@@ -20,16 +25,19 @@ func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 
 var _ flag.Value = (*stringList)(nil)
 
-// runImport turns a production trace into regression scenarios.
+// runImport turns a production trace into regression scenarios: one
+// scenario per import point, named after it, never overwriting a different
+// file without --force, and, with --update, removed again when it fails.
 func runImport(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("import", "TRACE.json [-o scenarios/regress/NAME.yaml] [--at N] [--max-bytes N] [--max-input BYTES] [--redact-emails] [--redact REGEX]... [--update]", stderr)
-	out := fs.String("o", "", "the session scenario to write (default scenarios/regress/<trace name>.yaml); the leaked scenario and payload files go beside it")
+	fs := newFlagSet("import", "TRACE.json [-o scenarios/regress/NAME.yaml] [--at N] [--max-bytes N] [--max-input BYTES] [--redact-emails] [--redact REGEX]... [--force] [--update]", stderr)
+	out := fs.String("o", "", "the session scenario to write (default scenarios/regress/<trace name>-at<N>.yaml, N the message cut at); the leaked scenario and payload files go beside it")
 	at := fs.Int("at", -1, "index of the message to cut at, when the trace holds several candidates")
 	maxBytes := fs.Int("max-bytes", 0, "byte cap above which a tool result counts as oversized (default: the session's, 12 KiB)")
 	emails := fs.Bool("redact-emails", false, "also replace e-mail addresses")
 	var extra stringList
 	fs.Var(&extra, "redact", "a regular expression whose matches are replaced (repeatable)")
-	update := fs.Bool("update", false, "run the new scenarios once to write their goldens")
+	force := fs.Bool("force", false, "overwrite files that exist with other contents")
+	update := fs.Bool("update", false, "run the new scenarios once to write their goldens; a scenario that fails is removed again")
 	maxInput := maxInputFlag(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -48,25 +56,103 @@ func runImport(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 		fmt.Fprintf(stderr, "toolout import: %v\n", err)
 		return exitUsage
 	}
-	base := strings.TrimSuffix(filepath.Base(pos[0]), filepath.Ext(pos[0]))
+	opts := importer.ImportOptions{TraceName: filepath.Base(pos[0]), TracePath: pos[0],
+		At: *at, MaxBytes: *maxBytes, RedactEmails: *emails, Redact: extra}
 	target := *out
 	if target == "" {
-		target = filepath.Join("scenarios", "regress", base+".yaml")
+		cut, err := importer.Cut(trace, opts)
+		if err != nil {
+			fmt.Fprintf(stderr, "toolout import: %v\n", err)
+			return exitUsage
+		}
+		base := strings.TrimSuffix(filepath.Base(pos[0]), filepath.Ext(pos[0]))
+		target = filepath.Join("scenarios", "regress", fmt.Sprintf("%s-at%d.yaml", base, cut))
 	}
 	if filepath.Ext(target) != ".yaml" {
 		fmt.Fprintf(stderr, "toolout import: -o %s: want a .yaml path\n", target)
 		return exitUsage
 	}
-	files, err := importer.Import(trace, importer.ImportOptions{
-		Dir: filepath.Dir(target), Name: strings.TrimSuffix(filepath.Base(target), ".yaml"), TraceName: filepath.Base(pos[0]), TracePath: pos[0],
-		At: *at, MaxBytes: *maxBytes, RedactEmails: *emails, Redact: extra,
-	})
+	opts.Dir, opts.Name = filepath.Dir(target), strings.TrimSuffix(filepath.Base(target), ".yaml")
+	files, err := importer.Import(trace, opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "toolout import: %v\n", err)
 		return exitUsage
 	}
 	var scenarios []string
 	for _, f := range files {
+		if strings.HasSuffix(f.Path, ".yaml") {
+			scenarios = append(scenarios, f.Path)
+		}
+	}
+	w := &importWrite{}
+	w.snapshot(files, scenarios)
+	if code := w.check(*force, stderr); code != exitOK {
+		return code
+	}
+	if code := w.write(files, stdout, stderr); code != exitOK || !*update {
+		return code
+	}
+	if code := runTest(ctx, append(scenarios, "--update"), nil, stdout, stderr); code != exitOK {
+		w.restore(stderr)
+		return code
+	}
+	return exitOK
+}
+
+// importWrite writes an import's files, remembering what each path held
+// before (scenario files, payloads and the scenarios' goldens), so that a
+// failed --update leaves the tree as it found it.
+type importWrite struct {
+	paths  []string
+	before map[string][]byte // nil: the path did not exist
+	data   map[string][]byte // what the import writes (files only)
+}
+
+// snapshot records the files' and the scenarios' goldens' contents.
+func (w *importWrite) snapshot(files []importer.ImportedFile, scenarios []string) {
+	w.before, w.data = map[string][]byte{}, map[string][]byte{}
+	add := func(p string) {
+		if _, ok := w.before[p]; ok || p == "" {
+			return
+		}
+		w.paths = append(w.paths, p)
+		w.before[p], _ = os.ReadFile(p) // nil when absent
+	}
+	for _, f := range files {
+		add(f.Path)
+		w.data[f.Path] = f.Data
+	}
+	for _, sc := range scenarios {
+		_, _, golden := harness.Layout(sc)
+		add(golden)
+	}
+}
+
+// check refuses, without --force, to overwrite a file whose contents
+// differ from what the import writes.
+func (w *importWrite) check(force bool, stderr io.Writer) int {
+	var differ []string
+	for p, data := range w.data {
+		if old := w.before[p]; old != nil && !bytes.Equal(old, data) {
+			differ = append(differ, p)
+		}
+	}
+	if len(differ) == 0 || force {
+		return exitOK
+	}
+	slices.Sort(differ)
+	fmt.Fprintf(stderr, "toolout import: %s exists with other contents (%d file(s) in all: %s); --force overwrites, or choose another -o or --at\n",
+		differ[0], len(differ), strings.Join(differ, ", "))
+	return exitFailed
+}
+
+// write writes the files that are new or changed, saying which.
+func (w *importWrite) write(files []importer.ImportedFile, stdout, stderr io.Writer) int {
+	for _, f := range files {
+		if old := w.before[f.Path]; old != nil && bytes.Equal(old, f.Data) {
+			fmt.Fprintf(stdout, "unchanged %s\n", f.Path)
+			continue
+		}
 		if err := os.MkdirAll(filepath.Dir(f.Path), 0o755); err != nil {
 			fmt.Fprintf(stderr, "toolout import: %v\n", err)
 			return exitFailed
@@ -76,12 +162,27 @@ func runImport(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 			return exitFailed
 		}
 		fmt.Fprintf(stdout, "wrote %s\n", f.Path)
-		if strings.HasSuffix(f.Path, ".yaml") {
-			scenarios = append(scenarios, f.Path)
+	}
+	return exitOK
+}
+
+// restore puts back what every path held before the import: a file that
+// did not exist is removed. The failing runs' transcripts (golden/*.got)
+// stay, to read.
+func (w *importWrite) restore(stderr io.Writer) {
+	var removed []string
+	for _, p := range w.paths {
+		var err error
+		if old := w.before[p]; old != nil {
+			err = os.WriteFile(p, old, 0o644)
+		} else if err = os.Remove(p); err == nil {
+			removed = append(removed, p)
+		} else if errors.Is(err, fs.ErrNotExist) {
+			err = nil
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "toolout import: restoring %s: %v\n", p, err)
 		}
 	}
-	if !*update {
-		return exitOK
-	}
-	return runTest(ctx, append(scenarios, "--update"), nil, stdout, stderr)
+	fmt.Fprintf(stderr, "toolout import: the imported scenarios fail; removed what the import wrote (%s) and put back what was there\n", strings.Join(removed, ", "))
 }

@@ -47,3 +47,29 @@ func SessionExtraction(tool, args, output, extractText string) ExtractionSteps {
 	}
 	return s
 }
+
+// SessionIDs follows the session component's draws from its ID source
+// (fakes.IDs, fresh for each run): the store's directory name first (the
+// scenario sets no session id), then, in the order of the run, an ID per
+// call recovered from an answer's leaked text and a handle per stored tool
+// output. The importer makes the same draws, in the same order, to know the
+// handle a scripted tool_output call must name.
+type SessionIDs struct{ ids fakes.IDs }
+
+// NewSessionIDs returns the draws of a session that has just started.
+func NewSessionIDs() *SessionIDs {
+	s := &SessionIDs{}
+	s.ids.Next() // the store's name
+	return s
+}
+
+// Answer draws what the agent loop takes for an answer without native tool
+// calls and with this text: an ID per call it recovers from it.
+func (s *SessionIDs) Answer(text string) {
+	for range RecoverLeaked(text).Calls {
+		s.ids.Next()
+	}
+}
+
+// Stored draws the handle of the next stored output, and returns it.
+func (s *SessionIDs) Stored() string { return s.ids.Next() }

@@ -13,7 +13,6 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/toolout/toolout/fakes"
 	"github.com/toolout/toolout/harness"
 	"github.com/toolout/toolout/harness/components"
 )
@@ -110,8 +109,49 @@ type importedScenario struct {
 // a leaked-call message a leaked scenario for that message alone. See the
 // README, "Importing a trace".
 func Import(trace []byte, opts ImportOptions) ([]ImportedFile, error) {
+	im, err := newImporter(trace, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := im.findStart(); err != nil {
+		return nil, err
+	}
+	if err := im.replay(); err != nil {
+		return nil, err
+	}
+	data, err := im.sessionScenario()
+	if err != nil {
+		return nil, err
+	}
+	im.files = append(im.files, ImportedFile{Path: opts.Name + ".yaml", Data: data})
+	if im.cut.kind == "leaked" {
+		data, err := im.leakedScenario()
+		if err != nil {
+			return nil, err
+		}
+		im.files = append(im.files, ImportedFile{Path: opts.Name + "-leaked.yaml", Data: data})
+	}
+	for i := range im.files {
+		im.files[i].Path = path.Join(opts.Dir, im.files[i].Path)
+	}
+	return dedupeFiles(im.files), nil
+}
+
+// Cut returns the index of the message Import would cut at with opts:
+// opts.At, when it is a candidate, or the only candidate. The command
+// names a scenario after it.
+func Cut(trace []byte, opts ImportOptions) (int, error) {
+	im, err := newImporter(trace, opts)
+	if err != nil {
+		return 0, err
+	}
+	return im.cut.index, nil
+}
+
+// newImporter parses and redacts the trace and picks the cut.
+func newImporter(trace []byte, opts ImportOptions) (*importer, error) {
 	im := &importer{opts: opts, trace: trace, shown: cmp.Or(opts.TracePath, opts.TraceName), maxBytes: opts.MaxBytes,
-		results: map[string][]importedText{}}
+		results: map[string][]importedText{}, sizes: map[string][]int{}}
 	if im.maxBytes <= 0 {
 		im.maxBytes = components.DefaultMaxToolResponseBytes
 	}
@@ -129,29 +169,7 @@ func Import(trace []byte, opts ImportOptions) ([]ImportedFile, error) {
 			im.msgs[i].ToolCalls[j].Function.Arguments = im.red.apply(im.msgs[i].ToolCalls[j].Function.Arguments)
 		}
 	}
-	if err := im.chooseCut(); err != nil {
-		return nil, err
-	}
-	if err := im.findStart(); err != nil {
-		return nil, err
-	}
-	im.replay()
-	data, err := im.sessionScenario()
-	if err != nil {
-		return nil, err
-	}
-	im.files = append(im.files, ImportedFile{Path: opts.Name + ".yaml", Data: data})
-	if im.cut.kind == "leaked" {
-		data, err := im.leakedScenario()
-		if err != nil {
-			return nil, err
-		}
-		im.files = append(im.files, ImportedFile{Path: opts.Name + "-leaked.yaml", Data: data})
-	}
-	for i := range im.files {
-		im.files[i].Path = path.Join(opts.Dir, im.files[i].Path)
-	}
-	return dedupeFiles(im.files), nil
+	return im, im.chooseCut()
 }
 
 // importer holds one import's state, step by step.
@@ -176,6 +194,12 @@ type importer struct {
 	steps      []importedStep
 	turnFailed int
 	used       []int
+	// sizes are the lengths of results, as results; handle is the one the
+	// oversized cut's result is stored under, and stored how many results
+	// the session stores (see draws).
+	sizes  map[string][]int
+	handle string
+	stored int
 }
 
 // candidate is a message Import can cut at.
@@ -250,8 +274,11 @@ func (im *importer) addTool(name string) {
 
 // replay scripts the conversation from the start to the cut: a step per
 // assistant message, the tool results per tool (a result is named by its
-// call: parseTrace matched them), the TURN-FAILED retries counted.
-func (im *importer) replay() {
+// call, native or leaked: parseTrace matched them), the TURN-FAILED retries
+// counted. A leaked cut's calls are answered by the results the trace
+// recorded for them, after the cut. Then it runs the calls as the session
+// will (see draws).
+func (im *importer) replay() error {
 	for i := im.start; i <= im.cut.index; i++ {
 		m := im.msgs[i]
 		im.used = append(im.used, i)
@@ -259,30 +286,102 @@ func (im *importer) replay() {
 		case m.Role == "user" && i > im.start && strings.HasPrefix(m.text, "TURN-FAILED"):
 			im.turnFailed++ // the agent sends it again on its own
 		case m.Role == "assistant":
-			st := importedStep{ID: fmt.Sprintf("msg-%d", i), Match: importedMatch{Tag: "session.turn"}}
-			if text := m.text; len(m.ToolCalls) == 0 || text != "" {
-				st.Respond.Text = &text
-			}
-			for _, tc := range m.ToolCalls {
-				im.addTool(tc.Function.Name)
-				cs := importedCall{ID: tc.ID, Name: tc.Function.Name}
-				var args map[string]any
-				if json.Unmarshal([]byte(tc.Function.Arguments), &args) == nil && args != nil {
-					cs.Args = args
-				} else {
-					raw := tc.Function.Arguments
-					cs.Raw = &raw
-				}
-				st.Respond.ToolCalls = append(st.Respond.ToolCalls, cs)
-			}
-			im.steps = append(im.steps, st)
+			im.steps = append(im.steps, im.step(i))
 		case m.Role == "tool":
-			im.addTool(m.callName)
-			im.results[m.callName] = append(im.results[m.callName], im.payload(fmt.Sprintf("msg%d", i), m.text))
+			im.result(i)
+		}
+	}
+	if im.cut.kind == "leaked" {
+		for i := im.cut.index + 1; i < len(im.msgs); i++ {
+			if m := im.msgs[i]; m.Role == "tool" && m.leaked && m.callMsg == im.cut.index {
+				im.used = append(im.used, i)
+				im.result(i)
+			}
 		}
 	}
 	slices.Sort(im.used)
 	im.used = slices.Compact(im.used)
+	return im.draws()
+}
+
+// step scripts assistant message i.
+func (im *importer) step(i int) importedStep {
+	m := im.msgs[i]
+	st := importedStep{ID: fmt.Sprintf("msg-%d", i), Match: importedMatch{Tag: "session.turn"}}
+	if text := m.text; len(m.ToolCalls) == 0 || text != "" {
+		st.Respond.Text = &text
+	}
+	if len(m.ToolCalls) == 0 { // the tools of the calls the agent recovers
+		for _, c := range components.RecoverLeaked(m.text).Calls {
+			im.addTool(c.Name)
+		}
+	}
+	for _, tc := range m.ToolCalls {
+		im.addTool(tc.Function.Name)
+		cs := importedCall{ID: tc.ID, Name: tc.Function.Name}
+		var args map[string]any
+		if json.Unmarshal([]byte(tc.Function.Arguments), &args) == nil && args != nil {
+			cs.Args = args
+		} else {
+			raw := tc.Function.Arguments
+			cs.Raw = &raw
+		}
+		st.Respond.ToolCalls = append(st.Respond.ToolCalls, cs)
+	}
+	return st
+}
+
+// result adds tool result i to its tool's outputs, in the order the fake
+// tool will give them.
+func (im *importer) result(i int) {
+	m := im.msgs[i]
+	im.addTool(m.callName)
+	im.results[m.callName] = append(im.results[m.callName], im.payload(fmt.Sprintf("msg%d", i), m.text))
+	im.sizes[m.callName] = append(im.sizes[m.callName], len(m.text))
+}
+
+// draws runs the scripted calls as the session will, to make its draws of
+// IDs (components.SessionIDs) in the same order: for each assistant
+// message up to the cut, an ID per call the agent recovers from its text,
+// then, call by call, a handle for each output over the cap, a fake tool
+// giving its outputs in call order with the last repeating. It counts the
+// outputs stored and keeps the handle of the oversized cut's.
+func (im *importer) draws() error {
+	ids := components.NewSessionIDs()
+	calls := map[string]int{} // calls made of each tool
+	cut := im.msgs[im.cut.index]
+	for i := im.start; i <= im.cut.index; i++ {
+		m := im.msgs[i]
+		if m.Role != "assistant" {
+			continue
+		}
+		var names []string
+		for _, tc := range m.ToolCalls {
+			names = append(names, tc.Function.Name)
+		}
+		if len(m.ToolCalls) == 0 {
+			ids.Answer(m.text)
+			for _, c := range components.RecoverLeaked(m.text).Calls {
+				names = append(names, c.Name)
+			}
+		}
+		for k, name := range names {
+			sizes := im.sizes[name]
+			n := calls[name]
+			calls[name]++
+			if len(sizes) == 0 || sizes[min(n, len(sizes)-1)] <= im.maxBytes {
+				continue
+			}
+			im.stored++
+			if h := ids.Stored(); im.cut.kind == "oversized" && cut.callMsg == i && cut.callIndex == k {
+				im.handle = h
+			}
+		}
+	}
+	if im.cut.kind == "oversized" && im.handle == "" {
+		return im.tr.msgErrorf(im.cut.index, nil, "the replay would not give this result to its call (results of %s answer its calls in another order); cut at another message", im.msgs[im.cut.index].callName)
+	}
+	return nil
 }
 
 // nextAnswer is the trace's next assistant answer after the cut.
@@ -303,13 +402,15 @@ func (im *importer) source() harness.Source {
 // sessionScenario renders the session scenario.
 func (im *importer) sessionScenario() ([]byte, error) {
 	sc := importedScenario{Component: "session", Source: im.source()}
-	config := map[string]any{"max_turns": len(im.steps) + 3}
+	// The session's cap is the importer's: what it stores, and so the IDs
+	// it draws, are what the replay counted.
+	config := map[string]any{"max_turns": len(im.steps) + 3, "max_tool_response_bytes": im.maxBytes}
 	expect := map[string]any{"found": true}
 	next := im.nextAnswer()
 	if im.cut.kind == "leaked" {
 		im.leakedParts(&sc, expect)
 	} else {
-		im.oversizedParts(&sc, config, expect, next)
+		im.oversizedParts(&sc, expect, next)
 	}
 	final := next
 	im.steps = append(im.steps, importedStep{ID: "answer", Match: importedMatch{Tag: "session.turn"}, Respond: importedRespond{Final: &final}})
@@ -375,6 +476,9 @@ func (im *importer) leakedParts(sc *importedScenario, expect map[string]any) {
 			im.opts.TraceName, im.cut.index, strings.Join(lk.Patterns, ", "), lk.Dropped[0].Reason, im.start)
 	}
 	expect["turn_failed"] = turnFailed
+	if im.stored > 0 {
+		expect["stored"] = im.stored // results over the cap, before the cut or answering its calls
+	}
 	contains := []string{}
 	for _, n := range names {
 		if !slices.Contains(contains, n+": ") {
@@ -389,27 +493,25 @@ func (im *importer) leakedParts(sc *importedScenario, expect map[string]any) {
 // oversizedParts describes an oversized cut: the session stores the
 // result, the model extracts from it, and the extraction's steps are
 // scripted for the route the session will take.
-func (im *importer) oversizedParts(sc *importedScenario, config, expect map[string]any, next string) {
+func (im *importer) oversizedParts(sc *importedScenario, expect map[string]any, next string) {
 	m := im.msgs[im.cut.index]
 	tool := m.callName
 	sc.Description = fmt.Sprintf("Imported from %s: message %d is a %d-byte result of %s, over the %d-byte cap; the session stores it, the model extracts from it with tool_output, and answers as the trace's next turn did.",
 		im.opts.TraceName, im.cut.index, len(m.text), tool, im.maxBytes)
 	sc.Labels = []string{"regress", "imported", "oversized"}
-	config["max_tool_response_bytes"] = im.maxBytes
-	// The handle is the run's second id (fakes.IDs): the first names the
-	// session's store.
-	ids := &fakes.IDs{}
-	ids.Next()
-	handle := ids.Next()
+	handle := im.handle // drawn by the replay, as the session will
 	extractText := "Extract what answers: " + im.msgs[im.start].text
 	im.steps = append(im.steps, importedStep{ID: "extract", Match: importedMatch{Tag: "session.turn"},
 		Respond: importedRespond{ToolCalls: []importedCall{{ID: "import-extract", Name: "tool_output",
 			Args: map[string]any{"handle": handle, "extract": extractText}}}}})
-	// Route as the session will, with the stored arguments as the fake LLM
-	// marshals the scripted ones.
+	// Route as the session will, with the arguments it will store: a
+	// native call's as the fake LLM marshals the scripted ones, a leaked
+	// call's as the agent recovers them from the (redacted) text.
 	storedArgs := m.callArgs
 	var args map[string]any
-	if json.Unmarshal([]byte(m.callArgs), &args) == nil && args != nil {
+	if m.leaked {
+		storedArgs = string(components.RecoverLeaked(im.msgs[m.callMsg].text).Calls[m.callIndex].Arguments)
+	} else if json.Unmarshal([]byte(m.callArgs), &args) == nil && args != nil {
 		b, _ := json.Marshal(args)
 		storedArgs = string(b)
 	}
@@ -425,7 +527,7 @@ func (im *importer) oversizedParts(sc *importedScenario, config, expect map[stri
 	case route.ReadGrep:
 		im.steps = append(im.steps, importedStep{ID: "read-grep", Match: importedMatch{Tag: "extract.readgrep"}, Respond: importedRespond{Final: &answer}})
 	}
-	expect["stored"] = 1
+	expect["stored"] = im.stored
 	expect["results_contain"] = []string{fmt.Sprintf("ABSTRACT FROM TOOL OUTPUT %s WITH HANDLE %s, STRATEGY:%s:", tool, handle, route.Mode)}
 }
 

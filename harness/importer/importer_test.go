@@ -22,7 +22,7 @@ var _ = Describe("Import", func() {
 
 	It("gives the same bytes when importing the same trace twice, equal to the committed scenarios", func() {
 		trace := load("leaked-tools.json")
-		o := importer.ImportOptions{Dir: "../../scenarios/regress", Name: "leaked-tools", TraceName: "leaked-tools.json", At: 3}
+		o := importer.ImportOptions{Dir: "../../scenarios/regress", Name: "leaked-tools-at3", TraceName: "leaked-tools.json", At: 3}
 		a, err := importer.Import(trace, o)
 		Expect(err).NotTo(HaveOccurred())
 		b, err := importer.Import(trace, o)
@@ -36,7 +36,7 @@ var _ = Describe("Import", func() {
 	})
 
 	It("redacts keys, bearer tokens, URL passwords and, on request, e-mails, with stable numbered placeholders", func() {
-		o := importer.ImportOptions{Dir: "../../scenarios/regress", Name: "oversized-secrets", TraceName: "oversized-secrets.json", At: -1, RedactEmails: true}
+		o := importer.ImportOptions{Dir: "../../scenarios/regress", Name: "oversized-secrets-at3", TraceName: "oversized-secrets.json", At: -1, RedactEmails: true}
 		files, err := importer.Import(load("oversized-secrets.json"), o)
 		Expect(err).NotTo(HaveOccurred())
 		for _, f := range files {

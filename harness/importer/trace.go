@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/toolout/toolout/core/gateway/openai"
 	"github.com/toolout/toolout/harness"
+	"github.com/toolout/toolout/harness/components"
 )
 
 // traceMessage is one OpenAI-style chat message of a trace.
@@ -23,8 +25,12 @@ type traceMessage struct {
 	text string // the content as text, redacted
 	raw  []byte // the message as written in the trace
 	at   int    // byte offset of the message in the trace
-	// For a tool result: the call it answers (see checkCalls).
+	// For a tool result: the call it answers (see checkCalls): its name
+	// and arguments, the assistant message that made it and its place among
+	// that message's calls (native, or recovered from its text: leaked).
 	callName, callArgs string
+	callMsg, callIndex int
+	leaked             bool
 }
 
 // parsedTrace is a parsed trace: its messages, and what positions its errors.
@@ -258,16 +264,23 @@ func (t *parsedTrace) parseMessage(i int) error {
 	return nil
 }
 
-// checkCalls matches every tool result with the call it answers: the
-// latest call with its tool_call_id, made by an earlier assistant message
-// and not yet answered (models that number their calls per turn reuse
-// ids). A result that answers no call, comes before its call, or answers a
-// call a second time is an error at its tool_call_id; so is a trace with no
-// user message to start a session from.
+// checkCalls matches every tool result with the call it answers. A native
+// call first: the latest one with its tool_call_id, made by an earlier
+// assistant message and not yet answered (models that number their calls
+// per turn reuse ids). Failing that, a call leaked as text that the agent
+// recovered (an assistant message without native calls whose text holds
+// calls, as RecoverLeaked finds them): the agent gave it an id of its own,
+// which the trace cannot tie to the text, so the result answers the
+// earliest unanswered leaked call with the tool message's name, or, when it
+// has none or no such call is open, the earliest unanswered call of the
+// latest message that leaked some. A result that answers no call, comes
+// before its call, or answers a call a second time is an error at its
+// tool_call_id; so is a trace with no user message to start a session from.
 func (t *parsedTrace) checkCalls() error {
 	type call struct{ msg, index int }
-	open := map[string][]call{}  // unanswered calls by id, oldest first
+	open := map[string][]call{}  // unanswered native calls by id, oldest first
 	answered := map[string]int{} // the last message that answered each id
+	var leakedOpen []leakedRef   // unanswered leaked calls, in order
 	human := false
 	for i := range t.msgs {
 		m := &t.msgs[i]
@@ -276,24 +289,59 @@ func (t *parsedTrace) checkCalls() error {
 			for j, tc := range m.ToolCalls {
 				open[tc.ID] = append(open[tc.ID], call{i, j})
 			}
+			if len(m.ToolCalls) == 0 {
+				for j, c := range components.RecoverLeaked(m.text).Calls {
+					leakedOpen = append(leakedOpen, leakedRef{msg: i, index: j, name: c.Name, args: string(c.Arguments)})
+				}
+			}
 		}
 		if m.Role != "tool" {
 			continue
 		}
-		calls := open[m.ToolCallID]
-		if len(calls) == 0 {
+		if calls := open[m.ToolCallID]; len(calls) > 0 {
+			c := calls[len(calls)-1]
+			open[m.ToolCallID] = calls[:len(calls)-1]
+			answered[m.ToolCallID] = i
+			tc := t.msgs[c.msg].ToolCalls[c.index]
+			m.callName, m.callArgs, m.callMsg, m.callIndex = tc.Function.Name, tc.Function.Arguments, c.msg, c.index
+			continue
+		}
+		k := answeredLeaked(leakedOpen, m.Name)
+		if k < 0 {
 			return t.unanswerable(i, answered)
 		}
-		c := calls[len(calls)-1]
-		open[m.ToolCallID] = calls[:len(calls)-1]
+		c := leakedOpen[k]
+		leakedOpen = slices.Delete(leakedOpen, k, k+1)
+		m.callName, m.callArgs, m.callMsg, m.callIndex, m.leaked = c.name, c.args, c.msg, c.index, true
 		answered[m.ToolCallID] = i
-		tc := t.msgs[c.msg].ToolCalls[c.index]
-		m.callName, m.callArgs = tc.Function.Name, tc.Function.Arguments
 	}
 	if !human {
 		return t.errorf(t.list, "no user message (other than TURN-FAILED retries): a session starts from the user's question")
 	}
 	return nil
+}
+
+// leakedRef is a call recovered from an assistant message's text: the
+// message, its place among that message's calls, its name and arguments.
+type leakedRef struct {
+	msg, index int
+	name, args string
+}
+
+// answeredLeaked picks which of the open leaked calls a tool result named
+// name answers: the earliest with that name, else the earliest of the
+// latest message among them; -1 when none is open.
+func answeredLeaked(open []leakedRef, name string) int {
+	if name != "" {
+		if k := slices.IndexFunc(open, func(c leakedRef) bool { return c.name == name }); k >= 0 {
+			return k
+		}
+	}
+	if len(open) == 0 {
+		return -1
+	}
+	last := open[len(open)-1].msg
+	return slices.IndexFunc(open, func(c leakedRef) bool { return c.msg == last })
 }
 
 // unanswerable explains why tool result i matches no open call.
