@@ -65,8 +65,7 @@ func runImport(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 			fmt.Fprintf(stderr, "toolout import: %v\n", err)
 			return exitUsage
 		}
-		base := strings.TrimSuffix(filepath.Base(pos[0]), filepath.Ext(pos[0]))
-		target = filepath.Join("scenarios", "regress", fmt.Sprintf("%s-at%d.yaml", base, cut))
+		target = defaultTarget(pos[0], cut)
 	}
 	if filepath.Ext(target) != ".yaml" {
 		fmt.Fprintf(stderr, "toolout import: -o %s: want a .yaml path\n", target)
@@ -97,6 +96,14 @@ func runImport(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 		return code
 	}
 	return exitOK
+}
+
+// defaultTarget is the session scenario of trace's import at message cut:
+// scenarios/regress/<trace name>-at<cut>.yaml, so that each import point of
+// a trace has its own file.
+func defaultTarget(trace string, cut int) string {
+	base := strings.TrimSuffix(filepath.Base(trace), filepath.Ext(trace))
+	return filepath.Join("scenarios", "regress", fmt.Sprintf("%s-at%d.yaml", base, cut))
 }
 
 // importWrite writes an import's files, remembering what each path held

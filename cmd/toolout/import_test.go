@@ -7,6 +7,8 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/toolout/toolout/harness/importer"
 )
 
 var _ = Describe("toolout import", func() {
@@ -57,5 +59,49 @@ var _ = Describe("toolout import", func() {
 		code, _, stderr = invoke("[]", "import", "-")
 		Expect(code).To(Equal(2))
 		Expect(stderr).To(HavePrefix("toolout import: want a TRACE.json file, not standard input"))
+	})
+
+	It("names each import point after its message by default", func() {
+		Expect(defaultTarget("traces/prod-2026.json", 3)).To(Equal(filepath.Join("scenarios", "regress", "prod-2026-at3.yaml")))
+		Expect(defaultTarget("x", 12)).To(Equal(filepath.Join("scenarios", "regress", "x-at12.yaml")))
+	})
+
+	It("leaves files with the same bytes alone, and overwrites other contents only with --force", func() {
+		out := filepath.Join(dir, "t.yaml")
+		trace := "../../scenarios/regress/traces/leaked-tools.json"
+		code, stdout, _ := invoke("", "import", trace, "--at", "3", "-o", out)
+		Expect(code).To(Equal(0))
+		Expect(stdout).To(HavePrefix("wrote "))
+		code, stdout, _ = invoke("", "import", trace, "--at", "3", "-o", out)
+		Expect(code).To(Equal(0))
+		Expect(stdout).To(Equal("unchanged " + out + "\nunchanged " + filepath.Join(dir, "t-leaked.yaml") + "\n"))
+
+		Expect(os.WriteFile(out, []byte("# mine\n"), 0o644)).To(Succeed())
+		code, stdout, stderr := invoke("", "import", trace, "--at", "3", "-o", out)
+		Expect(code).To(Equal(1))
+		Expect(stdout).To(BeEmpty())
+		Expect(stderr).To(Equal("toolout import: " + out + " exists with other contents (1 file(s) in all: " + out + "); --force overwrites, or choose another -o or --at\n"))
+		Expect(os.ReadFile(out)).To(Equal([]byte("# mine\n")))
+
+		code, stdout, _ = invoke("", "import", trace, "--at", "3", "-o", out, "--force")
+		Expect(code).To(Equal(0))
+		Expect(stdout).To(Equal("wrote " + out + "\nunchanged " + filepath.Join(dir, "t-leaked.yaml") + "\n"))
+	})
+
+	It("puts back what a failed --update found: new files removed, old contents restored", func() {
+		scenario, golden, payload := filepath.Join(dir, "s.yaml"), filepath.Join(dir, "g.txtar"), filepath.Join(dir, "p.txt")
+		Expect(os.WriteFile(scenario, []byte("old scenario"), 0o644)).To(Succeed())
+		w := &importWrite{}
+		w.snapshot([]importer.ImportedFile{{Path: scenario, Data: []byte("new scenario")}, {Path: payload, Data: []byte("payload")}}, nil)
+		w.paths, w.before[golden] = append(w.paths, golden), nil // as snapshot records a scenario's golden
+		var stdout, stderr strings.Builder
+		Expect(w.check(true, &stderr)).To(Equal(exitOK))
+		Expect(w.write([]importer.ImportedFile{{Path: scenario, Data: []byte("new scenario")}, {Path: payload, Data: []byte("payload")}}, &stdout, &stderr)).To(Equal(exitOK))
+		Expect(os.WriteFile(golden, []byte("written by the run"), 0o644)).To(Succeed())
+		w.restore(&stderr)
+		Expect(os.ReadFile(scenario)).To(Equal([]byte("old scenario")))
+		Expect(payload).NotTo(BeAnExistingFile())
+		Expect(golden).NotTo(BeAnExistingFile())
+		Expect(stderr.String()).To(Equal("toolout import: the imported scenarios fail; removed what the import wrote (" + payload + ", " + golden + ") and put back what was there\n"))
 	})
 })
