@@ -124,25 +124,40 @@ type Regression struct {
 
 // CompareBaseline reports rows whose recall dropped, or whose total tokens
 // grew by more than tolerance (a fraction), against the baseline's rows of
-// the same knobs, case and strategy.
+// the same knobs, case and strategy, and every row that only one side has:
+// a baseline row this run lacks ("missing from this run") and a row of this
+// run the baseline lacks ("not in the baseline"), so that a run with other
+// knobs (a changed --set) or other cases cannot pass for one without
+// regressions. The result is sorted by key; a key's problems keep their
+// order.
 func CompareBaseline(baseline, rows []Row, tolerance float64) []Regression {
+	key := func(r Row) string { return r.Knobs + "/" + r.Case + "/" + r.Strategy }
 	base := map[string]Row{}
 	for _, r := range baseline {
-		base[r.Knobs+"/"+r.Case+"/"+r.Strategy] = r
+		base[key(r)] = r
 	}
+	ran := map[string]bool{}
 	var out []Regression
 	for _, r := range rows {
-		key := r.Knobs + "/" + r.Case + "/" + r.Strategy
-		b, ok := base[key]
+		k := key(r)
+		ran[k] = true
+		b, ok := base[k]
 		if !ok {
+			out = append(out, Regression{k, "not in the baseline (a row of this run that the baseline lacks)"})
 			continue
 		}
 		if r.Recall < b.Recall-1e-9 {
-			out = append(out, Regression{key, fmt.Sprintf("recall %d/%d, baseline %d/%d", r.Found, r.Facts, b.Found, b.Facts)})
+			out = append(out, Regression{k, fmt.Sprintf("recall %d/%d, baseline %d/%d", r.Found, r.Facts, b.Found, b.Facts)})
 		}
 		if float64(r.TotalTokens) > float64(b.TotalTokens)*(1+tolerance) {
-			out = append(out, Regression{key, fmt.Sprintf("total tokens %d, baseline %d (+%.0f%%, tolerance %.0f%%)",
+			out = append(out, Regression{k, fmt.Sprintf("total tokens %d, baseline %d (+%.0f%%, tolerance %.0f%%)",
 				r.TotalTokens, b.TotalTokens, 100*(float64(r.TotalTokens)/float64(max(b.TotalTokens, 1))-1), 100*tolerance)})
+		}
+	}
+	for _, b := range baseline {
+		if k := key(b); !ran[k] {
+			ran[k] = true // a baseline listing a row twice reports it once
+			out = append(out, Regression{k, "missing from this run (a baseline row this run did not produce)"})
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Key < out[j].Key })

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/xml"
 	"os"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -77,6 +78,19 @@ func TestBaselineRegressions(t *testing.T) {
 	}
 	if regs := CompareBaseline(base, base, 0.1); len(regs) != 0 {
 		t.Fatalf("same run: %+v", regs)
+	}
+}
+
+func TestBaselineRowsMissingOnEitherSideAreRegressions(t *testing.T) {
+	base := []Row{{Knobs: "default", Case: "c", Strategy: "s", Recall: 1, TotalTokens: 100}}
+	now := []Row{{Knobs: "overlap_percent=0", Case: "c", Strategy: "s", Recall: 1, TotalTokens: 100}}
+	regs := CompareBaseline(base, now, 0.1)
+	want := []Regression{
+		{"default/c/s", "missing from this run (a baseline row this run did not produce)"},
+		{"overlap_percent=0/c/s", "not in the baseline (a row of this run that the baseline lacks)"},
+	}
+	if !reflect.DeepEqual(regs, want) {
+		t.Fatalf("got %+v, want %+v", regs, want)
 	}
 }
 

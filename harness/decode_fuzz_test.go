@@ -95,6 +95,10 @@ func hostile() []string {
 		"component: leaked\ninput: {text: {file: /etc/passwd}}\n",
 		"scenario: x\ncomponent: finalreport\r\nconfig: {nonce: abc}\r",
 		"? " + strings.Repeat("k", 3000) + "\n: 1\n",
+		// Issue 18: syntax errors whose line yaml.v3 gives off by one, or
+		// as the enclosing construct's.
+		"component: finalreport\nlabels: [a\ndescription: x\n", "component: finalreport\nconfig:\n  nonce: abc\n extra: 1\n",
+		"component: finalreport\ndescription: a: b\n", "component: finalreport\ndescripton: x\n",
 	}
 }
 

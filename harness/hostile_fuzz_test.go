@@ -78,7 +78,13 @@ var _ = Describe("Load on hostile files", func() {
 		Entry("an unknown anchor, not the same text in quotes", "component: finalreport\nconfig: {nonce: \"*nope\", x: *nope }\n",
 			"x.yaml:2:29: syntax error: unknown anchor 'nope' referenced"),
 		Entry("nesting past the parser's limit on the first line", strings.Repeat("[", 10001),
-			"x.yaml:1:1: syntax error: exceeded max depth of 10000"),
+			"x.yaml:1:10001: syntax error: exceeded max depth of 10000"),
+		Entry("an unclosed flow list on line 2, which the parser names as line 1", "component: finalreport\nlabels: [a\ndescription: x\n",
+			"x.yaml:2:9: syntax error: did not find expected ',' or ']'"),
+		Entry("a mapping value where none may start, at its colon", "component: finalreport\ndescription: a: b\n",
+			"x.yaml:2:15: syntax error: mapping values are not allowed in this context"),
+		Entry("a key less indented than its mapping, where the parser names the mapping's line", "component: finalreport\nconfig:\n  nonce: abc\n extra: 1\n",
+			"x.yaml:4:2: syntax error: did not find expected key"),
 	)
 
 	DescribeTable("stops alias bombs at the alias that crosses the bound, before decoding",

@@ -77,7 +77,7 @@ var _ = Describe("Load", func() {
 			`testdata/missing-file.yaml:4:16: file: "no-such-file.txt": no such file or directory`,
 		),
 		Entry(nil, "testdata/syntax-error.yaml",
-			`testdata/syntax-error.yaml:1:1: syntax error: did not find expected ',' or '}'`,
+			`testdata/syntax-error.yaml:2:9: syntax error: did not find expected ',' or '}'`,
 		),
 		Entry(nil, "testdata/unknown-component.yaml",
 			`testdata/unknown-component.yaml:1:12: component "finalreprot": unknown (did you mean "finalreport"?)`,

@@ -256,21 +256,19 @@ func (d *decoder) secondDocument(dec *yaml.Decoder, src []byte) {
 	}
 }
 
-var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
-
-// yamlSyntaxError turns an error of the YAML parser into a positioned Error.
-// The parser gives a line for most problems; where it gives none (bad bytes,
-// an unknown anchor, a problem on the first line) the position is found in
-// src, or is 1:1.
+// yamlSyntaxError turns an error of the YAML parser into a positioned Error:
+// a reader problem (bad bytes, a forbidden character) and an unknown anchor
+// are placed in src by problemPos, any other problem where the parser
+// stopped (yamlstrict.Locate), else at 1:1.
 func yamlSyntaxError(display string, src []byte, err error) *Error {
-	msg := err.Error()
-	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
-		var line int
-		fmt.Sscan(m[1], &line)
-		return &Error{Pos: Pos{display, max(line, 1), 1}, Msg: "syntax error: " + m[2]}
+	msg := yamlMessage(err)
+	if p := problemPos(display, src, msg); p.Line != 1 || p.Col != 1 {
+		return &Error{Pos: p, Msg: "syntax error: " + msg}
 	}
-	msg = yamlMessage(err)
-	return &Error{Pos: problemPos(display, src, msg), Msg: "syntax error: " + msg}
+	if line, col, m, ok := yamlstrict.Locate(src, err); ok {
+		return &Error{Pos: Pos{display, line, col}, Msg: "syntax error: " + m}
+	}
+	return &Error{Pos: Pos{display, 1, 1}, Msg: "syntax error: " + msg}
 }
 
 // Discover returns the scenario files (*.yaml, *.yml) named by paths: files

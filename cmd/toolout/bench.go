@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/toolout/toolout/bench"
@@ -125,7 +126,7 @@ func runBenchStrategies(ctx context.Context, args []string, stdout, stderr io.Wr
 	if *baseline == "" {
 		return exitOK
 	}
-	return checkBaseline(*baseline, rows, *tolerance, stderr)
+	return checkBaseline(*baseline, rows, keep, *tolerance, stderr)
 }
 
 // writeBenchFile creates path and writes it with write.
@@ -142,12 +143,17 @@ func writeBenchFile(path string, write func(io.Writer) error) error {
 }
 
 // checkBaseline compares rows with the saved run in path: exit 1 and a line
-// per regression, 0 when there is none, 2 when the baseline is unreadable.
-func checkBaseline(path string, rows []bench.Row, tolerance float64, stderr io.Writer) int {
+// per problem (a regression, or a row only one side has), 0 when there is
+// none, 2 when the baseline is unreadable. With keep (--cases), the
+// baseline's rows of the cases it leaves out are not expected.
+func checkBaseline(path string, rows []bench.Row, keep func(string) bool, tolerance float64, stderr io.Writer) int {
 	saved, err := bench.ReadBaseline(path)
 	if err != nil {
 		fmt.Fprintf(stderr, "toolout bench strategies: --baseline: %v\n", err)
 		return exitUsage
+	}
+	if keep != nil {
+		saved = slices.DeleteFunc(saved, func(r bench.Row) bool { return !keep(r.Case) })
 	}
 	regs := bench.CompareBaseline(saved, rows, tolerance)
 	if len(regs) == 0 {
@@ -157,5 +163,6 @@ func checkBaseline(path string, rows []bench.Row, tolerance float64, stderr io.W
 	for _, r := range regs {
 		fmt.Fprintf(stderr, "regression: %s: %s\n", r.Key, r.What)
 	}
+	fmt.Fprintf(stderr, "toolout bench strategies: %d problem(s) against %s\n", len(regs), path)
 	return exitFailed
 }

@@ -29,12 +29,23 @@ var _ = Describe("toolout bench strategies", func() {
 		Expect(string(chart)).To(HavePrefix("<svg "))
 		code, _, stderr = invoke("", "bench", "strategies", "--cases", "^logs-10KB$", "--baseline", base)
 		Expect(code).To(Equal(0), stderr)
-		code, _, stderr = invoke("", "bench", "strategies", "--cases", "^logs-10KB$", "--baseline", base, "--set", "byte_cap=1000")
-		Expect(code).To(Equal(0), "the baseline has no byte_cap=1000 rows, so they are not compared: %s", stderr)
-		// A baseline where truncate read fewer tokens: today's run grew.
+		code, _, stderr = invoke("", "bench", "strategies", "--cases", "^logs-10KB$", "--baseline", base, "--set", "overlap_percent=0")
+		Expect(code).To(Equal(1), "a changed --set must not pass for no regression: %s", stderr)
+		Expect(stderr).To(ContainSubstring("regression: overlap_percent=0/logs-10KB/truncate: not in the baseline (a row of this run that the baseline lacks)\n"))
+		Expect(stderr).NotTo(ContainSubstring("no regression"))
+		// A baseline with a row this run does not produce.
 		var saved map[string][]map[string]any
 		data, _ := os.ReadFile(base)
 		Expect(json.Unmarshal(data, &saved)).To(Succeed())
+		extra := map[string]any{"knobs": "byte_cap=1000", "case": "logs-10KB", "strategy": "truncate"}
+		more, _ := json.Marshal(map[string]any{"rows": append(saved["rows"], extra)})
+		base2 := filepath.Join(dir, "base2.json")
+		Expect(os.WriteFile(base2, more, 0o644)).To(Succeed())
+		code, _, stderr = invoke("", "bench", "strategies", "--cases", "^logs-10KB$", "--baseline", base2)
+		Expect(code).To(Equal(1))
+		Expect(stderr).To(Equal("regression: byte_cap=1000/logs-10KB/truncate: missing from this run (a baseline row this run did not produce)\n" +
+			"toolout bench strategies: 1 problem(s) against " + base2 + "\n"))
+		// A baseline where truncate read fewer tokens: today's run grew.
 		for _, row := range saved["rows"] {
 			if row["strategy"] == "truncate" {
 				row["total_tokens"] = 1000

@@ -30,8 +30,8 @@ const emptyConfig = "empty config: it sets nothing, and would start a gateway th
 // loadGatewayConfig reads the YAML config at path strictly, and names the
 // file:line:col of what it refuses (the first problem, and how many more):
 // a file over 1 MiB, a byte that is not UTF-8 or a character YAML forbids,
-// a syntax error (column 1 at the line yaml.v3 names, which for some errors
-// is where the enclosing construct starts), a second document, a config
+// a syntax error (where the parser stopped: yamlstrict.Locate), a second
+// document, a config
 // that sets nothing or lacks pipes.tool_output (an empty file would start a
 // gateway that compresses nothing), an unknown or duplicate key (with the
 // nearest known one), a merge key, a value of the wrong type.
@@ -106,8 +106,6 @@ func (c *configLoader) err() error {
 	return fmt.Errorf("%s:%d:%d: %s%s", c.file, e.line, e.col, e.msg, more)
 }
 
-var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
-
 // unquotedVarInFlow finds a ${VAR} after a flow indicator on its line, with
 // no quote between: a syntax error, since "{" cannot start a plain scalar
 // in flow style (the variable is expanded after parsing).
@@ -135,15 +133,18 @@ func (c *configLoader) parse() *yaml.Node {
 		c.errorf(1, 1, "%s", emptyConfig)
 		return nil
 	case err != nil:
-		msg, line := strings.TrimPrefix(err.Error(), "yaml: "), 1
-		if m := yamlLineRE.FindStringSubmatch(err.Error()); m != nil {
-			line, _ = strconv.Atoi(m[1])
-			msg = m[2]
+		line, col, msg, ok := yamlstrict.Locate(c.data, err)
+		if !ok {
+			line, col, msg = 1, 1, strings.TrimPrefix(err.Error(), "yaml: ")
 		}
-		if unquotedVarInFlow.Match(c.data) {
+		if m := unquotedVarInFlow.FindIndex(c.data); m != nil {
 			msg += ` (a ${VAR} inside {…} or […] must be quoted: "${VAR}")`
+			yamlstrict.Walk(c.data, func(ch yamlstrict.Char) bool { // at the "$"
+				line, col = ch.Line, ch.Col
+				return ch.Off < m[1]-2
+			})
 		}
-		c.errorf(line, 1, "%s", msg)
+		c.errorf(line, col, "%s", msg)
 		return nil
 	}
 	root := yamlstrict.Resolve(doc.Content[0])
@@ -236,13 +237,9 @@ func (c *configLoader) decode(n *yaml.Node, v reflect.Value, path string) {
 			return
 		}
 		if err := n.Decode(v.Addr().Interface()); err != nil {
-			var te *yaml.TypeError
 			msg := strings.TrimPrefix(err.Error(), "yaml: ")
-			if errors.As(err, &te) && len(te.Errors) > 0 {
-				msg = te.Errors[0]
-				if _, rest, ok := strings.Cut(msg, ": "); ok && strings.HasPrefix(msg, "line ") {
-					msg = rest
-				}
+			if errors.As(err, new(*yaml.TypeError)) {
+				msg = fmt.Sprintf("want %s, got %s", wantKind(v.Type()), gotKind(n))
 			}
 			c.at(n, "%s: %s", path, msg)
 			return
@@ -304,4 +301,42 @@ func nodeKind(n *yaml.Node) string {
 		return k
 	}
 	return "a " + strings.TrimPrefix(n.ShortTag(), "!!") + " value"
+}
+
+// wantKind names what a value of type t is written as in YAML ("an
+// integer", "a list of strings"), never a Go type.
+func wantKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return "an integer"
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer of 0 or more"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Slice, reflect.Array:
+		if e := wantKind(t.Elem()); e != "a value" {
+			return "a list of " + strings.TrimPrefix(strings.TrimPrefix(e, "an "), "a ") + "s"
+		}
+		return "a list"
+	case reflect.Map, reflect.Struct:
+		return "a mapping"
+	}
+	return "a value"
+}
+
+// gotKind names node n in a "want …, got …" message: a scalar by its text
+// (clipped to 60 characters), a container by its kind.
+func gotKind(n *yaml.Node) string {
+	if k := yamlstrict.Container(n); k != "" {
+		return k
+	}
+	v := []rune(n.Value)
+	if len(v) > 60 {
+		return strconv.Quote(string(v[:60]) + "…")
+	}
+	return strconv.Quote(n.Value)
 }

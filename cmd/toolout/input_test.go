@@ -185,10 +185,10 @@ var _ = Describe("bounded input", func() {
 	)
 
 	It("lists --max-input in a subcommand's help with the default", func() {
-		code, _, stderr := invoke("", "chunk", "-h")
+		code, stdout, _ := invoke("", "chunk", "-h")
 		Expect(code).To(Equal(0))
-		Expect(stderr).To(ContainSubstring("-max-input"))
-		Expect(stderr).To(ContainSubstring("(default 128MiB)"))
+		Expect(stdout).To(ContainSubstring("-max-input"))
+		Expect(stdout).To(ContainSubstring("(default 128MiB)"))
 	})
 })
 

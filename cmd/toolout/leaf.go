@@ -124,6 +124,8 @@ type group struct {
 	subs []command
 }
 
+// run dispatches to the subcommand args[0] names; -h or --help (alone)
+// prints the group's usage on stdout.
 func (g group) run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var names []string
 	for _, s := range g.subs {
@@ -132,12 +134,22 @@ func (g group) run(ctx context.Context, args []string, stdin io.Reader, stdout, 
 		}
 		names = append(names, s.name)
 	}
-	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
-		fmt.Fprintf(stderr, "Usage: toolout %s SUBCOMMAND [ARGS]   (toolout %s SUBCOMMAND -h for its flags)\n\nSubcommands:\n", g.name, g.name)
-		for _, s := range g.subs {
-			fmt.Fprintf(stderr, "  %-10s %s\n", s.name, s.summary)
+	if len(args) > 0 && isHelpFlag(args[0]) {
+		w := helpWriter(stderr)
+		fmt.Fprintf(w, "Usage: toolout %s SUBCOMMAND [ARGS]\n", g.name)
+		if s := summaryOf(g.name); s != "" {
+			fmt.Fprintf(w, "\n%s%s.\n", strings.ToUpper(s[:1]), s[1:])
 		}
+		fmt.Fprintln(w, "\nSubcommands:")
+		for _, s := range g.subs {
+			fmt.Fprintf(w, "  %-10s %s\n", s.name, s.summary)
+		}
+		fmt.Fprintf(w, "\nRun 'toolout help %s SUBCOMMAND' or 'toolout %s SUBCOMMAND --help' for its flags.\n", g.name, g.name)
 		return exitOK
+	}
+	if len(args) > 0 {
+		fmt.Fprintf(stderr, "toolout %s: unknown subcommand %q: want %s\n", g.name, args[0], oneOf(names))
+		return exitUsage
 	}
 	fmt.Fprintf(stderr, "toolout %s: want a subcommand: %s\n", g.name, oneOf(names))
 	return exitUsage
@@ -145,7 +157,7 @@ func (g group) run(ctx context.Context, args []string, stdin io.Reader, stdout, 
 
 // cmd makes a group a top-level command.
 func (g group) cmd(summary string) command {
-	return command{name: g.name, summary: summary, run: g.run}
+	return command{name: g.name, summary: summary, run: g.run, subs: g.subs}
 }
 
 // oneOf lists names as "a", "a or b", "a, b or c".

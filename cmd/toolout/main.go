@@ -35,8 +35,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -117,12 +115,13 @@ type command struct {
 	name    string
 	summary string
 	run     func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int
+	subs    []command // a group's subcommands, for help
 }
 
 func commands() []command {
 	return []command{
-		{"test", "run scenarios and compare their transcripts with golden files", runTest},
-		{"import", "turn a production trace into regression scenarios, secrets redacted", runImport},
+		{name: "test", summary: "run scenarios and compare their transcripts with golden files", run: runTest},
+		{name: "import", summary: "turn a production trace into regression scenarios, secrets redacted", run: runImport},
 		benchGroup().cmd("compare the strategies on the bundled corpus (bench strategies)"),
 		chunkLeaf().cmd(),
 		extractGroup().cmd("route an extraction and plan its chunks without calling a model (extract plan)"),
@@ -136,80 +135,4 @@ func commands() []command {
 		truncateLeaf().cmd(),
 		versionLeaf().cmd(),
 	}
-}
-
-// run is the whole program; main only wires it to the process.
-func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		usage(stderr)
-		if len(args) == 0 {
-			return exitUsage
-		}
-		return exitOK
-	}
-	for _, c := range commands() {
-		if c.name == args[0] {
-			return c.run(ctx, args[1:], stdin, stdout, stderr)
-		}
-	}
-	fmt.Fprintf(stderr, "toolout: unknown command %q (run 'toolout help')\n", args[0])
-	return exitUsage
-}
-
-func usage(w io.Writer) {
-	fmt.Fprintln(w, "toolout: handle tool output that is too big or malformed, and test it deterministically.")
-	fmt.Fprintln(w, "\nUsage: toolout COMMAND [ARGS]\n\nCommands:")
-	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-13s %s\n", c.name, c.summary)
-	}
-	fmt.Fprintln(w, "\nRun 'toolout COMMAND --help' for a command's flags.")
-}
-
-// parseFlags parses fs from args, allowing flags and positional arguments to
-// be interleaved ("toolout test scenarios --run x"). A lone "--" ends flags.
-func parseFlags(fs *flagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return pos, nil
-		}
-		if args[0] == "--" {
-			return append(pos, args[1:]...), nil
-		}
-		pos = append(pos, args[0])
-		args = args[1:]
-	}
-}
-
-// flagSet is a subcommand's flags and its full usage, printed for -h only.
-type flagSet struct {
-	*flag.FlagSet
-	help func()
-}
-
-// newFlagSet returns a flag set whose errors usageError reports in one line.
-func newFlagSet(name, synopsis string, stderr io.Writer) *flagSet {
-	fs := flag.NewFlagSet("toolout "+name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {}
-	return &flagSet{fs, func() {
-		fmt.Fprintf(stderr, "Usage: toolout %s %s\n", name, synopsis)
-		fs.SetOutput(stderr)
-		fs.PrintDefaults()
-		fs.SetOutput(io.Discard)
-	}}
-}
-
-// usageError reports a flag problem; -h prints usage and succeeds.
-func usageError(fs *flagSet, stderr io.Writer, err error) int {
-	if errors.Is(err, flag.ErrHelp) {
-		fs.help()
-		return exitOK
-	}
-	fmt.Fprintf(stderr, "%s: %v\n", fs.Name(), err)
-	return exitUsage
 }

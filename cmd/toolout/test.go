@@ -9,8 +9,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/onsi/ginkgo/v2/types"
-
 	"github.com/toolout/toolout/harness"
 	"github.com/toolout/toolout/harness/components"
 )
@@ -45,7 +43,7 @@ func runTest(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 	}
 	filter := func([]string) bool { return true }
 	if *label != "" {
-		if filter, err = types.ParseLabelFilter(*label); err != nil {
+		if filter, err = parseLabelFilter(*label); err != nil {
 			fmt.Fprintf(stderr, "toolout test: --label: %v\n", err)
 			return exitUsage
 		}

@@ -1,7 +1,10 @@
 package yamlstrict_test
 
 import (
+	"errors"
+	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -132,5 +135,42 @@ func TestNodesAreReadThroughAliasesAndDocuments(t *testing.T) {
 	}
 	if !yamlstrict.IsNull(nil) || yamlstrict.Container(nil) != "" || yamlstrict.Resolve(nil) != nil {
 		t.Error("a missing node must read as null, no container, nil")
+	}
+}
+
+func TestLocatePlacesSyntaxErrorsWhereTheParserStopped(t *testing.T) {
+	cases := []struct {
+		src, want string
+	}{
+		// yaml.v3 says "line 1" for these: a parser error's line is 0-based.
+		{"a: 1\nb: [x\nc: 2\n", "2:4 did not find expected ',' or ']'"},
+		{"a: 1\nb: {x: 1\n", "2:4 did not find expected ',' or '}'"},
+		// It says "line 2", the line of the mapping, for a problem on line 3.
+		{"a:\n  b: 1\n c: 2\n", "3:2 did not find expected key"},
+		{"a: 1\nb: c: d\n", "2:5 mapping values are not allowed in this context"},
+		{"a: 1\nb: @x\n", "2:4 found character that cannot start any token"},
+		{"a: [1, 2\n", "1:4 did not find expected ',' or ']'"},
+		{"a: 1\n---\nb: [\n", "3:4 did not find expected node content"},
+		{"a: 1\r\nb: c: d\r\n", "2:5 mapping values are not allowed in this context"},
+		{"é: 1\nb: ü: d\n", "2:5 mapping values are not allowed in this context"},
+	}
+	for _, c := range cases {
+		var n yaml.Node
+		err := yaml.Unmarshal([]byte(c.src), &n)
+		if err == nil && strings.Contains(c.src, "---") {
+			dec := yaml.NewDecoder(strings.NewReader(c.src))
+			_ = dec.Decode(&n)
+			err = dec.Decode(&n)
+		}
+		if err == nil {
+			t.Fatalf("%q parses", c.src)
+		}
+		line, col, msg, ok := yamlstrict.Locate([]byte(c.src), err)
+		if got := fmt.Sprintf("%d:%d %s", line, col, msg); !ok || got != c.want {
+			t.Errorf("%q (%v): got %s (ok %v), want %s", c.src, err, got, ok, c.want)
+		}
+	}
+	if _, _, _, ok := yamlstrict.Locate([]byte("a: 1\n"), errors.New("yaml: line 1: not from this text")); ok {
+		t.Error("an error the parser does not give for the text was placed")
 	}
 }
