@@ -1,6 +1,7 @@
 package importer_test
 
 import (
+	"fmt"
 	"os"
 	"strings"
 
@@ -20,20 +21,27 @@ var _ = Describe("Import", func() {
 		return importer.ImportOptions{Dir: "scenarios/regress", Name: "x", TraceName: "t.json", At: at}
 	}
 
-	It("gives the same bytes when importing the same trace twice, equal to the committed scenarios", func() {
-		trace := load("leaked-tools.json")
-		o := importer.ImportOptions{Dir: "../../scenarios/regress", Name: "leaked-tools-at3", TraceName: "leaked-tools.json", At: 3}
-		a, err := importer.Import(trace, o)
-		Expect(err).NotTo(HaveOccurred())
-		b, err := importer.Import(trace, o)
-		Expect(err).NotTo(HaveOccurred())
-		Expect(a).To(Equal(b))
-		for _, f := range a {
-			committed, err := os.ReadFile(f.Path)
+	DescribeTable("gives the same bytes when importing the same trace twice, equal to the committed scenarios",
+		func(trace string, at int, emails bool) {
+			name := fmt.Sprintf("%s-at%d", strings.TrimSuffix(trace, ".json"), at)
+			o := importer.ImportOptions{Dir: "../../scenarios/regress", Name: name, TraceName: trace, At: at, RedactEmails: emails}
+			a, err := importer.Import(load(trace), o)
 			Expect(err).NotTo(HaveOccurred())
-			Expect(string(f.Data)).To(Equal(string(committed)), f.Path)
-		}
-	})
+			b, err := importer.Import(load(trace), o)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(a).To(Equal(b))
+			for _, f := range a {
+				committed, err := os.ReadFile(f.Path)
+				Expect(err).NotTo(HaveOccurred())
+				Expect(string(f.Data)).To(Equal(string(committed)), f.Path)
+			}
+		},
+		Entry(nil, "leaked-tools.json", 1, false),
+		Entry(nil, "leaked-tools.json", 3, false),
+		Entry(nil, "oversized-secrets.json", 3, true),
+		Entry("a leaked call, at the leak", "leaked-oversized.json", 2, false),
+		Entry("a leaked call, at its oversized result", "leaked-oversized.json", 3, false),
+	)
 
 	It("redacts keys, bearer tokens, URL passwords and, on request, e-mails, with stable numbered placeholders", func() {
 		o := importer.ImportOptions{Dir: "../../scenarios/regress", Name: "oversized-secrets-at3", TraceName: "oversized-secrets.json", At: -1, RedactEmails: true}
