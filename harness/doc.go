@@ -12,11 +12,30 @@
 // request and answer (concurrent map calls ordered by chunk, messages over
 // ElideAbove bytes shortened around their SHA-256), the log and the expected
 // failure. The transcript must equal golden/<id>.txtar byte for byte;
-// Runner.Update rewrites goldens, and with CI set a missing golden fails. A
-// mismatch is shown as a unified diff (go-internal's anchored diff, O(n log n)
-// on any pair of transcripts); the archive is written by golang.org/x/tools'
-// txtar, and a body holding a line that reads as a file marker is stored
-// quoted (txtar.Quote, its section named "NAME (quoted)").
+// Runner.Update rewrites the goldens of passing scenarios (a failing
+// scenario's golden is never written), and with CI set a missing golden
+// fails. A mismatch is shown as a unified diff (go-internal's anchored diff,
+// O(n log n) on any pair of transcripts); the archive is written by
+// golang.org/x/tools' txtar, and a body holding a line that reads as a file
+// marker is stored quoted (txtar.Quote, its section named "NAME (quoted)").
+//
+// Failures can be read. A failing scenario (its golden differs or is
+// missing under CI, an expectation fails, a step is left unused, the
+// component fails) that produced a transcript leaves it beside its golden
+// as golden/<id>.txtar.got (GotSuffix; .gitignore ignores *.got), and its
+// last failure gives the commands that diff it with the golden
+// (diff -u golden/<id>.txtar golden/<id>.txtar.got) and accept it
+// (go run ./cmd/toolout test --update scenarios/<id>.yaml, which writes the
+// golden once the expectations hold). Under CI too: the file is ignored by
+// git, and a CI job may keep it as an artifact. It is written through a
+// temporary file renamed in the same folder, so parallel runs never
+// interleave; one that cannot be written (a read-only checkout) is said in
+// that message and fails nothing more. A passing run removes its stale .got.
+// Every expectation that fails says what the run gave instead: the value,
+// the tool results, calls, replies, lines or decisions it found, each value
+// cut after ShowBytes bytes and each list after ShowItems items with counts
+// of what was left out (Show, Found), so messages stay short and the same
+// from run to run.
 //
 // Bounds: a scenario file holds at most MaxScenarioBytes (1 MiB; larger
 // payloads belong in a file: or generate: input), a single YAML document, and

@@ -1,16 +1,11 @@
 package harness
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/rogpeppe/go-internal/diff"
 
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/fakes"
@@ -21,7 +16,9 @@ type Runner struct {
 	// Registry holds the components (toolout's own: components.Default());
 	// required.
 	Registry *Registry
-	// Update rewrites golden files instead of comparing (UPDATE_GOLDEN=1).
+	// Update rewrites the golden files of passing scenarios instead of
+	// comparing (UPDATE_GOLDEN=1); a failing scenario's golden is never
+	// written.
 	Update bool
 	// CI makes a missing golden a failure; it is never created (CI=true).
 	CI bool
@@ -161,54 +158,4 @@ func expectPos(d *decoder, sc *Scenario, field string) Pos {
 		return Pos{File: sc.Path, Line: sc.Line, Col: 1}
 	}
 	return d.pos(at)
-}
-
-// GoldenPath returns the golden file of sc relative to the project root, for
-// messages: golden/<id>.txtar.
-func GoldenPath(sc *Scenario) string { return "golden/" + sc.ID + ".txtar" }
-
-// Golden compares a passing result's transcript with its golden file, or
-// writes the golden: always with Update, when it is missing unless CI is set.
-// A mismatch adds a failure with a full unified diff and the command that
-// accepts the new transcript. Failed results and scenarios outside a scenarios
-// folder are left alone.
-func (r *Runner) Golden(res *Result) {
-	sc := res.Scenario
-	if sc.Golden == "" || !res.Passed() {
-		return
-	}
-	name := GoldenPath(sc)
-	want, err := os.ReadFile(sc.Golden)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		if r.CI && !r.Update {
-			res.Failures = append(res.Failures, fmt.Sprintf("%s: missing golden file (with CI=true goldens are never created; run `make golden` and commit %s)", sc.Path, name))
-			return
-		}
-		if err := writeGolden(sc.Golden, res.Transcript); err != nil {
-			res.Failures = append(res.Failures, fmt.Sprintf("%s: %v", name, err))
-			return
-		}
-		res.Notes = append(res.Notes, "created "+name)
-	case err != nil:
-		res.Failures = append(res.Failures, fmt.Sprintf("%s: %v", name, unwrapPath(err)))
-	case bytes.Equal(want, res.Transcript):
-	case r.Update:
-		if err := writeGolden(sc.Golden, res.Transcript); err != nil {
-			res.Failures = append(res.Failures, fmt.Sprintf("%s: %v", name, err))
-			return
-		}
-		res.Notes = append(res.Notes, "updated "+name)
-	default:
-		res.Failures = append(res.Failures, fmt.Sprintf(
-			"%s: transcript differs from %s (-golden +got):\n%s\nto accept the new transcript: UPDATE_GOLDEN=1 go run ./cmd/toolout test %s   (or: make golden)",
-			sc.Path, name, diff.Diff(name, want, "got", res.Transcript), sc.Path))
-	}
-}
-
-func writeGolden(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	return os.WriteFile(path, data, 0o644)
 }

@@ -128,7 +128,46 @@ var _ = Describe("toolout test", func() {
 			"component: finalreport\nconfig: {nonce: abc}\ninput: {text: none}\nexpect: {found: true}\n"), 0o644)).To(Succeed())
 		code, stdout, _ := invoke("", "test", filepath.Join(root, "scenarios"))
 		Expect(code).To(Equal(1))
-		Expect(stdout).To(Equal("FAIL x/bad\n     scenarios/x/bad.yaml:4:10: expect.found: got false, want true\n0 passed, 1 failed\n"))
+		Expect(stdout).To(Equal("FAIL x/bad\n" +
+			"     scenarios/x/bad.yaml:4:10: expect.found: got false, want true\n" +
+			"     golden/x/bad.txtar.got: the transcript of this run\n" +
+			"       to read it:   cat golden/x/bad.txtar.got   (there is no golden/x/bad.txtar yet)\n" +
+			"       to accept it, once the expectations hold: go run ./cmd/toolout test --update scenarios/x/bad.yaml\n" +
+			"0 passed, 1 failed\n"))
+		Expect(filepath.Join(root, "golden", "x", "bad.txtar.got")).To(BeAnExistingFile())
+		Expect(filepath.Join(root, "golden", "x", "bad.txtar")).NotTo(BeAnExistingFile())
+	})
+
+	It("leaves the transcript of a mismatch in a .got, prints the commands that diff and accept it, and --update accepts it and removes the .got", func() {
+		root := GinkgoT().TempDir()
+		file := filepath.Join(root, "scenarios", "x", "v.yaml")
+		golden := filepath.Join(root, "golden", "x", "v.txtar")
+		Expect(os.MkdirAll(filepath.Dir(file), 0o755)).To(Succeed())
+		scenario := func(v string) {
+			Expect(os.WriteFile(file, []byte("component: finalreport\nconfig: {nonce: abc}\n"+
+				"input: {text: '<ai-agent-abc-FINAL format=\"text\">"+v+"</ai-agent-abc-FINAL>'}\n"), 0o644)).To(Succeed())
+		}
+		scenario("v1")
+		code, _, _ := invoke("", "test", file)
+		Expect(code).To(Equal(0))
+		scenario("v2")
+		code, stdout, _ := invoke("", "test", file)
+		Expect(code).To(Equal(1))
+		Expect(stdout).To(HavePrefix("FAIL x/v\n     scenarios/x/v.yaml: transcript differs from golden/x/v.txtar (-golden +got):\n"))
+		Expect(stdout).To(ContainSubstring("\n     -  \"content\": \"v1\",\n     +  \"content\": \"v2\",\n"))
+		Expect(stdout).To(HaveSuffix("\n     golden/x/v.txtar.got: the transcript of this run\n" +
+			"       to diff it:   diff -u golden/x/v.txtar golden/x/v.txtar.got\n" +
+			"       to accept it: go run ./cmd/toolout test --update scenarios/x/v.yaml   (or: make golden)\n" +
+			"0 passed, 1 failed\n"))
+		got, err := os.ReadFile(golden + ".got")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(got)).To(ContainSubstring(`"content": "v2"`))
+
+		code, stdout, _ = invoke("", "test", "--update", file)
+		Expect(code).To(Equal(0))
+		Expect(stdout).To(Equal("ok   x/v\n     updated golden/x/v.txtar\n1 passed, 0 failed\n"))
+		Expect(os.ReadFile(golden)).To(Equal(got), "the accepted golden is the .got")
+		Expect(golden + ".got").NotTo(BeAnExistingFile())
 	})
 
 	It("creates goldens with --update and then passes under CI", func() {

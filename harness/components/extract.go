@@ -188,24 +188,24 @@ func checkExtract(exp *extractExpect, got extractOutcome) []harness.Mismatch {
 	}
 	out = append(out, want("route", exp.Route, route)...)
 	if exp.Reason != nil && !strings.Contains(reason, *exp.Reason) {
-		out = append(out, harness.Mismatch{Field: "reason", Msg: fmt.Sprintf("got %q, want it to contain %q", reason, *exp.Reason)})
+		out = append(out, harness.Mismatch{Field: "reason", Msg: fmt.Sprintf("got %s, want it to contain %q", harness.Show(reason), *exp.Reason)})
 	}
 	out = append(out, want("strategy", exp.Strategy, got.Strategy)...)
 	out = append(out, want("fallback", exp.Fallback, got.Fallback)...)
 	if exp.StrategyError != nil && !strings.Contains(got.Failure, *exp.StrategyError) {
-		out = append(out, harness.Mismatch{Field: "strategy_error", Msg: fmt.Sprintf("got %q, want it to contain %q", got.Failure, *exp.StrategyError)})
+		out = append(out, harness.Mismatch{Field: "strategy_error", Msg: fmt.Sprintf("got %s, want it to contain %q", harness.Show(got.Failure), *exp.StrategyError)})
 	}
 	out = append(out, want("chunks", exp.Chunks, chunks)...)
 	out = append(out, want("is_error", exp.IsError, got.IsError)...)
 	out = append(out, want("result.equals", exp.Result.Equals, got.Result)...)
 	for _, sub := range exp.Result.Contains {
 		if !strings.Contains(got.Result, sub) {
-			out = append(out, harness.Mismatch{Field: "result.contains", Msg: fmt.Sprintf("the result does not contain %q", sub)})
+			out = append(out, harness.Mismatch{Field: "result.contains", Msg: fmt.Sprintf("the result does not contain %q; it is %s", sub, harness.Show(got.Result))})
 		}
 	}
 	for _, sub := range exp.Result.NotContains {
 		if strings.Contains(got.Result, sub) {
-			out = append(out, harness.Mismatch{Field: "result.not_contains", Msg: fmt.Sprintf("the result contains %q", sub)})
+			out = append(out, harness.Mismatch{Field: "result.not_contains", Msg: fmt.Sprintf("the result contains %q %s", sub, harness.ShowIndex(got.Result, sub))})
 		}
 	}
 	return out

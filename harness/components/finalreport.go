@@ -58,5 +58,14 @@ func want[T comparable](field string, exp *T, got T) []harness.Mismatch {
 	if exp == nil || *exp == got {
 		return nil
 	}
-	return []harness.Mismatch{{Field: field, Msg: fmt.Sprintf("got %#v, want %#v", got, *exp)}}
+	return []harness.Mismatch{{Field: field, Msg: fmt.Sprintf("got %s, want %s", show(got), show(*exp))}}
+}
+
+// show renders a value for a mismatch: a string by harness.Show (bounded),
+// anything else as Go syntax (%#v).
+func show(v any) string {
+	if s, ok := v.(string); ok {
+		return harness.Show(s)
+	}
+	return fmt.Sprintf("%#v", v)
 }

@@ -246,7 +246,7 @@ func checkGateway(exp *gatewayExpect, got gatewayOutcome) []harness.Mismatch {
 	for i, e := range exp.Requests {
 		f := fmt.Sprintf("requests.%d", i)
 		if i >= len(got.Requests) {
-			out = append(out, harness.Mismatch{Field: f, Msg: "no such request"})
+			out = append(out, harness.Mismatch{Field: f, Msg: fmt.Sprintf("no such request: the run sent %d", len(got.Requests))})
 			continue
 		}
 		g := got.Requests[i]
@@ -254,7 +254,7 @@ func checkGateway(exp *gatewayExpect, got gatewayOutcome) []harness.Mismatch {
 		case e.Error == nil && g.Error != "":
 			out = append(out, harness.Mismatch{Field: f, Msg: "the request failed: " + g.Error})
 		case e.Error != nil && !strings.Contains(g.Error, *e.Error):
-			out = append(out, harness.Mismatch{Field: f + ".error", Msg: fmt.Sprintf("got %q, want it to contain %q", g.Error, *e.Error)})
+			out = append(out, harness.Mismatch{Field: f + ".error", Msg: fmt.Sprintf("got %s, want it to contain %q", harness.Show(g.Error), *e.Error)})
 		}
 		var actions, reasons, expansions []string
 		for _, r := range g.Results {
@@ -268,7 +268,7 @@ func checkGateway(exp *gatewayExpect, got gatewayOutcome) []harness.Mismatch {
 		}
 		for j, sub := range e.Reasons {
 			if j >= len(reasons) || !strings.Contains(reasons[j], sub) {
-				out = append(out, harness.Mismatch{Field: f + ".reasons", Msg: fmt.Sprintf("output %d: reasons %q, want %q", j, reasons, sub)})
+				out = append(out, harness.Mismatch{Field: f + ".reasons", Msg: fmt.Sprintf("output %d: want a reason that contains %q; %s", j, sub, harness.Found("reasons", reasons))})
 			}
 		}
 		out = append(out, want(f+".rounds", e.Rounds, g.Rounds)...)
@@ -278,24 +278,24 @@ func checkGateway(exp *gatewayExpect, got gatewayOutcome) []harness.Mismatch {
 		}
 		for _, sub := range e.ForwardedContains {
 			if !strings.Contains(g.forwarded, sub) {
-				out = append(out, harness.Mismatch{Field: f + ".forwarded_contains", Msg: fmt.Sprintf("the forwarded body does not contain %q", sub)})
+				out = append(out, harness.Mismatch{Field: f + ".forwarded_contains", Msg: fmt.Sprintf("the forwarded body does not contain %q; it is %s", sub, harness.Show(g.forwarded))})
 			}
 		}
 		for _, sub := range e.ForwardedLacks {
 			for round, body := range g.allRounds {
 				if strings.Contains(body, sub) {
-					out = append(out, harness.Mismatch{Field: f + ".forwarded_lacks", Msg: fmt.Sprintf("the body forwarded in round %d contains %q", round+1, sub)})
+					out = append(out, harness.Mismatch{Field: f + ".forwarded_lacks", Msg: fmt.Sprintf("the body forwarded in round %d contains %q %s", round+1, sub, harness.ShowIndex(body, sub))})
 				}
 			}
 		}
 		for _, sub := range e.ResponseContains {
 			if !strings.Contains(g.response, sub) {
-				out = append(out, harness.Mismatch{Field: f + ".response_contains", Msg: fmt.Sprintf("the response does not contain %q", sub)})
+				out = append(out, harness.Mismatch{Field: f + ".response_contains", Msg: fmt.Sprintf("the response does not contain %q; it is %s", sub, harness.Show(g.response))})
 			}
 		}
 		for _, sub := range e.ResponseLacks {
 			if strings.Contains(g.response, sub) {
-				out = append(out, harness.Mismatch{Field: f + ".response_lacks", Msg: fmt.Sprintf("the response contains %q", sub)})
+				out = append(out, harness.Mismatch{Field: f + ".response_lacks", Msg: fmt.Sprintf("the response contains %q %s", sub, harness.ShowIndex(g.response, sub))})
 			}
 		}
 	}

@@ -78,15 +78,20 @@ func checkLeaked(exp *leakedExpect, o leakedOutcome) []harness.Mismatch {
 	case c.Kind == 0:
 	case c.Kind == yaml.ScalarNode && c.Tag == "!!null":
 		if r.Content != nil {
-			out = append(out, harness.Mismatch{Field: "content", Msg: fmt.Sprintf("got %q, want null", *r.Content)})
+			out = append(out, harness.Mismatch{Field: "content", Msg: fmt.Sprintf("got %s, want null", harness.Show(*r.Content))})
 		}
 	case r.Content == nil:
-		out = append(out, harness.Mismatch{Field: "content", Msg: fmt.Sprintf("got null, want %q", c.Value)})
+		out = append(out, harness.Mismatch{Field: "content", Msg: fmt.Sprintf("got null, want %s", harness.Show(c.Value))})
 	case *r.Content != c.Value:
-		out = append(out, harness.Mismatch{Field: "content", Msg: fmt.Sprintf("got %q, want %q", *r.Content, c.Value)})
+		out = append(out, harness.Mismatch{Field: "content", Msg: fmt.Sprintf("got %s, want %s", harness.Show(*r.Content), harness.Show(c.Value))})
 	}
 	if exp.Identical && (r.Content == nil || *r.Content != o.input) {
-		out = append(out, harness.Mismatch{Field: "identical", Msg: "the content is not the input, byte for byte"})
+		msg := "the content is not the input, byte for byte: it is null"
+		if r.Content != nil {
+			i := commonPrefix(*r.Content, o.input)
+			msg = fmt.Sprintf("the content is not the input, byte for byte: it differs %s", harness.ShowAt(*r.Content, i))
+		}
+		out = append(out, harness.Mismatch{Field: "identical", Msg: msg})
 	}
 	// Every scenario also holds to the whole contract: no text is lost but
 	// what is reported as removed.
@@ -95,14 +100,14 @@ func checkLeaked(exp *leakedExpect, o leakedOutcome) []harness.Mismatch {
 	}
 	if exp.Calls != nil {
 		if len(exp.Calls) != len(r.Calls) {
-			out = append(out, harness.Mismatch{Field: "calls", Msg: fmt.Sprintf("got %d calls, want %d", len(r.Calls), len(exp.Calls))})
+			out = append(out, harness.Mismatch{Field: "calls", Msg: fmt.Sprintf("got %d calls, want %d; %s", len(r.Calls), len(exp.Calls), harness.Found("calls", leakedCalls(r)))})
 		} else {
 			for i, c := range exp.Calls {
 				if c.Name != r.Calls[i].Name {
 					out = append(out, harness.Mismatch{Field: "calls", Msg: fmt.Sprintf("[%d].name: got %q, want %q", i, r.Calls[i].Name, c.Name)})
 				}
 				if c.Arguments != nil && !sameJSON(c.Arguments, r.Calls[i].Arguments) {
-					out = append(out, harness.Mismatch{Field: "calls", Msg: fmt.Sprintf("[%d].arguments: got %s", i, r.Calls[i].Arguments)})
+					out = append(out, harness.Mismatch{Field: "calls", Msg: fmt.Sprintf("[%d].arguments: got %s, want %s", i, harness.Show(string(r.Calls[i].Arguments)), harness.Show(jsonText(c.Arguments)))})
 				}
 			}
 		}
@@ -112,11 +117,11 @@ func checkLeaked(exp *leakedExpect, o leakedOutcome) []harness.Mismatch {
 	}
 	if exp.Dropped != nil {
 		if len(exp.Dropped) != len(r.Dropped) {
-			out = append(out, harness.Mismatch{Field: "dropped", Msg: fmt.Sprintf("got %d dropped, want %d", len(r.Dropped), len(exp.Dropped))})
+			out = append(out, harness.Mismatch{Field: "dropped", Msg: fmt.Sprintf("got %d dropped, want %d; %s", len(r.Dropped), len(exp.Dropped), harness.Found("dropped reasons", droppedReasons(r)))})
 		} else {
 			for i, d := range exp.Dropped {
 				if !strings.Contains(r.Dropped[i].Reason, d.Reason) {
-					out = append(out, harness.Mismatch{Field: "dropped", Msg: fmt.Sprintf("[%d].reason: got %q, want it to contain %q", i, r.Dropped[i].Reason, d.Reason)})
+					out = append(out, harness.Mismatch{Field: "dropped", Msg: fmt.Sprintf("[%d].reason: got %s, want it to contain %q", i, harness.Show(r.Dropped[i].Reason), d.Reason)})
 				}
 			}
 		}
@@ -131,6 +136,42 @@ func checkLeaked(exp *leakedExpect, o leakedOutcome) []harness.Mismatch {
 		}
 	}
 	return out
+}
+
+// leakedCalls renders the recovered calls as "name arguments".
+func leakedCalls(r leaked.Result) []string {
+	var calls []string
+	for _, c := range r.Calls {
+		calls = append(calls, c.Name+" "+string(c.Arguments))
+	}
+	return calls
+}
+
+func droppedReasons(r leaked.Result) []string {
+	var reasons []string
+	for _, d := range r.Dropped {
+		reasons = append(reasons, d.Reason)
+	}
+	return reasons
+}
+
+// commonPrefix returns the length in bytes of the longest common prefix of a
+// and b.
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
+
+// jsonText renders a YAML-decoded value as JSON, for a message.
+func jsonText(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
 }
 
 func orNil(s []string) []string {

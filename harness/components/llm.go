@@ -67,6 +67,19 @@ type llmReply struct {
 	Error     string        `json:"error,omitempty"`
 }
 
+// String renders the reply for a message: its tag, then its error or its
+// text and tool calls.
+func (r llmReply) String() string {
+	if r.Error != "" {
+		return r.Tag + " error: " + r.Error
+	}
+	s := r.Tag + " " + r.Text
+	for _, c := range r.ToolCalls {
+		s += " tool_call " + c.Name + " " + c.Arguments
+	}
+	return s
+}
+
 // llmToolCall shows arguments as the string the model sent, valid JSON or not.
 type llmToolCall struct {
 	ID        string `json:"id"`
@@ -115,14 +128,18 @@ func registerLLM(reg *harness.Registry) {
 		Check: func(exp *llmExpect, got []llmReply) []harness.Mismatch {
 			var out []harness.Mismatch
 			if exp.Replies != nil && len(exp.Replies) != len(got) {
-				return []harness.Mismatch{{Field: "replies", Msg: fmt.Sprintf("got %d replies, want %d", len(got), len(exp.Replies))}}
+				var replies []string
+				for _, r := range got {
+					replies = append(replies, r.String())
+				}
+				return []harness.Mismatch{{Field: "replies", Msg: fmt.Sprintf("got %d replies, want %d; %s", len(got), len(exp.Replies), harness.Found("replies", replies))}}
 			}
 			for i, r := range exp.Replies {
 				if r.Text != nil && *r.Text != got[i].Text {
-					out = append(out, harness.Mismatch{Field: "replies", Msg: fmt.Sprintf("[%d].text: got %q, want %q", i, got[i].Text, *r.Text)})
+					out = append(out, harness.Mismatch{Field: "replies", Msg: fmt.Sprintf("[%d].text: got %s, want %s", i, harness.Show(got[i].Text), harness.Show(*r.Text))})
 				}
 				if r.Error != nil && !strings.Contains(got[i].Error, *r.Error) {
-					out = append(out, harness.Mismatch{Field: "replies", Msg: fmt.Sprintf("[%d].error: got %q, want it to contain %q", i, got[i].Error, *r.Error)})
+					out = append(out, harness.Mismatch{Field: "replies", Msg: fmt.Sprintf("[%d].error: got %s, want it to contain %q", i, harness.Show(got[i].Error), *r.Error)})
 				}
 			}
 			return out

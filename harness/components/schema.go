@@ -151,7 +151,7 @@ func checkSchema(exp *schemaExpect, got schemaOutcome) []harness.Mismatch {
 	case exp.Error == nil && gotErr != "":
 		return append(out, harness.Mismatch{Field: "error", Msg: "the call failed: " + gotErr})
 	case exp.Error != nil && !strings.Contains(gotErr, *exp.Error):
-		return append(out, harness.Mismatch{Field: "error", Msg: fmt.Sprintf("got %q, want it to contain %q", gotErr, *exp.Error)})
+		return append(out, harness.Mismatch{Field: "error", Msg: fmt.Sprintf("got %s, want it to contain %q", harness.Show(gotErr), *exp.Error)})
 	case exp.Error != nil:
 		return out
 	}
@@ -176,12 +176,12 @@ func checkSchema(exp *schemaExpect, got schemaOutcome) []harness.Mismatch {
 	}
 	for _, c := range exp.Contains {
 		if !slices.Contains(lines, c) {
-			out = append(out, harness.Mismatch{Field: "contains", Msg: fmt.Sprintf("no line is %q", c)})
+			out = append(out, harness.Mismatch{Field: "contains", Msg: fmt.Sprintf("no line is %q; %s", c, harness.Found("lines", lines))})
 		}
 	}
 	for _, c := range exp.NotContains {
 		if slices.Contains(lines, c) {
-			out = append(out, harness.Mismatch{Field: "not_contains", Msg: fmt.Sprintf("a line is %q", c)})
+			out = append(out, harness.Mismatch{Field: "not_contains", Msg: fmt.Sprintf("line %d is %q", slices.Index(lines, c), c)})
 		}
 	}
 	return out

@@ -213,17 +213,24 @@ func checkSession(exp *sessionExpect, got sessionOutcome) []harness.Mismatch {
 	out = append(out, want("report", exp.Report, got.Report)...)
 	out = append(out, want("synthetic", exp.Synthetic, got.Synthetic)...)
 	out = append(out, want("turns", exp.Turns, got.Turns)...)
-	out = append(out, want("stored", exp.Stored, len(got.Stored))...)
+	if m := want("stored", exp.Stored, len(got.Stored)); m != nil {
+		var stored []string
+		for _, s := range got.Stored {
+			stored = append(stored, fmt.Sprintf("%s: %s %s (%d bytes)", s.Handle, s.Tool, s.Args, s.Bytes))
+		}
+		m[0].Msg += "; " + harness.Found("stored outputs", stored)
+		out = append(out, m...)
+	}
 	out = append(out, want("turn_failed", exp.TurnFailed, got.TurnFailed)...)
 	switch {
 	case exp.Error == nil && got.Error != "":
 		out = append(out, harness.Mismatch{Field: "error", Msg: fmt.Sprintf("the session failed: %s", got.Error)})
 	case exp.Error != nil && !strings.Contains(got.Error, *exp.Error):
-		out = append(out, harness.Mismatch{Field: "error", Msg: fmt.Sprintf("got %q, want it to contain %q", got.Error, *exp.Error)})
+		out = append(out, harness.Mismatch{Field: "error", Msg: fmt.Sprintf("got %s, want it to contain %q", harness.Show(got.Error), *exp.Error)})
 	}
 	for _, sub := range exp.ResultsContain {
 		if !slices.ContainsFunc(got.ToolResults, func(r string) bool { return strings.Contains(r, sub) }) {
-			out = append(out, harness.Mismatch{Field: "results_contain", Msg: fmt.Sprintf("no tool result contains %q", sub)})
+			out = append(out, harness.Mismatch{Field: "results_contain", Msg: fmt.Sprintf("no tool result contains %q; %s", sub, harness.Found("tool results", got.ToolResults))})
 		}
 	}
 	return out

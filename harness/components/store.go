@@ -82,7 +82,22 @@ func registerStore(reg *harness.Registry) {
 					n++
 				}
 			}
-			return want("stored", exp.Stored, n)
+			m := want("stored", exp.Stored, n)
+			if m != nil {
+				var decisions []string
+				for _, d := range got {
+					line := d.Tool + ": not stored"
+					if d.Stored {
+						line = d.Tool + ": stored"
+					}
+					if d.Reason != "" {
+						line += " (" + d.Reason + ")"
+					}
+					decisions = append(decisions, line)
+				}
+				m[0].Msg += "; " + harness.Found("decisions", decisions)
+			}
+			return m
 		},
 	})
 }
