@@ -20,12 +20,17 @@
 //	toolout stats [FILE] [--encoding cl100k_base|o200k_base]
 //	toolout truncate --max-bytes N [FILE]
 //	toolout version
+//	toolout help [COMMAND [SUBCOMMAND]]
+//
+// `toolout help`, `toolout --help` and `toolout -h` print the commands on
+// stdout; `toolout help CMD`, `toolout CMD --help` and `toolout CMD -h` print
+// CMD's usage and flags on stdout (usage.go, once for every command).
 //
 // The commands are a table (commands, in main.go). Most are leaves
 // (leaf.go): their flags plus a function from the parsed call to one value,
 // run by one shared runner that reads FILE or standard input through one
 // helper, at most --max-input bytes (default 128MiB), writes the value as
-// stable JSON, and prints an error as one line; test, import, bench
+// stable JSON, and prints an error as one plain line (no colour codes); test, import, bench
 // strategies and gateway serve print reports. main only wires run to the
 // process, and run only dispatches. Exit status: 0 success, 1 failed
 // checks, 2 bad usage or bad input (with a one-line error naming the input

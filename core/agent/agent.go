@@ -14,7 +14,8 @@ import (
 
 // TurnFailedNoToolsNoReport is the user message sent when a turn has text but
 // neither tool calls (native or leaked) nor a final report; it is the exact
-// text of the production trace in specs/leaked-tool-call-fallback.md.
+// text of the production trace the leaked-call design quotes (docs/contracts.md,
+// section 3).
 const TurnFailedNoToolsNoReport = "TURN-FAILED: No tools called, no final report/answer provided, but unexpected content is present.\n" +
 	"- If you believe you called tools, the system did not detect any tool calls. This usually means tool calls were not recognized (did you call them with the right prefix (check your instructions on how you are expected to call tools, usually: <tools>, <tool_calls>, etc - use the right prefix per your instructions)\n" +
 	"- If you believe you provided a final report/answer, it was not detected either. Ensure the final report is correctly formatted as instructed.\n" +

@@ -8,7 +8,7 @@
 // number) with the turn's tools. An answer holding the final report with the
 // session nonce (core/finalreport) ends the run. Otherwise, when the answer
 // has no native tool calls but has text, the leaked-call fallback runs: this
-// is the spec's single hook point (specs/leaked-tool-call-fallback.md).
+// is the spec's single hook point (docs/contracts.md, section 4).
 // Extracted calls replace the turn's calls, the cleaned text its content, and
 // "has text" is recomputed from the cleaned text (the spec's open question 1,
 // answered yes). Dropped blocks are logged with their reasons.

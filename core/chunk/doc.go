@@ -1,6 +1,6 @@
 // Package chunk plans balanced, overlapping chunks of a document on token
 // boundaries, for the full-chunked extraction strategy
-// (specs/tool-output-extraction.md, section 3; REFERENCE.md, "Extractor").
+// (docs/contracts.md, section 1).
 //
 // Given a document of T tokens, a budget B (the most tokens a chunk may hold,
 // overlap included) and an overlap fraction f (10% by default), the overlap is

@@ -1,5 +1,5 @@
-// Package extract is the tool_output tool (specs/tool-output-extraction.md,
-// sections 2, 2b, 3, 3a and decisions 3–6, 17): its schema, parameter
+// Package extract is the tool_output tool (docs/contracts.md,
+// section 1): its schema, parameter
 // validation, routing, strategies and exact output formats.
 //
 // # Contract

@@ -1,7 +1,7 @@
 // Package fstools provides Read and Grep confined to a root directory, with
-// the in-tool size validation of specs/in-tool-size-validation.md. They are
+// the in-tool size validation of docs/contracts.md, section 2. They are
 // the only tools of the read-grep extraction sub-agent
-// (specs/tool-output-extraction.md, decision 8), and any agent can offer them.
+// (docs/contracts.md, section 1), and any agent can offer them.
 //
 // # Confinement
 //

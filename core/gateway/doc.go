@@ -1,6 +1,6 @@
 // Package gateway is the tool-output compression gateway
-// (specs/tool-output-compression-gateway.md; REFERENCE.md, "Compression
-// gateway"): a pipe that compresses large tool results in model requests,
+// (docs/contracts.md, section
+// 6): a pipe that compresses large tool results in model requests,
 // marks them with a deterministic shadow id, keeps the originals in a
 // dual-TTL store, and answers the model's calls to a hidden expand_context
 // tool with them; and an HTTP proxy that does this in front of model

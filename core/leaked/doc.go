@@ -1,5 +1,5 @@
 // Package leaked recovers tool calls that a model wrote as text instead of
-// calling the tool through the API (specs/leaked-tool-call-fallback.md):
+// calling the tool through the API (docs/contracts.md, section 4):
 // JSON inside <tool_calls>, <tool_call>, <tools>, <function_call>,
 // <function> or <minimax:tool_call> wrappers, and the XML-parameter calls of
 // current open models.

@@ -1,5 +1,5 @@
 // Package schema summarizes large tool output schemas for a planner and
-// lets it drill down on demand (specs/schema-summary-introspection.md): the
+// lets it drill down on demand (docs/contracts.md, section 5): the
 // folded output_fields of a compact descriptor with has_hidden_fields
 // ([Summarize], [Compact]), and the inspect_tool_output inspector
 // ([Inspect], and [Index.InspectToolOutput], the tool call with its

@@ -1,4 +1,4 @@
-// Package session is the main agent session of specs/tool-output-extraction.md:
+// Package session is the main agent session of docs/contracts.md, section 1:
 // the agent loop (core/agent) with the task's tools, the per-session store
 // (core/store) and the tool_output tool (core/extract).
 //

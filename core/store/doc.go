@@ -1,6 +1,5 @@
 // Package store keeps a session's oversized tool outputs on disk and hands out
-// handles to them (specs/tool-output-extraction.md, sections 1, 2a and
-// decisions 1, 2, 9–13).
+// handles to them (docs/contracts.md, section 1).
 //
 // A Store owns one directory, <base>/ai-agent-<session-id>/, with base
 // configurable (the system temp dir by default). Each stored output is one
