@@ -20,3 +20,6 @@ func SetGenerateLimit(n int) (restore func()) {
 	generateLimit = n
 	return func() { generateLimit = maxGenerated }
 }
+
+// Runnable exposes how failure commands name files, for tests.
+var Runnable = runnable

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/rogpeppe/go-internal/diff"
 )
@@ -86,10 +87,11 @@ func (r *Runner) compare(res *Result) {
 // writeGot writes the transcript of a failing result beside its golden and
 // returns the failure that says where it is and what to do with it. ranOK
 // says that the run itself passed and only its golden failed, so that
-// --update accepts the transcript as it is.
+// --update accepts the transcript as it is. The commands name the files as
+// they can be run from the working directory (see runnable).
 func writeGot(res *Result, ranOK bool) string {
 	sc := res.Scenario
-	name := GoldenPath(sc)
+	name := runnable(sc.Golden)
 	got := name + GotSuffix
 	if err := writeFileAtomic(sc.Golden+GotSuffix, res.Transcript); err != nil {
 		return fmt.Sprintf("%s: the transcript of this run could not be written: %v", got, err)
@@ -106,11 +108,27 @@ func writeGot(res *Result, ranOK bool) string {
 	default:
 		msg += fmt.Sprintf("  to diff it:   diff -u %s %s\n", name, got)
 	}
-	accept := "go run ./cmd/toolout test --update " + sc.Path
+	accept := "go run ./cmd/toolout test --update " + runnable(sc.File)
 	if ranOK {
 		return msg + "  to accept it: " + accept + "   (or: make golden)"
 	}
 	return msg + "  to accept it, once the expectations hold: " + accept
+}
+
+// runnable names path for a command typed in the working directory: relative
+// to it when path lies below it, else absolute (a scenario elsewhere, or the
+// Ginkgo suite, which runs in harness/ on ../scenarios).
+func runnable(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return filepath.ToSlash(path)
+	}
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return filepath.ToSlash(rel)
+		}
+	}
+	return filepath.ToSlash(abs)
 }
 
 // writeFileAtomic writes data to path through a temporary file in the same

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -43,6 +44,15 @@ var _ = Describe("golden files", func() {
 		return r.Run(context.Background(), sc)
 	}
 
+	It("names files in its commands as they run from the working directory: relative below it, else absolute", func() {
+		wd, err := os.Getwd()
+		Expect(err).NotTo(HaveOccurred())
+		Expect(harness.Runnable(filepath.Join(wd, "golden", "x.txtar"))).To(Equal("golden/x.txtar"))
+		Expect(harness.Runnable(filepath.Join("scenarios", "x.yaml"))).To(Equal("scenarios/x.yaml"))
+		Expect(harness.Runnable(filepath.Join("..", "scenarios", "x.yaml"))).To(Equal(filepath.ToSlash(filepath.Join(filepath.Dir(wd), "scenarios", "x.yaml"))))
+		Expect(harness.Runnable(golden)).To(Equal(filepath.ToSlash(golden)))
+	})
+
 	It("lays out ids, display paths and goldens from the scenarios folder", func() {
 		id, display, g := harness.Layout(file)
 		Expect(id).To(Equal("demo/one"))
@@ -52,15 +62,20 @@ var _ = Describe("golden files", func() {
 
 	// gotFile is where a failing run leaves its transcript.
 	gotFile := func() string { return golden + ".got" }
+	// g and f are the golden and the scenario as the failure's commands
+	// name them: absolute, since the temporary folder is not below the
+	// working directory.
+	var g, f string
+	JustBeforeEach(func() { g, f = filepath.ToSlash(golden), filepath.ToSlash(file) })
 
 	It("fails on a missing golden with CI=true, never creates it, and leaves the transcript in a .got", func() {
 		res := run(&harness.Runner{CI: true})
 		Expect(res.Passed()).To(BeFalse())
 		Expect(res.Failures).To(Equal([]string{
 			"scenarios/demo/one.yaml: missing golden file (with CI=true goldens are never created; run `make golden` and commit golden/demo/one.txtar)",
-			"golden/demo/one.txtar.got: the transcript of this run\n" +
-				"  to read it:   cat golden/demo/one.txtar.got   (there is no golden/demo/one.txtar yet)\n" +
-				"  to accept it: go run ./cmd/toolout test --update scenarios/demo/one.yaml   (or: make golden)",
+			g + ".got: the transcript of this run\n" +
+				"  to read it:   cat " + g + ".got   (there is no " + g + " yet)\n" +
+				"  to accept it: go run ./cmd/toolout test --update " + f + "   (or: make golden)",
 		}))
 		Expect(golden).NotTo(BeAnExistingFile())
 		Expect(os.ReadFile(gotFile())).To(Equal(res.Transcript))
@@ -90,9 +105,9 @@ var _ = Describe("golden files", func() {
 		Expect(res.Failures).To(HaveLen(2))
 		Expect(res.Failures[0]).To(HavePrefix("scenarios/demo/one.yaml: transcript differs from golden/demo/one.txtar (-golden +got):\n"))
 		Expect(res.Failures[0]).To(ContainSubstring("-  \"content\": \"v1\",\n+  \"content\": \"v2\","))
-		Expect(res.Failures[1]).To(Equal("golden/demo/one.txtar.got: the transcript of this run\n" +
-			"  to diff it:   diff -u golden/demo/one.txtar golden/demo/one.txtar.got\n" +
-			"  to accept it: go run ./cmd/toolout test --update scenarios/demo/one.yaml   (or: make golden)"))
+		Expect(res.Failures[1]).To(Equal(g + ".got: the transcript of this run\n" +
+			"  to diff it:   diff -u " + g + " " + g + ".got\n" +
+			"  to accept it: go run ./cmd/toolout test --update " + f + "   (or: make golden)"))
 		Expect(os.ReadFile(gotFile())).To(Equal(res.Transcript))
 		Expect(os.ReadFile(golden)).To(Equal(old), "a mismatch leaves the golden as it was")
 
@@ -118,9 +133,9 @@ var _ = Describe("golden files", func() {
 		res := run(&harness.Runner{Update: true})
 		Expect(res.Failures).To(Equal([]string{
 			"scenarios/demo/one.yaml:4:10: expect.found: got true, want false",
-			"golden/demo/one.txtar.got: the transcript of this run\n" +
-				"  to read it:   cat golden/demo/one.txtar.got   (there is no golden/demo/one.txtar yet)\n" +
-				"  to accept it, once the expectations hold: go run ./cmd/toolout test --update scenarios/demo/one.yaml",
+			g + ".got: the transcript of this run\n" +
+				"  to read it:   cat " + g + ".got   (there is no " + g + " yet)\n" +
+				"  to accept it, once the expectations hold: go run ./cmd/toolout test --update " + f,
 		}))
 		Expect(golden).NotTo(BeAnExistingFile())
 		Expect(os.ReadFile(gotFile())).To(Equal(res.Transcript))
@@ -131,20 +146,20 @@ var _ = Describe("golden files", func() {
 		Expect(os.WriteFile(file, []byte(goldenScenario+"expect: {found: false}\n"), 0o644)).To(Succeed())
 		res := run(&harness.Runner{})
 		Expect(res.Failures).To(HaveLen(2))
-		Expect(res.Failures[1]).To(ContainSubstring("  to read it:   cat golden/demo/one.txtar.got   (the same bytes as golden/demo/one.txtar)\n"))
+		Expect(res.Failures[1]).To(ContainSubstring("  to read it:   cat " + g + ".got   (the same bytes as " + g + ")\n"))
 
 		Expect(os.WriteFile(file, []byte(changedScenario+"expect: {found: false}\n"), 0o644)).To(Succeed())
 		res = run(&harness.Runner{})
 		Expect(res.Failures).To(HaveLen(2), "an expectation failure does not compare with the golden")
-		Expect(res.Failures[1]).To(ContainSubstring("  to diff it:   diff -u golden/demo/one.txtar golden/demo/one.txtar.got\n"))
+		Expect(res.Failures[1]).To(ContainSubstring("  to diff it:   diff -u " + g + " " + g + ".got\n"))
 	})
 
 	It("says, without another failure, that the .got could not be written, and leaves no temporary file", func() {
 		Expect(os.MkdirAll(filepath.Join(gotFile(), "in-the-way"), 0o755)).To(Succeed())
 		res := run(&harness.Runner{CI: true})
 		Expect(res.Failures).To(HaveLen(2))
-		Expect(res.Failures[1]).To(HavePrefix("golden/demo/one.txtar.got: the transcript of this run could not be written: "))
-		Expect(res.Failures[1]).NotTo(ContainSubstring(root), "the message names no temporary path")
+		Expect(res.Failures[1]).To(HavePrefix(g + ".got: the transcript of this run could not be written: "))
+		Expect(strings.TrimPrefix(res.Failures[1], g)).NotTo(ContainSubstring(root), "the error names no temporary path")
 		Expect(os.ReadDir(filepath.Dir(golden))).To(HaveLen(1), "only the .got in the way")
 
 		Expect(run(&harness.Runner{}).Passed()).To(BeTrue(), "creates the golden")
@@ -169,7 +184,7 @@ var _ = Describe("golden files", func() {
 		wg.Wait()
 		for _, res := range results {
 			Expect(res.Failures).To(HaveLen(2))
-			Expect(res.Failures[1]).To(HavePrefix("golden/demo/one.txtar.got: the transcript of this run\n"))
+			Expect(res.Failures[1]).To(HavePrefix(g + ".got: the transcript of this run\n"))
 		}
 		Expect(os.ReadFile(gotFile())).To(Equal(results[0].Transcript))
 		entries, err := os.ReadDir(filepath.Dir(golden))

@@ -128,11 +128,14 @@ var _ = Describe("toolout test", func() {
 			"component: finalreport\nconfig: {nonce: abc}\ninput: {text: none}\nexpect: {found: true}\n"), 0o644)).To(Succeed())
 		code, stdout, _ := invoke("", "test", filepath.Join(root, "scenarios"))
 		Expect(code).To(Equal(1))
+		// The commands name the files absolutely: the temporary folder is not
+		// below the working directory.
+		g, f := filepath.ToSlash(filepath.Join(root, "golden", "x", "bad.txtar")), filepath.ToSlash(filepath.Join(dir, "bad.yaml"))
 		Expect(stdout).To(Equal("FAIL x/bad\n" +
 			"     scenarios/x/bad.yaml:4:10: expect.found: got false, want true\n" +
-			"     golden/x/bad.txtar.got: the transcript of this run\n" +
-			"       to read it:   cat golden/x/bad.txtar.got   (there is no golden/x/bad.txtar yet)\n" +
-			"       to accept it, once the expectations hold: go run ./cmd/toolout test --update scenarios/x/bad.yaml\n" +
+			"     " + g + ".got: the transcript of this run\n" +
+			"       to read it:   cat " + g + ".got   (there is no " + g + " yet)\n" +
+			"       to accept it, once the expectations hold: go run ./cmd/toolout test --update " + f + "\n" +
 			"0 passed, 1 failed\n"))
 		Expect(filepath.Join(root, "golden", "x", "bad.txtar.got")).To(BeAnExistingFile())
 		Expect(filepath.Join(root, "golden", "x", "bad.txtar")).NotTo(BeAnExistingFile())
@@ -155,9 +158,10 @@ var _ = Describe("toolout test", func() {
 		Expect(code).To(Equal(1))
 		Expect(stdout).To(HavePrefix("FAIL x/v\n     scenarios/x/v.yaml: transcript differs from golden/x/v.txtar (-golden +got):\n"))
 		Expect(stdout).To(ContainSubstring("\n     -  \"content\": \"v1\",\n     +  \"content\": \"v2\",\n"))
-		Expect(stdout).To(HaveSuffix("\n     golden/x/v.txtar.got: the transcript of this run\n" +
-			"       to diff it:   diff -u golden/x/v.txtar golden/x/v.txtar.got\n" +
-			"       to accept it: go run ./cmd/toolout test --update scenarios/x/v.yaml   (or: make golden)\n" +
+		g, f := filepath.ToSlash(golden), filepath.ToSlash(file)
+		Expect(stdout).To(HaveSuffix("\n     " + g + ".got: the transcript of this run\n" +
+			"       to diff it:   diff -u " + g + " " + g + ".got\n" +
+			"       to accept it: go run ./cmd/toolout test --update " + f + "   (or: make golden)\n" +
 			"0 passed, 1 failed\n"))
 		got, err := os.ReadFile(golden + ".got")
 		Expect(err).NotTo(HaveOccurred())
