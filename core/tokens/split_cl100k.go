@@ -16,26 +16,35 @@ func decode(s string, i int) (rune, int) {
 	return utf8.DecodeRuneInString(s[i:])
 }
 
-// isSpaceRE is regexp2's \s: [\f\n\r\t\v\x85\p{Z}].
+// The classes of the patterns are Unicode 16.0.0's, as in tiktoken's Rust
+// regexes, from the tables in unicode16.go (go generate writes them; see
+// internal/ucdgen), not Go's unicode package, which has Unicode 15.0.0's.
+//
+//go:generate go run ./internal/ucdgen
+
+// isSpaceRE is \s: the White_Space property, which is the set of regexp2's
+// [\f\n\r\t\v\x85\p{Z}].
 func isSpaceRE(r rune) bool {
-	if uint32(r) < utf8.RuneSelf {
-		return asciiClass[r]&classSpace != 0
+	if uint32(r) <= unicode.MaxLatin1 {
+		return latin1Class[r]&classSpace != 0
 	}
-	return r == 0x85 || unicode.Is(unicode.Z, r)
+	return unicode.Is(space16, r)
 }
 
+// isLetter is \p{L}.
 func isLetter(r rune) bool {
-	if uint32(r) < utf8.RuneSelf {
-		return asciiClass[r]&classLetter != 0
+	if uint32(r) <= unicode.MaxLatin1 {
+		return latin1Class[r]&classLetter != 0
 	}
-	return r >= 0 && unicode.IsLetter(r)
+	return unicode.Is(letter16, r)
 }
 
+// isNumber is \p{N}.
 func isNumber(r rune) bool {
-	if uint32(r) < utf8.RuneSelf {
-		return asciiClass[r]&classNumber != 0
+	if uint32(r) <= unicode.MaxLatin1 {
+		return latin1Class[r]&classNumber != 0
 	}
-	return r >= 0 && unicode.IsNumber(r)
+	return unicode.Is(number16, r)
 }
 
 func isOther(r rune) bool {
@@ -70,6 +79,28 @@ var asciiClass = func() (t [utf8.RuneSelf]uint8) {
 			t[c] = classSpace
 		default:
 			t[c] = classOther
+		}
+	}
+	return t
+}()
+
+// latin1Class extends asciiClass to Latin-1 from the tables (classLetter,
+// classNumber, classSpace, classUpper, classLower; the rest is classOther),
+// so that the predicates answer the Latin-1 letters of Western European
+// text without a binary search, as unicode.IsLetter does.
+var latin1Class = func() (t [unicode.MaxLatin1 + 1]uint8) {
+	copy(t[:], asciiClass[:])
+	for c := rune(utf8.RuneSelf); c <= unicode.MaxLatin1; c++ {
+		for _, x := range [...]struct {
+			table *unicode.RangeTable
+			bit   uint8
+		}{{letter16, classLetter}, {number16, classNumber}, {space16, classSpace}, {upperish16, classUpper}, {lowerish16, classLower}} {
+			if unicode.Is(x.table, c) {
+				t[c] |= x.bit
+			}
+		}
+		if t[c]&(classLetter|classNumber|classSpace) == 0 {
+			t[c] |= classOther
 		}
 	}
 	return t

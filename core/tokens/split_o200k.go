@@ -7,18 +7,18 @@ import (
 
 // isUpperish is [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}].
 func isUpperish(r rune) bool {
-	if r < utf8.RuneSelf {
-		return 'A' <= r && r <= 'Z'
+	if uint32(r) <= unicode.MaxLatin1 {
+		return latin1Class[r]&classUpper != 0
 	}
-	return unicode.In(r, unicode.Lu, unicode.Lt, unicode.Lm, unicode.Lo, unicode.M)
+	return unicode.Is(upperish16, r)
 }
 
 // isLowerish is [\p{Ll}\p{Lm}\p{Lo}\p{M}].
 func isLowerish(r rune) bool {
-	if r < utf8.RuneSelf {
-		return 'a' <= r && r <= 'z'
+	if uint32(r) <= unicode.MaxLatin1 {
+		return latin1Class[r]&classLower != 0
 	}
-	return unicode.In(r, unicode.Ll, unicode.Lm, unicode.Lo, unicode.M)
+	return unicode.Is(lowerish16, r)
 }
 
 // isPrefix is [^\r\n\p{L}\p{N}].
