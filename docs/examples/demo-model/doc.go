@@ -1,8 +1,11 @@
-// Package main is demo-model, the scripted model the README's gateway walkthrough
-// ("toolout gateway serve", "Against a scripted model" and "Replicas on Redis") runs as the
-// upstream of `toolout gateway serve`:
+// Demo-model is the scripted model that the README's gateway walkthrough ("toolout gateway
+// serve", "Against a scripted model" and "Replicas on Redis") runs as the upstream of
+// `toolout gateway serve`:
 //
 //	go run ./docs/examples/demo-model --listen 127.0.0.1:9000
+//
+// (The README builds it and runs the binary in the background: a signal sent to a background
+// `go run` stops the go command, not the model.)
 //
 // It prints "demo-model: listening on http://ADDR" once it listens, and exits with status 0 on
 // SIGINT or SIGTERM, after the requests in flight (at most 5 s).
@@ -26,8 +29,8 @@
 // Messages are read as JSON: a marker or line counts in any string under "messages", in order,
 // after its escapes are decoded.
 //
-// Where the APIs leave a choice, it answers as a Python json.dumps script would, which the
-// README's outputs were first taken from: ", " and ": " separators, non-ASCII escaped as \uXXXX,
+// Where the APIs leave a choice, it writes JSON as Python's json.dumps does by default, as the
+// README's outputs show: ", " and ": " separators, non-ASCII escaped as \uXXXX,
 // keys in a fixed order, and a newline after a JSON body. The id is chatcmpl-demo or msg_demo,
 // created 1767225600, the model the request names (demo-model when it names none), and the usage
 // fixed (10 tokens in, 5 out). A stream sends the text, or the call's arguments, in pieces of 12
@@ -39,8 +42,9 @@
 // A request body is read up to --max-body-bytes (64 MiB: the gateway forwards up to its own
 // 16 MiB limit plus the originals it expands); a larger one is 413. The server drops a client
 // that takes more than 10 s to send its headers or 60 s to send its request, gives up writing an
-// answer after 60 s, and closes a keep-alive connection idle for 120 s. Errors are each API's
-// error JSON: {"error": {"type", "message"}}, with "type": "error" first for Anthropic.
+// answer after 60 s, and closes a keep-alive connection idle for 120 s. A refused body (413, or
+// 400 when it is not a JSON object) gets the API's error JSON: OpenAI {"error": {"message",
+// "type"}}, Anthropic {"type": "error", "error": {"type", "message"}}.
 //
 // With --verbose it logs each request to stderr: its path, round, size and what it answered.
 package main

@@ -35,15 +35,14 @@ type model struct {
 
 // api is one of the two wire formats.
 type api struct {
-	name   string
 	answer func(turn) []byte // a JSON body
 	stream func(turn) []byte // a server-sent event stream
 	error  func(typ, msg string) []byte
 }
 
 var (
-	openai    = api{name: "openai", answer: openaiBody, stream: openaiStream, error: openaiError}
-	anthropic = api{name: "anthropic", answer: anthropicBody, stream: anthropicStream, error: anthropicError}
+	openai    = api{answer: openaiBody, stream: openaiStream, error: openaiError}
+	anthropic = api{answer: anthropicBody, stream: anthropicStream, error: anthropicError}
 )
 
 // turn is what the model answers: a call of expand_context when Shadow is set, else Text.
