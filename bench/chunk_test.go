@@ -41,51 +41,54 @@ const (
 
 var chunkSizes = []int{1 << 20, 10 << 20, 100 << 20}
 
+// eachChunkSize runs fn as a sub-benchmark per size of chunkSizes, on the
+// mixed text of that size, with its bytes set and the cl100k tokenizer.
+func eachChunkSize(b *testing.B, fn func(b *testing.B, tk *tokens.Tiktoken, text string)) {
+	tk := tokens.MustNew(tokens.CL100K)
+	for _, size := range chunkSizes {
+		b.Run("size="+sizeName(size), func(b *testing.B) {
+			text := mixed(size)
+			b.SetBytes(int64(len(text)))
+			fn(b, tk, text)
+		})
+	}
+}
+
 // BenchmarkChunkPlan measures chunk planning (one tokenization pass plus the
 // plan) on mixed text, and reports the chunk count against the minimum
 // possible, the max/min chunk-token ratio, and the bytes allocated per input
 // byte (B/byte: B/op over the input's size; the text itself is made before
 // the loop and not counted).
 func BenchmarkChunkPlan(b *testing.B) {
-	tk := tokens.MustNew(tokens.CL100K)
-	for _, size := range chunkSizes {
-		b.Run("size="+sizeName(size), func(b *testing.B) {
-			text := mixed(size)
-			b.SetBytes(int64(len(text)))
-			var p chunk.Plan
-			start := totalAlloc()
-			for b.Loop() {
-				var err error
-				if p, err = chunk.Make(text, tk, chunkBudget, chunkOverlap); err != nil {
-					b.Fatal(err)
-				}
+	eachChunkSize(b, func(b *testing.B, tk *tokens.Tiktoken, text string) {
+		var p chunk.Plan
+		start := totalAlloc()
+		for b.Loop() {
+			var err error
+			if p, err = chunk.Make(text, tk, chunkBudget, chunkOverlap); err != nil {
+				b.Fatal(err)
 			}
-			reportPerByte(b, start, len(text))
-			lo, hi := minMax(p.Chunks)
-			o := p.Overlap
-			b.ReportMetric(float64(len(p.Chunks)), "chunks")
-			b.ReportMetric(float64((p.Tokens-o+chunkBudget-o-1)/(chunkBudget-o)), "min-chunks")
-			b.ReportMetric(float64(hi)/float64(lo), "max/min")
-		})
-	}
+		}
+		reportPerByte(b, start, len(text))
+		lo, hi := minMax(p.Chunks)
+		o := p.Overlap
+		b.ReportMetric(float64(len(p.Chunks)), "chunks")
+		b.ReportMetric(float64((p.Tokens-o+chunkBudget-o-1)/(chunkBudget-o)), "min-chunks")
+		b.ReportMetric(float64(hi)/float64(lo), "max/min")
+	})
 }
 
 // BenchmarkChunkCount is token counting alone on the same inputs, so that the
 // cost of planning over one tokenization pass shows (B/byte as in
 // BenchmarkChunkPlan).
 func BenchmarkChunkCount(b *testing.B) {
-	tk := tokens.MustNew(tokens.CL100K)
-	for _, size := range chunkSizes {
-		b.Run("size="+sizeName(size), func(b *testing.B) {
-			text := mixed(size)
-			b.SetBytes(int64(len(text)))
-			start := totalAlloc()
-			for b.Loop() {
-				tk.Count(text)
-			}
-			reportPerByte(b, start, len(text))
-		})
-	}
+	eachChunkSize(b, func(b *testing.B, tk *tokens.Tiktoken, text string) {
+		start := totalAlloc()
+		for b.Loop() {
+			tk.Count(text)
+		}
+		reportPerByte(b, start, len(text))
+	})
 }
 
 // BenchmarkChunkPlanOverCount is chunk planning over counting alone, timed
@@ -98,43 +101,38 @@ func BenchmarkChunkCount(b *testing.B) {
 // a few hundredths. ns/op is the pair's time; the side that runs first
 // alternates.
 func BenchmarkChunkPlanOverCount(b *testing.B) {
-	tk := tokens.MustNew(tokens.CL100K)
-	for _, size := range chunkSizes {
-		b.Run("size="+sizeName(size), func(b *testing.B) {
-			text := mixed(size)
-			b.SetBytes(int64(len(text)))
-			var ratios []float64
-			plan := func() time.Duration {
-				t := time.Now()
-				if _, err := chunk.Make(text, tk, chunkBudget, chunkOverlap); err != nil {
-					b.Fatal(err)
-				}
-				return time.Since(t)
+	eachChunkSize(b, func(b *testing.B, tk *tokens.Tiktoken, text string) {
+		var ratios []float64
+		plan := func() time.Duration {
+			t := time.Now()
+			if _, err := chunk.Make(text, tk, chunkBudget, chunkOverlap); err != nil {
+				b.Fatal(err)
 			}
-			count := func() time.Duration {
-				t := time.Now()
-				tk.Count(text)
-				return time.Since(t)
+			return time.Since(t)
+		}
+		count := func() time.Duration {
+			t := time.Now()
+			tk.Count(text)
+			return time.Since(t)
+		}
+		plan() // warm up: the first plan's fresh memory is no part of the steady state
+		count()
+		for i := 0; b.Loop(); i++ {
+			var p, c time.Duration
+			if i%2 == 0 { // either side first in turn: neither always finds the caches warm
+				p, c = plan(), count()
+			} else {
+				c, p = count(), plan()
 			}
-			plan() // warm up: the first plan's fresh memory is no part of the steady state
-			count()
-			for i := 0; b.Loop(); i++ {
-				var p, c time.Duration
-				if i%2 == 0 { // either side first in turn: neither always finds the caches warm
-					p, c = plan(), count()
-				} else {
-					c, p = count(), plan()
-				}
-				ratios = append(ratios, float64(p)/float64(c))
-			}
-			sort.Float64s(ratios)
-			m := ratios[len(ratios)/2]
-			if len(ratios)%2 == 0 {
-				m = (ratios[len(ratios)/2-1] + m) / 2
-			}
-			b.ReportMetric(m, "plan/count")
-		})
-	}
+			ratios = append(ratios, float64(p)/float64(c))
+		}
+		sort.Float64s(ratios)
+		m := ratios[len(ratios)/2]
+		if len(ratios)%2 == 0 {
+			m = (ratios[len(ratios)/2-1] + m) / 2
+		}
+		b.ReportMetric(m, "plan/count")
+	})
 }
 
 // totalAlloc returns the bytes allocated by the program so far.
@@ -156,21 +154,16 @@ func reportPerByte(b *testing.B, start uint64, size int) {
 // chunks of exactly the budget every budget−overlap tokens, whatever is left
 // at the end. Same inputs; reports chunk count, smallest and largest chunk.
 func BenchmarkChunkFixed(b *testing.B) {
-	tk := tokens.MustNew(tokens.CL100K)
-	for _, size := range chunkSizes {
-		b.Run("size="+sizeName(size), func(b *testing.B) {
-			text := mixed(size)
-			b.SetBytes(int64(len(text)))
-			var sizes []int
-			for b.Loop() {
-				sizes = fixedSlices(tk.Pieces(nil, text), chunkBudget, int(chunkOverlap*chunkBudget))
-			}
-			sort.Ints(sizes)
-			b.ReportMetric(float64(len(sizes)), "chunks")
-			b.ReportMetric(float64(sizes[0]), "smallest")
-			b.ReportMetric(float64(sizes[len(sizes)-1]), "largest")
-		})
-	}
+	eachChunkSize(b, func(b *testing.B, tk *tokens.Tiktoken, text string) {
+		var sizes []int
+		for b.Loop() {
+			sizes = fixedSlices(tk.Pieces(nil, text), chunkBudget, int(chunkOverlap*chunkBudget))
+		}
+		sort.Ints(sizes)
+		b.ReportMetric(float64(len(sizes)), "chunks")
+		b.ReportMetric(float64(sizes[0]), "smallest")
+		b.ReportMetric(float64(sizes[len(sizes)-1]), "largest")
+	})
 }
 
 // BenchmarkChunkAdversarial plans the adversarial runs of
