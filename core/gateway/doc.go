@@ -68,9 +68,15 @@
 // the user's last question, the stream flag), and [Conversation.Rewrite]
 // makes every edit of the first forward (compressed contents, the
 // expand_context tool) in one splice over that parse: every byte outside an
-// edited value stays exactly as the client sent it. The wire also finds,
-// answers and strips phantom calls in responses, and assembles and
-// re-streams its server-sent events.
+// edited value stays exactly as the client sent it. A tool result's
+// content is its text as the client sent it: a string, or a list of text
+// parts concatenated with nothing added, so the original kept, its shadow
+// id and the expansion are exactly those bytes; a list holding another
+// part (an image) is not read, so it is never compressed and reaches the
+// upstream as sent. A compressed content of any shape becomes one string
+// (the marker and the compressed text), which both APIs accept. The wire
+// also finds, answers and strips phantom calls in responses, and
+// assembles and re-streams its server-sent events.
 //
 // # expand_context
 //

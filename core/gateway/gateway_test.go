@@ -235,7 +235,7 @@ var _ = Describe("adapters", func() {
 		c, err := openai.Wire{}.Read([]byte(openaiBody))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(c.Outputs).To(Equal([]gateway.ToolOutput{{Index: 0, CallID: "c1", Tool: "logs__query", Content: "BIG", Provider: "openai"},
-			{Index: 1, CallID: "c2", Tool: "other", Content: "part one\npart two", Provider: "openai"}}))
+			{Index: 1, CallID: "c2", Tool: "other", Content: "part onepart two", Provider: "openai"}})) // text parts concatenated, as sent
 		Expect(c.Query).To(Equal("How many errors?"))
 		Expect(c.Stream).To(BeFalse())
 	})

@@ -9,6 +9,20 @@
 // (core/gateway/jsonspan), so every other byte reaches the upstream as the
 // client sent it.
 //
+// A tool_result's content is read as the text the client sent, which is
+// what the gateway keeps as the original, hashes into the shadow id, and
+// gives back to expand_context byte for byte: a string is its value; a
+// list of text blocks is their texts concatenated with nothing added, so
+// N bytes of text in any number of blocks expand to exactly N bytes;
+// null reads as "". A list holding any other element (an image, a
+// document, a text block whose text is not a string) is not read as a
+// tool output: compressing it would replace the whole value, the image
+// with it, so it is neither compressed nor reported and reaches the
+// upstream as sent. A compressed content, whatever its shape, is replaced
+// by one string, "<<<SHADOW:id>>>\n" and the compressed text, which the
+// API accepts as tool_result content (members of the blocks other than
+// their text, cache_control for one, go with the list).
+//
 // # Contract
 //
 //   - [DecodeRequest] maps a request body to a core.Request and its "stream"
@@ -71,7 +85,8 @@
 //     message of its own at its place, ToolCallID its tool_use_id, Name the
 //     name of the tool_use with that id in the last message with tool_use
 //     blocks (the API requires the message just before), Content its
-//     content (a string, or its text blocks joined by "\n"). So a user turn
+//     content (a string, or its text blocks' texts concatenated, as [Wire]
+//     reads them; other blocks left out). So a user turn
 //     [tool_result A, tool_result B, text] maps to tool A, tool B, user.
 //   - is_error of a tool_result is validated but not kept: core.Message has
 //     no field for it (the gateway's adapter reads it from the body).

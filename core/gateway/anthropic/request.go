@@ -28,7 +28,7 @@ func DecodeRequest(body []byte, tag core.Tag) (core.Request, bool, error) {
 		case 0:
 			req.MaxOutputTokens, err = r.integer()
 		case 1:
-			system, err = readText(&r)
+			system, err = readText(&r, "\n")
 		case 2:
 			hasMessages = true
 			err = r.array(func(int) error { return c.message(&r) })
@@ -172,7 +172,7 @@ func readParamBlock(r *reader) (block, error) {
 		err = readToolUse(f, &b)
 	case "tool_result":
 		if b.id, err = f.str(5); err == nil {
-			err = f.read(6, func(r *reader) (err error) { b.text, err = readText(r); return err })
+			err = f.read(6, func(r *reader) (err error) { b.text, err = readText(r, ""); return err })
 		}
 		if err == nil {
 			err = f.read(7, func(r *reader) error { _, err := r.boolean(); return err })
@@ -188,8 +188,10 @@ func readParamBlock(r *reader) (block, error) {
 var textBlockKeys = []string{"type", "text"}
 
 // readText reads a string, null (""), or an array of blocks whose text
-// blocks' texts it joins with "\n" (other blocks are left out).
-func readText(r *reader) (string, error) {
+// blocks' texts it joins with sep (other blocks are left out): "\n" for
+// system, "" for a tool_result's content, which Wire reads as the
+// concatenation too.
+func readText(r *reader, sep string) (string, error) {
 	switch r.peek() {
 	case '"':
 		return r.str()
@@ -211,7 +213,7 @@ func readText(r *reader) (string, error) {
 			parts = append(parts, text)
 			return err
 		})
-		return strings.Join(parts, "\n"), err
+		return strings.Join(parts, sep), err
 	}
 	return "", r.want("a string or an array of content blocks")
 }

@@ -25,7 +25,8 @@ var expandTool = []byte(`{"name":"expand_context","description":` +
 	string(jsonspan.String(gateway.ExpandToolDescription)) + `,"input_schema":` + gateway.ExpandParams + `}`)
 
 // Read parses a Messages request once: its tool_result blocks (named by
-// the tool_use they answer; is_error kept), the text of the last user
+// the tool_use they answer; is_error kept; text blocks concatenated as
+// sent, a list with another block left out), the text of the last user
 // message that has text, and "stream".
 func (w Wire) Read(body []byte) (*gateway.Conversation, error) {
 	return gateway.ReadConversation(body, "anthropic request", expandTool, w.toolResults)
@@ -58,14 +59,40 @@ func (Wire) toolResults(root *jsonspan.Node) (outs []gateway.ToolOutput, content
 				if c == nil {
 					continue
 				}
+				text, ok := resultText(c)
+				if !ok {
+					continue
+				}
 				id := b.Get("tool_use_id").Text()
-				outs = append(outs, gateway.ToolOutput{Index: len(outs), CallID: id, Tool: names[id], Content: jsonspan.ContentText(c), Provider: "anthropic",
+				outs = append(outs, gateway.ToolOutput{Index: len(outs), CallID: id, Tool: names[id], Content: text, Provider: "anthropic",
 					IsError: b.Get("is_error") != nil && b.Get("is_error").Kind == 't'})
 				contents = append(contents, c)
 			}
 		}
 	}
 	return outs, contents
+}
+
+// resultText is the text of a tool_result's content as the client sent
+// it: a string, or the texts of a list of text blocks concatenated with
+// nothing between them, so that N bytes of text expand to exactly those N
+// bytes; other values (null) read as "". ok is false for a list holding
+// any other element (an image, a document, a text block whose text is
+// not a string): compressing its text would replace the whole value, and
+// the image with it, so such a result is not read.
+func resultText(c *jsonspan.Node) (text string, ok bool) {
+	if c.Kind != '[' {
+		return c.Text(), true
+	}
+	var b strings.Builder
+	for _, p := range c.Vals {
+		t := p.Get("text")
+		if p.Get("type").Text() != "text" || t == nil || t.Kind != '"' {
+			return "", false
+		}
+		b.WriteString(t.Str)
+	}
+	return b.String(), true
 }
 
 // PhantomCalls lists expand_context tool_use blocks.

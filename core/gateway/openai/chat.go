@@ -62,7 +62,9 @@ func DecodeRequest(body []byte, tag core.Tag) (core.Request, bool, error) {
 		var s string
 		if json.Unmarshal(m.Content, &s) == nil {
 			msg.Content = s
-		} else if root, err := jsonspan.Parse(m.Content); err == nil {
+		} else if root, err := jsonspan.Parse(m.Content); err == nil && m.Role == "tool" {
+			msg.Content, _ = toolText(root) // as Wire reads it
+		} else if err == nil {
 			msg.Content = jsonspan.ContentText(root)
 		}
 		for _, tc := range m.ToolCalls {

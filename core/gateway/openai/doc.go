@@ -4,14 +4,33 @@
 //
 // [Wire] is its gateway.Wire: it reads a request once into a
 // gateway.Conversation (role "tool" messages, named by the assistant tool
-// call they answer, else by their "name"; a content that is a string or
-// text parts; the last user message's text; "stream"), and finds, answers
-// and strips expand_context calls in choices[0].message.tool_calls by
-// splicing the body (core/gateway/jsonspan), so every other byte reaches
-// the upstream as the client sent it. A phantom call is answered with an
-// assistant message replaying the calls and one "tool" message per call.
-// When stripping leaves no tool call, tool_calls goes and finish_reason
-// "tool_calls" becomes "stop".
+// call they answer, else by their "name"; the last user message's text;
+// "stream"), and finds, answers and strips expand_context calls in
+// choices[0].message.tool_calls by splicing the body
+// (core/gateway/jsonspan), so every other byte reaches the upstream as the
+// client sent it. A phantom call is answered with an assistant message
+// replaying the calls and one "tool" message per call. When stripping
+// leaves no tool call, tool_calls goes and finish_reason "tool_calls"
+// becomes "stop".
+//
+// # Tool content
+//
+// A tool message's content is read as the text the client sent, which is
+// what the gateway keeps as the original, hashes into the shadow id, and
+// gives back to expand_context byte for byte: a string is its value; a
+// list of text parts ({"type":"text","text":...}, or "input_text") is
+// the parts' texts concatenated with nothing added, so N bytes of text in
+// any number of parts expand to exactly N bytes (a client that wants a
+// newline between parts sends it); null reads as "". A list holding any
+// other part (an image, a part whose text is not a string) is not read as
+// a tool output: compressing it would replace the whole value, the image
+// with it, so it is neither compressed nor reported and reaches the
+// upstream as sent. A compressed content, whatever its shape, is replaced
+// by one string, "<<<SHADOW:id>>>\n" and the compressed text, which the
+// API accepts for a tool message (members of the parts other than their
+// text go with the list). [DecodeRequest] reads a tool message's text
+// parts the same way (and leaves other parts out); in other messages it
+// joins text parts with "\n".
 //
 // Streams: [Wire.Assemble] rebuilds the completion from "data:" chunks
 // (content deltas concatenated, tool-call deltas joined by index, the

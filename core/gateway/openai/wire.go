@@ -26,8 +26,9 @@ var expandTool = []byte(`{"type":"function","function":{"name":"expand_context",
 	string(jsonspan.String(gateway.ExpandToolDescription)) + `,"parameters":` + gateway.ExpandParams + `}}`)
 
 // Read parses a chat-completions request once: its role "tool" messages
-// (named by the assistant tool call they answer, else by "name"), the
-// text of the last user message that has text, and "stream".
+// (named by the assistant tool call they answer, else by "name"; their
+// text parts concatenated as sent, a list with another part left out),
+// the text of the last user message that has text, and "stream".
 func (w Wire) Read(body []byte) (*gateway.Conversation, error) {
 	return gateway.ReadConversation(body, "openai request", expandTool, w.toolMessages)
 }
@@ -51,15 +52,42 @@ func (Wire) toolMessages(root *jsonspan.Node) (outs []gateway.ToolOutput, conten
 		if c == nil {
 			continue
 		}
+		text, all := toolText(c)
+		if !all {
+			continue
+		}
 		id := m.Get("tool_call_id").Text()
 		tool := names[id]
 		if tool == "" {
 			tool = m.Get("name").Text()
 		}
-		outs = append(outs, gateway.ToolOutput{Index: len(outs), CallID: id, Tool: tool, Content: jsonspan.ContentText(c), Provider: "openai"})
+		outs = append(outs, gateway.ToolOutput{Index: len(outs), CallID: id, Tool: tool, Content: text, Provider: "openai"})
 		contents = append(contents, c)
 	}
 	return outs, contents
+}
+
+// toolText is the text of a tool message's content as the client sent it:
+// a string, or the texts of a list's text parts ("text", or "input_text")
+// concatenated with nothing between them, so that N bytes of text expand
+// to exactly those N bytes; other values (null) read as "". all is false
+// when the list holds another part (an image, a part whose text is not a
+// string): the text view then leaves that part out.
+func toolText(c *jsonspan.Node) (text string, all bool) {
+	if c.Kind != '[' {
+		return c.Text(), true
+	}
+	var b strings.Builder
+	all = true
+	for _, p := range c.Vals {
+		typ, t := p.Get("type").Text(), p.Get("text")
+		if (typ != "text" && typ != "input_text") || t == nil || t.Kind != '"' {
+			all = false
+			continue
+		}
+		b.WriteString(t.Str)
+	}
+	return b.String(), all
 }
 
 func (Wire) message(resp []byte) (*jsonspan.Node, *jsonspan.Node, error) {
