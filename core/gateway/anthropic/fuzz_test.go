@@ -176,6 +176,17 @@ func FuzzDecodeRequest(f *testing.F) {
 		`{"messages":[{"role":"assistant","content":[{"type":"thinking","thinking":"t\ud800","signature":"s"},{"data":"d","type":"redacted_thinking"},` +
 			`{"type":"tool_use","id":"t","name":"n","input":{}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"x"}]}]}`,
 		`{"messages":[{"role":"assistant","content":[{"type":"thinking","signature":null}]}]}`,
+		// Issue 19: tool_result text blocks read as their concatenation
+		// (they were joined by "\n"), with empty blocks, a character cut
+		// between blocks by escapes, and lists holding an image.
+		`{"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":[{"type":"text","text":"ab"},{"type":"text","text":"cd"}]}]}]}`,
+		`{"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":[{"type":"text","text":""},{"text":"","type":"text"}]}]}]}`,
+		`{"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":[{"type":"text","text":"\n"},{"type":"text","text":"\u00e9\ud83d"},{"type":"text","text":"\ude00\""}]}]}]}`,
+		`{"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":[{"type":"text","text":"a"},{"type":"image","source":{"type":"base64","media_type":"image/png","data":"iVBORw0KGgo="}},{"type":"text","text":"b"}]},` +
+			`{"type":"tool_result","tool_use_id":"u","content":[{"type":"text","text":"c"},{"type":"text","text":"d"}]}]}]}`,
+		`{"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":[{"type":"text"},{"type":"text","text":"x"}]}]}]}`,
+		`{"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":[{"type":"text","text":"` + strings.Repeat("x", 25600) +
+			`"},{"type":"text","text":"` + strings.Repeat("y", 25600) + `"}]}]}]}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -204,5 +215,33 @@ func FuzzDecodeRequest(f *testing.F) {
 				t.Fatalf("schema %q", tool.InputSchema)
 			}
 		}
+		checkToolTexts(t, body, req)
 	})
+}
+
+// checkToolTexts checks that the gateway's Wire reads each tool_result's
+// content as DecodeRequest does: one reader is this package's strict one,
+// the other core/gateway/jsonspan. Wire leaves out results whose content
+// is absent or holds a block other than text, DecodeRequest none, so when
+// both count the same results they are the same ones, in the same order.
+func checkToolTexts(t *testing.T, body []byte, req core.Request) {
+	t.Helper()
+	c, err := anthropic.Wire{}.Read(body)
+	if err != nil {
+		t.Fatalf("DecodeRequest accepted a body Wire refuses: %v", err)
+	}
+	var tools []core.Message
+	for _, m := range req.Messages {
+		if m.Role == core.RoleTool {
+			tools = append(tools, m)
+		}
+	}
+	if len(tools) != len(c.Outputs) {
+		return
+	}
+	for i, o := range c.Outputs {
+		if o.CallID != tools[i].ToolCallID || o.Content != tools[i].Content {
+			t.Fatalf("tool result %d: Wire reads %q %q, DecodeRequest %q %q", i, o.CallID, o.Content, tools[i].ToolCallID, tools[i].Content)
+		}
+	}
 }
