@@ -65,7 +65,11 @@ func runGatewayServe(ctx context.Context, args []string, stdout, stderr io.Write
 		if au, err = parseUpstream(*anthropicUp); err != nil {
 			return fail("--anthropic-upstream %q: %v", *anthropicUp, err)
 		}
+		au = normalizeUpstream(stderr, "--anthropic-upstream", au, anthropic.Path)
+	} else {
+		au = gateway.NormalizeUpstream(u, anthropic.Path)
 	}
+	u = normalizeUpstream(stderr, "--upstream", u, openai.Path)
 	fc, err := loadGatewayConfig(*config)
 	if err != nil {
 		return fail("--config: %v", err)
@@ -124,6 +128,21 @@ func parseUpstream(raw string) (*url.URL, error) {
 		return nil, errors.New("want an http(s) URL")
 	}
 	return u, nil
+}
+
+// normalizeUpstream returns u as the proxy forwards to it
+// (gateway.NormalizeUpstream: no trailing "/" or "/v1", since the request
+// paths start with /v1/), and says so in one line on stderr when that
+// changed the URL of the flag.
+func normalizeUpstream(stderr io.Writer, flag string, u *url.URL, wirePath string) *url.URL {
+	n := gateway.NormalizeUpstream(u, wirePath)
+	if n.String() != u.String() {
+		to := *n
+		to.Path += wirePath // as the proxy joins them
+		fmt.Fprintf(stderr, "toolout gateway serve: %s %s normalized to %s: POST %s goes to %s\n",
+			flag, u.Redacted(), n.Redacted(), wirePath, to.Redacted())
+	}
+	return n
 }
 
 // gatewayCompressLeaf runs the pipe on one output and prints what the model

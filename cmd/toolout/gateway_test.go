@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -121,28 +122,53 @@ var _ = Describe("toolout gateway", func() {
 // front of upstream and returns its base URL; the server stops (and its
 // exit code is checked) when the spec ends.
 func serveGateway(config string, upstream string, extra ...string) string {
+	addr, _, _ := startGateway(config, upstream, extra...)
+	return addr
+}
+
+// lockedBuffer is a bytes.Buffer a server writes while a spec reads it.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// startGateway is serveGateway that also returns the first line of stdout
+// (the "listening" line) and the server's stderr so far.
+func startGateway(config string, upstream string, extra ...string) (addr, first string, stderr *lockedBuffer) {
 	cfg := filepath.Join(GinkgoT().TempDir(), "gateway.yaml")
 	Expect(os.WriteFile(cfg, []byte(config), 0o644)).To(Succeed())
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
-	var stderr bytes.Buffer
+	stderr = &lockedBuffer{}
 	done := make(chan int, 1)
 	args := append([]string{"gateway", "serve", "--listen", "127.0.0.1:0", "--upstream", upstream, "--config", cfg}, extra...)
 	go func() {
-		done <- run(ctx, args, strings.NewReader(""), pw, &stderr)
+		done <- run(ctx, args, strings.NewReader(""), pw, stderr)
 		pw.Close()
 	}()
 	lines := bufio.NewReader(pr)
 	first, err := lines.ReadString('\n')
 	Expect(err).NotTo(HaveOccurred(), stderr.String())
-	addr := regexp.MustCompile(`http://[0-9.:]+`).FindString(first)
+	addr = regexp.MustCompile(`http://[0-9.:]+`).FindString(first)
 	Expect(addr).NotTo(BeEmpty(), first)
 	DeferCleanup(func() {
 		cancel()
 		_, _ = io.Copy(io.Discard, lines)
 		Expect(<-done).To(Equal(0), stderr.String())
 	})
-	return addr
+	return addr, first, stderr
 }
 
 const simpleConfig = "pipes:\n  tool_output: {enabled: true, strategy: simple, simple_words: 12, enable_expand_context: true}\n"

@@ -29,7 +29,9 @@
 // edit, write, bash, glob, grep mapped to the provider's tool names, every
 // known name for other providers; other entries are exact names) is
 // skipped; len <= min_bytes (2048) or len > max_bytes (65536), in bytes,
-// passes through; the shadow id is "shadow_" + hex of the first 16 bytes of
+// passes through (over max_bytes, with [Result].Limit [LimitMaxBytes]: the
+// gateway logs it with its size and the limit, and the proxy counts it as
+// a bound); the shadow id is "shadow_" + hex of the first 16 bytes of
 // SHA-256 of the content ([ShadowID]); a compressed-cache hit is used (the
 // original is stored again, so it stays expandable while in use, where the
 // reference leaves it to expire); on a miss the original is stored, the
@@ -45,7 +47,8 @@
 // MaxWorkBytes (4 MiB) to the compressor; later results pass through with
 // the reason, so one request cannot hold the compressor, or the rate limit
 // all clients share. Metrics count cache hits and misses, compressions ok
-// and failed, bytes saved and results cut by those bounds.
+// and failed, bytes saved and results cut by those bounds. Bytes saved are
+// net: [Pipe.Unsave] takes off what an answered expansion gave back.
 //
 // Strategies: [Passthrough], [Simple] (first N words, for tests), [API] (an
 // HTTP service: POST {model, tool_name, content, query} → {"compressed"}),
@@ -110,6 +113,14 @@
 // model sent it; when phantom calls were stripped, or the stream names
 // expand_context at all, the final message is re-streamed instead, so the
 // phantom tool never leaks. A cut stream is 502, never a partial answer.
-// Upstream error statuses are relayed with their headers (Retry-After).
-// Every outcome, upstream call, expansion and bound reaches the [Observer].
+// Upstream error statuses are relayed with their headers (Retry-After), and
+// logged in one line with the path, the upstream URL, the status and the
+// first 200 bytes of the body, for routes and passthrough paths alike.
+// The upstream URL is normalized where routes are made
+// ([NormalizeUpstream]): a trailing "/" and a trailing "/v1" are dropped,
+// so the SDKs' base URL (http://host/v1) and the server's root
+// (http://host) both forward POST /v1/chat/completions, and GET /v1/models,
+// to http://host/v1/…, never /v1/v1/…. Every outcome, upstream call,
+// expansion and bound (a tool result over max_bytes included) reaches the
+// [Observer].
 package gateway

@@ -39,8 +39,9 @@ const (
 	LimitJSONValues  = "json_values"
 	LimitJSONNesting = "json_nesting"
 	LimitConcurrency = "concurrency"
-	LimitResults     = "results" // a tool result passed through: max_results reached
-	LimitWork        = "work"    // a tool result passed through: max_work_bytes reached
+	LimitResults     = "results"   // a tool result passed through: max_results reached
+	LimitWork        = "work"      // a tool result passed through: max_work_bytes reached
+	LimitMaxBytes    = "max_bytes" // a tool result passed through: longer than max_bytes
 )
 
 // NopObserver ignores every event.

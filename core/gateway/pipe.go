@@ -187,6 +187,10 @@ type Result struct {
 	Bytes int    `json:"bytes"`
 	// Saved is len(content) − len(Text) for a compressed output.
 	Saved int `json:"saved,omitempty"`
+	// Limit is the bound that made a result pass through uncompressed
+	// (LimitResults, LimitWork, LimitMaxBytes), for Observer.Limited;
+	// empty otherwise.
+	Limit string `json:"-"`
 }
 
 // Metrics count what the pipe did.
@@ -195,7 +199,9 @@ type Metrics struct {
 	CacheMisses        int64 `json:"cache_misses"`
 	CompressionsOK     int64 `json:"compressions_ok"`
 	CompressionsFailed int64 `json:"compressions_failed"`
-	BytesSaved         int64 `json:"bytes_saved"`
+	// BytesSaved is net: the bytes compression removed from requests,
+	// minus those answered expansions gave back ([Pipe.Unsave]).
+	BytesSaved int64 `json:"bytes_saved"`
 	// Limited counts results passed through because their request's
 	// compression budget (MaxResults, MaxWorkBytes) was spent.
 	Limited int64 `json:"limited"`
@@ -248,6 +254,15 @@ func (p *Pipe) Metrics() Metrics {
 	return Metrics{p.hits.Load(), p.misses.Load(), p.ok.Load(), p.failed.Load(), p.saved.Load(), p.limited.Load()}
 }
 
+// Unsave subtracts n bytes from the bytes saved, so that
+// Metrics().BytesSaved is net: the gateway calls it with what an answered
+// expansion gave back to the model. n <= 0 does nothing.
+func (p *Pipe) Unsave(n int) {
+	if n > 0 {
+		p.saved.Add(-int64(n))
+	}
+}
+
 // Store returns the pipe's store.
 func (p *Pipe) Store() Store { return p.opts.Store }
 
@@ -296,8 +311,9 @@ func (p *Pipe) skipped(o ToolOutput) bool {
 // spent.
 func (p *Pipe) overBudget(o ToolOutput, sent int, work int64) Result {
 	p.limited.Add(1)
-	r := Result{Index: o.Index, Tool: o.Tool, Text: o.Content, Bytes: len(o.Content), Action: ActionPassthrough}
+	r := Result{Index: o.Index, Tool: o.Tool, Text: o.Content, Bytes: len(o.Content), Action: ActionPassthrough, Limit: LimitWork}
 	if sent >= p.cfg.MaxResults {
+		r.Limit = LimitResults
 		r.Reason = fmt.Sprintf("limit: max_results %d reached in this request", p.cfg.MaxResults)
 	} else {
 		r.Reason = fmt.Sprintf("limit: max_work_bytes %d reached in this request (%d bytes sent)", p.cfg.MaxWorkBytes, work)
@@ -324,7 +340,7 @@ func (p *Pipe) one(ctx context.Context, o ToolOutput, query string) (Result, err
 		r.Action, r.Reason = ActionPassthrough, fmt.Sprintf("%d bytes <= min_bytes %d", n, p.cfg.MinBytes)
 		return r, nil
 	case n > p.cfg.MaxBytes:
-		r.Action, r.Reason = ActionPassthrough, fmt.Sprintf("%d bytes > max_bytes %d", n, p.cfg.MaxBytes)
+		r.Action, r.Reason, r.Limit = ActionPassthrough, fmt.Sprintf("%d bytes > max_bytes %d", n, p.cfg.MaxBytes), LimitMaxBytes
 		return r, nil
 	}
 	id := ShadowID(o.Content)

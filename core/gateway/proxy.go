@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/toolout/toolout/core"
 )
@@ -62,24 +63,89 @@ type Proxy struct {
 
 // NewProxy returns a Proxy with the route of g in front of upstream, which
 // is also where other paths go; add routes with [Proxy.Handle] and set
-// Limits, Observer and Metrics before serving.
+// Limits, Observer and Metrics before serving. upstream is normalized
+// ([NormalizeUpstream]): http://host/v1 and http://host are the same.
 func NewProxy(g *Gateway, upstream *url.URL, client *http.Client) *Proxy {
 	if client == nil {
 		client = http.DefaultClient
 	}
-	rp := httputil.NewSingleHostReverseProxy(upstream)
-	rp.Transport = client.Transport
-	p := &Proxy{Client: client, passthrough: rp, Limits: Limits{}.WithDefaults(), Observer: NopObserver{}, routes: map[string]Route{}}
+	p := &Proxy{Client: client, Limits: Limits{}.WithDefaults(), Observer: NopObserver{}, routes: map[string]Route{}}
+	p.passthrough = p.reverseProxy(NormalizeUpstream(upstream, g.Wire.Path()))
 	p.Handle(g, upstream)
 	return p
 }
 
 // Handle adds (or replaces) the route of g's wire path, forwarding to
-// upstream. Call it before serving.
+// upstream, normalized ([NormalizeUpstream]). Call it before serving.
 func (p *Proxy) Handle(g *Gateway, upstream *url.URL) {
+	upstream = NormalizeUpstream(upstream, g.Wire.Path())
+	p.routes[g.Wire.Path()] = Route{Gateway: g, Upstream: upstream, passthrough: p.reverseProxy(upstream)}
+}
+
+// NormalizeUpstream returns the base URL the proxy joins request paths to:
+// u without trailing slashes and, when wirePath starts with "/v1/",
+// without trailing "/v1" segments, so that the SDKs' base URL form
+// (http://host/v1) and the server's root (http://host) both send POST
+// /v1/chat/completions to http://host/v1/chat/completions, never to
+// /v1/v1/…. Anything else (a path prefix, the query) is kept; u is not
+// modified. It is idempotent.
+func NormalizeUpstream(u *url.URL, wirePath string) *url.URL {
+	v1 := strings.HasPrefix(wirePath, "/v1/")
+	trim := func(path string) string {
+		for {
+			path = strings.TrimRight(path, "/")
+			if !v1 || !strings.HasSuffix(path, "/v1") {
+				return path
+			}
+			path = strings.TrimSuffix(path, "/v1")
+		}
+	}
+	n := *u
+	n.Path, n.RawPath = trim(n.Path), trim(n.RawPath)
+	return &n
+}
+
+// reverseProxy forwards the paths the gateway does not transform to
+// upstream, unchanged, and logs the upstream's error statuses (4xx, 5xx)
+// with the start of their body.
+func (p *Proxy) reverseProxy(upstream *url.URL) *httputil.ReverseProxy {
 	rp := httputil.NewSingleHostReverseProxy(upstream)
 	rp.Transport = p.Client.Transport
-	p.routes[g.Wire.Path()] = Route{Gateway: g, Upstream: upstream, passthrough: rp}
+	rp.ModifyResponse = func(resp *http.Response) error {
+		if resp.StatusCode < 400 || resp.Request == nil {
+			return nil
+		}
+		head, _ := io.ReadAll(io.LimitReader(resp.Body, logBodyBytes))
+		resp.Body = struct {
+			io.Reader
+			io.Closer
+		}{io.MultiReader(bytes.NewReader(head), resp.Body), resp.Body}
+		text := logLine(head)
+		if enc := resp.Header.Get("Content-Encoding"); enc != "" && enc != "identity" {
+			text = "(" + enc + " body)"
+		}
+		out := resp.Request.URL
+		path := strings.TrimPrefix(out.Path, upstream.Path) // the client's path
+		p.logf("gateway: %s: upstream %s answered %d: %s", path, out.Redacted(), resp.StatusCode, text)
+		return nil
+	}
+	return rp
+}
+
+// logBodyBytes is how much of an upstream error body a log line shows.
+const logBodyBytes = 200
+
+// logLine is the start of a body as one printable line: invalid UTF-8
+// dropped, control characters and runs of spaces made one space.
+func logLine(b []byte) string {
+	s := strings.ToValidUTF8(string(b[:min(len(b), logBodyBytes)]), "")
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, s)
+	return strings.Join(strings.Fields(s), " ")
 }
 
 // passthroughFor is the reverse proxy of a path the gateway does not
@@ -99,6 +165,7 @@ type upstreamStatus struct {
 	code   int
 	header http.Header
 	body   []byte
+	url    string // the upstream URL called, redacted, for the log
 }
 
 func (e *upstreamStatus) Error() string {
@@ -269,17 +336,15 @@ func (p *Proxy) serveRoute(w http.ResponseWriter, r *http.Request, route Route) 
 	return OutcomeOK
 }
 
-// observe reports the expansions and the per-request bounds of a request.
+// observe reports the expansions and the per-result bounds of a request
+// (max_results, max_work_bytes, max_bytes: Result.Limit).
 func (p *Proxy) observe(out Outcome) {
 	for _, e := range out.Expansions {
 		p.observer().Expansion(e.Answer)
 	}
 	for _, res := range out.Results {
-		switch {
-		case strings.HasPrefix(res.Reason, "limit: max_results"):
-			p.observer().Limited(LimitResults)
-		case strings.HasPrefix(res.Reason, "limit: max_work_bytes"):
-			p.observer().Limited(LimitWork)
+		if res.Limit != "" {
+			p.observer().Limited(res.Limit)
 		}
 	}
 }
@@ -295,6 +360,11 @@ func (p *Proxy) fail(w http.ResponseWriter, r *http.Request, wire Wire, err erro
 	var us *upstreamStatus
 	switch {
 	case errors.As(err, &us):
+		where := "upstream"
+		if us.url != "" {
+			where += " " + us.url
+		}
+		p.logf("gateway: %s: %s answered %d: %s", r.URL.Path, where, us.code, logLine(us.body))
 		copyHeaders(w.Header(), us.header)
 		w.WriteHeader(us.code)
 		_, _ = w.Write(us.body)
@@ -350,7 +420,7 @@ func (p *Proxy) forward(ctx context.Context, route Route, clientHeader http.Head
 	case int64(len(raw)) > l.MaxResponseBytes:
 		return nil, nil, nil, fmt.Errorf("%w: response larger than %d bytes", ErrUpstream, l.MaxResponseBytes)
 	case resp.StatusCode != http.StatusOK:
-		return nil, nil, nil, &upstreamStatus{code: resp.StatusCode, header: resp.Header, body: raw}
+		return nil, nil, nil, &upstreamStatus{code: resp.StatusCode, header: resp.Header, body: raw, url: u.Redacted()}
 	case !stream:
 		return raw, resp.Header, nil, nil
 	}

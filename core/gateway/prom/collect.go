@@ -19,6 +19,7 @@ import (
 type pipeCollector struct {
 	pipe                       func() gateway.Metrics
 	compressions, cache, saved *prometheus.Desc
+	savedHigh                  atomic.Int64 // the highest net bytes saved exported
 }
 
 func newPipeCollector(pipe func() gateway.Metrics) *pipeCollector {
@@ -31,7 +32,8 @@ func newPipeCollector(pipe func() gateway.Metrics) *pipeCollector {
 			"Lookups of a compressed text in the store before compressing, by result (hit, miss).",
 			[]string{"result"}, nil),
 		saved: prometheus.NewDesc(namespace+"bytes_saved_total",
-			"Bytes removed from requests by compression (original length minus compressed text).",
+			"Bytes removed from requests by compression (original length minus compressed text), "+
+				"net of what answered expansions gave back; it holds its value while expansions outpace savings.",
 			nil, nil),
 	}
 }
@@ -48,7 +50,20 @@ func (c *pipeCollector) Collect(ch chan<- prometheus.Metric) {
 	ch <- constMetric(c.compressions, prometheus.CounterValue, float64(m.CompressionsFailed), "failed")
 	ch <- constMetric(c.cache, prometheus.CounterValue, float64(m.CacheHits), "hit")
 	ch <- constMetric(c.cache, prometheus.CounterValue, float64(m.CacheMisses), "miss")
-	ch <- constMetric(c.saved, prometheus.CounterValue, float64(m.BytesSaved))
+	ch <- constMetric(c.saved, prometheus.CounterValue, float64(c.high(m.BytesSaved)))
+}
+
+// high returns the highest of saved and every value exported before: the
+// pipe's net bytes saved drops when an expansion gives bytes back, and a
+// counter that went down would read as a reset (rate() counting the whole
+// total again).
+func (c *pipeCollector) high(saved int64) int64 {
+	for {
+		h := c.savedHigh.Load()
+		if saved <= h || c.savedHigh.CompareAndSwap(h, saved) {
+			return max(h, saved)
+		}
+	}
 }
 
 // constMetric is prometheus.NewConstMetric that reports an error as an

@@ -30,10 +30,12 @@
 //	                                                original, missing, repeated, not_available
 //	limited_total{limit}                   counter  requests refused or cut by a bound (Observer.Limited):
 //	                                                body_bytes, json_values, json_nesting, results,
-//	                                                work, concurrency
+//	                                                work, concurrency; max_bytes counts tool results
+//	                                                passed through as longer than max_bytes
 //	compressions_total{result}             counter  from the pipe: ok (kept compressed), failed
 //	cache_total{result}                    counter  from the pipe: hit, miss (compressed-text reuse)
-//	bytes_saved_total                      counter  from the pipe: bytes removed by compression
+//	bytes_saved_total                      counter  from the pipe: bytes removed by compression, net of
+//	                                                what answered expansions gave back (Pipe.Unsave)
 //	store_entries{kind}                    gauge    from Store.Stats: original, compressed
 //	store_bytes                            gauge    from Store.Stats: keys and values of both kinds
 //	store_errors_total                     counter  scrapes whose Store.Stats failed or timed out
@@ -62,6 +64,11 @@
 //     the store_entries and store_bytes samples of that scrape and
 //     increments store_errors_total, which the same scrape shows; the rest
 //     of the scrape is served as usual.
+//   - bytes_saved_total is the pipe's net Metrics().BytesSaved, which drops
+//     when an expansion gives bytes back. A counter must not go down (a
+//     drop reads as a reset, and rate() would count the whole total again),
+//     so the metric holds the highest value it has shown (at least 0) until
+//     the net passes it again.
 //   - nil pipe or nil store leaves their metrics out rather than exporting
 //     zeros that would read as real.
 //   - Handler uses promhttp.HandlerFor with ContinueOnError (a failing

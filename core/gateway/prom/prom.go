@@ -30,7 +30,7 @@ var (
 	answers = []string{gateway.AnswerOriginal, gateway.AnswerMissing, gateway.AnswerRepeated,
 		gateway.AnswerNotAvailable}
 	limits = []string{gateway.LimitBodyBytes, gateway.LimitJSONValues, gateway.LimitJSONNesting,
-		gateway.LimitResults, gateway.LimitWork, gateway.LimitConcurrency}
+		gateway.LimitResults, gateway.LimitWork, gateway.LimitMaxBytes, gateway.LimitConcurrency}
 )
 
 // upstreamBuckets suit LLM calls: from a fast cached answer to a long

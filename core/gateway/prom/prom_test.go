@@ -25,7 +25,7 @@ var (
 	answers = []string{gateway.AnswerOriginal, gateway.AnswerMissing, gateway.AnswerRepeated,
 		gateway.AnswerNotAvailable}
 	limits = []string{gateway.LimitBodyBytes, gateway.LimitJSONValues, gateway.LimitJSONNesting,
-		gateway.LimitResults, gateway.LimitWork, gateway.LimitConcurrency}
+		gateway.LimitResults, gateway.LimitWork, gateway.LimitMaxBytes, gateway.LimitConcurrency}
 )
 
 func okStore(st gateway.StoreStats) *fakeStore {
