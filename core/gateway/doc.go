@@ -93,11 +93,19 @@
 // any of them); otherwise the original verbatim, [ExpandMissing] for an
 // expired original, [ExpandRepeated] for an id already expanded in this
 // request. Calls to expand_context are intercepted whenever expansion is
-// enabled, offered or not: the gateway owns that tool name. It appends the
-// calls and answers to the request and forwards again, for at most
-// MaxExpandRounds (5) rounds; calls left after that are stripped. Phantom
-// calls never reach the client, and expansion answers are never compressed
-// (they are added after the pipe ran and never go back to the client).
+// enabled, offered or not (but in a stream that was not offered the tool:
+// see Proxy): the gateway owns that tool name. It appends the calls and
+// answers to the request and forwards again, for at most MaxExpandRounds
+// (5) rounds; calls left after that are stripped, and when nothing else is
+// left (no text, no real call) the request fails with [ErrCapped], which
+// the proxy answers as a 502 in the API's error shape, never an empty
+// answer. Phantom calls never reach the client, and expansion answers are
+// never compressed (they are added after the pipe ran and never go back to
+// the client). After several rounds, every integer of the final response's
+// usage object is the sum over the rounds (input, output, cached tokens),
+// and bytes saved are counted net: an original expanded in the request
+// that compressed it gives back the bytes its compression saved
+// ([Pipe.Unsave]).
 //
 // # Proxy
 //
@@ -107,12 +115,21 @@
 // body bytes (413), JSON tokens and nesting checked in one pass without
 // allocation before the parse (413, 400), requests in flight (503 with
 // Retry-After), each upstream call's time (504) and response size (502).
-// A body that is not a JSON object is 400. A streaming request is
+// A body that is not a JSON object is 400. A streaming request that offers
+// no expand_context (nothing was issued into it) is relayed as the
+// upstream streams it, every read flushed at once, so the first byte comes
+// as fast as without the gateway; a model that calls the tool anyway
+// reaches the client as without the gateway (there is nothing of this
+// conversation to give it). A streaming request that offers it is
 // buffered: the stream is read whole, assembled to detect phantom calls,
 // retried with the expansions, and the final stream is relayed as the
-// model sent it; when phantom calls were stripped, or the stream names
-// expand_context at all, the final message is re-streamed instead, so the
-// phantom tool never leaks. A cut stream is 502, never a partial answer.
+// model sent it when it was the only round; after several rounds (its
+// usage is their sum), when phantom calls were stripped, or when the
+// stream names expand_context at all, the final message is re-streamed
+// instead, so the phantom tool never leaks. A buffered stream cut is 502,
+// never a partial answer; a relayed one ends where the upstream cut it,
+// and is logged. Every answer of a route carries [RoundsHeader], the
+// number of forwards.
 // Upstream error statuses are relayed with their headers (Retry-After), and
 // logged in one line with the path, the upstream URL, the status and the
 // first 200 bytes of the body, for routes and passthrough paths alike.

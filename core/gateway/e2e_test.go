@@ -355,14 +355,27 @@ var _ = Describe("the expand_context loop", func() {
 		Expect(out.Expansions[0].Answer).To(Equal("missing"))
 	})
 
-	It("stops after five expansion rounds and strips the calls left", func() {
+	It("stops after five expansion rounds and strips the calls left; with nothing else left, that is ErrCapped, not an empty answer", func() {
 		llm, _ := fakes.NewLLM([]fakes.Step{{Match: fakes.Match{Tag: core.SiteGatewayUpstream}, Times: 6, Respond: expand(shadow)}}, fakes.Options{})
+		g := newGateway(true)
+		out, err := g.Handle(ctx, chatBody("1", "t", content, false), upstream(llm))
+		Expect(err).To(MatchError(gateway.ErrCapped))
+		Expect(out.Rounds).To(Equal(6))
+		Expect(out.Capped).To(BeTrue())
+		Expect(llm.Check()).To(Succeed())
+	})
+
+	It("stops after five expansion rounds and gives the text the model wrote beside the calls left", func() {
+		respond := expand(shadow)
+		respond.Text = ptr("Still looking.")
+		llm, _ := fakes.NewLLM([]fakes.Step{{Match: fakes.Match{Tag: core.SiteGatewayUpstream}, Times: 6, Respond: respond}}, fakes.Options{})
 		g := newGateway(true)
 		out, err := g.Handle(ctx, chatBody("1", "t", content, false), upstream(llm))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(out.Rounds).To(Equal(6))
 		Expect(out.Capped).To(BeTrue())
 		Expect(string(out.Response)).NotTo(ContainSubstring("expand_context"))
+		Expect(string(out.Response)).To(ContainSubstring(`"Still looking."`))
 		Expect(llm.Check()).To(Succeed())
 	})
 

@@ -126,17 +126,38 @@ func (g *Gateway) Handle(ctx context.Context, body []byte, up Upstream) (Outcome
 
 // HandleConversation is [Gateway.Handle] on a request already read.
 func (g *Gateway) HandleConversation(ctx context.Context, c *Conversation, up Upstream) (Outcome, error) {
-	var out Outcome
 	body, results, err := g.PrepareConversation(ctx, c)
-	out.Results = results
 	if err != nil {
-		return out, err
+		return Outcome{Results: results}, err
 	}
+	return g.HandlePrepared(ctx, body, results, up)
+}
+
+// Offers reports whether a request prepared into these results offers the
+// phantom tool: expansion is on and the gateway issued a marker into it.
+func (g *Gateway) Offers(results []Result) bool { return g.Expand && len(issuedIDs(results)) > 0 }
+
+// HandlePrepared runs the expand loop of [Gateway.Handle] on a request
+// already prepared (body to forward, the pipe's results). When it forwarded
+// more than once, the final response's usage is the sum over every round
+// (input, output, cached: every integer of its usage object). When the loop
+// stops at MaxRounds with phantom calls pending, they are stripped; if that
+// leaves no text and no real call, the error is ErrCapped rather than an
+// empty answer.
+func (g *Gateway) HandlePrepared(ctx context.Context, body []byte, results []Result, up Upstream) (Outcome, error) {
+	out := Outcome{Results: results}
 	maxRounds := g.MaxRounds
 	if maxRounds <= 0 {
 		maxRounds = MaxExpandRounds
 	}
 	seen, issued := map[string]bool{}, issuedIDs(results)
+	saved := map[string]int{} // bytes each output compressed now saved
+	for _, r := range results {
+		if r.Action == ActionCompressed {
+			saved[r.ShadowID] = r.Saved
+		}
+	}
+	usage := usageSum{}
 	for round := 1; ; round++ {
 		out.Rounds = round
 		if g.KeepForwarded || len(out.Forwarded) == 0 {
@@ -149,6 +170,7 @@ func (g *Gateway) HandleConversation(ctx context.Context, c *Conversation, up Up
 			return out, fmt.Errorf("gateway: round %d: %w", round, err)
 		}
 		out.Response = resp
+		usage.add(resp)
 		if !g.Expand {
 			return out, nil
 		}
@@ -157,25 +179,52 @@ func (g *Gateway) HandleConversation(ctx context.Context, c *Conversation, up Up
 			return out, fmt.Errorf("%w: round %d: response: %w", ErrUpstream, round, err)
 		}
 		if len(calls) == 0 {
+			out.Response = g.summed(out, usage)
 			return out, nil
 		}
 		if round > maxRounds {
-			out.Capped = true
-			g.logf("gateway: expand loop capped at %d rounds; %d phantom call(s) dropped", maxRounds, len(calls))
-			out.Response, err = g.Wire.StripPhantom(resp)
-			return out, err
+			return g.capped(out, usage, resp, maxRounds, len(calls))
 		}
 		answers := make([]string, len(calls))
 		for i, c := range calls {
 			e := Expansion{Round: round, CallID: c.ID, ShadowID: c.ShadowID}
 			e.Answer, answers[i] = g.answer(ctx, c.ShadowID, issued, seen)
 			g.logf("gateway: round %d: expand_context %s: %s", round, c.ShadowID, e.Answer)
+			if e.Answer == AnswerOriginal {
+				g.Pipe.Unsave(saved[c.ShadowID]) // the saving this request counted is undone
+			}
 			out.Expansions = append(out.Expansions, e)
 		}
 		if body, err = g.Wire.AppendExpansions(body, resp, calls, answers); err != nil {
 			return out, err
 		}
 	}
+}
+
+// summed is the final response with the usage of every round when there
+// were several.
+func (g *Gateway) summed(out Outcome, usage usageSum) []byte {
+	if out.Rounds == 1 {
+		return out.Response
+	}
+	return usage.apply(out.Response)
+}
+
+// capped ends a loop stopped at the cap: the response without its phantom
+// calls and with the summed usage, or ErrCapped when nothing is left of it.
+func (g *Gateway) capped(out Outcome, usage usageSum, resp []byte, maxRounds, pending int) (Outcome, error) {
+	out.Capped = true
+	g.logf("gateway: expand loop capped at %d rounds; %d phantom call(s) dropped", maxRounds, pending)
+	stripped, err := g.Wire.StripPhantom(resp)
+	if err != nil {
+		return out, err
+	}
+	out.Response = stripped
+	if !hasAnswer(stripped) {
+		return out, fmt.Errorf("gateway: %w (%d rounds)", ErrCapped, maxRounds)
+	}
+	out.Response = g.summed(out, usage)
+	return out, nil
 }
 
 // answer looks up one expand_context call. An id the gateway did not issue

@@ -289,6 +289,15 @@ func (p *Proxy) serveRoute(w http.ResponseWriter, r *http.Request, route Route) 
 		return refused()
 	}
 	stream := conv.Stream
+	g := route.Gateway
+	body, results, err := g.PrepareConversation(r.Context(), conv)
+	if err != nil {
+		return p.fail(w, r, g.Wire, err)
+	}
+	if stream && !g.Offers(results) {
+		p.observe(Outcome{Results: results, Rounds: 1})
+		return p.streamThrough(w, r, route, body)
+	}
 	var lastHeader http.Header
 	var lastStream []byte
 	up := func(ctx context.Context, round int, fwd []byte) ([]byte, error) {
@@ -296,7 +305,8 @@ func (p *Proxy) serveRoute(w http.ResponseWriter, r *http.Request, route Route) 
 		lastHeader, lastStream = header, raw
 		return resp, err
 	}
-	out, err := route.Gateway.HandleConversation(r.Context(), conv, up)
+	out, err := g.HandlePrepared(r.Context(), body, results, up)
+	w.Header().Set(RoundsHeader, strconv.Itoa(out.Rounds))
 	if err != nil {
 		if errors.Is(err, ErrUnassembled) && !bytes.Contains(lastStream, []byte(`"`+ExpandToolName+`"`)) {
 			// A stream the assembly cannot read (say, thinking blocks) and
@@ -317,13 +327,14 @@ func (p *Proxy) serveRoute(w http.ResponseWriter, r *http.Request, route Route) 
 		return OutcomeOK
 	}
 	w.Header().Set("Content-Type", "text/event-stream")
-	if !out.Capped && (!route.Gateway.Expand || !bytes.Contains(lastStream, []byte(`"`+ExpandToolName+`"`))) {
+	if out.Rounds == 1 && !out.Capped && (!route.Gateway.Expand || !bytes.Contains(lastStream, []byte(`"`+ExpandToolName+`"`))) {
 		_, _ = w.Write(lastStream) // the model's own stream, as it came
 		return OutcomeOK
 	}
-	// Phantom calls were stripped, or the stream names the phantom tool in
-	// a way the assembly may not have seen as a call: never relay it, send
-	// the final message as a stream of its own.
+	// Several rounds (the usage is their sum), phantom calls stripped, or a
+	// stream that names the phantom tool in a way the assembly may not have
+	// seen as a call: never relay it, send the final message as a stream of
+	// its own.
 	final, err := route.Gateway.Wire.StripPhantom(out.Response)
 	if err != nil {
 		final = out.Response
@@ -369,6 +380,11 @@ func (p *Proxy) fail(w http.ResponseWriter, r *http.Request, wire Wire, err erro
 		w.WriteHeader(us.code)
 		_, _ = w.Write(us.body)
 		return OutcomeUpstreamError
+	case errors.Is(err, ErrCapped):
+		// Never an empty answer: the API's error, with why.
+		p.logf("gateway: %s: %v", r.URL.Path, err)
+		writeError(w, wire, http.StatusBadGateway, strings.TrimPrefix(err.Error(), "gateway: "))
+		return OutcomeUpstreamError
 	case r.Context().Err() != nil:
 		p.logf("gateway: %s: client went away: %v", r.URL.Path, err)
 		return OutcomeCanceled
@@ -395,15 +411,10 @@ func (p *Proxy) forward(ctx context.Context, route Route, clientHeader http.Head
 	l := p.Limits.WithDefaults()
 	ctx, cancel := context.WithTimeout(ctx, l.UpstreamTimeout)
 	defer cancel()
-	u := *route.Upstream
-	u.Path = strings.TrimSuffix(u.Path, "/") + route.Gateway.Wire.Path()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u.String(), bytes.NewReader(fwd))
+	req, err := p.upstreamRequest(ctx, route, clientHeader, fwd, round)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	copyHeaders(req.Header, clientHeader)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set(RoundHeader, strconv.Itoa(round))
 	name := route.Gateway.Wire.Name()
 	start := p.Sources.Time()
 	resp, err := p.Client.Do(req)
@@ -420,7 +431,7 @@ func (p *Proxy) forward(ctx context.Context, route Route, clientHeader http.Head
 	case int64(len(raw)) > l.MaxResponseBytes:
 		return nil, nil, nil, fmt.Errorf("%w: response larger than %d bytes", ErrUpstream, l.MaxResponseBytes)
 	case resp.StatusCode != http.StatusOK:
-		return nil, nil, nil, &upstreamStatus{code: resp.StatusCode, header: resp.Header, body: raw, url: u.Redacted()}
+		return nil, nil, nil, &upstreamStatus{code: resp.StatusCode, header: resp.Header, body: raw, url: req.URL.Redacted()}
 	case !stream:
 		return raw, resp.Header, nil, nil
 	}

@@ -1,0 +1,93 @@
+package bench
+
+import (
+	"bufio"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/toolout/toolout/core/gateway"
+	"github.com/toolout/toolout/core/gateway/memstore"
+	"github.com/toolout/toolout/core/gateway/openai"
+)
+
+// BenchmarkGatewayTTFB is the time to the first byte of a streamed answer
+// with nothing to expand, straight from the upstream and through the
+// gateway's proxy, timed in pairs (the side that goes first alternates). The
+// upstream sends its first event at once and the rest only when the client
+// has read that first byte, as a model streams tokens while it still
+// generates: a proxy that buffered the stream would never see its end.
+// Metrics: the medians of both sides in microseconds and of the gateway's
+// added time (the issue's goal: within 20 ms of the direct figure).
+func BenchmarkGatewayTTFB(b *testing.B) {
+	proceed := make(chan struct{}, 1)
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "text/event-stream")
+		_, _ = io.WriteString(w, `data: {"id":"c","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{"content":"first"}}]}`+"\n\n")
+		w.(http.Flusher).Flush()
+		select {
+		case <-proceed:
+		case <-r.Context().Done():
+			return
+		}
+		_, _ = io.WriteString(w, `data: {"id":"c","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}`+"\n\ndata: [DONE]\n\n")
+	}))
+	defer up.Close()
+	u, _ := url.Parse(up.URL)
+	p, err := gateway.NewPipe(gateway.Options{Compressor: gateway.Simple{Words: 8}, Store: memstore.New(gateway.StoreOptions{})})
+	if err != nil {
+		b.Fatal(err)
+	}
+	front := httptest.NewServer(gateway.NewProxy(&gateway.Gateway{Pipe: p, Wire: openai.Wire{}, Expand: true}, u, up.Client()))
+	defer front.Close()
+	body := `{"model":"m","stream":true,"messages":[{"role":"user","content":"which host failed?"},` +
+		`{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"logs","arguments":"{}"}}]},` +
+		`{"role":"tool","tool_call_id":"c1","content":"a small result"}]}`
+	ttfb := func(base string) time.Duration {
+		start := time.Now()
+		resp, err := http.Post(base+"/v1/chat/completions", "application/json", strings.NewReader(body))
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer resp.Body.Close()
+		rd := bufio.NewReader(resp.Body)
+		if _, err := rd.ReadByte(); err != nil {
+			b.Fatal(err)
+		}
+		d := time.Since(start)
+		proceed <- struct{}{}
+		if _, err := io.Copy(io.Discard, rd); err != nil {
+			b.Fatal(err)
+		}
+		return d
+	}
+	var direct, through, added []float64
+	for i := 0; b.Loop(); i++ {
+		var d, g time.Duration
+		if i%2 == 0 {
+			d, g = ttfb(up.URL), ttfb(front.URL)
+		} else {
+			g, d = ttfb(front.URL), ttfb(up.URL)
+		}
+		direct, through, added = append(direct, us(d)), append(through, us(g)), append(added, us(g-d))
+	}
+	b.ReportMetric(median(direct), "direct-us")
+	b.ReportMetric(median(through), "gateway-us")
+	b.ReportMetric(median(added), "added-us")
+}
+
+func us(d time.Duration) float64 { return float64(d) / float64(time.Microsecond) }
+
+func median(v []float64) float64 {
+	slices.Sort(v)
+	if len(v)%2 == 1 {
+		return v[len(v)/2]
+	}
+	return (v[len(v)/2-1] + v[len(v)/2]) / 2
+}

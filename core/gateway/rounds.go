@@ -1,0 +1,98 @@
+package gateway
+
+import (
+	"errors"
+	"strconv"
+
+	"github.com/toolout/toolout/core/gateway/jsonspan"
+)
+
+// RoundsHeader tells the client how many times the gateway forwarded its
+// request (1 without expansions), on every answer of a route.
+const RoundsHeader = "X-Toolout-Gateway-Rounds"
+
+// ErrCapped is the loop stopping at MaxRounds with the model still calling
+// expand_context and nothing else to give the client: no text and no real
+// tool call. The proxy answers it as an error in the API's shape, never as
+// an empty answer.
+var ErrCapped = errors.New("the model called expand_context in every round up to the cap and gave no answer")
+
+// usageSum adds up the numbers of the "usage" objects of every round's
+// response, by their path in the object (OpenAI's prompt_tokens,
+// completion_tokens, total_tokens and prompt_tokens_details.cached_tokens;
+// Anthropic's input_tokens, output_tokens and cache_* tokens; any other
+// integer a provider reports), so that the answer the client gets reports
+// what the whole exchange cost, not its last round.
+type usageSum map[string]int64
+
+// add adds the usage of one round's response; a response without usage, or
+// one that does not parse, adds nothing.
+func (u usageSum) add(resp []byte) {
+	root, err := jsonspan.Parse(resp)
+	if err != nil {
+		return
+	}
+	walkUsage(resp, root.Get("usage"), "", func(path string, v int64, _ *jsonspan.Node) { u[path] += v })
+}
+
+// apply returns resp with every integer of its usage object replaced by the
+// sum over the rounds; the object keeps its keys, order and other bytes.
+func (u usageSum) apply(resp []byte) []byte {
+	root, err := jsonspan.Parse(resp)
+	if err != nil {
+		return resp
+	}
+	var edits []jsonspan.Edit
+	walkUsage(resp, root.Get("usage"), "", func(path string, v int64, n *jsonspan.Node) {
+		if sum, ok := u[path]; ok && sum != v {
+			edits = append(edits, jsonspan.Edit{Start: n.Start, End: n.End, Text: strconv.AppendInt(nil, sum, 10)})
+		}
+	})
+	return jsonspan.Splice(resp, edits)
+}
+
+// walkUsage calls fn with the path and value of every integer in the usage
+// object n (objects nest; a path is its keys joined with ".").
+func walkUsage(body []byte, n *jsonspan.Node, prefix string, fn func(path string, v int64, n *jsonspan.Node)) {
+	if n == nil || n.Kind != '{' {
+		return
+	}
+	for i, k := range n.Keys {
+		v := n.Vals[i]
+		switch v.Kind {
+		case '{':
+			walkUsage(body, v, prefix+k+".", fn)
+		case 'n':
+			if x, err := strconv.ParseInt(string(body[v.Start:v.End]), 10, 64); err == nil {
+				fn(prefix+k, x, v)
+			}
+		}
+	}
+}
+
+// hasAnswer reports whether a response (phantom calls stripped) gives the
+// client something: a text or a tool call, in OpenAI's choices or in
+// Anthropic's content blocks.
+func hasAnswer(resp []byte) bool {
+	root, err := jsonspan.Parse(resp)
+	if err != nil {
+		return true // not ours to judge: relay it
+	}
+	for _, ch := range root.Get("choices").Items() {
+		m := ch.Get("message")
+		if len(m.Get("tool_calls").Items()) > 0 || jsonspan.ContentText(m.Get("content")) != "" {
+			return true
+		}
+	}
+	for _, b := range root.Get("content").Items() {
+		switch b.Get("type").Text() {
+		case "text":
+			if b.Get("text").Text() != "" {
+				return true
+			}
+		case "tool_use", "server_tool_use":
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,114 @@
+package gateway
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+)
+
+// streamChunk is the most bytes streamThrough reads before relaying them.
+const streamChunk = 32 << 10
+
+// upstreamRequest is the POST of one round to the route's upstream: the
+// client's headers (hop-by-hop ones dropped), JSON, and the round header.
+func (p *Proxy) upstreamRequest(ctx context.Context, route Route, clientHeader http.Header, fwd []byte, round int) (*http.Request, error) {
+	u := *route.Upstream
+	u.Path = strings.TrimSuffix(u.Path, "/") + route.Gateway.Wire.Path()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u.String(), bytes.NewReader(fwd))
+	if err != nil {
+		return nil, err
+	}
+	copyHeaders(req.Header, clientHeader)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set(RoundHeader, strconv.Itoa(round))
+	return req, nil
+}
+
+// streamThrough answers a streaming request that offers no expand_context:
+// nothing in its answer can be a call the gateway must answer, so the
+// upstream's stream is relayed as it arrives, each read flushed to the
+// client at once, with no added latency. It is bounded as a buffered
+// round is (the upstream timeout covers the whole stream, and a stream
+// over MaxResponseBytes is cut); an error status before the stream starts
+// is relayed as the buffered path relays it, and a stream cut after it
+// started ends the client's stream there (its last event incomplete,
+// which SDKs report as an error) and is logged. A model that calls
+// expand_context although it was not offered reaches the client as it
+// would without the gateway: nothing was issued into the conversation, so
+// there is nothing to answer from the store.
+func (p *Proxy) streamThrough(w http.ResponseWriter, r *http.Request, route Route, body []byte) string {
+	l := p.Limits.WithDefaults()
+	wire := route.Gateway.Wire
+	ctx, cancel := context.WithTimeout(r.Context(), l.UpstreamTimeout)
+	defer cancel()
+	req, err := p.upstreamRequest(ctx, route, r.Header, body, 1)
+	if err != nil {
+		return p.fail(w, r, wire, err)
+	}
+	start := p.Sources.Time()
+	resp, err := p.Client.Do(req)
+	if err != nil {
+		p.observer().Upstream(wire.Name(), 0, p.Sources.Time().Sub(start))
+		return p.fail(w, r, wire, fmt.Errorf("%w: %w", ErrUpstream, err))
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		raw, _ := io.ReadAll(io.LimitReader(resp.Body, l.MaxResponseBytes))
+		p.observer().Upstream(wire.Name(), resp.StatusCode, p.Sources.Time().Sub(start))
+		return p.fail(w, r, wire, &upstreamStatus{code: resp.StatusCode, header: resp.Header, body: raw, url: req.URL.Redacted()})
+	}
+	copyHeaders(w.Header(), resp.Header)
+	w.Header().Set(RoundsHeader, "1")
+	w.WriteHeader(http.StatusOK)
+	rc := http.NewResponseController(w)
+	_ = rc.Flush()
+	n, err := relay(w, rc, resp.Body, l.MaxResponseBytes)
+	p.observer().Upstream(wire.Name(), resp.StatusCode, p.Sources.Time().Sub(start))
+	switch {
+	case err == nil:
+		p.logf("gateway: %s: streamed through, %d bytes", r.URL.Path, n)
+		return OutcomeOK
+	case r.Context().Err() != nil:
+		p.logf("gateway: %s: client went away after %d bytes of the stream: %v", r.URL.Path, n, err)
+		return OutcomeCanceled
+	}
+	p.logf("gateway: %s: stream cut after %d bytes: %v", r.URL.Path, n, err)
+	return OutcomeUpstreamError
+}
+
+// errStreamTooLarge cuts a relayed stream over the response bound.
+var errStreamTooLarge = errors.New("stream larger than the response bound")
+
+// relay copies src to w as it arrives, flushing after every read, until src
+// ends (nil error), fails, w fails, or more than limit bytes came
+// (errStreamTooLarge, after relaying limit bytes). It returns the bytes
+// relayed.
+func relay(w io.Writer, rc *http.ResponseController, src io.Reader, limit int64) (int64, error) {
+	buf := make([]byte, streamChunk)
+	var total int64
+	for {
+		n, err := src.Read(buf)
+		if n > 0 {
+			if total+int64(n) > limit {
+				n = int(limit - total)
+				err = errStreamTooLarge
+			}
+			if _, werr := w.Write(buf[:n]); werr != nil {
+				return total, werr
+			}
+			total += int64(n)
+			_ = rc.Flush()
+		}
+		switch {
+		case err == io.EOF:
+			return total, nil
+		case err != nil:
+			return total, err
+		}
+	}
+}
