@@ -23,6 +23,7 @@ type events struct {
 	requests []string // route/outcome
 	limited  []string
 	statuses []int
+	answers  []string // expansions
 }
 
 func (e *events) Request(route, outcome string) {
@@ -37,7 +38,17 @@ func (e *events) Upstream(_ string, status int, _ time.Duration) {
 	e.statuses = append(e.statuses, status)
 }
 
-func (e *events) Expansion(string) {}
+func (e *events) Expansion(answer string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.answers = append(e.answers, answer)
+}
+
+func (e *events) expansions() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return append([]string(nil), e.answers...)
+}
 
 func (e *events) Limited(limit string) {
 	e.mu.Lock()

@@ -93,8 +93,7 @@
 // any of them); otherwise the original verbatim, [ExpandMissing] for an
 // expired original, [ExpandRepeated] for an id already expanded in this
 // request. Calls to expand_context are intercepted whenever expansion is
-// enabled, offered or not (but in a stream that was not offered the tool:
-// see Proxy): the gateway owns that tool name. It appends the calls and
+// enabled, offered or not: the gateway owns that tool name. It appends the calls and
 // answers to the request and forwards again, for at most MaxExpandRounds
 // (5) rounds; calls left after that are stripped, and when nothing else is
 // left (no text, no real call) the request fails with [ErrCapped], which
@@ -116,11 +115,11 @@
 // allocation before the parse (413, 400), requests in flight (503 with
 // Retry-After), each upstream call's time (504) and response size (502).
 // A body that is not a JSON object is 400. A streaming request that offers
-// no expand_context (nothing was issued into it) is relayed as the
-// upstream streams it, every read flushed at once, so the first byte comes
-// as fast as without the gateway; a model that calls the tool anyway
-// reaches the client as without the gateway (there is nothing of this
-// conversation to give it). A streaming request that offers it is
+// no expand_context (nothing was issued into it) and names neither the
+// tool nor a shadow marker is relayed as the upstream streams it, every
+// read flushed at once, so the first byte comes as fast as without the
+// gateway. Any other streaming request (one that offers the tool, or holds
+// a marker the gateway did not issue, which a model may try to expand) is
 // buffered: the stream is read whole, assembled to detect phantom calls,
 // retried with the expansions, and the final stream is relayed as the
 // model sent it when it was the only round; after several rounds (its
@@ -128,8 +127,10 @@
 // stream names expand_context at all, the final message is re-streamed
 // instead, so the phantom tool never leaks. A buffered stream cut is 502,
 // never a partial answer; a relayed one ends where the upstream cut it,
-// and is logged. Every answer of a route carries [RoundsHeader], the
-// number of forwards.
+// and is logged. Every answer of a route that was forwarded carries
+// [RoundsHeader], the number of forwards. A request stopped by the cap
+// with nothing to answer counts as outcome "capped"; its expansions count
+// as any others.
 // Upstream error statuses are relayed with their headers (Retry-After), and
 // logged in one line with the path, the upstream URL, the status and the
 // first 200 bytes of the body, for routes and passthrough paths alike.

@@ -221,7 +221,7 @@ func (g *Gateway) capped(out Outcome, usage usageSum, resp []byte, maxRounds, pe
 	}
 	out.Response = stripped
 	if !hasAnswer(stripped) {
-		return out, fmt.Errorf("gateway: %w (%d rounds)", ErrCapped, maxRounds)
+		return out, fmt.Errorf("gateway: %w (%d expansion rounds, %d forwards)", ErrCapped, maxRounds, out.Rounds)
 	}
 	out.Response = g.summed(out, usage)
 	return out, nil

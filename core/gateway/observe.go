@@ -29,6 +29,7 @@ const (
 	OutcomeTooLarge      = "too_large"      // 413: a body bound
 	OutcomeOverloaded    = "overloaded"     // 503: the concurrency bound
 	OutcomeUpstreamError = "upstream_error" // the upstream answered 4xx/5xx or failed
+	OutcomeCapped        = "capped"         // 502: the model called expand_context up to the cap and gave no answer
 	OutcomeCanceled      = "canceled"       // the client went away
 	OutcomeFailed        = "failed"         // the gateway failed (fail-closed compressor, store)
 )

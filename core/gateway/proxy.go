@@ -294,7 +294,7 @@ func (p *Proxy) serveRoute(w http.ResponseWriter, r *http.Request, route Route) 
 	if err != nil {
 		return p.fail(w, r, g.Wire, err)
 	}
-	if stream && !g.Offers(results) {
+	if stream && !g.Offers(results) && !mentionsPhantom(conv.Body) {
 		p.observe(Outcome{Results: results, Rounds: 1})
 		return p.streamThrough(w, r, route, body)
 	}
@@ -307,6 +307,7 @@ func (p *Proxy) serveRoute(w http.ResponseWriter, r *http.Request, route Route) 
 	}
 	out, err := g.HandlePrepared(r.Context(), body, results, up)
 	w.Header().Set(RoundsHeader, strconv.Itoa(out.Rounds))
+	p.observe(out) // expansions and bounds count whether the request then failed or not
 	if err != nil {
 		if errors.Is(err, ErrUnassembled) && !bytes.Contains(lastStream, []byte(`"`+ExpandToolName+`"`)) {
 			// A stream the assembly cannot read (say, thinking blocks) and
@@ -319,7 +320,6 @@ func (p *Proxy) serveRoute(w http.ResponseWriter, r *http.Request, route Route) 
 		return p.fail(w, r, route.Gateway.Wire, err)
 	}
 	p.logf("gateway: %s: %d output(s), %d round(s), %d expansion(s)", r.URL.Path, len(out.Results), out.Rounds, len(out.Expansions))
-	p.observe(out)
 	copyHeaders(w.Header(), lastHeader)
 	if !stream {
 		w.Header().Set("Content-Type", "application/json")
@@ -384,7 +384,7 @@ func (p *Proxy) fail(w http.ResponseWriter, r *http.Request, wire Wire, err erro
 		// Never an empty answer: the API's error, with why.
 		p.logf("gateway: %s: %v", r.URL.Path, err)
 		writeError(w, wire, http.StatusBadGateway, strings.TrimPrefix(err.Error(), "gateway: "))
-		return OutcomeUpstreamError
+		return OutcomeCapped
 	case r.Context().Err() != nil:
 		p.logf("gateway: %s: client went away: %v", r.URL.Path, err)
 		return OutcomeCanceled

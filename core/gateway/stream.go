@@ -37,10 +37,11 @@ func (p *Proxy) upstreamRequest(ctx context.Context, route Route, clientHeader h
 // over MaxResponseBytes is cut); an error status before the stream starts
 // is relayed as the buffered path relays it, and a stream cut after it
 // started ends the client's stream there (its last event incomplete,
-// which SDKs report as an error) and is logged. A model that calls
-// expand_context although it was not offered reaches the client as it
-// would without the gateway: nothing was issued into the conversation, so
-// there is nothing to answer from the store.
+// which SDKs report as an error) and is logged. The proxy takes this path
+// only for a body that names neither the phantom tool nor a shadow marker
+// (mentionsPhantom), so a model has no reason to call expand_context; one
+// that does all the same reaches the client as it would without the
+// gateway (nothing was issued into the conversation: nothing to answer).
 func (p *Proxy) streamThrough(w http.ResponseWriter, r *http.Request, route Route, body []byte) string {
 	l := p.Limits.WithDefaults()
 	wire := route.Gateway.Wire
@@ -79,6 +80,18 @@ func (p *Proxy) streamThrough(w http.ResponseWriter, r *http.Request, route Rout
 	}
 	p.logf("gateway: %s: stream cut after %d bytes: %v", r.URL.Path, n, err)
 	return OutcomeUpstreamError
+}
+
+// mentionsPhantom reports whether a request body names the phantom tool or
+// holds a shadow marker anywhere (a marker the gateway did not issue, a
+// forged one, a conversation about the tool): a model that sees one may
+// call expand_context although it was not offered, and such a stream is
+// buffered, so that the call is answered (not available) and never reaches
+// the client.
+func mentionsPhantom(body []byte) bool {
+	// The marker without its "<<<", which JSON encoders may escape
+	// (encoding/json writes \u003c).
+	return bytes.Contains(body, []byte(ExpandToolName)) || bytes.Contains(body, []byte(strings.TrimLeft(ShadowPrefix, "<")))
 }
 
 // errStreamTooLarge cuts a relayed stream over the response bound.

@@ -26,8 +26,9 @@
 //   expand    the model calls expand_context on round 1 and answers from the
 //             original on round 2;
 //   capped    the model calls expand_context on every round: the gateway stops
-//             after 5 expansions, strips the last call and, for a stream,
-//             re-streams the final message itself;
+//             after 5 expansions and strips the last call; with the text
+//             beside it (Anthropic) the client gets that, re-streamed for a
+//             stream; with nothing else (OpenAI) a 502 error the SDK raises;
 //   thinking  (Anthropic) extended thinking on: answers start with a signed
 //             thinking block, and the fake model enforces the API's rule that
 //             the last assistant message starts with one.
@@ -262,19 +263,31 @@ function upstreamSummary(calls) {
 async function runCall(call, scenario, env) {
   const name = `${call.name}${scenario.key === 'expand' ? '' : ` [${scenario.key}]`}`;
   const from = env.fake.seen.length;
+  const capped = scenario.key === 'capped';
+  // The fake model's OpenAI turn is the call alone: stripped at the cap,
+  // nothing is left, and the gateway answers with a 502 in the API's error
+  // shape (its Anthropic turn has a text block, which the client gets).
+  const capError = capped && call.wire === 'openai';
   let got;
   try {
     got = await call.run(env, { log: env.log, ...scenario });
-    check(`${name}: SDK parsed the response`, () => {});
+    check(`${name}: SDK parsed the response`, () => assert.ok(!capError, 'want the 502 of the cap, got an answer'));
   } catch (err) {
     const calls = env.fake.seen.slice(from);
+    if (capError) {
+      check(`${name}: the cap with nothing to answer is a 502 error the SDK raises`, () => {
+        assert.equal(err.status, 502, `${err.constructor.name}: ${err.message}`);
+        assert.match(err.message, /gave no answer/);
+        assert.equal(calls.length, MAX_ROUNDS + 1, upstreamSummary(calls));
+      });
+      return;
+    }
     check(`${name}: SDK parsed the response`, () => {
       throw new Error(`${err.constructor.name}: ${err.message}; upstream: ${upstreamSummary(calls)}`);
     });
     return;
   }
   const calls = env.fake.seen.slice(from);
-  const capped = scenario.key === 'capped';
   if (!capped) check(`${name}: answer says the original was seen`, () => assert.ok(got.text?.startsWith(SEEN), `text ${JSON.stringify(got.text)}`));
   check(`${name}: no expand_context in what the SDK returned`, () => {
     assert.deepEqual(got.tools, [], 'tool calls');
@@ -329,7 +342,8 @@ async function checkServer(base, perWire) {
   want('toolout_gateway_expansions_total', { answer: 'original' }, 2 * requests);
   want('toolout_gateway_expansions_total', { answer: 'repeated' }, (MAX_ROUNDS - 1) * requests);
   want('toolout_gateway_expansions_total', { answer: 'not_available' }, 0);
-  want('toolout_gateway_requests_total', { route: 'openai', outcome: 'ok' }, 2 * perWire.openai);
+  want('toolout_gateway_requests_total', { route: 'openai', outcome: 'ok' }, perWire.openai);
+  want('toolout_gateway_requests_total', { route: 'openai', outcome: 'capped' }, perWire.openai);
   want('toolout_gateway_requests_total', { route: 'anthropic', outcome: 'ok' }, 2 * perWire.anthropic);
 }
 

@@ -26,7 +26,7 @@ var routes = []string{"openai", "anthropic", "passthrough"}
 
 var (
 	outcomes = []string{gateway.OutcomeOK, gateway.OutcomeBadRequest, gateway.OutcomeTooLarge,
-		gateway.OutcomeOverloaded, gateway.OutcomeUpstreamError, gateway.OutcomeCanceled, gateway.OutcomeFailed}
+		gateway.OutcomeOverloaded, gateway.OutcomeUpstreamError, gateway.OutcomeCapped, gateway.OutcomeCanceled, gateway.OutcomeFailed}
 	answers = []string{gateway.AnswerOriginal, gateway.AnswerMissing, gateway.AnswerRepeated,
 		gateway.AnswerNotAvailable}
 	limits = []string{gateway.LimitBodyBytes, gateway.LimitJSONValues, gateway.LimitJSONNesting,

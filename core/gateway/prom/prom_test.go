@@ -21,7 +21,7 @@ const p = "toolout_gateway_"
 var (
 	routes   = []string{"openai", "anthropic", "passthrough"}
 	outcomes = []string{gateway.OutcomeOK, gateway.OutcomeBadRequest, gateway.OutcomeTooLarge,
-		gateway.OutcomeOverloaded, gateway.OutcomeUpstreamError, gateway.OutcomeCanceled, gateway.OutcomeFailed}
+		gateway.OutcomeOverloaded, gateway.OutcomeUpstreamError, gateway.OutcomeCapped, gateway.OutcomeCanceled, gateway.OutcomeFailed}
 	answers = []string{gateway.AnswerOriginal, gateway.AnswerMissing, gateway.AnswerRepeated,
 		gateway.AnswerNotAvailable}
 	limits = []string{gateway.LimitBodyBytes, gateway.LimitJSONValues, gateway.LimitJSONNesting,
