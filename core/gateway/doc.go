@@ -133,7 +133,8 @@
 // as any others.
 // Upstream error statuses are relayed with their headers (Retry-After), and
 // logged in one line with the path, the upstream URL, the status and the
-// first 200 bytes of the body, for routes and passthrough paths alike.
+// first 200 bytes of the body, for routes and passthrough paths alike, and
+// counted as outcome upstream_error.
 // The upstream URL is normalized where routes are made
 // ([NormalizeUpstream]): a trailing "/" and a trailing "/v1" are dropped,
 // so the SDKs' base URL (http://host/v1) and the server's root

@@ -205,10 +205,29 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		outcome := p.serveRoute(w, r, route)
 		p.observer().Request(route.Gateway.Wire.Name(), outcome)
 	default:
-		p.passthroughFor(r.URL.Path).ServeHTTP(w, r)
-		p.observer().Request("passthrough", OutcomeOK)
+		sw := &statusWriter{ResponseWriter: w, code: http.StatusOK}
+		p.passthroughFor(r.URL.Path).ServeHTTP(sw, r)
+		outcome := OutcomeOK
+		if sw.code >= 400 {
+			outcome = OutcomeUpstreamError // logged by the reverse proxy
+		}
+		p.observer().Request("passthrough", outcome)
 	}
 }
+
+// statusWriter remembers the status a passthrough answer was written with.
+// Flushes reach the client's writer through Unwrap (http.ResponseController).
+type statusWriter struct {
+	http.ResponseWriter
+	code int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	w.code = code
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 func (p *Proxy) observer() Observer {
 	if p.Observer == nil {

@@ -142,7 +142,7 @@ var _ = Describe("the proxy's upstream URL", func() {
 var _ = Describe("upstream error statuses", func() {
 	DescribeTable("are relayed and logged in one line, with the path, the URL, the status and the start of the body",
 		func(method, path string, body []byte, status int, answer, wantBody string) {
-			upURL, front, log, _ := upstreamFront("/v1", func(w http.ResponseWriter, r *http.Request) {
+			upURL, front, log, ev := upstreamFront("/v1", func(w http.ResponseWriter, r *http.Request) {
 				_, _ = io.Copy(io.Discard, r.Body)
 				http.Error(w, answer, status)
 			})
@@ -150,6 +150,9 @@ var _ = Describe("upstream error statuses", func() {
 			Expect(code).To(Equal(status))
 			Expect(out).To(Equal(answer + "\n"))
 			Expect(log.all()).To(ContainElement(fmt.Sprintf("gateway: %s: upstream %s%s answered %d: %s", path, upURL, path, status, wantBody)))
+			requests, _ := ev.snapshot()
+			Expect(requests).To(HaveLen(1))
+			Expect(requests[0]).To(HaveSuffix("/"+gateway.OutcomeUpstreamError), "counted as an upstream error, routed or passthrough")
 		},
 		Entry("a routed POST answered 404", http.MethodPost, openai.Path, chatBody("1", "t", "small", false),
 			http.StatusNotFound, "404 page not found", "404 page not found"),
