@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/xml"
 	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"sync"
@@ -107,6 +108,23 @@ func TestSVGIsWellFormed(t *testing.T) {
 				return
 			}
 			t.Fatal(err)
+		}
+	}
+}
+
+func TestReadBaselineNamesWhereAFileIsNotOne(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"{\"rows\": [\n  {\"case\": \"x\",\n", ":3:1: not a baseline: unexpected end of JSON input"},
+		{`{"rows": [{"case": 5}]}`, `:1:20: not a baseline: rows.case holds a JSON number where string is wanted`},
+		{"{\"rows\": x}", ":1:10: not a baseline: invalid character 'x' looking for beginning of value"},
+	} {
+		path := filepath.Join(t.TempDir(), "baseline.json")
+		if err := os.WriteFile(path, []byte(c.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := ReadBaseline(path)
+		if err == nil || err.Error() != path+c.want {
+			t.Errorf("ReadBaseline(%q) = %v, want %s%s", c.text, err, path, c.want)
 		}
 	}
 }

@@ -2,10 +2,13 @@ package bench
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/toolout/toolout/core/jsonlex"
 )
 
 // Run is one set of knobs to compare the strategies with, and its label in
@@ -50,7 +53,31 @@ func ReadBaseline(path string) ([]Row, error) {
 		Rows []Row `json:"rows"`
 	}
 	if err := json.Unmarshal(data, &saved); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, baselineError(path, data, err)
 	}
 	return saved.Rows, nil
+}
+
+// baselineError names where a baseline file is not what ReadBaseline
+// reads: path:line:col and what is wrong there, in one line.
+func baselineError(path string, data []byte, err error) error {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		off := int(se.Offset)
+		if strings.HasPrefix(se.Error(), "invalid character") && off > 0 {
+			off-- // the offset counts the offending character
+		}
+		line, col := jsonlex.LineCol(data, off)
+		return fmt.Errorf("%s:%d:%d: not a baseline: %s", path, line, col, strings.TrimPrefix(se.Error(), "json: "))
+	case errors.As(err, &te):
+		line, col := jsonlex.LineCol(data, int(te.Offset)-1)
+		field := te.Field
+		if field == "" {
+			field = "the file"
+		}
+		return fmt.Errorf("%s:%d:%d: not a baseline: %s holds a JSON %s where %s is wanted", path, line, col, field, te.Value, te.Type)
+	}
+	return fmt.Errorf("%s: not a baseline: %w", path, err)
 }

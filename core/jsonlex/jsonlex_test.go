@@ -166,3 +166,21 @@ func FuzzAppend(f *testing.F) {
 		}
 	})
 }
+
+var _ = Describe("LineCol", func() {
+	DescribeTable("names a byte offset by line and column in characters",
+		func(text string, off, line, col int) {
+			l, c := jsonlex.LineCol(text, off)
+			Expect([]int{l, c}).To(Equal([]int{line, col}))
+			l, c = jsonlex.LineCol([]byte(text), off)
+			Expect([]int{l, c}).To(Equal([]int{line, col}), "the same for a byte slice")
+		},
+		Entry("the start", `{"a": 1}`, 0, 1, 1),
+		Entry("on the first line", `{"a": 1}`, 6, 1, 7),
+		Entry("after a line break", "{\n  \"a\": x}", 9, 2, 8),
+		Entry("after multi-byte characters", "{\"é😀\": x}", 10, 1, 7),
+		Entry("a byte that is not UTF-8 counts as one", "\xff\xfe x", 3, 1, 4),
+		Entry("past the end: the end", "ab\ncd", 99, 2, 3),
+		Entry("before the start: the start", "ab", -5, 1, 1),
+	)
+})

@@ -1,12 +1,12 @@
 package importer
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/toolout/toolout/core/jsonlex"
 )
 
 // syntaxError reports data that is not JSON at its line:col (1-based, the
@@ -22,9 +22,7 @@ func syntaxError(data []byte, name string) error {
 	if strings.HasPrefix(se.Error(), "invalid character") && at > 0 {
 		at-- // the offset counts the offending character
 	}
-	at = min(at, len(data))
-	line := 1 + bytes.Count(data[:at], []byte("\n"))
-	col := 1 + utf8.RuneCount(data[bytes.LastIndexByte(data[:at], '\n')+1:at])
+	line, col := jsonlex.LineCol(data, at)
 	return fmt.Errorf("%s:%d:%d: %s", name, line, col, se.Error())
 }
 

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolout/toolout/core/gateway/openai"
+	"github.com/toolout/toolout/core/jsonlex"
 	"github.com/toolout/toolout/harness"
 	"github.com/toolout/toolout/harness/components"
 )
@@ -44,7 +45,7 @@ type parsedTrace struct {
 // errorf returns an error at byte offset off of the trace, as
 // "name:line:col: ...", the column in characters.
 func (t *parsedTrace) errorf(off int, format string, args ...any) error {
-	line, col := lineCol(t.data, off)
+	line, col := jsonlex.LineCol(t.data, off)
 	return fmt.Errorf("%s:%d:%d: %s", t.name, line, col, fmt.Sprintf(format, args...))
 }
 
@@ -53,15 +54,6 @@ func (t *parsedTrace) errorf(off int, format string, args ...any) error {
 func (t *parsedTrace) msgErrorf(i int, path []any, format string, args ...any) error {
 	m := t.msgs[i]
 	return t.errorf(m.at+locate(m.raw, path...), "message %d: %s", i, fmt.Sprintf(format, args...))
-}
-
-// lineCol is the 1-based line and column (in characters) of byte offset off
-// of data.
-func lineCol(data []byte, off int) (line, col int) {
-	off = min(max(off, 0), len(data))
-	line = 1 + bytes.Count(data[:off], []byte("\n"))
-	col = 1 + utf8.RuneCount(data[bytes.LastIndexByte(data[:off], '\n')+1:off])
-	return line, col
 }
 
 // skipSpace returns the offset of the next value in data from i: past white
