@@ -2,6 +2,7 @@ package bench
 
 import (
 	"bufio"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -16,9 +17,11 @@ import (
 	"github.com/toolout/toolout/core/gateway/openai"
 )
 
-// BenchmarkGatewayTTFB is the time to the first byte of a streamed answer
-// with nothing to expand, straight from the upstream and through the
-// gateway's proxy, timed in pairs (the side that goes first alternates). The
+// BenchmarkGatewayTTFB is the time to the first byte of a streamed text
+// answer, straight from the upstream and through the gateway's proxy, timed
+// in pairs (the side that goes first alternates), for a request with
+// nothing to expand and for one whose tool result the gateway compresses
+// (expand_context offered: text is relayed until a tool call starts). The
 // upstream sends its first event at once and the rest only when the client
 // has read that first byte, as a model streams tokens while it still
 // generates: a proxy that buffered the stream would never see its end.
@@ -46,9 +49,25 @@ func BenchmarkGatewayTTFB(b *testing.B) {
 	}
 	front := httptest.NewServer(gateway.NewProxy(&gateway.Gateway{Pipe: p, Wire: openai.Wire{}, Expand: true}, u, up.Client()))
 	defer front.Close()
-	body := `{"model":"m","stream":true,"messages":[{"role":"user","content":"which host failed?"},` +
-		`{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"logs","arguments":"{}"}}]},` +
-		`{"role":"tool","tool_call_id":"c1","content":"a small result"}]}`
+	request := func(result string) string {
+		content, _ := json.Marshal(result)
+		return `{"model":"m","stream":true,"messages":[{"role":"user","content":"which host failed?"},` +
+			`{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"logs","arguments":"{}"}}]},` +
+			`{"role":"tool","tool_call_id":"c1","content":` + string(content) + `}]}`
+	}
+	for _, c := range []struct{ name, body string }{
+		{"nothing-to-expand", request("a small result")},
+		// A 12 KB log is compressed and expand_context offered; the model
+		// answers with text, relayed as it comes.
+		{"expand-offered", request(strings.Repeat("line host=db-1 status=ok\n", 500))},
+	} {
+		b.Run(c.name, func(b *testing.B) { ttfbPairs(b, up.URL, front.URL, c.body, proceed) })
+	}
+}
+
+// ttfbPairs times the first byte of body's answer from the upstream and
+// through the gateway, in pairs, and reports the medians.
+func ttfbPairs(b *testing.B, direct, gateway, body string, proceed chan struct{}) {
 	ttfb := func(base string) time.Duration {
 		start := time.Now()
 		resp, err := http.Post(base+"/v1/chat/completions", "application/json", strings.NewReader(body))
@@ -67,18 +86,18 @@ func BenchmarkGatewayTTFB(b *testing.B) {
 		}
 		return d
 	}
-	var direct, through, added []float64
+	var ds, gs, added []float64
 	for i := 0; b.Loop(); i++ {
 		var d, g time.Duration
 		if i%2 == 0 {
-			d, g = ttfb(up.URL), ttfb(front.URL)
+			d, g = ttfb(direct), ttfb(gateway)
 		} else {
-			g, d = ttfb(front.URL), ttfb(up.URL)
+			g, d = ttfb(gateway), ttfb(direct)
 		}
-		direct, through, added = append(direct, us(d)), append(through, us(g)), append(added, us(g-d))
+		ds, gs, added = append(ds, us(d)), append(gs, us(g)), append(added, us(g-d))
 	}
-	b.ReportMetric(median(direct), "direct-us")
-	b.ReportMetric(median(through), "gateway-us")
+	b.ReportMetric(median(ds), "direct-us")
+	b.ReportMetric(median(gs), "gateway-us")
 	b.ReportMetric(median(added), "added-us")
 }
 

@@ -120,15 +120,28 @@
 // read flushed at once, so the first byte comes as fast as without the
 // gateway. Any other streaming request (one that offers the tool, or holds
 // a marker the gateway did not issue, which a model may try to expand) is
-// buffered: the stream is read whole, assembled to detect phantom calls,
-// retried with the expansions, and the final stream is relayed as the
-// model sent it when it was the only round; after several rounds (its
-// usage is their sum), when phantom calls were stripped, or when the
-// stream names expand_context at all, the final message is re-streamed
-// instead, so the phantom tool never leaks. A buffered stream cut is 502,
-// never a partial answer; a relayed one ends where the upstream cut it,
-// and is logged. Every answer of a route that was forwarded carries
-// [RoundsHeader], the number of forwards. A request stopped by the cap
+// relayed event by event from the first one that carries text (an OpenAI
+// content delta, an Anthropic text or thinking delta), together with the
+// events before it, until an event starts a tool call, real or phantom
+// (or names expand_context); the rest of that round is held, since a call
+// cannot be run before it is whole and a real call sent live would reach
+// the client twice when the model repeats it after an expansion. A round
+// without phantom calls then gets what was held, as it came. Otherwise
+// the loop runs its next rounds buffered, and the final answer (its usage
+// summed over the rounds) continues the client's stream: Anthropic
+// without a second message_start and with its content blocks numbered
+// after those sent, OpenAI as further chunks of the same choice; the
+// client has the text the model wrote before its call, then the answer.
+// A response that starts with a call relays nothing: the loop runs
+// buffered and the final message is re-streamed whole (after one round
+// without phantom calls, as the model sent it), so the phantom tool never
+// leaks. A stream cut before anything was relayed is 502, never a partial
+// answer; one cut after ends there (SDKs report the cut), and is logged.
+// Every answer of a route that was forwarded carries [RoundsHeader], the
+// number of forwards: as a header, or, for a stream already relayed when
+// it is known, as a trailer. Anthropic's usage in a continued stream has
+// the first round's input tokens (its message_start went first) and the
+// output tokens of every round. A request stopped by the cap
 // with nothing to answer counts as outcome "capped"; its expansions count
 // as any others.
 // Upstream error statuses are relayed with their headers (Retry-After), and

@@ -51,10 +51,14 @@ var _ = Describe("faults, and the status the client receives", func() {
 			Expect(err).NotTo(HaveOccurred())
 			conn.Close()
 		}, 502, "", "", "reading the response"),
-		Entry("a cut stream (no finish_reason, no [DONE]) is 502, never a partial answer", bigStream, func(w http.ResponseWriter, _ *http.Request) {
+		Entry("a stream cut before anything was relayed (a tool call is held) is 502, never a partial answer", bigStream, func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "text/event-stream")
+			_, _ = io.WriteString(w, `data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c","type":"function","function":{"name":"logs__query","arguments":"{"}}]}}]}`+"\n\n")
+		}, 502, "", "", "cut"),
+		Entry("a stream cut after its text was relayed ends there, without [DONE] (SDKs report the cut), and is logged", bigStream, func(w http.ResponseWriter, _ *http.Request) {
 			w.Header().Set("Content-Type", "text/event-stream")
 			_, _ = io.WriteString(w, `data: {"choices":[{"index":0,"delta":{"content":"The failing host is"}}]}`+"\n\n")
-		}, 502, "", "", "cut"),
+		}, 200, "", "", `"The failing host is"`),
 		Entry("malformed JSON is 502", big, func(w http.ResponseWriter, _ *http.Request) {
 			w.Header().Set("Content-Type", "application/json")
 			_, _ = io.WriteString(w, `{"choices":[{"message":{"content":"hi"}]`)

@@ -313,9 +313,12 @@ func (p *Proxy) serveRoute(w http.ResponseWriter, r *http.Request, route Route) 
 	if err != nil {
 		return p.fail(w, r, g.Wire, err)
 	}
-	if stream && !g.Offers(results) && !mentionsPhantom(conv.Body) {
+	switch {
+	case stream && (!g.Expand || !g.Offers(results) && !mentionsPhantom(conv.Body)):
 		p.observe(Outcome{Results: results, Rounds: 1})
 		return p.streamThrough(w, r, route, body)
+	case stream:
+		return p.streamOffered(w, r, route, body, results)
 	}
 	var lastHeader http.Header
 	var lastStream []byte

@@ -1,0 +1,351 @@
+package gateway
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+
+	"github.com/toolout/toolout/core/gateway/jsonspan"
+)
+
+// streamOffered answers a streaming request that offers expand_context (or
+// names it): the first round's events are relayed as they arrive until one
+// starts a tool call, real or phantom, and the rest of that round is held
+// (a call cannot be run before it is whole, and a real call sent live
+// would reach the client twice when the model repeats it after an
+// expansion). A round without phantom calls then gets what was held, as it
+// came. Otherwise the loop runs its next rounds buffered, and the final
+// answer continues the client's stream (see continuation): the client gets
+// the text the model wrote before calling, then the answer, and no phantom
+// call. When nothing was relayed before the first tool call, this is the
+// buffered path, error statuses included. The rounds header, unknown when
+// the stream starts, comes as a trailer then.
+func (p *Proxy) streamOffered(w http.ResponseWriter, r *http.Request, route Route, body []byte, results []Result) string {
+	l := p.Limits.WithDefaults()
+	g := route.Gateway
+	first, err := p.firstRound(w, r, route, body)
+	if err != nil {
+		return p.fail(w, r, g.Wire, err)
+	}
+	defer first.close()
+	if err := first.relay(l.MaxResponseBytes); err != nil {
+		return p.endLive(w, r, first, err)
+	}
+	assembled, err := g.Wire.Assemble(first.raw.Bytes())
+	if err != nil {
+		// A stream the assembly cannot read (thinking blocks, say) and
+		// that names no phantom call is relayed as it came.
+		if errors.Is(err, ErrUnassembled) && !bytes.Contains(first.raw.Bytes(), []byte(`"`+ExpandToolName+`"`)) {
+			first.flushHeld()
+			return OutcomeOK
+		}
+		return p.endLive(w, r, first, fmt.Errorf("%w: %w", ErrUpstream, err))
+	}
+	calls, err := g.Wire.PhantomCalls(assembled)
+	if err != nil {
+		return p.endLive(w, r, first, fmt.Errorf("%w: %w", ErrUpstream, err))
+	}
+	if len(calls) == 0 {
+		first.flushHeld()
+		return OutcomeOK
+	}
+	var lastHeader http.Header
+	up := func(ctx context.Context, round int, fwd []byte) ([]byte, error) {
+		if round == 1 {
+			return assembled, nil
+		}
+		resp, header, _, err := p.forward(ctx, route, r.Header, fwd, true, round)
+		lastHeader = header
+		return resp, err
+	}
+	out, err := g.HandlePrepared(r.Context(), body, results, up)
+	p.observe(out)
+	p.logf("gateway: %s: %d output(s), %d round(s), %d expansion(s)", r.URL.Path, len(out.Results), out.Rounds, len(out.Expansions))
+	if !first.sent {
+		return p.finishHeld(w, r, g.Wire, out, err, lastHeader)
+	}
+	if err != nil && !errors.Is(err, ErrCapped) { // the capped answer is what the client has: end it
+		return p.endLive(w, r, first, err)
+	}
+	restream, rerr := g.Wire.Restream(out.Response)
+	if rerr != nil {
+		return p.endLive(w, r, first, fmt.Errorf("%w: %w", ErrUpstream, rerr))
+	}
+	_, _ = w.Write(continuation(restream, first.blocks))
+	w.Header().Set(RoundsHeader, strconv.Itoa(out.Rounds)) // the trailer
+	return OutcomeOK
+}
+
+// finishHeld answers a request whose stream sent nothing before the loop
+// ran: as the buffered path does, headers and error statuses included.
+func (p *Proxy) finishHeld(w http.ResponseWriter, r *http.Request, wire Wire, out Outcome, err error, header http.Header) string {
+	w.Header().Del("Trailer")
+	w.Header().Set(RoundsHeader, strconv.Itoa(out.Rounds))
+	if err != nil {
+		return p.fail(w, r, wire, err)
+	}
+	copyHeaders(w.Header(), header)
+	w.Header().Set("Content-Type", "text/event-stream")
+	final, err := wire.StripPhantom(out.Response)
+	if err != nil {
+		final = out.Response
+	}
+	restream, err := wire.Restream(final)
+	if err != nil {
+		return p.fail(w, r, wire, fmt.Errorf("%w: %w", ErrUpstream, err))
+	}
+	_, _ = w.Write(restream)
+	return OutcomeOK
+}
+
+// endLive ends a request that failed after its stream started: what was
+// relayed stays, the stream stops there (SDKs report the cut), and the
+// failure is logged.
+func (p *Proxy) endLive(w http.ResponseWriter, r *http.Request, s *liveRound, err error) string {
+	if !s.sent {
+		return p.fail(w, r, s.wire, err)
+	}
+	p.logf("gateway: %s: stream cut after the model's first events: %v", r.URL.Path, err)
+	if r.Context().Err() != nil {
+		return OutcomeCanceled
+	}
+	return OutcomeUpstreamError
+}
+
+// liveRound is the first round of a streamOffered request: its upstream
+// answer, read event by event.
+type liveRound struct {
+	w      http.ResponseWriter
+	rc     *http.ResponseController
+	wire   Wire
+	resp   *http.Response
+	header http.Header
+	cancel context.CancelFunc
+	raw    bytes.Buffer // the whole round, for the assembly
+	quiet  bytes.Buffer // events before the first text, not sent yet
+	held   bytes.Buffer // from the first tool call on
+	sent   bool         // headers and some events went to the client
+	blocks int          // content blocks started in what was sent (Anthropic)
+}
+
+// firstRound posts the first round; an error status is an upstreamStatus.
+func (p *Proxy) firstRound(w http.ResponseWriter, r *http.Request, route Route, body []byte) (*liveRound, error) {
+	l := p.Limits.WithDefaults()
+	ctx, cancel := context.WithTimeout(r.Context(), l.UpstreamTimeout)
+	req, err := p.upstreamRequest(ctx, route, r.Header, body, 1)
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	name := route.Gateway.Wire.Name()
+	start := p.Sources.Time()
+	resp, err := p.Client.Do(req)
+	if err != nil {
+		cancel()
+		p.observer().Upstream(name, 0, p.Sources.Time().Sub(start))
+		return nil, fmt.Errorf("%w: %w", ErrUpstream, err)
+	}
+	p.observer().Upstream(name, resp.StatusCode, p.Sources.Time().Sub(start))
+	if resp.StatusCode != http.StatusOK {
+		raw, _ := io.ReadAll(io.LimitReader(resp.Body, l.MaxResponseBytes))
+		resp.Body.Close()
+		cancel()
+		return nil, &upstreamStatus{code: resp.StatusCode, header: resp.Header, body: raw, url: req.URL.Redacted()}
+	}
+	return &liveRound{w: w, rc: http.NewResponseController(w), wire: route.Gateway.Wire, resp: resp, header: resp.Header, cancel: cancel}, nil
+}
+
+func (s *liveRound) close() {
+	s.resp.Body.Close()
+	s.cancel()
+}
+
+// relay reads the round's events, relaying each until one starts a tool
+// call, holding the rest, within limit bytes in all.
+func (s *liveRound) relay(limit int64) error {
+	rd := bufio.NewReader(io.LimitReader(s.resp.Body, limit+1))
+	for {
+		ev, err := readEvent(rd)
+		if len(ev) > 0 {
+			s.raw.Write(ev)
+			if int64(s.raw.Len()) > limit {
+				return fmt.Errorf("%w: response larger than %d bytes", ErrUpstream, limit)
+			}
+			s.take(ev)
+		}
+		switch {
+		case err == io.EOF:
+			return nil
+		case err != nil:
+			return fmt.Errorf("%w: reading the stream: %w", ErrUpstream, err)
+		}
+	}
+}
+
+// take relays one event, or keeps it: from the first tool call on (held),
+// and before the first text (quiet: a response that starts with a call
+// then sends nothing before the loop, and gets the buffered path's answer,
+// its usage summed from the first event on).
+func (s *liveRound) take(ev []byte) {
+	switch {
+	case s.held.Len() > 0 || startsCall(ev):
+		s.held.Write(s.quiet.Bytes())
+		s.quiet.Reset()
+		s.held.Write(ev)
+		return
+	case !s.sent && !carriesText(ev):
+		s.quiet.Write(ev)
+		return
+	}
+	if !s.sent {
+		copyHeaders(s.w.Header(), s.header)
+		s.w.Header().Set("Content-Type", "text/event-stream")
+		s.w.Header().Set("Trailer", RoundsHeader)
+		s.w.WriteHeader(http.StatusOK)
+		s.sent = true
+	}
+	s.send(s.quiet.Bytes())
+	s.quiet.Reset()
+	s.send(ev)
+	_ = s.rc.Flush()
+}
+
+// send writes events to the client, counting the content blocks started.
+func (s *liveRound) send(evs []byte) {
+	s.blocks += bytes.Count(evs, []byte(`"content_block_start"`))
+	_, _ = s.w.Write(evs)
+}
+
+// flushHeld relays what was kept, for a round without phantom calls.
+func (s *liveRound) flushHeld() {
+	if !s.sent {
+		copyHeaders(s.w.Header(), s.header)
+		s.w.Header().Set("Content-Type", "text/event-stream")
+		s.w.Header().Set(RoundsHeader, "1")
+		s.w.WriteHeader(http.StatusOK)
+		s.sent = true
+	} else {
+		s.w.Header().Set(RoundsHeader, "1") // the trailer
+	}
+	s.send(s.quiet.Bytes())
+	s.send(s.held.Bytes())
+}
+
+// carriesText says whether an event holds text for the client: an OpenAI
+// delta's content, an Anthropic text or thinking delta, or a block that
+// starts with text.
+func carriesText(ev []byte) bool {
+	data, _ := eventData(ev)
+	root, err := jsonspan.Parse(data)
+	if err != nil {
+		return false
+	}
+	for _, c := range root.Get("choices").Items() {
+		if c.Get("delta").Get("content").Text() != "" {
+			return true
+		}
+	}
+	d := root.Get("delta")
+	return d.Get("text").Text() != "" || d.Get("thinking").Text() != "" || root.Get("content_block").Get("text").Text() != ""
+}
+
+// startsCall says whether an event starts or continues a tool call, or
+// names the phantom tool (an OpenAI tool_calls delta, an Anthropic tool_use
+// block; the quoted names only occur as JSON keys and values, a text that
+// holds them has its quotes escaped).
+func startsCall(ev []byte) bool {
+	for _, s := range []string{`"tool_calls"`, `"tool_use"`, `"server_tool_use"`, ExpandToolName} {
+		if bytes.Contains(ev, []byte(s)) {
+			return true
+		}
+	}
+	return false
+}
+
+// readEvent reads one server-sent event: lines up to and including the
+// blank line that ends it (or what is left at the end of the stream).
+func readEvent(rd *bufio.Reader) ([]byte, error) {
+	var ev []byte
+	for {
+		line, err := rd.ReadBytes('\n')
+		ev = append(ev, line...)
+		if err != nil {
+			return ev, err
+		}
+		if len(bytes.TrimRight(line, "\r\n")) == 0 && len(ev) > len(line) {
+			return ev, nil
+		}
+	}
+}
+
+// continuation turns the re-stream of the final answer into the rest of a
+// stream the client has begun: Anthropic's message_start and pings are
+// dropped (the client has its message), and content block indexes follow
+// the blocks already sent; OpenAI's chunks continue as they are (the same
+// choice, and no tool call was sent before).
+func continuation(restream []byte, blocks int) []byte {
+	var out []byte
+	rd := bufio.NewReader(bytes.NewReader(restream))
+	for {
+		ev, err := readEvent(rd)
+		if len(ev) > 0 {
+			if kind := eventType(ev); kind != "message_start" && kind != "ping" {
+				out = append(out, shiftIndex(ev, blocks)...)
+			}
+		}
+		if err != nil {
+			return out
+		}
+	}
+}
+
+// eventData returns the data line's JSON of an event, and where it starts.
+func eventData(ev []byte) ([]byte, int) {
+	i := bytes.Index(ev, []byte("data: "))
+	if i < 0 {
+		return nil, -1
+	}
+	start := i + len("data: ")
+	end := bytes.IndexByte(ev[start:], '\n')
+	if end < 0 {
+		end = len(ev) - start
+	}
+	return ev[start : start+end], start
+}
+
+// eventType is the "type" of an event's data ("" for OpenAI chunks).
+func eventType(ev []byte) string {
+	data, _ := eventData(ev)
+	root, err := jsonspan.Parse(data)
+	if err != nil {
+		return ""
+	}
+	return root.Get("type").Text()
+}
+
+// shiftIndex adds n to the top-level "index" of an Anthropic event's data.
+func shiftIndex(ev []byte, n int) []byte {
+	data, at := eventData(ev)
+	if n == 0 || at < 0 {
+		return ev
+	}
+	root, err := jsonspan.Parse(data)
+	if err != nil || root.Get("type").Text() == "" {
+		return ev
+	}
+	idx := root.Get("index")
+	if idx == nil || idx.Kind != 'n' {
+		return ev
+	}
+	v, err := strconv.Atoi(string(data[idx.Start:idx.End]))
+	if err != nil {
+		return ev
+	}
+	edited := jsonspan.Splice(data, []jsonspan.Edit{{Start: idx.Start, End: idx.End, Text: strconv.AppendInt(nil, int64(v+n), 10)}})
+	return append(append(append([]byte(nil), ev[:at]...), edited...), ev[at+len(data):]...)
+}

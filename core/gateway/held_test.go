@@ -1,0 +1,140 @@
+package gateway_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/toolout/toolout/core"
+	"github.com/toolout/toolout/core/gateway"
+	"github.com/toolout/toolout/core/gateway/anthropic"
+	"github.com/toolout/toolout/core/gateway/openai"
+	"github.com/toolout/toolout/fakes"
+)
+
+// A stream that offers expand_context: what the model writes before a tool
+// call is relayed as it comes; the phantom call never reaches the client.
+var _ = Describe("a stream that offers expand_context", func() {
+	content := bigLog("db-8")
+	shadow := gateway.ShadowID(content)
+	steps := func(before string, rounds int) []fakes.Step {
+		expand := fakes.Respond{ToolCalls: []fakes.CallSpec{{ID: "x1", Name: "expand_context", Args: map[string]any{"shadow_id": shadow}}}}
+		if before != "" {
+			expand.Text = ptr(before)
+		}
+		return []fakes.Step{
+			{ID: "expands", Match: fakes.Match{Tag: core.SiteGatewayUpstream}, Times: rounds - 1, Respond: expand},
+			{ID: "answers", Match: fakes.Match{Tag: core.SiteGatewayUpstream}, Respond: fakes.Respond{Text: ptr("db-8 failed at line 333.")}},
+		}
+	}
+	serve := func(llm *fakes.LLM, server func(core.LLM) *httptest.Server, wire gateway.Wire) string {
+		up := server(llm)
+		DeferCleanup(up.Close)
+		u, _ := url.Parse(up.URL)
+		g := newGateway(true)
+		p := gateway.NewProxy(g, u, up.Client())
+		p.Handle(&gateway.Gateway{Pipe: g.Pipe, Wire: wire, Expand: true}, u)
+		front := httptest.NewServer(p)
+		DeferCleanup(front.Close)
+		return front.URL
+	}
+	post := func(target string, body []byte) (*http.Response, string) {
+		resp, err := http.Post(target, "application/json", bytes.NewReader(body))
+		Expect(err).NotTo(HaveOccurred())
+		defer resp.Body.Close()
+		out, _ := io.ReadAll(resp.Body)
+		return resp, string(out)
+	}
+	// events returns the data of an SSE stream's events, decoded.
+	events := func(stream string) []map[string]any {
+		var out []map[string]any
+		for _, ev := range strings.Split(stream, "\n\n") {
+			for _, line := range strings.Split(ev, "\n") {
+				if data, ok := strings.CutPrefix(line, "data: "); ok && data != "[DONE]" {
+					var v map[string]any
+					Expect(json.Unmarshal([]byte(data), &v)).To(Succeed(), data)
+					out = append(out, v)
+				}
+			}
+		}
+		return out
+	}
+
+	It("Anthropic: relays the text before the call, then continues the same message with the answer (blocks renumbered, one message_start, usage of both rounds)", func() {
+		llm, err := fakes.NewLLM(steps("Let me read the whole log.", 2), fakes.Options{})
+		Expect(err).NotTo(HaveOccurred())
+		base := serve(llm, messagesServer, anthropic.Wire{})
+		resp, stream := post(base+anthropic.Path, messagesBody(content, true))
+		Expect(resp.StatusCode).To(Equal(http.StatusOK))
+		Expect(resp.Trailer.Get(gateway.RoundsHeader)).To(Equal("2"))
+		Expect(stream).NotTo(ContainSubstring("expand_context"))
+		var types []string
+		var starts []float64
+		var text strings.Builder
+		for _, e := range events(stream) {
+			types = append(types, e["type"].(string))
+			switch e["type"] {
+			case "content_block_start":
+				starts = append(starts, e["index"].(float64))
+			case "content_block_delta":
+				text.WriteString(e["delta"].(map[string]any)["text"].(string))
+			}
+		}
+		Expect(types[0]).To(Equal("message_start"))
+		Expect(types[len(types)-1]).To(Equal("message_stop"))
+		Expect(strings.Count(strings.Join(types, " "), "message_start")).To(Equal(1))
+		Expect(starts).To(Equal([]float64{0, 1}))
+		Expect(text.String()).To(Equal("Let me read the whole log.db-8 failed at line 333."))
+		Expect(llm.Check()).To(Succeed())
+	})
+
+	It("OpenAI: a text answer with nothing to expand is relayed as it came, the rounds in a trailer", func() {
+		llm, err := fakes.NewLLM([]fakes.Step{{ID: "answers", Match: fakes.Match{Tag: core.SiteGatewayUpstream}, Respond: fakes.Respond{Text: ptr("no need to look further")}}}, fakes.Options{})
+		Expect(err).NotTo(HaveOccurred())
+		base := serve(llm, modelServer, openai.Wire{})
+		resp, stream := post(base+openai.Path, chatBody("1", "t", content, true))
+		Expect(resp.StatusCode).To(Equal(http.StatusOK))
+		Expect(resp.Trailer.Get(gateway.RoundsHeader)).To(Equal("1"))
+		Expect(stream).To(HaveSuffix("data: [DONE]\n\n"))
+		var text strings.Builder
+		for _, e := range events(stream) {
+			for _, c := range e["choices"].([]any) {
+				if s, ok := c.(map[string]any)["delta"].(map[string]any)["content"].(string); ok {
+					text.WriteString(s)
+				}
+			}
+		}
+		Expect(text.String()).To(Equal("no need to look further"))
+	})
+
+	It("OpenAI: a model that calls at once is answered as before: nothing relayed until the final answer", func() {
+		llm, err := fakes.NewLLM(steps("", 2), fakes.Options{})
+		Expect(err).NotTo(HaveOccurred())
+		base := serve(llm, modelServer, openai.Wire{})
+		resp, stream := post(base+openai.Path, chatBody("1", "t", content, true))
+		Expect(resp.StatusCode).To(Equal(http.StatusOK))
+		Expect(resp.Header.Get(gateway.RoundsHeader)).To(Equal("2"))
+		Expect(stream).To(ContainSubstring("db-8 failed at line 333."))
+		Expect(stream).NotTo(ContainSubstring("expand_context"))
+	})
+
+	It("OpenAI: at the cap, after text was relayed, the stream ends well formed with that text", func() {
+		llm, err := fakes.NewLLM(steps("Still looking.", 7)[:1], fakes.Options{})
+		Expect(err).NotTo(HaveOccurred())
+		base := serve(llm, modelServer, openai.Wire{})
+		resp, stream := post(base+openai.Path, chatBody("1", "t", content, true))
+		Expect(resp.StatusCode).To(Equal(http.StatusOK))
+		Expect(resp.Trailer.Get(gateway.RoundsHeader)).To(Equal("6"))
+		Expect(stream).To(HavePrefix(`data: `))
+		Expect(stream).To(ContainSubstring("Still looking."))
+		Expect(stream).NotTo(ContainSubstring("expand_context"))
+		Expect(stream).To(HaveSuffix("data: [DONE]\n\n"))
+	})
+})
