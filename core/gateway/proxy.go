@@ -307,65 +307,34 @@ func (p *Proxy) serveRoute(w http.ResponseWriter, r *http.Request, route Route) 
 	if refused != nil {
 		return refused()
 	}
-	stream := conv.Stream
 	g := route.Gateway
 	body, results, err := g.PrepareConversation(r.Context(), conv)
 	if err != nil {
 		return p.fail(w, r, g.Wire, err)
 	}
 	switch {
-	case stream && (!g.Expand || !g.Offers(results) && !mentionsPhantom(conv.Body)):
+	case conv.Stream && (!g.Expand || !g.Offers(results) && !mentionsPhantom(conv.Body)):
 		p.observe(Outcome{Results: results, Rounds: 1})
 		return p.streamThrough(w, r, route, body)
-	case stream:
+	case conv.Stream:
 		return p.streamOffered(w, r, route, body, results)
 	}
 	var lastHeader http.Header
-	var lastStream []byte
 	up := func(ctx context.Context, round int, fwd []byte) ([]byte, error) {
-		resp, header, raw, err := p.forward(ctx, route, r.Header, fwd, stream, round)
-		lastHeader, lastStream = header, raw
+		resp, header, _, err := p.forward(ctx, route, r.Header, fwd, false, round)
+		lastHeader = header
 		return resp, err
 	}
 	out, err := g.HandlePrepared(r.Context(), body, results, up)
 	w.Header().Set(RoundsHeader, strconv.Itoa(out.Rounds))
 	p.observe(out) // expansions and bounds count whether the request then failed or not
 	if err != nil {
-		if errors.Is(err, ErrUnassembled) && !bytes.Contains(lastStream, []byte(`"`+ExpandToolName+`"`)) {
-			// A stream the assembly cannot read (say, thinking blocks) and
-			// that names no phantom call: relay it as it came.
-			copyHeaders(w.Header(), lastHeader)
-			w.Header().Set("Content-Type", "text/event-stream")
-			_, _ = w.Write(lastStream)
-			return OutcomeOK
-		}
-		return p.fail(w, r, route.Gateway.Wire, err)
+		return p.fail(w, r, g.Wire, err)
 	}
 	p.logf("gateway: %s: %d output(s), %d round(s), %d expansion(s)", r.URL.Path, len(out.Results), out.Rounds, len(out.Expansions))
 	copyHeaders(w.Header(), lastHeader)
-	if !stream {
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(out.Response)
-		return OutcomeOK
-	}
-	w.Header().Set("Content-Type", "text/event-stream")
-	if out.Rounds == 1 && !out.Capped && (!route.Gateway.Expand || !bytes.Contains(lastStream, []byte(`"`+ExpandToolName+`"`))) {
-		_, _ = w.Write(lastStream) // the model's own stream, as it came
-		return OutcomeOK
-	}
-	// Several rounds (the usage is their sum), phantom calls stripped, or a
-	// stream that names the phantom tool in a way the assembly may not have
-	// seen as a call: never relay it, send the final message as a stream of
-	// its own.
-	final, err := route.Gateway.Wire.StripPhantom(out.Response)
-	if err != nil {
-		final = out.Response
-	}
-	restream, err := route.Gateway.Wire.Restream(final)
-	if err != nil {
-		return p.fail(w, r, route.Gateway.Wire, fmt.Errorf("%w: %w", ErrUpstream, err))
-	}
-	_, _ = w.Write(restream)
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(out.Response)
 	return OutcomeOK
 }
 
