@@ -25,6 +25,21 @@
 // or Oracle (a named Go responder computing its answer from the text actually
 // sent; see [Oracles]).
 //
+// A step may also say how its answer is streamed (Stream, respond.stream),
+// for a caller that streams, which asks [LLM.CompleteStream]. The answer's
+// content is a list of chunks: the text's pieces, then each tool call's
+// argument pieces, in order. "chunks: N" cuts the text and each call's
+// arguments into N pieces of near-equal rune counts (the first ones one
+// rune longer; a part of fewer than N runes, one piece per rune); "split:
+// [a, b, ...]" gives the text's pieces, which must join to the text
+// (checked at load), each call's arguments then coming whole; with neither,
+// every part is one chunk. "error_after: K" ends the stream after K chunks
+// with an error event in the provider's format; "disconnect_after: K" cuts
+// it there, with no final chunk and no end event. The two are exclusive,
+// and a K beyond the stream's chunks is a violation. How chunks become
+// events is the streaming caller's (the harness's gateway upstream writes
+// each chunk as one delta event of the request's wire).
+//
 // A step may name steps it comes After. It then answers only once they have
 // answered all their times, which lets a script make concurrent calls finish
 // in a chosen order (say, chunk 3 before chunk 1) without sleeping. A wait

@@ -58,6 +58,9 @@ type Respond struct {
 	Error *ErrorSpec `yaml:"error"`
 	// Oracle computes the answer from the request.
 	Oracle *OracleSpec `yaml:"oracle"`
+	// Stream says how the answer is streamed to a request that asks for a
+	// stream (see [LLM.CompleteStream]); it goes with any answer but Error.
+	Stream *StreamSpec `yaml:"stream"`
 }
 
 // CallSpec is a scripted native tool call.
@@ -151,6 +154,8 @@ func (r Respond) Validate() error {
 		return errors.New("text and final are exclusive")
 	case (r.Error != nil || r.Oracle != nil) && len(kinds) > 1:
 		return fmt.Errorf("%s stands alone (got %s)", kinds[len(kinds)-1], strings.Join(kinds, ", "))
+	case r.Stream != nil:
+		return prefix("stream", r.Stream.against(r))
 	}
 	return nil
 }
@@ -212,6 +217,9 @@ func (s Step) check() error {
 	}
 	if s.Respond.Oracle != nil {
 		errs = append(errs, prefix("respond.oracle", s.Respond.Oracle.Validate()))
+	}
+	if s.Respond.Stream != nil {
+		errs = append(errs, prefix("respond.stream", s.Respond.Stream.Validate()))
 	}
 	return errors.Join(errs...)
 }

@@ -1,0 +1,195 @@
+package fakes
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/toolout/toolout/core"
+)
+
+// StreamSpec says how a step's answer is streamed when the request asks for
+// a stream (respond.stream). The answer's content is cut into chunks: the
+// text's pieces first, then each tool call's argument pieces, in order.
+// Chunks and Split are exclusive; with neither, the text and each call's
+// arguments are one chunk each.
+type StreamSpec struct {
+	// Chunks cuts the text and each tool call's arguments into this many
+	// pieces of near-equal length in runes (fewer when one has fewer runes).
+	Chunks int `yaml:"chunks"`
+	// Split gives the text's pieces explicitly; they must join to the text
+	// (before "{{nonce}}" is replaced, in each piece). Tool call arguments
+	// then come whole, one chunk per call.
+	Split []string `yaml:"split"`
+	// ErrorAfter ends the stream after this many chunks with an error event
+	// in the provider's format.
+	ErrorAfter *int `yaml:"error_after"`
+	// DisconnectAfter cuts the stream after this many chunks: no final
+	// chunk, no end event; the reader sees the connection drop.
+	DisconnectAfter *int `yaml:"disconnect_after"`
+}
+
+// Validate checks the stream's own fields.
+func (s StreamSpec) Validate() error {
+	var errs []error
+	switch {
+	case s.Chunks < 0:
+		errs = append(errs, fmt.Errorf("chunks %d: must be positive", s.Chunks))
+	case s.Chunks > 0 && s.Split != nil:
+		errs = append(errs, errors.New("chunks and split are exclusive"))
+	}
+	if s.Split != nil && len(s.Split) == 0 {
+		errs = append(errs, errors.New("split: want at least one piece"))
+	}
+	for i, p := range s.Split {
+		if p == "" {
+			errs = append(errs, fmt.Errorf("split[%d]: empty piece", i))
+		}
+	}
+	if s.ErrorAfter != nil && s.DisconnectAfter != nil {
+		errs = append(errs, errors.New("error_after and disconnect_after are exclusive"))
+	}
+	for _, f := range s.faults() {
+		if f.k != nil && *f.k < 0 {
+			errs = append(errs, fmt.Errorf("%s %d: must be zero or more", f.name, *f.k))
+		}
+	}
+	return oneLine(errs)
+}
+
+// oneLine joins errs with "; ", so that a loader shows one line per problem.
+func oneLine(errs []error) error {
+	var msgs []string
+	for _, err := range errs {
+		msgs = append(msgs, err.Error())
+	}
+	if len(msgs) == 0 {
+		return nil
+	}
+	return errors.New(strings.Join(msgs, "; "))
+}
+
+type fault struct {
+	name string
+	k    *int
+}
+
+func (s StreamSpec) faults() []fault {
+	return []fault{{"error_after", s.ErrorAfter}, {"disconnect_after", s.DisconnectAfter}}
+}
+
+// against checks the stream against the rest of the response.
+func (s StreamSpec) against(r Respond) error {
+	switch {
+	case r.Error != nil:
+		return errors.New("an injected error has nothing to stream")
+	case s.Split != nil && r.Text == nil:
+		return errors.New("split cuts text: the step has no text")
+	case s.Split != nil && strings.Join(s.Split, "") != *r.Text:
+		return fmt.Errorf("split: the pieces join to %q, not to the text %q", strings.Join(s.Split, ""), *r.Text)
+	}
+	return nil
+}
+
+// Stream is a scripted answer as it is streamed: the response and its
+// content cut into chunks. ErrorAfter and DisconnectAfter are -1 when unset.
+type Stream struct {
+	Response core.Response
+	// Text is the text's pieces; they join to Response.Text.
+	Text []string
+	// Args holds, per tool call, its arguments' pieces.
+	Args            [][]string
+	ErrorAfter      int
+	DisconnectAfter int
+}
+
+// Chunks is the number of content chunks: text pieces and argument pieces.
+func (s Stream) Chunks() int {
+	n := len(s.Text)
+	for _, a := range s.Args {
+		n += len(a)
+	}
+	return n
+}
+
+// CompleteStream answers req as [LLM.Complete] does and returns the answer
+// cut as its step's respond.stream says (one chunk per part without one).
+// A fault beyond the stream's chunks is a violation.
+func (l *LLM) CompleteStream(ctx context.Context, req core.Request) (Stream, error) {
+	resp, err := l.Complete(ctx, req)
+	if err != nil {
+		return Stream{}, err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	last := l.calls[len(l.calls)-1]
+	var spec StreamSpec
+	var pos string
+	for _, st := range l.steps {
+		if st.ID == last.Step && st.Respond.Stream != nil {
+			spec, pos = *st.Respond.Stream, st.Pos
+		}
+	}
+	s := Stream{Response: resp, ErrorAfter: -1, DisconnectAfter: -1}
+	n := max(spec.Chunks, 1)
+	switch {
+	case spec.Split != nil:
+		for _, p := range spec.Split {
+			s.Text = append(s.Text, strings.ReplaceAll(p, "{{nonce}}", RequestNonce(req)))
+		}
+	case resp.Text != "":
+		s.Text = cut(resp.Text, n)
+	}
+	for _, c := range resp.ToolCalls {
+		s.Args = append(s.Args, cut(string(c.Arguments), n))
+	}
+	if strings.Join(s.Text, "") != resp.Text {
+		return l.streamViolation(pos, last.Step, "split: a {{nonce}} spans two pieces")
+	}
+	for _, f := range spec.faults() {
+		if f.k != nil && *f.k > s.Chunks() {
+			return l.streamViolation(pos, last.Step, fmt.Sprintf("%s %d: the stream has %d chunks", f.name, *f.k, s.Chunks()))
+		}
+	}
+	if spec.ErrorAfter != nil {
+		s.ErrorAfter = *spec.ErrorAfter
+	}
+	if spec.DisconnectAfter != nil {
+		s.DisconnectAfter = *spec.DisconnectAfter
+	}
+	return s, nil
+}
+
+// streamViolation records and returns a violation; l.mu is held.
+func (l *LLM) streamViolation(pos, id, msg string) (Stream, error) {
+	v := Violation{Pos: pos, Msg: fmt.Sprintf("step %q: stream: %s", id, msg)}
+	l.violations = append(l.violations, v)
+	return Stream{}, &v
+}
+
+// cut splits s into n pieces of near-equal rune counts (the first ones one
+// rune longer), or one piece per rune when s has fewer than n runes.
+func cut(s string, n int) []string {
+	runes := utf8.RuneCountInString(s)
+	if runes == 0 {
+		return nil
+	}
+	n = min(n, runes)
+	out := make([]string, 0, n)
+	for i := range n {
+		size := runes / n
+		if i < runes%n {
+			size++
+		}
+		end := 0
+		for range size {
+			_, w := utf8.DecodeRuneInString(s[end:])
+			end += w
+		}
+		out = append(out, s[:end])
+		s = s[end:]
+	}
+	return out
+}

@@ -1,0 +1,70 @@
+package fakes_test
+
+import (
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/toolout/toolout/fakes"
+)
+
+var _ = Describe("CompleteStream", func() {
+	It("cuts the text and each call's arguments into near-equal chunks", func() {
+		l := newLLM(fakes.Step{Respond: fakes.Respond{
+			Text:      ptr("héllo wörld"),
+			ToolCalls: []fakes.CallSpec{{ID: "c1", Name: "f", Raw: ptr(`{"a":1}`)}},
+			Stream:    &fakes.StreamSpec{Chunks: 3, ErrorAfter: ptr(4)},
+		}})
+		s, err := l.CompleteStream(ctx, req("x", 0, 0, 0))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(s.Text).To(Equal([]string{"héll", "o wö", "rld"}))
+		Expect(s.Args).To(Equal([][]string{{`{"a`, `":`, `1}`}}))
+		Expect(s.Chunks()).To(Equal(6))
+		Expect(s.ErrorAfter).To(Equal(4))
+		Expect(s.DisconnectAfter).To(Equal(-1))
+		Expect(s.Response.Text).To(Equal("héllo wörld"))
+	})
+
+	It("takes explicit pieces with {{nonce}} replaced, and whole parts without a stream", func() {
+		l := newLLM(
+			fakes.Step{ID: "split", Match: fakes.Match{Tag: "a"}, Respond: fakes.Respond{Text: ptr("one {{nonce}} two"),
+				Stream: &fakes.StreamSpec{Split: []string{"one {{nonce}}", " two"}, DisconnectAfter: ptr(1)}}},
+			fakes.Step{ID: "plain", Match: fakes.Match{Tag: "b"}, Respond: fakes.Respond{Text: ptr("ab"),
+				ToolCalls: []fakes.CallSpec{{Name: "f"}}}},
+		)
+		s, err := l.CompleteStream(ctx, req("a", 0, 0, 0, sys("<ai-agent-n1-FINAL>")))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(s.Text).To(Equal([]string{"one n1", " two"}))
+		Expect(s.DisconnectAfter).To(Equal(1))
+		s, err = l.CompleteStream(ctx, req("b", 0, 0, 0))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(s.Text).To(Equal([]string{"ab"}))
+		Expect(s.Args).To(Equal([][]string{{"{}"}}))
+		Expect(l.Check()).To(Succeed())
+	})
+
+	It("records a fault beyond the stream's chunks as a violation", func() {
+		l := newLLM(fakes.Step{ID: "s", Respond: fakes.Respond{Text: ptr("abc"), Stream: &fakes.StreamSpec{Chunks: 2, DisconnectAfter: ptr(3)}}})
+		_, err := l.CompleteStream(ctx, req("x", 0, 0, 0))
+		Expect(err).To(MatchError(ContainSubstring(`step "s": stream: disconnect_after 3: the stream has 2 chunks`)))
+		Expect(l.Check()).To(MatchError(ContainSubstring("disconnect_after 3")))
+	})
+
+	It("validates streams and reports every problem at once", func() {
+		_, err := fakes.NewLLM([]fakes.Step{
+			{ID: "both", Respond: fakes.Respond{Text: ptr("ab"), Stream: &fakes.StreamSpec{Chunks: 2, Split: []string{"a", "b"}, ErrorAfter: ptr(-1), DisconnectAfter: ptr(1)}}},
+			{ID: "join", Respond: fakes.Respond{Text: ptr("abc"), Stream: &fakes.StreamSpec{Split: []string{"a", ""}}}},
+			{ID: "notext", Respond: fakes.Respond{ToolCalls: []fakes.CallSpec{{Name: "f"}}, Stream: &fakes.StreamSpec{Split: []string{"a"}}}},
+			{ID: "err", Respond: fakes.Respond{Error: &fakes.ErrorSpec{Kind: "timeout"}, Stream: &fakes.StreamSpec{Chunks: -1}}},
+		}, fakes.Options{})
+		Expect(strings.Split(err.Error(), "\n")).To(Equal([]string{
+			`fakes: step "both": respond.stream: chunks and split are exclusive; error_after and disconnect_after are exclusive; error_after -1: must be zero or more`,
+			`fakes: step "join": respond: stream: split: the pieces join to "a", not to the text "abc"`,
+			`respond.stream: split[1]: empty piece`,
+			`fakes: step "notext": respond: stream: split cuts text: the step has no text`,
+			`fakes: step "err": respond: stream: an injected error has nothing to stream`,
+			`respond.stream: chunks -1: must be positive`,
+		}))
+	})
+})
