@@ -61,6 +61,26 @@ var _ = Describe("toolout import", func() {
 		Expect(stderr).To(HavePrefix("toolout import: want a TRACE.json file, not standard input"))
 	})
 
+	It("reads a chat completions log, told from its content or named with --format, and names the line:col of a bad line", func() {
+		line := `{"request": {"messages": [{"role": "user", "content": "q"}]}, "response": {"choices": [{"message": {"role": "assistant", "content": "<tool_call>{\"name\": \"t\", \"arguments\": {}}</tool_call>"}}]}}`
+		trace := filepath.Join(dir, "log.jsonl")
+		Expect(os.WriteFile(trace, []byte(line+"\n"+`{"request": {}}`+"\n"), 0o644)).To(Succeed())
+		code, stdout, stderr := invoke("", "import", trace, "-o", filepath.Join(dir, "out", "x.yaml"))
+		Expect(code).To(Equal(2))
+		Expect(stdout).To(BeEmpty())
+		Expect(stderr).To(Equal("toolout import: " + trace + `:2:1: want an LLM call, {"request": ..., "response": ...}: no "response"` + "\n"))
+		Expect(os.WriteFile(trace, []byte(line+"\n"), 0o644)).To(Succeed())
+		code, _, stderr = invoke("", "import", trace, "--format", "messages", "-o", filepath.Join(dir, "out", "x.yaml"))
+		Expect(code).To(Equal(2))
+		Expect(stderr).To(Equal("toolout import: " + trace + ":1:1: want a list of messages, bare or under \"messages\"\n"))
+		code, stdout, stderr = invoke("", "import", trace, "--format", "chat-completions-log", "-o", filepath.Join(dir, "out", "x.yaml"))
+		Expect(code).To(Equal(0), stderr)
+		Expect(stdout).To(ContainSubstring("wrote " + filepath.Join(dir, "out", "x.yaml")))
+		code, _, stderr = invoke("", "import", trace, "--format", "har")
+		Expect(code).To(Equal(2))
+		Expect(stderr).To(HavePrefix("toolout import: --format har: want auto, messages or chat-completions-log\n"))
+	})
+
 	It("names each import point after its message by default", func() {
 		Expect(defaultTarget("traces/prod-2026.json", 3)).To(Equal(filepath.Join("scenarios", "regress", "prod-2026-at3.yaml")))
 		Expect(defaultTarget("x", 12)).To(Equal(filepath.Join("scenarios", "regress", "x-at12.yaml")))

@@ -4,6 +4,24 @@
 // and the same bytes on every import. Each import point (the message cut at)
 // makes its own scenario; Cut tells which one Import will take.
 //
+// A trace comes in one of two formats (ImportOptions.Format; FormatAuto
+// tells them from the content): FormatMessages, a JSON list of chat
+// messages, bare or under "messages"; and FormatChatCompletionsLog, an
+// OpenAI Chat Completions log in JSONL, one LLM call a line, each line
+// {"request": {"messages": [...], ...}, "response": {"choices": [{"message":
+// {...}}], ...}} (the request may be under "body" instead, and the response
+// wrapped as {"status_code": ..., "body": {...}}, as in the Batch API; blank
+// lines are skipped; only choices[0] counts). Auto takes a trace whose first
+// value is an object with "request" or "response" and no "messages" for a
+// log. The calls of a log are one conversation: each request must start
+// with the one before it and that call's reply (the same role, content
+// text, tool calls and tool_call_id), else the log is refused at the first
+// message that differs; the conversation is the last request's messages
+// then its reply, and a message's index is its place in it. Everything
+// after the reading (pairing, replay, redaction, provenance) is the same
+// for both; errors name the log's line:col. A sample log of three calls is
+// scenarios/regress/traces/chat-completions-log.jsonl.
+//
 // It refuses, at the trace's line:col, what would make a scenario that fails
 // when run or replays a conversation that never happened: bad JSON (the
 // column from the byte offset, in characters), a byte that is not UTF-8, a

@@ -70,7 +70,7 @@ var atLineCol = regexp.MustCompile(`^t\.json:\d+:\d+: `)
 //     files beside it) and passes when run, and its texts hold no secret
 //     that a built-in rule matches outside a placeholder.
 func FuzzImport(f *testing.F) {
-	traces, _ := filepath.Glob("../../scenarios/regress/traces/*.json")
+	traces, _ := filepath.Glob("../../scenarios/regress/traces/*.json*") // .json and .jsonl
 	if len(traces) == 0 {
 		f.Fatal("no traces under scenarios/regress/traces")
 	}
@@ -92,6 +92,11 @@ func FuzzImport(f *testing.F) {
 		`[{"role":"user","content":"q"},{"role":"assistant","content":"<tool_call>{\"name\":\"logs__query\",\"arguments\":{\"s\":\"api\"}}</tool_call>"},{"role":"tool","tool_call_id":"call_leaked_1","name":"logs__query","content":"` + strings.Repeat("log line\\n", 2000) + `"},{"role":"assistant","content":"done"}]`,
 		// two leaked calls answered out of order, one result without a name
 		`[{"role":"user","content":"q"},{"role":"assistant","content":"<tool_call>{\"name\":\"a\",\"arguments\":{}}</tool_call><tool_call>{\"name\":\"b\",\"arguments\":{}}</tool_call>"},{"role":"tool","tool_call_id":"2","name":"b","content":"B"},{"role":"tool","tool_call_id":"1","content":"` + strings.Repeat("A", 13000) + `"},{"role":"assistant","content":"done"}]`,
+		// chat completions logs (issue 20): a call a line, each request extending the one before
+		`{"request":{"messages":[{"role":"user","content":"q"}]},"response":{"choices":[{"message":{"role":"assistant","content":"<tool_call>{\"name\":\"t\",\"arguments\":{}}</tool_call>"}}]}}`,
+		`{"request":{"messages":[{"role":"user","content":"q"}]},"response":{"choices":[{"message":{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"t","arguments":"{}"}}]}}]}}` + "\n" +
+			`{"body":{"messages":[{"role":"user","content":"q"},{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"t","arguments":"{}"}}]},{"role":"tool","tool_call_id":"c1","content":"` + strings.Repeat("row\\n", 4000) + `"}]},"response":{"status_code":200,"body":{"choices":[{"message":{"role":"assistant","content":"done"}}]}}}` + "\n",
+		"{\"request\":{\"messages\":[]},\"response\":{\"choices\":[]}}\n{\"request\":", `{"response":{"choices":[{"message":{}}]}}`, "\n\n{\"request\":{\"messages\":[{\"role\":\"user\"}]},\"response\":{\"choices\":[{\"message\":{\"role\":\"user\"}}]}}",
 		`[{"role":`, `{"messages": 5}`, `[1]`, "[{\"role\":\"user\",\n\"content\":\"x\"}}", `"x"`, "\xef\xbb\xbf[]", "[" + strings.Repeat("[", 20000),
 	} {
 		f.Add([]byte(s), int16(-1), false)
@@ -119,7 +124,7 @@ func FuzzImport(f *testing.F) {
 			if msg := err.Error(); !positioned.MatchString(msg) || strings.ContainsAny(msg, "\r\n") {
 				t.Fatalf("error without the trace and a position, or not one line: %q", msg)
 			}
-			if (!json.Valid(trace) || !utf8.Valid(trace)) && !atLineCol.MatchString(err.Error()) {
+			if (!json.Valid(trace) && !linesValid(trace) || !utf8.Valid(trace)) && !atLineCol.MatchString(err.Error()) {
 				t.Fatalf("bad JSON or UTF-8 without its line:col: %v", err)
 			}
 			return
@@ -220,10 +225,11 @@ func checkAnswers(t *testing.T, trace []byte) {
 	var msgs []message
 	if json.Unmarshal(trace, &msgs) != nil {
 		var wrapped struct{ Messages []message }
-		if json.Unmarshal(trace, &wrapped) != nil {
+		if json.Unmarshal(trace, &wrapped) == nil {
+			msgs = wrapped.Messages
+		} else if msgs = lastCall[message](trace); msgs == nil {
 			t.Fatalf("an imported trace does not decode")
 		}
-		msgs = wrapped.Messages
 	}
 	calls := map[string]bool{}
 	leaked := 0 // calls leaked as text, not yet answered
@@ -417,4 +423,43 @@ func BenchmarkImportAdversarial(b *testing.B) {
 			})
 		}
 	}
+}
+
+// linesValid tells whether every line of data that is not blank is JSON,
+// as in a chat completions log.
+func linesValid(data []byte) bool {
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		if len(bytes.TrimSpace(line)) > 0 && !json.Valid(line) {
+			return false
+		}
+	}
+	return true
+}
+
+// lastCall decodes the conversation of a chat completions log: its last
+// line's request messages and reply; nil when it does not decode.
+func lastCall[M any](data []byte) []M {
+	lines := bytes.Split(bytes.TrimSpace(data), []byte("\n"))
+	type reply struct {
+		Choices []struct{ Message M }
+		Body    *reply
+	}
+	var call struct {
+		Request, Body *struct{ Messages []M }
+		Response      reply
+	}
+	if json.Unmarshal(lines[len(lines)-1], &call) != nil {
+		return nil
+	}
+	req, resp := call.Request, call.Response
+	if req == nil {
+		req = call.Body
+	}
+	if resp.Choices == nil && resp.Body != nil {
+		resp = *resp.Body
+	}
+	if req == nil || len(resp.Choices) == 0 {
+		return nil
+	}
+	return append(req.Messages, resp.Choices[0].Message)
 }

@@ -37,6 +37,9 @@ type ImportOptions struct {
 	RedactEmails bool
 	// Redact are extra regular expressions whose matches are replaced.
 	Redact []string
+	// Format is the trace's format: FormatMessages, FormatChatCompletionsLog,
+	// or FormatAuto (or empty): told from the content (see doc.go).
+	Format string
 }
 
 // ImportedFile is one file Import produced, its path under Dir.
@@ -156,7 +159,7 @@ func newImporter(trace []byte, opts ImportOptions) (*importer, error) {
 		im.maxBytes = components.DefaultMaxToolResponseBytes
 	}
 	var err error
-	if im.tr, err = parseTrace(trace, im.shown); err != nil {
+	if im.tr, err = parseFormat(trace, im.shown, opts.Format); err != nil {
 		return nil, err
 	}
 	im.msgs = im.tr.msgs

@@ -3,6 +3,7 @@ package importer_test
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -23,7 +24,7 @@ var _ = Describe("Import", func() {
 
 	DescribeTable("gives the same bytes when importing the same trace twice, equal to the committed scenarios",
 		func(trace string, at int, emails bool) {
-			name := fmt.Sprintf("%s-at%d", strings.TrimSuffix(trace, ".json"), at)
+			name := fmt.Sprintf("%s-at%d", strings.TrimSuffix(trace, filepath.Ext(trace)), at)
 			o := importer.ImportOptions{Dir: "../../scenarios/regress", Name: name, TraceName: trace, At: at, RedactEmails: emails}
 			a, err := importer.Import(load(trace), o)
 			Expect(err).NotTo(HaveOccurred())
@@ -41,6 +42,7 @@ var _ = Describe("Import", func() {
 		Entry(nil, "oversized-secrets.json", 3, true),
 		Entry("a leaked call, at the leak", "leaked-oversized.json", 2, false),
 		Entry("a leaked call, at its oversized result", "leaked-oversized.json", 3, false),
+		Entry("a chat completions log of three calls, at its oversized result", "chat-completions-log.jsonl", 3, false),
 	)
 
 	It("redacts keys, bearer tokens, URL passwords and, on request, e-mails, with stable numbered placeholders", func() {

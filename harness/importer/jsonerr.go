@@ -12,18 +12,28 @@ import (
 // syntaxError reports data that is not JSON at its line:col (1-based, the
 // column in characters): the offending character, or the end of the input.
 func syntaxError(data []byte, name string) error {
+	at, msg := syntaxOffset(data)
+	if at < 0 {
+		return nil
+	}
+	line, col := jsonlex.LineCol(data, at)
+	return fmt.Errorf("%s:%d:%d: %s", name, line, col, msg)
+}
+
+// syntaxOffset returns the byte offset in data of its first JSON syntax
+// error (the offending character, or the end) and the error, or -1.
+func syntaxOffset(data []byte) (int, string) {
 	var raw json.RawMessage // checks the syntax without building values
 	err := json.Unmarshal(data, &raw)
 	var se *json.SyntaxError
 	if !errors.As(err, &se) {
-		return nil
+		return -1, ""
 	}
 	at := int(se.Offset)
 	if strings.HasPrefix(se.Error(), "invalid character") && at > 0 {
 		at-- // the offset counts the offending character
 	}
-	line, col := jsonlex.LineCol(data, at)
-	return fmt.Errorf("%s:%d:%d: %s", name, line, col, se.Error())
+	return at, se.Error()
 }
 
 // typeError says what a JSON value of the wrong type should have been.

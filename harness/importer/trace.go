@@ -180,6 +180,11 @@ func (t *parsedTrace) messageList() ([]rawMessage, error) {
 	} else if start < len(t.data) && t.data[start] != '[' {
 		return nil, t.errorf(start, "want a JSON list of messages, bare or under \"messages\", got %s", jsonKind(t.data[start]))
 	}
+	return t.splitList()
+}
+
+// splitList splits the list of messages at t.list, whose syntax is checked.
+func (t *parsedTrace) splitList() ([]rawMessage, error) {
 	dec := json.NewDecoder(bytes.NewReader(t.data[t.list:]))
 	if _, err := dec.Token(); err != nil { // '[': the syntax is checked
 		return nil, t.errorf(t.list, "%v", err)
