@@ -21,7 +21,9 @@ import (
 // (core/gateway), one after the other on one store and clock; a request with
 // forward: true goes to the scripted model (tag gateway.upstream, turn = the
 // forward round) through the expand_context loop, in the provider's wire
-// format (OpenAI chat completions, or Anthropic messages).
+// format (OpenAI chat completions, or Anthropic messages). A forwarded body
+// that asks to stream goes through the gateway's HTTP proxy instead, and the
+// model answers it as server-sent events (gateway_stream.go).
 //
 //	component: gateway
 //	config: {provider: openai, strategy: simple, simple_words: 20, min_bytes: 2048, max_bytes: 65536,
@@ -32,7 +34,8 @@ import (
 //	    - {body: {file: request.json}, advance: 6m, forward: true}
 //	expect:
 //	  requests: [{actions: [compressed, passthrough], reasons: ["…"], rounds: 2, expansions: [original],
-//	              capped: false, forwarded_contains: ["…"], response_contains: ["…"]}]
+//	              capped: false, forwarded_contains: ["…"], response_contains: ["…"],
+//	              assembled_contains: ["…"]}]  # assembled: what a client builds from a stream
 //	  metrics: {cache_hits: 1, compressions_ok: 1}
 type gatewayConfig struct {
 	// Provider is the wire of the requests: openai or anthropic.
@@ -84,6 +87,9 @@ type gatewayRequestExpect struct {
 	ForwardedLacks   []string `yaml:"forwarded_lacks"`
 	ResponseContains []string `yaml:"response_contains"`
 	ResponseLacks    []string `yaml:"response_lacks"`
+	// AssembledContains: substrings of the message a client assembles from
+	// a streamed response (a request that asked to stream).
+	AssembledContains []string `yaml:"assembled_contains"`
 	// Error is a substring of the error the request must end with.
 	Error *string `yaml:"error"`
 }
@@ -114,9 +120,13 @@ type gatewayRequestOutcome struct {
 	Expansions []gateway.Expansion `json:"expansions"`
 	Capped     bool                `json:"capped"`
 	Error      string              `json:"error,omitempty"`
-	forwarded  string
-	allRounds  []string // every forwarded body, round 1 first
-	response   string
+	// Stream is set for a request that asked to stream (gateway_stream.go).
+	Stream    *gatewayStreamJSON `json:"stream,omitempty"`
+	forwarded string
+	allRounds []string // every forwarded body, round 1 first
+	response  string
+	assembled string   // the message the client assembles from a stream
+	upstream  []string // the model's streams, one per round that streamed
 }
 
 type gatewayOutcome struct {
@@ -138,6 +148,12 @@ func registerGateway(reg *harness.Registry) {
 				secs = append(secs, harness.Section{Name: fmt.Sprintf("request/%d/forwarded", i+1), Body: harness.Elide(r.forwarded)})
 				if r.response != "" {
 					secs = append(secs, harness.Section{Name: fmt.Sprintf("request/%d/response", i+1), Body: harness.Elide(r.response)})
+				}
+				for j, u := range r.upstream {
+					secs = append(secs, harness.Section{Name: fmt.Sprintf("request/%d/upstream/%d", i+1, j+1), Body: harness.Elide(u)})
+				}
+				if r.assembled != "" {
+					secs = append(secs, harness.Section{Name: fmt.Sprintf("request/%d/assembled", i+1), Body: harness.Elide(r.assembled)})
 				}
 			}
 			return secs, err
@@ -169,8 +185,12 @@ func runGatewayComponent(ctx context.Context, env *harness.Env, cfg *gatewayConf
 	var out gatewayOutcome
 	for _, r := range in.Requests {
 		env.Clock.Advance(r.Advance)
-		ro := runGatewayRequest(ctx, g, upstream, []byte(r.Body.Value), r.Forward)
-		out.Requests = append(out.Requests, ro)
+		body := []byte(r.Body.Value)
+		if r.Forward && asksStream(wire, body) {
+			out.Requests = append(out.Requests, runGatewayStream(env, g, body))
+			continue
+		}
+		out.Requests = append(out.Requests, runGatewayRequest(ctx, g, upstream, body, r.Forward))
 	}
 	out.Metrics = pipe.Metrics()
 	return out, nil
@@ -263,6 +283,9 @@ func checkGateway(exp *gatewayExpect, got gatewayOutcome) []harness.Mismatch {
 		for _, x := range g.Expansions {
 			expansions = append(expansions, x.Answer)
 		}
+		if g.Stream != nil {
+			expansions = g.Stream.Expansions
+		}
 		if e.Actions != nil && !slices.Equal(e.Actions, actions) {
 			out = append(out, harness.Mismatch{Field: f + ".actions", Msg: fmt.Sprintf("got %v, want %v", actions, e.Actions)})
 		}
@@ -291,6 +314,11 @@ func checkGateway(exp *gatewayExpect, got gatewayOutcome) []harness.Mismatch {
 		for _, sub := range e.ResponseContains {
 			if !strings.Contains(g.response, sub) {
 				out = append(out, harness.Mismatch{Field: f + ".response_contains", Msg: fmt.Sprintf("the response does not contain %q; it is %s", sub, harness.Show(g.response))})
+			}
+		}
+		for _, sub := range e.AssembledContains {
+			if !strings.Contains(g.assembled, sub) {
+				out = append(out, harness.Mismatch{Field: f + ".assembled_contains", Msg: fmt.Sprintf("the assembled message does not contain %q; it is %s", sub, harness.Show(g.assembled))})
 			}
 		}
 		for _, sub := range e.ResponseLacks {
