@@ -34,7 +34,7 @@ func (p *Proxy) streamOffered(w http.ResponseWriter, r *http.Request, route Rout
 	}
 	defer first.close()
 	if err := first.relay(l.MaxResponseBytes); err != nil {
-		return p.endLive(w, r, first, err)
+		return p.endLive(w, r, first, 1, err)
 	}
 	assembled, err := g.Wire.Assemble(first.raw.Bytes())
 	if err != nil {
@@ -44,11 +44,11 @@ func (p *Proxy) streamOffered(w http.ResponseWriter, r *http.Request, route Rout
 			first.flushHeld()
 			return OutcomeOK
 		}
-		return p.endLive(w, r, first, fmt.Errorf("%w: %w", ErrUpstream, err))
+		return p.endLive(w, r, first, 1, fmt.Errorf("%w: %w", ErrUpstream, err))
 	}
 	calls, err := g.Wire.PhantomCalls(assembled)
 	if err != nil {
-		return p.endLive(w, r, first, fmt.Errorf("%w: %w", ErrUpstream, err))
+		return p.endLive(w, r, first, 1, fmt.Errorf("%w: %w", ErrUpstream, err))
 	}
 	if len(calls) == 0 {
 		first.flushHeld()
@@ -70,11 +70,11 @@ func (p *Proxy) streamOffered(w http.ResponseWriter, r *http.Request, route Rout
 		return p.finishHeld(w, r, g.Wire, out, err, lastHeader)
 	}
 	if err != nil && !errors.Is(err, ErrCapped) { // the capped answer is what the client has: end it
-		return p.endLive(w, r, first, err)
+		return p.endLive(w, r, first, out.Rounds, err)
 	}
 	restream, rerr := g.Wire.Restream(out.Response)
 	if rerr != nil {
-		return p.endLive(w, r, first, fmt.Errorf("%w: %w", ErrUpstream, rerr))
+		return p.endLive(w, r, first, out.Rounds, fmt.Errorf("%w: %w", ErrUpstream, rerr))
 	}
 	_, _ = w.Write(continuation(restream, first.blocks))
 	w.Header().Set(RoundsHeader, strconv.Itoa(out.Rounds)) // the trailer
@@ -103,10 +103,12 @@ func (p *Proxy) finishHeld(w http.ResponseWriter, r *http.Request, wire Wire, ou
 	return OutcomeOK
 }
 
-// endLive ends a request that failed after its stream started: what was
-// relayed stays, the stream stops there (SDKs report the cut), and the
+// endLive ends a request that failed after rounds forwards: before its
+// stream started, as any failure; after, what was relayed stays, the stream
+// stops there (SDKs report the cut), the rounds go in the trailer, and the
 // failure is logged.
-func (p *Proxy) endLive(w http.ResponseWriter, r *http.Request, s *liveRound, err error) string {
+func (p *Proxy) endLive(w http.ResponseWriter, r *http.Request, s *liveRound, rounds int, err error) string {
+	w.Header().Set(RoundsHeader, strconv.Itoa(rounds)) // a header, or the trailer
 	if !s.sent {
 		return p.fail(w, r, s.wire, err)
 	}
