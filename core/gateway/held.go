@@ -205,16 +205,22 @@ func (s *liveRound) take(ev []byte) {
 		return
 	}
 	if !s.sent {
-		copyHeaders(s.w.Header(), s.header)
-		s.w.Header().Set("Content-Type", "text/event-stream")
-		s.w.Header().Set("Trailer", RoundsHeader)
-		s.w.WriteHeader(http.StatusOK)
-		s.sent = true
+		s.begin("Trailer", RoundsHeader) // the rounds are not known yet
 	}
 	s.send(s.quiet.Bytes())
 	s.quiet.Reset()
 	s.send(ev)
 	_ = s.rc.Flush()
+}
+
+// begin sends the upstream's headers, with key: value added, and the 200
+// of a stream.
+func (s *liveRound) begin(key, value string) {
+	copyHeaders(s.w.Header(), s.header)
+	s.w.Header().Set("Content-Type", "text/event-stream")
+	s.w.Header().Set(key, value)
+	s.w.WriteHeader(http.StatusOK)
+	s.sent = true
 }
 
 // send writes events to the client, counting the content blocks started.
@@ -226,11 +232,7 @@ func (s *liveRound) send(evs []byte) {
 // flushHeld relays what was kept, for a round without phantom calls.
 func (s *liveRound) flushHeld() {
 	if !s.sent {
-		copyHeaders(s.w.Header(), s.header)
-		s.w.Header().Set("Content-Type", "text/event-stream")
-		s.w.Header().Set(RoundsHeader, "1")
-		s.w.WriteHeader(http.StatusOK)
-		s.sent = true
+		s.begin(RoundsHeader, "1")
 	} else {
 		s.w.Header().Set(RoundsHeader, "1") // the trailer
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
 	"strconv"
@@ -37,39 +36,24 @@ func (p *Proxy) upstreamRequest(ctx context.Context, route Route, clientHeader h
 // over MaxResponseBytes is cut); an error status before the stream starts
 // is relayed as the buffered path relays it, and a stream cut after it
 // started ends the client's stream there (its last event incomplete,
-// which SDKs report as an error) and is logged. The proxy takes this path
+// which SDKs report as an error) and is logged; the upstream's time is
+// observed when its headers came, as for a stream that offers the tool.
+// The proxy takes this path
 // only for a body that names neither the phantom tool nor a shadow marker
 // (mentionsPhantom), so a model has no reason to call expand_context; one
 // that does all the same reaches the client as it would without the
 // gateway (nothing was issued into the conversation: nothing to answer).
 func (p *Proxy) streamThrough(w http.ResponseWriter, r *http.Request, route Route, body []byte) string {
-	l := p.Limits.WithDefaults()
-	wire := route.Gateway.Wire
-	ctx, cancel := context.WithTimeout(r.Context(), l.UpstreamTimeout)
-	defer cancel()
-	req, err := p.upstreamRequest(ctx, route, r.Header, body, 1)
+	first, err := p.firstRound(w, r, route, body)
 	if err != nil {
-		return p.fail(w, r, wire, err)
+		return p.fail(w, r, route.Gateway.Wire, err)
 	}
-	start := p.Sources.Time()
-	resp, err := p.Client.Do(req)
-	if err != nil {
-		p.observer().Upstream(wire.Name(), 0, p.Sources.Time().Sub(start))
-		return p.fail(w, r, wire, fmt.Errorf("%w: %w", ErrUpstream, err))
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		raw, _ := io.ReadAll(io.LimitReader(resp.Body, l.MaxResponseBytes))
-		p.observer().Upstream(wire.Name(), resp.StatusCode, p.Sources.Time().Sub(start))
-		return p.fail(w, r, wire, &upstreamStatus{code: resp.StatusCode, header: resp.Header, body: raw, url: req.URL.Redacted()})
-	}
-	copyHeaders(w.Header(), resp.Header)
+	defer first.close()
+	copyHeaders(w.Header(), first.header)
 	w.Header().Set(RoundsHeader, "1")
 	w.WriteHeader(http.StatusOK)
-	rc := http.NewResponseController(w)
-	_ = rc.Flush()
-	n, err := relay(w, rc, resp.Body, l.MaxResponseBytes)
-	p.observer().Upstream(wire.Name(), resp.StatusCode, p.Sources.Time().Sub(start))
+	_ = first.rc.Flush()
+	n, err := relay(w, first.rc, first.resp.Body, p.Limits.WithDefaults().MaxResponseBytes)
 	switch {
 	case err == nil:
 		p.logf("gateway: %s: streamed through, %d bytes", r.URL.Path, n)
