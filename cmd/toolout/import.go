@@ -29,9 +29,9 @@ var _ flag.Value = (*stringList)(nil)
 // scenario per import point, named after it, never overwriting a different
 // file without --force, and, with --update, removed again when it fails.
 func runImport(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("import", "TRACE.json|TRACE.jsonl [--format auto|messages|chat-completions-log] [-o scenarios/regress/NAME.yaml] [--at N] [--max-bytes N] [--max-input BYTES] [--redact-emails] [--redact REGEX]... [--force] [--update]", stderr)
+	fs := newFlagSet("import", "TRACE.json|TRACE.jsonl [--format "+strings.Join(importer.FormatNames(), "|")+"] [-o scenarios/regress/NAME.yaml] [--at N] [--max-bytes N] [--max-input BYTES] [--redact-emails] [--redact REGEX]... [--force] [--update]", stderr)
 	out := fs.String("o", "", "the session scenario to write (default scenarios/regress/<trace name>-at<N>.yaml, N the message cut at); the leaked scenario and payload files go beside it")
-	format := fs.String("format", importer.FormatAuto, "the trace's format: messages (a JSON list of chat messages, bare or under \"messages\"), chat-completions-log (JSONL, {\"request\": ..., \"response\": ...} a line), or auto: told from the content")
+	format := fs.String("format", importer.FormatAuto, "the trace's format: "+formatHelp())
 	at := fs.Int("at", -1, "index of the message to cut at, when the trace holds several candidates")
 	maxBytes := fs.Int("max-bytes", 0, "byte cap above which a tool result counts as oversized (default: the session's, 12 KiB)")
 	emails := fs.Bool("redact-emails", false, "also replace e-mail addresses")
@@ -44,10 +44,8 @@ func runImport(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 	if err != nil {
 		return usageError(fs, stderr, err)
 	}
-	switch *format {
-	case importer.FormatAuto, importer.FormatMessages, importer.FormatChatCompletionsLog:
-	default:
-		return usageError(fs, stderr, fmt.Errorf("--format %s: want %s, %s or %s", *format, importer.FormatAuto, importer.FormatMessages, importer.FormatChatCompletionsLog))
+	if !slices.Contains(importer.FormatNames(), *format) {
+		return usageError(fs, stderr, fmt.Errorf("--format %s: want one of %s", *format, strings.Join(importer.FormatNames(), ", ")))
 	}
 	if len(pos) != 1 {
 		fmt.Fprintln(stderr, "toolout import: want one TRACE.json")
@@ -198,4 +196,13 @@ func (w *importWrite) restore(stderr io.Writer) {
 		}
 	}
 	fmt.Fprintf(stderr, "toolout import: the imported scenarios fail; removed what the import wrote (%s) and put back what was there\n", strings.Join(removed, ", "))
+}
+
+// formatHelp describes every format --format takes, in one line.
+func formatHelp() string {
+	var parts []string
+	for _, f := range importer.Formats() {
+		parts = append(parts, f[0]+" ("+f[1]+")")
+	}
+	return strings.Join(parts, ", ")
 }

@@ -78,7 +78,7 @@ var _ = Describe("toolout import", func() {
 		Expect(stdout).To(ContainSubstring("wrote " + filepath.Join(dir, "out", "x.yaml")))
 		code, _, stderr = invoke("", "import", trace, "--format", "har")
 		Expect(code).To(Equal(2))
-		Expect(stderr).To(HavePrefix("toolout import: --format har: want auto, messages or chat-completions-log\n"))
+		Expect(stderr).To(HavePrefix("toolout import: --format har: want one of "+strings.Join(importer.FormatNames(), ", ")+"\n"))
 	})
 
 	It("names each import point after its message by default", func() {

@@ -9,36 +9,6 @@ import (
 	"github.com/toolout/toolout/core/gateway/openai"
 )
 
-// The formats of a trace (ImportOptions.Format).
-const (
-	// FormatAuto tells the format from the content: a JSONL whose first
-	// line is an object with "request" or "response" (and no "messages")
-	// is a chat completions log; anything else is a list of messages.
-	FormatAuto = "auto"
-	// FormatMessages is a JSON list of OpenAI-style chat messages, bare or
-	// under "messages".
-	FormatMessages = "messages"
-	// FormatChatCompletionsLog is a JSONL log of OpenAI Chat Completions
-	// calls, one per line: {"request": {...}, "response": {...}}.
-	FormatChatCompletionsLog = "chat-completions-log"
-)
-
-// parseFormat parses data in the format named (see the Format constants).
-func parseFormat(data []byte, name, format string) (*parsedTrace, error) {
-	switch format {
-	case "", FormatAuto:
-		if isChatLog(data) {
-			return parseChatLog(data, name)
-		}
-		return parseTrace(data, name)
-	case FormatMessages:
-		return parseTrace(data, name)
-	case FormatChatCompletionsLog:
-		return parseChatLog(data, name)
-	}
-	return nil, fmt.Errorf("%s: format %q: want %s, %s or %s", name, format, FormatAuto, FormatMessages, FormatChatCompletionsLog)
-}
-
 // isChatLog tells whether data's first value is an object that holds an
 // LLM call, a request or a response, rather than messages.
 func isChatLog(data []byte) bool {
