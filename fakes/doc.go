@@ -37,8 +37,9 @@
 // with an error event in the provider's format; "disconnect_after: K" cuts
 // it there, with no final chunk and no end event. The two are exclusive,
 // and a K beyond the stream's chunks is a violation. How chunks become
-// events is the streaming caller's (the harness's gateway upstream writes
-// each chunk as one delta event of the request's wire).
+// events is the streaming caller's: package fakes/llmwire writes each
+// chunk as one delta event of the request's wire, for the harness's
+// gateway upstream and for toolout serve.
 //
 // A step may name steps it comes After. It then answers only once they have
 // answered all their times, which lets a script make concurrent calls finish

@@ -10,10 +10,9 @@ import (
 
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/gateway"
-	"github.com/toolout/toolout/core/gateway/anthropic"
 	"github.com/toolout/toolout/core/gateway/memstore"
-	"github.com/toolout/toolout/core/gateway/openai"
 	"github.com/toolout/toolout/core/gateway/wires"
+	"github.com/toolout/toolout/fakes/llmwire"
 	"github.com/toolout/toolout/harness"
 )
 
@@ -181,7 +180,7 @@ func runGatewayComponent(ctx context.Context, env *harness.Env, cfg *gatewayConf
 		return gatewayOutcome{}, err
 	}
 	g := &gateway.Gateway{Pipe: pipe, Wire: wire, Expand: cfg.EnableExpandContext, Logf: env.Logf, KeepForwarded: true}
-	upstream := scriptedUpstream(env, wire.Name())
+	upstream := scriptedUpstream(env, llmwire.Wire(wire.Name()))
 	var out gatewayOutcome
 	for _, r := range in.Requests {
 		env.Clock.Advance(r.Advance)
@@ -198,21 +197,9 @@ func runGatewayComponent(ctx context.Context, env *harness.Env, cfg *gatewayConf
 
 // scriptedUpstream is the model behind the gateway: each round's body,
 // decoded as the wire's provider would, answered by the scripted LLM.
-func scriptedUpstream(env *harness.Env, wire string) gateway.Upstream {
+func scriptedUpstream(env *harness.Env, wire llmwire.Wire) gateway.Upstream {
 	return func(ctx context.Context, round int, body []byte) ([]byte, error) {
-		tag := core.Tag{Site: core.SiteGatewayUpstream, Turn: round}
-		if wire == "anthropic" {
-			req, _, err := anthropic.DecodeRequest(body, tag)
-			if err != nil {
-				return nil, err
-			}
-			resp, err := env.LLM.Complete(ctx, req)
-			if err != nil {
-				return nil, err
-			}
-			return anthropic.EncodeResponse(resp, fmt.Sprintf("msg_%d", round), "scripted"), nil
-		}
-		req, _, err := openai.DecodeRequest(body, tag)
+		req, _, err := wire.Decode(body, core.Tag{Site: core.SiteGatewayUpstream, Turn: round})
 		if err != nil {
 			return nil, err
 		}
@@ -220,7 +207,7 @@ func scriptedUpstream(env *harness.Env, wire string) gateway.Upstream {
 		if err != nil {
 			return nil, err
 		}
-		return openai.EncodeResponse(resp, fmt.Sprintf("cmpl-%d", round), "scripted"), nil
+		return wire.JSON(resp, wire.ID(round)), nil
 	}
 }
 

@@ -1,0 +1,58 @@
+// Package llmwire is the scripted model's HTTP face: it turns what a
+// scripted [fakes.LLM] answers (a [fakes.Stream], or its error) into the
+// answer an HTTP client of the provider's API gets, on the OpenAI Chat
+// Completions wire ([OpenAI]) and the Anthropic Messages wire
+// ([Anthropic]). The harness's in-process upstream of the gateway and
+// toolout serve both answer through it, so a scenario's model answers the
+// same bytes in process and over a socket.
+//
+// # Answers
+//
+// [Wire.Decode] reads a request body as the provider would (the
+// core.Request the scripted LLM matches, and whether it asks to stream).
+// The [Answer] is then one of:
+//
+//   - [Wire.BadRequest]: 400 with the wire's error object, for a body that
+//     does not decode;
+//   - [Wire.Error]: the LLM's error as the provider reports it: 429 for
+//     core.ErrRateLimited, 504 for a deadline, 500 otherwise, the error's
+//     text in the wire's error object;
+//   - [Wire.Reply] without a stream: 200 with the whole JSON body
+//     (chat.completion or message, model "scripted", the given id);
+//   - [Wire.Reply] with a stream: 200, Content-Type text/event-stream, the
+//     events as the provider streams them. OpenAI: a head chunk with the
+//     role, one chat.completion.chunk per text piece and per tool-call
+//     argument piece (a call's first piece brings its id and name), a
+//     chunk with the finish_reason, then "data: [DONE]". Anthropic:
+//     message_start, a text block with one text_delta per piece, a
+//     tool_use block per call with one input_json_delta per piece,
+//     message_delta with the stop_reason, message_stop.
+//
+// # Faults
+//
+// A stream's fault comes from its step's respond.stream (see package
+// fakes). error_after K: the events up to the K-th content delta (for K =
+// 0, up to the first delta, or the final events when there is none), then
+// an error event in the wire's shape ({"error":{...}} as a data-only chunk
+// on OpenAI, "event: error" on Anthropic), then a clean end.
+// disconnect_after K: the same events, then the connection drops
+// ([Answer.Cut]): no end event, no clean end of the body.
+//
+// # Sending an answer
+//
+// [Answer.ServeHTTP] (an Answer is an http.Handler) and [Answer.Write]
+// send it over a real connection, flushing after each event, waiting an
+// event's Delay first, and dropping the connection at a cut (ServeHTTP
+// panics with http.ErrAbortHandler; Write returns [ErrCut] and leaves the
+// drop to its caller). [Answer.Response] is the answer as an in-process
+// http.RoundTripper returns it: its body reads the same bytes and ends
+// with io.ErrUnexpectedEOF at a cut, as a dropped connection reads.
+// [Answer.Bytes] is the body as sent, for a transcript.
+//
+// Choices where the APIs leave room: SSE events carry one "data:" line
+// (the JSON is compact), no "id:" or "retry:" fields and no comments;
+// the only header is Content-Type (no Cache-Control), so an answer
+// relayed by the gateway carries nothing the scripted model did not
+// decide. A real wait is bounded by [MaxDelay] and by the request's
+// context.
+package llmwire
