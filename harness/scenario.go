@@ -57,6 +57,10 @@ type Source struct {
 	SHA256   string   `yaml:"sha256"`
 	Messages []int    `yaml:"messages"`
 	Redacted []string `yaml:"redacted"`
+	// Omitted counts what the trace held that the scenario does not replay
+	// as it was, "kind xN" (thinking blocks, images, ...); absent when
+	// nothing was.
+	Omitted []string `yaml:"omitted,omitempty"`
 }
 
 var labelRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)

@@ -78,7 +78,35 @@ var _ = Describe("toolout import", func() {
 		Expect(stdout).To(ContainSubstring("wrote " + filepath.Join(dir, "out", "x.yaml")))
 		code, _, stderr = invoke("", "import", trace, "--format", "har")
 		Expect(code).To(Equal(2))
-		Expect(stderr).To(HavePrefix("toolout import: --format har: want one of "+strings.Join(importer.FormatNames(), ", ")+"\n"))
+		Expect(stderr).To(HavePrefix("toolout import: --format har: want one of " + strings.Join(importer.FormatNames(), ", ") + "\n"))
+	})
+
+	It("reads an Anthropic Messages log, told from its content or named with --format, and names the line:col of a bad block", func() {
+		request := `{"model": "claude-sonnet-4-5", "max_tokens": 1024, "messages": [{"role": "user", "content": "q"}]}`
+		line := `{"request": ` + request + `, "response": {"type": "message", "role": "assistant", "content": [{"type": "thinking", "thinking": "t", "signature": "s"}, {"type": "text", "text": "<tool_call>{\"name\": \"t\", \"arguments\": {}}</tool_call>"}]}}`
+		trace := filepath.Join(dir, "anthropic.jsonl")
+		Expect(os.WriteFile(trace, []byte(line+"\n"), 0o644)).To(Succeed())
+		out := filepath.Join(dir, "out", "x.yaml")
+		code, stdout, stderr := invoke("", "import", trace, "-o", out)
+		Expect(code).To(Equal(0), stderr)
+		Expect(stdout).To(Equal("wrote " + out + "\nwrote " + filepath.Join(dir, "out", "x-leaked.yaml") + "\n"))
+		written, err := os.ReadFile(out)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(written)).To(ContainSubstring("  omitted:\n    - thinking x1\n"))
+		code, stdout, _ = invoke("", "import", trace, "--format", "anthropic-messages", "-o", out)
+		Expect(code).To(Equal(0))
+		Expect(stdout).To(HavePrefix("unchanged " + out + "\n"))
+		code, _, stderr = invoke("", "import", trace, "--format", "chat-completions-log", "-o", out)
+		Expect(code).To(Equal(2))
+		Expect(stderr).To(Equal("toolout import: " + trace + ":1:125: field response.choices: missing\n"))
+
+		bad := strings.Replace(line, `{"type": "thinking"`, `{"type": "server_tool_use"`, 1)
+		Expect(os.WriteFile(trace, []byte(line+"\n"+bad+"\n"), 0o644)).To(Succeed())
+		code, stdout, stderr = invoke("", "import", trace, "-o", filepath.Join(dir, "bad", "x.yaml"))
+		Expect(code).To(Equal(2))
+		Expect(stdout).To(BeEmpty())
+		Expect(stderr).To(HavePrefix("toolout import: " + trace + `:2:187: response.content[0].type: block type "server_tool_use" is not imported`))
+		Expect(filepath.Join(dir, "bad")).NotTo(BeADirectory())
 	})
 
 	It("names each import point after its message by default", func() {

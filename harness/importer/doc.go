@@ -1,11 +1,11 @@
-// Package importer turns a production trace (OpenAI-style chat messages)
-// into regression scenarios for the harness: a session replay and, for
+// Package importer turns a production trace (OpenAI-style chat messages,
+// or a log of LLM calls) into regression scenarios for the harness: a session replay and, for
 // leaked calls, a leaked scenario, with secrets redacted, provenance recorded
 // and the same bytes on every import. Each import point (the message cut at)
 // makes its own scenario; Cut tells which one Import will take.
 //
-// A trace comes in one of two formats (ImportOptions.Format; FormatAuto
-// tells them from the content): FormatMessages, a JSON list of chat
+// A trace comes in one of three formats (ImportOptions.Format; FormatAuto
+// tells them from the content, Anthropic first): FormatMessages, a JSON list of chat
 // messages, bare or under "messages"; and FormatChatCompletionsLog, an
 // OpenAI Chat Completions log in JSONL, one LLM call a line, each line
 // {"request": {"messages": [...], ...}, "response": {"choices": [{"message":
@@ -21,6 +21,72 @@
 // after the reading (pairing, replay, redaction, provenance) is the same
 // for both; errors name the log's line:col. A sample log of three calls is
 // scenarios/regress/traces/chat-completions-log.jsonl.
+//
+// FormatAnthropicMessages is a log of Anthropic Messages API calls,
+// {"request": {"model", "system", "messages", "tools", ...}, "response":
+// {"type": "message", "role": "assistant", "content": [...], ...}}: JSONL,
+// one call a line; or one call pretty-printed (the input's first line is a
+// lone '{'); or a JSON list of calls (the input starts with '['), accepted
+// because a log exported as JSON rather than JSONL is that list. Auto
+// takes a trace for it when its first call (or its list's first element)
+// has "request" or "response" and no "messages", and its response says
+// "type": "message" (or "error", the API's error body), or has no type,
+// "content" and no "choices" (a Chat Completions response has choices and
+// no type); when the response tells nothing, a request with a top-level
+// "system" (Chat Completions puts the system prompt among the messages).
+// The calls are one conversation as in a chat completions log: each
+// request must extend the one before it and that call's reply (the same
+// role, text, tool calls and tool_use_id; tool inputs compared as JSON,
+// since a client decodes a reply's input and encodes it again), else it is
+// refused at the first message that differs; the conversation is the last
+// request and its reply. Keys are matched as encoding/json matches them.
+// The content blocks map onto chat messages:
+//
+//   - "system", a string or a list of text blocks, is a first system
+//     message; text blocks of a user message or of the system prompt are
+//     joined by "\n" (separate paragraphs of the prompt), those of an
+//     assistant message with nothing between them (what the agent read: the
+//     API splits one reply around its citations, the spaces inside the
+//     blocks), as are those of a tool_result's content (one output, read as
+//     toolout's gateway reads it: N bytes of text in any number of blocks
+//     are those N bytes).
+//   - tool_use blocks are the assistant message's tool calls: id, name, and
+//     the input object (absent: {}) compacted, its keys in their order, as
+//     the arguments.
+//   - a user message's tool_result blocks are one tool message each, in
+//     order, answering its tool_use_id (the latest unanswered tool_use with
+//     that id of an earlier assistant message, else an error at the id);
+//     its other blocks, if it has any, follow as a user message. So a
+//     message's index, which --at and the provenance name, is its place in
+//     this mapped conversation (the system prompt first), not in
+//     request.messages; toolout import lists the candidates.
+//   - thinking and redacted_thinking blocks are not replayed: the scripted
+//     model of a scenario answers with text and tool calls, which is all
+//     the agent acts on, and a thinking block's signed content is only ever
+//     sent back to the API as it came. Nor are they lost: the scenario's
+//     provenance counts them ("omitted: [thinking x1]"), over the messages
+//     it uses, each message with the most blocks any call recorded for it
+//     (agents may drop the thinking of earlier turns from their requests).
+//   - an image or document block (in a user message or a tool_result)
+//     becomes a placeholder text, "[image not imported]" or "[document not
+//     imported]", joined as a text block would be, and is counted in
+//     omitted too: a scenario replays text, and refusing a whole trace
+//     because the user attached a screenshot would lose the regression it
+//     holds. is_error: true on a tool_result is counted as "is_error" (the
+//     scenario's fake tool gives its text as an ordinary output).
+//   - any other block (server_tool_use, web_search_tool_result,
+//     search_result, tool_reference, ...), a thinking block in a user
+//     message, media, thinking or a tool_result in an assistant message,
+//     or a tool_use in a user message is refused at its "type": replaying
+//     it as text, or leaving it out, would replay a conversation that did
+//     not happen.
+//
+// Errors name the JSON path in the call as well as the line:col, e.g.
+// "t.jsonl:3:120: request.messages[2].content[0].tool_use_id: \"toolu_9\"
+// answers no tool_use of an earlier assistant message". A response whose
+// type is not "message" (a failed call) is refused. A sample log of three
+// calls is scenarios/regress/traces/anthropic-messages.jsonl; the README
+// beside it names each sample trace's format.
 //
 // It refuses, at the trace's line:col, what would make a scenario that fails
 // when run or replays a conversation that never happened: bad JSON (the

@@ -16,6 +16,9 @@ const (
 	// FormatChatCompletionsLog is a JSONL log of OpenAI Chat Completions
 	// calls, one per line: {"request": {...}, "response": {...}}.
 	FormatChatCompletionsLog = "chat-completions-log"
+	// FormatAnthropicMessages is a log of Anthropic Messages API calls,
+	// {"request": {...}, "response": {...}}: JSONL, one object, or a list.
+	FormatAnthropicMessages = "anthropic-messages"
 )
 
 // traceFormat is one format a trace may come in: its name, what tells it
@@ -31,6 +34,7 @@ type traceFormat struct {
 // formats lists the formats in the order auto tries them; the last is the
 // fallback.
 var formats = []traceFormat{
+	{FormatAnthropicMessages, `Anthropic Messages calls, {"request": ..., "response": ...}: JSONL, one object or a list`, isAnthropicLog, parseAnthropicLog},
 	{FormatChatCompletionsLog, `JSONL, {"request": ..., "response": ...} a line`, isChatLog, parseChatLog},
 	{FormatMessages, `a JSON list of chat messages, bare or under "messages"`, nil, parseTrace},
 }

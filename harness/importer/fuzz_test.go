@@ -228,7 +228,10 @@ func checkAnswers(t *testing.T, trace []byte) {
 		if json.Unmarshal(trace, &wrapped) == nil {
 			msgs = wrapped.Messages
 		} else if msgs = lastCall[message](trace); msgs == nil {
-			t.Fatalf("an imported trace does not decode")
+			if !checkAnthropicAnswers(t, trace) {
+				t.Fatalf("an imported trace does not decode")
+			}
+			return
 		}
 	}
 	calls := map[string]bool{}

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -287,7 +288,24 @@ func (im *importer) nextAnswer() string {
 }
 
 func (im *importer) source() harness.Source {
-	return harness.Source{Trace: im.opts.TraceName, SHA256: sha(im.trace), Messages: im.used, Redacted: im.red.summary()}
+	return harness.Source{Trace: im.opts.TraceName, SHA256: sha(im.trace), Messages: im.used, Redacted: im.red.summary(), Omitted: im.omitted(im.used)}
+}
+
+// omitted counts the kinds of blocks of messages that the scenario does
+// not replay as they were, "kind xN" in the order of the kinds' names;
+// nil when there are none.
+func (im *importer) omitted(messages []int) []string {
+	counts := map[string]int{}
+	for _, i := range messages {
+		for _, kind := range im.msgs[i].omitted {
+			counts[kind]++
+		}
+	}
+	var out []string
+	for _, kind := range slices.Sorted(maps.Keys(counts)) {
+		out = append(out, fmt.Sprintf("%s x%d", kind, counts[kind]))
+	}
+	return out
 }
 
 // sessionScenario renders the session scenario.
@@ -437,7 +455,8 @@ func (im *importer) leakedScenario() ([]byte, error) {
 	return marshalScenario(importedScenario{
 		Description: fmt.Sprintf("Imported from %s: message %d alone; its leaked calls are recovered.", im.opts.TraceName, im.cut.index),
 		Labels:      []string{"regress", "imported", "leaked"}, Component: "leaked",
-		Source: harness.Source{Trace: im.opts.TraceName, SHA256: src.SHA256, Messages: []int{im.cut.index}, Redacted: src.Redacted},
+		Source: harness.Source{Trace: im.opts.TraceName, SHA256: src.SHA256, Messages: []int{im.cut.index}, Redacted: src.Redacted,
+			Omitted: im.omitted([]int{im.cut.index})},
 		Input:  map[string]any{"text": im.payload(fmt.Sprintf("msg%d", im.cut.index), text)},
 		Expect: map[string]any{"patterns": lk.Patterns, "calls": calls},
 	})

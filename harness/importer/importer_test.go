@@ -43,6 +43,7 @@ var _ = Describe("Import", func() {
 		Entry("a leaked call, at the leak", "leaked-oversized.json", 2, false),
 		Entry("a leaked call, at its oversized result", "leaked-oversized.json", 3, false),
 		Entry("a chat completions log of three calls, at its oversized result", "chat-completions-log.jsonl", 3, false),
+		Entry("an Anthropic Messages log of three calls, at its oversized result", "anthropic-messages.jsonl", 3, false),
 	)
 
 	It("redacts keys, bearer tokens, URL passwords and, on request, e-mails, with stable numbered placeholders", func() {

@@ -32,6 +32,12 @@ type traceMessage struct {
 	callName, callArgs string
 	callMsg, callIndex int
 	leaked             bool
+	// For a message of an Anthropic Messages log: its JSON path in the
+	// call (for errors), and the kinds of the blocks the scenario does not
+	// replay as they were (thinking, redacted_thinking, image, document,
+	// is_error), which the provenance counts.
+	path    string
+	omitted []string
 }
 
 // parsedTrace is a parsed trace: its messages, and what positions its errors.

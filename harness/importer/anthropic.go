@@ -1,0 +1,299 @@
+package importer
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"slices"
+
+	"github.com/toolout/toolout/core/gateway/openai"
+	"github.com/toolout/toolout/core/jsonlex"
+	"github.com/toolout/toolout/harness"
+)
+
+// isAnthropicLog tells whether data's first value is an Anthropic Messages
+// call (or a list whose first element is one): an object with "request"
+// or "response" and no "messages", whose response is {"type": "message"}
+// (or "error", the API's error body) or, without a type, holds "content"
+// and no "choices" (an OpenAI Chat Completions response holds "choices"
+// and no "type"; its errors are {"error": ...}); when the response
+// says neither, a request with a top-level "system" (OpenAI requests carry
+// the system prompt as a message).
+func isAnthropicLog(data []byte) bool {
+	call := firstCall(data)
+	if call == nil || child(call, "messages") >= 0 {
+		return false
+	}
+	if at := child(call, "response"); at >= 0 && call[at] == '{' {
+		resp := call[at:]
+		if child(resp, "type") < 0 && child(resp, "choices") < 0 && child(resp, "content") < 0 {
+			if b := child(resp, "body"); b >= 0 && resp[b] == '{' {
+				resp = resp[b:]
+			}
+		}
+		if typ, ok := stringAt(resp, "type"); ok {
+			return typ == "message" || typ == "error"
+		}
+		if child(resp, "choices") >= 0 {
+			return false
+		}
+		if child(resp, "content") >= 0 {
+			return true
+		}
+	}
+	if at := child(call, "request"); at >= 0 && call[at] == '{' {
+		return child(call[at:], "system") >= 0
+	}
+	return false
+}
+
+// firstCall returns data from its first value, an object, or from the
+// first element of its first value, a list; nil when there is neither.
+func firstCall(data []byte) []byte {
+	start := jsonlex.Space(data, 0)
+	if start < len(data) && data[start] == '[' {
+		if at := child(data[start:], 0); at >= 0 {
+			start += at
+		}
+	}
+	if start >= len(data) || data[start] != '{' {
+		return nil
+	}
+	return data[start:]
+}
+
+// stringAt returns the string member name of the object v, if it is one.
+func stringAt(v []byte, name string) (string, bool) {
+	at := child(v, name)
+	if at < 0 || v[at] != '"' {
+		return "", false
+	}
+	var s string
+	err := json.NewDecoder(bytes.NewReader(v[at:])).Decode(&s)
+	return s, err == nil
+}
+
+// anthCall is one call of an Anthropic Messages log: its request's
+// messages as the importer maps them (the system prompt first), its
+// response's assistant message, and where it is.
+type anthCall struct {
+	line  int // the line the call starts on
+	list  int // byte offset of the request's list of messages
+	req   []traceMessage
+	reply traceMessage
+}
+
+// span is the byte range of one call in the log, and its first line.
+type span struct{ start, end, line int }
+
+// parseAnthropicLog reads an Anthropic Messages log: calls {"request":
+// {...}, "response": {...}}, one a line (JSONL), or one pretty-printed
+// object, or a JSON list of them. Each call's request must extend the one
+// before it, answered; the conversation is the last request's messages and
+// its reply. See doc.go for the mapping onto chat messages.
+func parseAnthropicLog(data []byte, name string) (*parsedTrace, error) {
+	t := &parsedTrace{name: name, data: data}
+	if off := invalidUTF8(data); off >= 0 {
+		return nil, t.errorf(off, "invalid UTF-8 (byte 0x%02x): a trace is UTF-8 JSON", data[off])
+	}
+	spans, err := t.anthSpans()
+	if err != nil {
+		return nil, err
+	}
+	var prev *anthCall
+	for _, s := range spans {
+		c, err := t.anthCall(s)
+		if err != nil {
+			return nil, err
+		}
+		if prev != nil {
+			if err := t.anthExtends(prev, c); err != nil {
+				return nil, err
+			}
+		}
+		prev = c
+	}
+	if prev == nil {
+		return nil, t.errorf(0, "no LLM call: an Anthropic Messages log holds {\"request\": ..., \"response\": ...} calls, one a line")
+	}
+	t.list, t.msgs = prev.list, append(prev.req, prev.reply)
+	if err := t.anthAnswers(); err != nil {
+		return nil, err
+	}
+	if err := t.checkCalls(); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// anthSpans splits the log into calls, their syntax checked: a JSON list
+// (the input starts with '['), one object pretty-printed (its first line
+// is a lone '{'), else JSONL, one call a line, blank lines skipped.
+func (t *parsedTrace) anthSpans() ([]span, error) {
+	data := t.data
+	start := jsonlex.Space(data, 0)
+	if start == len(data) {
+		return nil, nil
+	}
+	firstLine := data[start:]
+	if i := bytes.IndexByte(firstLine, '\n'); i >= 0 {
+		firstLine = firstLine[:i]
+	}
+	whole := data[start] == '[' || string(bytes.TrimSpace(firstLine)) == "{"
+	if whole {
+		if at, msg := syntaxOffset(data); at >= 0 {
+			return nil, t.errorf(at, "%s", msg)
+		}
+		end := len(bytes.TrimRight(data, " \t\r\n"))
+		if data[start] == '{' {
+			line, _ := jsonlex.LineCol(data, start)
+			return []span{{start, end, line}}, nil
+		}
+		items, err := t.items(start)
+		if err != nil {
+			return nil, err
+		}
+		spans := make([]span, len(items))
+		line, from := 1, 0
+		for i, it := range items {
+			line += bytes.Count(data[from:it.at], []byte{'\n'})
+			from = it.at
+			spans[i] = span{it.at, it.at + len(it.data), line}
+		}
+		return spans, nil
+	}
+	var spans []span
+	for start, line := 0, 1; start < len(data); line++ {
+		end := len(data)
+		if i := bytes.IndexByte(data[start:], '\n'); i >= 0 {
+			end = start + i
+		}
+		if len(bytes.TrimSpace(data[start:end])) > 0 {
+			if at, msg := syntaxOffset(data[start:end]); at >= 0 {
+				return nil, t.errorf(start+at, "%s", msg)
+			}
+			spans = append(spans, span{start, end, line})
+		}
+		start = end + 1
+	}
+	return spans, nil
+}
+
+// items splits the JSON list at offset off of t.data, its syntax checked.
+func (t *parsedTrace) items(off int) ([]rawMessage, error) {
+	lt := *t
+	lt.list = off
+	return lt.splitList()
+}
+
+// anthCall reads the call in span s: its request's system prompt and
+// messages, and its response.
+func (t *parsedTrace) anthCall(s span) (*anthCall, error) {
+	obj := jsonlex.Space(t.data, s.start)
+	if t.data[obj] != '{' {
+		return nil, t.errorf(obj, "want an LLM call, {\"request\": ..., \"response\": ...}, got %s", jsonKind(t.data[obj]))
+	}
+	req, err := t.member(obj, "request")
+	if err != nil {
+		return nil, err
+	}
+	resp, err := t.member(obj, "response")
+	if err != nil {
+		return nil, err
+	}
+	c := &anthCall{line: s.line}
+	if c.list, err = t.listAt(req, s.end, "request", "messages"); err != nil {
+		return nil, err
+	}
+	if at := child(t.data[req:s.end], "system"); at >= 0 {
+		sys, err := t.anthSystem(req + at)
+		if err != nil {
+			return nil, err
+		}
+		if sys.text != "" {
+			c.req = append(c.req, sys)
+		}
+	}
+	msgs, err := t.items(c.list)
+	if err != nil {
+		return nil, err
+	}
+	for k, m := range msgs {
+		if c.req, err = t.anthMessage(k, m, c.req); err != nil {
+			return nil, err
+		}
+	}
+	c.reply, err = t.anthReply(resp)
+	return c, err
+}
+
+// anthExtends checks that c's request starts with prev's request and
+// reply, as the agent sent them on (see sameAnth), and gives each message
+// the record of its blocks left out from its earliest appearance (an
+// agent may drop the thinking of earlier turns from its requests).
+func (t *parsedTrace) anthExtends(prev, c *anthCall) error {
+	want := append(slices.Clip(prev.req), prev.reply)
+	for i, m := range want {
+		if i >= len(c.req) {
+			return t.errorf(c.list, "the request ends before line %d's request and reply do: each call's request extends the one before it", prev.line)
+		}
+		if !sameAnth(m, c.req[i]) {
+			from := "request"
+			if i == len(prev.req) {
+				from = "reply"
+			}
+			return t.errorf(c.req[i].at, "%s differs from line %d's %s: each call's request extends the one before it", c.req[i].path, prev.line, from)
+		}
+		if len(m.omitted) > len(c.req[i].omitted) {
+			c.req[i].omitted = m.omitted
+		}
+	}
+	return nil
+}
+
+// sameAnth tells whether a and b say the same: role, text, tool_use_id,
+// and tool calls (id, name, and input: the same JSON, whatever its
+// spacing, key order or number spelling, since a client decodes the
+// response's input and encodes it again in its next request).
+func sameAnth(a, b traceMessage) bool {
+	return a.Role == b.Role && a.text == b.text && a.ToolCallID == b.ToolCallID && len(a.ToolCalls) == len(b.ToolCalls) &&
+		slices.EqualFunc(a.ToolCalls, b.ToolCalls, func(x, y openai.ToolCall) bool {
+			return x.ID == y.ID && x.Function.Name == y.Function.Name && jsonEqual(x.Function.Arguments, y.Function.Arguments)
+		})
+}
+
+// jsonEqual tells whether a and b are the same JSON value.
+func jsonEqual(a, b string) bool {
+	if a == b {
+		return true
+	}
+	var x, y any
+	return json.Unmarshal([]byte(a), &x) == nil && json.Unmarshal([]byte(b), &y) == nil && reflect.DeepEqual(x, y)
+}
+
+// anthAnswers checks that each tool_result answers a tool_use of an
+// earlier assistant message that no result answered yet (the latest one
+// with its id, as checkCalls pairs them), at the tool_use_id.
+func (t *parsedTrace) anthAnswers() error {
+	open := map[string]int{}
+	answered := map[string]bool{}
+	for _, m := range t.msgs {
+		for _, tc := range m.ToolCalls {
+			open[tc.ID]++
+		}
+		if m.Role != "tool" {
+			continue
+		}
+		if id := m.ToolCallID; open[id] > 0 {
+			open[id]--
+			answered[id] = true
+			continue
+		}
+		at := m.at + locate(m.raw, "tool_use_id")
+		if answered[m.ToolCallID] {
+			return t.errorf(at, "%s.tool_use_id: %q: that tool_use was already answered", m.path, harness.Clip(m.ToolCallID))
+		}
+		return t.errorf(at, "%s.tool_use_id: %q answers no tool_use of an earlier assistant message", m.path, harness.Clip(m.ToolCallID))
+	}
+	return nil
+}
