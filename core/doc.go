@@ -8,7 +8,10 @@
 //   - [Request] carries the messages, the offered tools, the output-token cap and a
 //     [Tag] that names the call site (extract.map, extract.reduce, extract.readgrep,
 //     gateway.compress, session.turn, ...) and its facets (chunk i of n, turn).
-//     Fakes route on the tag and its facets, never on arrival order.
+//     Fakes route on the tag and its facets, never on arrival order. [Tag.String]
+//     writes a tag as "site chunk=i/n turn=t" and [ParseTag] reads that form back
+//     (bounded, with the byte of any problem), for a tag that travels as text, such
+//     as the X-Toolout-Tag header that `toolout serve` matches on.
 //   - [Tokenizer] counts tokens and exposes the pre-split pieces that chunk
 //     planning cuts between. The real implementation lives in core/tokens.
 //   - [Sources] supplies time, identifiers and nonces. A nil field means the

@@ -89,6 +89,116 @@ func (t Tag) String() string {
 	return b.String()
 }
 
+// MaxTagBytes bounds the text [ParseTag] reads.
+const MaxTagBytes = 256
+
+// TagError is a tag text [ParseTag] refused: Offset is the byte of text
+// where the problem is.
+type TagError struct {
+	Offset int
+	Msg    string
+}
+
+func (e *TagError) Error() string { return fmt.Sprintf("core: tag: byte %d: %s", e.Offset, e.Msg) }
+
+// ParseTag reads a tag in the form [Tag.String] writes it: the site, then
+// the facets "chunk=i/n" (1 <= i <= n) and "turn=t" (t >= 1), separated by
+// spaces, each facet at most once and in either order. The site is one or
+// more ASCII letters, digits, '_', '.' or '-' (every site of toolout's
+// components and of a scenario's match.tag); numbers are decimal without a
+// sign or a leading zero, at most 9 digits. Leading and trailing spaces are
+// ignored; text longer than MaxTagBytes is refused. So every tag with a
+// valid site and valid facets survives ParseTag(t.String()), and a text
+// ParseTag accepts reads the same as its tag's String. Errors are
+// [*TagError] values.
+func ParseTag(text string) (Tag, error) {
+	if len(text) > MaxTagBytes {
+		return Tag{}, &TagError{MaxTagBytes, fmt.Sprintf("longer than %d bytes", MaxTagBytes)}
+	}
+	var t Tag
+	i := 0
+	field := func() (string, int) {
+		for i < len(text) && text[i] == ' ' {
+			i++
+		}
+		start := i
+		for i < len(text) && text[i] != ' ' {
+			i++
+		}
+		return text[start:i], start
+	}
+	site, at := field()
+	if site == "" {
+		return Tag{}, &TagError{at, "want a site, e.g. \"session.turn\""}
+	}
+	for j := 0; j < len(site); j++ {
+		if !siteByte(site[j]) {
+			return Tag{}, &TagError{at + j, fmt.Sprintf("site %q: want letters, digits, '_', '.', '-'", site)}
+		}
+	}
+	t.Site = site
+	for {
+		f, at := field()
+		if f == "" {
+			return t, nil
+		}
+		name, value, ok := strings.Cut(f, "=")
+		var err *TagError
+		switch {
+		case !ok:
+			err = &TagError{at, fmt.Sprintf("%q: want chunk=i/n or turn=t", f)}
+		case name == "chunk" && t.Chunks > 0, name == "turn" && t.Turn > 0:
+			err = &TagError{at, name + " given twice"}
+		case name == "chunk":
+			t.Chunk, t.Chunks, err = parseChunk(value, at+len("chunk="))
+		case name == "turn":
+			t.Turn, err = parseCount(value, at+len("turn="), "turn")
+		default:
+			err = &TagError{at, fmt.Sprintf("unknown facet %q (want chunk or turn)", name)}
+		}
+		if err != nil {
+			return Tag{}, err
+		}
+	}
+}
+
+func siteByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-'
+}
+
+// parseChunk reads "i/n" at offset at.
+func parseChunk(s string, at int) (i, n int, err *TagError) {
+	a, b, ok := strings.Cut(s, "/")
+	if !ok {
+		return 0, 0, &TagError{at, fmt.Sprintf("chunk %q: want i/n", s)}
+	}
+	if i, err = parseCount(a, at, "chunk"); err != nil {
+		return 0, 0, err
+	}
+	if n, err = parseCount(b, at+len(a)+1, "chunk total"); err != nil {
+		return 0, 0, err
+	}
+	if i > n {
+		return 0, 0, &TagError{at, fmt.Sprintf("chunk %s: want i <= n", s)}
+	}
+	return i, n, nil
+}
+
+// parseCount reads a positive decimal of at most 9 digits at offset at.
+func parseCount(s string, at int, what string) (int, *TagError) {
+	if s == "" || len(s) > 9 || s[0] == '0' {
+		return 0, &TagError{at, fmt.Sprintf("%s %q: want a number from 1 to 999999999", what, s)}
+	}
+	n := 0
+	for j := 0; j < len(s); j++ {
+		if s[j] < '0' || s[j] > '9' {
+			return 0, &TagError{at + j, fmt.Sprintf("%s %q: want a number from 1 to 999999999", what, s)}
+		}
+		n = n*10 + int(s[j]-'0')
+	}
+	return n, nil
+}
+
 // Request is one completion request.
 type Request struct {
 	Tag             Tag       `json:"tag"`

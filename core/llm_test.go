@@ -2,6 +2,9 @@ package core_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"strings"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -25,6 +28,51 @@ var _ = Describe("seams", func() {
 		Entry(nil, core.Tag{Site: "extract.reduce"}, "extract.reduce"),
 		Entry(nil, core.Tag{Site: "session.turn", Turn: 3}, "session.turn turn=3"),
 		Entry(nil, core.Tag{Site: "extract.readgrep", Turn: 2, Chunk: 1, Chunks: 1}, "extract.readgrep chunk=1/1 turn=2"),
+	)
+
+	DescribeTable("parses tags in the form String writes",
+		func(text string, want core.Tag) {
+			got, err := core.ParseTag(text)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(got).To(Equal(want))
+			back, err := core.ParseTag(got.String())
+			Expect(err).NotTo(HaveOccurred())
+			Expect(back).To(Equal(want))
+		},
+		func(text string, _ core.Tag) string { return text },
+		Entry(nil, "extract.reduce", core.Tag{Site: "extract.reduce"}),
+		Entry(nil, "session.turn turn=3", core.Tag{Site: "session.turn", Turn: 3}),
+		Entry(nil, "extract.map chunk=2/5", core.Tag{Site: "extract.map", Chunk: 2, Chunks: 5}),
+		Entry(nil, "extract.readgrep chunk=1/1 turn=2", core.Tag{Site: "extract.readgrep", Chunk: 1, Chunks: 1, Turn: 2}),
+		Entry(nil, "  gateway.upstream   turn=2  chunk=1/3 ", core.Tag{Site: "gateway.upstream", Chunk: 1, Chunks: 3, Turn: 2}),
+		Entry(nil, "my_agent-v2.call turn=999999999", core.Tag{Site: "my_agent-v2.call", Turn: 999999999}),
+	)
+
+	DescribeTable("refuses malformed tags at the byte of the problem",
+		func(text string, offset int, msg string) {
+			_, err := core.ParseTag(text)
+			var te *core.TagError
+			Expect(errors.As(err, &te)).To(BeTrue(), "%v", err)
+			Expect(te.Offset).To(Equal(offset))
+			Expect(err).To(MatchError(ContainSubstring(msg)))
+		},
+		func(text string, _ int, msg string) string { return fmt.Sprintf("%q: %s", text, msg) },
+		Entry(nil, "", 0, "want a site"),
+		Entry(nil, "   ", 3, "want a site"),
+		Entry(nil, "turn=3", 4, "want letters, digits"),
+		Entry(nil, "session.turn turn", 13, "want chunk=i/n or turn=t"),
+		Entry(nil, "session.turn round=2", 13, `unknown facet "round"`),
+		Entry(nil, "session.turn turn=0", 18, "want a number from 1"),
+		Entry(nil, "session.turn turn=01", 18, "want a number from 1"),
+		Entry(nil, "session.turn turn=+1", 18, "want a number from 1"),
+		Entry(nil, "session.turn turn=1x", 19, "want a number from 1"),
+		Entry(nil, "session.turn turn=1234567890", 18, "want a number from 1"),
+		Entry(nil, "session.turn turn=1 turn=2", 20, "turn given twice"),
+		Entry(nil, "extract.map chunk=3/2", 18, "want i <= n"),
+		Entry(nil, "extract.map chunk=3", 18, "want i/n"),
+		Entry(nil, "extract.map chunk=1/", 20, "chunk total"),
+		Entry(nil, "extract.map\tchunk=1/2", 11, "want letters, digits"),
+		Entry(nil, strings.Repeat("a", core.MaxTagBytes+1), core.MaxTagBytes, "longer than 256 bytes"),
 	)
 
 	Describe("Sources", func() {
