@@ -21,7 +21,8 @@
 //
 // A step responds with exactly one of: Text (with "{{nonce}}" replaced by the
 // nonce named in the request), Final (the text wrapped in the request's
-// final-report wrapper), ToolCalls, Error (timeout, rate_limit, server_error),
+// final-report wrapper; to a request that names none, a violation, or with
+// Options.PlainFinal the bare text), ToolCalls, Error (timeout, rate_limit, server_error),
 // or Oracle (a named Go responder computing its answer from the text actually
 // sent; see [Oracles]).
 //

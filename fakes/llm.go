@@ -21,6 +21,12 @@ type Options struct {
 	// Tokenizer, when set, fills Response.Usage with the token counts of the
 	// request's messages and of the answer.
 	Tokenizer core.Tokenizer
+	// PlainFinal answers a Final step with its bare text when the request
+	// names no final-report nonce, instead of recording a violation: for
+	// agents that know nothing of toolout's final-report wrapper (toolout
+	// serve). A request that names a nonce still gets the wrapper; an
+	// oracle with wrap "final" still needs a nonce.
+	PlainFinal bool
 }
 
 // Call records one request and what was answered.
@@ -418,11 +424,14 @@ func (l *LLM) respond(st *stepState, req core.Request) (core.Response, error) {
 		}
 		resp.Text = text
 	case r.Final != nil:
-		nonce := RequestNonce(req)
-		if nonce == "" {
+		switch nonce := RequestNonce(req); {
+		case nonce != "":
+			resp.Text = finalreport.Wrap(nonce, *r.Final)
+		case l.opts.PlainFinal:
+			resp.Text = *r.Final
+		default:
 			return resp, errors.New("respond final: the request names no final-report nonce")
 		}
-		resp.Text = finalreport.Wrap(nonce, *r.Final)
 	case r.Text != nil:
 		resp.Text = strings.ReplaceAll(*r.Text, "{{nonce}}", RequestNonce(req))
 	}

@@ -202,6 +202,18 @@ var _ = Describe("LLM", func() {
 			Expect(l.Check()).To(HaveOccurred())
 		})
 
+		It("answers final with the bare text to a request without a nonce when PlainFinal is set", func() {
+			l, err := fakes.NewLLM([]fakes.Step{{ID: "f", Respond: fakes.Respond{Final: ptr("done")}, Times: 2}}, fakes.Options{PlainFinal: true})
+			Expect(err).NotTo(HaveOccurred())
+			resp, err := l.Complete(ctx, req("f", 0, 0, 0, user("no wrapper here")))
+			Expect(err).NotTo(HaveOccurred())
+			Expect(resp.Text).To(Equal("done"))
+			resp, err = l.Complete(ctx, req("f", 0, 0, 0, wrapper))
+			Expect(err).NotTo(HaveOccurred())
+			Expect(resp.Text).To(Equal(`<ai-agent-abc-FINAL format="text">done</ai-agent-abc-FINAL>`), "a request that names a nonce still gets the wrapper")
+			Expect(l.Check()).To(Succeed())
+		})
+
 		It("sends tool calls with generated or given ids and JSON arguments", func() {
 			l := newLLM(fakes.Step{Respond: fakes.Respond{ToolCalls: []fakes.CallSpec{
 				{Name: "a", Args: map[string]any{"x": 1}},
