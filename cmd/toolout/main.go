@@ -8,6 +8,7 @@
 //	toolout bench strategies [--format table|csv|json] [--svg FILE] [--set knob=v1,v2] [--baseline FILE]
 //	toolout chunk [FILE] --budget B [--overlap 10] [--encoding cl100k_base|o200k_base]
 //	toolout extract plan [FILE] --extract TEXT [--context-window N --max-output N --max-chunks N --overlap P]
+//	toolout serve SCENARIO.yaml... [--addr 127.0.0.1:0] [--allow-remote] [--exit-when-done] [--verbose]
 //	toolout gateway serve --listen 127.0.0.1:PORT --upstream URL --config FILE
 //	toolout gateway compress --strategy simple [--min-bytes N --max-bytes N] [--tool NAME --provider openai|anthropic --skip-tools a,b] [FILE]
 //	toolout gateway shadow-id [FILE]
@@ -35,7 +36,8 @@
 // process, and run only dispatches. Exit status: 0 success, 1 failed
 // checks, 2 bad usage or bad input (with a one-line error naming the input
 // and position), 130 or 143 when SIGINT or SIGTERM stopped the command (its
-// stores removed).
+// stores removed); the servers (serve, gateway serve) stop on those signals
+// as their way to end and keep their own status.
 package main
 
 import (
@@ -55,9 +57,11 @@ import (
 // a command that stops because of it exits 128 + the signal's number (130,
 // 143), as a shell reports a process the signal ended, after its deferred
 // cleanups have removed its stores; one that finishes cleanly anyway keeps
-// its status (gateway serve shuts down and exits 0). If run has not returned
-// within a grace period (500 ms, so that the exit takes well under a second;
-// 11 s for gateway serve, which drains requests for up to 10 s) or a second
+// its status (gateway serve shuts down and exits 0), and a server (serve,
+// gateway serve) keeps whatever status it returns (serve: 1 when its
+// scripts were not followed). If run has not returned within a grace period
+// (500 ms, so that the exit takes well under a second; 11 s for gateway
+// serve, which drains requests for up to 10 s; 6 s for serve, 5) or a second
 // signal comes, main removes every store still open (store.CloseAll) and
 // exits without waiting. A panic that reaches run's goroutine does the same,
 // after printing it, with status 2.
@@ -76,9 +80,12 @@ func main() {
 		}()
 		done <- run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	}()
-	grace := 500 * time.Millisecond
-	if len(os.Args) > 2 && os.Args[1] == "gateway" && os.Args[2] == "serve" {
-		grace = 11 * time.Second
+	grace, server := 500*time.Millisecond, false
+	switch {
+	case len(os.Args) > 2 && os.Args[1] == "gateway" && os.Args[2] == "serve":
+		grace, server = 11*time.Second, true
+	case len(os.Args) > 1 && os.Args[1] == "serve":
+		grace, server = serveDrain+time.Second, true
 	}
 	var sig os.Signal
 	code := -1
@@ -100,7 +107,7 @@ func main() {
 			fmt.Fprintf(os.Stderr, "toolout: %v\n", err)
 		}
 	}
-	if s, ok := sig.(syscall.Signal); ok && code != exitOK {
+	if s, ok := sig.(syscall.Signal); ok && code != exitOK && (code < 0 || !server) {
 		code = 128 + int(s)
 	}
 	os.Exit(code)
@@ -127,6 +134,7 @@ func commands() []command {
 	return []command{
 		{name: "test", summary: "run scenarios and compare their transcripts with golden files", run: runTest},
 		{name: "import", summary: "turn a production trace into regression scenarios, secrets redacted", run: runImport},
+		{name: "serve", summary: "serve scenarios' scripted model over HTTP (OpenAI and Anthropic APIs) for any agent", run: runServe},
 		benchGroup().cmd("compare the strategies on the bundled corpus (bench strategies)"),
 		chunkLeaf().cmd(),
 		extractGroup().cmd("route an extraction and plan its chunks without calling a model (extract plan)"),

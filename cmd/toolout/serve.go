@@ -1,0 +1,111 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/toolout/toolout/harness/serve"
+)
+
+// serveDrain bounds how long `toolout serve` waits for answers in flight
+// when it stops; main's grace period for serve is longer.
+const serveDrain = 5 * time.Second
+
+// runServe is `toolout serve SCENARIO.yaml...`: the scenarios' scripted
+// model over HTTP (harness/serve) until SIGINT or SIGTERM (ctx), or, with
+// --exit-when-done, until every step has answered all its times. It prints
+// each scenario's base URL on stdout, one line each, before it answers
+// anything; on the way out, every violation and unused step on stderr,
+// one line each at its step's file:line:col, then a summary. Exit 0 when
+// the scripts were followed, 1 when there is any problem (main keeps the
+// status after a signal), 2 on bad usage or a scenario that does not load.
+func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlagSet("serve", "SCENARIO.yaml... [--addr 127.0.0.1:0] [--allow-remote] [--exit-when-done] [--max-body BYTES] [--max-concurrent N] [--verbose]", stderr)
+	addr := fs.String("addr", "127.0.0.1:0", "address to listen on (port 0: any free port); loopback only unless --allow-remote")
+	remote := fs.Bool("allow-remote", false, "allow an address that is not loopback")
+	exitWhenDone := fs.Bool("exit-when-done", false, "stop once every step has answered all its times")
+	maxBody := fs.Int64("max-body", serve.DefaultMaxBodyBytes, "refuse request bodies over this many bytes (413)")
+	maxConc := fs.Int("max-concurrent", serve.DefaultMaxConcurrent, "answer at most this many completions at once (more: 503)")
+	verbose := fs.Bool("verbose", false, "log one line per request on stderr")
+	files, err := parseFlags(fs, args)
+	if err != nil {
+		return usageError(fs, stderr, err)
+	}
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "toolout serve: "+format+"\n", a...)
+		return exitUsage
+	}
+	switch {
+	case len(files) == 0:
+		return fail("want at least one scenario file")
+	case *maxBody <= 0 || *maxConc <= 0:
+		return fail("--max-body and --max-concurrent: want positive numbers")
+	}
+	var mu sync.Mutex // the log's lines come from concurrent requests
+	opts := serve.Options{MaxBodyBytes: *maxBody, MaxConcurrent: *maxConc}
+	if *verbose {
+		opts.Logf = func(format string, a ...any) {
+			mu.Lock()
+			defer mu.Unlock()
+			fmt.Fprintf(stderr, "toolout serve: "+format+"\n", a...)
+		}
+	}
+	srv, err := serve.Load(files, opts)
+	if err != nil {
+		fmt.Fprintln(stderr, strings.TrimPrefix(err.Error(), "serve: "))
+		return exitUsage
+	}
+	ln, err := serve.Listen(*addr, *remote)
+	if err != nil {
+		return fail("--addr: %s", strings.TrimPrefix(err.Error(), "serve: "))
+	}
+	hs := srv.HTTPServer()
+	for _, u := range srv.URLs(ln.Addr()) {
+		fmt.Fprintln(stdout, u)
+	}
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	var done <-chan struct{}
+	if *exitWhenDone {
+		done = srv.Done()
+	}
+	select {
+	case err := <-served:
+		fmt.Fprintf(stderr, "toolout serve: %v\n", err)
+		return exitFailed
+	case <-ctx.Done():
+	case <-done:
+	}
+	_ = srv.Close() // ends the waits of steps with after:
+	drain, cancel := context.WithTimeout(context.Background(), serveDrain)
+	defer cancel()
+	if err := hs.Shutdown(drain); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		_ = hs.Close()
+	}
+	return report(srv, stderr)
+}
+
+// report prints every problem, one line each, and a summary; it returns
+// the exit status.
+func report(srv *serve.Server, stderr io.Writer) int {
+	problems := srv.Problems()
+	for _, p := range problems {
+		fmt.Fprintln(stderr, p)
+	}
+	var requests int
+	for _, b := range srv.Bases() {
+		requests += len(srv.Calls(b.Scenario))
+	}
+	if len(problems) > 0 {
+		fmt.Fprintf(stderr, "toolout serve: stopped after %d request(s): %d problem(s)\n", requests, len(problems))
+		return exitFailed
+	}
+	fmt.Fprintf(stderr, "toolout serve: stopped after %d request(s): every step answered as scripted\n", requests)
+	return exitOK
+}

@@ -1,0 +1,150 @@
+package main
+
+import (
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+const serveScenario = "../../scenarios/session/over-cap-handle.yaml"
+
+// The over-cap-handle conversation as an OpenAI client sends it.
+const (
+	serveTurn1 = `{"model":"m","messages":[{"role":"user","content":"Count ERROR lines per host."}]}`
+	serveTurn2 = `{"model":"m","messages":[{"role":"user","content":"Count ERROR lines per host."},` +
+		`{"role":"assistant","content":null,"tool_calls":[{"id":"call-1","type":"function","function":{"name":"logs__query","arguments":"{}"}}]},` +
+		`{"role":"tool","tool_call_id":"call-1","content":"Tool output is too large"}]}`
+)
+
+// baseURL waits for the first line of a serve process's stdout: its URL.
+func (p *program) baseURL() string {
+	var first string
+	Eventually(func() bool {
+		first, _, _ = strings.Cut(p.stdout(), "\n")
+		return strings.HasSuffix(p.stdout(), "\n")
+	}).WithTimeout(time.Minute).WithPolling(5*time.Millisecond).Should(BeTrue(), func() string { return p.stderr() })
+	return first
+}
+
+func servePost(url, body string) (int, string) {
+	resp, err := http.Post(url, "application/json", strings.NewReader(body))
+	ExpectWithOffset(1, err).NotTo(HaveOccurred())
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	ExpectWithOffset(1, err).NotTo(HaveOccurred())
+	return resp.StatusCode, string(b)
+}
+
+// exited waits for the process to end and returns its status.
+func (p *program) exited() int {
+	Eventually(p.done).WithTimeout(30*time.Second).Should(BeClosed(), func() string { return p.stderr() })
+	return p.cmd.ProcessState.ExitCode()
+}
+
+var _ = Describe("toolout serve", func() {
+	It("prints its base URL first, and reports the steps a client left unused at SIGINT with exit 1", func() {
+		p := startProgram("serve", serveScenario)
+		url := p.baseURL()
+		Expect(url).To(MatchRegexp(`^http://127\.0\.0\.1:[0-9]+/v1$`))
+		code, body := servePost(url+"/chat/completions", serveTurn1)
+		Expect(code).To(Equal(http.StatusOK), body)
+		Expect(p.cmd.Process.Signal(syscall.SIGINT)).To(Succeed())
+		Expect(p.exited()).To(Equal(1), p.stderr())
+		Expect(p.stderr()).To(Equal(`scenarios/session/over-cap-handle.yaml:28:3: step "answer" was never used` + "\n" +
+			"toolout serve: stopped after 1 request(s): 1 problem(s)\n"))
+		Expect(p.stdout()).To(Equal(url + "\n"))
+	})
+
+	It("reports an unmatched request with its diff, on one line", func() {
+		p := startProgram("serve", serveScenario)
+		url := p.baseURL()
+		third := strings.Replace(serveTurn2, `{"role":"tool"`, `{"role":"assistant","content":"again"},{"role":"tool"`, 1)
+		code, body := servePost(url+"/chat/completions", third)
+		Expect(code).To(Equal(http.StatusUnprocessableEntity), body)
+		Expect(body).To(ContainSubstring(`nearest step \"query\"`))
+		Expect(p.cmd.Process.Signal(syscall.SIGTERM)).To(Succeed())
+		Expect(p.exited()).To(Equal(1))
+		Expect(p.stderr()).To(Equal(`scenarios/session/over-cap-handle.yaml: request session.turn turn=3: no step matches; ` +
+			`nearest step "query" (scenarios/session/over-cap-handle.yaml:19:3) (-step +request): - turn: 1; + turn: 3` + "\n" +
+			`scenarios/session/over-cap-handle.yaml:19:3: step "query" was never used` + "\n" +
+			`scenarios/session/over-cap-handle.yaml:28:3: step "answer" was never used` + "\n" +
+			"toolout serve: stopped after 1 request(s): 3 problem(s)\n"))
+	})
+
+	It("exits 0 by itself with --exit-when-done once every step has answered", func() {
+		p := startProgram("serve", "--exit-when-done", serveScenario)
+		url := p.baseURL()
+		for _, body := range []string{serveTurn1, serveTurn2} {
+			code, answer := servePost(url+"/chat/completions", body)
+			Expect(code).To(Equal(http.StatusOK), answer)
+		}
+		Expect(p.exited()).To(Equal(0), p.stderr())
+		Expect(p.stderr()).To(Equal("toolout serve: stopped after 2 request(s): every step answered as scripted\n"))
+	})
+
+	It("exits 0 at SIGTERM when every step has answered", func() {
+		p := startProgram("serve", serveScenario)
+		url := p.baseURL()
+		for _, body := range []string{serveTurn1, serveTurn2} {
+			code, answer := servePost(url+"/chat/completions", body)
+			Expect(code).To(Equal(http.StatusOK), answer)
+		}
+		Expect(p.cmd.Process.Signal(syscall.SIGTERM)).To(Succeed())
+		Expect(p.exited()).To(Equal(0), p.stderr())
+	})
+
+	It("prints one base URL per scenario, in order", func() {
+		dir := GinkgoT().TempDir()
+		other := filepath.Join(dir, "other.yaml")
+		b, err := os.ReadFile(serveScenario)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(os.WriteFile(other, b, 0o644)).To(Succeed())
+		p := startProgram("serve", serveScenario, other)
+		Eventually(func() []string { return strings.Split(p.stdout(), "\n") }).WithTimeout(time.Minute).Should(HaveLen(3))
+		lines := strings.Split(p.stdout(), "\n")
+		Expect(lines[0]).To(MatchRegexp(`^http://127\.0\.0\.1:[0-9]+/session/over-cap-handle/v1$`))
+		Expect(lines[1]).To(MatchRegexp(`^http://127\.0\.0\.1:[0-9]+/other/v1$`))
+		Expect(p.cmd.Process.Signal(syscall.SIGINT)).To(Succeed())
+		Expect(p.exited()).To(Equal(1))
+	})
+
+	DescribeTable("refuses bad usage and bad scenarios with exit 2 and one line each",
+		func(args []string, want string) {
+			code, stdout, stderr := invoke("", append([]string{"serve"}, args...)...)
+			Expect(code).To(Equal(2))
+			Expect(stdout).To(BeEmpty())
+			Expect(stderr).To(Equal(want))
+		},
+		Entry("no scenario", []string{}, "toolout serve: want at least one scenario file\n"),
+		Entry("missing file", []string{"no/such.yaml"}, "no/such.yaml: no such file or directory\n"),
+		Entry("not loopback", []string{"--addr", "0.0.0.0:0", serveScenario},
+			`toolout serve: --addr: address "0.0.0.0:0" is not loopback (127.0.0.1, ::1, localhost); the scripted model answers anyone who reaches it, so serving beyond this machine needs --allow-remote`+"\n"),
+		Entry("bad limit", []string{"--max-body", "0", serveScenario}, "toolout serve: --max-body and --max-concurrent: want positive numbers\n"),
+		Entry("nothing to serve", []string{"../../scenarios/schema/" + firstScenario("../../scenarios/schema")},
+			"scenarios/schema/"+firstScenario("../../scenarios/schema")+": no llm steps: nothing to serve\n"),
+	)
+
+	It("names every problem of a malformed scenario at its file:line:col", func() {
+		bad := filepath.Join(GinkgoT().TempDir(), "bad.yaml")
+		Expect(os.WriteFile(bad, []byte("component: session\nllm:\n- id: a\n  respond: {txt: hi}\n"), 0o644)).To(Succeed())
+		code, _, stderr := invoke("", "serve", bad)
+		Expect(code).To(Equal(2))
+		Expect(stderr).To(Equal(bad + ":4:12: llm[0].respond: want one of text, final, tool_calls, error, oracle\n" +
+			bad + ":4:13: llm[0].respond: unknown field \"txt\" (did you mean \"text\"?)\n"))
+	})
+})
+
+func firstScenario(dir string) string {
+	m, _ := filepath.Glob(filepath.Join(dir, "*.yaml"))
+	if len(m) == 0 {
+		return "none.yaml"
+	}
+	return filepath.Base(m[0])
+}

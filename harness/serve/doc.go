@@ -1,0 +1,97 @@
+// Package serve is the scripted model of toolout's scenarios as an HTTP
+// server (`toolout serve`): an agent in any language points its OpenAI or
+// Anthropic SDK at it and gets, request by request, the answers a
+// scenario's llm steps script, with the strictness of the in-process fake.
+//
+// # Routes
+//
+// [New] (or [Load], which reads the files with toolout's own components)
+// serves one or more scenarios; each gets its own scripted LLM
+// (fakes.LLM), so their steps never mix, and its own base path,
+// "/<id>/v1" (id: the scenario's path under scenarios/ without .yaml,
+// each segment URL-escaped); with one scenario "/v1" serves it too.
+// Under a base path:
+//
+//	POST /v1/chat/completions   OpenAI Chat Completions
+//	POST /v1/messages           Anthropic Messages
+//	GET  /v1/models[/ID]        the model list (one model, "scripted"), or
+//	                            any ID, in the OpenAI shape, or the
+//	                            Anthropic one when the request carries
+//	                            anthropic-version
+//
+// An OpenAI SDK takes the base URL with "/v1", an Anthropic SDK without.
+// Answers are in each API's real shape (core/gateway/openai and
+// core/gateway/anthropic encode them), ids numbered per scenario
+// (chatcmpl-1, msg_1, ...), the request's model echoed, usage counted with
+// cl100k_base. Every answer names its scenario (X-Toolout-Scenario) and a
+// completion's answer the tag it was matched with (X-Toolout-Tag).
+//
+// # Matching
+//
+// A request is decoded with the API's DecodeRequest and matched by the
+// same facts as in process (fakes.Match: tag site, chunk i/n, turn,
+// substrings of the system text, the last user message or any message).
+// HTTP has no core.Tag, so the tag is derived:
+//
+//   - a request with the header X-Toolout-Tag (core.Tag's String form,
+//     "extract.map chunk=2/5", "session.turn turn=3"; read by
+//     core.ParseTag) is matched with that tag;
+//   - otherwise the site is the one the scenario's component uses for its
+//     model ([Site]: session → session.turn, gateway → gateway.upstream;
+//     none for extract and llm, whose steps then need the header), and the
+//     turn is the gateway's round when the request carries
+//     X-Toolout-Gateway-Round (the toolout gateway in front of serve), else
+//     1 + the number of assistant messages in the request. Inside toolout
+//     a TURN-FAILED retry keeps its turn while adding an assistant message;
+//     an agent that needs that exactness sends the header.
+//
+// Strict, as in process: a request no step answers (nothing matches, or
+// every match is used up) gets 422 in the API's error shape, whose message
+// is the fake's violation with the diff against the nearest step. 422
+// because the request is well formed and the script has no answer for it,
+// and because no SDK retries it (they retry 408, 409, 429 and 5xx), so
+// one unmatched request stays one violation. A step's injected error
+// answers with the provider's status: rate_limit 429, timeout 504,
+// server_error 500; SDKs retry those by default, so a script that injects
+// them either scripts the retries or the client sets maxRetries to 0.
+//
+// respond.final wraps its text in the request's final-report wrapper
+// (<ai-agent-NONCE-FINAL ...>) when the request names one, as in process;
+// an agent outside toolout names none, and then gets the bare text
+// (fakes.Options.PlainFinal) rather than a violation, so
+// scenarios/session/*.yaml answer any agent. An oracle with wrap: final
+// still needs the nonce.
+//
+// [Server.Problems] lists every breach: violations as they happened,
+// then the steps used fewer times than scripted, each at its step's
+// file:line:col (a request nothing matched at the scenario's file; its
+// message names the nearest step). [Server.Done] is closed once every
+// step has answered all its times.
+//
+// # Bounds
+//
+// Every request is bounded: a body of at most Options.MaxBodyBytes
+// (16 MiB; 413), application/json only (415), the JSON shape of the
+// gateway (at most 200,000 values, 413, and 256 levels, 400), at most
+// Options.MaxConcurrent (64) completions at once (503 with Retry-After),
+// and Options.Timeout (fakes.AfterTimeout + 5 s) for one completion: a
+// step with after: waits at most fakes.AfterTimeout and then fails as a
+// violation, and [Server.Close] ends every such wait at once. The
+// http.Server of [Server.HTTPServer] has read-header, read, write and idle
+// timeouts and a 64 KiB header limit; [Listen] refuses an address that is
+// not loopback unless asked. Requests are matched by the script's lock, so
+// concurrent clients each get the answer of their own request; a client
+// that goes away mid-answer only ends its own request.
+//
+// # In process
+//
+// A Server is an http.Handler: a Go test can serve it with
+// net/http/httptest and check it afterwards:
+//
+//	srv, err := serve.Load([]string{"scenarios/session/over-cap-handle.yaml"}, serve.Options{})
+//	ts := httptest.NewServer(srv)
+//	defer ts.Close()
+//	// ... point a client at ts.URL + "/v1" ...
+//	srv.Close()
+//	err = srv.Check() // every unused step and violation, one per line
+package serve

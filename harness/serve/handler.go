@@ -1,0 +1,164 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/toolout/toolout/core"
+	"github.com/toolout/toolout/fakes"
+)
+
+// Request headers serve reads and answer headers it writes.
+const (
+	// TagHeader carries the request's core.Tag in its String form; the
+	// answer carries the tag the request was matched with.
+	TagHeader = "X-Toolout-Tag"
+	// ScenarioHeader names, on every answer, the scenario that answered.
+	ScenarioHeader = "X-Toolout-Scenario"
+)
+
+// The routes under a base path.
+const (
+	pathChat     = "/v1/chat/completions"
+	pathMessages = "/v1/messages"
+	pathModels   = "/v1/models"
+)
+
+// ServeHTTP routes a request to its scenario and answers it.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	sc, rest := s.route(r.URL.EscapedPath())
+	api := apiOpenAI
+	if rest == pathMessages || r.Header.Get("anthropic-version") != "" {
+		api = apiAnthropic
+	}
+	if sc == nil {
+		var bases []string
+		for _, b := range s.Bases() {
+			bases = append(bases, b.Path)
+		}
+		s.fail(w, api, http.StatusNotFound, fmt.Sprintf("no scenario is served at %s (bases: %s)", clip(r.URL.Path), strings.Join(bases, ", ")))
+		return
+	}
+	w.Header().Set(ScenarioHeader, sc.sc.ID)
+	switch {
+	case rest == pathChat:
+		s.complete(w, r, sc, apiOpenAI)
+	case rest == pathMessages:
+		s.complete(w, r, sc, apiAnthropic)
+	case rest == pathModels || strings.HasPrefix(rest, pathModels+"/"):
+		s.models(w, r, api, strings.TrimPrefix(strings.TrimPrefix(rest, pathModels), "/"))
+	default:
+		s.fail(w, api, http.StatusNotFound, fmt.Sprintf("no route %s under %s/v1 (routes: POST %s, POST %s, GET %s)",
+			clip(rest), sc.prefix, pathChat, pathMessages, pathModels))
+	}
+}
+
+// route finds the scenario whose base path starts path (the longest, when
+// one id is a prefix of another), and the rest of the path from "/v1". With
+// one scenario, a path that starts with "/v1/" is its.
+func (s *Server) route(path string) (*script, string) {
+	var best *script
+	for _, sc := range s.scripts {
+		if strings.HasPrefix(path, sc.prefix+"/v1/") && (best == nil || len(sc.prefix) > len(best.prefix)) {
+			best = sc
+		}
+	}
+	switch {
+	case best != nil:
+		return best, path[len(best.prefix):]
+	case len(s.scripts) == 1 && strings.HasPrefix(path, "/v1/"):
+		return s.scripts[0], path
+	}
+	return nil, ""
+}
+
+// complete answers one completion request from sc's script.
+func (s *Server) complete(w http.ResponseWriter, r *http.Request, sc *script, api api) {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		s.fail(w, api, http.StatusMethodNotAllowed, fmt.Sprintf("%s %s: want POST", r.Method, clip(r.URL.Path)))
+		return
+	}
+	select {
+	case s.sem <- struct{}{}:
+		defer func() { <-s.sem }()
+	default:
+		w.Header().Set("Retry-After", "1")
+		s.fail(w, api, http.StatusServiceUnavailable, fmt.Sprintf("more than %d requests at once", s.opts.MaxConcurrent))
+		return
+	}
+	if s.stop.Err() != nil {
+		s.fail(w, api, http.StatusServiceUnavailable, "the server is stopping")
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), s.opts.Timeout)
+	defer cancel()
+	defer context.AfterFunc(s.stop, cancel)()
+
+	in, status, err := s.read(w, r, sc, api)
+	if err != nil {
+		s.logf("%s: %s %s: %d %v", sc.sc.ID, r.Method, r.URL.Path, status, err)
+		s.fail(w, api, status, err.Error())
+		return
+	}
+	w.Header().Set(TagHeader, in.req.Tag.String())
+	if in.stream {
+		// Streaming answers come with fakes/llmwire; refused before the
+		// script is asked, so that no step is spent.
+		s.fail(w, api, http.StatusBadRequest, "stream: not supported yet; send the request without \"stream\": true")
+		return
+	}
+	resp, err := sc.llm.Complete(ctx, in.req)
+	defer s.checkDone() // after the answer is written
+	if err != nil {
+		status := errorStatus(err)
+		s.logf("%s: %s %s: %s: %d %s", sc.sc.ID, r.Method, r.URL.Path, in.req.Tag, status, oneLine(err.Error()))
+		s.fail(w, api, status, err.Error())
+		return
+	}
+	s.logf("%s: %s %s: %s: 200", sc.sc.ID, r.Method, r.URL.Path, in.req.Tag)
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(api.encode(resp, sc.nextID(api), in.model))
+}
+
+// errorStatus is the HTTP status of an error of the scripted LLM: 422 for
+// a breach of the script (the request is well formed, the script has no
+// answer for it; a status no SDK retries, so a client does not send the
+// same unmatched request again), and for an injected fault the status of
+// the provider's own: 429 rate_limit, 504 timeout, 500 server_error.
+func errorStatus(err error) int {
+	var v *fakes.Violation
+	switch {
+	case errors.As(err, &v):
+		return http.StatusUnprocessableEntity
+	case errors.Is(err, core.ErrRateLimited):
+		return http.StatusTooManyRequests
+	case errors.Is(err, context.DeadlineExceeded):
+		return http.StatusGatewayTimeout
+	}
+	return http.StatusInternalServerError
+}
+
+// fail writes an error in the API's error shape.
+func (s *Server) fail(w http.ResponseWriter, api api, status int, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(api.errorBody(status, "toolout serve: "+msg))
+}
+
+func (s *Server) logf(format string, args ...any) {
+	if s.opts.Logf != nil {
+		s.opts.Logf(format, args...)
+	}
+}
+
+// clip shortens text quoted in a message to at most 120 bytes.
+func clip(s string) string {
+	if len(s) > 120 {
+		s = s[:120] + "..."
+	}
+	return fmt.Sprintf("%q", s)
+}

@@ -1,0 +1,163 @@
+package serve
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/toolout/toolout/core"
+	"github.com/toolout/toolout/core/gateway"
+	"github.com/toolout/toolout/core/gateway/anthropic"
+	"github.com/toolout/toolout/core/gateway/openai"
+)
+
+// api is one of the two wire formats served.
+type api int
+
+const (
+	apiOpenAI api = iota
+	apiAnthropic
+)
+
+func (a api) decode(body []byte, tag core.Tag) (core.Request, bool, error) {
+	if a == apiAnthropic {
+		return anthropic.DecodeRequest(body, tag)
+	}
+	return openai.DecodeRequest(body, tag)
+}
+
+func (a api) encode(resp core.Response, id, model string) []byte {
+	if a == apiAnthropic {
+		return anthropic.EncodeResponse(resp, id, model)
+	}
+	return openai.EncodeResponse(resp, id, model)
+}
+
+// errorBody renders an error in the API's shape. The Messages API
+// documents its error types for 400, 413, 429, 500, 529...; serve's other
+// 4xx (404, 405, 415, 422) are invalid requests too, and say so.
+func (a api) errorBody(status int, msg string) []byte {
+	if a == apiAnthropic {
+		typeOf := status
+		if status >= 400 && status < 500 && status != http.StatusRequestEntityTooLarge && status != http.StatusTooManyRequests {
+			typeOf = http.StatusBadRequest
+		}
+		return anthropic.Wire{}.ErrorBody(typeOf, msg)
+	}
+	return openai.Wire{}.ErrorBody(status, msg)
+}
+
+// nextID numbers the scenario's answers: chatcmpl-1, ... for OpenAI and
+// msg_1, ... for Anthropic (one sequence per scenario).
+func (sc *script) nextID(a api) string {
+	n := strconv.FormatInt(sc.ids.Add(1), 10)
+	if a == apiAnthropic {
+		return "msg_" + n
+	}
+	return "chatcmpl-" + n
+}
+
+// incoming is a decoded completion request.
+type incoming struct {
+	req    core.Request
+	stream bool
+	// includeUsage is OpenAI's stream_options.include_usage.
+	includeUsage bool
+	// model is the request's model, echoed in the answer ("scripted" when
+	// it names none).
+	model string
+}
+
+// Bounds on a request body's JSON, as the gateway's: tokens ({ [ , :) and
+// nesting.
+const (
+	maxJSONValues  = gateway.DefaultMaxJSONValues
+	maxJSONNesting = gateway.DefaultMaxJSONNesting
+)
+
+// read checks and decodes a completion request: its content type, its
+// size, its JSON shape, the API's own decoding, and its tag. A refusal
+// comes with its status: 415, 413, 400.
+func (s *Server) read(w http.ResponseWriter, r *http.Request, sc *script, a api) (incoming, int, error) {
+	var in incoming
+	ct := strings.Join(r.Header.Values("Content-Type"), ", ")
+	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
+		return in, http.StatusUnsupportedMediaType, fmt.Errorf("content type %s: want application/json", clip(ct))
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes))
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooBig):
+		return in, http.StatusRequestEntityTooLarge, fmt.Errorf("body: over %d bytes", s.opts.MaxBodyBytes)
+	case err != nil:
+		return in, http.StatusBadRequest, fmt.Errorf("body: %w", err)
+	}
+	if err := gateway.CheckJSONShape(body, maxJSONValues, maxJSONNesting); err != nil {
+		var le *gateway.LimitError
+		if errors.As(err, &le) && le.Limit == gateway.LimitJSONValues {
+			return in, http.StatusRequestEntityTooLarge, fmt.Errorf("body: %w", err)
+		}
+		return in, http.StatusBadRequest, fmt.Errorf("body: %w", err)
+	}
+	in.req, in.stream, err = a.decode(body, core.Tag{})
+	if err != nil {
+		return in, http.StatusBadRequest, err
+	}
+	var extra struct {
+		Model         string `json:"model"`
+		StreamOptions struct {
+			IncludeUsage bool `json:"include_usage"`
+		} `json:"stream_options"`
+	}
+	if err := json.Unmarshal(body, &extra); err != nil {
+		return in, http.StatusBadRequest, fmt.Errorf("request: model or stream_options: %w", err)
+	}
+	in.model, in.includeUsage = extra.Model, extra.StreamOptions.IncludeUsage
+	if in.model == "" {
+		in.model = "scripted"
+	}
+	if a == apiOpenAI && len(in.req.Messages) == 0 {
+		return in, http.StatusBadRequest, errors.New("request: messages: want at least one message")
+	}
+	if in.req.Tag, err = requestTag(r.Header, sc.site, in.req); err != nil {
+		return in, http.StatusBadRequest, err
+	}
+	return in, 0, nil
+}
+
+// requestTag is the tag a request is matched with: X-Toolout-Tag when it
+// carries one; else the scenario's site, with the turn from the gateway's
+// round header (a request the toolout gateway forwards) or 1 + the number
+// of assistant messages in the request.
+func requestTag(h http.Header, site string, req core.Request) (core.Tag, error) {
+	if v := h.Values(TagHeader); len(v) > 0 {
+		if len(v) > 1 {
+			return core.Tag{}, fmt.Errorf("%s: given %d times, want once", TagHeader, len(v))
+		}
+		t, err := core.ParseTag(v[0])
+		if err != nil {
+			return core.Tag{}, fmt.Errorf("%s %s: %w", TagHeader, clip(v[0]), err)
+		}
+		return t, nil
+	}
+	t := core.Tag{Site: site, Turn: 1}
+	if round := h.Get(gateway.RoundHeader); round != "" {
+		n, err := strconv.Atoi(round)
+		if err != nil || n < 1 {
+			return core.Tag{}, fmt.Errorf("%s %s: want a positive round", gateway.RoundHeader, clip(round))
+		}
+		t.Turn = n
+		return t, nil
+	}
+	for _, m := range req.Messages {
+		if m.Role == core.RoleAssistant {
+			t.Turn++
+		}
+	}
+	return t, nil
+}
