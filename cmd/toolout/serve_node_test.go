@@ -49,16 +49,19 @@ var _ = Describe("the Node example: the official OpenAI SDK against toolout serv
 		return string(out), err
 	}
 
-	It("runs scenarios/session/over-cap-handle.yaml to its end, and serve exits 0", func() {
+	DescribeTable("runs scenarios/session/over-cap-handle.yaml to its end, and serve exits 0", func(args ...string) {
 		p := startProgram("serve", serveScenario)
 		url := p.baseURL()
-		out, err := run(url)
+		out, err := run(append([]string{url}, args...)...)
 		Expect(err).NotTo(HaveOccurred(), out)
 		Expect(out).To(Equal("model: logs__query {\"since\":\"1h\"}\ntool: logs__query returned 1679 bytes\nanswer: Stored; will extract next.\n"))
 		Expect(p.cmd.Process.Signal(syscall.SIGTERM)).To(Succeed())
 		Expect(p.exited()).To(Equal(0), p.stderr())
 		Expect(p.stderr()).To(Equal("toolout serve: stopped after 2 request(s): every step answered as scripted\n"))
-	})
+	},
+		Entry("chat.completions.create"),
+		Entry("chat.completions.stream(...).finalChatCompletion(), with include_usage", "--stream"),
+	)
 
 	It("stops early, and serve reports the step it left unused with exit 1", func() {
 		p := startProgram("serve", serveScenario)

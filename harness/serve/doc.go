@@ -20,11 +20,21 @@
 //	                            anthropic-version
 //
 // An OpenAI SDK takes the base URL with "/v1", an Anthropic SDK without.
-// Answers are in each API's real shape (core/gateway/openai and
-// core/gateway/anthropic encode them), ids numbered per scenario
-// (chatcmpl-1, msg_1, ...), the request's model echoed, usage counted with
-// cl100k_base. Every answer names its scenario (X-Toolout-Scenario) and a
-// completion's answer the tag it was matched with (X-Toolout-Tag).
+//
+// # Answers
+//
+// Answers are fakes/llmwire's, the same bytes the harness's in-process
+// scripted upstream answers: each API's real shape, model "scripted", ids
+// numbered per scenario (cmpl-1, msg_1, ...), usage counted with
+// cl100k_base. A request with "stream": true gets server-sent events, one
+// delta per chunk of its step's respond.stream (one per part without
+// one), with its faults: error_after ends the stream with the API's error
+// event, disconnect_after drops the connection after the events (the
+// handler panics with http.ErrAbortHandler, the way net/http drops a
+// response). An OpenAI stream asked with stream_options.include_usage
+// ends with the usage chunk before [DONE]. Every answer names its scenario
+// (X-Toolout-Scenario) and a completion's answer the tag it was matched
+// with (X-Toolout-Tag).
 //
 // # Matching
 //
@@ -81,7 +91,17 @@
 // timeouts and a 64 KiB header limit; [Listen] refuses an address that is
 // not loopback unless asked. Requests are matched by the script's lock, so
 // concurrent clients each get the answer of their own request; a client
-// that goes away mid-answer only ends its own request.
+// that goes away, waiting or mid-stream, only ends its own request (its
+// context ends the wait; a failed write ends the stream).
+//
+// # Where it lives
+//
+// Under harness because it serves scenario files: it needs the loader
+// (harness.Load) and toolout's components (harness/components), which
+// fakes (below the harness) and core (which imports neither) must not
+// import; its HTTP bytes are fakes/llmwire's, shared with the harness.
+// cmd/toolout/serve.go only wires flags, the listener, signals and the
+// report.
 //
 // # In process
 //

@@ -7,8 +7,8 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/fakes"
+	"github.com/toolout/toolout/fakes/llmwire"
 )
 
 // Request headers serve reads and answer headers it writes.
@@ -30,9 +30,9 @@ const (
 // ServeHTTP routes a request to its scenario and answers it.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	sc, rest := s.route(r.URL.EscapedPath())
-	api := apiOpenAI
+	api := llmwire.OpenAI
 	if rest == pathMessages || r.Header.Get("anthropic-version") != "" {
-		api = apiAnthropic
+		api = llmwire.Anthropic
 	}
 	if sc == nil {
 		var bases []string
@@ -45,9 +45,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set(ScenarioHeader, sc.sc.ID)
 	switch {
 	case rest == pathChat:
-		s.complete(w, r, sc, apiOpenAI)
+		s.complete(w, r, sc, llmwire.OpenAI)
 	case rest == pathMessages:
-		s.complete(w, r, sc, apiAnthropic)
+		s.complete(w, r, sc, llmwire.Anthropic)
 	case rest == pathModels || strings.HasPrefix(rest, pathModels+"/"):
 		s.models(w, r, api, strings.TrimPrefix(strings.TrimPrefix(rest, pathModels), "/"))
 	default:
@@ -76,7 +76,7 @@ func (s *Server) route(path string) (*script, string) {
 }
 
 // complete answers one completion request from sc's script.
-func (s *Server) complete(w http.ResponseWriter, r *http.Request, sc *script, api api) {
+func (s *Server) complete(w http.ResponseWriter, r *http.Request, sc *script, api llmwire.Wire) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
 		s.fail(w, api, http.StatusMethodNotAllowed, fmt.Sprintf("%s %s: want POST", r.Method, clip(r.URL.Path)))
@@ -105,48 +105,41 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request, sc *script, ap
 		return
 	}
 	w.Header().Set(TagHeader, in.req.Tag.String())
-	if in.stream {
-		// Streaming answers come with fakes/llmwire; refused before the
-		// script is asked, so that no step is spent.
-		s.fail(w, api, http.StatusBadRequest, "stream: not supported yet; send the request without \"stream\": true")
-		return
-	}
-	resp, err := sc.llm.Complete(ctx, in.req)
+	st, err := sc.llm.CompleteStream(ctx, in.req)
 	defer s.checkDone() // after the answer is written
-	if err != nil {
-		status := errorStatus(err)
-		s.logf("%s: %s %s: %s: %d %s", sc.sc.ID, r.Method, r.URL.Path, in.req.Tag, status, oneLine(err.Error()))
-		s.fail(w, api, status, err.Error())
-		return
-	}
-	s.logf("%s: %s %s: %s: 200", sc.sc.ID, r.Method, r.URL.Path, in.req.Tag)
-	w.Header().Set("Content-Type", "application/json")
-	_, _ = w.Write(api.encode(resp, sc.nextID(api), in.model))
-}
-
-// errorStatus is the HTTP status of an error of the scripted LLM: 422 for
-// a breach of the script (the request is well formed, the script has no
-// answer for it; a status no SDK retries, so a client does not send the
-// same unmatched request again), and for an injected fault the status of
-// the provider's own: 429 rate_limit, 504 timeout, 500 server_error.
-func errorStatus(err error) int {
 	var v *fakes.Violation
+	var a llmwire.Answer
 	switch {
 	case errors.As(err, &v):
-		return http.StatusUnprocessableEntity
-	case errors.Is(err, core.ErrRateLimited):
-		return http.StatusTooManyRequests
-	case errors.Is(err, context.DeadlineExceeded):
-		return http.StatusGatewayTimeout
+		// 422: the request is well formed and the script has no answer
+		// for it; and no SDK retries a 422 (they retry 408, 409, 429,
+		// 5xx), so one unmatched request stays one violation.
+		s.logf("%s: %s %s: %s: 422 %s", sc.sc.ID, r.Method, r.URL.Path, in.req.Tag, oneLine(err.Error()))
+		s.fail(w, api, http.StatusUnprocessableEntity, err.Error())
+		return
+	case err != nil:
+		a = api.Error(err)
+	default:
+		id := sc.nextID(api)
+		if a, err = api.Reply(st, id, in.stream); err != nil {
+			s.fail(w, api, http.StatusInternalServerError, err.Error())
+			return
+		}
+		if in.includeUsage {
+			a = api.WithUsage(a, st.Response.Usage, id)
+		}
 	}
-	return http.StatusInternalServerError
+	s.logf("%s: %s %s: %s: %d", sc.sc.ID, r.Method, r.URL.Path, in.req.Tag, a.Status)
+	if err := a.Write(ctx, w, llmwire.Sleep); errors.Is(err, llmwire.ErrCut) {
+		panic(http.ErrAbortHandler) // the script's disconnect_after: drop the connection
+	}
 }
 
 // fail writes an error in the API's error shape.
-func (s *Server) fail(w http.ResponseWriter, api api, status int, msg string) {
+func (s *Server) fail(w http.ResponseWriter, api llmwire.Wire, status int, msg string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	_, _ = w.Write(api.errorBody(status, "toolout serve: "+msg))
+	_, _ = w.Write(errorBody(api, status, "toolout serve: "+msg))
 }
 
 func (s *Server) logf(format string, args ...any) {

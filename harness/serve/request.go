@@ -14,35 +14,15 @@ import (
 	"github.com/toolout/toolout/core/gateway"
 	"github.com/toolout/toolout/core/gateway/anthropic"
 	"github.com/toolout/toolout/core/gateway/openai"
+	"github.com/toolout/toolout/fakes/llmwire"
 )
 
-// api is one of the two wire formats served.
-type api int
-
-const (
-	apiOpenAI api = iota
-	apiAnthropic
-)
-
-func (a api) decode(body []byte, tag core.Tag) (core.Request, bool, error) {
-	if a == apiAnthropic {
-		return anthropic.DecodeRequest(body, tag)
-	}
-	return openai.DecodeRequest(body, tag)
-}
-
-func (a api) encode(resp core.Response, id, model string) []byte {
-	if a == apiAnthropic {
-		return anthropic.EncodeResponse(resp, id, model)
-	}
-	return openai.EncodeResponse(resp, id, model)
-}
-
-// errorBody renders an error in the API's shape. The Messages API
-// documents its error types for 400, 413, 429, 500, 529...; serve's other
-// 4xx (404, 405, 415, 422) are invalid requests too, and say so.
-func (a api) errorBody(status int, msg string) []byte {
-	if a == apiAnthropic {
+// errorBody renders an error in the wire's shape, as the core wires do.
+// The Messages API documents its error types for 400, 413, 429, 500,
+// 529...; serve's other 4xx (404, 405, 415, 422) are invalid requests too,
+// and say so.
+func errorBody(w llmwire.Wire, status int, msg string) []byte {
+	if w == llmwire.Anthropic {
 		typeOf := status
 		if status >= 400 && status < 500 && status != http.StatusRequestEntityTooLarge && status != http.StatusTooManyRequests {
 			typeOf = http.StatusBadRequest
@@ -52,15 +32,9 @@ func (a api) errorBody(status int, msg string) []byte {
 	return openai.Wire{}.ErrorBody(status, msg)
 }
 
-// nextID numbers the scenario's answers: chatcmpl-1, ... for OpenAI and
-// msg_1, ... for Anthropic (one sequence per scenario).
-func (sc *script) nextID(a api) string {
-	n := strconv.FormatInt(sc.ids.Add(1), 10)
-	if a == apiAnthropic {
-		return "msg_" + n
-	}
-	return "chatcmpl-" + n
-}
+// nextID numbers the scenario's answers as the wire names them (cmpl-1,
+// msg_1, ...: llmwire.Wire.ID), one sequence per scenario.
+func (sc *script) nextID(w llmwire.Wire) string { return w.ID(int(sc.ids.Add(1))) }
 
 // incoming is a decoded completion request.
 type incoming struct {
@@ -68,9 +42,6 @@ type incoming struct {
 	stream bool
 	// includeUsage is OpenAI's stream_options.include_usage.
 	includeUsage bool
-	// model is the request's model, echoed in the answer ("scripted" when
-	// it names none).
-	model string
 }
 
 // Bounds on a request body's JSON, as the gateway's: tokens ({ [ , :) and
@@ -83,7 +54,7 @@ const (
 // read checks and decodes a completion request: its content type, its
 // size, its JSON shape, the API's own decoding, and its tag. A refusal
 // comes with its status: 415, 413, 400.
-func (s *Server) read(w http.ResponseWriter, r *http.Request, sc *script, a api) (incoming, int, error) {
+func (s *Server) read(w http.ResponseWriter, r *http.Request, sc *script, wire llmwire.Wire) (incoming, int, error) {
 	var in incoming
 	ct := strings.Join(r.Header.Values("Content-Type"), ", ")
 	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
@@ -104,24 +75,22 @@ func (s *Server) read(w http.ResponseWriter, r *http.Request, sc *script, a api)
 		}
 		return in, http.StatusBadRequest, fmt.Errorf("body: %w", err)
 	}
-	in.req, in.stream, err = a.decode(body, core.Tag{})
+	in.req, in.stream, err = wire.Decode(body, core.Tag{})
 	if err != nil {
 		return in, http.StatusBadRequest, err
 	}
-	var extra struct {
-		Model         string `json:"model"`
-		StreamOptions struct {
-			IncludeUsage bool `json:"include_usage"`
-		} `json:"stream_options"`
+	if wire == llmwire.OpenAI {
+		var opts struct {
+			StreamOptions struct {
+				IncludeUsage bool `json:"include_usage"`
+			} `json:"stream_options"`
+		}
+		if err := json.Unmarshal(body, &opts); err != nil {
+			return in, http.StatusBadRequest, fmt.Errorf("openai: chat request: stream_options: %w", err)
+		}
+		in.includeUsage = opts.StreamOptions.IncludeUsage
 	}
-	if err := json.Unmarshal(body, &extra); err != nil {
-		return in, http.StatusBadRequest, fmt.Errorf("request: model or stream_options: %w", err)
-	}
-	in.model, in.includeUsage = extra.Model, extra.StreamOptions.IncludeUsage
-	if in.model == "" {
-		in.model = "scripted"
-	}
-	if a == apiOpenAI && len(in.req.Messages) == 0 {
+	if wire == llmwire.OpenAI && len(in.req.Messages) == 0 {
 		return in, http.StatusBadRequest, errors.New("request: messages: want at least one message")
 	}
 	if in.req.Tag, err = requestTag(r.Header, sc.site, in.req); err != nil {

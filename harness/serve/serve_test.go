@@ -104,7 +104,7 @@ var _ = Describe("toolout serve's server", func() {
 		Expect(a.header.Get(serve.TagHeader)).To(Equal("session.turn turn=1"))
 		Expect(a.header.Get(serve.ScenarioHeader)).To(Equal("session/over-cap-handle"))
 		Expect(a.json()).To(MatchKeys(IgnoreExtras, Keys{
-			"id": Equal("chatcmpl-1"), "object": Equal("chat.completion"), "model": Equal("gpt-test"),
+			"id": Equal("cmpl-1"), "object": Equal("chat.completion"), "model": Equal("scripted"),
 			"choices": ConsistOf(MatchKeys(IgnoreExtras, Keys{
 				"index": BeNumerically("==", 0), "finish_reason": Equal("tool_calls"),
 				"message": MatchAllKeys(Keys{"role": Equal("assistant"), "content": BeNil(), "tool_calls": ConsistOf(MatchAllKeys(Keys{
@@ -132,7 +132,7 @@ var _ = Describe("toolout serve's server", func() {
 		a := post(r.base+"/v1/messages", anthropicTurn1, "anthropic-version", "2023-06-01")
 		Expect(a.status).To(Equal(http.StatusOK), a.body)
 		Expect(a.json()).To(MatchKeys(IgnoreExtras, Keys{
-			"id": Equal("msg_1"), "type": Equal("message"), "role": Equal("assistant"), "model": Equal("claude-test"),
+			"id": Equal("msg_1"), "type": Equal("message"), "role": Equal("assistant"), "model": Equal("scripted"),
 			"stop_reason": Equal("tool_use"),
 			"content": ConsistOf(MatchKeys(IgnoreExtras, Keys{
 				"type": Equal("tool_use"), "id": Equal("call-1"), "name": Equal("logs__query"), "input": Equal(map[string]any{"since": "1h"}),
