@@ -15,7 +15,9 @@
 // uses left answers. A request that no step matches is answered with an error
 // and recorded as a violation that names the reason (nothing matched, or every
 // matching step was used up) and shows a diff against the nearest step. A step
-// used fewer times than its Times is a violation too. [LLM.Check] returns all
+// used fewer times than its Times is a violation too. A step with Repeat
+// answers any number of requests past its Times (the least it must answer):
+// an oracle for every map call, however many chunks the input makes. [LLM.Check] returns all
 // violations, so a component that swallows an LLM error (for example by falling
 // back to truncation) cannot hide a broken script.
 //

@@ -274,7 +274,7 @@ func (l *LLM) pick(req core.Request) (*stepState, *Violation) {
 		if len(mismatches(st, req)) > 0 {
 			continue
 		}
-		if st.used < st.times {
+		if st.used < st.times || st.Repeat {
 			return st, nil
 		}
 		if usedUp == nil {

@@ -67,6 +67,29 @@ var _ = Describe("LLM", func() {
 		Expect(l.Unused()).To(BeEmpty())
 	})
 
+	It("answers any number of requests with a repeat step, and reports one that never answered", func() {
+		l := newLLM(
+			fakes.Step{ID: "map", Match: fakes.Match{Tag: "extract.map"}, Respond: fakes.Respond{Text: ptr("M")}, Repeat: true},
+			fakes.Step{ID: "reduce", Match: fakes.Match{Tag: "extract.reduce"}, Respond: fakes.Respond{Text: ptr("R")}, Repeat: true, Times: 2},
+			fakes.Step{ID: "never", Match: fakes.Match{Tag: "x"}, Respond: fakes.Respond{Text: ptr("X")}, Repeat: true},
+		)
+		for i := 1; i <= 5; i++ {
+			resp, err := l.Complete(ctx, req("extract.map", i, 5, 0))
+			Expect(err).NotTo(HaveOccurred())
+			Expect(resp.Text).To(Equal("M"))
+		}
+		_, err := l.Complete(ctx, req("extract.reduce", 0, 0, 0))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(l.Violations()).To(Equal([]fakes.Violation{
+			{Msg: `step "reduce" was used 1 of 2 times`},
+			{Msg: `step "never" was never used`},
+		}))
+		_, err = l.Complete(ctx, req("extract.reduce", 0, 0, 0))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(l.Unused()).To(HaveLen(1))
+		Expect(l.Unused()[0].ID).To(Equal("never"))
+	})
+
 	It("answers concurrent map calls by chunk, whatever their order", func() {
 		var steps []fakes.Step
 		for i := 1; i <= 8; i++ {
@@ -285,6 +308,12 @@ var _ = Describe("LLM", func() {
 				[]core.Message{user(text + " ts=3")}, "ts=1\nts=2\nts=3"),
 			Entry("grep-matches, nothing", fakes.OracleSpec{Name: "grep-matches", Params: map[string]any{"pattern": "WARN"}},
 				[]core.Message{user(text)}, "NO RELEVANT DATA FOUND\nnothing matches \"WARN\""),
+			Entry("grep-matches, nothing, with params.none", fakes.OracleSpec{Name: "grep-matches", Params: map[string]any{"pattern": "WARN", "none": "none here"}},
+				[]core.Message{user(text)}, "none here"),
+			Entry("grep-lines, nothing, with params.none", fakes.OracleSpec{Name: "grep-lines", Params: map[string]any{"pattern": "WARN", "none": ""}},
+				[]core.Message{user(text)}, ""),
+			Entry("grep-lines, a match, params.none unused", fakes.OracleSpec{Name: "grep-lines", Params: map[string]any{"pattern": "ts=1", "none": "x"}},
+				[]core.Message{user(text)}, "ts=1 level=INFO"),
 			Entry("echo", fakes.OracleSpec{Name: "echo"}, []core.Message{user("hello")}, "hello"),
 			Entry("echo all", fakes.OracleSpec{Name: "echo", Params: map[string]any{"in": "all"}}, []core.Message{sys("a"), user("b")}, "a\nb"),
 		)
@@ -338,11 +367,13 @@ var _ = Describe("LLM", func() {
 				{ID: "o1", Respond: fakes.Respond{Oracle: &fakes.OracleSpec{Name: "grep"}}},
 				{ID: "o2", Respond: fakes.Respond{Oracle: &fakes.OracleSpec{Name: "grep-lines", Params: map[string]any{"pattern": "("}}}},
 				{ID: "o3", Respond: fakes.Respond{Oracle: &fakes.OracleSpec{Name: "echo", Params: map[string]any{"x": 1, "in": "nowhere"}}}},
+				{ID: "o4", Respond: fakes.Respond{Oracle: &fakes.OracleSpec{Name: "grep-matches", Params: map[string]any{"pattern": "x", "none": 3}}}},
 			},
 			`fakes: step "o1": respond.oracle: oracle "grep": unknown (known: echo, grep-lines, grep-matches)`,
 			"fakes: step \"o2\": respond.oracle: oracle \"grep-lines\": params.pattern: error parsing regexp: missing closing ): `(`",
 			`fakes: step "o3": respond.oracle: oracle "echo": unknown params x (known: in)`,
-			`params.in nowhere: want user, system or all`),
+			`params.in nowhere: want user, system or all`,
+			`fakes: step "o4": respond.oracle: oracle "grep-matches": params.none 3: want a string`),
 	)
 })
 

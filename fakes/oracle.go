@@ -27,15 +27,16 @@ var oracles = map[string]Oracle{
 	"grep-lines": {
 		Doc: "Answers the lines of the searched text that match params.pattern (a Go regexp), " +
 			"in order, joined by newlines; \"NO RELEVANT DATA FOUND\" and a short note when none does. " +
-			"params.in picks the text: user (the last user message, default), system, or all.",
+			"params.in picks the text: user (the last user message, default), system, or all. " +
+			"params.none, when given, is the answer when no line matches.",
 		Check: func(p map[string]any) error {
-			if err := onlyParams(p, "pattern", "in"); err != nil {
+			if err := onlyParams(p, "pattern", "in", "none"); err != nil {
 				return err
 			}
 			if err := checkPattern(p); err != nil {
 				return err
 			}
-			return checkIn(p)
+			return errors.Join(checkIn(p), checkNone(p))
 		},
 		Answer: func(req core.Request, p map[string]any) (string, error) {
 			re := regexp.MustCompile(p["pattern"].(string))
@@ -46,7 +47,7 @@ var oracles = map[string]Oracle{
 				}
 			}
 			if len(hits) == 0 {
-				return fmt.Sprintf("NO RELEVANT DATA FOUND\nno line matches %q", re.String()), nil
+				return noneOr(p, fmt.Sprintf("NO RELEVANT DATA FOUND\nno line matches %q", re.String())), nil
 			}
 			return strings.Join(hits, "\n"), nil
 		},
@@ -54,9 +55,9 @@ var oracles = map[string]Oracle{
 	"grep-matches": {
 		Doc: "Answers every match of params.pattern (a Go regexp) in the searched text, one per line, in order; " +
 			"with params.unique true, each distinct match once, at its first place. \"NO RELEVANT DATA FOUND\" and a " +
-			"short note when nothing matches. params.in picks the text as for grep-lines.",
+			"short note when nothing matches, or params.none when given. params.in picks the text as for grep-lines.",
 		Check: func(p map[string]any) error {
-			if err := onlyParams(p, "pattern", "in", "unique"); err != nil {
+			if err := onlyParams(p, "pattern", "in", "unique", "none"); err != nil {
 				return err
 			}
 			if err := checkPattern(p); err != nil {
@@ -67,7 +68,7 @@ var oracles = map[string]Oracle{
 					return fmt.Errorf("params.unique %v: want true or false", u)
 				}
 			}
-			return checkIn(p)
+			return errors.Join(checkIn(p), checkNone(p))
 		},
 		Answer: func(req core.Request, p map[string]any) (string, error) {
 			re := regexp.MustCompile(p["pattern"].(string))
@@ -81,7 +82,7 @@ var oracles = map[string]Oracle{
 				})
 			}
 			if len(hits) == 0 {
-				return fmt.Sprintf("NO RELEVANT DATA FOUND\nnothing matches %q", re.String()), nil
+				return noneOr(p, fmt.Sprintf("NO RELEVANT DATA FOUND\nnothing matches %q", re.String())), nil
 			}
 			return strings.Join(hits, "\n"), nil
 		},
@@ -146,6 +147,24 @@ func pickText(req core.Request, p map[string]any) string {
 		return all
 	}
 	return user
+}
+
+// checkNone checks params.none: a string, when given.
+func checkNone(p map[string]any) error {
+	if v, ok := p["none"]; ok {
+		if _, isString := v.(string); !isString {
+			return fmt.Errorf("params.none %v: want a string", v)
+		}
+	}
+	return nil
+}
+
+// noneOr returns params.none when it is given, else def.
+func noneOr(p map[string]any, def string) string {
+	if s, ok := p["none"].(string); ok {
+		return s
+	}
+	return def
 }
 
 // checkPattern checks params.pattern: a non-empty Go regexp.

@@ -19,6 +19,11 @@ type Step struct {
 	Respond Respond `yaml:"respond"`
 	// Times is how many requests the step must answer; zero means once.
 	Times int `yaml:"times"`
+	// Repeat lets the step answer any number of requests past its Times,
+	// which stays the least it must answer: for a script that answers
+	// every request of a kind the same way (an oracle for every map call),
+	// however many the input makes.
+	Repeat bool `yaml:"repeat"`
 	// After names steps that must have answered all their times before this
 	// step answers. A request matched by this step waits for them, so a
 	// script can make concurrent calls finish in a chosen order. A wait
