@@ -1,14 +1,10 @@
 package openai
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
-	"strings"
 
 	"github.com/toolout/toolout/core"
-	"github.com/toolout/toolout/core/gateway"
 	"github.com/toolout/toolout/core/gateway/jsonspan"
 )
 
@@ -188,33 +184,4 @@ func DecodeResponse(body []byte) (core.Response, error) {
 		resp.ToolCalls = append(resp.ToolCalls, core.ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: json.RawMessage(tc.Function.Arguments)})
 	}
 	return resp, nil
-}
-
-// Client is a core.LLM over an OpenAI-compatible chat-completions
-// endpoint, used by the external_provider strategy.
-type Client struct {
-	// BaseURL is the API root, e.g. https://api.openai.com/v1.
-	BaseURL string
-	APIKey  string
-	Model   string
-	// HTTP defaults to http.DefaultClient.
-	HTTP *http.Client
-}
-
-// Complete posts the request to BaseURL/chat/completions. 429 wraps
-// core.ErrRateLimited and 5xx core.ErrServer.
-func (c Client) Complete(ctx context.Context, req core.Request) (core.Response, error) {
-	status, body, err := gateway.PostJSON(ctx, c.HTTP, strings.TrimSuffix(c.BaseURL, "/")+"/chat/completions", c.APIKey, EncodeRequest(req, c.Model))
-	if err != nil {
-		return core.Response{}, err
-	}
-	switch {
-	case status == http.StatusTooManyRequests:
-		return core.Response{}, fmt.Errorf("%s: %w", gateway.StatusText(status), core.ErrRateLimited)
-	case status >= 500:
-		return core.Response{}, fmt.Errorf("%s: %w", gateway.StatusText(status), core.ErrServer)
-	case status != http.StatusOK:
-		return core.Response{}, fmt.Errorf("%s: %s", gateway.StatusText(status), strings.TrimSpace(string(body[:min(len(body), 300)])))
-	}
-	return DecodeResponse(body)
 }

@@ -44,4 +44,15 @@
 // upstreams in tests, and for [Client], the external_provider strategy's
 // model). They use encoding/json and are not bounded: the proxy never
 // calls them on client bodies.
+//
+// [Client] is a core.LLM over any OpenAI-compatible endpoint (the
+// external_provider strategy's model, `toolout bench strategies --llm`).
+// It reads at most [MaxResponseBytes] of an answer; its http.Client's
+// Timeout bounds each attempt. With Retries it tries a 429 or 5xx answer
+// again, waiting Backoff, then twice that, and so on up to eight times it;
+// other failures (a transport error, a timeout, a 4xx, a body that is not a
+// completion) are returned at once, with the status and the start of the
+// body on one line. With SendTag it sends the request's tag as
+// X-Toolout-Tag ([TagHeader], core.Tag.String's form), which a scripted
+// server reads to match the request by tag, chunk and turn.
 package openai

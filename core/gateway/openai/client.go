@@ -1,0 +1,120 @@
+package openai
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/toolout/toolout/core"
+	"github.com/toolout/toolout/core/gateway"
+)
+
+// TagHeader is the header that carries a request's tag (core.Tag.String,
+// e.g. "extract.map chunk=2/5") when Client.SendTag is set, so that a
+// scripted server (toolout serve) can match the request to a step by the
+// same facts as in process.
+const TagHeader = "X-Toolout-Tag"
+
+// MaxResponseBytes bounds a chat completion the Client reads; a longer body
+// is an error.
+const MaxResponseBytes = 64 << 20
+
+// Client is a core.LLM over an OpenAI-compatible chat-completions
+// endpoint, used by the external_provider strategy and by `toolout bench
+// strategies --llm`.
+type Client struct {
+	// BaseURL is the API root, e.g. https://api.openai.com/v1.
+	BaseURL string
+	APIKey  string
+	Model   string
+	// HTTP defaults to http.DefaultClient. Its Timeout bounds each attempt.
+	HTTP *http.Client
+	// SendTag sends the request's tag as the TagHeader header.
+	SendTag bool
+	// Retries is how many times a 429 or 5xx answer is retried (zero: never).
+	// The waits double from Backoff (zero: 500ms) and are capped at eight
+	// times it; an ended context stops them.
+	Retries int
+	Backoff time.Duration
+}
+
+// Complete posts the request to BaseURL/chat/completions. 429 wraps
+// core.ErrRateLimited and 5xx core.ErrServer; with Retries they are tried
+// again first, and the error says how many attempts were made.
+func (c Client) Complete(ctx context.Context, req core.Request) (core.Response, error) {
+	body := EncodeRequest(req, c.Model)
+	wait := c.Backoff
+	if wait <= 0 {
+		wait = 500 * time.Millisecond
+	}
+	for attempt := 1; ; attempt++ {
+		resp, retry, err := c.once(ctx, req.Tag, body)
+		if !retry || attempt > c.Retries {
+			if err != nil && retry && attempt > 1 {
+				err = fmt.Errorf("%w (after %d attempts)", err, attempt)
+			}
+			return resp, err
+		}
+		t := time.NewTimer(min(wait<<(attempt-1), 8*wait))
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return core.Response{}, fmt.Errorf("%w (after %d attempts, waiting to retry: %w)", err, attempt, context.Cause(ctx))
+		case <-t.C:
+		}
+	}
+}
+
+// once makes one attempt; retry says whether its failure may pass.
+func (c Client) once(ctx context.Context, tag core.Tag, body []byte) (core.Response, bool, error) {
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimSuffix(c.BaseURL, "/")+"/chat/completions", bytes.NewReader(body))
+	if err != nil {
+		return core.Response{}, false, err
+	}
+	hreq.Header.Set("Content-Type", "application/json")
+	if c.APIKey != "" {
+		hreq.Header.Set("Authorization", "Bearer "+c.APIKey)
+	}
+	if c.SendTag && tag.Site != "" {
+		hreq.Header.Set(TagHeader, tag.String())
+	}
+	client := c.HTTP
+	if client == nil {
+		client = http.DefaultClient
+	}
+	hresp, err := client.Do(hreq)
+	if err != nil {
+		return core.Response{}, false, err
+	}
+	defer hresp.Body.Close()
+	raw, err := io.ReadAll(io.LimitReader(hresp.Body, MaxResponseBytes+1))
+	switch status := hresp.StatusCode; {
+	case err != nil:
+		return core.Response{}, false, fmt.Errorf("openai: chat response (%s): %w", gateway.StatusText(status), err)
+	case len(raw) > MaxResponseBytes:
+		return core.Response{}, false, fmt.Errorf("openai: chat response (%s): over %d bytes", gateway.StatusText(status), MaxResponseBytes)
+	case status == http.StatusTooManyRequests:
+		return core.Response{}, true, fmt.Errorf("%s: %w", gateway.StatusText(status), core.ErrRateLimited)
+	case status >= 500:
+		return core.Response{}, true, fmt.Errorf("%s: %w", gateway.StatusText(status), core.ErrServer)
+	case status != http.StatusOK:
+		return core.Response{}, false, fmt.Errorf("%s: %s", gateway.StatusText(status), oneLine(raw, 300))
+	}
+	resp, err := DecodeResponse(raw)
+	return resp, false, err
+}
+
+// oneLine returns up to n bytes of body on one line.
+func oneLine(body []byte, n int) string {
+	s := strings.Join(strings.Fields(string(body[:min(len(body), n)])), " ")
+	if len(body) > n {
+		s += "…"
+	}
+	return s
+}
+
+var _ core.LLM = Client{}
