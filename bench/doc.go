@@ -36,6 +36,43 @@
 // results and CompareBaseline flags recall drops and token growth. Token
 // counts and recall are the same in every run; only times vary.
 //
+// # With a model
+//
+// CompareWith runs the same comparison with a core.LLM answering every call
+// an oracle answers (`toolout bench strategies --llm URL`, a
+// core/gateway/openai.Client): the extractor's map and reduce calls and
+// the read-grep sub-agent's turns get the extractor's own requests; the
+// main model is asked, with tag "bench.main turn=N" (SiteMain), the
+// question followed by what reached its context (a tool result: the
+// truncated output, the compressed one and then its expansion, each page
+// read, tool_output's answer), at exactly the points where the oracle
+// reads it. Its reply is judged as the oracle's reading is: the whole facts
+// (FactRE) it holds, against the case's. Each tool result is preceded by
+// the assistant call that produced it (the case's tool, Read with its
+// page's offset and limit, tool_output with its arguments), so the
+// conversation is one a chat API accepts; that framing is not metered.
+//
+// Metering is the oracles', unchanged, so the two tables compare: every
+// call counts the tokens (cl100k_base, as PromptBase) of its request's
+// messages and tool call arguments and of its answer, whatever usage the
+// server reports. The main model's answer is counted where the oracles'
+// always was (after truncation, compression or expansion, and after the
+// last page) and not where the oracles answered nothing: a paging turn,
+// and the answer after tool_output. A model answering as the oracles do
+// (scenarios/bench/oracle-model.yaml, served by `toolout serve`) gives the
+// oracle table, row for row, on every case except pagination rows whose
+// pages overflow the main context: there the oracle loses the page that
+// overflowed, while a model sent it reads it (its request holds the page,
+// as the oracle's metered one does). A model error (after the client's
+// retries) ends the comparison with that error and no rows, rather than
+// passing for the extractor's fallback to truncation.
+//
+// A Model names who answered ("oracle", or "NAME at URL"); WriteTable
+// prints it on the first line, WriteCSV in a first column, WriteJSON as
+// "model", WriteSVG under the title. ReadBaseline reads it back (a file
+// without it is the oracles'), and a baseline is compared only with a run
+// of the Same model.
+//
 // Each Compare keeps its stores in a temporary directory of its own, removed
 // when it returns, so comparisons running at once (two packages' tests, two
 // users) never touch each other's files. The read-grep prompt names that

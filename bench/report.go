@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"html"
 	"io"
 	"math"
 	"sort"
@@ -46,10 +47,13 @@ func Summarize(rows []Row) []Summary {
 	return out
 }
 
-// WriteTable writes rows as an aligned text table, then the per-strategy
-// totals. Times are left out when withTime is false, so that two runs
-// print the same bytes.
-func WriteTable(w io.Writer, rows []Row, withTime bool) error {
+// WriteTable writes a line naming the model ("model: oracle"), then rows
+// as an aligned text table, then the per-strategy totals. Times are left
+// out when withTime is false, so that two runs print the same bytes.
+func WriteTable(w io.Writer, model Model, rows []Row, withTime bool) error {
+	if _, err := fmt.Fprintf(w, "model: %s\n", model); err != nil {
+		return err
+	}
 	head := []string{"knobs", "case", "strategy", "main tokens", "total tokens", "calls", "recall"}
 	if withTime {
 		head = append(head, "ms")
@@ -95,26 +99,27 @@ func WriteTable(w io.Writer, rows []Row, withTime bool) error {
 	return nil
 }
 
-// WriteCSV writes rows as CSV.
-func WriteCSV(w io.Writer, rows []Row) error {
+// WriteCSV writes rows as CSV, the model in the first column.
+func WriteCSV(w io.Writer, model Model, rows []Row) error {
 	cw := csv.NewWriter(w)
-	_ = cw.Write([]string{"knobs", "case", "bytes", "strategy", "main_tokens", "total_tokens", "llm_calls", "found", "facts", "recall", "ms", "note"})
+	_ = cw.Write([]string{"model", "knobs", "case", "bytes", "strategy", "main_tokens", "total_tokens", "llm_calls", "found", "facts", "recall", "ms", "note"})
 	for _, r := range rows {
-		_ = cw.Write([]string{r.Knobs, r.Case, strconv.Itoa(r.Bytes), r.Strategy, strconv.Itoa(r.MainTokens), strconv.Itoa(r.TotalTokens),
+		_ = cw.Write([]string{model.String(), r.Knobs, r.Case, strconv.Itoa(r.Bytes), r.Strategy, strconv.Itoa(r.MainTokens), strconv.Itoa(r.TotalTokens),
 			strconv.Itoa(r.Calls), strconv.Itoa(r.Found), strconv.Itoa(r.Facts), fmt.Sprintf("%.4f", r.Recall), fmt.Sprintf("%.1f", r.Millis), r.Note})
 	}
 	cw.Flush()
 	return cw.Error()
 }
 
-// WriteJSON writes rows and summaries as JSON.
-func WriteJSON(w io.Writer, rows []Row) error {
+// WriteJSON writes the model, rows and summaries as JSON.
+func WriteJSON(w io.Writer, model Model, rows []Row) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(struct {
+		Model     Model     `json:"model"`
 		Rows      []Row     `json:"rows"`
 		Summaries []Summary `json:"summaries"`
-	}{rows, Summarize(rows)})
+	}{model, rows, Summarize(rows)})
 }
 
 // Regression is a change against a baseline beyond its tolerance.
@@ -165,10 +170,10 @@ func CompareBaseline(baseline, rows []Row, tolerance float64) []Regression {
 }
 
 // WriteSVG draws total tokens (log scale) against recall, one point per
-// strategy and knob setting, labelled.
-func WriteSVG(w io.Writer, rows []Row) error {
+// strategy and knob setting, labelled, under a line naming the model.
+func WriteSVG(w io.Writer, model Model, rows []Row) error {
 	sums := Summarize(rows)
-	const width, height, left, right, top, bottom = 760, 440, 70, 200, 40, 60
+	const width, height, left, right, top, bottom = 760, 460, 70, 200, 60, 60
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, s := range sums {
 		v := math.Log10(float64(max(s.TotalTokens, 1)))
@@ -187,6 +192,7 @@ func WriteSVG(w io.Writer, rows []Row) error {
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="12">`+"\n", width, height)
 	fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="white"/>`+"\n", width, height)
 	fmt.Fprintf(&b, `<text x="%d" y="22" font-size="15">Total tokens over all LLM calls vs fact recall (all cases)</text>`+"\n", left)
+	fmt.Fprintf(&b, `<text x="%d" y="42">model: %s</text>`+"\n", left, html.EscapeString(model.String()))
 	for e := lo; e <= hi; e++ {
 		px := left + (e-lo)/(hi-lo)*float64(width-left-right)
 		fmt.Fprintf(&b, `<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#ddd"/><text x="%.1f" y="%d" text-anchor="middle">1e%d</text>`+"\n",

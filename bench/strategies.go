@@ -157,10 +157,18 @@ func answerOf(found []string) string {
 	return strings.Join(found, "\n")
 }
 
-// Compare runs every strategy on every case with the given knobs. Its stores
-// live in a fresh temporary directory, removed when it returns (see
-// PromptBase).
-func Compare(ctx context.Context, cases []Case, k Knobs, label string) (rows []Row, err error) {
+// Compare runs every strategy on every case with the given knobs, answered
+// by the oracles. Its stores live in a fresh temporary directory, removed
+// when it returns (see PromptBase).
+func Compare(ctx context.Context, cases []Case, k Knobs, label string) ([]Row, error) {
+	return CompareWith(ctx, cases, k, label, nil)
+}
+
+// CompareWith is Compare with model answering every LLM call in place of
+// the oracles (nil: the oracles); see the package documentation for how its
+// answers are asked, metered and judged. A model error ends the comparison
+// with that error and no rows.
+func CompareWith(ctx context.Context, cases []Case, k Knobs, label string, model core.LLM) (rows []Row, err error) {
 	tk := tokens.MustNew(tokens.CL100K)
 	base, err := os.MkdirTemp("", "toolout-bench-")
 	if err != nil {
@@ -174,7 +182,8 @@ func Compare(ctx context.Context, cases []Case, k Knobs, label string) (rows []R
 	for _, c := range cases {
 		for _, s := range Strategies {
 			start := time.Now()
-			r, err := runStrategy(ctx, s, c, k, tk, base)
+			x := &strategyRun{c: c, k: k, tk: tk, base: base, model: model, m: &meter{tk: tk, base: base}}
+			r, err := x.run(ctx, s)
 			if err != nil {
 				return nil, fmt.Errorf("%s on %s: %w", s, c.Name, err)
 			}
@@ -197,41 +206,44 @@ type result struct {
 	answer []string
 }
 
-func runStrategy(ctx context.Context, s string, c Case, k Knobs, tk core.Tokenizer, base string) (result, error) {
-	m := &meter{tk: tk, base: base}
+// run runs strategy s on x's case.
+func (x *strategyRun) run(ctx context.Context, s string) (result, error) {
+	c, k, tk, m := x.c, x.k, x.tk, x.m
 	var r result
-	main := func(seen string) { // the main model answers from what it sees
-		req := core.Request{Messages: []core.Message{{Role: core.RoleUser, Content: c.Question}, {Role: core.RoleTool, Content: seen}}}
-		r.answer = facts(seen)
-		m.charge(req, answerOf(r.answer))
+	main := func(seen string) error { // the main model answers from what it sees
+		req := core.Request{Messages: []core.Message{{Role: core.RoleUser, Content: c.Question}, x.toolResult(c.Tool, `{"since":"1h"}`, seen)}}
+		var err error
+		r.answer, err = x.ask(ctx, req, facts(seen), true)
+		return err
 	}
+	var err error
 	switch s {
 	case "truncate":
 		kept, _ := extract.Truncate(c.Output, k.ByteCap)
 		r.MainTokens = tk.Count(kept)
-		main(kept)
+		err = main(kept)
 	case "in-tool-pagination":
-		if err := paginate(c, k, tk, m, &r); err != nil {
-			return r, err
-		}
+		err = x.paginate(ctx, &r)
 	case "full-chunked", "read-grep", "auto":
-		if err := extractWith(ctx, s, c, k, tk, m, base, &r); err != nil {
-			return r, err
-		}
+		err = x.extractWith(ctx, s, &r)
 	case "compress-expand":
 		compressed, _ := gateway.Simple{Words: k.SimpleWords}.Compress(ctx, gateway.Input{Content: c.Output})
 		seen := gateway.Mark(gateway.ShadowID(c.Output), compressed)
 		r.MainTokens = tk.Count(seen)
-		main(seen)
-		if len(r.answer) < len(c.Facts) { // facts are missing: expand
-			full := tk.Count(c.Output)
-			if r.MainTokens+full > k.Extract.ContextWindow-k.Extract.MaxOutputTokens {
-				r.Note = fmt.Sprintf("expansion of %d tokens does not fit the %d-token window", full, k.Extract.ContextWindow)
-				break
-			}
-			r.MainTokens += full
-			main(seen + "\n" + c.Output)
+		if err = main(seen); err != nil || len(r.answer) >= len(c.Facts) {
+			break
 		}
+		// Facts are missing: expand.
+		full := tk.Count(c.Output)
+		if r.MainTokens+full > k.Extract.ContextWindow-k.Extract.MaxOutputTokens {
+			r.Note = fmt.Sprintf("expansion of %d tokens does not fit the %d-token window", full, k.Extract.ContextWindow)
+			break
+		}
+		r.MainTokens += full
+		err = main(seen + "\n" + c.Output)
+	}
+	if err != nil {
+		return r, err
 	}
 	r.TotalTokens, r.Calls = m.total, m.calls
 	return r, nil
@@ -241,7 +253,8 @@ func runStrategy(ctx context.Context, s string, c Case, k Knobs, tk core.Tokeniz
 // output with Read; over the size limit it pages with offset and limit until
 // it has every fact it looks for (it knows how many there are) or the end.
 // Every page lands in the main context, and every call resends it.
-func paginate(c Case, k Knobs, tk core.Tokenizer, m *meter, r *result) error {
+func (x *strategyRun) paginate(ctx context.Context, r *result) error {
+	c, k, tk := x.c, x.k, x.tk
 	dir, err := os.MkdirTemp("", "toolout-bench-")
 	if err != nil {
 		return err
@@ -256,24 +269,32 @@ func paginate(c Case, k Knobs, tk core.Tokenizer, m *meter, r *result) error {
 	}
 	defer fsys.Close()
 	history := []core.Message{{Role: core.RoleUser, Content: c.Question}}
-	call := func(p fstools.ReadParams) string {
+	// call reads a page into the main context; the main model reads it.
+	call := func(p fstools.ReadParams) (string, []string, error) {
 		out, err := fsys.Read(p)
 		if err != nil {
 			out = "Tool error: " + err.Error()
 		}
-		history = append(history, core.Message{Role: core.RoleTool, Content: out})
-		m.charge(core.Request{Messages: history}, "")
+		args, _ := json.Marshal(p)
+		history = append(history, x.toolResult("Read", string(args), out))
+		seen, err := x.ask(ctx, core.Request{Messages: history}, facts(out), false)
 		r.MainTokens += tk.Count(out)
-		return out
+		return out, seen, err
 	}
-	out := call(fstools.ReadParams{Path: "output.txt"})
+	out, seen, err := call(fstools.ReadParams{Path: "output.txt"})
+	if err != nil {
+		return err
+	}
 	if !strings.HasPrefix(out, "Error: ") {
-		r.answer = facts(out)
+		r.answer = seen
 	} else {
 		st := store.Measure(c.Output, tk)
 		limit := max(1, 60_000/max(st.AvgLineBytes, 1)) // about 15,000 tokens a page
 		for off := 0; off < st.Lines && len(r.answer) < len(c.Facts); off += limit {
-			page := call(fstools.ReadParams{Path: "output.txt", Offset: off, Limit: &limit})
+			page, seen, err := call(fstools.ReadParams{Path: "output.txt", Offset: off, Limit: &limit})
+			if err != nil {
+				return err
+			}
 			if strings.HasPrefix(page, "Error: ") {
 				r.Note = "a page over the size limit (long lines): nothing readable"
 				break
@@ -282,25 +303,27 @@ func paginate(c Case, k Knobs, tk core.Tokenizer, m *meter, r *result) error {
 				r.Note = "the pages overflow the main context"
 				break
 			}
-			for _, f := range facts(page) {
+			for _, f := range seen {
 				if !slices.Contains(r.answer, f) {
 					r.answer = append(r.answer, f)
 				}
 			}
 		}
 	}
-	m.charge(core.Request{Messages: history}, answerOf(r.answer))
-	return nil
+	r.answer, err = x.ask(ctx, core.Request{Messages: history}, r.answer, true)
+	return err
 }
 
 // extractWith runs the real extractor in full-chunked or read-grep mode,
-// its model an oracle that reports the whole facts of the text it is sent.
-// Its store is a session under base, the run's own directory.
-func extractWith(ctx context.Context, mode string, c Case, k Knobs, tk core.Tokenizer, m *meter, base string, r *result) error {
+// its model an oracle that reports the whole facts of the text it is sent
+// (or x's model). Its store is a session under base, the run's own
+// directory.
+func (x *strategyRun) extractWith(ctx context.Context, mode string, r *result) error {
+	c, k, tk, m := x.c, x.k, x.tk, x.m
 	session := "bench-" + c.Name
 	n := 0
 	src := core.Sources{NewID: func() string { n++; return fmt.Sprintf("00000000-0000-4000-8000-%012d", n) }}
-	st, err := store.New(store.Options{Base: base, SessionID: session, Sources: src})
+	st, err := store.New(store.Options{Base: x.base, SessionID: session, Sources: src})
 	if err != nil {
 		return err
 	}
@@ -310,7 +333,7 @@ func extractWith(ctx context.Context, mode string, c Case, k Knobs, tk core.Toke
 		return err
 	}
 	const nonce = "benchnonce"
-	oracle := core.LLMFunc(func(_ context.Context, req core.Request) (core.Response, error) {
+	oracle := func(req core.Request) core.Response {
 		var resp core.Response
 		switch req.Tag.Site {
 		case core.SiteExtractMap:
@@ -319,6 +342,13 @@ func extractWith(ctx context.Context, mode string, c Case, k Knobs, tk core.Toke
 			resp.Text = finalreport.Wrap(nonce, answerOf(facts(req.Messages[0].Content)))
 		case core.SiteExtractReadGrep:
 			resp = readGrepTurn(req, meta.Handle, nonce)
+		}
+		return resp
+	}
+	sub := core.LLMFunc(func(ctx context.Context, req core.Request) (core.Response, error) {
+		resp, err := x.sub(ctx, req, oracle)
+		if err != nil {
+			return resp, err
 		}
 		args := ""
 		for _, tc := range resp.ToolCalls {
@@ -331,15 +361,20 @@ func extractWith(ctx context.Context, mode string, c Case, k Knobs, tk core.Toke
 	if mode != "auto" { // run explicitly: no routing cap
 		cfg.MaxChunks, cfg.MaxChunksLong = 1<<20, 1<<20
 	}
-	ex, err := extract.New(extract.Options{Store: st, LLM: oracle, Tokenizer: tk, Nonce: nonce, Config: cfg})
+	ex, err := extract.New(extract.Options{Store: st, LLM: sub, Tokenizer: tk, Nonce: nonce, Config: cfg})
 	if err != nil {
 		return err
 	}
 	args, _ := json.Marshal(map[string]string{"handle": meta.Handle, "extract": c.Question, "mode": mode})
 	o := ex.Extract(ctx, args)
+	if err := x.failed(); err != nil {
+		return err
+	}
 	r.MainTokens = m.count(o.Text)
-	m.charge(core.Request{Messages: []core.Message{{Role: core.RoleUser, Content: c.Question}, {Role: core.RoleTool, Content: o.Text}}}, "")
-	r.answer = facts(o.Text)
+	req := core.Request{Messages: []core.Message{{Role: core.RoleUser, Content: c.Question}, x.toolResult("tool_output", string(args), o.Text)}}
+	if r.answer, err = x.ask(ctx, req, facts(o.Text), false); err != nil {
+		return err
+	}
 	if mode == "auto" && o.Route != nil {
 		r.Note = "routed to " + o.Route.Mode
 	}

@@ -45,7 +45,7 @@ func TestCompareIsDeterministic(t *testing.T) {
 		if errs[i] != nil {
 			t.Fatal(errs[i])
 		}
-		if err := WriteTable(&tables[i], rows[i], false); err != nil {
+		if err := WriteTable(&tables[i], Oracle, rows[i], false); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -98,7 +98,7 @@ func TestBaselineRowsMissingOnEitherSideAreRegressions(t *testing.T) {
 func TestSVGIsWellFormed(t *testing.T) {
 	rows := []Row{{Knobs: "default", Strategy: "truncate", TotalTokens: 100, Found: 1, Facts: 2}, {Knobs: "default", Strategy: "read-grep", TotalTokens: 10000, Found: 2, Facts: 2}}
 	var b bytes.Buffer
-	if err := WriteSVG(&b, rows); err != nil {
+	if err := WriteSVG(&b, Model{Name: "<m&m>", URL: "http://x/v1"}, rows); err != nil {
 		t.Fatal(err)
 	}
 	dec := xml.NewDecoder(&b)
@@ -122,7 +122,7 @@ func TestReadBaselineNamesWhereAFileIsNotOne(t *testing.T) {
 		if err := os.WriteFile(path, []byte(c.text), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		_, err := ReadBaseline(path)
+		_, _, err := ReadBaseline(path)
 		if err == nil || err.Error() != path+c.want {
 			t.Errorf("ReadBaseline(%q) = %v, want %s%s", c.text, err, path, c.want)
 		}

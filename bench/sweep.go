@@ -42,20 +42,25 @@ func ParseSweeps(sets []string) ([]Run, error) {
 	return runs, nil
 }
 
-// ReadBaseline reads the rows of a saved comparison (bench/baseline.json,
-// as --format json writes it).
-func ReadBaseline(path string) ([]Row, error) {
+// ReadBaseline reads the model and rows of a saved comparison
+// (bench/baseline.json, as --format json writes it). A file that names no
+// model was written before runs named theirs, by the oracles.
+func ReadBaseline(path string) (Model, []Row, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, err
+		return Model{}, nil, err
 	}
 	var saved struct {
-		Rows []Row `json:"rows"`
+		Model *Model `json:"model"`
+		Rows  []Row  `json:"rows"`
 	}
 	if err := json.Unmarshal(data, &saved); err != nil {
-		return nil, baselineError(path, data, err)
+		return Model{}, nil, baselineError(path, data, err)
 	}
-	return saved.Rows, nil
+	if saved.Model == nil {
+		return Oracle, saved.Rows, nil
+	}
+	return *saved.Model, saved.Rows, nil
 }
 
 // baselineError names where a baseline file is not what ReadBaseline

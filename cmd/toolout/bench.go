@@ -20,37 +20,13 @@ func benchGroup() group {
 		}}}}
 }
 
-// compareRuns compares the strategies on every case with every run's knobs.
-// It runs one case at a time (Compare's rows come case by case, so the rows
-// are the same) so that an ended ctx is noticed between cases; it then
-// returns no rows, since a table of the cases that ran would read as a
-// comparison.
-func compareRuns(ctx context.Context, cases []bench.Case, runs []bench.Run) ([]bench.Row, error) {
-	var rows []bench.Row
-	for _, r := range runs {
-		for _, c := range cases {
-			if ctx.Err() != nil {
-				return nil, fmt.Errorf("interrupted (%v): no table", context.Cause(ctx))
-			}
-			got, err := bench.Compare(ctx, []bench.Case{c}, r.Knobs, r.Label)
-			if err != nil && ctx.Err() == nil {
-				return nil, err
-			}
-			rows = append(rows, got...)
-		}
-	}
-	if ctx.Err() != nil {
-		return nil, fmt.Errorf("interrupted (%v): no table", context.Cause(ctx))
-	}
-	return rows, nil
-}
-
 // runBenchStrategies compares the strategies on the bundled corpus. When
 // ctx ends it stops after the current case, prints no table and exits 1
 // (main turns it into 130 or 143, and ends a case that does not stop in time).
 func runBenchStrategies(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("bench strategies", "[--format table|csv|json] [--svg FILE] [--set knob=v1,v2]... [--cases REGEX] "+
-		"[--baseline FILE --tolerance 0.1] [--write-baseline FILE] [--time]", stderr)
+		"[--baseline FILE --tolerance 0.1] [--write-baseline FILE] [--time] [--concurrency N] "+
+		"[--llm URL --model NAME [--max-requests N] [--timeout 2m] [--retries 3]]", stderr)
 	format := fs.String("format", "table", "table, csv or json")
 	svg := fs.String("svg", "", "write a chart of total tokens against recall to FILE")
 	var sets stringList
@@ -60,6 +36,8 @@ func runBenchStrategies(ctx context.Context, args []string, stdout, stderr io.Wr
 	tolerance := fs.Float64("tolerance", 0.10, "allowed growth of total tokens against the baseline (a fraction)")
 	writeBaseline := fs.String("write-baseline", "", "save this run as a baseline (JSON)")
 	withTime := fs.Bool("time", false, "show each strategy's time in the table (it varies between runs)")
+	var mf modelFlags
+	mf.register(fs)
 	if _, err := parseFlags(fs, args); err != nil {
 		return usageError(fs, stderr, err)
 	}
@@ -71,6 +49,10 @@ func runBenchStrategies(ctx context.Context, args []string, stdout, stderr io.Wr
 	case "table", "csv", "json":
 	default:
 		return fail("--format %q: want table, csv or json", *format)
+	}
+	model, who, _, err := mf.build()
+	if err != nil {
+		return fail("%v", err)
 	}
 	runs, err := bench.ParseSweeps(sets)
 	if err != nil {
@@ -90,25 +72,30 @@ func runBenchStrategies(ctx context.Context, args []string, stdout, stderr io.Wr
 	if len(cases) == 0 {
 		return fail("--cases %q: no case matches", *casesRE)
 	}
-	rows, err := compareRuns(ctx, cases, runs)
+	if *baseline != "" { // refuse another model's baseline before any request
+		if code := checkBaselineModel(*baseline, who, stderr); code != exitOK {
+			return code
+		}
+	}
+	rows, err := compareRuns(ctx, cases, runs, model, mf.concurrency)
 	if err != nil {
 		fmt.Fprintf(stderr, "toolout bench strategies: %v\n", err)
 		return exitFailed
 	}
 	switch *format {
 	case "table":
-		err = bench.WriteTable(stdout, rows, *withTime)
+		err = bench.WriteTable(stdout, who, rows, *withTime)
 	case "csv":
-		err = bench.WriteCSV(stdout, rows)
+		err = bench.WriteCSV(stdout, who, rows)
 	case "json":
-		err = bench.WriteJSON(stdout, rows)
+		err = bench.WriteJSON(stdout, who, rows)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "toolout bench strategies: %v\n", err)
 		return exitFailed
 	}
 	if *svg != "" {
-		if err := writeBenchFile(*svg, func(w io.Writer) error { return bench.WriteSVG(w, rows) }); err != nil {
+		if err := writeBenchFile(*svg, func(w io.Writer) error { return bench.WriteSVG(w, who, rows) }); err != nil {
 			fmt.Fprintf(stderr, "toolout bench strategies: --svg: %v\n", err)
 			return exitFailed
 		}
@@ -118,7 +105,7 @@ func runBenchStrategies(ctx context.Context, args []string, stdout, stderr io.Wr
 		for i := range saved {
 			saved[i].Millis = 0 // times vary; a baseline holds only what is compared
 		}
-		if err := writeBenchFile(*writeBaseline, func(w io.Writer) error { return bench.WriteJSON(w, saved) }); err != nil {
+		if err := writeBenchFile(*writeBaseline, func(w io.Writer) error { return bench.WriteJSON(w, who, saved) }); err != nil {
 			fmt.Fprintf(stderr, "toolout bench strategies: --write-baseline: %v\n", err)
 			return exitFailed
 		}
@@ -147,7 +134,7 @@ func writeBenchFile(path string, write func(io.Writer) error) error {
 // none, 2 when the baseline is unreadable. With keep (--cases), the
 // baseline's rows of the cases it leaves out are not expected.
 func checkBaseline(path string, rows []bench.Row, keep func(string) bool, tolerance float64, stderr io.Writer) int {
-	saved, err := bench.ReadBaseline(path)
+	_, saved, err := bench.ReadBaseline(path)
 	if err != nil {
 		fmt.Fprintf(stderr, "toolout bench strategies: --baseline: %v\n", err)
 		return exitUsage
@@ -165,4 +152,20 @@ func checkBaseline(path string, rows []bench.Row, keep func(string) bool, tolera
 	}
 	fmt.Fprintf(stderr, "toolout bench strategies: %d problem(s) against %s\n", len(regs), path)
 	return exitFailed
+}
+
+// checkBaselineModel refuses a baseline written from another model than
+// this run's (exit 2): its figures would read as regressions or gains of
+// the strategies. An unreadable baseline is exit 2 too.
+func checkBaselineModel(path string, who bench.Model, stderr io.Writer) int {
+	model, _, err := bench.ReadBaseline(path)
+	if err != nil {
+		fmt.Fprintf(stderr, "toolout bench strategies: --baseline: %v\n", err)
+		return exitUsage
+	}
+	if !model.Same(who) {
+		fmt.Fprintf(stderr, "toolout bench strategies: --baseline %s was written from model: %s; this run is model: %s; refusing to compare them\n", path, model, who)
+		return exitUsage
+	}
+	return exitOK
 }

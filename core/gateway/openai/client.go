@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"errors"
 	"io"
+	"net"
 	"net/http"
 	"strings"
 	"time"
@@ -88,12 +90,15 @@ func (c Client) once(ctx context.Context, tag core.Tag, body []byte) (core.Respo
 	}
 	hresp, err := client.Do(hreq)
 	if err != nil {
-		return core.Response{}, false, err
+		return core.Response{}, false, c.timeout(ctx, client, hreq, err)
 	}
 	defer hresp.Body.Close()
 	raw, err := io.ReadAll(io.LimitReader(hresp.Body, MaxResponseBytes+1))
 	switch status := hresp.StatusCode; {
 	case err != nil:
+		if terr := c.timeout(ctx, client, hreq, err); terr != err {
+			return core.Response{}, false, terr
+		}
 		return core.Response{}, false, fmt.Errorf("openai: chat response (%s): %w", gateway.StatusText(status), err)
 	case len(raw) > MaxResponseBytes:
 		return core.Response{}, false, fmt.Errorf("openai: chat response (%s): over %d bytes", gateway.StatusText(status), MaxResponseBytes)
@@ -106,6 +111,17 @@ func (c Client) once(ctx context.Context, tag core.Tag, body []byte) (core.Respo
 	}
 	resp, err := DecodeResponse(raw)
 	return resp, false, err
+}
+
+// timeout words an attempt that ran out of the http.Client's Timeout (not
+// ctx's) in one stable line wrapping context.DeadlineExceeded; other errors
+// pass as they are.
+func (c Client) timeout(ctx context.Context, client *http.Client, hreq *http.Request, err error) error {
+	var ne net.Error
+	if ctx.Err() != nil || !errors.As(err, &ne) || !ne.Timeout() {
+		return err
+	}
+	return fmt.Errorf("openai: POST %s: no answer within %s: %w", hreq.URL.Redacted(), client.Timeout, context.DeadlineExceeded)
 }
 
 // oneLine returns up to n bytes of body on one line.
