@@ -207,3 +207,37 @@ var _ = Describe("toolout bench strategies --llm against a misbehaving peer", fu
 func answeringRaw(body string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) { _, _ = io.WriteString(w, body) }
 }
+
+var _ = Describe("toolout bench strategies --llm against toolout serve", func() {
+	It("reproduces the oracle table for the cases the oracle script scripts, and serve reports no unused step", func(ctx SpecContext) {
+		serveCtx, stop := context.WithCancel(ctx)
+		defer stop()
+		var serveOut, serveErr lockedBuffer
+		served := make(chan int, 1)
+		go func() {
+			served <- run(serveCtx, []string{"serve", oracleScript}, strings.NewReader(""), &serveOut, &serveErr)
+		}()
+		var url string
+		Eventually(func() bool {
+			var ok bool
+			url, _, ok = strings.Cut(serveOut.String(), "\n")
+			return ok
+		}).WithTimeout(time.Minute).WithPolling(5*time.Millisecond).Should(BeTrue(), serveErr.String)
+		Expect(url).To(MatchRegexp(`^http://127\.0\.0\.1:[0-9]+/v1$`))
+
+		code, got, stderr := invoke("", "bench", "strategies", "--cases", scriptedCases, "--llm", url, "--model", "scripted", "--concurrency", "2")
+		Expect(code).To(Equal(0), stderr)
+		Expect(stderr).To(BeEmpty())
+		code, want, _ := invoke("", "bench", "strategies", "--cases", scriptedCases)
+		Expect(code).To(Equal(0))
+		gotHead, gotTable, _ := strings.Cut(got, "\n")
+		wantHead, wantTable, _ := strings.Cut(want, "\n")
+		Expect(gotHead).To(Equal("model: scripted at " + url))
+		Expect(wantHead).To(Equal("model: oracle"))
+		Expect(gotTable).To(Equal(wantTable))
+
+		stop()
+		Eventually(served).WithTimeout(time.Minute).Should(Receive(Equal(0)), serveErr.String)
+		Expect(serveErr.String()).To(MatchRegexp(`^toolout serve: stopped after \d+ request\(s\): every step answered as scripted\n$`))
+	}, SpecTimeout(2*time.Minute))
+})
