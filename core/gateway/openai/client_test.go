@@ -116,3 +116,44 @@ func (c onClose) Close() error {
 	c.then()
 	return err
 }
+
+// FuzzClientAnswer holds Complete to its properties on any answer of a
+// peer (status and body, served from memory): it never panics, an error is
+// one line, and an answer it accepts came with status 200 and a JSON body
+// with a choice.
+func FuzzClientAnswer(f *testing.F) {
+	for _, seed := range []struct {
+		status int
+		body   string
+	}{
+		{200, completion},
+		{200, `{"choices":[]}`},
+		{200, "<html>\nnot json"},
+		{200, `{"choices":[{"message":{"content":null,"tool_calls":[{"id":"c","function":{"name":"x","arguments":"{"}}]}}]}`},
+		{400, "bad\nrequest\r\n\x00"},
+		{429, ""},
+		{503, `{"error":"down"}`},
+		{302, ""},
+	} {
+		f.Add(seed.status, []byte(seed.body))
+	}
+	f.Fuzz(func(t *testing.T, status int, body []byte) {
+		if status < 100 || status > 999 {
+			status = 200 + (status%800+800)%800
+		}
+		hc := &http.Client{Transport: roundTripper(func(r *http.Request) (*http.Response, error) {
+			return &http.Response{StatusCode: status, Body: io.NopCloser(strings.NewReader(string(body))), Header: http.Header{}, Request: r}, nil
+		})}
+		c := openai.Client{BaseURL: "http://peer.invalid/v1", Model: "m", HTTP: hc, Retries: 1, Backoff: time.Nanosecond}
+		resp, err := c.Complete(context.Background(), core.Request{Tag: core.Tag{Site: "x"}})
+		if err != nil {
+			if strings.ContainsAny(err.Error(), "\n\r") {
+				t.Fatalf("error on more than one line: %q", err)
+			}
+			return
+		}
+		if status != 200 || !strings.Contains(string(body), "choices") {
+			t.Fatalf("accepted status %d body %q as %+v", status, body, resp)
+		}
+	})
+}
