@@ -5,7 +5,7 @@
 //
 //	toolout test [PATH...] [--update] [--label EXPR] [--run REGEX] [--parallel N]
 //	toolout import TRACE.json [-o scenarios/regress/NAME.yaml] [--at N] [--max-bytes N] [--redact-emails] [--redact REGEX] [--update]
-//	toolout bench strategies [--format table|csv|json] [--svg FILE] [--set knob=v1,v2] [--baseline FILE]
+//	toolout bench strategies [--format table|csv|json] [--svg FILE] [--set knob=v1,v2] [--baseline FILE] [--concurrency N] [--llm URL --model NAME [--max-requests N]]
 //	toolout chunk [FILE] --budget B [--overlap 10] [--encoding cl100k_base|o200k_base]
 //	toolout extract plan [FILE] --extract TEXT [--context-window N --max-output N --max-chunks N --overlap P]
 //	toolout serve SCENARIO.yaml... [--addr 127.0.0.1:0] [--allow-remote] [--exit-when-done] [--verbose]
