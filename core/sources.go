@@ -1,6 +1,7 @@
 package core
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"iter"
@@ -19,6 +20,19 @@ type Sources struct {
 	// Nonce returns a fresh nonce for final-report wrappers; default 16 random
 	// lowercase hex digits.
 	Nonce func() string
+	// Timeout returns a context that ends d from now on Now's clock, with
+	// cause context.DeadlineExceeded; default context.WithTimeout (the
+	// wall clock). A component whose deadline a scripted clock must drive
+	// (the gateway's upstream timeout) arms it here.
+	Timeout func(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc)
+}
+
+// WithTimeout returns s.Timeout(ctx, d) or context.WithTimeout(ctx, d).
+func (s Sources) WithTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if s.Timeout != nil {
+		return s.Timeout(ctx, d)
+	}
+	return context.WithTimeout(ctx, d)
 }
 
 // Time returns s.Now() or time.Now().

@@ -1,8 +1,10 @@
 package core_test
 
 import (
+	"context"
 	"fmt"
 	"slices"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -43,5 +45,27 @@ var _ = Describe("Sources.IDs", func() {
 	})
 	It("yields nothing for zero", func() {
 		Expect(slices.Collect(core.Sources{}.IDs(0))).To(BeEmpty())
+	})
+})
+
+var _ = Describe("Sources.WithTimeout", func() {
+	It("arms a wall-clock deadline by default", func() {
+		ctx, cancel := core.Sources{}.WithTimeout(context.Background(), time.Hour)
+		defer cancel()
+		deadline, ok := ctx.Deadline()
+		Expect(ok).To(BeTrue())
+		Expect(time.Until(deadline)).To(BeNumerically("~", time.Hour, time.Minute))
+		cancel()
+		Expect(ctx.Err()).To(MatchError(context.Canceled))
+	})
+	It("asks Timeout when set", func() {
+		var asked time.Duration
+		src := core.Sources{Timeout: func(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+			asked = d
+			return context.WithCancel(ctx)
+		}}
+		_, cancel := src.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		Expect(asked).To(Equal(30 * time.Second))
 	})
 })

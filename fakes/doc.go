@@ -39,7 +39,16 @@
 // every part is one chunk. "error_after: K" ends the stream after K chunks
 // with an error event in the provider's format; "disconnect_after: K" cuts
 // it there, with no final chunk and no end event. The two are exclusive,
-// and a K beyond the stream's chunks is a violation. How chunks become
+// and a K beyond the stream's chunks is a violation. "mid_event: true",
+// with disconnect_after, drops the connection halfway through the event
+// that follows the K-th chunk (the first half of its bytes go out).
+// "delay" holds chunks back: "every: D" before each chunk, and "after: K,
+// for: D" once, before what follows the K-th chunk (after 0: before the
+// first); both may be given and add up, each at most [MaxDelay]
+// ([Stream.Delays]). A delay after the stream's last chunk, past its
+// fault, or at a disconnect that sends nothing more (no mid_event) is a
+// violation. A delay is the caller's to spend: the harness moves the
+// scenario's [Clock] by it, a server waits for real. How chunks become
 // events is the streaming caller's: package fakes/llmwire writes each
 // chunk as one delta event of the request's wire, for the harness's
 // gateway upstream and for toolout serve.
@@ -58,6 +67,9 @@
 //
 // [IDs] yields 00000000-0000-4000-8000-000000000001, ...; [Nonces] yields
 // nonce0001, ...; [Clock] starts at 2026-01-01T00:00:00Z and steps one second
-// per reading. [NewSources] bundles fresh ones into a core.Sources. Nothing here
+// per reading; [Clock.WithTimeout] arms a deadline on it (core.Sources'
+// Timeout), which fires when Advance or a reading reaches it, so that a
+// component's timeout is driven by the scenario's time, never the wall
+// clock's. [NewSources] bundles fresh ones into a core.Sources. Nothing here
 // is global: every scenario builds its own.
 package fakes

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/toolout/toolout/core"
@@ -29,6 +30,48 @@ type StreamSpec struct {
 	// DisconnectAfter cuts the stream after this many chunks: no final
 	// chunk, no end event; the reader sees the connection drop.
 	DisconnectAfter *int `yaml:"disconnect_after"`
+	// MidEvent, with DisconnectAfter, drops the connection in the middle
+	// of the event that follows the K-th chunk: the first half of its
+	// bytes go out, then nothing.
+	MidEvent bool `yaml:"mid_event"`
+	// Delay holds chunks back on the scenario's clock (a real wait for a
+	// server).
+	Delay *DelaySpec `yaml:"delay"`
+}
+
+// MaxDelay bounds each delay of a stream.
+const MaxDelay = 10 * time.Minute
+
+// DelaySpec says when a stream waits: Every before each chunk, and For
+// after the After-th chunk (before what follows it; after 0, before the
+// first chunk). Both may be given; they add up.
+type DelaySpec struct {
+	Every time.Duration `yaml:"every"`
+	After *int          `yaml:"after"`
+	For   time.Duration `yaml:"for"`
+}
+
+// check checks the delay's own fields (for StreamSpec.Validate, so that
+// a loader that validates every struct reports each problem once).
+func (d DelaySpec) check() error {
+	var errs []error
+	switch {
+	case d.Every == 0 && d.After == nil && d.For == 0:
+		errs = append(errs, errors.New("want every, or after with for"))
+	case (d.After == nil) != (d.For == 0):
+		errs = append(errs, errors.New("after and for go together"))
+	case d.After != nil && *d.After < 0:
+		errs = append(errs, fmt.Errorf("after %d: must be zero or more", *d.After))
+	}
+	for _, f := range []struct {
+		name string
+		d    time.Duration
+	}{{"every", d.Every}, {"for", d.For}} {
+		if f.d < 0 || f.d > MaxDelay {
+			errs = append(errs, fmt.Errorf("%s %v: want a duration from 0 to %v", f.name, f.d, MaxDelay))
+		}
+	}
+	return oneLine(errs)
 }
 
 // Validate checks the stream's own fields.
@@ -50,6 +93,14 @@ func (s StreamSpec) Validate() error {
 	}
 	if s.ErrorAfter != nil && s.DisconnectAfter != nil {
 		errs = append(errs, errors.New("error_after and disconnect_after are exclusive"))
+	}
+	if s.MidEvent && s.DisconnectAfter == nil {
+		errs = append(errs, errors.New("mid_event: goes with disconnect_after (the event the connection drops in)"))
+	}
+	if s.Delay != nil {
+		if err := s.Delay.check(); err != nil {
+			errs = append(errs, fmt.Errorf("delay: %w", err))
+		}
 	}
 	for _, f := range s.faults() {
 		if f.k != nil && *f.k < 0 {
@@ -103,6 +154,21 @@ type Stream struct {
 	Args            [][]string
 	ErrorAfter      int
 	DisconnectAfter int
+	// MidEvent: the connection drops in the middle of the event that
+	// follows the DisconnectAfter-th chunk.
+	MidEvent bool
+	// Delays, when not nil, has Chunks()+1 entries: Delays[k] is the wait
+	// after the k-th chunk, before what follows it (Delays[0]: before the
+	// first chunk).
+	Delays []time.Duration
+}
+
+// Delay is the wait after the k-th chunk; zero without one.
+func (s Stream) Delay(k int) time.Duration {
+	if k < 0 || k >= len(s.Delays) {
+		return 0
+	}
+	return s.Delays[k]
 }
 
 // Chunks is the number of content chunks: text pieces and argument pieces.
@@ -159,7 +225,37 @@ func (l *LLM) CompleteStream(ctx context.Context, req core.Request) (Stream, err
 	if spec.DisconnectAfter != nil {
 		s.DisconnectAfter = *spec.DisconnectAfter
 	}
+	s.MidEvent = spec.MidEvent
+	if spec.Delay != nil {
+		if msg := s.delay(*spec.Delay); msg != "" {
+			return l.streamViolation(pos, last.Step, msg)
+		}
+	}
 	return s, nil
+}
+
+// delay sets s.Delays from d, or says why d does not fit the stream: a
+// delay after its last chunk, or past its fault, waits for nothing.
+func (s *Stream) delay(d DelaySpec) string {
+	n := s.Chunks()
+	s.Delays = make([]time.Duration, n+1)
+	for k := range n {
+		s.Delays[k] = d.Every
+	}
+	if d.After == nil {
+		return ""
+	}
+	k := *d.After
+	switch end := max(s.ErrorAfter, s.DisconnectAfter); {
+	case k > n:
+		return fmt.Sprintf("delay after %d: the stream has %d chunks", k, n)
+	case end >= 0 && k > end:
+		return fmt.Sprintf("delay after %d: the stream ends at its fault after %d chunks", k, end)
+	case k == s.DisconnectAfter && !s.MidEvent:
+		return fmt.Sprintf("delay after %d: nothing follows the disconnect there (mid_event sends half an event)", k)
+	}
+	s.Delays[k] += d.For
+	return ""
 }
 
 // streamViolation records and returns a violation; l.mu is held.

@@ -2,6 +2,7 @@ package fakes_test
 
 import (
 	"strings"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -51,12 +52,53 @@ var _ = Describe("CompleteStream", func() {
 		Expect(l.Check()).To(MatchError(ContainSubstring("disconnect_after 3")))
 	})
 
+	It("places delays after chunks: every one before each chunk, after K before what follows the K-th", func() {
+		l := newLLM(fakes.Step{Respond: fakes.Respond{Text: ptr("abcd"), ToolCalls: []fakes.CallSpec{{Name: "f", Raw: ptr(`{}`)}},
+			Stream: &fakes.StreamSpec{Chunks: 2, Delay: &fakes.DelaySpec{Every: time.Second, After: ptr(3), For: time.Minute}}}})
+		s, err := l.CompleteStream(ctx, req("x", 0, 0, 0))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(s.Chunks()).To(Equal(4))
+		Expect(s.Delays).To(Equal([]time.Duration{time.Second, time.Second, time.Second, time.Minute + time.Second, 0}))
+		Expect(s.Delay(4)).To(BeZero())
+		Expect(s.Delay(9)).To(BeZero())
+		Expect(s.MidEvent).To(BeFalse())
+	})
+
+	It("drops the connection mid-event only after a disconnect", func() {
+		l := newLLM(fakes.Step{Respond: fakes.Respond{Text: ptr("abc"),
+			Stream: &fakes.StreamSpec{Chunks: 3, DisconnectAfter: ptr(3), MidEvent: true, Delay: &fakes.DelaySpec{After: ptr(3), For: time.Second}}}})
+		s, err := l.CompleteStream(ctx, req("x", 0, 0, 0))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(s.MidEvent).To(BeTrue())
+		Expect(s.DisconnectAfter).To(Equal(3))
+		Expect(s.Delay(3)).To(Equal(time.Second))
+	})
+
+	DescribeTable("records a delay the stream cannot wait for as a violation",
+		func(spec fakes.StreamSpec, want string) {
+			l := newLLM(fakes.Step{ID: "s", Respond: fakes.Respond{Text: ptr("abc"), Stream: &spec}})
+			_, err := l.CompleteStream(ctx, req("x", 0, 0, 0))
+			Expect(err).To(MatchError(ContainSubstring(`step "s": stream: ` + want)))
+			Expect(l.Check()).To(MatchError(ContainSubstring(want)))
+		},
+		Entry("after its last chunk", fakes.StreamSpec{Chunks: 3, Delay: &fakes.DelaySpec{After: ptr(4), For: time.Second}},
+			"delay after 4: the stream has 3 chunks"),
+		Entry("past an error", fakes.StreamSpec{Chunks: 3, ErrorAfter: ptr(1), Delay: &fakes.DelaySpec{After: ptr(2), For: time.Second}},
+			"delay after 2: the stream ends at its fault after 1 chunks"),
+		Entry("at a disconnect that sends nothing more", fakes.StreamSpec{Chunks: 3, DisconnectAfter: ptr(1), Delay: &fakes.DelaySpec{After: ptr(1), For: time.Second}},
+			"delay after 1: nothing follows the disconnect there (mid_event sends half an event)"),
+	)
+
 	It("validates streams and reports every problem at once", func() {
 		_, err := fakes.NewLLM([]fakes.Step{
 			{ID: "both", Respond: fakes.Respond{Text: ptr("ab"), Stream: &fakes.StreamSpec{Chunks: 2, Split: []string{"a", "b"}, ErrorAfter: ptr(-1), DisconnectAfter: ptr(1)}}},
 			{ID: "join", Respond: fakes.Respond{Text: ptr("abc"), Stream: &fakes.StreamSpec{Split: []string{"a", ""}}}},
 			{ID: "notext", Respond: fakes.Respond{ToolCalls: []fakes.CallSpec{{Name: "f"}}, Stream: &fakes.StreamSpec{Split: []string{"a"}}}},
 			{ID: "err", Respond: fakes.Respond{Error: &fakes.ErrorSpec{Kind: "timeout"}, Stream: &fakes.StreamSpec{Chunks: -1}}},
+			{ID: "mid", Respond: fakes.Respond{Text: ptr("ab"), Stream: &fakes.StreamSpec{ErrorAfter: ptr(1), MidEvent: true}}},
+			{ID: "delay", Respond: fakes.Respond{Text: ptr("ab"), Stream: &fakes.StreamSpec{Delay: &fakes.DelaySpec{For: time.Hour, Every: -time.Second}}}},
+			{ID: "nodelay", Respond: fakes.Respond{Text: ptr("ab"), Stream: &fakes.StreamSpec{Delay: &fakes.DelaySpec{}}}},
+			{ID: "after", Respond: fakes.Respond{Text: ptr("ab"), Stream: &fakes.StreamSpec{Delay: &fakes.DelaySpec{After: ptr(-1), For: time.Second}}}},
 		}, fakes.Options{})
 		Expect(strings.Split(err.Error(), "\n")).To(Equal([]string{
 			`fakes: step "both": respond.stream: chunks and split are exclusive; error_after and disconnect_after are exclusive; error_after -1: must be zero or more`,
@@ -65,6 +107,10 @@ var _ = Describe("CompleteStream", func() {
 			`fakes: step "notext": respond: stream: split cuts text: the step has no text`,
 			`fakes: step "err": respond: stream: an injected error has nothing to stream`,
 			`respond.stream: chunks -1: must be positive`,
+			`fakes: step "mid": respond.stream: mid_event: goes with disconnect_after (the event the connection drops in)`,
+			`fakes: step "delay": respond.stream: delay: after and for go together; every -1s: want a duration from 0 to 10m0s; for 1h0m0s: want a duration from 0 to 10m0s`,
+			`fakes: step "nodelay": respond.stream: delay: want every, or after with for`,
+			`fakes: step "after": respond.stream: delay: after -1: must be zero or more`,
 		}))
 	})
 })

@@ -91,6 +91,7 @@ func hostile() []string {
 		"component: finalreport\nconfig: {nonce: abc}\ninput: {text: {generate: {repeat: é, bytes: 5}}}\n",
 		"component: llm\nllm:\n- {match: {tag: t}, respond: {tool_calls: [{name: n, args: {a: !!int x, b: {[1]: 2}}}]}}\n",
 		"component: llm\nllm:\n- {respond: {text: ab, tool_calls: [{name: n}], stream: {chunks: 2, split: [a, ''], error_after: -1, disconnect_after: x}}}\n",
+		"component: llm\nllm:\n- {respond: {text: ab, stream: {chunks: 2, mid_event: yes, delay: {every: -1s, after: 9999999999999999999, for: 1e9h}}}}\n",
 		"component: extract\nconfig: {max_chunks: 99999999999999999999}\n",
 		"component: leaked\ninput: {text: {file: ../../../etc/passwd}}\n",
 		"component: leaked\ninput: {text: {file: /etc/passwd}}\n",

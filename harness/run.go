@@ -81,7 +81,7 @@ func (r *Runner) Execute(ctx context.Context, sc *Scenario) *Result {
 		return res
 	}
 	clock := &fakes.Clock{}
-	env := &Env{Sources: core.Sources{Now: clock.Now, NewID: (&fakes.IDs{}).Next, Nonce: (&fakes.Nonces{}).Next},
+	env := &Env{Sources: core.Sources{Now: clock.Now, NewID: (&fakes.IDs{}).Next, Nonce: (&fakes.Nonces{}).Next, Timeout: clock.WithTimeout},
 		Clock: clock, LLM: llm, Dir: filepath.Dir(sc.File)}
 	if env.TempDir, err = tempDir(); err != nil {
 		fail(Pos{File: sc.Path}, "harness: %v", err)

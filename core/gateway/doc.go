@@ -114,7 +114,13 @@
 // body bytes (413), JSON tokens and nesting checked in one pass without
 // allocation before the parse (413, 400), requests in flight (503 with
 // Retry-After), each upstream call's time (504) and response size (502).
-// A body that is not a JSON object is 400. A streaming request that offers
+// The upstream timeout covers the whole call, a stream to its end (it is
+// no idle timeout: a stream whose chunks each come in time still ends at
+// it), and it is armed through the proxy's Sources (core.Sources.WithTimeout:
+// context.WithTimeout by default, so production runs on the wall clock;
+// a scripted clock drives it in scenarios, where a stalled stream's delay
+// moves that clock rather than sleeping). A body that is not a JSON object
+// is 400. A streaming request that offers
 // no expand_context (nothing was issued into it) and names neither the
 // tool nor a shadow marker is relayed as the upstream streams it, every
 // read flushed at once, so the first byte comes as fast as without the

@@ -138,7 +138,7 @@ type liveRound struct {
 // firstRound posts the first round; an error status is an upstreamStatus.
 func (p *Proxy) firstRound(w http.ResponseWriter, r *http.Request, route Route, body []byte) (*liveRound, error) {
 	l := p.Limits.WithDefaults()
-	ctx, cancel := context.WithTimeout(r.Context(), l.UpstreamTimeout)
+	ctx, cancel := p.Sources.WithTimeout(r.Context(), l.UpstreamTimeout)
 	req, err := p.upstreamRequest(ctx, route, r.Header, body, 1)
 	if err != nil {
 		cancel()

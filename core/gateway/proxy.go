@@ -52,7 +52,9 @@ type Proxy struct {
 	Observer Observer
 	// Metrics, when set, serves GET /metrics.
 	Metrics http.Handler
-	// Sources supplies the clock of the upstream latency.
+	// Sources supplies the clock of the upstream latency, and arms the
+	// upstream timeout (Sources.WithTimeout: the wall clock by default, so
+	// that a scripted clock can drive a stream past it).
 	Sources core.Sources
 
 	routes       map[string]Route
@@ -400,7 +402,7 @@ func (p *Proxy) fail(w http.ResponseWriter, r *http.Request, wire Wire, err erro
 // stream.
 func (p *Proxy) forward(ctx context.Context, route Route, clientHeader http.Header, fwd []byte, stream bool, round int) ([]byte, http.Header, []byte, error) {
 	l := p.Limits.WithDefaults()
-	ctx, cancel := context.WithTimeout(ctx, l.UpstreamTimeout)
+	ctx, cancel := p.Sources.WithTimeout(ctx, l.UpstreamTimeout)
 	defer cancel()
 	req, err := p.upstreamRequest(ctx, route, clientHeader, fwd, round)
 	if err != nil {

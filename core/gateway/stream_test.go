@@ -9,11 +9,14 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/gateway"
+	"github.com/toolout/toolout/fakes"
 )
 
 // What a client of the proxy sees of a stream, of the expand loop's cap and
@@ -78,6 +81,59 @@ var _ = Describe("the proxy's answers", func() {
 		rest, err := io.ReadAll(got.resp.Body)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(string(rest)).To(HaveSuffix(event(" second") + "data: [DONE]\n\n"))
+	})
+
+	It("arms the upstream timeout on its Sources' clock: an upstream that stalls past it on that clock is cut, with no wall-clock wait", func() {
+		clock := &fakes.Clock{Step: -1}
+		release := make(chan struct{})
+		var once sync.Once
+		up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/event-stream")
+			_, _ = io.WriteString(w, event("first"))
+			w.(http.Flusher).Flush()
+			select { // the model stalls
+			case <-r.Context().Done(): // the proxy gave up: it dropped the request
+			case <-release:
+				_, _ = io.WriteString(w, event(" second")+"data: [DONE]\n\n")
+			}
+		}))
+		DeferCleanup(up.Close)
+		DeferCleanup(func() { once.Do(func() { close(release) }) })
+		u, err := url.Parse(up.URL)
+		Expect(err).NotTo(HaveOccurred())
+		p := gateway.NewProxy(newGateway(true), u, up.Client())
+		p.Sources = core.Sources{Now: clock.Now, Timeout: clock.WithTimeout}
+		p.Limits.UpstreamTimeout = 30 * time.Second
+		var log []string
+		var mu sync.Mutex
+		p.Logf = func(format string, args ...any) {
+			mu.Lock()
+			defer mu.Unlock()
+			log = append(log, fmt.Sprintf(format, args...))
+		}
+		f := httptest.NewServer(p)
+		DeferCleanup(f.Close)
+
+		resp := post(f, chatBody("1", "t", "a small tool result", true))
+		rd := bufio.NewReader(resp.Body)
+		first, err := rd.ReadString('\n')
+		Expect(err).NotTo(HaveOccurred())
+		Expect(first).To(Equal(strings.TrimSuffix(event("first"), "\n")))
+		clock.Advance(45 * time.Second) // the stall, past the timeout
+		got := make(chan string, 1)
+		go func() {
+			defer GinkgoRecover()
+			rest, _ := io.ReadAll(rd)
+			got <- string(rest)
+		}()
+		var rest string
+		// Only a failing run waits: a proxy on the wall clock holds the
+		// stream until the cleanup releases the upstream.
+		Eventually(got, "10s").Should(Receive(&rest), "the proxy cuts the stream when its clock passes the timeout")
+		Expect(rest).To(Equal("\n"), "nothing after the first event")
+		mu.Lock()
+		defer mu.Unlock()
+		Expect(log).To(ContainElement(MatchRegexp(`stream cut after \d+ bytes: context deadline exceeded`)))
 	})
 
 	It("relays the upstream's error status of such a stream as it came", func() {

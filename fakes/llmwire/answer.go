@@ -6,6 +6,8 @@ import (
 	"io"
 	"net/http"
 	"time"
+
+	"github.com/toolout/toolout/fakes"
 )
 
 // Answer is the scripted model's HTTP answer to one request: a status,
@@ -22,6 +24,20 @@ type Answer struct {
 	// Cut says the connection drops after the events (disconnect_after):
 	// no end event, no clean end of the body.
 	Cut bool
+	// Partial, when positive on a cut stream, is how many bytes of its
+	// last event go out before the drop (mid_event): the connection drops
+	// in the middle of that event.
+	Partial int
+}
+
+// eventBytes is the i-th event as it goes out: whole, or the last one of
+// a cut stream only in part.
+func (a Answer) eventBytes(i int) []byte {
+	b := a.Events[i].Bytes()
+	if a.Cut && a.Partial > 0 && i == len(a.Events)-1 && a.Partial < len(b) {
+		b = b[:a.Partial]
+	}
+	return b
 }
 
 // Event is one server-sent event.
@@ -54,8 +70,8 @@ func (a Answer) Bytes() []byte {
 		return a.Body
 	}
 	var b []byte
-	for _, ev := range a.Events {
-		b = append(b, ev.Bytes()...)
+	for i := range a.Events {
+		b = append(b, a.eventBytes(i)...)
 	}
 	return b
 }
@@ -66,8 +82,9 @@ var ErrCut = errors.New("llmwire: the scripted stream was cut")
 // Wait waits d before an event is sent, or returns why it could not.
 type Wait func(ctx context.Context, d time.Duration) error
 
-// MaxDelay bounds the real wait of [Sleep]: a longer delay waits this long.
-const MaxDelay = 10 * time.Minute
+// MaxDelay bounds the real wait of [Sleep]: a longer delay waits this long
+// (fakes bounds a scripted delay to the same).
+const MaxDelay = fakes.MaxDelay
 
 // Sleep is the real [Wait]: it returns after d (at most [MaxDelay]), or
 // with ctx's error when ctx ends first.
@@ -95,12 +112,12 @@ func (a Answer) Response(ctx context.Context, wait Wait) *http.Response {
 	if !a.Stream() {
 		b.segs = []segment{{b: a.Body}}
 	}
-	for _, ev := range a.Events {
+	for i, ev := range a.Events {
 		if len(b.segs) == 0 || ev.Delay > 0 {
 			b.segs = append(b.segs, segment{delay: ev.Delay})
 		}
 		last := &b.segs[len(b.segs)-1]
-		last.b = append(last.b, ev.Bytes()...)
+		last.b = append(last.b, a.eventBytes(i)...)
 	}
 	return &http.Response{StatusCode: a.Status, Status: http.StatusText(a.Status), Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
 		Header: a.Header.Clone(), Body: io.NopCloser(b), ContentLength: -1}
@@ -163,13 +180,13 @@ func (a Answer) Write(ctx context.Context, w http.ResponseWriter, wait Wait) err
 	if err := flush(rc); err != nil {
 		return err
 	}
-	for _, ev := range a.Events {
+	for i, ev := range a.Events {
 		if ev.Delay > 0 {
 			if err := wait(ctx, ev.Delay); err != nil {
 				return err
 			}
 		}
-		if _, err := w.Write(ev.Bytes()); err != nil {
+		if _, err := w.Write(a.eventBytes(i)); err != nil {
 			return err
 		}
 		if err := flush(rc); err != nil {

@@ -111,11 +111,70 @@ var _ = Describe("Wire", func() {
 		},
 		Entry("openai whole", llmwire.OpenAI, -1, -1, 5, ""),
 		Entry("anthropic whole", llmwire.Anthropic, -1, -1, 5, ""),
-		Entry("openai error after 2", llmwire.OpenAI, 2, -1, 2, "openai: stream:"),
+		Entry("openai error after 2", llmwire.OpenAI, 2, -1, 2, "openai: stream: error event: server_error: scripted stream error after 2 chunk(s)"),
 		Entry("anthropic error after 0", llmwire.Anthropic, 0, -1, 0, "scripted stream error after 0 chunk(s)"),
 		Entry("openai disconnect after 4", llmwire.OpenAI, -1, 4, 4, "(cut)"),
 		Entry("anthropic disconnect after 5", llmwire.Anthropic, -1, 5, 5, "message_stop"),
 	)
+})
+
+var _ = Describe("Reply's faults and delays", func() {
+	It("drops the connection halfway through the event after the K-th chunk (mid_event)", func() {
+		s := stream(-1, 2)
+		s.MidEvent = true
+		a, _ := llmwire.OpenAI.Reply(s, "cmpl-1", true)
+		Expect(a.Cut).To(BeTrue())
+		Expect(a.Events).To(HaveLen(4)) // head, two deltas, the cut one
+		last := a.Events[3].Bytes()
+		Expect(a.Partial).To(Equal(len(last) / 2))
+		Expect(a.Bytes()).To(Equal(append(eventsBytes(a.Events[:3]), last[:len(last)/2]...)))
+		Expect(string(a.Bytes())).To(HaveSuffix(string(last[:len(last)/2])))
+		Expect(a.Events[3].Data).To(ContainSubstring(`"content":"ld"`))
+	})
+
+	It("puts each delay on the event that follows its chunk: a delta, the end events, the error or the cut one", func() {
+		s := stream(-1, -1)
+		s.Delays = []time.Duration{1, 2, 3, 4, 5, 6} // after 0..5 chunks
+		a, _ := llmwire.Anthropic.Reply(s, "msg_1", true)
+		var got []string
+		for _, ev := range a.Events {
+			if ev.Delay > 0 {
+				got = append(got, fmt.Sprintf("%d %s %.30s", ev.Delay, ev.Name, ev.Data))
+			}
+		}
+		Expect(got).To(Equal([]string{
+			`1 content_block_delta {"delta":{"text":"Hello","type`,
+			`2 content_block_delta {"delta":{"text":", wor","type`,
+			`3 content_block_delta {"delta":{"text":"ld","type":"`,
+			`4 content_block_stop {"index":0,"type":"content_blo`,
+			`5 content_block_delta {"delta":{"partial_json":":1}"`,
+			`6 content_block_stop {"index":1,"type":"content_blo`,
+		}))
+		s = stream(2, -1)
+		s.Delays = []time.Duration{0, 0, time.Minute, 0, 0, 0}
+		a, _ = llmwire.OpenAI.Reply(s, "cmpl-1", true)
+		Expect(a.Events[len(a.Events)-1].Data).To(HavePrefix(`{"error"`))
+		Expect(a.Events[len(a.Events)-1].Delay).To(Equal(time.Minute))
+		s = stream(-1, 2)
+		s.MidEvent, s.Delays = true, []time.Duration{0, 0, time.Minute, 0, 0, 0}
+		a, _ = llmwire.OpenAI.Reply(s, "cmpl-1", true)
+		Expect(a.Events[len(a.Events)-1].Delay).To(Equal(time.Minute))
+	})
+
+	It("serves a mid-event cut over HTTP: the half event, then the drop", func() {
+		s := stream(-1, 1)
+		s.MidEvent = true
+		a, _ := llmwire.Anthropic.Reply(s, "msg_1", true)
+		srv := httptest.NewServer(a)
+		defer srv.Close()
+		resp, err := http.Post(srv.URL, "application/json", nil)
+		Expect(err).NotTo(HaveOccurred())
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		Expect(err).To(MatchError(io.ErrUnexpectedEOF))
+		Expect(b).To(Equal(a.Bytes()))
+		Expect(string(b)).NotTo(HaveSuffix("\n\n"))
+	})
 })
 
 var _ = Describe("Answer", func() {

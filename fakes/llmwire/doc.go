@@ -36,7 +36,22 @@
 // an error event in the wire's shape ({"error":{...}} as a data-only chunk
 // on OpenAI, "event: error" on Anthropic), then a clean end.
 // disconnect_after K: the same events, then the connection drops
-// ([Answer.Cut]): no end event, no clean end of the body.
+// ([Answer.Cut]): no end event, no clean end of the body. With mid_event,
+// the event that follows the K-th chunk goes out too, but only its first
+// half ([Answer.Partial] bytes; the drop lands inside its data line).
+//
+// # Delays
+//
+// A stream's delay after its k-th chunk ([fakes.Stream.Delays]) becomes
+// the [Event.Delay] of the event that follows that chunk: the next delta,
+// the block's end or the end events after the last chunk, the error
+// event of error_after K, or the half event of a mid_event cut. Delays
+// past the fault are dropped with the events. Who waits is the sender's
+// choice: [Answer.ServeHTTP] waits for real ([Sleep], at most [MaxDelay],
+// ended by the request's context); [Answer.Response] and [Answer.Write]
+// call the given [Wait], which the harness uses to move the scenario's
+// clock instead (the gateway's upstream timeout is armed on that clock,
+// so a delay past it ends the stream with no sleep).
 //
 // # Sending an answer
 //

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/toolout/toolout/core/gateway/anthropic"
 	"github.com/toolout/toolout/fakes"
@@ -39,8 +40,14 @@ func (evs events) cut(k int) int {
 }
 
 // answer is the stream's events up to its fault, where an error event ends
-// it (error_after) or the connection drops (disconnect_after).
+// it (error_after) or the connection drops (disconnect_after), in the
+// middle of the next event with mid_event. A delay after the k-th chunk
+// goes to the event at cut(k), which may be the error or the cut one.
 func (evs events) answer(s fakes.Stream, w Wire) Answer {
+	wait := make([]time.Duration, len(evs)+1)
+	for k := range s.Delays {
+		wait[evs.cut(k)] += s.Delay(k)
+	}
 	end := len(evs)
 	if k := max(s.ErrorAfter, s.DisconnectAfter); k >= 0 {
 		end = evs.cut(k)
@@ -54,14 +61,21 @@ func (evs events) answer(s fakes.Stream, w Wire) Answer {
 			out = append(out, event{data: map[string]any{"error": map[string]any{"message": msg, "type": "server_error", "code": nil}}})
 		}
 	}
+	mid := s.DisconnectAfter >= 0 && s.MidEvent && end < len(evs)
+	if mid {
+		out = append(out, evs[end])
+	}
 	a := Answer{Status: http.StatusOK, Header: http.Header{"Content-Type": {"text/event-stream"}}, Cut: s.DisconnectAfter >= 0}
-	for _, ev := range out {
+	for i, ev := range out {
 		data, ok := ev.data.(string)
 		if !ok {
 			js, _ := json.Marshal(ev.data)
 			data = string(js)
 		}
-		a.Events = append(a.Events, Event{Name: ev.name, Data: data})
+		a.Events = append(a.Events, Event{Name: ev.name, Data: data, Delay: wait[i]})
+	}
+	if mid {
+		a.Partial = len(a.Events[end].Bytes()) / 2
 	}
 	return a
 }

@@ -27,7 +27,7 @@ import (
 //	component: gateway
 //	config: {provider: openai, strategy: simple, simple_words: 20, min_bytes: 2048, max_bytes: 65536,
 //	         skip_tools: [bash], fallback_strategy: passthrough, enable_expand_context: true,
-//	         original_ttl: 5m, compressed_ttl: 24h}
+//	         original_ttl: 5m, compressed_ttl: 24h, upstream_timeout: 10m}
 //	input:
 //	  requests:
 //	    - {body: {file: request.json}, advance: 6m, forward: true}
@@ -44,6 +44,9 @@ type gatewayConfig struct {
 	gateway.Settings `yaml:",inline"`
 	MaxResults       int   `yaml:"max_results"`
 	MaxWorkBytes     int64 `yaml:"max_work_bytes"`
+	// UpstreamTimeout bounds each upstream call of a streamed request, on
+	// the scenario's clock (the proxy's limit; default its default).
+	UpstreamTimeout time.Duration `yaml:"upstream_timeout"`
 }
 
 func (c gatewayConfig) Validate() error {
@@ -55,6 +58,9 @@ func (c gatewayConfig) Validate() error {
 	case gateway.StrategyPassthrough, gateway.StrategySimple, gateway.StrategyExternalProvider:
 	default:
 		errs = append(errs, fmt.Errorf("strategy %q: want passthrough, simple or external_provider (the scripted LLM, tag gateway.compress)", c.Strategy))
+	}
+	if c.UpstreamTimeout < 0 {
+		errs = append(errs, fmt.Errorf("upstream_timeout %v: must be positive", c.UpstreamTimeout))
 	}
 	if c.MaxConcurrent > 1 {
 		errs = append(errs, fmt.Errorf("max_concurrent %d: a scenario compresses one result at a time, so that its transcript has one order", c.MaxConcurrent))
@@ -186,7 +192,7 @@ func runGatewayComponent(ctx context.Context, env *harness.Env, cfg *gatewayConf
 		env.Clock.Advance(r.Advance)
 		body := []byte(r.Body.Value)
 		if r.Forward && asksStream(wire, body) {
-			out.Requests = append(out.Requests, runGatewayStream(env, g, body))
+			out.Requests = append(out.Requests, runGatewayStream(env, g, body, cfg.UpstreamTimeout))
 			continue
 		}
 		out.Requests = append(out.Requests, runGatewayRequest(ctx, g, upstream, body, r.Forward))

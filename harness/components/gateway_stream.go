@@ -2,6 +2,7 @@ package components
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -9,6 +10,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/gateway"
@@ -22,8 +24,13 @@ import (
 // RoundTripper that answers each round from the scripted LLM. A round that
 // asks to stream is answered as server-sent events of the request's wire,
 // one delta event per chunk of the step's respond.stream (fakes.Stream),
-// with its error_after and disconnect_after faults; any other round with
-// the whole JSON body. The request's outcome then holds what the client
+// with its error_after, disconnect_after and mid_event faults, and its
+// delays, which move the scenario's clock (the proxy's upstream timeout,
+// config.upstream_timeout, is armed on that clock: a delay past it ends the
+// upstream read as a real timeout would); any other round with the whole
+// JSON body. The answers are fakes/llmwire's, as toolout serve sends them.
+// The transcript's upstream sections are the model's streams as scripted
+// (the gateway may stop reading earlier), each wait marked "[delay D]". The request's outcome then holds what the client
 // saw: the response is the client's stream, the error what an SDK reading
 // it would report (an error status, or a stream its wire cannot assemble:
 // cut, or ended by an error event), rounds the rounds header (a trailer on
@@ -55,11 +62,12 @@ func (o *streamObserver) Request(_, outcome string) { o.outcome = outcome }
 func (o *streamObserver) Expansion(answer string)   { o.expansions = append(o.expansions, answer) }
 
 // runGatewayStream sends one streaming client request through the proxy.
-func runGatewayStream(env *harness.Env, g *gateway.Gateway, body []byte) gatewayRequestOutcome {
+func runGatewayStream(env *harness.Env, g *gateway.Gateway, body []byte, upstreamTimeout time.Duration) gatewayRequestOutcome {
 	up := &scriptedTransport{env: env, wire: llmwire.Wire(g.Wire.Name())}
 	p := gateway.NewProxy(g, &url.URL{Scheme: "http", Host: "upstream.invalid"}, &http.Client{Transport: up})
+	p.Limits.UpstreamTimeout = upstreamTimeout
 	obs := &streamObserver{}
-	p.Logf, p.Observer = env.Logf, obs
+	p.Logf, p.Observer, p.Sources = env.Logf, obs, env.Sources
 	rec := httptest.NewRecorder()
 	p.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, g.Wire.Path(), bytes.NewReader(body)))
 	ro := gatewayRequestOutcome{Results: []gatewayResultJSON{}, Expansions: []gateway.Expansion{}, response: rec.Body.String()}
@@ -119,7 +127,36 @@ func (t *scriptedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	if a.Stream() {
-		t.sent = append(t.sent, string(a.Bytes()))
+		t.sent = append(t.sent, sentWithDelays(a))
 	}
-	return a.Response(r.Context(), nil), nil
+	return a.Response(r.Context(), t.wait), nil
+}
+
+// wait is a stream's delay on the scenario's clock: the clock moves on by
+// d, which fires the gateway's upstream timeout when d reaches it (the
+// proxy arms it on the same clock, Sources.WithTimeout); the read then
+// fails as a real one would, with the context's error.
+func (t *scriptedTransport) wait(ctx context.Context, d time.Duration) error {
+	t.env.Clock.Advance(d)
+	if ctx.Err() != nil {
+		return context.Cause(ctx)
+	}
+	return nil
+}
+
+// sentWithDelays is a stream as the transcript shows it: its bytes, with a
+// "[delay D]" line before each event the model waited for (the line is
+// the transcript's; it is not sent).
+func sentWithDelays(a llmwire.Answer) string {
+	var b strings.Builder
+	sent := a.Bytes()
+	for _, ev := range a.Events {
+		if ev.Delay > 0 {
+			fmt.Fprintf(&b, "[delay %v]\n", ev.Delay)
+		}
+		n := min(len(ev.Bytes()), len(sent))
+		b.Write(sent[:n])
+		sent = sent[n:]
+	}
+	return b.String()
 }

@@ -50,6 +50,16 @@ type wireChoice struct {
 type wireBody struct {
 	header
 	Choices []wireChoice `json:"choices"`
+	// Error is the error object of a chunk that reports a failure in
+	// the middle of a stream; never set on an assembled completion.
+	Error *wireError `json:"error,omitempty"`
+}
+
+// wireError is the API's error object, as a stream's error chunk carries
+// it: {"error":{"message","type","code"}}.
+type wireError struct {
+	Message string `json:"message"`
+	Type    string `json:"type"`
 }
 
 // assembleStream rebuilds a chat completion from server-sent chunks:
@@ -58,7 +68,8 @@ type wireBody struct {
 // finish_reason, and the id, created, model, system_fingerprint and usage
 // the chunks carry. A stream that ends before a finish_reason or [DONE]
 // was cut, and is an error: a partial answer must not pass for a whole
-// one.
+// one. A chunk that carries an error object ends the stream with that
+// error, as the SDKs raise it.
 func assembleStream(raw []byte) ([]byte, error) {
 	var out wireBody
 	var text strings.Builder
@@ -80,6 +91,11 @@ func assembleStream(raw []byte) ([]byte, error) {
 		var chunk wireBody
 		if err := json.Unmarshal([]byte(data), &chunk); err != nil {
 			return nil, fmt.Errorf("openai: stream chunk: %w", err)
+		}
+		if chunk.Error != nil {
+			// The SDKs raise the error a chunk reports (openai-python's
+			// Stream, openai-node's Stream: APIError with its message).
+			return nil, fmt.Errorf("openai: stream: error event: %s: %s", oneLine([]byte(chunk.Error.Type), 200), oneLine([]byte(chunk.Error.Message), 200))
 		}
 		out.header.merge(chunk.header)
 		for _, ch := range chunk.Choices {

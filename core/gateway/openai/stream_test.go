@@ -97,3 +97,23 @@ func TestRestreamKeepsIdentity(t *testing.T) {
 		}
 	}
 }
+
+// TestAssembleReportsErrorChunk: a chunk that carries an error object (how
+// the API reports a failure in the middle of a stream) ends the assembly
+// with that error, as the SDKs raise it, even after a finish_reason; its
+// text stays on one line.
+func TestAssembleReportsErrorChunk(t *testing.T) {
+	for _, tc := range []struct{ stream, want string }{
+		{"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"db-9\"},\"finish_reason\":null}]}\n\n" +
+			"data: {\"error\":{\"message\":\"The server had an error\\nwhile processing\",\"type\":\"server_error\",\"code\":null}}\n\n",
+			"openai: stream: error event: server_error: The server had an error while processing"},
+		{"data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n" +
+			"data: {\"error\":{\"message\":\"late\",\"type\":\"x\"}}\n\ndata: [DONE]\n\n",
+			"openai: stream: error event: x: late"},
+	} {
+		out, err := assembleStream([]byte(tc.stream))
+		if err == nil || err.Error() != tc.want {
+			t.Fatalf("got %s, %v; want the error %q", out, err, tc.want)
+		}
+	}
+}
