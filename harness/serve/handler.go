@@ -130,8 +130,11 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request, sc *script, ap
 		}
 	}
 	s.logf("%s: %s %s: %s: %d", sc.sc.ID, r.Method, r.URL.Path, in.req.Tag, a.Status)
-	if err := a.Write(ctx, w, llmwire.Sleep); errors.Is(err, llmwire.ErrCut) {
+	switch err := a.Write(ctx, w, llmwire.Sleep); {
+	case errors.Is(err, llmwire.ErrCut):
 		panic(http.ErrAbortHandler) // the script's disconnect_after: drop the connection
+	case err != nil:
+		s.logf("%s: %s %s: %s: the answer was cut short: %v", sc.sc.ID, r.Method, r.URL.Path, in.req.Tag, err)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"strings"
 	"sync"
@@ -26,9 +27,14 @@ type running struct {
 }
 
 func start(opts serve.Options, files ...string) *running {
-	srv, err := serve.Load(files, opts)
-	Expect(err).NotTo(HaveOccurred())
 	ln, err := serve.Listen("127.0.0.1:0", false)
+	Expect(err).NotTo(HaveOccurred())
+	return startOn(ln, opts, files...)
+}
+
+// startOn is start on a listener of the spec's own.
+func startOn(ln net.Listener, opts serve.Options, files ...string) *running {
+	srv, err := serve.Load(files, opts)
 	Expect(err).NotTo(HaveOccurred())
 	hs := srv.HTTPServer()
 	served := make(chan error, 1)

@@ -5,10 +5,12 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -98,25 +100,66 @@ var _ = Describe("toolout serve's streams", func() {
 		Expect(post(r.base+"/v1/chat/completions", openaiStream("whole", "")).status).To(Equal(http.StatusOK))
 	})
 
-	It("lets a client go away mid-stream: its request ends and frees its place", func() {
-		text := strings.Repeat("abcdefghij", 50_000)
+	It("lets a client go away mid-stream: the write fails, the request ends and frees its place", func() {
+		text := strings.Repeat("abcde", 5000)
 		file := filepath.Join(GinkgoT().TempDir(), "long.yaml")
 		Expect(os.WriteFile(file, []byte(fmt.Sprintf("component: session\ninput: {user: hi}\nllm:\n- id: long\n  match: {user: [long]}\n"+
-			"  respond:\n    text: %s\n    stream: {chunks: 100000}\n- id: after\n  match: {user: [after]}\n  respond: {text: ok}\n", text)), 0o644)).To(Succeed())
-		r := start(serve.Options{MaxConcurrent: 1}, file)
-		ctx, cancel := context.WithCancel(context.Background())
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, r.base+"/v1/chat/completions", strings.NewReader(openaiStream("long", "")))
+			"  respond:\n    text: %s\n    stream: {chunks: 5000}\n- id: after\n  match: {user: [after]}\n  respond: {text: ok}\n", text)), 0o644)).To(Succeed())
+		ln, err := serve.Listen("127.0.0.1:0", false)
+		Expect(err).NotTo(HaveOccurred())
+		var log syncLog
+		// Small socket buffers on both ends: the stream's 600 KB of
+		// events cannot all sit in the kernel, so the server is still
+		// writing when the client goes.
+		r := startOn(smallBuffers{ln}, serve.Options{MaxConcurrent: 1, Logf: log.add}, file)
+		client := &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			c, err := (&net.Dialer{}).DialContext(ctx, network, addr)
+			if err == nil {
+				err = c.(*net.TCPConn).SetReadBuffer(4096)
+			}
+			return c, err
+		}}}
+		req, err := http.NewRequest(http.MethodPost, r.base+"/v1/chat/completions", strings.NewReader(openaiStream("long", "")))
 		Expect(err).NotTo(HaveOccurred())
 		req.Header.Set("Content-Type", "application/json")
-		resp, err := http.DefaultClient.Do(req)
+		resp, err := client.Do(req)
 		Expect(err).NotTo(HaveOccurred())
 		first, err := bufio.NewReader(resp.Body).ReadString('\n')
 		Expect(err).NotTo(HaveOccurred())
 		Expect(first).To(HavePrefix("data: "))
-		cancel() // 13 MB of events are not read
-		resp.Body.Close()
+		Expect(resp.Body.Close()).To(Succeed()) // the rest is not read: the connection closes
+		Eventually(log.lines).WithTimeout(30 * time.Second).Should(ContainElement(MatchRegexp(`^long: POST /v1/chat/completions: session.turn turn=1: the answer was cut short: `)))
 		Eventually(func() int {
 			return post(r.base+"/v1/chat/completions", `{"messages":[{"role":"user","content":"after"}]}`).status
-		}).WithTimeout(30*time.Second).WithPolling(50*time.Millisecond).Should(Equal(http.StatusOK), "the stream's request ended and left its place")
+		}).WithTimeout(30*time.Second).WithPolling(20*time.Millisecond).Should(Equal(http.StatusOK), "the stream's request ended and left its place")
 	})
 })
+
+// smallBuffers sets a 4 KiB send buffer on every connection it accepts.
+type smallBuffers struct{ net.Listener }
+
+func (l smallBuffers) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err == nil {
+		err = c.(*net.TCPConn).SetWriteBuffer(4096)
+	}
+	return c, err
+}
+
+// syncLog collects a server's log lines.
+type syncLog struct {
+	mu sync.Mutex
+	l  []string
+}
+
+func (s *syncLog) add(format string, args ...any) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.l = append(s.l, fmt.Sprintf(format, args...))
+}
+
+func (s *syncLog) lines() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.l...)
+}
