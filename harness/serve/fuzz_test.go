@@ -1,0 +1,78 @@
+package serve_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/toolout/toolout/harness/serve"
+)
+
+// FuzzRequest sends any body, route, content type and X-Toolout-Tag to a
+// Server serving the over-cap-handle and stream scenarios (no step there
+// waits or cuts its stream), and checks the contract on the answer: a
+// status from the documented set; a JSON answer is a JSON object in the
+// API's shape (an "error" object for an error); a stream is
+// text/event-stream; a request refused before matching (400, 404, 405,
+// 413, 415) leaves the scripts untouched. Seeds: the specs' requests of
+// both APIs, streaming or not, and broken forms of them.
+func FuzzRequest(f *testing.F) {
+	load := func() *serve.Server {
+		srv, err := serve.Load([]string{overCap, streamScenario}, serve.Options{MaxBodyBytes: 64 << 10})
+		if err != nil {
+			f.Fatal(err)
+		}
+		return srv
+	}
+	srv := load()
+	bodies := []string{openaiTurn1, openaiTurn2, anthropicTurn1, anthropicTurn2, openaiStream("whole", `,"stream_options":{"include_usage":true}`),
+		anthropicStream("whole"), openaiStream("error", ""), `{"messages":[]}`, `[`, `{"max_tokens":1}`, strings.Repeat("[", 300), ""}
+	for i, b := range bodies {
+		f.Add(uint8(i), b, "application/json", []string{"", "session.turn turn=2", "extract.map chunk=2/5", "turn=0"}[i%4])
+	}
+	f.Add(uint8(0), openaiTurn1, "text/plain", "")
+	f.Add(uint8(3), anthropicTurn1, "application/json; charset=utf-8", "session.turn\tturn=1")
+	routes := []string{"/session/over-cap-handle/v1/chat/completions", "/session/over-cap-handle/v1/messages",
+		"/stream/v1/chat/completions", "/stream/v1/messages", "/v1/chat/completions", "/stream/v1/models", "/stream/v1/x"}
+	f.Fuzz(func(t *testing.T, route uint8, body, contentType, tag string) {
+		path := routes[int(route)%len(routes)]
+		req := httptest.NewRequest(http.MethodPost, path, strings.NewReader(body))
+		req.Header.Set("Content-Type", contentType)
+		if tag != "" {
+			req.Header.Set(serve.TagHeader, tag)
+		}
+		before := len(srv.Calls("session/over-cap-handle")) + len(srv.Calls("stream"))
+		if before > 1000 { // a server records every call: a fresh one bounds the memory of a long run
+			srv, before = load(), 0
+		}
+		rec := httptest.NewRecorder()
+		srv.ServeHTTP(rec, req)
+		after := len(srv.Calls("session/over-cap-handle")) + len(srv.Calls("stream"))
+		code, ct := rec.Code, rec.Header().Get("Content-Type")
+		if !slices.Contains([]int{200, 400, 404, 405, 413, 415, 422, 429, 500, 504}, code) {
+			t.Fatalf("%s %q: status %d", path, body, code)
+		}
+		if slices.Contains([]int{400, 404, 405, 413, 415}, code) && after != before {
+			t.Fatalf("%s %q: refused with %d, yet the script was asked", path, body, code)
+		}
+		switch ct {
+		case "text/event-stream":
+			if code != 200 || !strings.HasPrefix(rec.Body.String(), "data: ") && !strings.HasPrefix(rec.Body.String(), "event: ") {
+				t.Fatalf("%s %q: a stream with status %d: %q", path, body, code, rec.Body.String())
+			}
+		case "application/json":
+			var v map[string]any
+			if err := json.Unmarshal(rec.Body.Bytes(), &v); err != nil {
+				t.Fatalf("%s %q: answer %q is not a JSON object: %v", path, body, rec.Body.String(), err)
+			}
+			if _, isErr := v["error"]; code != 200 && !isErr {
+				t.Fatalf("%s %q: status %d without an error object: %q", path, body, code, rec.Body.String())
+			}
+		default:
+			t.Fatalf("%s %q: content type %q", path, body, ct)
+		}
+	})
+}
