@@ -31,10 +31,13 @@
 // one), with its faults: error_after ends the stream with the API's error
 // event, disconnect_after drops the connection after the events (the
 // handler panics with http.ErrAbortHandler, the way net/http drops a
-// response). An OpenAI stream asked with stream_options.include_usage
-// ends with the usage chunk before [DONE]. Every answer names its scenario
-// (X-Toolout-Scenario) and a completion's answer the tag it was matched
-// with (X-Toolout-Tag).
+// response; with mid_event, inside the event that follows). A stream's
+// delays (respond.stream.delay) are real waits here, where the harness
+// moves its stepping clock instead; they count against Options.Timeout,
+// past which the stream ends cut short. An OpenAI stream asked with
+// stream_options.include_usage ends with the usage chunk before [DONE].
+// Every answer names its scenario (X-Toolout-Scenario) and a completion's
+// answer the tag it was matched with (X-Toolout-Tag).
 //
 // # Matching
 //
