@@ -236,6 +236,17 @@ var _ = Describe("Import of an Anthropic Messages log", func() {
 		Entry("bad JSON before any fact", `{"request": {"messages": [`, importer.FormatChatCompletionsLog),
 	)
 
+	It("reads a reply of 10^5 blocks and a request of 10^4 tool results, as the benchmark does (linear: see BenchmarkImportAnthropicAdversarial)", func() {
+		conv, err := importer.Conversation(adversarialAnthropic(27*100000, "blocks"), anth)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(conv).To(HaveLen(2))
+		Expect(conv[1]).To(HavePrefix(`assistant: "` + strings.Repeat("x", 100000) + `<tool_call>`))
+		conv, err = importer.Conversation(adversarialAnthropic(110*10000, "results"), anth)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(conv).To(HaveLen(3 + 10000))
+		Expect(conv[10001]).To(Equal(`tool: "ok" | answers toolu_9999`))
+	})
+
 	It("gives the committed scenario of the sample log on every import", func() {
 		trace, err := os.ReadFile("../../scenarios/regress/traces/anthropic-messages.jsonl")
 		Expect(err).NotTo(HaveOccurred())
