@@ -23,11 +23,18 @@ func isChatLog(data []byte) bool {
 // chatCall is one line of a chat completions log: its request's messages
 // and its response's assistant message, at their offsets in the log.
 type chatCall struct {
-	line  int // 1-based
+	label string // names the call in errors: "line 3"
+	words *callWords
 	list  int // byte offset of the request's list of messages
 	req   []traceMessage
 	reply traceMessage
 }
+
+// callWords name a format's calls' parts in errors: the request, the
+// reply, and the rule that each call extends the one before.
+type callWords struct{ req, reply, rule string }
+
+var chatLogWords = callWords{"request", "reply", "each call's request extends the one before it"}
 
 // parseChatLog reads a chat completions log: one LLM call a line,
 // {"request": {"messages": [...]}, "response": {"choices": [{"message":
@@ -93,7 +100,7 @@ func (t *parsedTrace) chatCall(start, end, line int) (*chatCall, error) {
 			return nil, err
 		}
 	}
-	c := &chatCall{line: line}
+	c := &chatCall{label: fmt.Sprintf("line %d", line), words: &chatLogWords}
 	if c.list, err = t.listAt(req, end, "request", "messages"); err != nil {
 		return nil, err
 	}
@@ -169,17 +176,18 @@ func (t *parsedTrace) listAt(obj, end int, what, field string) (int, error) {
 // extends checks that c's request starts with prev's request and reply.
 func (t *parsedTrace) extends(prev, c *chatCall) error {
 	want := append(slices.Clip(prev.req), prev.reply)
+	w := c.words
 	for i, m := range want {
 		if i >= len(c.req) {
-			return t.errorf(c.list, "the request holds %d messages, not the %d of line %d's request and reply before its own: each call's request extends the one before it",
-				len(c.req), len(want), prev.line)
+			return t.errorf(c.list, "the %s holds %d messages, not the %d of %s's %s and %s before its own: %s",
+				w.req, len(c.req), len(want), prev.label, w.req, w.reply, w.rule)
 		}
 		if !sameMessage(m, c.req[i]) {
-			from := "request"
+			from := w.req
 			if i == len(prev.req) {
-				from = "reply"
+				from = w.reply
 			}
-			return t.errorf(c.req[i].at, "message %d differs from line %d's %s: each call's request extends the one before it", i, prev.line, from)
+			return t.errorf(c.req[i].at, "message %d differs from %s's %s: %s", i, prev.label, from, w.rule)
 		}
 	}
 	return nil

@@ -63,7 +63,7 @@ var _ = Describe("Import of a chat completions log", func() {
 		Entry("a log read as messages", log, "messages", "t.jsonl:2:1: invalid character '{' after top-level value"),
 		Entry("messages read as a log", "[\n"+user+", "+leak+"\n]", "chat-completions-log", "t.jsonl:1:2: unexpected end of JSON input"),
 		Entry("an empty log", "\n\n", "chat-completions-log", `t.jsonl:1:1: no LLM call: a chat completions log holds one {"request": ..., "response": ...} a line`),
-		Entry("an unknown format", log, "har", `t.jsonl: format "har": want one of auto, anthropic-messages, chat-completions-log, messages`),
+		Entry("an unknown format", log, "har", `t.jsonl: format "har": want one of `+strings.Join(importer.FormatNames(), ", ")),
 	)
 
 	DescribeTable("names the line:col of a bad log, in one line",

@@ -19,6 +19,9 @@ const (
 	// FormatAnthropicMessages is a log of Anthropic Messages API calls,
 	// {"request": {...}, "response": {...}}: JSONL, one object, or a list.
 	FormatAnthropicMessages = "anthropic-messages"
+	// FormatOTelGenAI is OpenTelemetry GenAI spans exported as OTLP JSON:
+	// {"resourceSpans": [...]}, or one such export a line.
+	FormatOTelGenAI = "otel-genai"
 )
 
 // traceFormat is one format a trace may come in: its name, what tells it
@@ -34,6 +37,7 @@ type traceFormat struct {
 // formats lists the formats in the order auto tries them; the last is the
 // fallback.
 var formats = []traceFormat{
+	{FormatOTelGenAI, `OTLP JSON, {"resourceSpans": ...} (or one a line), OpenTelemetry GenAI chat spans`, isOTel, parseOTel},
 	{FormatAnthropicMessages, `Anthropic Messages calls, {"request": ..., "response": ...}: JSONL, one object or a list`, isAnthropicLog, parseAnthropicLog},
 	{FormatChatCompletionsLog, `JSONL, {"request": ..., "response": ...} a line`, isChatLog, parseChatLog},
 	{FormatMessages, `a JSON list of chat messages, bare or under "messages"`, nil, parseTrace},

@@ -211,27 +211,31 @@ func FuzzImportTexts(f *testing.F) {
 	})
 }
 
+// message is a chat message as checkAnswers reads it.
+type message struct {
+	Role       string
+	Content    json.RawMessage
+	ToolCallID string                `json:"tool_call_id"`
+	ToolCalls  []struct{ ID string } `json:"tool_calls"`
+}
+
 // checkAnswers checks that every tool result of an imported trace answers
 // a call of an earlier assistant message: a native call by its id, or else
 // a call leaked in its text (as many results as leaked calls, at most).
 func checkAnswers(t *testing.T, trace []byte) {
 	t.Helper()
-	type message struct {
-		Role       string
-		Content    json.RawMessage
-		ToolCallID string                `json:"tool_call_id"`
-		ToolCalls  []struct{ ID string } `json:"tool_calls"`
-	}
 	var msgs []message
 	if json.Unmarshal(trace, &msgs) != nil {
 		var wrapped struct{ Messages []message }
-		if json.Unmarshal(trace, &wrapped) == nil {
+		if json.Unmarshal(trace, &wrapped) == nil && wrapped.Messages != nil {
 			msgs = wrapped.Messages
 		} else if msgs = lastCall[message](trace); msgs == nil {
-			if !checkAnthropicAnswers(t, trace) {
-				t.Fatalf("an imported trace does not decode")
+			if msgs = otelConversation(trace); msgs == nil {
+				if !checkAnthropicAnswers(t, trace) {
+					t.Fatalf("an imported trace does not decode")
+				}
+				return
 			}
-			return
 		}
 	}
 	calls := map[string]bool{}

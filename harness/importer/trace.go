@@ -38,6 +38,11 @@ type traceMessage struct {
 	// is_error), which the provenance counts.
 	path    string
 	omitted []string
+	// For a message read from a JSON text that is not the message itself
+	// (OTel's parts): raw is nil, and fields holds the offsets in the trace
+	// of what stands for its fields (role, content, tool_calls,
+	// tool_call_id). Its omitted are its parts that are not replayed.
+	fields map[string]int
 }
 
 // parsedTrace is a parsed trace: its messages, and what positions its errors.
@@ -46,6 +51,7 @@ type parsedTrace struct {
 	data []byte
 	list int // byte offset of the list of messages
 	msgs []traceMessage
+	err  error // the first error of a walk (see otelSpans)
 }
 
 // errorf returns an error at byte offset off of the trace, as
@@ -59,7 +65,13 @@ func (t *parsedTrace) errorf(off int, format string, args ...any) error {
 // to in it (see locate), or at the message.
 func (t *parsedTrace) msgErrorf(i int, path []any, format string, args ...any) error {
 	m := t.msgs[i]
-	return t.errorf(m.at+locate(m.raw, path...), "message %d: %s", i, fmt.Sprintf(format, args...))
+	at := m.at + locate(m.raw, path...)
+	if len(path) > 0 && m.fields != nil {
+		if off, ok := m.fields[fmt.Sprint(path[0])]; ok {
+			at = off
+		}
+	}
+	return t.errorf(at, "message %d: %s", i, fmt.Sprintf(format, args...))
 }
 
 // skipSpace returns the offset of the next value in data from i: past white

@@ -1,0 +1,163 @@
+package importer
+
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/toolout/toolout/core/jsonlex"
+)
+
+// jnode is a JSON value of a trace and where it starts in the trace: the
+// OTel reader walks spans, attributes and messages as a tree of them,
+// built in one pass (see tree), so that every error can name its line:col.
+type jnode struct {
+	kind byte     // '{', '[', '"', '0' (a number), 't', 'f', 'n'
+	at   int      // byte offset in the trace
+	text string   // a string's decoded value, a number's text
+	keys []string // an object's keys, one per kid
+	kids []*jnode
+	// lit is a string's raw content (between the quotes) when the string
+	// is written in the trace itself, not in a JSON text that a string
+	// holds: only such a string's JSON text is parsed (see embedded).
+	lit []byte
+}
+
+// get returns the value of an object's member key (the last one when the
+// key repeats, as encoding/json takes it), or nil.
+func (n *jnode) get(key string) *jnode {
+	if n == nil || n.kind != '{' {
+		return nil
+	}
+	for i := len(n.keys) - 1; i >= 0; i-- {
+		if n.keys[i] == key {
+			return n.kids[i]
+		}
+	}
+	return nil
+}
+
+// tree parses b, one JSON value whose syntax is checked, into nodes; a
+// node's offset is pos of its offset in b, asked in increasing order. With
+// outer, b is the trace itself and its strings keep their raw content. It
+// keeps its own stack, so nesting costs no goroutine stack (encoding/json's
+// check bounds it at 10000 levels anyway).
+func tree(b []byte, pos func(int) int, outer bool) *jnode {
+	var root *jnode
+	var stack []*jnode
+	key := ""
+	i := jsonlex.Space(b, 0)
+	for {
+		n := &jnode{kind: b[i], at: pos(i)}
+		switch b[i] {
+		case '{', '[':
+			i++
+		case '"':
+			end, _, _ := jsonlex.String(b, i)
+			n.text = string(jsonlex.Unescape(nil, b[i+1:end-1], true))
+			if outer {
+				n.lit = b[i+1 : end-1]
+			}
+			i = end
+		case 't', 'n':
+			i += 4
+		case 'f':
+			i += 5
+		default:
+			end, _ := jsonlex.Number(b, i)
+			n.kind, n.text, i = '0', string(b[i:end]), end
+		}
+		if len(stack) == 0 {
+			root = n
+		} else if top := stack[len(stack)-1]; top.kind == '{' {
+			top.keys, top.kids = append(top.keys, key), append(top.kids, n)
+		} else {
+			top.kids = append(top.kids, n)
+		}
+		if n.kind == '{' || n.kind == '[' {
+			stack = append(stack, n)
+		}
+		// Past the value: close what ends here, then read the next key.
+		for {
+			i = jsonlex.Space(b, i)
+			if len(stack) == 0 {
+				return root
+			}
+			if b[i] == '}' || b[i] == ']' {
+				stack, i = stack[:len(stack)-1], i+1
+				continue
+			}
+			if b[i] == ',' {
+				i = jsonlex.Space(b, i+1)
+			}
+			if stack[len(stack)-1].kind == '{' {
+				end, _, _ := jsonlex.String(b, i)
+				key = string(jsonlex.Unescape(nil, b[i+1:end-1], true))
+				i = jsonlex.Space(b, jsonlex.Space(b, end)+1) // past ':'
+			}
+			break
+		}
+	}
+}
+
+// embedded parses the JSON text that s, a string written in the trace,
+// holds: its nodes are positioned in the trace, through the string's
+// escapes (see escapeMap), and so is a syntax error in it.
+func (t *parsedTrace) embedded(s *jnode, what string) (*jnode, error) {
+	if s.lit == nil {
+		return nil, t.errorf(s.at, "%s: want structured JSON here, got a string", what)
+	}
+	dec := []byte(s.text)
+	m := &escapeMap{raw: s.lit}
+	pos := func(d int) int { return s.at + 1 + m.at(d) }
+	if at, msg := syntaxOffset(dec); at >= 0 {
+		return nil, t.errorf(pos(at), "%s: the JSON in the string: %s", what, msg)
+	}
+	return tree(dec, pos, false), nil
+}
+
+// compactJSON writes n as compact JSON: members in their order, strings
+// re-encoded without HTML escapes, numbers as written.
+func compactJSON(n *jnode) string {
+	var b bytes.Buffer
+	writeJSON(&b, n)
+	return b.String()
+}
+
+func writeJSON(b *bytes.Buffer, n *jnode) {
+	switch n.kind {
+	case '{', '[':
+		open, close := byte('['), byte(']')
+		if n.kind == '{' {
+			open, close = '{', '}'
+		}
+		b.WriteByte(open)
+		for i, kid := range n.kids {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if n.kind == '{' {
+				writeString(b, n.keys[i])
+				b.WriteByte(':')
+			}
+			writeJSON(b, kid)
+		}
+		b.WriteByte(close)
+	case '"':
+		writeString(b, n.text)
+	case 't':
+		b.WriteString("true")
+	case 'f':
+		b.WriteString("false")
+	case 'n':
+		b.WriteString("null")
+	default:
+		b.WriteString(n.text)
+	}
+}
+
+func writeString(b *bytes.Buffer, s string) {
+	enc := json.NewEncoder(b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s) // a string always encodes
+	b.Truncate(b.Len() - 1)
+}

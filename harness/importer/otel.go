@@ -1,0 +1,348 @@
+package importer
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/toolout/toolout/core/gateway/openai"
+	"github.com/toolout/toolout/harness"
+)
+
+// The GenAI attributes and events the OTel reader takes.
+const (
+	attrOperation = "gen_ai.operation.name"
+	attrInput     = "gen_ai.input.messages"
+	attrOutput    = "gen_ai.output.messages"
+	attrSystem    = "gen_ai.system_instructions"
+	eventChoice   = "gen_ai.choice"
+)
+
+// chatOperations are the gen_ai.operation.name values of a span that is
+// one LLM call.
+var chatOperations = []string{"chat", "text_completion", "generate_content"}
+
+// eventRoles are the per-message events of the conventions before 1.37,
+// by the role of their message.
+var eventRoles = map[string]string{"gen_ai.system.message": "system", "gen_ai.user.message": "user",
+	"gen_ai.assistant.message": "assistant", "gen_ai.tool.message": "tool"}
+
+var otelWords = callWords{"input", "output", "each chat span's input extends the one before it, with its output"}
+
+// parseOTel reads OpenTelemetry GenAI spans exported as OTLP JSON (see
+// doc.go): the chat spans of one trace, ordered by their start, are its
+// LLM calls; each call's input must extend the one before it with that
+// call's output; the conversation is the last input and its output.
+func parseOTel(data []byte, name string) (*parsedTrace, error) {
+	t := &parsedTrace{name: name, data: data}
+	if off := invalidUTF8(data); off >= 0 {
+		return nil, t.errorf(off, "invalid UTF-8 (byte 0x%02x): a trace is UTF-8 JSON", data[off])
+	}
+	docs, err := t.otelDocs()
+	if err != nil {
+		return nil, err
+	}
+	spans, err := t.otelSpans(docs)
+	if err != nil {
+		return nil, err
+	}
+	chats, err := t.chatSpans(spans)
+	if err != nil {
+		return nil, err
+	}
+	var prev *chatCall
+	for k, s := range chats {
+		c, err := t.otelCall(s, fmt.Sprintf("chat span %d", k+1))
+		if err != nil {
+			return nil, err
+		}
+		if prev != nil {
+			if err := t.extends(prev, c); err != nil {
+				return nil, err
+			}
+		}
+		prev = c
+	}
+	t.list, t.msgs = prev.list, append(prev.req, prev.reply)
+	if err := t.checkCalls(); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// chatSpans returns the spans that are LLM calls, all of one trace, by
+// their start time (spans that start at the same nanosecond in file order).
+func (t *parsedTrace) chatSpans(spans []*otelSpan) ([]*otelSpan, error) {
+	var chats []*otelSpan
+	var traces []string
+	for _, s := range spans {
+		op := s.attrs[attrOperation]
+		if op == nil {
+			continue
+		}
+		v, err := t.anyValue(op, attrOperation)
+		if err != nil {
+			return nil, err
+		}
+		if v.kind != '"' || !slices.Contains(chatOperations, v.text) {
+			continue
+		}
+		if !slices.Contains(traces, s.traceID) {
+			traces = append(traces, s.traceID)
+			if len(traces) > 1 {
+				return nil, t.errorf(s.n.at, "chat spans of two traces, %q and %q: a trace file imports one conversation; keep the spans of one traceId",
+					harness.Clip(traces[0]), harness.Clip(s.traceID))
+			}
+		}
+		chats = append(chats, s)
+	}
+	if len(chats) == 0 {
+		return nil, t.errorf(0, "no chat span: want spans whose %s is %s", attrOperation, strings.Join(chatOperations, ", "))
+	}
+	slices.SortStableFunc(chats, func(a, b *otelSpan) int { return cmp.Compare(a.start, b.start) })
+	return chats, nil
+}
+
+// otelCall reads one chat span: from its attributes (gen_ai.system_instructions,
+// gen_ai.input.messages, gen_ai.output.messages), or else from its events.
+func (t *parsedTrace) otelCall(s *otelSpan, label string) (*chatCall, error) {
+	c := &chatCall{label: label, words: &otelWords}
+	in, out := s.attrs[attrInput], s.attrs[attrOutput]
+	if in == nil && out == nil {
+		return c, t.otelEvents(s, c)
+	}
+	if in == nil || out == nil {
+		missing := map[bool]string{true: attrInput, false: attrOutput}[in == nil]
+		return nil, t.errorf(s.n.at, "%s: no %s attribute: a chat span records its input and its output", label, missing)
+	}
+	if sys := s.attrs[attrSystem]; sys != nil {
+		parts, err := t.jsonAttr(sys, attrSystem, '[')
+		if err != nil {
+			return nil, err
+		}
+		m, err := t.genAIParts(traceMessage{Role: "system", at: parts.at}, parts, attrSystem)
+		if err != nil {
+			return nil, err
+		}
+		c.req = append(c.req, m...)
+	}
+	list, err := t.jsonAttr(in, attrInput, '[')
+	if err != nil {
+		return nil, err
+	}
+	c.list = list.at
+	for i, m := range list.kids {
+		msgs, err := t.genAIMessage(m, fmt.Sprintf("%s[%d]", attrInput, i))
+		if err != nil {
+			return nil, err
+		}
+		c.req = append(c.req, msgs...)
+	}
+	outs, err := t.jsonAttr(out, attrOutput, '[')
+	if err != nil {
+		return nil, err
+	}
+	if len(outs.kids) == 0 {
+		return nil, t.errorf(outs.at, "%s: %s: empty; want the model's reply", label, attrOutput)
+	}
+	reply, err := t.genAIMessage(outs.kids[0], attrOutput+"[0]")
+	if err != nil {
+		return nil, err
+	}
+	return c, t.setReply(c, reply, outs.kids[0].at, attrOutput+"[0]")
+}
+
+// setReply makes msgs, read from what at offset at, the call's reply: one
+// assistant message.
+func (t *parsedTrace) setReply(c *chatCall, msgs []traceMessage, at int, what string) error {
+	if len(msgs) != 1 || msgs[0].Role != "assistant" {
+		role := msgs[0].Role
+		if len(msgs) != 1 {
+			role = "tool"
+		}
+		return t.errorf(at, "%s: role %q, want the model's reply: assistant text and tool calls", what, role)
+	}
+	c.reply = msgs[0]
+	return nil
+}
+
+// jsonAttr converts an attribute's AnyValue to JSON: structured, or a
+// string that holds JSON text; kind is the JSON kind it must be.
+func (t *parsedTrace) jsonAttr(v *jnode, what string, kind byte) (*jnode, error) {
+	n, err := t.anyValue(v, what)
+	if err != nil {
+		return nil, err
+	}
+	if n.kind == '"' && kind != '"' {
+		if n, err = t.embedded(n, what); err != nil {
+			return nil, err
+		}
+	}
+	if n.kind != kind {
+		return nil, t.errorf(n.at, "%s: want %s, got %s", what, jsonKind(kind), jsonKind(n.kind))
+	}
+	return n, nil
+}
+
+// genAIMessage maps one message of gen_ai.input.messages or
+// gen_ai.output.messages, {"role", "parts", "name"?}, to chat messages.
+func (t *parsedTrace) genAIMessage(m *jnode, what string) ([]traceMessage, error) {
+	if m.kind != '{' {
+		return nil, t.errorf(m.at, "%s: want a message, {\"role\": ..., \"parts\": [...]}, got %s", what, jsonKind(m.kind))
+	}
+	role, err := t.textField(m, "role", what, true)
+	if err != nil {
+		return nil, err
+	}
+	name, err := t.textField(m, "name", what, false)
+	if err != nil {
+		return nil, err
+	}
+	parts := m.get("parts")
+	if parts == nil || parts.kind != '[' {
+		return nil, t.fieldError(m, "parts", what, "a list")
+	}
+	first := traceMessage{Role: role, Name: name, at: m.at, fields: map[string]int{"role": m.get("role").at}}
+	return t.genAIParts(first, parts, what+".parts")
+}
+
+// genAIParts maps a list of parts to messages that start as first: text
+// parts are its text (one a line), tool_call parts its tool calls; each
+// tool_call_response part is a tool message of its own, in its place; other
+// parts (reasoning, blob, uri, file, ...) are not replayed and are counted
+// in the message's omitted.
+func (t *parsedTrace) genAIParts(first traceMessage, parts *jnode, what string) ([]traceMessage, error) {
+	var out []traceMessage
+	cur, texts, open := first, []string(nil), false
+	flush := func(last bool) {
+		if open || last && len(out) == 0 {
+			cur.text = strings.Join(texts, "\n")
+			out = append(out, cur)
+		}
+		cur, texts, open = traceMessage{Role: first.Role, Name: first.Name, fields: first.fields}, nil, false
+	}
+	for j, p := range parts.kids {
+		pw := fmt.Sprintf("%s[%d]", what, j)
+		if !open {
+			cur.at = cmp.Or(cur.at, p.at)
+		}
+		typ, err := t.textField(p, "type", pw, true)
+		if err != nil {
+			return nil, err
+		}
+		switch typ {
+		case "text":
+			text, err := t.textField(p, "content", pw, true)
+			if err != nil {
+				return nil, err
+			}
+			texts, open = append(texts, text), true
+		case "tool_call":
+			tc, err := t.toolCall(p, p.get("id"), p.get("name"), p.get("arguments"), pw)
+			if err != nil {
+				return nil, err
+			}
+			cur.ToolCalls, open = append(cur.ToolCalls, tc), true
+		case "tool_call_response":
+			flush(false)
+			m, err := t.toolResponse(p, pw)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, m)
+		default:
+			cur.omitted, open = append(cur.omitted, typ), true
+		}
+	}
+	flush(true)
+	if !slices.Contains([]string{"system", "developer", "user", "assistant", "tool"}, first.Role) {
+		return nil, t.errorf(first.fields["role"], "%s: role %q is not system, user, assistant or tool", strings.TrimSuffix(what, ".parts"), first.Role)
+	}
+	for _, m := range out {
+		if m.Role == "tool" && m.ToolCallID == "" {
+			return nil, t.errorf(m.at, "%s: a tool message without a tool_call_response part: want the result of a call", strings.TrimSuffix(what, ".parts"))
+		}
+	}
+	return out, nil
+}
+
+// toolCall reads a tool call's id, name and arguments (an object, or a
+// string that holds one; absent or null: none).
+func (t *parsedTrace) toolCall(at *jnode, id, name, args *jnode, what string) (openai.ToolCall, error) {
+	var tc openai.ToolCall
+	for _, f := range []struct {
+		n     *jnode
+		field string
+		dst   *string
+	}{{name, "name", &tc.Function.Name}, {id, "id", &tc.ID}} {
+		if f.n == nil || f.n.kind != '"' || f.n.text == "" {
+			return tc, t.fieldError(at, f.field, what, "a string")
+		}
+		*f.dst = f.n.text
+	}
+	tc.Type = "function"
+	switch {
+	case args == nil || args.kind == 'n':
+		tc.Function.Arguments = "{}"
+	case args.kind == '"':
+		tc.Function.Arguments = args.text
+	default:
+		tc.Function.Arguments = compactJSON(args)
+	}
+	return tc, nil
+}
+
+// toolResponse reads a tool_call_response part as a tool message: its id,
+// and its response (text as it is, other JSON compact; "result", as in the
+// conventions' first drafts, when there is no "response").
+func (t *parsedTrace) toolResponse(p *jnode, what string) (traceMessage, error) {
+	id := p.get("id")
+	if id == nil || id.kind != '"' || id.text == "" {
+		return traceMessage{}, t.fieldError(p, "id", what, "a string (the call it answers)")
+	}
+	m := traceMessage{Role: "tool", ToolCallID: id.text, at: p.at, fields: map[string]int{"tool_call_id": id.at}}
+	resp := p.get("response")
+	if resp == nil {
+		resp = p.get("result")
+	}
+	switch {
+	case resp == nil:
+		return m, t.fieldError(p, "response", what, "the result")
+	case resp.kind == '"':
+		m.text = resp.text
+	case resp.kind != 'n':
+		m.text = compactJSON(resp)
+	}
+	m.fields["content"] = resp.at
+	return m, nil
+}
+
+// textField returns obj's string member key: "" when it is absent or null
+// and not required, else an error.
+func (t *parsedTrace) textField(obj *jnode, key, what string, required bool) (string, error) {
+	if obj.kind != '{' {
+		return "", t.errorf(obj.at, "%s: want an object, got %s", what, jsonKind(obj.kind))
+	}
+	v := obj.get(key)
+	if v == nil || v.kind == 'n' && !required {
+		if required {
+			return "", t.fieldError(obj, key, what, "a string")
+		}
+		return "", nil
+	}
+	if v.kind != '"' {
+		return "", t.fieldError(obj, key, what, "a string")
+	}
+	return v.text, nil
+}
+
+// fieldError says that obj's member key is missing or not what it should
+// be, at the member or else at obj.
+func (t *parsedTrace) fieldError(obj *jnode, key, what, want string) error {
+	v := obj.get(key)
+	if v == nil {
+		return t.errorf(obj.at, "%s: field %s: missing; want %s", what, key, want)
+	}
+	return t.errorf(v.at, "%s: field %s: want %s, got %s", what, key, want, jsonKind(v.kind))
+}

@@ -1,0 +1,205 @@
+package importer_test
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// otelConversation decodes the conversation of an OTLP JSON trace of
+// GenAI spans as doc.go describes it, with encoding/json alone, to check
+// the importer against: the chat span that starts last (the last in the
+// file among those that start together), its input (system instructions
+// first) and its output's first message, or its events. Nil when it does
+// not decode.
+func otelConversation(trace []byte) []message {
+	var docs []map[string]any
+	var one map[string]any
+	if json.Unmarshal(trace, &one) == nil {
+		docs = append(docs, one)
+	} else {
+		for _, line := range bytes.Split(trace, []byte("\n")) {
+			var doc map[string]any
+			if len(bytes.TrimSpace(line)) > 0 && json.Unmarshal(line, &doc) == nil {
+				docs = append(docs, doc)
+			}
+		}
+	}
+	var last map[string]any
+	var lastStart uint64
+	for _, doc := range docs {
+		for _, rs := range items(doc["resourceSpans"]) {
+			for _, ss := range items(field(rs, "scopeSpans")) {
+				for _, sp := range items(field(ss, "spans")) {
+					attrs := otelAttrs(field(sp, "attributes"))
+					if !slices.Contains([]any{"chat", "text_completion", "generate_content"}, attrs["gen_ai.operation.name"]) {
+						continue
+					}
+					start, _ := strconv.ParseUint(strings.Trim(string(must(json.Marshal(field(sp, "startTimeUnixNano")))), `"`), 10, 64)
+					if last == nil || start >= lastStart {
+						last, lastStart = sp.(map[string]any), start
+					}
+				}
+			}
+		}
+	}
+	if last == nil {
+		return nil
+	}
+	attrs := otelAttrs(last["attributes"])
+	if attrs["gen_ai.input.messages"] == nil {
+		return eventConversation(last)
+	}
+	var msgs []message
+	if sys := jsonValue(attrs["gen_ai.system_instructions"]); sys != nil {
+		msgs = partMessages("system", sys)
+	}
+	for _, m := range items(jsonValue(attrs["gen_ai.input.messages"])) {
+		role, _ := field(m, "role").(string)
+		msgs = append(msgs, partMessages(role, field(m, "parts"))...)
+	}
+	out := items(jsonValue(attrs["gen_ai.output.messages"]))
+	if len(out) == 0 {
+		return nil
+	}
+	role, _ := field(out[0], "role").(string)
+	return append(msgs, partMessages(role, field(out[0], "parts"))...)
+}
+
+// partMessages maps parts to messages: text and tool calls in one of
+// role, each tool_call_response a tool message.
+func partMessages(role string, parts any) []message {
+	var out []message
+	cur, texts, open := message{Role: role}, []string(nil), false
+	flush := func(last bool) {
+		if open || last && len(out) == 0 {
+			cur.Content = must(json.Marshal(strings.Join(texts, "\n")))
+			out = append(out, cur)
+		}
+		cur, texts, open = message{Role: role}, nil, false
+	}
+	for _, p := range items(parts) {
+		id, _ := field(p, "id").(string)
+		switch field(p, "type") {
+		case "text":
+			s, _ := field(p, "content").(string)
+			texts, open = append(texts, s), true
+		case "tool_call":
+			cur.ToolCalls, open = append(cur.ToolCalls, struct{ ID string }{id}), true
+		case "tool_call_response":
+			flush(false)
+			out = append(out, message{Role: "tool", ToolCallID: id, Content: []byte(`""`)})
+		default:
+			open = true
+		}
+	}
+	flush(true)
+	return out
+}
+
+// eventConversation reads a span's message events and its choice 0.
+func eventConversation(span map[string]any) []message {
+	evs := items(span["events"])
+	time := func(e any) string { return strings.Trim(string(must(json.Marshal(field(e, "timeUnixNano")))), `"`) }
+	slices.SortStableFunc(evs, func(a, b any) int {
+		x, _ := strconv.ParseUint(time(a), 10, 64)
+		y, _ := strconv.ParseUint(time(b), 10, 64)
+		return cmp.Compare(x, y)
+	})
+	roles := map[any]string{"gen_ai.system.message": "system", "gen_ai.user.message": "user",
+		"gen_ai.assistant.message": "assistant", "gen_ai.tool.message": "tool"}
+	var msgs []message
+	for _, e := range evs {
+		attrs := otelAttrs(field(e, "attributes"))
+		if role, ok := roles[field(e, "name")]; ok {
+			msgs = append(msgs, eventMessage(role, attrs))
+			continue
+		}
+		if field(e, "name") == "gen_ai.choice" && (attrs["index"] == nil || attrs["index"] == "0") {
+			body, _ := jsonValue(attrs["message"]).(map[string]any)
+			return append(msgs, eventMessage("assistant", body))
+		}
+	}
+	return nil
+}
+
+func eventMessage(role string, fields map[string]any) message {
+	m := message{Role: role, Content: []byte(`""`)}
+	if r, ok := fields["role"].(string); ok {
+		m.Role = r
+	}
+	if s, ok := fields["content"].(string); ok {
+		m.Content = must(json.Marshal(s))
+	}
+	m.ToolCallID, _ = fields["id"].(string)
+	for _, c := range items(jsonValue(fields["tool_calls"])) {
+		id, _ := field(c, "id").(string)
+		m.ToolCalls = append(m.ToolCalls, struct{ ID string }{id})
+	}
+	return m
+}
+
+// otelAttrs maps a list of {key, value} to plain values (see plain).
+func otelAttrs(list any) map[string]any {
+	out := map[string]any{}
+	for _, kv := range items(list) {
+		if k, ok := field(kv, "key").(string); ok {
+			out[k] = plain(field(kv, "value"))
+		}
+	}
+	return out
+}
+
+// plain converts an AnyValue to the value it stands for (an intValue as
+// its digits).
+func plain(v any) any {
+	m, _ := v.(map[string]any)
+	if len(m) != 1 {
+		return nil // none, or not one field (which the importer refuses)
+	}
+	for k, x := range m {
+		switch k {
+		case "stringValue", "boolValue", "doubleValue", "bytesValue":
+			return x
+		case "intValue":
+			return strings.Trim(string(must(json.Marshal(x))), `"`)
+		case "arrayValue":
+			var out []any
+			for _, item := range items(field(x, "values")) {
+				out = append(out, plain(item))
+			}
+			return out
+		case "kvlistValue":
+			return otelAttrs(field(x, "values"))
+		}
+	}
+	return nil
+}
+
+// jsonValue decodes the JSON text a string holds; other values are as they are.
+func jsonValue(v any) any {
+	s, ok := v.(string)
+	if !ok {
+		return v
+	}
+	var out any
+	if json.Unmarshal([]byte(s), &out) != nil {
+		return nil
+	}
+	return out
+}
+
+func items(v any) []any {
+	l, _ := v.([]any)
+	return l
+}
+
+func field(v any, key string) any {
+	m, _ := v.(map[string]any)
+	return m[key]
+}
+
+func must(b []byte, _ error) []byte { return b }

@@ -1,0 +1,261 @@
+package importer
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// isOTel tells whether data's first value is an OTLP JSON export of spans:
+// an object with "resourceSpans".
+func isOTel(data []byte) bool {
+	start := skipSpace(data, 0)
+	return start < len(data) && data[start] == '{' && child(data[start:], "resourceSpans") >= 0
+}
+
+// otelSpan is one span of an OTLP export, as the GenAI reader needs it.
+type otelSpan struct {
+	n        *jnode // the span object
+	name     string
+	traceID  string
+	start    uint64            // startTimeUnixNano
+	order    int               // its place in the file
+	attrs    map[string]*jnode // attribute values (AnyValue) by key
+	events   []otelEvent
+	eventsAt int // offset of the list of events, or of the span
+}
+
+// otelEvent is one event of a span: its name, time and attributes.
+type otelEvent struct {
+	n     *jnode
+	name  string
+	time  uint64
+	attrs map[string]*jnode
+}
+
+// otelDocs returns the exports a file holds as trees: the whole file when
+// it is one JSON value, else each line that is not blank (the OTel
+// collector's file exporter writes one export a line). A file whose first
+// line is not JSON by itself is taken as one value, and its syntax error
+// named.
+func (t *parsedTrace) otelDocs() ([]*jnode, error) {
+	at, msg := syntaxOffset(t.data)
+	if at < 0 {
+		return []*jnode{tree(t.data, func(k int) int { return k }, true)}, nil
+	}
+	var docs []*jnode
+	for start := 0; start < len(t.data); {
+		end := len(t.data)
+		if i := bytes.IndexByte(t.data[start:], '\n'); i >= 0 {
+			end = start + i
+		}
+		line := t.data[start:end]
+		if len(bytes.TrimSpace(line)) > 0 {
+			if lat, lmsg := syntaxOffset(line); lat >= 0 {
+				if len(docs) == 0 {
+					return nil, t.errorf(at, "%s", msg)
+				}
+				return nil, t.errorf(start+lat, "%s", lmsg)
+			}
+			base := start
+			docs = append(docs, tree(line, func(k int) int { return base + k }, true))
+		}
+		start = end + 1
+	}
+	return docs, nil
+}
+
+// otelSpans walks the exports' resourceSpans[].scopeSpans[].spans[], in
+// file order.
+func (t *parsedTrace) otelSpans(docs []*jnode) ([]*otelSpan, error) {
+	var spans []*otelSpan
+	for _, doc := range docs {
+		if doc.kind != '{' {
+			return nil, t.errorf(doc.at, "want an OTLP JSON export, {\"resourceSpans\": [...]}, got %s", jsonKind(doc.kind))
+		}
+		rss := doc.get("resourceSpans")
+		if rss == nil {
+			return nil, t.errorf(doc.at, "want an OTLP JSON export, {\"resourceSpans\": [...]}: no \"resourceSpans\"")
+		}
+		for i, rs := range t.listOf(rss, "resourceSpans") {
+			what := fmt.Sprintf("resourceSpans[%d]", i)
+			for j, ss := range t.listOf(t.objectOf(rs, what).get("scopeSpans"), what+".scopeSpans") {
+				what := fmt.Sprintf("%s.scopeSpans[%d]", what, j)
+				for k, sp := range t.listOf(t.objectOf(ss, what).get("spans"), what+".spans") {
+					t.span(sp, fmt.Sprintf("%s.spans[%d]", what, k), &spans)
+				}
+			}
+		}
+		if t.err != nil {
+			return nil, t.err
+		}
+	}
+	return spans, nil
+}
+
+// The walk's helpers record the first error in t.err and go on with
+// nothing, so that a walk reads as the structure it walks.
+
+// listOf returns the items of n, a list (absent: none), or records an error.
+func (t *parsedTrace) listOf(n *jnode, what string) []*jnode {
+	if n == nil || t.err != nil {
+		return nil
+	}
+	if n.kind != '[' {
+		t.err = t.errorf(n.at, "field %s: want a list, got %s", what, jsonKind(n.kind))
+		return nil
+	}
+	return n.kids
+}
+
+// objectOf returns n if it is an object, or records an error.
+func (t *parsedTrace) objectOf(n *jnode, what string) *jnode {
+	if t.err == nil && n.kind != '{' {
+		t.err = t.errorf(n.at, "%s: want an object, got %s", what, jsonKind(n.kind))
+	}
+	return n
+}
+
+// span reads one span object.
+func (t *parsedTrace) span(n *jnode, what string, spans *[]*otelSpan) {
+	if t.objectOf(n, what); t.err != nil {
+		return
+	}
+	s := &otelSpan{n: n, order: len(*spans), eventsAt: n.at}
+	s.name = t.stringField(n, "name", what)
+	s.traceID = t.stringField(n, "traceId", what)
+	s.start = t.timeField(n, "startTimeUnixNano", what)
+	s.attrs = t.attributes(n.get("attributes"), what+".attributes")
+	if evs := n.get("events"); evs != nil {
+		s.eventsAt = evs.at
+	}
+	for i, e := range t.listOf(n.get("events"), what+".events") {
+		ew := fmt.Sprintf("%s.events[%d]", what, i)
+		if t.objectOf(e, ew); t.err != nil {
+			return
+		}
+		s.events = append(s.events, otelEvent{n: e, name: t.stringField(e, "name", ew),
+			time: t.timeField(e, "timeUnixNano", ew), attrs: t.attributes(e.get("attributes"), ew+".attributes")})
+	}
+	*spans = append(*spans, s)
+}
+
+// stringField returns obj's string member key ("" when absent).
+func (t *parsedTrace) stringField(obj *jnode, key, what string) string {
+	v := obj.get(key)
+	if v == nil || t.err != nil {
+		return ""
+	}
+	if v.kind != '"' {
+		t.err = t.errorf(v.at, "field %s.%s: want a string, got %s", what, key, jsonKind(v.kind))
+	}
+	return v.text
+}
+
+// timeField returns obj's member key, nanoseconds since the epoch as a
+// string of digits or a number (0 when absent).
+func (t *parsedTrace) timeField(obj *jnode, key, what string) uint64 {
+	v := obj.get(key)
+	if v == nil || t.err != nil {
+		return 0
+	}
+	n, err := strconv.ParseUint(v.text, 10, 64)
+	if v.kind != '"' && v.kind != '0' || err != nil {
+		t.err = t.errorf(v.at, "field %s.%s: want nanoseconds since the epoch, a string of digits", what, key)
+	}
+	return n
+}
+
+// attributes reads a list of {"key": ..., "value": AnyValue} into a map
+// (the last of a repeated key wins); the values stay AnyValue nodes.
+func (t *parsedTrace) attributes(list *jnode, what string) map[string]*jnode {
+	attrs := map[string]*jnode{}
+	for i, kv := range t.listOf(list, what) {
+		w := fmt.Sprintf("%s[%d]", what, i)
+		if t.objectOf(kv, w); t.err != nil {
+			return attrs
+		}
+		key, v := kv.get("key"), kv.get("value")
+		switch {
+		case key == nil || key.kind != '"':
+			t.err = t.errorf(kv.at, "%s: want {\"key\": \"...\", \"value\": {...}}: no string \"key\"", w)
+		case v == nil:
+			t.err = t.errorf(kv.at, "%s (%s): no \"value\"", w, key.text)
+		default:
+			attrs[key.text] = v
+		}
+		if t.err != nil {
+			return attrs
+		}
+	}
+	return attrs
+}
+
+// anyValue converts an OTLP AnyValue ({"stringValue": "..."}, "intValue"
+// (a string of digits, or a number), "doubleValue", "boolValue",
+// "bytesValue", "arrayValue": {"values": [...]}, "kvlistValue": {"values":
+// [{"key", "value"}]}, or {} for none) into the JSON value it stands for,
+// positioned where it is written.
+func (t *parsedTrace) anyValue(v *jnode, what string) (*jnode, error) {
+	if v.kind != '{' {
+		return nil, t.errorf(v.at, "%s: want an AnyValue, {\"stringValue\": ...}, got %s", what, jsonKind(v.kind))
+	}
+	if len(v.kids) == 0 {
+		return &jnode{kind: 'n', at: v.at}, nil
+	}
+	if len(v.kids) > 1 {
+		return nil, t.errorf(v.at, "%s: an AnyValue holds one field, got %d (%s)", what, len(v.kids), strings.Join(v.keys, ", "))
+	}
+	key, x := v.keys[len(v.keys)-1], v.kids[len(v.kids)-1]
+	want := map[string]string{"stringValue": `"`, "bytesValue": `"`, "boolValue": "tf", "intValue": `"0`, "doubleValue": "0",
+		"arrayValue": "{", "kvlistValue": "{"}[key]
+	switch {
+	case want == "":
+		return nil, t.errorf(v.at, "%s: %q is not a field of an AnyValue (stringValue, intValue, doubleValue, boolValue, bytesValue, arrayValue, kvlistValue)", what, key)
+	case !bytes.ContainsRune([]byte(want), rune(x.kind)):
+		return nil, t.errorf(x.at, "%s: %s: want %s, got %s", what, key, jsonKind(want[0]), jsonKind(x.kind))
+	case key == "intValue":
+		if _, err := strconv.ParseInt(x.text, 10, 64); err != nil {
+			return nil, t.errorf(x.at, "%s: intValue %q: want an integer", what, x.text)
+		}
+		return &jnode{kind: '0', at: x.at, text: x.text}, nil
+	case key != "arrayValue" && key != "kvlistValue":
+		return x, nil
+	}
+	out := &jnode{kind: '[', at: x.at}
+	if key == "kvlistValue" {
+		out.kind = '{'
+	}
+	values := x.get("values")
+	if values != nil && values.kind != '[' {
+		return nil, t.errorf(values.at, "%s: %s.values: want a list, got %s", what, key, jsonKind(values.kind))
+	}
+	for i, item := range values.list() {
+		w := fmt.Sprintf("%s.%s.values[%d]", what, key, i)
+		if key == "kvlistValue" {
+			k, val := item.get("key"), item.get("value")
+			if item.kind != '{' || k == nil || k.kind != '"' {
+				return nil, t.errorf(item.at, "%s: want {\"key\": \"...\", \"value\": {...}}", w)
+			}
+			out.keys, item, w = append(out.keys, k.text), val, w+" ("+k.text+")"
+			if item == nil {
+				item = &jnode{kind: '{', at: k.at} // no value: none
+			}
+		}
+		conv, err := t.anyValue(item, w)
+		if err != nil {
+			return nil, err
+		}
+		out.kids = append(out.kids, conv)
+	}
+	return out, nil
+}
+
+// list returns a list node's items (none for nil).
+func (n *jnode) list() []*jnode {
+	if n == nil {
+		return nil
+	}
+	return n.kids
+}
