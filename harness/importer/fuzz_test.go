@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -97,6 +98,19 @@ func FuzzImport(f *testing.F) {
 		`{"request":{"messages":[{"role":"user","content":"q"}]},"response":{"choices":[{"message":{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"t","arguments":"{}"}}]}}]}}` + "\n" +
 			`{"body":{"messages":[{"role":"user","content":"q"},{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"t","arguments":"{}"}}]},{"role":"tool","tool_call_id":"c1","content":"` + strings.Repeat("row\\n", 4000) + `"}]},"response":{"status_code":200,"body":{"choices":[{"message":{"role":"assistant","content":"done"}}]}}}` + "\n",
 		"{\"request\":{\"messages\":[]},\"response\":{\"choices\":[]}}\n{\"request\":", `{"response":{"choices":[{"message":{}}]}}`, "\n\n{\"request\":{\"messages\":[{\"role\":\"user\"}]},\"response\":{\"choices\":[{\"message\":{\"role\":\"user\"}}]}}",
+		// OTel GenAI spans (issue 20): attributes holding JSON in a string or structured, span events, JSONL
+		`{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"a","startTimeUnixNano":"1","attributes":[{"key":"gen_ai.operation.name","value":{"stringValue":"chat"}},` +
+			`{"key":"gen_ai.input.messages","value":{"stringValue":"[{\"role\":\"user\",\"parts\":[{\"type\":\"text\",\"content\":\"q\\u00e9\"}]}]"}},` +
+			`{"key":"gen_ai.output.messages","value":{"stringValue":"[{\"role\":\"assistant\",\"parts\":[{\"type\":\"reasoning\",\"content\":\"r\"},{\"type\":\"text\",\"content\":\"<tool_call>{\\\"name\\\":\\\"t\\\",\\\"arguments\\\":{}}</tool_call>\"}]}]"}}]}]}]}]}`,
+		`{"resourceSpans":[{"scopeSpans":[{"spans":[{"attributes":[{"key":"gen_ai.operation.name","value":{"stringValue":"chat"}},` +
+			`{"key":"gen_ai.input.messages","value":{"arrayValue":{"values":[{"kvlistValue":{"values":[{"key":"role","value":{"stringValue":"user"}},{"key":"parts","value":{"arrayValue":{"values":[{"kvlistValue":{"values":[{"key":"type","value":{"stringValue":"text"}},{"key":"content","value":{"stringValue":"q"}}]}}]}}}]}}]}}},` +
+			`{"key":"gen_ai.output.messages","value":{"stringValue":"[{\"role\":\"assistant\",\"parts\":[{\"type\":\"tool_call\",\"id\":\"c\",\"name\":\"t\",\"arguments\":{\"a\":[1,{\"b\":null}]}}]}]"}}]}]}]}]}`,
+		`{"resourceSpans":[{"scopeSpans":[{"spans":[{"attributes":[{"key":"gen_ai.operation.name","value":{"stringValue":"chat"}}],"events":[` +
+			`{"name":"gen_ai.user.message","attributes":[{"key":"content","value":{"stringValue":"q"}}]},` +
+			`{"name":"gen_ai.choice","attributes":[{"key":"index","value":{"intValue":"0"}},{"key":"message","value":{"stringValue":"{\"content\":\"<tool_call>{\\\"name\\\":\\\"t\\\",\\\"arguments\\\":{}}</tool_call>\"}"}}]}]}]}]}]}` + "\n" +
+			`{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"b","attributes":[{"key":"gen_ai.operation.name","value":{"stringValue":"chat"}}]}]}]}]}`,
+		`{"resourceSpans":[{"scopeSpans":[{"spans":[{"attributes":[{"key":"gen_ai.operation.name","value":{"stringValue":"chat"}},{"key":"gen_ai.input.messages","value":{"stringValue":"[{\"role\":\"user\",\n\"parts\":[}]"}},{"key":"gen_ai.output.messages","value":{"stringValue":"[]"}}]}]}]}]}`,
+		`{"resourceSpans":[{"scopeSpans":[{"spans":[{"attributes":[{"key":"gen_ai.operation.name","value":{"intValue":7}},{"key":"k","value":{"kvlistValue":{"values":[{"key":"x"}]}}}]}]}]}]}`,
 		`[{"role":`, `{"messages": 5}`, `[1]`, "[{\"role\":\"user\",\n\"content\":\"x\"}}", `"x"`, "\xef\xbb\xbf[]", "[" + strings.Repeat("[", 20000),
 	} {
 		f.Add([]byte(s), int16(-1), false)
@@ -127,6 +141,7 @@ func FuzzImport(f *testing.F) {
 			if (!json.Valid(trace) && !linesValid(trace) || !utf8.Valid(trace)) && !atLineCol.MatchString(err.Error()) {
 				t.Fatalf("bad JSON or UTF-8 without its line:col: %v", err)
 			}
+			checkInside(t, trace, err)
 			return
 		}
 		if !utf8.Valid(trace) {
@@ -210,6 +225,25 @@ func FuzzImportTexts(f *testing.F) {
 		}
 	})
 }
+
+// checkInside checks that the line:col an error names, if any, lies in
+// the trace: a line it has, a column at most one past that line's end (in
+// characters, a byte that is not UTF-8 counting as one).
+func checkInside(t *testing.T, trace []byte, err error) {
+	t.Helper()
+	m := lineColRE.FindStringSubmatch(err.Error())
+	if m == nil {
+		return
+	}
+	line, _ := strconv.Atoi(m[1])
+	col, _ := strconv.Atoi(m[2])
+	lines := bytes.Split(trace, []byte("\n"))
+	if line < 1 || line > len(lines) || col < 1 || col > utf8.RuneCount(lines[line-1])+1 {
+		t.Fatalf("%v: line:col %d:%d is not in the trace (%d lines)", err, line, col, len(lines))
+	}
+}
+
+var lineColRE = regexp.MustCompile(`^t\.json:(\d+):(\d+): `)
 
 // message is a chat message as checkAnswers reads it.
 type message struct {
