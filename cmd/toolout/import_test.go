@@ -109,6 +109,28 @@ var _ = Describe("toolout import", func() {
 		Expect(filepath.Join(dir, "bad")).NotTo(BeADirectory())
 	})
 
+	It("reads OpenTelemetry GenAI spans, told from the content or named with --format, and names the line:col inside the JSON a string holds", func() {
+		out := filepath.Join(dir, "out", "o.yaml")
+		for _, format := range []string{"auto", "otel-genai"} {
+			code, stdout, stderr := invoke("", "import", "../../scenarios/regress/traces/otel-genai.json", "--format", format, "-o", out)
+			Expect(code).To(Equal(0), stderr)
+			Expect(stdout).To(HaveSuffix("o.yaml\n"))
+			data, err := os.ReadFile(out)
+			Expect(err).NotTo(HaveOccurred())
+			committed, err := os.ReadFile("../../scenarios/regress/otel-genai-at3.yaml")
+			Expect(err).NotTo(HaveOccurred())
+			Expect(string(data)).To(Equal(strings.ReplaceAll(string(committed), "otel-genai-at3.msg3.txt", "o.msg3.txt")))
+		}
+		trace := filepath.Join(dir, "spans.json")
+		Expect(os.WriteFile(trace, []byte(`{"resourceSpans": [{"scopeSpans": [{"spans": [{"attributes": [`+"\n"+
+			`{"key": "gen_ai.operation.name", "value": {"stringValue": "chat"}}, {"key": "gen_ai.output.messages", "value": {"stringValue": "[]"}},`+"\n"+
+			`{"key": "gen_ai.input.messages", "value": {"stringValue": "[{\"role\": \"user\", \"parts\": [{\"type\": \"text\", \"content\": \"\\u00e9t\\u00e9\"}}]"}}]}]}]}]}`), 0o644)).To(Succeed())
+		code, stdout, stderr := invoke("", "import", trace, "-o", out+".x.yaml")
+		Expect(code).To(Equal(2))
+		Expect(stdout).To(BeEmpty())
+		Expect(stderr).To(Equal("toolout import: " + trace + ":3:148: gen_ai.input.messages: the JSON in the string: invalid character '}' after array element\n"))
+	})
+
 	It("names each import point after its message by default", func() {
 		Expect(defaultTarget("traces/prod-2026.json", 3)).To(Equal(filepath.Join("scenarios", "regress", "prod-2026-at3.yaml")))
 		Expect(defaultTarget("x", 12)).To(Equal(filepath.Join("scenarios", "regress", "x-at12.yaml")))

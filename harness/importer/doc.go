@@ -1,11 +1,13 @@
 // Package importer turns a production trace (OpenAI-style chat messages,
-// or a log of LLM calls) into regression scenarios for the harness: a session replay and, for
+// a log of LLM calls, or OpenTelemetry GenAI spans) into regression
+// scenarios for the harness: a session replay and, for
 // leaked calls, a leaked scenario, with secrets redacted, provenance recorded
 // and the same bytes on every import. Each import point (the message cut at)
 // makes its own scenario; Cut tells which one Import will take.
 //
-// A trace comes in one of three formats (ImportOptions.Format; FormatAuto
-// tells them from the content, Anthropic first): FormatMessages, a JSON list of chat
+// A trace comes in one of four formats (ImportOptions.Format; FormatAuto
+// tells them from the content, OTel spans first, then Anthropic):
+// FormatOTelGenAI (below); FormatMessages, a JSON list of chat
 // messages, bare or under "messages"; and FormatChatCompletionsLog, an
 // OpenAI Chat Completions log in JSONL, one LLM call a line, each line
 // {"request": {"messages": [...], ...}, "response": {"choices": [{"message":
@@ -88,6 +90,65 @@
 // calls is scenarios/regress/traces/anthropic-messages.jsonl; the README
 // beside it names each sample trace's format.
 //
+// FormatOTelGenAI is OpenTelemetry GenAI spans exported as OTLP JSON: one
+// export, {"resourceSpans": [{"resource": ..., "scopeSpans": [{"scope":
+// ..., "spans": [...]}]}]}, or several, one a line, as the OTel
+// collector's file exporter writes them (blank lines skipped). Auto takes
+// a trace whose first value is an object with "resourceSpans". Attribute
+// values are OTLP AnyValues (stringValue, intValue as a string of digits
+// or a number, doubleValue, boolValue, bytesValue, arrayValue,
+// kvlistValue), one field each. An LLM call is a span whose
+// gen_ai.operation.name is chat, text_completion or generate_content;
+// invoke_agent, execute_tool and every other span are skipped, whatever
+// their nesting. The calls are ordered by startTimeUnixNano (spans that
+// start at the same nanosecond in file order) and are one conversation as
+// in a chat completions log: each call's input must extend the one before
+// it with that call's output, else it is refused at the first message that
+// differs ("chat span N" naming the calls in that order); the conversation
+// is the last input and its output. The chat spans of two traceIds are
+// refused at the first span of the second, naming both: a file imports one
+// conversation, and keeping one trace is the exporter's or jq's job.
+//
+// A call reads, as the conventions from 1.37 record it,
+// gen_ai.system_instructions (a list of parts: a first system message),
+// gen_ai.input.messages and gen_ai.output.messages (its first message, the
+// first choice, is the reply), each structured or as JSON text in a
+// stringValue; a message is {"role", "parts", "name"?, "finish_reason"?}.
+// The parts map onto chat messages:
+//
+//   - text parts are the message's text, joined by "\n";
+//   - tool_call parts ({id, name, arguments}) are its tool calls, the
+//     arguments an object written compact, keys in their order, or a
+//     string kept as it is (absent or null: {});
+//   - each tool_call_response part ({id, response}, or "result" as in the
+//     conventions' first drafts; a string as it is, other JSON compact) is
+//     a tool message of its own, in its place, so a message's index counts
+//     them (toolout import lists the candidates);
+//   - blob, uri and file parts become a placeholder text, "[image not
+//     imported]" (their modality, else their type), joined as a text part
+//     would be, and are counted in the provenance's omitted, as an
+//     Anthropic image is;
+//   - reasoning parts are not replayed, and any other part (server tool
+//     calls, compaction, a custom type: the schema allows any) neither:
+//     the provenance counts them by type ("omitted: [reasoning x1]").
+//
+// An error in JSON text that a string holds is named where it is in the
+// trace: the offset in the decoded text is mapped back through the
+// string's escapes (escapeMap). A span without those attributes is read
+// as the conventions before 1.37 record a call, as span events in time
+// order (file order for the same nanosecond): gen_ai.system.message,
+// gen_ai.user.message, gen_ai.assistant.message and gen_ai.tool.message
+// are the input, the gen_ai.choice of index 0 the reply. Those conventions
+// put the fields in the body of a log event; a span event has none, so
+// its attributes hold them: content (a string, or a list of parts whose
+// text counts), role, tool_calls ([{id, function: {name, arguments}}]) and
+// id, and a choice's index, finish_reason and message ({role?, content,
+// tool_calls}); a structured field may be JSON text in a string. Events
+// exported as log records (resourceLogs), and the gen_ai.prompt and
+// gen_ai.completion attributes of the conventions before 1.28, are not
+// read. Samples: scenarios/regress/traces/otel-genai.json (an agent's
+// three chat spans) and otel-genai-events.jsonl (the older events).
+//
 // It refuses, at the trace's line:col, what would make a scenario that fails
 // when run or replays a conversation that never happened: bad JSON (the
 // column from the byte offset, in characters), a byte that is not UTF-8, a
@@ -114,5 +175,6 @@
 // to make the same draws: the handle of the cut's stored output and the
 // number of outputs stored come from that replay, never from literals. The
 // session's byte cap is set to the importer's, so both store the same
-// results.
+// results. A call's arguments that nest deeper than 64 levels are scripted
+// raw, as written on one line: YAML's indentation grows with the depth.
 package importer

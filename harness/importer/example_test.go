@@ -1,6 +1,7 @@
 package importer_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -53,4 +54,38 @@ func ExampleImport_anthropicMessages() {
 	//   redacted: []
 	//   omitted:
 	//     - thinking x1
+}
+
+// OpenTelemetry GenAI spans exported as OTLP JSON are told from their
+// content: the chat spans of the trace are its LLM calls, their messages
+// may be JSON held in a stringValue, and the parts a scenario does not
+// replay (here a reasoning part) are counted in its provenance.
+func ExampleImport_otelGenAI() {
+	in := `[{"role": "user", "parts": [{"type": "text", "content": "What is the weather in Lisbon?"}]}]`
+	out := `[{"role": "assistant", "parts": [{"type": "reasoning", "content": "Use the tool."}, ` +
+		`{"type": "text", "content": "<tool_call>{\"name\": \"weather\", \"arguments\": {\"city\": \"Lisbon\"}}</tool_call>"}]}]`
+	attr := func(key, value string) string {
+		b, _ := json.Marshal(map[string]any{"key": key, "value": map[string]string{"stringValue": value}})
+		return string(b)
+	}
+	trace := `{"resourceSpans": [{"scopeSpans": [{"spans": [{"traceId": "5b8e", "name": "chat gpt-4.1", "attributes": [` +
+		attr("gen_ai.operation.name", "chat") + `, ` + attr("gen_ai.input.messages", in) + `, ` + attr("gen_ai.output.messages", out) + `]}]}]}]}`
+	files, err := importer.Import([]byte(trace), importer.ImportOptions{Dir: "scenarios/regress", Name: "weather", TraceName: "weather.json", At: -1})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	lines := strings.Split(string(files[0].Data), "\n")
+	start := slices.Index(lines, "source:")
+	lines = slices.DeleteFunc(lines[start:start+9], func(l string) bool { return strings.HasPrefix(l, "  sha256:") })
+	fmt.Println(strings.Join(lines, "\n"))
+	// Output:
+	// source:
+	//   trace: weather.json
+	//   messages:
+	//     - 0
+	//     - 1
+	//   redacted: []
+	//   omitted:
+	//     - reasoning x1
 }

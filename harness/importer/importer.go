@@ -417,10 +417,9 @@ func (im *importer) oversizedParts(sc *importedScenario, expect map[string]any, 
 	// native call's as the fake LLM marshals the scripted ones, a leaked
 	// call's as the agent recovers them from the (redacted) text.
 	storedArgs := m.callArgs
-	var args map[string]any
 	if m.leaked {
 		storedArgs = string(components.RecoverLeaked(im.msgs[m.callMsg].text).Calls[m.callIndex].Arguments)
-	} else if json.Unmarshal([]byte(m.callArgs), &args) == nil && args != nil {
+	} else if args := scriptedArgs(m.callArgs); args != nil {
 		b, _ := json.Marshal(args)
 		storedArgs = string(b)
 	}

@@ -4,9 +4,15 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/toolout/toolout/harness/importer"
 )
 
 // otelConversation decodes the conversation of an OTLP JSON trace of
@@ -203,3 +209,52 @@ func field(v any, key string) any {
 }
 
 func must(b []byte, _ error) []byte { return b }
+
+// FuzzOTelEmbedded puts any text, as JSON writes it in a string (with
+// escapes), in a chat span's gen_ai.input.messages and checks where an
+// error in it is named: when the text is not JSON, at the character of the
+// trace that encoding/json's offset in the decoded text stands for, found
+// by decoding prefixes of the string literal; else nowhere before it.
+func FuzzOTelEmbedded(f *testing.F) {
+	for _, s := range []string{`[{"role": "user",` + "\n" + `"parts": [}]`, `[{"role":"user","parts":[{"type":"text","content":"été \"<b>\""}]}, é]`,
+		"[\"\U0001F600\", \x01]", `{"a": "\ud83d"} x`, `[`, `[{"role": "robot", "parts": []}]`, "\xff", `[{"role":"user","parts":[]}]`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		lit, _ := json.Marshal(text) // escapes quotes, controls, <, >, &, U+2028 and bad UTF-8
+		raw := string(lit[1 : len(lit)-1])
+		head := `{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"a","attributes":[{"key":"gen_ai.operation.name","value":{"stringValue":"chat"}},` +
+			`{"key":"gen_ai.output.messages","value":{"stringValue":"[]"}},{"key":"gen_ai.input.messages","value":{"stringValue":"`
+		trace := head + raw + `"}}]}]}]}]}`
+		_, err := importer.Import([]byte(trace), importer.ImportOptions{Dir: "d", Name: "x", TraceName: "t.json", At: -1})
+		if err == nil {
+			t.Fatalf("imported a trace with no reply")
+		}
+		checkInside(t, []byte(trace), err)
+		var decoded string
+		_ = json.Unmarshal(lit, &decoded)
+		var se *json.SyntaxError
+		if !errors.As(json.Unmarshal([]byte(decoded), new(json.RawMessage)), &se) {
+			if strings.Contains(err.Error(), "the JSON in the string") {
+				t.Fatalf("valid JSON refused as JSON: %v", err)
+			}
+			return
+		}
+		d := int(se.Offset)
+		if strings.HasPrefix(se.Error(), "invalid character") && d > 0 {
+			d--
+		}
+		// The raw offset whose prefix decodes to d bytes of decoded.
+		p := 0
+		for ; p <= len(raw); p++ {
+			var prefix string
+			if json.Unmarshal([]byte(`"`+raw[:p]+`"`), &prefix) == nil && len(prefix) >= d && strings.HasPrefix(decoded, prefix) {
+				break
+			}
+		}
+		want := fmt.Sprintf("t.json:1:%d: gen_ai.input.messages: the JSON in the string: %s", utf8.RuneCountInString(head+raw[:p])+1, se.Error())
+		if err.Error() != want {
+			t.Fatalf("got  %v\nwant %s", err, want)
+		}
+	})
+}

@@ -56,8 +56,7 @@ func (im *importer) step(i int) importedStep {
 	for _, tc := range m.ToolCalls {
 		im.addTool(tc.Function.Name)
 		cs := importedCall{ID: tc.ID, Name: tc.Function.Name}
-		var args map[string]any
-		if json.Unmarshal([]byte(tc.Function.Arguments), &args) == nil && args != nil {
+		if args := scriptedArgs(tc.Function.Arguments); args != nil {
 			cs.Args = args
 		} else {
 			raw := tc.Function.Arguments
@@ -66,6 +65,35 @@ func (im *importer) step(i int) importedStep {
 		st.Respond.ToolCalls = append(st.Respond.ToolCalls, cs)
 	}
 	return st
+}
+
+// maxArgsDepth bounds the nesting of the arguments a scenario writes as
+// YAML, whose indentation grows with the depth: deeper ones are written as
+// they are, raw, on one line.
+const maxArgsDepth = 64
+
+// scriptedArgs returns a call's arguments as the object a step scripts, or
+// nil when they are not a JSON object or nest deeper than maxArgsDepth.
+func scriptedArgs(arguments string) map[string]any {
+	depth, deepest, quoted := 0, 0, false
+	for i := 0; i < len(arguments); i++ {
+		switch c := arguments[i]; {
+		case quoted && c == '\\':
+			i++
+		case c == '"':
+			quoted = !quoted
+		case !quoted && (c == '{' || c == '['):
+			depth++
+			deepest = max(deepest, depth)
+		case !quoted && (c == '}' || c == ']'):
+			depth--
+		}
+	}
+	var args map[string]any
+	if deepest > maxArgsDepth || json.Unmarshal([]byte(arguments), &args) != nil {
+		return nil
+	}
+	return args
 }
 
 // result adds tool result i to its tool's outputs, in the order the fake

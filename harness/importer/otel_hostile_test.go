@@ -1,0 +1,82 @@
+package importer_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/toolout/toolout/harness/importer"
+)
+
+// hostileOTel builds an OTel trace of about n bytes of one kind: many
+// spans that are not LLM calls around one chat span; one chat span whose
+// tool result is one huge attribute; tool-call arguments nested deep.
+func hostileOTel(n int, kind string) []byte {
+	user := `{"role": "user", "parts": [{"type": "text", "content": "q"}]}`
+	call := func(args string) string {
+		return `{"role": "assistant", "parts": [{"type": "tool_call", "id": "c1", "name": "t", "arguments": ` + args + `}]}`
+	}
+	result := func(text string) string {
+		return `{"role": "tool", "parts": [{"type": "tool_call_response", "id": "c1", "response": ` + quote(text) + `}]}`
+	}
+	answer := `{"role": "assistant", "parts": [{"type": "text", "content": "done"}]}`
+	in := "[" + user + ", " + call("{}") + ", " + result(strings.Repeat("row\n", 4000)) + "]"
+	var spans []string
+	switch kind {
+	case "spans":
+		for len(spans)*100 < n {
+			spans = append(spans, fmt.Sprintf(`{"traceId": "7f3a", "spanId": "%016x", "name": "GET /", "attributes": [{"key": "http.route", "value": {"stringValue": "/"}}]}`, len(spans)))
+		}
+	case "huge-attribute":
+		in = "[" + user + ", " + call("{}") + ", " + result(strings.Repeat("ts=1 level=INFO \"quoted\" é\n", n/30)) + "]"
+	case "nested":
+		depth := min(n/10, 9000)
+		in = "[" + user + ", " + call(strings.Repeat(`{"a":`, depth)+"1"+strings.Repeat("}", depth)) + ", " + result(strings.Repeat("row\n", 4000)) + "]"
+	}
+	spans = append(spans, chatSpan("1", "", in, "["+answer+"]"))
+	return []byte(otlp(spans...))
+}
+
+var _ = Describe("Import of hostile OTel traces", func() {
+	opts := importer.ImportOptions{Dir: "scenarios/regress", Name: "x", TraceName: "t.json", At: -1}
+
+	DescribeTable("reads them in one pass, without a panic or a deep stack",
+		func(kind string, n int) {
+			files, err := importer.Import(hostileOTel(n, kind), opts)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(string(scenarioOf(files))).To(ContainSubstring("message 2 is a"))
+		},
+		Entry("10^5 spans that are not LLM calls", "spans", 100_000*100),
+		Entry("a 10 MiB attribute, JSON in a string with escapes", "huge-attribute", 10<<20),
+		Entry("tool-call arguments nested 9000 deep", "nested", 90_000),
+	)
+
+	It("refuses JSON nested deeper than encoding/json's 10000 levels at its line:col, in the trace or in a string", func() {
+		_, err := importer.Import([]byte(`{"resourceSpans": `+strings.Repeat("[", 10_001)), opts)
+		Expect(err).To(MatchError("t.json:1:10018: invalid character '[' exceeded max depth"))
+		_, err = importer.Import([]byte(otlp(chatSpan("1", "", strings.Repeat("[", 10_001), "[]"))), opts)
+		Expect(err).To(MatchError(MatchRegexp(`^t\.json:1:\d+: gen_ai\.input\.messages: the JSON in the string: invalid character '\[' exceeded max depth$`)))
+	})
+})
+
+// BenchmarkImportOTel times Import at 1 MiB and 10 MiB on the hostile
+// OTel traces; 10 MiB should cost about ten times 1 MiB.
+func BenchmarkImportOTel(b *testing.B) {
+	for _, kind := range []string{"spans", "huge-attribute", "nested"} {
+		for _, size := range []struct {
+			name string
+			n    int
+		}{{"1MiB", 1 << 20}, {"10MiB", 10 << 20}} {
+			trace := hostileOTel(size.n, kind)
+			b.Run(kind+"/size="+size.name, func(b *testing.B) {
+				b.SetBytes(int64(len(trace)))
+				for b.Loop() {
+					_, _ = importer.Import(trace, importer.ImportOptions{Dir: "d", Name: "x", TraceName: "t.json", At: -1})
+				}
+			})
+		}
+	}
+}
