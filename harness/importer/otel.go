@@ -209,9 +209,10 @@ func (t *parsedTrace) genAIMessage(m *jnode, what string) ([]traceMessage, error
 
 // genAIParts maps a list of parts to messages that start as first: text
 // parts are its text (one a line), tool_call parts its tool calls; each
-// tool_call_response part is a tool message of its own, in its place; other
-// parts (reasoning, blob, uri, file, ...) are not replayed and are counted
-// in the message's omitted.
+// tool_call_response part is a tool message of its own, in its place; a
+// blob, uri or file part is a placeholder text, "[image not imported]"
+// (its modality, else its type); other parts (reasoning, ...) are not
+// replayed. Both are counted in the message's omitted.
 func (t *parsedTrace) genAIParts(first traceMessage, parts *jnode, what string) ([]traceMessage, error) {
 	var out []traceMessage
 	cur, texts, open := first, []string(nil), false
@@ -251,6 +252,13 @@ func (t *parsedTrace) genAIParts(first traceMessage, parts *jnode, what string) 
 				return nil, err
 			}
 			out = append(out, m)
+		case "blob", "uri", "file":
+			kind := typ // the modality when it is a known one
+			if m := p.get("modality"); m != nil && slices.Contains([]string{"image", "video", "audio", "document"}, m.text) {
+				kind = m.text
+			}
+			texts = append(texts, "["+kind+" not imported]")
+			cur.omitted, open = append(cur.omitted, kind), true
 		default:
 			cur.omitted, open = append(cur.omitted, typ), true
 		}

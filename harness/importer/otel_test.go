@@ -115,7 +115,7 @@ var _ = Describe("Import of OpenTelemetry GenAI spans", func() {
 		Expect(sc).To(ContainSubstring("system: You are the on-call assistant.\n"))
 		Expect(sc).To(ContainSubstring("text: Looking.\n"))
 		Expect(sc).To(ContainSubstring("job: export\n            lines: 200\n"))
-		Expect(sc).To(ContainSubstring("  omitted:\n    - 'reasoning: 1 part not replayed (message 2)'\n"))
+		Expect(sc).To(ContainSubstring("  omitted:\n    - reasoning x1\n"))
 		Expect(sc).To(ContainSubstring("final: Batch 7 retried 40 times."))
 		again, err := importer.Import([]byte(two), opts(importer.FormatOTelGenAI))
 		Expect(err).NotTo(HaveOccurred())
@@ -154,7 +154,7 @@ var _ = Describe("Import of OpenTelemetry GenAI spans", func() {
 
 	It("maps each part: text lines, tool calls with object or string arguments, each tool_call_response a tool message, other parts counted as not replayed", func() {
 		asked := `{"role": "user", "parts": [{"type": "text", "content": "Compare these."}, {"type": "blob", "modality": "image", "content": "iVBORw0K"}, ` +
-			`{"type": "uri", "modality": "image", "uri": "https://x/y.png"}]}`
+			`{"type": "uri", "modality": "picture", "uri": "https://x/y.png"}]}`
 		calls := `{"role": "assistant", "parts": [{"type": "tool_call", "id": "a", "name": "t", "arguments": "{\"n\": 1}"}, ` +
 			`{"type": "tool_call", "id": "b", "name": "t", "arguments": null}]}`
 		results := `{"role": "tool", "parts": [{"type": "tool_call_response", "id": "a", "response": {"rows": [1, 2]}}, ` +
@@ -165,9 +165,9 @@ var _ = Describe("Import of OpenTelemetry GenAI spans", func() {
 		sc := string(scenarioOf(files))
 		Expect(sc).To(ContainSubstring("message 3 is a 15500-byte result of t"))
 		Expect(sc).To(ContainSubstring("- id: a\n          name: t\n          args:\n            \"n\": 1\n        - id: b\n          name: t\n"))
-		Expect(sc).To(ContainSubstring("user: Compare these.\n"))
+		Expect(sc).To(ContainSubstring("user: |-\n    Compare these.\n    [image not imported]\n    [uri not imported]\n"))
 		Expect(sc).To(ContainSubstring(`- '{"rows":[1,2]}'`))
-		Expect(sc).To(ContainSubstring("  omitted:\n    - 'blob: 1 part not replayed (message 0)'\n    - 'uri: 1 part not replayed (message 0)'\n"))
+		Expect(sc).To(ContainSubstring("  omitted:\n    - image x1\n    - uri x1\n"))
 	})
 
 	It("reads the per-message span events of the conventions before 1.37 as it reads the attributes", func() {
@@ -195,7 +195,7 @@ var _ = Describe("Import of OpenTelemetry GenAI spans", func() {
 		want, err := importer.Import([]byte(two), opts(""))
 		Expect(err).NotTo(HaveOccurred())
 		// The same scenario, but for the reasoning part, which the events do not record.
-		noReasoning := strings.Replace(string(scenarioOf(want)), "  omitted:\n    - 'reasoning: 1 part not replayed (message 2)'\n", "", 1)
+		noReasoning := strings.Replace(string(scenarioOf(want)), "  omitted:\n    - reasoning x1\n", "", 1)
 		Expect(string(scenarioOf(files))).To(Equal(strings.Replace(noReasoning, sha(two), sha(trace), 1)))
 	})
 
