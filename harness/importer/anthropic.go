@@ -242,13 +242,31 @@ func (t *parsedTrace) anthExtends(prev, c *anthCall) error {
 			if i == len(prev.req) {
 				from = "reply"
 			}
-			return t.errorf(c.req[i].at, "%s differs from line %d's %s: each call's request extends the one before it", c.req[i].path, prev.line, from)
+			at, where := differsAt(m, c.req[i])
+			return t.errorf(at, "%s differs from line %d's %s: each call's request extends the one before it", where, prev.line, from)
 		}
 		if len(m.omitted) > len(c.req[i].omitted) {
 			c.req[i].omitted = m.omitted
 		}
 	}
 	return nil
+}
+
+// differsAt returns where b, which says something else than a, differs:
+// the offset and JSON path of its role, its tool_use_id or its content,
+// when it has that member, else of b itself.
+func differsAt(a, b traceMessage) (int, string) {
+	field := "content"
+	switch {
+	case a.Role != b.Role:
+		field = "role"
+	case a.ToolCallID != b.ToolCallID:
+		field = "tool_use_id"
+	}
+	if at := child(b.raw, field); at >= 0 {
+		return b.at + at, b.path + "." + field
+	}
+	return b.at, b.path
 }
 
 // sameAnth tells whether a and b say the same: role, text, tool_use_id,

@@ -40,7 +40,8 @@
 // request must extend the one before it and that call's reply (the same
 // role, text, tool calls and tool_use_id; tool inputs compared as JSON,
 // since a client decodes a reply's input and encodes it again), else it is
-// refused at the first message that differs; the conversation is the last
+// refused at the first message that differs (at its role, tool_use_id or
+// content, whichever differs first); the conversation is the last
 // request and its reply. Keys are matched as encoding/json matches them.
 // The content blocks map onto chat messages:
 //
