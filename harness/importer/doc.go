@@ -1,28 +1,30 @@
 // Package importer turns a production trace (OpenAI-style chat messages,
 // a log of LLM calls, or OpenTelemetry GenAI spans) into regression
-// scenarios for the harness: a session replay and, for
-// leaked calls, a leaked scenario, with secrets redacted, provenance recorded
-// and the same bytes on every import. Each import point (the message cut at)
-// makes its own scenario; Cut tells which one Import will take.
+// scenarios for the harness: a session replay and, for leaked calls, a
+// leaked scenario, with secrets redacted, provenance recorded and the same
+// bytes on every import. Each import point (the message cut at) makes its
+// own scenario; Cut tells which one Import will take.
 //
 // A trace comes in one of four formats (ImportOptions.Format; FormatAuto
 // tells them from the content, OTel spans first, then Anthropic):
-// FormatOTelGenAI (below); FormatMessages, a JSON list of chat
-// messages, bare or under "messages"; and FormatChatCompletionsLog, an
+// FormatOTelGenAI (below); FormatAnthropicMessages (below);
+// FormatMessages, a JSON list of chat messages, bare or under "messages";
+// and FormatChatCompletionsLog, an
 // OpenAI Chat Completions log in JSONL, one LLM call a line, each line
 // {"request": {"messages": [...], ...}, "response": {"choices": [{"message":
 // {...}}], ...}} (the request may be under "body" instead, and the response
 // wrapped as {"status_code": ..., "body": {...}}, as in the Batch API; blank
-// lines are skipped; only choices[0] counts). Auto takes a trace whose first
-// value is an object with "request" or "response" and no "messages" for a
-// log. The calls of a log are one conversation: each request must start
+// lines are skipped; only choices[0] counts). Auto takes a trace that is
+// not an Anthropic log and whose first value is an object with "request"
+// or "response" and no "messages" for a chat completions log. The calls
+// of a log are one conversation: each request must start
 // with the one before it and that call's reply (the same role, content
 // text, tool calls and tool_call_id), else the log is refused at the first
 // message that differs; the conversation is the last request's messages
 // then its reply, and a message's index is its place in it. Everything
 // after the reading (pairing, replay, redaction, provenance) is the same
-// for both; errors name the log's line:col. A sample log of three calls is
-// scenarios/regress/traces/chat-completions-log.jsonl.
+// for every format; errors name the log's line:col. A sample log of three
+// calls is scenarios/regress/traces/chat-completions-log.jsonl.
 //
 // FormatAnthropicMessages is a log of Anthropic Messages API calls,
 // {"request": {"model", "system", "messages", "tools", ...}, "response":
