@@ -24,11 +24,10 @@ func isAnthropicLog(data []byte) bool {
 	if call == nil || child(call, "messages") >= 0 {
 		return false
 	}
-	if at := child(call, "response"); at >= 0 && call[at] == '{' {
-		resp := call[at:]
+	if resp := objectAt(call, "response"); resp != nil {
 		if child(resp, "type") < 0 && child(resp, "choices") < 0 && child(resp, "content") < 0 {
-			if b := child(resp, "body"); b >= 0 && resp[b] == '{' {
-				resp = resp[b:]
+			if body := objectAt(resp, "body"); body != nil {
+				resp = body
 			}
 		}
 		if typ, ok := stringAt(resp, "type"); ok {
@@ -41,10 +40,19 @@ func isAnthropicLog(data []byte) bool {
 			return true
 		}
 	}
-	if at := child(call, "request"); at >= 0 && call[at] == '{' {
-		return child(call[at:], "system") >= 0
+	if req := objectAt(call, "request"); req != nil {
+		return child(req, "system") >= 0
 	}
 	return false
+}
+
+// objectAt returns v from its member name on, if that is an object; nil
+// if not, or if v ends after the name (child then returns len(v)).
+func objectAt(v []byte, name string) []byte {
+	if at := child(v, name); at >= 0 && at < len(v) && v[at] == '{' {
+		return v[at:]
+	}
+	return nil
 }
 
 // firstCall returns data from its first value, an object, or from the
@@ -65,7 +73,7 @@ func firstCall(data []byte) []byte {
 // stringAt returns the string member name of the object v, if it is one.
 func stringAt(v []byte, name string) (string, bool) {
 	at := child(v, name)
-	if at < 0 || v[at] != '"' {
+	if at < 0 || at >= len(v) || v[at] != '"' {
 		return "", false
 	}
 	var s string

@@ -56,13 +56,16 @@ func anthSeeds() []string {
 		call(`[`+strings.TrimSuffix(strings.Repeat(`{"type":"text","text":"x"},`, 10000), ",")+`]`, user),
 		"{\"request\":{\"messages\":[{\"role\":\"user\",\"content\":\"caf\xe9\"}]},\"response\":{\"type\":\"message\",\"content\":[]}}",
 		"\n\n" + call(leak, user) + "\n\n",
+		`{"response": {"type"`, `[{"request"`, // cut after a key (a panic of the detection, found by FuzzImport)
 		`[]`, `[1]`, `{"request":{},"response":{"type":"message"}}`, "{\n", `{"request":{"messages":[]},"response":{"type":"message","content":"hi"}}`,
 	}
 }
 
 // FuzzImportAnthropic checks the importer on any bytes read as an
 // Anthropic Messages log (--format anthropic-messages):
-//   - it never panics, and two imports give the same files or error;
+//   - it never panics, and two imports give the same files or error; nor
+//     does an import that tells the format from the content (FormatAuto),
+//     whose error is positioned too;
 //   - an error is one line, naming the trace and either a line:col inside
 //     the input (its line one of the input's lines, its column at most one
 //     past that line's last character) or a trace-wide problem; bad JSON
@@ -87,6 +90,9 @@ func FuzzImportAnthropic(f *testing.F) {
 		again, err2 := importer.Import(trace, opts)
 		if fmt.Sprint(err) != fmt.Sprint(err2) || !reflect.DeepEqual(files, again) {
 			t.Fatalf("two imports differ: %v / %v", err, err2)
+		}
+		if _, auto := importer.Import(trace, importer.ImportOptions{Dir: "d", Name: "fz", TraceName: "t.jsonl", At: int(at)}); auto != nil {
+			checkAnthError(t, trace, auto.Error()) // the detection, then any format's reader
 		}
 		if err != nil {
 			checkAnthError(t, trace, err.Error())

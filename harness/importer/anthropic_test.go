@@ -234,6 +234,10 @@ var _ = Describe("Import of an Anthropic Messages log", func() {
 		Entry("an empty list", `[]`, importer.FormatMessages),
 		Entry("bad JSON after a top-level system", `{"request": {"system": `, anth),
 		Entry("bad JSON before any fact", `{"request": {"messages": [`, importer.FormatChatCompletionsLog),
+		Entry("cut after a key: request", `{"request"`, importer.FormatChatCompletionsLog),
+		Entry("cut after a key: response", `{"response"`, importer.FormatChatCompletionsLog),
+		Entry("cut after a key: response.type", `{"response": {"type"`, importer.FormatChatCompletionsLog),
+		Entry("cut after a key: response.body", `{"response": {"body"`, importer.FormatChatCompletionsLog),
 	)
 
 	It("reads a reply of 10^5 blocks and a request of 10^4 tool results, as the benchmark does (linear: see BenchmarkImportAnthropicAdversarial)", func() {
