@@ -3,6 +3,7 @@ package importer
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"slices"
 
@@ -230,6 +231,13 @@ func (t *parsedTrace) anthCall(s span) (*anthCall, error) {
 		if c.req, err = t.anthMessage(k, m, c.req); err != nil {
 			return nil, err
 		}
+	}
+	if n := len(msgs); n > 0 && c.req[len(c.req)-1].Role == "assistant" {
+		// The reply continues the prefill: replaying them as two turns
+		// would script a conversation that did not happen.
+		last := msgs[n-1]
+		return nil, t.fieldErr(last.at, last.data, fmt.Sprintf("request.messages[%d]", n-1), []any{"role"},
+			"the request ends with an assistant message, a prefill its reply continues: a log replays whole turns")
 	}
 	c.reply, err = t.anthReply(resp)
 	return c, err

@@ -56,7 +56,8 @@ func anthSeeds() []string {
 		call(`[`+strings.TrimSuffix(strings.Repeat(`{"type":"text","text":"x"},`, 10000), ",")+`]`, user),
 		"{\"request\":{\"messages\":[{\"role\":\"user\",\"content\":\"caf\xe9\"}]},\"response\":{\"type\":\"message\",\"content\":[]}}",
 		"\n\n" + call(leak, user) + "\n\n",
-		`{"response": {"type"`, `[{"request"`, // cut after a key (a panic of the detection, found by FuzzImport)
+		call(leak, user, `{"role":"assistant","content":"The cause is"}`), // a prefill: refused
+		`{"response": {"type"`, `[{"request"`,                             // cut after a key (a panic of the detection, found by FuzzImport)
 		`[]`, `[1]`, `{"request":{},"response":{"type":"message"}}`, "{\n", `{"request":{"messages":[]},"response":{"type":"message","content":"hi"}}`,
 	}
 }

@@ -199,6 +199,8 @@ var _ = Describe("Import of an Anthropic Messages log", func() {
 			"\n \n"),
 		Entry("deep", `t.jsonl:1:50247: invalid character '{' exceeded max depth`,
 			ablk(`{"type": "tool_use", "id": "a", "name": "n", "input": `+strings.Repeat(`{"a":`, 10001)+`1`+strings.Repeat(`}`, 10001)+`}`)),
+		Entry("a prefill", `t.jsonl:1:140: request.messages[1].role: the request ends with an assistant message, a prefill its reply continues: a log replays whole turns`,
+			anthCall("", done, user, `{"role": "assistant", "content": "The cause is"}`)),
 		Entry("changed message", `t.jsonl:2:105: request.messages[0].content differs from line 1's request: each call's request extends the one before it`,
 			ok, anthCall("", done, `{"role": "user", "content": "Why is checkout fast?"}`, use, result)),
 		Entry("no reply", `t.jsonl:2:160: request.messages[1].content[0] differs from line 1's reply: each call's request extends the one before it`,

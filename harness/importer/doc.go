@@ -89,7 +89,9 @@
 // Errors name the JSON path in the call as well as the line:col, e.g.
 // "t.jsonl:3:120: request.messages[2].content[0].tool_use_id: \"toolu_9\"
 // answers no tool_use of an earlier assistant message". A response whose
-// type is not "message" (a failed call) is refused. A sample log of three
+// type is not "message" (a failed call) is refused, and so is a request
+// that ends with an assistant message (a prefill, which its reply
+// continues: two turns in the scenario for one of the model's). A sample log of three
 // calls is scenarios/regress/traces/anthropic-messages.jsonl; the README
 // beside it names each sample trace's format.
 //
