@@ -98,19 +98,6 @@ func FuzzImport(f *testing.F) {
 		`{"request":{"messages":[{"role":"user","content":"q"}]},"response":{"choices":[{"message":{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"t","arguments":"{}"}}]}}]}}` + "\n" +
 			`{"body":{"messages":[{"role":"user","content":"q"},{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"t","arguments":"{}"}}]},{"role":"tool","tool_call_id":"c1","content":"` + strings.Repeat("row\\n", 4000) + `"}]},"response":{"status_code":200,"body":{"choices":[{"message":{"role":"assistant","content":"done"}}]}}}` + "\n",
 		"{\"request\":{\"messages\":[]},\"response\":{\"choices\":[]}}\n{\"request\":", `{"response":{"choices":[{"message":{}}]}}`, "\n\n{\"request\":{\"messages\":[{\"role\":\"user\"}]},\"response\":{\"choices\":[{\"message\":{\"role\":\"user\"}}]}}",
-		// OTel GenAI spans (issue 20): attributes holding JSON in a string or structured, span events, JSONL
-		`{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"a","startTimeUnixNano":"1","attributes":[{"key":"gen_ai.operation.name","value":{"stringValue":"chat"}},` +
-			`{"key":"gen_ai.input.messages","value":{"stringValue":"[{\"role\":\"user\",\"parts\":[{\"type\":\"text\",\"content\":\"q\\u00e9\"}]}]"}},` +
-			`{"key":"gen_ai.output.messages","value":{"stringValue":"[{\"role\":\"assistant\",\"parts\":[{\"type\":\"reasoning\",\"content\":\"r\"},{\"type\":\"text\",\"content\":\"<tool_call>{\\\"name\\\":\\\"t\\\",\\\"arguments\\\":{}}</tool_call>\"}]}]"}}]}]}]}]}`,
-		`{"resourceSpans":[{"scopeSpans":[{"spans":[{"attributes":[{"key":"gen_ai.operation.name","value":{"stringValue":"chat"}},` +
-			`{"key":"gen_ai.input.messages","value":{"arrayValue":{"values":[{"kvlistValue":{"values":[{"key":"role","value":{"stringValue":"user"}},{"key":"parts","value":{"arrayValue":{"values":[{"kvlistValue":{"values":[{"key":"type","value":{"stringValue":"text"}},{"key":"content","value":{"stringValue":"q"}}]}}]}}}]}}]}}},` +
-			`{"key":"gen_ai.output.messages","value":{"stringValue":"[{\"role\":\"assistant\",\"parts\":[{\"type\":\"tool_call\",\"id\":\"c\",\"name\":\"t\",\"arguments\":{\"a\":[1,{\"b\":null}]}}]}]"}}]}]}]}]}`,
-		`{"resourceSpans":[{"scopeSpans":[{"spans":[{"attributes":[{"key":"gen_ai.operation.name","value":{"stringValue":"chat"}}],"events":[` +
-			`{"name":"gen_ai.user.message","attributes":[{"key":"content","value":{"stringValue":"q"}}]},` +
-			`{"name":"gen_ai.choice","attributes":[{"key":"index","value":{"intValue":"0"}},{"key":"message","value":{"stringValue":"{\"content\":\"<tool_call>{\\\"name\\\":\\\"t\\\",\\\"arguments\\\":{}}</tool_call>\"}"}}]}]}]}]}]}` + "\n" +
-			`{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"b","attributes":[{"key":"gen_ai.operation.name","value":{"stringValue":"chat"}}]}]}]}]}`,
-		`{"resourceSpans":[{"scopeSpans":[{"spans":[{"attributes":[{"key":"gen_ai.operation.name","value":{"stringValue":"chat"}},{"key":"gen_ai.input.messages","value":{"stringValue":"[{\"role\":\"user\",\n\"parts\":[}]"}},{"key":"gen_ai.output.messages","value":{"stringValue":"[]"}}]}]}]}]}`,
-		`{"resourceSpans":[{"scopeSpans":[{"spans":[{"attributes":[{"key":"gen_ai.operation.name","value":{"intValue":7}},{"key":"k","value":{"kvlistValue":{"values":[{"key":"x"}]}}}]}]}]}]}`,
 		`[{"role":`, `{"messages": 5}`, `[1]`, "[{\"role\":\"user\",\n\"content\":\"x\"}}", `"x"`, "\xef\xbb\xbf[]", "[" + strings.Repeat("[", 20000),
 	} {
 		f.Add([]byte(s), int16(-1), false)
@@ -124,6 +111,9 @@ func FuzzImport(f *testing.F) {
 		f.Add([]byte(s), int16(3), false)
 	}
 	for _, s := range wronglyAccepted {
+		f.Add([]byte(s), int16(-1), false)
+	}
+	for _, s := range otelSeeds {
 		f.Add([]byte(s), int16(-1), false)
 	}
 	reg := components.Default()

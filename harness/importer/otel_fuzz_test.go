@@ -258,3 +258,28 @@ func FuzzOTelEmbedded(f *testing.F) {
 		}
 	})
 }
+
+// otelSeeds are FuzzImport's seeds of OTel GenAI spans (issue 20), besides
+// the committed samples: attributes holding JSON in a string or
+// structured, span events, JSONL, errors in a string's JSON, and tool-call
+// arguments nested deeper than a scenario scripts them (their YAML grew
+// with the square of the depth: 81 MB for 9000 levels).
+var otelSeeds = []string{
+	`{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"a","startTimeUnixNano":"1","attributes":[{"key":"gen_ai.operation.name","value":{"stringValue":"chat"}},` +
+		`{"key":"gen_ai.input.messages","value":{"stringValue":"[{\"role\":\"user\",\"parts\":[{\"type\":\"text\",\"content\":\"q\\u00e9\"}]}]"}},` +
+		`{"key":"gen_ai.output.messages","value":{"stringValue":"[{\"role\":\"assistant\",\"parts\":[{\"type\":\"reasoning\",\"content\":\"r\"},{\"type\":\"text\",\"content\":\"<tool_call>{\\\"name\\\":\\\"t\\\",\\\"arguments\\\":{}}</tool_call>\"}]}]"}}]}]}]}]}`,
+	`{"resourceSpans":[{"scopeSpans":[{"spans":[{"attributes":[{"key":"gen_ai.operation.name","value":{"stringValue":"chat"}},` +
+		`{"key":"gen_ai.input.messages","value":{"arrayValue":{"values":[{"kvlistValue":{"values":[{"key":"role","value":{"stringValue":"user"}},{"key":"parts","value":{"arrayValue":{"values":[{"kvlistValue":{"values":[{"key":"type","value":{"stringValue":"text"}},{"key":"content","value":{"stringValue":"q"}}]}}]}}}]}}]}}},` +
+		`{"key":"gen_ai.output.messages","value":{"stringValue":"[{\"role\":\"assistant\",\"parts\":[{\"type\":\"tool_call\",\"id\":\"c\",\"name\":\"t\",\"arguments\":{\"a\":[1,{\"b\":null}]}}]}]"}}]}]}]}]}`,
+	`{"resourceSpans":[{"scopeSpans":[{"spans":[{"attributes":[{"key":"gen_ai.operation.name","value":{"stringValue":"chat"}}],"events":[` +
+		`{"name":"gen_ai.user.message","attributes":[{"key":"content","value":{"stringValue":"q"}}]},` +
+		`{"name":"gen_ai.choice","attributes":[{"key":"index","value":{"intValue":"0"}},{"key":"message","value":{"stringValue":"{\"content\":\"<tool_call>{\\\"name\\\":\\\"t\\\",\\\"arguments\\\":{}}</tool_call>\"}"}}]}]}]}]}]}` + "\n" +
+		`{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"b","attributes":[{"key":"gen_ai.operation.name","value":{"stringValue":"chat"}}]}]}]}]}`,
+	`{"resourceSpans":[{"scopeSpans":[{"spans":[{"attributes":[{"key":"gen_ai.operation.name","value":{"stringValue":"chat"}},{"key":"gen_ai.input.messages","value":{"stringValue":"[{\"role\":\"user\",\n\"parts\":[}]"}},{"key":"gen_ai.output.messages","value":{"stringValue":"[]"}}]}]}]}]}`,
+	`{"resourceSpans":[{"scopeSpans":[{"spans":[{"attributes":[{"key":"gen_ai.operation.name","value":{"intValue":7}},{"key":"k","value":{"kvlistValue":{"values":[{"key":"x"}]}}}]}]}]}]}`,
+	`{"resourceSpans":[{"scopeSpans":[{"spans":[{"attributes":[{"key":"gen_ai.operation.name","value":{"stringValue":"chat"}},` +
+		`{"key":"gen_ai.input.messages","value":{"stringValue":"[{\"role\":\"user\",\"parts\":[{\"type\":\"text\",\"content\":\"q\"}]},` +
+		`{\"role\":\"assistant\",\"parts\":[{\"type\":\"tool_call\",\"id\":\"c\",\"name\":\"t\",\"arguments\":` + strings.Repeat(`{\"a\":`, 100) + `1` + strings.Repeat(`}`, 100) + `}]},` +
+		`{\"role\":\"tool\",\"parts\":[{\"type\":\"tool_call_response\",\"id\":\"c\",\"response\":\"` + strings.Repeat(`row\\n`, 4000) + `\"}]}]"}},` +
+		`{"key":"gen_ai.output.messages","value":{"stringValue":"[{\"role\":\"assistant\",\"parts\":[{\"type\":\"text\",\"content\":\"done\"}]}]"}}]}]}]}]}`,
+}
