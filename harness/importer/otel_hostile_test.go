@@ -63,9 +63,10 @@ var _ = Describe("Import of hostile OTel traces", func() {
 })
 
 // BenchmarkImportOTel times Import at 1 MiB and 10 MiB on the hostile
-// OTel traces; 10 MiB should cost about ten times 1 MiB.
+// OTel traces (10 MiB should cost about ten times 1 MiB at most), and on
+// arguments nested 9000 deep.
 func BenchmarkImportOTel(b *testing.B) {
-	for _, kind := range []string{"spans", "huge-attribute", "nested"} {
+	for _, kind := range []string{"spans", "huge-attribute"} {
 		for _, size := range []struct {
 			name string
 			n    int
@@ -79,4 +80,11 @@ func BenchmarkImportOTel(b *testing.B) {
 			})
 		}
 	}
+	trace := hostileOTel(90_000, "nested")
+	b.Run("nested/depth=9000", func(b *testing.B) {
+		b.SetBytes(int64(len(trace)))
+		for b.Loop() {
+			_, _ = importer.Import(trace, importer.ImportOptions{Dir: "d", Name: "x", TraceName: "t.json", At: -1})
+		}
+	})
 }
