@@ -98,8 +98,10 @@
 // FormatOTelGenAI is OpenTelemetry GenAI spans exported as OTLP JSON: one
 // export, {"resourceSpans": [{"resource": ..., "scopeSpans": [{"scope":
 // ..., "spans": [...]}]}]}, or several, one a line, as the OTel
-// collector's file exporter writes them (blank lines skipped). Auto takes
-// a trace whose first value is an object with "resourceSpans". Attribute
+// collector's file exporter writes them (blank lines skipped; a line may
+// be an export of logs, {"resourceLogs": ...}, whose GenAI events are
+// read). Auto takes a trace whose first value is an object with
+// "resourceSpans" or "resourceLogs". Attribute
 // values are OTLP AnyValues (stringValue, intValue as a string of digits
 // or a number, doubleValue, boolValue, bytesValue, arrayValue,
 // kvlistValue), one field each. An LLM call is a span whose
@@ -140,17 +142,22 @@
 // An error in JSON text that a string holds is named where it is in the
 // trace: the offset in the decoded text is mapped back through the
 // string's escapes (escapeMap). A span without those attributes is read
-// as the conventions before 1.37 record a call, as span events in time
-// order (file order for the same nanosecond): gen_ai.system.message,
-// gen_ai.user.message, gen_ai.assistant.message and gen_ai.tool.message
-// are the input, the gen_ai.choice of index 0 the reply. Those conventions
-// put the fields in the body of a log event; a span event has none, so
-// its attributes hold them: content (a string, or a list of parts whose
-// text counts), role, tool_calls ([{id, function: {name, arguments}}]) and
-// id, and a choice's index, finish_reason and message ({role?, content,
-// tool_calls}); a structured field may be JSON text in a string. Events
-// exported as log records (resourceLogs), and the gen_ai.prompt and
-// gen_ai.completion attributes of the conventions before 1.28, are not
+// as the conventions before 1.37 record a call, as events in time order
+// (file order for the same nanosecond, span events before log records):
+// gen_ai.system.message, gen_ai.user.message, gen_ai.assistant.message and
+// gen_ai.tool.message are the input, the gen_ai.choice of index 0 the
+// reply. Those conventions put the fields in the event's body: content (a
+// string, or a list of parts whose text counts), role, tool_calls ([{id,
+// function: {name, arguments}}]) and id, and a choice's index,
+// finish_reason and message ({role?, content, tool_calls}). The events
+// are read as span events, whose attributes hold the fields (a span event
+// has no body), or one attribute, gen_ai.event.content, holds them all as
+// JSON (as Azure's SDKs write them); and as log records (resourceLogs,
+// their name in eventName or the attribute event.name) with the fields
+// in their body, given to the span their spanId names (a GenAI record
+// whose spanId names no span of the file is refused at the record). A
+// structured field may be JSON text in a string. The gen_ai.prompt and
+// gen_ai.completion attributes of the conventions before 1.28 are not
 // read. Samples: scenarios/regress/traces/otel-genai.json (an agent's
 // three chat spans) and otel-genai-events.jsonl (the older events).
 //

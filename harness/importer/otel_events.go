@@ -11,56 +11,58 @@ import (
 // it: an event per input message (gen_ai.system.message,
 // gen_ai.user.message, gen_ai.assistant.message, gen_ai.tool.message) and a
 // gen_ai.choice event per reply, in time order (events at the same
-// nanosecond in file order). Those conventions specify the fields as the
-// event's body; a span event has no body, so they are its attributes:
-// content, role, tool_calls and id, and for a choice index, finish_reason
-// and message ({content, role, tool_calls}). A structured field may be
-// written as a string that holds its JSON. Only the choice of index 0 (or
-// without an index) is the reply; other events of the span are ignored.
+// nanosecond in file order, span events before log records). Those
+// conventions put the fields in the event's body: content, role,
+// tool_calls and id, and for a choice index, finish_reason and message
+// ({content, role, tool_calls}). A log record (resourceLogs) has a body; a
+// span event has none, so its attributes hold the fields, or one attribute,
+// gen_ai.event.content, holds them all as JSON (as Azure's SDKs write it).
+// A structured field may be written as a string that holds its JSON. Only
+// the choice of index 0 (or without an index) is the reply; other events
+// of the span are ignored.
 func (t *parsedTrace) otelEvents(s *otelSpan, c *chatCall) error {
 	evs := slices.Clone(s.events)
 	slices.SortStableFunc(evs, func(a, b otelEvent) int { return cmp.Compare(a.time, b.time) })
 	c.list = s.eventsAt
 	replied := false
-	for i, e := range evs {
+	for _, e := range evs {
+		role, isMessage := eventRoles[e.name]
+		if !isMessage && (e.name != eventChoice || replied) {
+			continue
+		}
 		what := fmt.Sprintf("%s: event %s", c.label, e.name)
-		if role, ok := eventRoles[e.name]; ok {
-			m, err := t.eventMessage(e.n, e.attrs, role, what)
+		fields, err := t.eventBody(e, what)
+		if err != nil {
+			return err
+		}
+		if isMessage {
+			m, err := t.eventFields(e.n, fields, role, what, true)
 			if err != nil {
 				return err
 			}
 			c.req = append(c.req, m)
 			continue
 		}
-		if e.name != eventChoice || replied {
+		if idx := fields["index"]; idx != nil && idx.text != "0" {
 			continue
 		}
-		if idx := e.attrs["index"]; idx != nil {
-			v, err := t.anyValue(idx, what+": index")
-			if err != nil {
+		msg := fields["message"]
+		if msg == nil {
+			return t.errorf(e.n.at, "%s: no \"message\": want the reply", what)
+		}
+		if msg.kind == '"' {
+			if msg, err = t.embedded(msg, what+": message"); err != nil {
 				return err
 			}
-			if v.text != "0" {
-				continue
-			}
 		}
-		msg := e.attrs["message"]
-		if msg == nil {
-			return t.errorf(evs[i].n.at, "%s: no \"message\" attribute: want the reply", what)
+		if msg.kind != '{' {
+			return t.errorf(msg.at, "%s: message: want an object, got %s", what, jsonKind(msg.kind))
 		}
-		body, err := t.jsonAttr(msg, what+": message", '{')
+		m, err := t.eventFields(msg, members(msg), "assistant", what+": message", false)
 		if err != nil {
 			return err
 		}
-		fields := map[string]*jnode{}
-		for k, key := range body.keys {
-			fields[key] = body.kids[k]
-		}
-		m, err := t.eventFields(body, fields, "assistant", what+": message", false)
-		if err != nil {
-			return err
-		}
-		if err := t.setReply(c, []traceMessage{m}, body.at, what+": message"); err != nil {
+		if err := t.setReply(c, []traceMessage{m}, msg.at, what+": message"); err != nil {
 			return err
 		}
 		replied = true
@@ -72,22 +74,40 @@ func (t *parsedTrace) otelEvents(s *otelSpan, c *chatCall) error {
 	return nil
 }
 
-// eventMessage reads a message event whose fields are attributes
-// (AnyValue nodes).
-func (t *parsedTrace) eventMessage(n *jnode, attrs map[string]*jnode, role, what string) (traceMessage, error) {
-	fields := map[string]*jnode{}
-	for _, key := range []string{"role", "content", "tool_calls", "id"} {
-		v := attrs[key]
-		if v == nil {
-			continue
-		}
-		conv, err := t.anyValue(v, what+": "+key)
+// eventFieldNames are the fields of an event's body the reader takes.
+var eventFieldNames = []string{"role", "content", "tool_calls", "id", "index", "finish_reason", "message"}
+
+// eventBody returns an event's fields: the members of its
+// gen_ai.event.content JSON, or its attributes (a log record's body's
+// members), converted from AnyValues.
+func (t *parsedTrace) eventBody(e otelEvent, what string) (map[string]*jnode, error) {
+	if content := e.attrs["gen_ai.event.content"]; content != nil {
+		body, err := t.jsonAttr(content, what+": gen_ai.event.content", '{')
 		if err != nil {
-			return traceMessage{}, err
+			return nil, err
 		}
-		fields[key] = conv
+		return members(body), nil
 	}
-	return t.eventFields(n, fields, role, what, true)
+	fields := map[string]*jnode{}
+	for _, key := range eventFieldNames {
+		if v := e.attrs[key]; v != nil {
+			conv, err := t.anyValue(v, what+": "+key)
+			if err != nil {
+				return nil, err
+			}
+			fields[key] = conv
+		}
+	}
+	return fields, nil
+}
+
+// members maps an object's keys to their values (the last of a repeated key).
+func members(obj *jnode) map[string]*jnode {
+	out := map[string]*jnode{}
+	for i, key := range obj.keys {
+		out[key] = obj.kids[i]
+	}
+	return out
 }
 
 // eventFields maps an event's fields (JSON values) to a message of role,

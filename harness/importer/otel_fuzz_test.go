@@ -36,7 +36,24 @@ func otelConversation(trace []byte) []message {
 	}
 	var last map[string]any
 	var lastStart uint64
+	logs := map[string][]any{} // GenAI log records by spanId, as events with their fields
 	for _, doc := range docs {
+		for _, rl := range items(doc["resourceLogs"]) {
+			for _, sl := range items(field(rl, "scopeLogs")) {
+				for _, r := range items(field(sl, "logRecords")) {
+					name, _ := field(r, "eventName").(string)
+					if name == "" {
+						name, _ = otelAttrs(field(r, "attributes"))["event.name"].(string)
+					}
+					id, _ := field(r, "spanId").(string)
+					time := field(r, "timeUnixNano")
+					if time == nil || time == "0" {
+						time = field(r, "observedTimeUnixNano")
+					}
+					logs[id] = append(logs[id], map[string]any{"name": name, "timeUnixNano": time, "body": jsonValue(plain(field(r, "body")))})
+				}
+			}
+		}
 		for _, rs := range items(doc["resourceSpans"]) {
 			for _, ss := range items(field(rs, "scopeSpans")) {
 				for _, sp := range items(field(ss, "spans")) {
@@ -57,7 +74,8 @@ func otelConversation(trace []byte) []message {
 	}
 	attrs := otelAttrs(last["attributes"])
 	if attrs["gen_ai.input.messages"] == nil {
-		return eventConversation(last)
+		id, _ := last["spanId"].(string)
+		return eventConversation(append(items(last["events"]), logs[id]...))
 	}
 	var msgs []message
 	if sys := jsonValue(attrs["gen_ai.system_instructions"]); sys != nil {
@@ -106,9 +124,10 @@ func partMessages(role string, parts any) []message {
 	return out
 }
 
-// eventConversation reads a span's message events and its choice 0.
-func eventConversation(span map[string]any) []message {
-	evs := items(span["events"])
+// eventConversation reads a span's message events and its choice 0: the
+// fields of a span event are its attributes, or the JSON of its
+// gen_ai.event.content; a log record's are its body.
+func eventConversation(evs []any) []message {
 	time := func(e any) string { return strings.Trim(string(must(json.Marshal(field(e, "timeUnixNano")))), `"`) }
 	slices.SortStableFunc(evs, func(a, b any) int {
 		x, _ := strconv.ParseUint(time(a), 10, 64)
@@ -119,12 +138,18 @@ func eventConversation(span map[string]any) []message {
 		"gen_ai.assistant.message": "assistant", "gen_ai.tool.message": "tool"}
 	var msgs []message
 	for _, e := range evs {
-		attrs := otelAttrs(field(e, "attributes"))
+		attrs, _ := field(e, "body").(map[string]any)
+		if attrs == nil {
+			attrs = otelAttrs(field(e, "attributes"))
+		}
+		if content, ok := jsonValue(attrs["gen_ai.event.content"]).(map[string]any); ok {
+			attrs = content
+		}
 		if role, ok := roles[field(e, "name")]; ok {
 			msgs = append(msgs, eventMessage(role, attrs))
 			continue
 		}
-		if field(e, "name") == "gen_ai.choice" && (attrs["index"] == nil || attrs["index"] == "0") {
+		if idx := fmt.Sprint(attrs["index"]); field(e, "name") == "gen_ai.choice" && (attrs["index"] == nil || idx == "0") {
 			body, _ := jsonValue(attrs["message"]).(map[string]any)
 			return append(msgs, eventMessage("assistant", body))
 		}
@@ -265,6 +290,14 @@ func FuzzOTelEmbedded(f *testing.F) {
 // arguments nested deeper than a scenario scripts them (their YAML grew
 // with the square of the depth: 81 MB for 9000 levels).
 var otelSeeds = []string{
+	// log records with a body (the spans on the line before), span events with gen_ai.event.content
+	`{"resourceSpans":[{"scopeSpans":[{"spans":[{"spanId":"s1","attributes":[{"key":"gen_ai.operation.name","value":{"stringValue":"chat"}}]}]}]}]}` + "\n" +
+		`{"resourceLogs":[{"scopeLogs":[{"logRecords":[{"timeUnixNano":"1","eventName":"gen_ai.user.message","spanId":"s1","body":{"kvlistValue":{"values":[{"key":"content","value":{"stringValue":"q"}}]}}},` +
+		`{"timeUnixNano":"2","attributes":[{"key":"event.name","value":{"stringValue":"gen_ai.choice"}}],"spanId":"s1","body":{"kvlistValue":{"values":[{"key":"index","value":{"intValue":"0"}},` +
+		`{"key":"message","value":{"kvlistValue":{"values":[{"key":"content","value":{"stringValue":"<tool_call>{\"name\":\"t\",\"arguments\":{}}</tool_call>"}}]}}}]}}}]}]}]}` + "\n",
+	`{"resourceSpans":[{"scopeSpans":[{"spans":[{"attributes":[{"key":"gen_ai.operation.name","value":{"stringValue":"chat"}}],"events":[` +
+		`{"name":"gen_ai.user.message","attributes":[{"key":"gen_ai.event.content","value":{"stringValue":"{\"role\":\"user\",\"content\":\"q\"}"}}]},` +
+		`{"name":"gen_ai.choice","attributes":[{"key":"gen_ai.event.content","value":{"stringValue":"{\"index\":0,\"message\":{\"content\":\"<tool_call>{\\\"name\\\":\\\"t\\\",\\\"arguments\\\":{}}</tool_call>\"}}"}}]}]}]}]}]}`,
 	`{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"a","startTimeUnixNano":"1","attributes":[{"key":"gen_ai.operation.name","value":{"stringValue":"chat"}},` +
 		`{"key":"gen_ai.input.messages","value":{"stringValue":"[{\"role\":\"user\",\"parts\":[{\"type\":\"text\",\"content\":\"q\\u00e9\"}]}]"}},` +
 		`{"key":"gen_ai.output.messages","value":{"stringValue":"[{\"role\":\"assistant\",\"parts\":[{\"type\":\"reasoning\",\"content\":\"r\"},{\"type\":\"text\",\"content\":\"<tool_call>{\\\"name\\\":\\\"t\\\",\\\"arguments\\\":{}}</tool_call>\"}]}]"}}]}]}]}]}`,

@@ -170,33 +170,98 @@ var _ = Describe("Import of OpenTelemetry GenAI spans", func() {
 		Expect(sc).To(ContainSubstring("  omitted:\n    - image x1\n    - uri x1\n"))
 	})
 
-	It("reads the per-message span events of the conventions before 1.37 as it reads the attributes", func() {
-		ev := func(name, time string, attrs ...string) string {
-			return `{"name": "` + name + `", "timeUnixNano": "` + time + `", "attributes": [` + strings.Join(attrs, ", ") + `]}`
+	// The two calls of two as the events of the conventions before 1.37: a
+	// span's events, each a name, a time and its fields (a JSON object).
+	type event struct{ name, time, fields string }
+	toolCalls := `[{"id": "c1", "type": "function", "function": {"name": "get_logs", "arguments": "{\"job\":\"export\",\"lines\":200}"}}]`
+	sysEv := event{"gen_ai.system.message", "1", `{"content": "You are the on-call assistant."}`}
+	userEv := event{"gen_ai.user.message", "1", `{"content": "Why is the export slow?"}`}
+	calls := [][]event{
+		{sysEv, userEv, {"gen_ai.choice", "2", `{"index": 0, "finish_reason": "tool_calls", "message": {"content": "Looking.", "tool_calls": ` + toolCalls + `}}`}},
+		{sysEv, userEv, {"gen_ai.assistant.message", "1", `{"content": "Looking.", "tool_calls": ` + toolCalls + `}`},
+			{"gen_ai.tool.message", "1", `{"id": "c1", "content": ` + quote(big) + `}`},
+			{"gen_ai.choice", "3", `{"index": 1, "message": {"content": "another choice"}}`},
+			{"gen_ai.choice", "2", `{"message": {"role": "assistant", "content": "Batch 7 retried 40 times."}}`}},
+	}
+	eventSpan := func(k int, events ...string) string {
+		return `{"traceId": "7f3a", "spanId": "e` + fmt.Sprint(k) + `", "name": "chat gpt-4.1", "startTimeUnixNano": "` + fmt.Sprint(k+1) +
+			`", "attributes": [{"key": "gen_ai.operation.name", "value": {"stringValue": "chat"}}], "events": [` + strings.Join(events, ", ") + `]}`
+	}
+	// asAttributes writes an event's fields as its attributes, a
+	// structured one as JSON in a string, as span events hold them.
+	asAttributes := func(e event) string {
+		var fields map[string]json.RawMessage
+		Expect(json.Unmarshal([]byte(e.fields), &fields)).To(Succeed())
+		var attrs []string
+		for _, k := range []string{"content", "id", "index", "finish_reason", "tool_calls", "message"} {
+			v, ok := fields[k]
+			switch {
+			case !ok:
+			case k == "index":
+				attrs = append(attrs, `{"key": "index", "value": {"intValue": "`+string(v)+`"}}`)
+			case v[0] == '"':
+				attrs = append(attrs, `{"key": "`+k+`", "value": {"stringValue": `+string(v)+`}}`)
+			default:
+				attrs = append(attrs, `{"key": "`+k+`", "value": {"stringValue": `+quote(string(v))+`}}`)
+			}
 		}
-		kv := func(k, v string) string { return `{"key": "` + k + `", "value": {"stringValue": ` + quote(v) + `}}` }
-		toolCalls := `[{"id": "c1", "type": "function", "function": {"name": "get_logs", "arguments": "{\"job\":\"export\",\"lines\":200}"}}]`
-		span := func(start string, events ...string) string {
-			return `{"traceId": "7f3a", "spanId": "e` + start + `", "name": "chat gpt-4.1", "startTimeUnixNano": "` + start +
-				`", "attributes": [{"key": "gen_ai.operation.name", "value": {"stringValue": "chat"}}], "events": [` + strings.Join(events, ", ") + `]}`
-		}
-		sysEv := ev("gen_ai.system.message", "1", kv("content", "You are the on-call assistant."))
-		userEv := ev("gen_ai.user.message", "1", kv("content", "Why is the export slow?"))
-		trace := otlp(
-			span("1795600000000000000", sysEv, userEv,
-				ev("gen_ai.choice", "2", `{"key": "index", "value": {"intValue": "0"}}`, kv("message", `{"content": "Looking.", "tool_calls": `+toolCalls+`}`))),
-			span("1795600002000000000", sysEv, userEv,
-				ev("gen_ai.assistant.message", "1", kv("content", "Looking."), kv("tool_calls", toolCalls)),
-				ev("gen_ai.tool.message", "1", kv("id", "c1"), kv("content", big)),
-				ev("gen_ai.choice", "3", `{"key": "index", "value": {"intValue": "1"}}`, kv("message", `{"content": "another choice"}`)),
-				ev("gen_ai.choice", "2", kv("message", `{"role": "assistant", "content": "Batch 7 retried 40 times."}`))))
-		files, err := importer.Import([]byte(trace), opts(""))
-		Expect(err).NotTo(HaveOccurred())
-		want, err := importer.Import([]byte(two), opts(""))
-		Expect(err).NotTo(HaveOccurred())
-		// The same scenario, but for the reasoning part, which the events do not record.
-		noReasoning := strings.Replace(string(scenarioOf(want)), "  omitted:\n    - reasoning x1\n", "", 1)
-		Expect(string(scenarioOf(files))).To(Equal(strings.Replace(noReasoning, sha(two), sha(trace), 1)))
+		return `{"name": "` + e.name + `", "timeUnixNano": "` + e.time + `", "attributes": [` + strings.Join(attrs, ", ") + `]}`
+	}
+	encodings := map[string]func() string{
+		"span events, the fields as attributes": func() string {
+			var spans []string
+			for k, evs := range calls {
+				var out []string
+				for _, e := range evs {
+					out = append(out, asAttributes(e))
+				}
+				spans = append(spans, eventSpan(k, out...))
+			}
+			return otlp(spans...)
+		},
+		"span events, the fields as JSON in gen_ai.event.content": func() string {
+			var spans []string
+			for k, evs := range calls {
+				var out []string
+				for _, e := range evs {
+					out = append(out, `{"name": "`+e.name+`", "timeUnixNano": "`+e.time+`", "attributes": [{"key": "gen_ai.event.content", "value": {"stringValue": `+quote(e.fields)+`}}]}`)
+				}
+				spans = append(spans, eventSpan(k, out...))
+			}
+			return otlp(spans...)
+		},
+		"log records with a body, on the line after their spans": func() string {
+			var records []string
+			for k, evs := range calls {
+				for _, e := range evs {
+					records = append(records, `{"timeUnixNano": "`+e.time+`", "eventName": "`+e.name+`", "spanId": "e`+fmt.Sprint(k)+`", "body": `+structured(e.fields)+`}`)
+				}
+			}
+			return otlp(eventSpan(0), eventSpan(1)) + "\n" + `{"resourceLogs": [{"scopeLogs": [{"logRecords": [` + strings.Join(records, ", ") + `]}]}]}` + "\n"
+		},
+	}
+	DescribeTable("reads the per-message events of the conventions before 1.37 as it reads the attributes",
+		func(encoding string) {
+			trace := encodings[encoding]()
+			files, err := importer.Import([]byte(trace), opts(""))
+			Expect(err).NotTo(HaveOccurred())
+			want, err := importer.Import([]byte(two), opts(""))
+			Expect(err).NotTo(HaveOccurred())
+			// The same scenario, but for the reasoning part, which the events do not record.
+			noReasoning := strings.Replace(string(scenarioOf(want)), "  omitted:\n    - reasoning x1\n", "", 1)
+			Expect(string(scenarioOf(files))).To(Equal(strings.Replace(noReasoning, sha(two), sha(trace), 1)))
+		},
+		Entry(nil, "span events, the fields as attributes"),
+		Entry(nil, "span events, the fields as JSON in gen_ai.event.content"),
+		Entry(nil, "log records with a body, on the line after their spans"),
+	)
+
+	It("refuses a GenAI log record whose spanId names no span of the file, at the record", func() {
+		trace := otlp(eventSpan(0)) + "\n" + `{"resourceLogs": [{"scopeLogs": [{"logRecords": [{"timeUnixNano": "1", "attributes": ` +
+			`[{"key": "event.name", "value": {"stringValue": "gen_ai.user.message"}}], "spanId": "f00d", "body": {"kvlistValue": {"values": []}}}]}]}]}` + "\n"
+		_, err := importer.Import([]byte(trace), opts(""))
+		Expect(err).To(MatchError(`t.json:2:50: log record gen_ai.user.message: spanId "f00d" names no span of the file: export the spans with their events`))
+		Expect(strings.Split(trace, "\n")[1][49:]).To(HavePrefix(`{"timeUnixNano"`))
 	})
 
 	It("refuses a span whose input does not extend the one before it, at the message that differs", func() {

@@ -2,16 +2,21 @@ package importer
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/toolout/toolout/harness"
 )
 
-// isOTel tells whether data's first value is an OTLP JSON export of spans:
-// an object with "resourceSpans".
+// isOTel tells whether data's first value is an OTLP JSON export: an
+// object with "resourceSpans" (or "resourceLogs": the events of a file
+// that holds both).
 func isOTel(data []byte) bool {
 	start := skipSpace(data, 0)
-	return start < len(data) && data[start] == '{' && child(data[start:], "resourceSpans") >= 0
+	return start < len(data) && data[start] == '{' &&
+		(child(data[start:], "resourceSpans") >= 0 || child(data[start:], "resourceLogs") >= 0)
 }
 
 // otelSpan is one span of an OTLP export, as the GenAI reader needs it.
@@ -19,6 +24,7 @@ type otelSpan struct {
 	n        *jnode // the span object
 	name     string
 	traceID  string
+	spanID   string
 	start    uint64            // startTimeUnixNano
 	order    int               // its place in the file
 	attrs    map[string]*jnode // attribute values (AnyValue) by key
@@ -26,12 +32,19 @@ type otelSpan struct {
 	eventsAt int // offset of the list of events, or of the span
 }
 
-// otelEvent is one event of a span: its name, time and attributes.
+// otelEvent is one event of a span: its name, time and attributes (for a
+// log record, its body as the attribute gen_ai.event.content).
 type otelEvent struct {
 	n     *jnode
 	name  string
 	time  uint64
 	attrs map[string]*jnode
+}
+
+// otelLog is a GenAI event exported as a log record, and the span it names.
+type otelLog struct {
+	event  otelEvent
+	spanID string
 }
 
 // otelDocs returns the exports a file holds as trees: the whole file when
@@ -67,17 +80,20 @@ func (t *parsedTrace) otelDocs() ([]*jnode, error) {
 }
 
 // otelSpans walks the exports' resourceSpans[].scopeSpans[].spans[], in
-// file order.
+// file order, and gives each span the GenAI events of
+// resourceLogs[].scopeLogs[].logRecords[] that name it.
 func (t *parsedTrace) otelSpans(docs []*jnode) ([]*otelSpan, error) {
 	var spans []*otelSpan
+	var logs []otelLog
 	for _, doc := range docs {
 		if doc.kind != '{' {
 			return nil, t.errorf(doc.at, "want an OTLP JSON export, {\"resourceSpans\": [...]}, got %s", jsonKind(doc.kind))
 		}
-		rss := doc.get("resourceSpans")
-		if rss == nil {
+		rss, rls := doc.get("resourceSpans"), doc.get("resourceLogs")
+		if rss == nil && rls == nil {
 			return nil, t.errorf(doc.at, "want an OTLP JSON export, {\"resourceSpans\": [...]}: no \"resourceSpans\"")
 		}
+		t.logRecords(rls, &logs)
 		for i, rs := range t.listOf(rss, "resourceSpans") {
 			what := fmt.Sprintf("resourceSpans[%d]", i)
 			for j, ss := range t.listOf(t.objectOf(rs, what).get("scopeSpans"), what+".scopeSpans") {
@@ -91,7 +107,62 @@ func (t *parsedTrace) otelSpans(docs []*jnode) ([]*otelSpan, error) {
 			return nil, t.err
 		}
 	}
+	byID := map[string]*otelSpan{}
+	for _, s := range spans {
+		byID[cmp.Or(s.spanID, "-")] = s
+	}
+	for _, l := range logs {
+		s := byID[l.spanID]
+		if s == nil {
+			return nil, t.errorf(l.event.n.at, "log record %s: spanId %q names no span of the file: export the spans with their events",
+				l.event.name, harness.Clip(l.spanID))
+		}
+		s.events = append(s.events, l.event)
+	}
 	return spans, nil
+}
+
+// logRecords reads the GenAI events among the log records of
+// resourceLogs (the per-message events and gen_ai.choice; their name in
+// eventName or the attribute event.name), each with its body.
+func (t *parsedTrace) logRecords(rls *jnode, logs *[]otelLog) {
+	for i, rl := range t.listOf(rls, "resourceLogs") {
+		what := fmt.Sprintf("resourceLogs[%d]", i)
+		for j, sl := range t.listOf(t.objectOf(rl, what).get("scopeLogs"), what+".scopeLogs") {
+			what := fmt.Sprintf("%s.scopeLogs[%d]", what, j)
+			for k, r := range t.listOf(t.objectOf(sl, what).get("logRecords"), what+".logRecords") {
+				rw := fmt.Sprintf("%s.logRecords[%d]", what, k)
+				if t.objectOf(r, rw); t.err != nil {
+					return
+				}
+				attrs := t.attributes(r.get("attributes"), rw+".attributes")
+				name := t.stringField(r, "eventName", rw)
+				if v := attrs["event.name"]; name == "" && v != nil && t.err == nil {
+					conv, err := t.anyValue(v, rw+": event.name")
+					name, t.err = conv.textOr(""), err
+				}
+				if _, ok := eventRoles[name]; (!ok && name != eventChoice) || t.err != nil {
+					continue
+				}
+				body := r.get("body")
+				if body == nil {
+					t.err = t.errorf(r.at, "%s (%s): no body: the event's fields are its body", rw, name)
+					return
+				}
+				ev := otelEvent{n: r, name: name, time: cmp.Or(t.timeField(r, "timeUnixNano", rw), t.timeField(r, "observedTimeUnixNano", rw)),
+					attrs: map[string]*jnode{"gen_ai.event.content": body}}
+				*logs = append(*logs, otelLog{ev, t.stringField(r, "spanId", rw)})
+			}
+		}
+	}
+}
+
+// textOr returns a string node's text, or else def.
+func (n *jnode) textOr(def string) string {
+	if n == nil || n.kind != '"' {
+		return def
+	}
+	return n.text
 }
 
 // The walk's helpers record the first error in t.err and go on with
@@ -125,6 +196,7 @@ func (t *parsedTrace) span(n *jnode, what string, spans *[]*otelSpan) {
 	s := &otelSpan{n: n, order: len(*spans), eventsAt: n.at}
 	s.name = t.stringField(n, "name", what)
 	s.traceID = t.stringField(n, "traceId", what)
+	s.spanID = t.stringField(n, "spanId", what)
 	s.start = t.timeField(n, "startTimeUnixNano", what)
 	s.attrs = t.attributes(n.get("attributes"), what+".attributes")
 	if evs := n.get("events"); evs != nil {
