@@ -264,9 +264,60 @@ func (d *decoder) validate(n *yaml.Node, v reflect.Value, what string) {
 	case v.CanAddr() && v.Addr().Type().Implements(validatorType):
 		err = v.Addr().Interface().(validator).Validate()
 	}
-	if err != nil {
-		d.errorf(n, "%s: %v", what, err)
+	d.report(n, err, what)
+}
+
+// keyPather is a validation error that says where under the validated node
+// it lies, as mapping keys and list indexes (core/session.FieldError).
+type keyPather interface{ KeyPath() []string }
+
+// report records err at n. The parts of a joined error are reported one by
+// one; a part that names its key path is reported at the node it names (the
+// deepest one there is), and its message is the path from what.
+func (d *decoder) report(n *yaml.Node, err error, what string) {
+	if err == nil {
+		return
 	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		for _, e := range j.Unwrap() {
+			d.report(n, e, what)
+		}
+		return
+	}
+	if kp, ok := err.(keyPather); ok {
+		at, _ := descend(n, kp.KeyPath())
+		path := strings.Join(kp.KeyPath(), ".")
+		if msg, ok := strings.CutPrefix(err.Error(), path+": "); ok {
+			d.errorf(at, "%s: %s", join(what, path), msg)
+			return
+		}
+		d.errorf(at, "%s: %v", what, err)
+		return
+	}
+	d.errorf(n, "%s: %v", what, err)
+}
+
+// descend follows keys (mapping keys, list indexes) down from n and returns
+// the deepest node reached, and whether it reached the end.
+func descend(n *yaml.Node, keys []string) (*yaml.Node, bool) {
+	for _, k := range keys {
+		r := yamlstrict.Resolve(n)
+		var next *yaml.Node
+		switch {
+		case r == nil:
+		case r.Kind == yaml.MappingNode:
+			_, next = lookup(r, k)
+		case r.Kind == yaml.SequenceNode:
+			if i, err := strconv.Atoi(k); err == nil && i >= 0 && i < len(r.Content) {
+				next = r.Content[i]
+			}
+		}
+		if next == nil {
+			return n, false
+		}
+		n = next
+	}
+	return n, true
 }
 
 // mappingPairs checks that n is a mapping with unique scalar keys and calls fn

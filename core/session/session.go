@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/agent"
@@ -31,12 +32,17 @@ type Options struct {
 	// StoreBase is the folder of the session's store directory; empty means
 	// the system temp dir.
 	StoreBase string
-	// MaxToolResponseBytes is the byte cap: a larger result is stored.
-	// Zero means DefaultMaxToolResponseBytes; negative disables the rule.
+	// Policy is the oversize policy; nil means DefaultPolicy(). Run
+	// refuses one that does not Validate.
+	Policy *Policy
+	// MaxToolResponseBytes, when not zero, is the policy's byte cap: a
+	// larger result is stored. Negative disables the byte rule. Zero leaves
+	// the policy's (DefaultMaxToolResponseBytes by default).
 	MaxToolResponseBytes int
-	// ContextWindow is the model's context in tokens; a result whose tokens
-	// would overflow what is left of it is stored. Zero means
-	// DefaultContextWindow; negative disables the rule.
+	// ContextWindow is the model's context in tokens; the context left is
+	// the window less the conversation so far, and a result of more tokens
+	// than the policy's k times that is stored. Zero means
+	// DefaultContextWindow; negative disables the context rule.
 	ContextWindow int
 	// TruncateBytes is the truncate strategy's budget (extract.Options).
 	TruncateBytes int
@@ -65,6 +71,23 @@ func (o Options) ExtractConfig() extract.Config {
 	return c
 }
 
+// OversizePolicy returns the policy the session applies: Policy, or
+// DefaultPolicy(), with MaxToolResponseBytes as its byte cap when that is not
+// zero (negative: no byte rule).
+func (o Options) OversizePolicy() Policy {
+	p := DefaultPolicy()
+	if o.Policy != nil {
+		p = *o.Policy
+	}
+	switch {
+	case o.MaxToolResponseBytes > 0:
+		p.MaxBytes = o.MaxToolResponseBytes
+	case o.MaxToolResponseBytes < 0:
+		p.MaxBytes = 0
+	}
+	return p
+}
+
 // Result is how the session ended.
 type Result struct {
 	agent.Result
@@ -85,6 +108,10 @@ func Run(ctx context.Context, opts Options, user string) (res Result, err error)
 	if opts.Tokenizer == nil || opts.LLM == nil {
 		return Result{}, errors.New("session: run: Options.LLM and Options.Tokenizer are required")
 	}
+	policy := opts.OversizePolicy()
+	if err := policy.Validate(); err != nil {
+		return Result{}, fmt.Errorf("session: run: policy: %s", strings.ReplaceAll(err.Error(), "\n", "; "))
+	}
 	logf := opts.Logf
 	if logf == nil {
 		logf = func(string, ...any) {}
@@ -101,9 +128,7 @@ func Run(ctx context.Context, opts Options, user string) (res Result, err error)
 		}
 	}()
 
-	maxBytes := orDefault(opts.MaxToolResponseBytes, DefaultMaxToolResponseBytes)
 	window := orDefault(opts.ContextWindow, DefaultContextWindow)
-	policy := Policy{MaxBytes: maxBytes}
 	used := usage{tk: opts.Tokenizer}
 	nonce := opts.Sources.NewNonce()
 	xcfg := opts.ExtractConfig()
@@ -134,25 +159,12 @@ func Run(ctx context.Context, opts Options, user string) (res Result, err error)
 			return tools
 		},
 		AfterTool: func(_ context.Context, msgs []core.Message, call core.ToolCall, result string) string {
-			if call.Name == extract.ToolName {
-				return result // never stored
-			}
 			remaining := -1
 			if window > 0 {
 				remaining = max(window-used.of(msgs), 0)
 			}
 			stats := store.Measure(result, opts.Tokenizer)
-			d := policy.Decide(call.Name, stats, remaining)
-			if !d.Store {
-				return result
-			}
-			m, err := st.Put(call.Name, string(call.Arguments), result, stats)
-			if err != nil {
-				logf("session: %v", err)
-				return "Tool error: the output was too large and could not be stored: " + err.Error()
-			}
-			logf("session: stored the output of %s as handle %s (%s; %d bytes, %d lines, %d tokens)", call.Name, m.Handle, d.Reason, m.Bytes, m.Lines, m.Tokens)
-			return store.HandleMessage(m)
+			return apply(policy.Decide(call.Name, stats, remaining), st, call, result, stats, logf)
 		},
 	}, user)
 	res.Result = ares
@@ -160,6 +172,30 @@ func Run(ctx context.Context, opts Options, user string) (res Result, err error)
 		return res, fmt.Errorf("session: %w", err)
 	}
 	return res, nil
+}
+
+// apply carries out the decision d on the result of call: the result as it
+// is, cut in place, or stored and replaced by the handle message. An exempt
+// result over a limit is logged with the rule that did not store it.
+func apply(d Decision, st *store.Store, call core.ToolCall, result string, stats store.Stats, logf func(string, ...any)) string {
+	switch {
+	case d.Cut:
+		cut, n := extract.Truncate(result, d.Keep)
+		logf("session: cut %d of %d bytes of the output of %s (%s)", n, stats.Bytes, call.Name, d.Reason)
+		return cut
+	case d.Exempt && d.Rule != "":
+		logf("session: kept the output of %s (%s)", call.Name, d.Reason)
+		return result
+	case !d.Store:
+		return result
+	}
+	m, err := st.Put(call.Name, string(call.Arguments), result, stats)
+	if err != nil {
+		logf("session: %v", err)
+		return "Tool error: the output was too large and could not be stored: " + err.Error()
+	}
+	logf("session: stored the output of %s as handle %s (%s; %d bytes, %d lines, %d tokens)", call.Name, m.Handle, d.Reason, m.Bytes, m.Lines, m.Tokens)
+	return store.HandleMessage(m)
 }
 
 func orDefault(v, d int) int {

@@ -14,7 +14,6 @@ import (
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/agent"
 	"github.com/toolout/toolout/core/session"
-	"github.com/toolout/toolout/core/store"
 	"github.com/toolout/toolout/core/tokens"
 	"github.com/toolout/toolout/fakes"
 )
@@ -158,17 +157,52 @@ var _ = Describe("session", func() {
 	})
 })
 
-var _ = Describe("the oversize policy", func() {
-	DescribeTable("Policy.Decide",
-		func(tool string, bytes, toks, remaining int, want bool) {
-			d := session.Policy{MaxBytes: 100}.Decide(tool, store.Stats{Bytes: bytes, Tokens: toks}, remaining)
-			Expect(d.Store).To(Equal(want), d.Reason)
-		},
-		Entry("at the cap", "t", 100, 10, 1000, false),
-		Entry("over the cap", "t", 101, 10, 1000, true),
-		Entry("token overflow alone", "t", 50, 900, 800, true),
-		Entry("fits the budget exactly", "t", 50, 800, 800, false),
-		Entry("no budget rule", "t", 50, 900, -1, false),
-		Entry("tool_output is never stored", "tool_output", 10_000, 10_000, 1, false),
-	)
+var _ = Describe("the session's oversize policy", func() {
+	var base string
+	BeforeEach(func() { base = GinkgoT().TempDir() })
+
+	It("takes MaxToolResponseBytes over the policy's cap, and a negative one as no byte rule", func() {
+		Expect(session.Options{}.OversizePolicy()).To(Equal(session.DefaultPolicy()))
+		p := session.Policy{MaxBytes: 10, ContextFactor: 0.5}
+		Expect(session.Options{Policy: &p}.OversizePolicy()).To(Equal(p))
+		Expect(session.Options{Policy: &p, MaxToolResponseBytes: 99}.OversizePolicy().MaxBytes).To(Equal(99))
+		Expect(session.Options{Policy: &p, MaxToolResponseBytes: -1}.OversizePolicy().MaxBytes).To(Equal(0))
+		Expect(p.MaxBytes).To(Equal(10)) // the caller's policy is not changed
+	})
+
+	It("refuses a policy that does not validate before it creates anything, naming every problem on one line", func() {
+		llm, _ := fakes.NewLLM(nil, fakes.Options{})
+		p := session.DefaultPolicy()
+		p.ContextFactor = 2
+		p.RecoveryTools = append(p.RecoveryTools, "")
+		_, err := session.Run(context.Background(), session.Options{LLM: llm, Tokenizer: tokens.Estimator{}, Sources: fakes.NewSources(),
+			StoreBase: base, Policy: &p}, "go")
+		Expect(err).To(MatchError("session: run: policy: context_factor: 2: must be 0 (no context rule) to 1; recovery_tools.2: a tool name is empty"))
+		Expect(os.ReadDir(base)).To(BeEmpty())
+		Expect(llm.Calls()).To(BeEmpty())
+	})
+
+	It("shows a recovery tool's oversized answer whole, and cuts one past the context left, never storing either", func() {
+		page := strings.Repeat("ts=1 host=web-0 level=ERROR\n", 10) // 280 bytes, 70 tokens (estimator)
+		llm, err := fakes.NewLLM([]fakes.Step{
+			turn(1, fakes.Respond{ToolCalls: []fakes.CallSpec{{Name: "Read", Args: map[string]any{"path": "x"}}}}),
+			turn(2, fakes.Respond{ToolCalls: []fakes.CallSpec{{Name: "Grep", Args: map[string]any{"pattern": "ERROR"}}}}),
+			turn(3, fakes.Respond{Final: ptr("ok")}),
+		}, fakes.Options{})
+		Expect(err).NotTo(HaveOccurred())
+		var logs []string
+		o := session.Options{LLM: llm, Tokenizer: tokens.Estimator{}, Sources: fakes.NewSources(), StoreBase: base,
+			Tools: []agent.Tool{fixed("Read", page), fixed("Grep", page)}, MaxToolResponseBytes: 100, ContextWindow: 160, MaxTurns: 4,
+			Logf: func(f string, a ...any) { logs = append(logs, fmt.Sprintf(f, a...)) }}
+		res, err := session.Run(context.Background(), o, "count errors")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(res.Stored).To(BeEmpty())
+		msgs := res.Messages
+		Expect(msgs[3].Content).To(Equal(page)) // Read: 70 tokens fit the context left, over the byte cap
+		Expect(msgs[5].Content).To(ContainSubstring("bytes truncated ...]"))
+		Expect(len(msgs[5].Content)).To(BeNumerically("<", len(page)))
+		Expect(logs).To(ContainElement(HavePrefix("session: kept the output of Read (exempt: recovery tool Read; bytes: 280 > cap 100, not stored)")))
+		Expect(logs).To(ContainElement(MatchRegexp(`^session: cut \d+ of 280 bytes of the output of Grep \(exempt: recovery tool Grep; context: 70 tokens > 1 x remaining \d+ = \d+ tokens, cut in place to \d+ bytes\)$`)))
+		Expect(llm.Check()).To(Succeed())
+	})
 })

@@ -22,7 +22,9 @@ import (
 //
 //	component: session
 //	config: {max_tool_response_bytes: 2048, context_window: 0, truncate_bytes: 256, max_turns: 4, encoding: cl100k_base,
-//	         extract: {max_chunks: 4, overlap_percent: 10, read_grep_turns: 5}}   # the extract component's knobs
+//	         extract: {max_chunks: 4, overlap_percent: 10, read_grep_turns: 5},  # the extract component's knobs
+//	         policy: {context_factor: 0.5, recovery_tools: [Read, Grep],        # session.Policy over DefaultPolicy
+//	                  tools: {logs__query: {max_bytes: 4096}, screenshot: {never_store: true}}}}
 //	input:
 //	  user: "How many errors?"
 //	  tools:
@@ -39,6 +41,33 @@ type sessionConfig struct {
 	Encoding             string `yaml:"encoding"`
 	// Extract configures tool_output's routing and strategies.
 	Extract sessionExtract `yaml:"extract"`
+	// Policy configures the oversize policy.
+	Policy sessionPolicy `yaml:"policy"`
+}
+
+// sessionPolicy is the session component's policy: section, session.Policy's
+// fields over session.DefaultPolicy(), each refused value at its own line.
+// The byte cap is max_tool_response_bytes or policy.max_bytes, not both.
+type sessionPolicy struct {
+	cfg      session.Policy
+	set      bool // the section is there
+	hasBytes bool // and sets max_bytes
+}
+
+// DecodeYAML decodes the section over session.DefaultPolicy().
+func (p *sessionPolicy) DecodeYAML(d harness.Decoder, n *yaml.Node) {
+	p.cfg, p.set = session.DefaultPolicy(), true
+	d.Decode(n, &p.cfg, "config.policy")
+	p.hasBytes = d.Has(n, "max_bytes")
+}
+
+// policy returns session.Options.Policy: nil without the section.
+func (p sessionPolicy) policy() *session.Policy {
+	if !p.set {
+		return nil
+	}
+	c := p.cfg
+	return &c
 }
 
 // sessionExtract is the session component's extract: section, extract.Config's
@@ -70,7 +99,12 @@ func (e sessionExtract) config(window int) *extract.Config {
 	return &c
 }
 
-func (c sessionConfig) Validate() error { return checkEncoding(c.Encoding) }
+func (c sessionConfig) Validate() error {
+	if c.Policy.hasBytes && c.MaxToolResponseBytes != 0 {
+		return errors.New("max_tool_response_bytes and policy.max_bytes are both set: set the byte cap once")
+	}
+	return checkEncoding(c.Encoding)
+}
 
 // checkEncoding accepts a tiktoken encoding name or "estimate" (bytes/4).
 func checkEncoding(enc string) error {
@@ -185,7 +219,7 @@ func runSession(ctx context.Context, env *harness.Env, cfg *sessionConfig, in *s
 	}
 	res, err := session.Run(ctx, session.Options{
 		LLM: env.LLM, Tokenizer: tk, Sources: env.Sources, Tools: tools, System: in.System, StoreBase: env.TempDir,
-		MaxToolResponseBytes: cfg.MaxToolResponseBytes, ContextWindow: cfg.ContextWindow, TruncateBytes: cfg.TruncateBytes, Extract: cfg.Extract.config(cfg.ContextWindow),
+		Policy: cfg.Policy.policy(), MaxToolResponseBytes: cfg.MaxToolResponseBytes, ContextWindow: cfg.ContextWindow, TruncateBytes: cfg.TruncateBytes, Extract: cfg.Extract.config(cfg.ContextWindow),
 		MaxTurns: cfg.MaxTurns, MaxRetries: cfg.MaxRetries, MaxToolCallsPerTurn: cfg.MaxToolCallsPerTurn, Logf: env.Logf,
 	}, in.User)
 	out := sessionOutcome{Found: res.Found, Report: res.Report, Synthetic: res.Synthetic, Turns: res.Turns,

@@ -10,7 +10,8 @@ import (
 	"github.com/toolout/toolout/harness"
 )
 
-// store component: the oversize policy and the store on a list of outputs.
+// store component: the oversize policy (session.DefaultPolicy with this
+// byte cap, 0 for none) and the store on a list of outputs.
 //
 //	component: store
 //	config: {max_bytes: 2048, remaining_tokens: -1}
@@ -55,7 +56,8 @@ func registerStore(reg *harness.Registry) {
 				return nil, err
 			}
 			defer st.Close()
-			policy := session.Policy{MaxBytes: cfg.MaxBytes}
+			policy := session.DefaultPolicy() // k = 1, Read and Grep exempt
+			policy.MaxBytes = cfg.MaxBytes
 			var out []storeDecision
 			for _, o := range in.Outputs {
 				stats := store.Measure(o.Output.Value, tk)
