@@ -30,51 +30,91 @@ const Question = "List every fact-N=VALUE entry in the output (N a number, VALUE
 
 func fact(i int) string { return fmt.Sprintf("fact-%d=%08x", i, uint32(i)*2654435761) }
 
-// Corpus returns the deterministic corpus: logs, JSON API dumps (pretty and
-// single-line), CSV and code-search results, from 10 KB to 10 MB, with facts
-// at the start, the middle, the end, and, for the documents that need
-// several chunks, across the chunk boundaries of the budget.
+// CaseSpec is one case of the corpus before it is built: its name, the
+// tool that produced it, the kind of output and its size in bytes.
+type CaseSpec struct {
+	Name, Tool, Kind string
+	Size             int
+}
+
+// JSON reports whether the case's output is one JSON document.
+func (s CaseSpec) JSON() bool {
+	return strings.HasPrefix(s.Kind, "json") || strings.HasPrefix(s.Kind, "records")
+}
+
+// CorpusCases lists the corpus in report order. A case's facts are
+// numbered from 100 times its position plus one, so they do not depend on
+// which other cases are built.
+var CorpusCases = []CaseSpec{
+	{"logs-10KB", "logs__query", "logs", 10 << 10},
+	{"logs-1MB", "logs__query", "logs", 1 << 20},
+	{"logs-10MB", "logs__query", "logs", 10 << 20},
+	{"json-api-300KB", "shop__orders", "json-pretty", 300 << 10},
+	{"json-single-line-2MB", "shop__orders", "json-line", 2 << 20},
+	{"csv-500KB", "warehouse__export", "csv", 500 << 10},
+	{"code-search-200KB", "code__search", "code", 200 << 10},
+	{"json-records-400KB", "events__list", "records", 400 << 10},
+	{"logs-stacktrace-300KB", "logs__query", "logs-trace", 300 << 10},
+	{"json-single-line-5MB", "events__list", "records-line", 5 << 20},
+	{"text-cuts-1MB", "web__fetch", "text-line", 1 << 20},
+}
+
+// Corpus returns the deterministic corpus (CorpusCases): logs, JSON API
+// dumps (pretty and single-line), CSV and code-search results, from 10 KB
+// to 10 MB, with facts at the start, the middle, the end, and, for the
+// documents that need several chunks, across the chunk boundaries of the
+// budget; and the harder cases: a JSON array of event records whose facts
+// sit in some records' fields (the first, the last, error-like records in
+// the middle, one ordinary record in the middle), logs with a stack trace
+// in the middle (facts in the exception messages and a frame), a 5 MB
+// single-line array of records, and a single-line text whose facts are
+// planted across every cut of the chunk plan.
 //
 // budgetFor returns the chunk budget full-chunked will use on a document;
 // boundary facts are placed where a plan without overlap cuts, so that only
 // overlap keeps them whole.
-// keep, when not nil, picks the cases to build by name.
+// keep, when not nil, picks the cases to build by name; only those are
+// built, and each case is the same whichever others are built.
 func Corpus(budgetFor func(tool, doc string) int, keep func(name string) bool) []Case {
-	specs := []struct {
-		name, tool, kind string
-		size             int
-	}{
-		{"logs-10KB", "logs__query", "logs", 10 << 10},
-		{"logs-1MB", "logs__query", "logs", 1 << 20},
-		{"logs-10MB", "logs__query", "logs", 10 << 20},
-		{"json-api-300KB", "shop__orders", "json-pretty", 300 << 10},
-		{"json-single-line-2MB", "shop__orders", "json-line", 2 << 20},
-		{"csv-500KB", "warehouse__export", "csv", 500 << 10},
-		{"code-search-200KB", "code__search", "code", 200 << 10},
-	}
 	var out []Case
-	n := 0
-	for _, s := range specs {
-		n += 10 // fact numbers do not depend on which cases are built
-		if keep != nil && !keep(s.name) {
+	for i, s := range CorpusCases {
+		if keep != nil && !keep(s.Name) {
 			continue
 		}
-		c := Case{Name: s.name, Tool: s.tool, Question: Question}
-		doc := filler(s.kind, s.size)
+		out = append(out, build(s, 100*(i+1), func(d string) int { return budgetFor(s.Tool, d) }))
+	}
+	return out
+}
+
+// maxCutFacts bounds the facts planted across cuts in one case, so that a
+// case's facts stay within its hundred numbers.
+const maxCutFacts = 60
+
+// build makes the case of s; its facts are numbered from n+1.
+func build(s CaseSpec, n int, budget func(string) int) Case {
+	c := Case{Name: s.Name, Tool: s.Tool, Question: Question}
+	var doc string
+	switch s.Kind {
+	case "records", "records-line":
+		doc, c.Facts = records(s.Size, s.Kind == "records", &n)
+	case "logs-trace":
+		doc, c.Facts = traceLogs(s.Size, &n)
+	default:
+		doc = filler(s.Kind, s.Size)
 		// Facts at the start, the middle and the end.
 		var places []int
 		for _, frac := range []float64{0.01, 0.5, 0.99} {
 			places = append(places, int(frac*float64(len(doc))))
 		}
-		doc, c.Facts = plant(s.kind, doc, places, &n)
-		// Facts across the chunk boundaries of a plan without overlap.
-		var more []string
-		doc, more = straddle(doc, func(d string) int { return budgetFor(s.tool, d) }, &n)
-		c.Facts = append(c.Facts, more...)
-		c.Output = doc
-		out = append(out, c)
+		doc, c.Facts = plant(s.Kind, doc, places, &n)
 	}
-	return out
+	// Facts across the chunk boundaries of a plan without overlap: up to
+	// four, or every cut of the two single-line cases made for them.
+	var more []string
+	doc, more = straddle(doc, budget, s.Kind == "text-line" || s.Kind == "records-line", &n)
+	c.Facts = append(c.Facts, more...)
+	c.Output = doc
+	return c
 }
 
 // filler returns about size bytes of one kind of output.
@@ -85,6 +125,8 @@ func filler(kind string, size int) string {
 	switch kind {
 	case "logs":
 		return generate("logs", size)
+	case "text-line":
+		return strings.ReplaceAll(generate("prose", size), "\n", " ")
 	case "code":
 		for i := 0; b.Len() < size; i++ {
 			fmt.Fprintf(&b, "internal/handlers/h%03d.go:%d:\tif err := validate(req%d); err != nil { return nil, fmt.Errorf(\"h%d: %%w\", err) }\n",
@@ -155,14 +197,15 @@ func plant(kind, doc string, places []int, n *int) (string, []string) {
 	return doc, facts
 }
 
-// straddle overwrites text around up to four chunk cuts of a plan without
+// straddle overwrites text around four chunk cuts (every cut, up to
+// maxCutFacts, when every is set) of a plan without
 // overlap with facts, so that each fact has its first half before the cut
 // and the rest after. Overwriting keeps every byte offset; as the new text
 // tokenizes a little differently, it replans and moves the facts until each
 // straddles a cut (a few rounds). Only letters and spaces are overwritten, so
 // JSON stays valid. A cut on a line break (line-oriented documents) is left
 // alone: the planner's line preference keeps such facts whole anyway.
-func straddle(doc string, budgetFor func(string) int, n *int) (string, []string) {
+func straddle(doc string, budgetFor func(string) int, every bool, n *int) (string, []string) {
 	tk := tokens.MustNew(tokens.CL100K)
 	cutsOf := func(d string) []int {
 		plan, err := chunk.Make(d, tk, budgetFor(d), 0)
@@ -173,7 +216,10 @@ func straddle(doc string, budgetFor func(string) int, n *int) (string, []string)
 		for _, ch := range plan.Chunks[:len(plan.Chunks)-1] {
 			cuts = append(cuts, ch.End)
 		}
-		if len(cuts) > 4 {
+		switch {
+		case every:
+			cuts = cuts[:min(len(cuts), maxCutFacts)]
+		case len(cuts) > 4:
 			cuts = []int{cuts[0], cuts[len(cuts)/3], cuts[2*len(cuts)/3], cuts[len(cuts)-1]}
 		}
 		return cuts

@@ -169,14 +169,17 @@ func CompareBaseline(baseline, rows []Row, tolerance float64) []Regression {
 	return out
 }
 
-// WriteSVG draws total tokens (log scale) against recall, one point per
-// strategy and knob setting, labelled, under a line naming the model.
+// WriteSVG draws fact recall against the tokens each strategy puts into
+// the main model's context (log scale), one labelled point per strategy and
+// knob setting, under a line naming the model. Total tokens, which count
+// the extractor's and sub-agent's calls too, are in each point's tooltip
+// and in the legend.
 func WriteSVG(w io.Writer, model Model, rows []Row) error {
 	sums := Summarize(rows)
-	const width, height, left, right, top, bottom = 760, 460, 70, 200, 60, 60
+	const width, height, left, right, top, bottom = 860, 500, 70, 300, 60, 60
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, s := range sums {
-		v := math.Log10(float64(max(s.TotalTokens, 1)))
+		v := math.Log10(float64(max(s.MainTokens, 1)))
 		lo, hi = math.Min(lo, v), math.Max(hi, v)
 	}
 	lo, hi = math.Floor(lo), math.Ceil(hi)
@@ -187,11 +190,10 @@ func WriteSVG(w io.Writer, model Model, rows []Row) error {
 		return left + (math.Log10(float64(max(t, 1)))-lo)/(hi-lo)*float64(width-left-right)
 	}
 	y := func(r float64) float64 { return top + (1-r)*float64(height-top-bottom) }
-	colors := map[string]string{"truncate": "#d62728", "in-tool-pagination": "#9467bd", "full-chunked": "#1f77b4", "read-grep": "#2ca02c", "compress-expand": "#ff7f0e", "auto": "#17becf"}
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="12">`+"\n", width, height)
 	fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="white"/>`+"\n", width, height)
-	fmt.Fprintf(&b, `<text x="%d" y="22" font-size="15">Total tokens over all LLM calls vs fact recall (all cases)</text>`+"\n", left)
+	fmt.Fprintf(&b, `<text x="%d" y="22" font-size="15">Fact recall vs tokens into the main context (all cases)</text>`+"\n", left)
 	fmt.Fprintf(&b, `<text x="%d" y="42">model: %s</text>`+"\n", left, html.EscapeString(model.String()))
 	for e := lo; e <= hi; e++ {
 		px := left + (e-lo)/(hi-lo)*float64(width-left-right)
@@ -202,23 +204,79 @@ func WriteSVG(w io.Writer, model Model, rows []Row) error {
 		fmt.Fprintf(&b, `<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#ddd"/><text x="%d" y="%.1f" text-anchor="end">%.0f%%</text>`+"\n",
 			left, y(r), width-right, y(r), left-6, y(r)+4, 100*r)
 	}
-	fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="middle">total tokens (log scale)</text>`+"\n", left+(width-left-right)/2, height-18)
+	fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="middle">tokens into the main context (log scale)</text>`+"\n", left+(width-left-right)/2, height-18)
 	fmt.Fprintf(&b, `<text x="16" y="%d" transform="rotate(-90 16 %d)" text-anchor="middle">recall</text>`+"\n", top+(height-top-bottom)/2, top+(height-top-bottom)/2)
+	fmt.Fprintf(&b, `<text x="%d" y="%d" fill="#555">strategy: recall, main / total tokens</text>`+"\n", width-right+16, top-6)
+	placed := []labelBox{}
 	for i, s := range sums {
-		c := colors[s.Strategy]
-		if c == "" {
-			c = "#444"
-		}
+		c := strategyColor(s.Strategy, i)
 		label := s.Strategy
 		if s.Knobs != "default" {
 			label += " (" + s.Knobs + ")"
 		}
-		fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="6" fill="%s"><title>%s: %d tokens, recall %.0f%%</title></circle>`+"\n",
-			x(s.TotalTokens), y(s.Recall), c, label, s.TotalTokens, 100*s.Recall)
-		fmt.Fprintf(&b, `<circle cx="%d" cy="%d" r="5" fill="%s"/><text x="%d" y="%d">%s</text>`+"\n",
-			width-right+16, top+10+18*i, c, width-right+26, top+14+18*i, label)
+		px, py := x(s.MainTokens), y(s.Recall)
+		fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="6" fill="%s" fill-opacity="0.85"><title>%s: recall %.0f%%, %d main-context tokens, %d total tokens</title></circle>`+"\n",
+			px, py, c, html.EscapeString(label), 100*s.Recall, s.MainTokens, s.TotalTokens)
+		lw, lx := 7*len(label), px+9
+		if lx+float64(lw) > width-right { // the legend's side: write it to the left
+			lx = px - 9 - float64(lw)
+		}
+		lx, ly := placeLabel(&placed, lx, py+4, lw)
+		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" fill="%s">%s</text>`+"\n", lx, ly, c, html.EscapeString(label))
+		fmt.Fprintf(&b, `<circle cx="%d" cy="%d" r="5" fill="%s"/><text x="%d" y="%d">%s: %.0f%%, %s / %s</text>`+"\n",
+			width-right+16, top+10+18*i, c, width-right+26, top+14+18*i, html.EscapeString(label), 100*s.Recall, short(s.MainTokens), short(s.TotalTokens))
 	}
 	b.WriteString("</svg>\n")
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// strategyColor is a strategy's colour in the chart; an unknown one (a
+// future strategy) gets one by its position.
+func strategyColor(s string, i int) string {
+	colors := map[string]string{"truncate": "#d62728", "in-tool-pagination": "#9467bd", "full-chunked": "#1f77b4", "read-grep": "#2ca02c",
+		"compress-expand": "#ff7f0e", "auto": "#17becf", "json-aware": "#8c564b", "head-tail": "#e377c2"}
+	if c, ok := colors[s]; ok {
+		return c
+	}
+	spare := []string{"#7f7f7f", "#bcbd22", "#393b79", "#637939"}
+	return spare[i%len(spare)]
+}
+
+// labelBox is the box of a label already placed on the chart.
+type labelBox struct{ x, y, w float64 }
+
+// placeLabel moves a label of width w down from (x, y) in 14-pixel steps
+// until it overlaps none placed, and records it: points of close figures
+// (auto and read-grep, say) would otherwise print their names on top of
+// each other.
+func placeLabel(placed *[]labelBox, x, y float64, w int) (float64, float64) {
+	for range 20 {
+		clear := true
+		for _, p := range *placed {
+			if x < p.x+p.w && p.x < x+float64(w) && math.Abs(y-p.y) < 13 {
+				clear = false
+				break
+			}
+		}
+		if clear {
+			break
+		}
+		y += 14
+	}
+	*placed = append(*placed, labelBox{x, y, float64(w)})
+	return x, y
+}
+
+// short writes a token count as 950, 12.3k or 6.57M.
+func short(n int) string {
+	switch {
+	case n >= 1_000_000:
+		return fmt.Sprintf("%.2fM", float64(n)/1e6)
+	case n >= 10_000:
+		return fmt.Sprintf("%.0fk", float64(n)/1e3)
+	case n >= 1_000:
+		return fmt.Sprintf("%.1fk", float64(n)/1e3)
+	}
+	return strconv.Itoa(n)
 }
