@@ -29,7 +29,7 @@ import (
 // oracles do, and the corpus cases it scripts (they use every step).
 const (
 	oracleScript  = "../../scenarios/bench/oracle-model.yaml"
-	scriptedCases = `^(logs-10KB|json-single-line-2MB)$`
+	scriptedCases = `^(logs-10KB|text-cuts-1MB)$`
 )
 
 // untimed returns rows without their times, which vary between runs.
@@ -43,7 +43,7 @@ func untimed(rows []bench.Row) []bench.Row {
 
 // oracleRows and oracleTable are the oracle's comparison of the scripted
 // cases (rows, and the CLI's table), computed once: the specs below compare
-// with them, and the 2 MB case costs seconds under the race detector.
+// with them, and the 1 MB case costs seconds under the race detector.
 var (
 	oracleRows = sync.OnceValues(func() ([]bench.Row, error) {
 		cases := bench.Corpus(bench.BudgetFor(bench.DefaultKnobs()), regexp.MustCompile(scriptedCases).MatchString)
