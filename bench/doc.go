@@ -32,9 +32,23 @@
 // compress+expand and tool_output's own routing, each answered by oracle
 // models that report exactly the facts they are shown. Per strategy and case
 // it measures tokens into the main context, total tokens over every LLM
-// call, LLM calls, time and fact recall; WriteTable/CSV/JSON/SVG render the
-// results and CompareBaseline flags recall drops and token growth. Token
-// counts and recall are the same in every run; only times vary.
+// call, LLM calls, time and fact recall; WriteTable/CSV/JSON render the
+// results, WriteSVG charts recall against main-context tokens (what a
+// strategy costs the agent's own context; total tokens are in the legend
+// and tooltips), and CompareBaseline flags recall drops and token growth.
+// Token counts and recall are the same in every run; only times vary.
+//
+// The corpus (CorpusCases) holds the plain cases (logs, JSON API dumps,
+// CSV, code search, facts at the start, middle and end) and the harder
+// ones: a JSON array of records with facts in record fields (first, last,
+// error-like, one ordinary middle record), logs with a stack trace in the
+// middle, a 5 MB single-line JSON array, and a single-line text with a
+// fact across every cut of the no-overlap chunk plan. Facts across cuts
+// are placed with the chunk planner itself (core/chunk with BudgetFor's
+// budget): each straddles a cut of the plan without overlap, so only the
+// overlap keeps it whole. A case is built alone when selected, and its
+// facts are numbered from 100 times its place in CorpusCases, so a
+// selection (--cases) gives the full run's rows.
 //
 // # With a model
 //

@@ -28,7 +28,7 @@ func runBenchStrategies(ctx context.Context, args []string, stdout, stderr io.Wr
 		"[--baseline FILE --tolerance 0.1] [--write-baseline FILE] [--time] [--concurrency N] "+
 		"[--llm URL --model NAME [--max-requests N] [--timeout 2m] [--retries 3]]", stderr)
 	format := fs.String("format", "table", "table, csv or json")
-	svg := fs.String("svg", "", "write a chart of total tokens against recall to FILE")
+	svg := fs.String("svg", "", "write a chart of recall against main-context tokens to FILE")
 	var sets stringList
 	fs.Var(&sets, "set", "sweep a knob: "+strings.Join(bench.KnobNames(), ", ")+" (repeatable), e.g. overlap_percent=0,10,20")
 	casesRE := fs.String("cases", "", "run only the cases whose name matches this regular expression")
