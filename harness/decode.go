@@ -268,12 +268,14 @@ func (d *decoder) validate(n *yaml.Node, v reflect.Value, what string) {
 }
 
 // keyPather is a validation error that says where under the validated node
-// it lies, as mapping keys and list indexes (core/session.FieldError).
+// it lies, as mapping keys and list indexes, and whose message starts with
+// that path (core/session.FieldError).
 type keyPather interface{ KeyPath() []string }
 
 // report records err at n. The parts of a joined error are reported one by
 // one; a part that names its key path is reported at the node it names (the
-// deepest one there is), and its message is the path from what.
+// deepest one there is); its message, which starts with that path, follows
+// what after a dot.
 func (d *decoder) report(n *yaml.Node, err error, what string) {
 	if err == nil {
 		return
@@ -286,12 +288,7 @@ func (d *decoder) report(n *yaml.Node, err error, what string) {
 	}
 	if kp, ok := err.(keyPather); ok {
 		at, _ := descend(n, kp.KeyPath())
-		path := strings.Join(kp.KeyPath(), ".")
-		if msg, ok := strings.CutPrefix(err.Error(), path+": "); ok {
-			d.errorf(at, "%s: %s", join(what, path), msg)
-			return
-		}
-		d.errorf(at, "%s: %v", what, err)
+		d.errorf(at, "%s", join(what, err.Error())) // its message starts with the path
 		return
 	}
 	d.errorf(n, "%s: %v", what, err)

@@ -101,6 +101,10 @@ func hostile() []string {
 		// as the enclosing construct's.
 		"component: finalreport\nlabels: [a\ndescription: x\n", "component: finalreport\nconfig:\n  nonce: abc\n extra: 1\n",
 		"component: finalreport\ndescription: a: b\n", "component: finalreport\ndescripton: x\n",
+		// Issue 21: a session policy whose errors are reported at the keys
+		// they name, inside flow mappings, lists and an alias.
+		"component: session\nconfig:\n  max_tool_response_bytes: 5\n  policy:\n    max_bytes: 1\n    context_factor: 2\n" +
+			"    recovery_tools: &r [a, a, '']\n    tools: {Read: {max_bytes: 1}, '': {}, b: {context_factor: 0.0000001}}\ninput: {user: x, tools: *r}\n",
 	}
 }
 

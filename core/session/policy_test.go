@@ -1,6 +1,7 @@
 package session_test
 
 import (
+	"encoding/json"
 	"errors"
 	"math"
 
@@ -166,7 +167,7 @@ var _ = Describe("Policy.Validate", func() {
 			"tool_output": {MaxBytes: ip(10), ContextFactor: fp(0.5)},
 			"shot":        {NeverStore: true, MaxBytes: ip(10)},
 		}},
-			"tools.: a tool name is empty",
+			`tools."": a tool name is empty`,
 			"tools.Read.max_bytes: Read is exempt (recovery tool Read): its output is never stored, so a byte cap decides nothing; its context_factor bounds where it is cut",
 			"tools.shot.max_bytes: shot is exempt (never_store for shot): its output is never stored, so a byte cap decides nothing; its context_factor bounds where it is cut",
 			"tools.tool_output.max_bytes: tool_output is exempt (recovery tool tool_output): its output is never stored, so a byte cap decides nothing; its context_factor bounds where it is cut",
@@ -179,5 +180,17 @@ var _ = Describe("Policy.Validate", func() {
 		var fe *session.FieldError
 		Expect(errors.As(err, &fe)).To(BeTrue())
 		Expect(fe.KeyPath()).To(Equal([]string{"tools", "a.b", "context_factor"}))
+	})
+})
+
+var _ = Describe("Policy's configuration", func() {
+	It("decodes from JSON over the defaults, by the same names as YAML", func() {
+		p := session.DefaultPolicy()
+		Expect(json.Unmarshal([]byte(`{"context_factor": 0.5, "tools": {"logs": {"max_bytes": 4096}, "shot": {"never_store": true}}}`), &p)).To(Succeed())
+		Expect(p.Validate()).To(Succeed())
+		Expect(p.MaxBytes).To(Equal(session.DefaultMaxToolResponseBytes))
+		Expect(p.RecoveryTools).To(Equal([]string{"Read", "Grep"}))
+		Expect(p.Tools).To(Equal(map[string]session.ToolPolicy{"logs": {MaxBytes: ip(4096)}, "shot": {NeverStore: true}}))
+		Expect(p.Decide("logs", stats(4097, 1), -1).Reason).To(Equal("bytes: 4097 > cap 4096 for logs"))
 	})
 })

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"maps"
@@ -22,7 +23,14 @@ type FieldError struct {
 	Msg  string
 }
 
-func (e *FieldError) Error() string { return strings.Join(e.Keys, ".") + ": " + e.Msg }
+// Error is "tools.Read.max_bytes: message"; an empty key shows as "".
+func (e *FieldError) Error() string {
+	keys := make([]string, len(e.Keys))
+	for i, k := range e.Keys {
+		keys[i] = cmp.Or(k, `""`)
+	}
+	return strings.Join(keys, ".") + ": " + e.Msg
+}
 
 // KeyPath returns Keys: the interface by which the scenario loader finds the
 // node to point at.
