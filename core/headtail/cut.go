@@ -25,6 +25,7 @@ type cutter struct {
 	n     int
 	b     int // the budget
 	o     Options
+	match func(line string) bool // error-like
 	lines int
 	eol   string // the markers' line ending: the first line's
 	m     int    // bytes reserved for the marker below the last error run: a leading and a trailing eol, the widest text
@@ -32,7 +33,7 @@ type cutter struct {
 }
 
 func newCutter(text string, b int, o Options, lines int) *cutter {
-	c := &cutter{text: text, n: len(text), b: b, o: o, lines: lines, eol: "\n"}
+	c := &cutter{text: text, n: len(text), b: b, o: o, match: matcher(o), lines: lines, eol: "\n"}
 	if i := strings.IndexByte(text, '\n'); i > 0 && text[i-1] == '\r' {
 		c.eol = "\r\n"
 	}
@@ -73,14 +74,19 @@ func (c *cutter) full() (string, Stats) {
 
 // settle lays out and renders the cut; when the markers turn out shorter
 // than reserved (or the head backed off to a line start), the tail takes the
-// bytes left over and the cut is laid out again. The tail grows by no more
-// than what is left, and the last gap only shrinks, so the budget holds.
+// bytes left over and the cut is laid out again, up to three times. The
+// tail grows by no more than what is left, and the gaps only shrink, so the
+// budget holds.
 func (c *cutter) settle(h, t int, groups []group, sc *scanned) (string, Stats) {
 	out, st := c.render(c.layout(h, t, groups, sc))
-	if slack := c.b - len(out); slack > 0 {
-		if t2 := c.tailStart(c.n - t + slack); t2 < t {
-			return c.render(c.layout(h, t2, groups, sc))
+	for range 3 { // a gap that closes frees its marker's bytes too
+		slack := c.b - len(out)
+		t2 := c.tailStart(c.n - t + slack)
+		if slack <= 0 || t2 >= t {
+			break
 		}
+		t = t2
+		out, st = c.render(c.layout(h, t, groups, sc))
 	}
 	return out, st
 }
@@ -162,7 +168,7 @@ func (c *cutter) scan(h0, t0 int, s *selector) {
 	c.eachLine(h0, t0, func(start, end int, line string) {
 		k++
 		switch {
-		case c.o.ErrorPattern.MatchString(line):
+		case c.match(line):
 			if open {
 				s.add(g)
 			}
@@ -186,21 +192,36 @@ func (c *cutter) scan(h0, t0 int, s *selector) {
 }
 
 // scanned answers how many error-like lines of the scanned middle [h0, t0)
-// start before a head end or a tail start.
+// lie above a head end or a tail start.
 type scanned struct {
 	c      *cutter
 	h0, t0 int
 	total  int // error-like lines of [h0, t0)
 }
 
-func (sc *scanned) before(x int, head bool) int {
+// above returns the error-like lines of the scanned middle that start above
+// the head end h, and those that end above the tail start t (at most the
+// first: a line cut by both counts in neither gap). Counting covers the
+// bytes between h0 and h and between t and t0, and the lines h and t cut.
+func (sc *scanned) above(h, t int) (cH, cT int) {
 	if sc == nil {
-		return 0
+		return 0, 0
 	}
-	if head {
-		return sc.errorLines(sc.h0, x)
+	c := sc.c
+	end := h
+	if h > 0 && c.text[h-1] != '\n' {
+		end = c.n
+		if i := strings.IndexByte(c.text[h:], '\n'); i >= 0 {
+			end = h + i + 1
+		}
 	}
-	return sc.total - sc.errorLines(x, sc.t0)
+	cH = sc.errorLines(sc.h0, min(end, sc.t0))
+	start := t
+	if t < c.n && t > 0 && c.text[t-1] != '\n' {
+		start = strings.LastIndexByte(c.text[:t], '\n') + 1
+	}
+	cT = sc.total - sc.errorLines(max(start, sc.h0), sc.t0)
+	return cH, max(cT, cH)
 }
 
 // errorLines counts the error-like lines wholly within [a, b), a part of
@@ -208,7 +229,7 @@ func (sc *scanned) before(x int, head bool) int {
 func (sc *scanned) errorLines(a, b int) int {
 	n := 0
 	sc.c.eachLine(a, b, func(_, _ int, line string) {
-		if sc.c.o.ErrorPattern.MatchString(line) {
+		if sc.c.match(line) {
 			n++
 		}
 	})

@@ -28,7 +28,8 @@ type cutGap struct {
 // layout keeps the head [0, h), the parts of the groups within [h, t), and
 // the tail [t, len).
 func (c *cutter) layout(h, t int, groups []group, sc *scanned) layout {
-	p := layout{h: h, t: t, cH: sc.before(h, true), cT: sc.before(t, false)}
+	p := layout{h: h, t: t}
+	p.cH, p.cT = sc.above(h, t)
 	p.add(span{0, h, p.cH, p.cH})
 	for _, g := range groups {
 		s, e := max(g.start, h), min(g.end, t)

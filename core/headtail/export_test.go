@@ -1,0 +1,4 @@
+package headtail
+
+// MatchDefault is the error-like test Cut uses for DefaultErrorPattern.
+var MatchDefault = matcher(Options{}.withDefaults())
