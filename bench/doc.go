@@ -28,9 +28,16 @@
 //
 // Strategy comparison (Corpus, Compare; `toolout bench strategies`): a
 // deterministic corpus of large tool outputs with planted facts is run
-// through truncate, in-tool pagination, full-chunked, read-grep,
-// compress+expand and tool_output's own routing, each answered by oracle
-// models that report exactly the facts they are shown. Per strategy and case
+// through truncate, head-tail (core/headtail), json-aware (core/jsonaware),
+// in-tool pagination, full-chunked, read-grep, compress+expand and
+// tool_output's own routing, each answered by oracle models that report
+// exactly the facts they are shown. The three cutters (truncate, head-tail,
+// json-aware) cut the output to the byte cap with their defaults and put
+// the cut, and only it, into the main context, in one call. json-aware on
+// output that is not JSON falls back to head-tail's cut (the cutter that
+// keeps the tail and the errors), and its note says so; its output must
+// be valid JSON, or the comparison ends with an error, so every
+// `make bench-check` checks it on every JSON case. Per strategy and case
 // it measures tokens into the main context, total tokens over every LLM
 // call, LLM calls, time and fact recall; WriteTable/CSV/JSON render the
 // results, WriteSVG charts recall against main-context tokens (what a

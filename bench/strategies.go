@@ -21,10 +21,11 @@ import (
 	"github.com/toolout/toolout/core/tokens"
 )
 
-// Strategy names, in report order: the five strategies, then "auto", the
-// tool_output routing between full-chunked and read-grep (which is what
-// max_chunks and line_threshold change).
-var Strategies = []string{"truncate", "in-tool-pagination", "full-chunked", "read-grep", "compress-expand", "auto"}
+// Strategy names, in report order: the three cutters whose cut lands in
+// the main context (truncate, head-tail, json-aware), the four other
+// strategies, then "auto", the tool_output routing between full-chunked
+// and read-grep (which is what max_chunks and line_threshold change).
+var Strategies = []string{"truncate", "head-tail", "json-aware", "in-tool-pagination", "full-chunked", "read-grep", "compress-expand", "auto"}
 
 // Knobs are the settings a comparison runs with; --set sweeps them by name.
 type Knobs struct {
@@ -221,6 +222,17 @@ func (x *strategyRun) run(ctx context.Context, s string) (result, error) {
 	case "truncate":
 		kept, _ := extract.Truncate(c.Output, k.ByteCap)
 		r.MainTokens = tk.Count(kept)
+		err = main(kept)
+	case "head-tail", "json-aware":
+		cut := headTail
+		if s == "json-aware" {
+			cut = jsonAware
+		}
+		kept, note, cerr := cut(c.Output, k.ByteCap)
+		if cerr != nil {
+			return r, cerr
+		}
+		r.MainTokens, r.Note = tk.Count(kept), note
 		err = main(kept)
 	case "in-tool-pagination":
 		err = x.paginate(ctx, &r)
