@@ -246,26 +246,29 @@ func strategyColor(s string, i int) string {
 // labelBox is the box of a label already placed on the chart.
 type labelBox struct{ x, y, w float64 }
 
-// placeLabel moves a label of width w down from (x, y) in 14-pixel steps
-// until it overlaps none placed, and records it: points of close figures
-// (auto and read-grep, say) would otherwise print their names on top of
-// each other.
+// placeLabel places a label of width w at (x, y), or failing that at the
+// nearest of y-14, y+14, y-28, y+28, ... where it overlaps no label placed
+// before, and records it: points of close figures (auto and full-chunked,
+// the three cutters) would otherwise print their names on top of each
+// other, and a label moved only one way drifts far from its point.
 func placeLabel(placed *[]labelBox, x, y float64, w int) (float64, float64) {
-	for range 20 {
-		clear := true
+	free := func(y float64) bool {
 		for _, p := range *placed {
 			if x < p.x+p.w && p.x < x+float64(w) && math.Abs(y-p.y) < 13 {
-				clear = false
-				break
+				return false
 			}
 		}
-		if clear {
+		return true
+	}
+	at := y
+	for step := range 40 {
+		at = y + float64((step+1)/2*14)*float64(1-2*(step%2)) // 0, -14, +14, -28, ...
+		if free(at) {
 			break
 		}
-		y += 14
 	}
-	*placed = append(*placed, labelBox{x, y, float64(w)})
-	return x, y
+	*placed = append(*placed, labelBox{x, at, float64(w)})
+	return x, at
 }
 
 // short writes a token count as 950, 12.3k or 6.57M.

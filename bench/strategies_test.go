@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/xml"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -126,5 +129,37 @@ func TestReadBaselineNamesWhereAFileIsNotOne(t *testing.T) {
 		if err == nil || err.Error() != path+c.want {
 			t.Errorf("ReadBaseline(%q) = %v, want %s%s", c.text, err, path, c.want)
 		}
+	}
+}
+
+// The chart's x axis is the tokens into the main context, not the total:
+// a strategy that reads little into the main context but much in total
+// (read-grep, full-chunked) sits left of one that fills the main context
+// (pagination); two strategies at the same point get labels apart.
+func TestSVGPlotsRecallAgainstMainContextTokens(t *testing.T) {
+	rows := []Row{
+		{Knobs: "default", Strategy: "full-chunked", MainTokens: 100, TotalTokens: 1_000_000, Found: 2, Facts: 2},
+		{Knobs: "default", Strategy: "auto", MainTokens: 100, TotalTokens: 1_000_000, Found: 2, Facts: 2},
+		{Knobs: "default", Strategy: "in-tool-pagination", MainTokens: 50_000, TotalTokens: 60_000, Found: 1, Facts: 2},
+	}
+	var b bytes.Buffer
+	if err := WriteSVG(&b, Oracle, rows); err != nil {
+		t.Fatal(err)
+	}
+	svg := b.String()
+	point := regexp.MustCompile(`<circle cx="([0-9.]+)" cy="([0-9.]+)" r="6"`).FindAllStringSubmatch(svg, -1)
+	label := regexp.MustCompile(`<text x="([0-9.]+)" y="([0-9.]+)" fill="#[0-9a-f]+">([a-z-]+)</text>`).FindAllStringSubmatch(svg, -1)
+	if len(point) != 3 || len(label) != 3 {
+		t.Fatalf("points %v, labels %v", point, label)
+	}
+	num := func(s string) float64 { f, _ := strconv.ParseFloat(s, 64); return f }
+	if num(point[0][1]) >= num(point[2][1]) {
+		t.Errorf("full-chunked at x=%s, pagination at x=%s: want the small main context on the left", point[0][1], point[2][1])
+	}
+	if math.Abs(num(label[0][2])-num(label[1][2])) < 13 {
+		t.Errorf("labels of the same point overlap: %v %v", label[0], label[1])
+	}
+	if !strings.Contains(svg, "tokens into the main context (log scale)") {
+		t.Error("no axis title naming main-context tokens")
 	}
 }
