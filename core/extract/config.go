@@ -1,6 +1,11 @@
 package extract
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
 
 // Defaults of Config, as DefaultConfig returns them.
 const (
@@ -14,6 +19,7 @@ const (
 	DefaultConcurrency     = 4
 	DefaultReadGrepTurns   = 15
 	DefaultReadGrepCalls   = 10
+	DefaultHeadPercent     = 20
 )
 
 // Config holds the knobs of routing and full-chunked extraction. It is the
@@ -53,18 +59,49 @@ type Config struct {
 	ReadGrepTurns int `json:"read_grep_turns" yaml:"read_grep_turns"`
 	// ReadGrepCallsPerTurn is the most tool calls it may make in one turn.
 	ReadGrepCallsPerTurn int `json:"read_grep_calls_per_turn" yaml:"read_grep_calls_per_turn"`
+	// HeadPercent is the share of the head-tail budget given to the head,
+	// 0 to 100; the tail gets the rest (20: Gemini CLI's 20% head, 80%
+	// tail, since errors and results come last).
+	HeadPercent int `json:"head_percent" yaml:"head_percent"`
+	// OfferModes lists the modes offered to the model beyond the spec's
+	// four: json-aware and head-tail. Empty (the default) offers the spec's
+	// exact schema; listing one is a deliberate deviation from it (the
+	// enum and the description then name it, see [ToolFor]). A mode not
+	// offered is an unknown mode: auto.
+	OfferModes []string `json:"offer_modes,omitempty" yaml:"offer_modes"`
+	// TruncateWith is how truncate cuts, explicit or as the fallback of a
+	// failed strategy: "bytes" (the default: head and tail bytes around a
+	// marker, [Truncate]), "head-tail" (head and tail lines by HeadPercent
+	// and the error lines of the middle, core/headtail) or "json-aware"
+	// (JSON output shortened into valid JSON, core/jsonaware; any other
+	// output by bytes). The mode name and the fallback warning stay
+	// truncate's.
+	TruncateWith string `json:"truncate_with" yaml:"truncate_with"`
 }
+
+// Ways truncate can cut (Config.TruncateWith).
+const (
+	CutBytes     = "bytes"
+	CutHeadTail  = ModeHeadTail
+	CutJSONAware = ModeJSONAware
+)
+
+// cuts lists the values of Config.TruncateWith.
+var cuts = []string{CutBytes, CutHeadTail, CutJSONAware}
 
 // DefaultConfig returns the spec's defaults: a 128k window, 4,096 output
 // tokens, a 256-token buffer, one chunk for short lines and 64 for long
-// ones from 1,000 bytes a line, 10% overlap, 4 map calls in flight, and a
-// read-grep sub-agent of 15 turns of at most 10 calls.
+// ones from 1,000 bytes a line, 10% overlap, 4 map calls in flight, a
+// read-grep sub-agent of 15 turns of at most 10 calls, the spec's exact
+// schema (no extra mode offered) and truncate cutting bytes; head-tail
+// gives the head 20%.
 func DefaultConfig() Config {
 	return Config{
 		ContextWindow: DefaultContextWindow, MaxOutputTokens: DefaultMaxOutputTokens, BufferTokens: DefaultBufferTokens,
 		MaxChunks: DefaultMaxChunks, MaxChunksLong: DefaultMaxChunksLong, LineThreshold: DefaultLineThreshold,
 		OverlapPercent: DefaultOverlapPercent, Concurrency: DefaultConcurrency,
 		ReadGrepTurns: DefaultReadGrepTurns, ReadGrepCallsPerTurn: DefaultReadGrepCalls,
+		HeadPercent: DefaultHeadPercent, TruncateWith: CutBytes,
 	}
 }
 
@@ -99,17 +136,79 @@ func Knobs() []Knob {
 		{"concurrency", 1, maxKnob, "most map calls in flight", func(c *Config) *int { return &c.Concurrency }},
 		{"read_grep_turns", 1, maxKnob, "most turns of the read-grep sub-agent", func(c *Config) *int { return &c.ReadGrepTurns }},
 		{"read_grep_calls_per_turn", 1, maxKnob, "most tool calls of a read-grep turn", func(c *Config) *int { return &c.ReadGrepCallsPerTurn }},
+		{"head_percent", 0, 100, "share of the head-tail budget given to the head, in percent", func(c *Config) *int { return &c.HeadPercent }},
 	}
 }
 
-// Validate reports the first field out of its range as a *KnobError.
+// Validate reports the first integer field out of its range as a
+// *KnobError, then a bad OfferModes or TruncateWith as a *ChoiceError.
 func (c Config) Validate() error {
 	for _, k := range Knobs() {
 		if v := *k.Field(&c); v < k.Min || v > k.Max {
 			return &KnobError{Knob: k, Value: v}
 		}
 	}
+	for i, m := range c.OfferModes {
+		switch {
+		case !slices.Contains(ExtraModes, m):
+			return &ChoiceError{Name: "offer_modes", Value: m, Index: i, Want: ExtraModes}
+		case slices.Contains(c.OfferModes[:i], m):
+			return &ChoiceError{Name: "offer_modes", Value: m, Index: i, Msg: "listed twice"}
+		}
+	}
+	if !slices.Contains(cuts, c.TruncateWith) {
+		return &ChoiceError{Name: "truncate_with", Value: c.TruncateWith, Index: -1, Want: cuts}
+	}
 	return nil
+}
+
+// Offers reports whether the schema offered under c lists mode: the spec's
+// four always, json-aware and head-tail when OfferModes names them.
+func (c Config) Offers(mode string) bool {
+	return slices.Contains(SpecModes, mode) || slices.Contains(c.OfferModes, mode)
+}
+
+// ChoiceError is a Config field whose value is not one of its choices:
+// `truncate_with "chars": want bytes, head-tail or json-aware`. Name is
+// the field's yaml and json name; the CLI names its flag instead.
+type ChoiceError struct {
+	Name, Value string
+	// Index is the value's position in a list field, -1 for a scalar.
+	Index int
+	// Want lists the choices; Msg, when set, says what is wrong instead.
+	Want []string
+	Msg  string
+}
+
+func (e *ChoiceError) Error() string { return fmt.Sprintf("%s %q: %s", e.Name, e.Value, e.Problem()) }
+
+// Problem is the message without the field: "want bytes, head-tail or
+// json-aware".
+func (e *ChoiceError) Problem() string {
+	if e.Msg != "" {
+		return e.Msg
+	}
+	return "want " + orList(e.Want)
+}
+
+// KeyPath names the field, and the list item for offer_modes, so that a
+// scenario's error points at it.
+func (e *ChoiceError) KeyPath() []string {
+	if e.Index >= 0 {
+		return []string{e.Name, strconv.Itoa(e.Index)}
+	}
+	return []string{e.Name}
+}
+
+// KeyPath names the knob, so that a scenario's error points at it.
+func (e *KnobError) KeyPath() []string { return []string{e.Knob.Name} }
+
+// orList joins "a, b or c".
+func orList(s []string) string {
+	if len(s) < 2 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
 }
 
 // KnobError is a knob out of its range. Its message names the knob by its

@@ -33,8 +33,9 @@ type Options struct {
 	// Config.Validate refuses, the zero Config among them: start from
 	// DefaultConfig.
 	Config Config
-	// TruncateBytes is the head-plus-tail budget of truncate; zero means
-	// DefaultTruncateBytes.
+	// TruncateBytes is the budget of truncate, head-tail and json-aware
+	// (bytes kept, markers and counts aside for truncate and head-tail;
+	// the whole document for json-aware); zero means DefaultTruncateBytes.
 	TruncateBytes int
 	// Logf, when set, receives the extractor's warnings and decisions.
 	Logf func(format string, args ...any)
@@ -68,6 +69,10 @@ func New(opts Options) (*Extractor, error) {
 	}
 	return &Extractor{opts: opts, nonce: nonce}, nil
 }
+
+// Tool returns the tool_output descriptor this extractor answers: the
+// spec's exact schema unless Config.OfferModes offers more ([ToolFor]).
+func (e *Extractor) Tool() core.Tool { return ToolFor(e.opts.Config) }
 
 // Planner returns the extractor's router and chunk planner.
 func (e *Extractor) Planner() Planner {
@@ -135,6 +140,9 @@ type Outcome struct {
 	Fallback string `json:"fallback,omitempty"`
 	// Failure says why the routed strategy failed, empty when it did not.
 	Failure string `json:"failure,omitempty"`
+	// Cut says how truncate cut the body (bytes, head-tail or json-aware;
+	// Config.TruncateWith), empty when truncate did not answer.
+	Cut string `json:"cut,omitempty"`
 }
 
 // Run executes one tool_output call and returns the text the model sees, in
@@ -149,8 +157,11 @@ func (e *Extractor) Run(ctx context.Context, args json.RawMessage) (text string,
 func (e *Extractor) Extract(ctx context.Context, args json.RawMessage) Outcome {
 	p, err := parseParams(args)
 	mode := p.Mode
-	if !slices.Contains([]string{ModeAuto, ModeFullChunked, ModeReadGrep, ModeTruncate}, mode) {
-		if mode != "" {
+	if !e.opts.Config.Offers(mode) {
+		switch {
+		case slices.Contains(ExtraModes, mode):
+			e.logf("tool_output: mode %q is not offered (offer_modes), using auto", mode)
+		case mode != "":
 			e.logf("tool_output: unknown mode %q, using auto", mode)
 		}
 		mode = ModeAuto
@@ -183,7 +194,11 @@ func (e *Extractor) Extract(ctx context.Context, args json.RawMessage) Outcome {
 	var body string
 	switch r.Mode {
 	case ModeTruncate:
-		body, _ = Truncate(output, e.opts.TruncateBytes)
+		body, o.Cut = e.cut(m.Handle, output)
+	case ModeHeadTail:
+		body = e.headTail(output)
+	case ModeJSONAware:
+		body, err = e.jsonAware(output)
 	case ModeFullChunked:
 		body, err = e.fullChunked(ctx, m, output, p.Extract, r)
 	case ModeReadGrep:
@@ -194,7 +209,8 @@ func (e *Extractor) Extract(ctx context.Context, args json.RawMessage) Outcome {
 		o.Fallback = r.Mode + " failed"
 		o.Strategy = ModeTruncate
 		e.logf("tool_output: handle %s: %s failed: %s; falling back to truncate", m.Handle, r.Mode, o.Failure)
-		kept, _ := Truncate(output, e.opts.TruncateBytes)
+		var kept string
+		kept, o.Cut = e.cut(m.Handle, output)
 		body = FallbackWarning(o.Fallback) + "\n" + kept
 	}
 	o.Text = Success(m.Tool, m.Handle, o.Strategy, body)

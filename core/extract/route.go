@@ -63,8 +63,12 @@ func (p Planner) Plan(text string, budget int) (chunk.Plan, error) {
 }
 
 // Route decides the strategy for extracting from the stored output m (text
-// is its content). An explicit mode (full-chunked, read-grep, truncate)
-// always wins. Auto, as in spec decision 3:
+// is its content). An explicit mode (full-chunked, read-grep, truncate,
+// json-aware, head-tail) always wins; the caller has turned a mode its
+// schema does not offer into auto ([Config.Offers]). Auto never picks
+// json-aware or head-tail: decision 3 chooses between full-chunked and
+// read-grep, and they are cuts like truncate, which only the model or a
+// failure asks for. Auto, as in spec decision 3:
 //
 //  1. average line bytes >= LineThreshold (bytes >= threshold × lines,
 //     exactly) → full-chunked, whatever the chunk count (up to
@@ -98,7 +102,7 @@ func (p Planner) Route(m store.Meta, text, extract, nonce, mode string) Route {
 	}
 	r.LongLines = m.Lines > 0 && m.Bytes >= c.LineThreshold*m.Lines
 	switch mode {
-	case ModeFullChunked, ModeReadGrep, ModeTruncate:
+	case ModeFullChunked, ModeReadGrep, ModeTruncate, ModeJSONAware, ModeHeadTail:
 		r.Mode, r.Reason = mode, "requested"
 		if mode == ModeFullChunked {
 			plan()

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/chunk"
 	"github.com/toolout/toolout/core/extract"
 	"github.com/toolout/toolout/core/store"
@@ -24,7 +25,8 @@ import (
 //	component: extract
 //	config: {context_window: 6000, max_output_tokens: 512, max_chunks: 4, max_chunks_long: 64, overlap_percent: 10,
 //	         buffer_tokens: 256, line_threshold: 1000, concurrency: 4, read_grep_turns: 15,
-//	         read_grep_calls_per_turn: 10, truncate_bytes: 512, encoding: cl100k_base}
+//	         read_grep_calls_per_turn: 10, truncate_bytes: 512, encoding: cl100k_base,
+//	         head_percent: 20, offer_modes: [json-aware, head-tail], truncate_with: bytes|head-tail|json-aware}
 //	input:
 //	  tool: {name: logs__query, args: {since: 1h}}
 //	  extract: Count ERROR lines per host
@@ -33,6 +35,7 @@ import (
 //	  handle: other                  # optional: call with this handle instead
 //	  symlinks: {escape: ../../etc}  # optional: links made in the session directory ($TMP: the scratch dir)
 //	expect: {route: full-chunked, reason: "…", strategy: truncate, fallback: "full-chunked failed", strategy_error: "…", chunks: 3,
+//	         truncated_with: head-tail, mode_enum: [auto, full-chunked, read-grep, truncate, head-tail],
 //	         result: {contains: ["…"], equals: "…"}}
 //
 // extractConfig is the extract component's config: extract.Config's fields,
@@ -87,6 +90,8 @@ type extractExpect struct {
 	StrategyError *string             `yaml:"strategy_error"` // substring of why the routed strategy failed
 	Chunks        *int                `yaml:"chunks"`
 	IsError       *bool               `yaml:"is_error"`
+	TruncatedWith *string             `yaml:"truncated_with"` // how truncate cut (bytes, head-tail, json-aware)
+	ModeEnum      []string            `yaml:"mode_enum"`      // the mode enum of the offered schema
 	Result        extractResultExpect `yaml:"result"`
 }
 
@@ -109,7 +114,13 @@ type extractOutcome struct {
 	Fallback  string        `json:"fallback,omitempty"`
 	Failure   string        `json:"failure,omitempty"`
 	IsError   bool          `json:"is_error"`
-	Result    string        `json:"-"`
+	// Cut is how truncate cut, shown when config.truncate_with is not
+	// bytes (so the goldens of the default stay as they were).
+	Cut    string `json:"truncated_with,omitempty"`
+	Result string `json:"-"`
+	// Tool is the tool_output descriptor offered, shown when
+	// config.offer_modes offers more than the spec's schema.
+	Tool *core.Tool `json:"-"`
 }
 
 func registerExtract(reg *harness.Registry) {
@@ -119,10 +130,7 @@ func registerExtract(reg *harness.Registry) {
 		LLM:      true,
 		Defaults: func(c *extractConfig) { c.Config, c.Encoding = extract.DefaultConfig(), tokens.CL100K },
 		Run:      runExtract,
-		Render: func(o extractOutcome) ([]harness.Section, error) {
-			js, err := harness.JSONSection("outcome.json", o)
-			return []harness.Section{js, {Name: "result", Body: o.Result}}, err
-		},
+		Render: renderExtract,
 		Check: checkExtract,
 	})
 }
@@ -167,6 +175,13 @@ func runExtract(ctx context.Context, env *harness.Env, cfg *extractConfig, in *e
 	o := ex.Extract(ctx, callJSON)
 	out := extractOutcome{Stats: m.Stats, Requested: o.Requested, Strategy: o.Strategy, Fallback: o.Fallback,
 		Failure: o.Failure, IsError: o.IsError, Result: o.Text}
+	if cfg.TruncateWith != extract.CutBytes {
+		out.Cut = o.Cut
+	}
+	if len(cfg.OfferModes) > 0 {
+		t := ex.Tool()
+		out.Tool = &t
+	}
 	if r := o.Route; r != nil {
 		out.Route = &extractRoute{Mode: r.Mode, Reason: r.Reason, ChunkBudget: r.Budget, PromptTokens: r.PromptTokens,
 			MinChunks: r.MinChunks, LongLines: r.LongLines, Chunks: []chunk.Chunk{}}
@@ -178,6 +193,21 @@ func runExtract(ctx context.Context, env *harness.Env, cfg *extractConfig, in *e
 		}
 	}
 	return out, nil
+}
+
+// renderExtract shows the outcome and the result, and the offered tool
+// first when it is not the spec's.
+func renderExtract(o extractOutcome) ([]harness.Section, error) {
+	var out []harness.Section
+	if o.Tool != nil {
+		ts, err := harness.JSONSection("tool.json", o.Tool)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ts)
+	}
+	js, err := harness.JSONSection("outcome.json", o)
+	return append(out, js, harness.Section{Name: "result", Body: o.Result}), err
 }
 
 func checkExtract(exp *extractExpect, got extractOutcome) []harness.Mismatch {
@@ -197,6 +227,12 @@ func checkExtract(exp *extractExpect, got extractOutcome) []harness.Mismatch {
 	}
 	out = append(out, want("chunks", exp.Chunks, chunks)...)
 	out = append(out, want("is_error", exp.IsError, got.IsError)...)
+	out = append(out, want("truncated_with", exp.TruncatedWith, got.Cut)...)
+	if exp.ModeEnum != nil {
+		if enum := modeEnum(got); !slices.Equal(enum, exp.ModeEnum) {
+			out = append(out, harness.Mismatch{Field: "mode_enum", Msg: fmt.Sprintf("got %q, want %q", enum, exp.ModeEnum)})
+		}
+	}
 	out = append(out, want("result.equals", exp.Result.Equals, got.Result)...)
 	for _, sub := range exp.Result.Contains {
 		if !strings.Contains(got.Result, sub) {
@@ -209,4 +245,24 @@ func checkExtract(exp *extractExpect, got extractOutcome) []harness.Mismatch {
 		}
 	}
 	return out
+}
+
+// modeEnum is the mode enum of the offered schema: the spec's when the
+// outcome shows no tool of its own.
+func modeEnum(o extractOutcome) []string {
+	t := extract.Tool()
+	if o.Tool != nil {
+		t = *o.Tool
+	}
+	var schema struct {
+		Properties struct {
+			Mode struct {
+				Enum []string `json:"enum"`
+			} `json:"mode"`
+		} `json:"properties"`
+	}
+	if err := json.Unmarshal(t.InputSchema, &schema); err != nil {
+		return nil
+	}
+	return schema.Properties.Mode.Enum
 }
