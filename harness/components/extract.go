@@ -130,8 +130,8 @@ func registerExtract(reg *harness.Registry) {
 		LLM:      true,
 		Defaults: func(c *extractConfig) { c.Config, c.Encoding = extract.DefaultConfig(), tokens.CL100K },
 		Run:      runExtract,
-		Render: renderExtract,
-		Check: checkExtract,
+		Render:   renderExtract,
+		Check:    checkExtract,
 	})
 }
 
