@@ -89,7 +89,7 @@ var _ = Describe("toolout bench strategies", func() {
 		},
 		Entry("no subcommand", []string{}, "toolout bench: want a subcommand: strategies\n"),
 		Entry("bad format", []string{"strategies", "--format", "xml"}, "toolout bench strategies: --format \"xml\": want table, csv or json\n"),
-		Entry("bad knob", []string{"strategies", "--set", "speed=1"}, "toolout bench strategies: --set: unknown knob \"speed\" (known: byte_cap, simple_words, context_window, max_output_tokens, buffer_tokens, max_chunks, max_chunks_long, line_threshold, overlap_percent, concurrency, read_grep_turns, read_grep_calls_per_turn)\n"),
+		Entry("bad knob", []string{"strategies", "--set", "speed=1"}, "toolout bench strategies: --set: unknown knob \"speed\" (known: byte_cap, simple_words, context_window, max_output_tokens, buffer_tokens, max_chunks, max_chunks_long, line_threshold, overlap_percent, concurrency, read_grep_turns, read_grep_calls_per_turn, head_percent)\n"),
 		Entry("knob out of range", []string{"strategies", "--set", "overlap_percent=50"}, "toolout bench strategies: --set: overlap_percent 50: must be 0 to 49\n"),
 		Entry("no case", []string{"strategies", "--cases", "nothing"}, "toolout bench strategies: --cases \"nothing\": no case matches\n"),
 	)

@@ -18,9 +18,9 @@ import (
 // production nonce has 16 hex digits.
 const planNonce = "0123456789abcdef"
 
-// extractGroup is `toolout extract plan`.
+// extractGroup is `toolout extract plan` and `toolout extract cut`.
 func extractGroup() group {
-	return group{name: "extract", subs: []command{extractPlanLeaf().sub()}}
+	return group{name: "extract", subs: []command{extractPlanLeaf().sub(), extractCutLeaf().sub()}}
 }
 
 // extractPlan is the output of `toolout extract plan`.
@@ -46,7 +46,8 @@ var shortKnobFlags = map[string]string{"max_output_tokens": "max-output", "buffe
 func knobFlag(k extract.Knob) string { return strings.ReplaceAll(k.Name, "_", "-") }
 
 // extractConfigFlags binds every extract.Config knob (extract.Knobs, the one
-// table) to a flag over extract.DefaultConfig().
+// table) to a flag over extract.DefaultConfig(), and its two choices:
+// --offer-modes (a comma-separated list) and --truncate-with.
 func extractConfigFlags(fs *flag.FlagSet) *extract.Config {
 	cfg := extract.DefaultConfig()
 	for _, k := range extract.Knobs() {
@@ -56,26 +57,53 @@ func extractConfigFlags(fs *flag.FlagSet) *extract.Config {
 			fs.IntVar(p, short, *p, "same as --"+knobFlag(k))
 		}
 	}
+	fs.Func("offer-modes", "extra modes offered beyond the spec's schema, comma-separated: json-aware, head-tail (none by default)",
+		func(v string) error {
+			cfg.OfferModes = nil
+			for m := range strings.SplitSeq(v, ",") {
+				if m = strings.TrimSpace(m); m != "" {
+					cfg.OfferModes = append(cfg.OfferModes, m)
+				}
+			}
+			return nil
+		})
+	fs.StringVar(&cfg.TruncateWith, "truncate-with", cfg.TruncateWith, "how truncate cuts: bytes, head-tail or json-aware")
 	return &cfg
 }
 
 // checkExtractConfig is extract.Config.Validate naming the flag.
 func checkExtractConfig(cfg *extract.Config) error {
 	var ke *extract.KnobError
-	if err := cfg.Validate(); errors.As(err, &ke) {
+	var ce *extract.ChoiceError
+	err := cfg.Validate()
+	switch {
+	case errors.As(err, &ke):
 		return fmt.Errorf("--%s %d: %s", knobFlag(ke.Knob), ke.Value, ke.Knob.Range())
-	} else if err != nil {
-		return err
+	case errors.As(err, &ce):
+		return fmt.Errorf("--%s %q: %s", strings.ReplaceAll(ce.Name, "_", "-"), ce.Value, ce.Problem())
 	}
-	return nil
+	return err
+}
+
+// checkMode refuses a mode the schema offered under cfg does not list: the
+// CLI says so where tool_output would quietly use auto.
+func checkMode(cfg *extract.Config, mode string) error {
+	switch {
+	case cfg.Offers(mode):
+		return nil
+	case slices.Contains(extract.ExtraModes, mode):
+		return fmt.Errorf("--mode %s: not offered; add --offer-modes %s", mode, mode)
+	}
+	return fmt.Errorf("--mode %q: want auto, full-chunked, read-grep or truncate (json-aware or head-tail with --offer-modes)", mode)
 }
 
 // extractPlanLeaf prints how tool_output would route an extraction from
 // FILE or stdin, and its chunk plan, without calling any LLM.
 func extractPlanLeaf() leaf {
 	return leaf{name: "extract plan", summary: "route an extraction and plan its chunks without calling a model",
-		synopsis: "[FILE] --extract TEXT [--tool NAME --args JSON --mode auto|full-chunked|read-grep|truncate] " +
+		synopsis: "[FILE] --extract TEXT [--tool NAME --args JSON --mode auto|full-chunked|read-grep|truncate|json-aware|head-tail] " +
 			"[--context-window N --max-output N --buffer N --max-chunks N --max-chunks-long N --line-threshold N --overlap P] " +
+			"[--offer-modes json-aware,head-tail --truncate-with bytes|head-tail|json-aware --head-percent P] " +
 			"[--encoding cl100k_base|o200k_base] [--max-input BYTES]", input: true,
 		setup: extractPlanFlags}
 }
@@ -93,12 +121,13 @@ func extractPlanFlags(fs *flag.FlagSet) leafFunc {
 		switch {
 		case *what == "":
 			return nil, errors.New("--extract is required (the extract instructions)")
-		case !slices.Contains([]string{extract.ModeAuto, extract.ModeFullChunked, extract.ModeReadGrep, extract.ModeTruncate}, *mode):
-			return nil, fmt.Errorf("--mode %q: want auto, full-chunked, read-grep or truncate", *mode)
 		case !json.Valid([]byte(*toolArgs)):
 			return nil, fmt.Errorf("--args: not valid JSON: %s", *toolArgs)
 		}
 		if err := checkExtractConfig(cfg); err != nil {
+			return nil, err
+		}
+		if err := checkMode(cfg, *mode); err != nil {
 			return nil, err
 		}
 		tk, name, text, err := c.tokenizedText(enc)

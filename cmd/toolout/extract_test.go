@@ -70,6 +70,12 @@ var _ = Describe("toolout extract plan", func() {
 		Expect(p.Reason).To(Equal("requested"))
 	})
 
+	It("routes an offered extra mode as requested", func() {
+		p := plan("x", "--extract", "e", "--offer-modes", "json-aware,head-tail", "--mode", "head-tail")
+		Expect(p.Mode).To(Equal("head-tail"))
+		Expect(p.Reason).To(Equal("requested"))
+	})
+
 	It("counts the extract text and tool metadata in the budget", func() {
 		short := plan("x", "--extract", "e")
 		long := plan("x", "--extract", strings.Repeat("field ", 50), "--tool", "orders__list", "--args", `{"status":"open"}`)
@@ -82,9 +88,16 @@ var _ = Describe("toolout extract plan", func() {
 			Expect(code).To(Equal(2))
 			Expect(stderr).To(Equal(want))
 		},
-		Entry("no subcommand", []string{}, "toolout extract: want a subcommand: plan\n"),
+		Entry("no subcommand", []string{}, "toolout extract: want a subcommand: plan or cut\n"),
 		Entry("no extract", []string{"plan"}, "toolout extract plan: --extract is required (the extract instructions)\n"),
-		Entry("bad mode", []string{"plan", "--extract", "e", "--mode", "fast"}, "toolout extract plan: --mode \"fast\": want auto, full-chunked, read-grep or truncate\n"),
+		Entry("bad mode", []string{"plan", "--extract", "e", "--mode", "fast"}, "toolout extract plan: --mode \"fast\": want auto, full-chunked, read-grep or truncate (json-aware or head-tail with --offer-modes)\n"),
+		Entry("mode not offered", []string{"plan", "--extract", "e", "--mode", "head-tail"}, "toolout extract plan: --mode head-tail: not offered; add --offer-modes head-tail\n"),
+		Entry("unknown extra mode", []string{"plan", "--extract", "e", "--offer-modes", "head-tail,summarize"}, "toolout extract plan: --offer-modes \"summarize\": want json-aware or head-tail\n"),
+		Entry("extra mode twice", []string{"plan", "--extract", "e", "--offer-modes", "head-tail, head-tail"}, "toolout extract plan: --offer-modes \"head-tail\": listed twice\n"),
+		Entry("bad cut", []string{"plan", "--extract", "e", "--truncate-with", "chars"}, "toolout extract plan: --truncate-with \"chars\": want bytes, head-tail or json-aware\n"),
+		Entry("head over 100", []string{"plan", "--extract", "e", "--head-percent", "101"}, "toolout extract plan: --head-percent 101: must be 0 to 100\n"),
+		Entry("cut with a model", []string{"cut", "--mode", "auto"}, "toolout extract cut: --mode \"auto\": want truncate, head-tail or json-aware (the modes that call no model)\n"),
+		Entry("cut with no budget", []string{"cut", "--truncate-bytes", "0"}, "toolout extract cut: --truncate-bytes 0: must be positive\n"),
 		Entry("bad args", []string{"plan", "--extract", "e", "--args", "{"}, "toolout extract plan: --args: not valid JSON: {\n"),
 		Entry("overlap of half", []string{"plan", "--extract", "e", "--overlap", "50"}, "toolout extract plan: --overlap-percent 50: must be 0 to 49\n"),
 		Entry("zero window", []string{"plan", "--extract", "e", "--context-window", "0"}, "toolout extract plan: --context-window 0: must be positive (at most 1073741824)\n"),
