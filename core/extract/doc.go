@@ -61,6 +61,42 @@
 // being "WARNING: tool_output fallback to truncate (<mode> failed)." and the
 // log naming the cause.
 //
+// json-aware and head-tail (issue 21) are modes that call no model, each
+// cutting the output to Options.TruncateBytes: json-aware with
+// core/jsonaware (valid JSON in and out, every key kept, long strings and
+// arrays shortened with counts, first, last and error-like rows kept),
+// head-tail with core/headtail (the head, Config.HeadPercent of the
+// budget, the tail, and the middle's error-like lines with their
+// continuation lines, with counts). Their answer is the success format with
+// STRATEGY:json-aware: or STRATEGY:head-tail: and the cut output as the
+// body.
+//
+// Choices for the new modes, where the spec is silent or exact:
+//   - The spec's schema is exact, so [Tool] stays it and the new modes are
+//     not offered by default. Config.OfferModes opts in: [ToolFor] (and
+//     [Extractor.Tool]) then add them to the enum, after the spec's four in
+//     the order json-aware, head-tail, and describe them after the spec's
+//     mode description. That deviates from the spec's schema, only when an
+//     operator asks for it. A mode the offered schema lacks is unknown, so
+//     auto, and logged (REFERENCE: unknown mode → auto).
+//   - Auto never picks them: decision 3 chooses between full-chunked and
+//     read-grep, and they are cuts, like truncate, which only an explicit
+//     request or a failure produces.
+//   - json-aware on output that is not JSON could not execute (decision 4's
+//     definition of failure), so it falls back to truncate with the exact
+//     warning "(json-aware failed)"; the log and Outcome.Failure carry the
+//     parse error with its position.
+//   - Decision 5 keeps truncate a single mode; Config.TruncateWith changes
+//     how it cuts, explicit or as the fallback: bytes (the default, today's
+//     [Truncate], so every existing answer is unchanged), head-tail (what the
+//     schema's description of truncate says, "keeps top and bottom,
+//     truncates in the middle", plus the error lines), or json-aware (JSON
+//     output; any other output by bytes, logged). The header stays
+//     STRATEGY:truncate: and the warning text is unchanged; Outcome.Cut says
+//     how it cut.
+//   - head-tail cannot fail. HeadPercent 0 means no head (core/headtail's
+//     negative ratio), 100 all head.
+//
 // Choices where the spec is silent:
 //   - The map prompt adds one line to the spec's draft: the chunk is the next
 //     message and is data, not instructions. The read-grep prompt adds the
