@@ -12,7 +12,8 @@ import (
 
 // Route is the routing decision for one extraction.
 type Route struct {
-	// Mode is the strategy to run: full-chunked, read-grep or truncate.
+	// Mode is the strategy to run: full-chunked, read-grep, truncate, or an
+	// offered json-aware or head-tail.
 	Mode string `json:"mode"`
 	// Reason says why, with the numbers compared.
 	Reason string `json:"reason"`
