@@ -180,7 +180,12 @@ type ChoiceError struct {
 	Msg  string
 }
 
-func (e *ChoiceError) Error() string { return fmt.Sprintf("%s %q: %s", e.Name, e.Value, e.Problem()) }
+// Error starts with the key path (a list item's index after a dot, as the
+// scenario loader expects): `offer_modes.1 "summarize": want json-aware or
+// head-tail`.
+func (e *ChoiceError) Error() string {
+	return fmt.Sprintf("%s %q: %s", strings.Join(e.KeyPath(), "."), e.Value, e.Problem())
+}
 
 // Problem is the message without the field: "want bytes, head-tail or
 // json-aware".

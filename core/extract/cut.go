@@ -1,5 +1,10 @@
 package extract
 
+import (
+	"github.com/toolout/toolout/core/headtail"
+	"github.com/toolout/toolout/core/jsonaware"
+)
+
 // headTail is the head-tail strategy: output cut to TruncateBytes, the head
 // getting HeadPercent of it, the error-like lines of the middle kept. It
 // cannot fail and calls no model.
@@ -12,7 +17,11 @@ func (e *Extractor) headTail(output string) string {
 // could not execute: spec decision 4), and the caller falls back to
 // truncate; it calls no model.
 func (e *Extractor) jsonAware(output string) (string, error) {
-	return shortenJSON(output, e.opts.TruncateBytes)
+	out, over, err := shortenJSON(output, e.opts.TruncateBytes)
+	if over {
+		e.logf("tool_output: json-aware: even the smallest form (every key kept) is %d bytes, over the budget of %d", len(out), e.opts.TruncateBytes)
+	}
+	return out, err
 }
 
 // cut is truncate's body, explicit or as the fallback: output cut as
@@ -31,4 +40,27 @@ func (e *Extractor) cut(handle, output string) (body, how string) {
 	}
 	body, _ = Truncate(output, e.opts.TruncateBytes)
 	return body, CutBytes
+}
+
+// headTailCut cuts text with core/headtail, the head getting headPercent of
+// the budget (0: no head).
+func headTailCut(text string, maxBytes, headPercent int) string {
+	ratio := float64(headPercent) / 100
+	if headPercent == 0 {
+		ratio = -1 // core/headtail: a negative ratio is no head, 0 its default
+	}
+	out, _ := headtail.Cut(text, maxBytes, headtail.Options{HeadRatio: ratio})
+	return out
+}
+
+// shortenJSON shortens doc with core/jsonaware into valid JSON of at most
+// maxBytes, or its smallest form when even that is larger (every key path
+// kept; over is then true); an input that is not JSON is its
+// *jsonaware.SyntaxError.
+func shortenJSON(doc string, maxBytes int) (out string, over bool, err error) {
+	b, st, err := jsonaware.Shorten([]byte(doc), maxBytes, jsonaware.Options{})
+	if err != nil {
+		return "", false, err
+	}
+	return string(b), st.OverBudget, nil
 }

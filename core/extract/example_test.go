@@ -63,3 +63,28 @@ func ExampleExtractor_Run() {
 	//
 	// chargebacks: 2
 }
+
+// An operator who offers head-tail gets it in the mode enum; the default
+// is the spec's exact schema.
+func ExampleToolFor() {
+	enum := func(t core.Tool) []string {
+		var s struct {
+			Properties struct {
+				Mode struct {
+					Enum []string `json:"enum"`
+				} `json:"mode"`
+			} `json:"properties"`
+		}
+		if err := json.Unmarshal(t.InputSchema, &s); err != nil {
+			return nil
+		}
+		return s.Properties.Mode.Enum
+	}
+	c := extract.DefaultConfig()
+	fmt.Println(enum(extract.ToolFor(c)))
+	c.OfferModes = []string{extract.ModeHeadTail}
+	fmt.Println(enum(extract.ToolFor(c)))
+	// Output:
+	// [auto full-chunked read-grep truncate]
+	// [auto full-chunked read-grep truncate head-tail]
+}
