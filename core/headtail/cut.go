@@ -175,7 +175,7 @@ func (c *cutter) scan(h0, t0 int, s *selector) {
 			// the gap above it starts at h0 or below: at most the k-1 lines
 			// above, a line cut by h0, its bytes and error-like lines
 			gap := Gap{Lines: k, Bytes: start - h0, ErrorLines: s.errors}
-			g = group{start: start, errEnd: end, end: end, before: s.errors, reserve: 2*len(c.eol) + len(Marker(gap))}
+			g = group{start: start, errEnd: end, end: end, before: s.errors, reserve: 2*len(c.eol) + markerLen(gap)}
 			s.errors++
 			open, ctx = true, 0
 		case open && ctx < c.o.Context && c.o.Continuation(line):
@@ -236,9 +236,16 @@ func (sc *scanned) errorLines(a, b int) int {
 	return n
 }
 
+// trimEOL drops a line's "\n", then its "\r".
 func trimEOL(s string) string {
-	s = strings.TrimSuffix(s, "\n")
-	return strings.TrimSuffix(s, "\r")
+	n := len(s)
+	if n > 0 && s[n-1] == '\n' {
+		n--
+	}
+	if n > 0 && s[n-1] == '\r' {
+		n--
+	}
+	return s[:n]
 }
 
 // countLines counts s's lines: its "\n"s, and a last line without one.

@@ -29,7 +29,11 @@ const (
 // "java.lang.NullPointerException"); npm's "ERR!" and klog's "E1126
 // 10:00:00" / "F1126 10:00:00" prefixes match as written. Warnings are not
 // errors.
-var DefaultErrorPattern = regexp.MustCompile(
+var DefaultErrorPattern = defaultPattern
+
+// defaultPattern is DefaultErrorPattern as shipped: Cut matches it by hand
+// (match.go), and only it, should a caller assign DefaultErrorPattern.
+var defaultPattern = regexp.MustCompile(
 	`(?i:\b(?:error|fatal|panic|exception|traceback|critical|fail(?:ed|ure)?|timeout|timed out|abort(?:ed)?|segfault|segmentation fault|out of memory|oom|denied|refused|unhandled|uncaught)\b)` +
 		`|[A-Za-z](?:Error|Exception)\b|\bERR!|^[EF]\d{4} \d\d:\d\d:\d\d`)
 
@@ -182,4 +186,34 @@ func share(v, def float64) float64 {
 // part returns floor(r × n) within [0, n].
 func part(r float64, n int) int {
 	return min(max(int(r*float64(n)), 0), n)
+}
+
+// markerLen is len(Marker(g)), without writing it.
+func markerLen(g Gap) int {
+	n := len("[... ") + digits(g.Lines) + len(" line") + plural(g.Lines) + len(" (") + digits(g.Bytes) + len(" bytes) cut") + len(" ...]")
+	if g.ErrorLines > 0 {
+		n += len(", ") + digits(g.ErrorLines) + len(" error-like line") + plural(g.ErrorLines) + len(" among them")
+	}
+	if g.KeptBelow > 0 {
+		n += len("; ") + digits(g.KeptBelow) + len(" error-like line") + plural(g.KeptBelow) + len(" kept below")
+	}
+	return n
+}
+
+func digits(n int) int {
+	d := 1
+	if n < 0 {
+		d, n = 2, -n
+	}
+	for ; n >= 10; n /= 10 {
+		d++
+	}
+	return d
+}
+
+func plural(n int) int {
+	if n == 1 {
+		return 0
+	}
+	return 1
 }

@@ -161,6 +161,21 @@ var _ = Describe("Cut", func() {
 		Expect(out).To(MatchRegexp(`\n\[\.\.\. \d+ lines \(\d+ bytes\) cut, 2 error-like lines among them \.\.\.\]\n`))
 	})
 
+	It("takes continuation lines as Options.Continuation says", func() {
+		text := info(0, 200) + "FATAL config invalid\n> line 3: key\n> line 4: value\n" + info(200, 200)
+		out, _ := headtail.Cut(text, 4000, headtail.Options{})
+		Expect(out).To(ContainSubstring("\nFATAL config invalid\n[... "))
+		out, _ = headtail.Cut(text, 4000, headtail.Options{Continuation: func(line string) bool { return strings.HasPrefix(line, "> ") }})
+		Expect(out).To(ContainSubstring("\nFATAL config invalid\n> line 3: key\n> line 4: value\n[... "))
+	})
+
+	It("cuts invalid UTF-8, NUL bytes and lone carriage returns without a panic, within the budget", func() {
+		text := strings.Repeat("\xff\xfe\x00ERROR \r\x80\x80\x80\x80\n", 300) + strings.Repeat("\x80", 5000)
+		for _, budget := range []int{0, 7, 40, 100, 101, 1000, 5000} {
+			Expect(checkCut(text, budget, headtail.Options{})).To(Succeed(), "budget %d", budget)
+		}
+	})
+
 	It("matches lines against ErrorPattern", func() {
 		text := info(0, 200) + "WARN disk at 91%\n" + info(200, 200)
 		out, st := headtail.Cut(text, 3000, headtail.Options{ErrorPattern: regexp.MustCompile(`^WARN `)})
@@ -268,6 +283,7 @@ var _ = Describe("Marker", func() {
 	DescribeTable("writes what a gap cut, and MarkerPattern reads it back",
 		func(g headtail.Gap, want string) {
 			Expect(headtail.Marker(g)).To(Equal(want))
+			Expect(headtail.MarkerLen(g)).To(Equal(len(want)))
 			m := headtail.MarkerPattern.FindStringSubmatch(want)
 			Expect(m).NotTo(BeNil())
 			Expect(m[1:]).To(Equal([]string{fmt.Sprint(g.Lines), fmt.Sprint(g.Bytes), nonzero(g.ErrorLines), nonzero(g.KeptBelow)}))
