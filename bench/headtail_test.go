@@ -74,6 +74,18 @@ func BenchmarkHeadTailAdversarial(b *testing.B) {
 	})
 }
 
+// BenchmarkHeadTailAdversarialBaseline is the pass over the text every cut
+// makes first, counting its lines (strings.Count of "\n"), on the same
+// inputs: bench-linear's baseline for the pairs read at memory speed, whose
+// 10 MiB working set leaves the cache the 1 MiB one fits in.
+func BenchmarkHeadTailAdversarialBaseline(b *testing.B) {
+	eachHeadTailInput(b, func(b *testing.B, text string) {
+		for b.Loop() {
+			strings.Count(text, "\n")
+		}
+	})
+}
+
 // BenchmarkHeadTailTruncate is core/extract.Truncate, the byte head and
 // tail tool_output falls back to, on the same inputs and budget: the cost
 // of a cut that reads nothing but the bytes it keeps.

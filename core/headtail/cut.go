@@ -30,10 +30,12 @@ type cutter struct {
 	eol   string // the markers' line ending: the first line's
 	m     int    // bytes reserved for the marker below the last error run: a leading and a trailing eol, the widest text
 	mText int    // the same for a marker without error counts
+
+	firstEnd, lastStart int // the first line's end and the last line's start, -1 until found
 }
 
 func newCutter(text string, b int, o Options, lines int) *cutter {
-	c := &cutter{text: text, n: len(text), b: b, o: o, match: matcher(o), lines: lines, eol: "\n"}
+	c := &cutter{text: text, n: len(text), b: b, o: o, match: matcher(o), lines: lines, eol: "\n", firstEnd: -1, lastStart: -1}
 	if i := strings.IndexByte(text, '\n'); i > 0 && text[i-1] == '\r' {
 		c.eol = "\r\n"
 	}
@@ -197,6 +199,7 @@ type scanned struct {
 	c      *cutter
 	h0, t0 int
 	total  int // error-like lines of [h0, t0)
+	memo   [2]memo
 }
 
 // above returns the error-like lines of the scanned middle that start above
@@ -209,24 +212,58 @@ func (sc *scanned) above(h, t int) (cH, cT int) {
 	}
 	c := sc.c
 	end := h
-	if h > 0 && c.text[h-1] != '\n' {
-		end = c.n
-		if i := strings.IndexByte(c.text[h:], '\n'); i >= 0 {
-			end = h + i + 1
-		}
+	if h > 0 && c.text[h-1] != '\n' { // a byte cut of the first line
+		end = c.firstLineEnd()
 	}
 	cH = sc.errorLines(sc.h0, min(end, sc.t0))
 	start := t
-	if t < c.n && t > 0 && c.text[t-1] != '\n' {
-		start = strings.LastIndexByte(c.text[:t], '\n') + 1
+	if t < c.n && t > 0 && c.text[t-1] != '\n' { // a byte cut of the last line
+		start = c.lastLineStart()
 	}
 	cT = sc.total - sc.errorLines(max(start, sc.h0), sc.t0)
 	return cH, max(cT, cH)
 }
 
+// firstLineEnd returns where the first line ends, found once: a single
+// huge line is read once, not at every layout.
+func (c *cutter) firstLineEnd() int {
+	if c.firstEnd < 0 {
+		c.firstEnd = c.n
+		if i := strings.IndexByte(c.text, '\n'); i >= 0 {
+			c.firstEnd = i + 1
+		}
+	}
+	return c.firstEnd
+}
+
+// lastLineStart returns where the last line starts, found once.
+func (c *cutter) lastLineStart() int {
+	if c.lastStart < 0 {
+		c.lastStart = strings.LastIndexByte(c.text[:c.n-1], '\n') + 1
+	}
+	return c.lastStart
+}
+
 // errorLines counts the error-like lines wholly within [a, b), a part of
-// the scanned middle no longer than the budget.
+// the scanned middle no longer than the budget, or the line a byte cut
+// splits; the last two answers are kept, as layouts ask again.
 func (sc *scanned) errorLines(a, b int) int {
+	for _, m := range sc.memo {
+		if m.ok && m.a == a && m.b == b {
+			return m.n
+		}
+	}
+	n := sc.count(a, b)
+	sc.memo[1], sc.memo[0] = sc.memo[0], memo{a, b, n, true}
+	return n
+}
+
+type memo struct {
+	a, b, n int
+	ok      bool
+}
+
+func (sc *scanned) count(a, b int) int {
 	n := 0
 	sc.c.eachLine(a, b, func(_, _ int, line string) {
 		if sc.c.match(line) {
