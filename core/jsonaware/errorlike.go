@@ -223,13 +223,15 @@ type sample struct {
 }
 
 // findOutliers flags the outlier rows of the array at node arr, at most
-// p.maxOutliers of them (the farthest; ties: the first).
+// p.maxOutliers of them (the farthest; ties: the first). The samples of
+// the rows are grouped by series with a counting sort; each series costs
+// two sorts of its values.
 func (p *parser) findOutliers(arr int32) {
 	t := &p.t
 	if t.arrays[t.nodes[arr].aux].rows < minOutlierRows || p.maxOutliers <= 0 {
 		return
 	}
-	s := p.samples[:0]
+	s := slices.Grow(p.samples[:0], int(t.arrays[t.nodes[arr].aux].rows))
 	for r := arr + 1; r < t.nodes[arr].end; r = t.next(r) {
 		switch n := &t.nodes[r]; n.kind {
 		case kNum:
@@ -246,46 +248,81 @@ func (p *parser) findOutliers(arr int32) {
 	if len(s) < minOutlierRows {
 		return
 	}
-	slices.SortFunc(s, func(a, b sample) int {
-		return cmp.Or(cmp.Compare(a.series, b.series), cmp.Compare(a.v, b.v), cmp.Compare(a.row, b.row))
-	})
 	scores := p.scores[:0]
-	for lo := 0; lo < len(s); {
-		hi := lo
-		for hi < len(s) && s[hi].series == s[lo].series {
-			hi++
-		}
-		scores = p.scoreSeries(s[lo:hi], scores)
-		lo = hi
+	for _, g := range p.bySeries(s) {
+		scores = p.scoreSeries(g, scores)
 	}
-	slices.SortFunc(scores, func(a, b sample) int { return cmp.Or(cmp.Compare(b.v, a.v), cmp.Compare(a.row, b.row)) })
-	flagged := 0
-	for i, sc := range scores {
-		if i > 0 && scores[i-1].row == sc.row {
-			continue // a row far out in two series
+	p.scores = scores
+	if len(scores) == 0 {
+		return
+	}
+	slices.SortFunc(scores, func(a, b sample) int {
+		if a.v != b.v {
+			return cmp.Compare(b.v, a.v)
 		}
-		if t.nodes[sc.row].flags&fOutlier == 0 && flagged < p.maxOutliers {
+		return cmp.Compare(a.row, b.row)
+	})
+	flagged := 0
+	for _, sc := range scores {
+		if flagged == p.maxOutliers {
+			break
+		}
+		if t.nodes[sc.row].flags&fOutlier == 0 { // a row far out in two series counts once
 			t.nodes[sc.row].flags |= fOutlier
 			flagged++
 		}
 	}
-	p.scores = scores
+}
+
+// bySeries groups samples by series, keeping their order within a series
+// (a counting sort): the groups are slices of p.grouped, in the order each
+// series first appears.
+func (p *parser) bySeries(s []sample) [][]sample {
+	clear(p.seriesIdx)
+	counts := p.counts[:0]
+	for _, x := range s {
+		i, ok := p.seriesIdx[x.series]
+		if !ok {
+			i = len(counts)
+			p.seriesIdx[x.series] = i
+			counts = append(counts, 0)
+		}
+		counts[i]++
+	}
+	groups := p.groups[:0]
+	grouped := slices.Grow(p.grouped[:0], len(s))[:len(s)]
+	at := 0
+	for i, c := range counts {
+		groups = append(groups, grouped[at:at:at+c])
+		counts[i] = at
+		at += c
+	}
+	for _, x := range s {
+		i := p.seriesIdx[x.series]
+		groups[i] = append(groups[i], x)
+	}
+	p.counts, p.groups, p.grouped = counts, groups, grouped
+	return groups
 }
 
 // scoreSeries appends a sample (row, score) for each value of one series
-// (sorted by value) farther than outlierMADs scaled MADs from its median.
+// farther than outlierMADs scaled MADs from its median.
 func (p *parser) scoreSeries(s []sample, scores []sample) []sample {
 	if len(s) < minOutlierRows {
 		return scores
 	}
-	med := median(s, func(x sample) float64 { return x.v })
-	dev := p.devs[:0]
+	vals := slices.Grow(p.devs[:0], len(s))
 	for _, x := range s {
-		dev = append(dev, math.Abs(x.v-med))
+		vals = append(vals, x.v)
 	}
-	slices.Sort(dev)
-	p.devs = dev
-	mad := madScale * median(dev, func(x float64) float64 { return x })
+	slices.Sort(vals)
+	med := median(vals)
+	for i, x := range s {
+		vals[i] = math.Abs(x.v - med)
+	}
+	slices.Sort(vals)
+	mad := madScale * median(vals)
+	p.devs = vals
 	if mad == 0 || math.IsInf(mad, 0) || math.IsNaN(mad) {
 		return scores
 	}
@@ -298,12 +335,12 @@ func (p *parser) scoreSeries(s []sample, scores []sample) []sample {
 }
 
 // median returns the median of sorted values.
-func median[T any](s []T, f func(T) float64) float64 {
+func median(s []float64) float64 {
 	n := len(s)
 	if n%2 == 1 {
-		return f(s[n/2])
+		return s[n/2]
 	}
-	return f(s[n/2-1])/2 + f(s[n/2])/2
+	return s[n/2-1]/2 + s[n/2]/2
 }
 
 // appendSample appends the number raw of a row when it is finite.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/toolout/toolout/core/jsonlex"
@@ -57,7 +58,7 @@ const (
 type node struct {
 	off   int32 // offset of the first byte in the input
 	end   int32 // scalar or key: offset after it; container: index of the node after its subtree
-	aux   int32 // array: index into tree.arrays
+	aux   int32 // array: index into tree.arrays; key: key id inside an array, -1 outside
 	kind  uint8
 	flags uint8
 }
@@ -92,6 +93,15 @@ func (t *tree) next(i int32) int32 {
 	return i + 1
 }
 
+// push appends n to the nodes, doubling their capacity when full (append
+// grows a large slice by a quarter: five times the final size allocated).
+func (p *parser) push(n node) {
+	if len(p.t.nodes) == cap(p.t.nodes) {
+		p.t.nodes = slices.Grow(p.t.nodes, len(p.t.nodes))
+	}
+	p.t.nodes = append(p.t.nodes, n)
+}
+
 // parser reads a JSON text into a tree without recursion.
 type parser struct {
 	t       tree
@@ -99,13 +109,17 @@ type parser struct {
 	stack   []frame
 	inArray int // open arrays: a string outside every array is never a row
 	errPat  matcher
-	keys    map[string]int32   // key text -> key id
-	paths   map[[2]int32]int32 // (parent path, key id or -1 for a row) -> path id
+	keys    map[string]int32   // key text -> key id, inside arrays
+	paths   map[[2]int32]int32 // (parent path, key id or -1 for a row) -> path id, inside arrays
+	fresh   int32              // the last path id given to a key outside every array (negative)
 
-	maxOutliers int      // outlier rows flagged per array at most
-	samples     []sample // scratch of findOutliers
-	scores      []sample
-	devs        []float64
+	maxOutliers int // outlier rows flagged per array at most
+	// scratch of findOutliers
+	samples, scores, grouped []sample
+	groups                   [][]sample
+	counts                   []int
+	seriesIdx                map[int32]int
+	devs                     []float64
 }
 
 // matcher reports whether text looks like an error.
@@ -127,11 +141,11 @@ func (p *parser) describe(off int) string {
 // parse reads src, a UTF-8 byte order mark aside, as one JSON value with
 // white space around it.
 func parse(src []byte, errPat matcher, maxOutliers int) (*tree, error) {
-	p := &parser{t: tree{src: src}, errPat: errPat, keys: map[string]int32{}, paths: map[[2]int32]int32{}, maxOutliers: maxOutliers}
+	p := &parser{t: tree{src: src}, errPat: errPat, keys: map[string]int32{}, paths: map[[2]int32]int32{}, maxOutliers: maxOutliers, seriesIdx: map[int32]int{}}
 	if len(src) > MaxInput {
 		return nil, p.fail(MaxInput, "input larger than %d bytes", MaxInput)
 	}
-	p.t.nodes = make([]node, 0, min(len(src)/8+16, 1<<20))
+	p.t.nodes = make([]node, 0, min(len(src)/8+16, 1<<16))
 	if bytes.HasPrefix(src, bom) {
 		p.pos = len(bom)
 	}
@@ -194,7 +208,7 @@ func (p *parser) value() (opened bool, err error) {
 	default:
 		return false, p.fail(start, "unexpected %s, looking for a value", p.describe(start))
 	}
-	p.t.nodes = append(p.t.nodes, node{off: int32(start), end: int32(p.pos), kind: kind})
+	p.push(node{off: int32(start), end: int32(p.pos), kind: kind})
 	idx := int32(len(p.t.nodes) - 1)
 	if kind == kStr {
 		p.markString(idx)
@@ -245,7 +259,7 @@ func (p *parser) open(c byte) (opened bool, err error) {
 	if len(p.stack) > 0 {
 		path = p.childPath(&p.stack[len(p.stack)-1])
 	}
-	p.t.nodes = append(p.t.nodes, n)
+	p.push(n)
 	p.stack = append(p.stack, frame{node: int32(len(p.t.nodes) - 1), path: path, elem: -1})
 	p.pos = jsonlex.Space(p.t.src, p.pos+1)
 	closer := byte(']')
@@ -308,14 +322,22 @@ func (p *parser) key() error {
 		return err
 	}
 	raw := src[start+1 : end-1]
-	id, ok := p.keys[string(raw)]
-	if !ok {
-		id = int32(len(p.keys))
-		p.keys[string(raw)] = id
-	}
-	p.t.nodes = append(p.t.nodes, node{off: int32(start), end: int32(end), aux: id, kind: kKey})
 	f := &p.stack[len(p.stack)-1]
-	f.keyPath = p.intern(f.path, id)
+	id := int32(-1)
+	if p.inArray == 0 {
+		// Outside every array no object is ever cut: the key needs a
+		// path of its own (its children may be arrays), not a lookup.
+		p.fresh--
+		f.keyPath = p.fresh
+	} else {
+		var ok bool
+		if id, ok = p.keys[string(raw)]; !ok {
+			id = int32(len(p.keys))
+			p.keys[string(raw)] = id
+		}
+		f.keyPath = p.intern(f.path, id)
+	}
+	p.push(node{off: int32(start), end: int32(end), aux: id, kind: kKey})
 	f.keyClass = classify(raw)
 	p.pos = jsonlex.Space(src, end)
 	if p.pos >= len(src) || src[p.pos] != ':' {

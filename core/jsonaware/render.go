@@ -125,6 +125,13 @@ func (r *render) array(i int32) int {
 	a := r.t.arrays[n.aux]
 	rows, k := int(a.rows), r.lv.k
 	cut := k >= 0 && rows > 2*k+1
+	if !cut && !r.write {
+		size := 1 + max(rows, 1)
+		for j := i + 1; j < n.end; j = r.t.next(j) {
+			size += int(r.sizes[j])
+		}
+		return size
+	}
 	size, elems, errIdx := 2, 0, 0
 	emit := func(j int32) {
 		if elems > 0 {

@@ -93,16 +93,24 @@ func Shorten(doc []byte, maxBytes int, o Options) ([]byte, Stats, error) {
 	if len(body) <= maxBytes {
 		return body, Stats{InBytes: len(doc), OutBytes: len(body), Steps: len(steps)}, nil
 	}
+	// Two buffers of sizes: the one of the best step that fits so far is
+	// kept, so that writing it needs no measuring again.
 	r := render{t: t}
+	var best []int32
 	size := func(i int) int {
 		r.lv = steps[i]
-		return r.measure()
+		n := r.measure()
+		if n <= maxBytes {
+			best, r.sizes = r.sizes, best
+		}
+		return n
 	}
 	pick, over := len(steps)-1, false
 	if size(pick) > maxBytes {
 		over = true
+		best = r.sizes
 	} else {
-		lo, hi := 0, pick // size(hi) fits
+		lo, hi := 0, pick // size(hi) fits, and best holds its sizes
 		for lo < hi {
 			mid := lo + (hi-lo)/2
 			if size(mid) <= maxBytes {
@@ -113,7 +121,8 @@ func Shorten(doc []byte, maxBytes int, o Options) ([]byte, Stats, error) {
 		}
 		pick = hi
 	}
-	r.out = make([]byte, 0, size(pick))
+	r.lv, r.sizes = steps[pick], best
+	r.out = make([]byte, 0, r.sizes[0])
 	r.value(0)
 	st := r.st
 	st.InBytes, st.OutBytes, st.Step, st.Steps, st.OverBudget = len(doc), len(r.out), pick+1, len(steps), over
@@ -140,7 +149,8 @@ func ladder(o Options) []level {
 		steps = append(steps, level{s: sMin, k: k, e: -1, outliers: true})
 	}
 	kMin := min(k0, 1)
-	for _, e := range []int{-1, 64, 16, 4, 1} {
+	steps = append(steps, level{s: sMin, k: kMin, e: -1})
+	for e := 4096; e >= 1; e = shrink(e) {
 		steps = append(steps, level{s: sMin, k: kMin, e: e})
 	}
 	return append(steps, level{s: 0, k: 0, e: 0})

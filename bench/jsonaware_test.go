@@ -1,0 +1,82 @@
+package bench
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"github.com/toolout/toolout/core/jsonaware"
+	"github.com/toolout/toolout/internal/hostile"
+)
+
+// jsonAwareBudget is the budget of the json-aware benchmarks: 40,000 bytes,
+// Gemini CLI's cap of a tool result (issue 21).
+const jsonAwareBudget = 40_000
+
+// jsonAwarePairs runs body on each document of hostile.JSONDocs at 1 MiB
+// and 10 MiB, as input=NAME/size=SIZE.
+func jsonAwarePairs(b *testing.B, body func(b *testing.B, doc []byte)) {
+	for _, d := range hostile.JSONDocs {
+		for _, size := range []int{1 << 20, 10 << 20} {
+			b.Run(fmt.Sprintf("input=%s/size=%s", d.Name, sizeName(size)), func(b *testing.B) {
+				doc := d.Make(size)
+				b.SetBytes(int64(len(doc)))
+				b.ReportAllocs()
+				body(b, doc)
+			})
+		}
+	}
+}
+
+// BenchmarkJSONAwareAdversarial shortens each document of hostile.JSONDocs
+// to 40,000 bytes at 1 MiB and 10 MiB (make bench-linear: 10 MiB may cost
+// at most 12 times 1 MiB).
+func BenchmarkJSONAwareAdversarial(b *testing.B) {
+	jsonAwarePairs(b, func(b *testing.B, doc []byte) {
+		var st jsonaware.Stats
+		for b.Loop() {
+			var err error
+			if _, st, err = jsonaware.Shorten(doc, jsonAwareBudget, jsonaware.Options{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(st.OutBytes), "out-bytes")
+		b.ReportMetric(float64(st.Step), "step")
+	})
+}
+
+// BenchmarkJSONAwareAdversarialBaseline reads and writes the same documents
+// compact with encoding/json (json.Compact, which validates as it goes), in
+// the same run: the floor of a pass that reads every byte and writes JSON
+// back.
+func BenchmarkJSONAwareAdversarialBaseline(b *testing.B) {
+	jsonAwarePairs(b, func(b *testing.B, doc []byte) {
+		var buf bytes.Buffer
+		for b.Loop() {
+			buf.Reset()
+			if err := json.Compact(&buf, doc); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// BenchmarkJSONAwareSingleLine shortens a single-line JSON of 5 MB (an
+// array of records, the corpus case of issue 21) to 40,000 bytes.
+func BenchmarkJSONAwareSingleLine(b *testing.B) {
+	for _, d := range hostile.JSONDocs[:1] {
+		doc := d.Make(5_000_000)
+		b.SetBytes(int64(len(doc)))
+		b.ReportAllocs()
+		var st jsonaware.Stats
+		for b.Loop() {
+			var err error
+			if _, st, err = jsonaware.Shorten(doc, jsonAwareBudget, jsonaware.Options{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(st.OutBytes), "out-bytes")
+		b.ReportMetric(float64(st.RowsCut), "rows-cut")
+	}
+}
