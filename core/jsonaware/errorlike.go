@@ -214,7 +214,7 @@ const (
 	madScale       = 1.4826
 )
 
-// sample is one number of a row: its series (a key id, -1 for a row that
+// sample is one number of a row: its series (a key's path id, -1 for a row that
 // is a number), its row's node and its value.
 type sample struct {
 	series int32

@@ -2,7 +2,9 @@ package jsonaware
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
+	"hash/maphash"
 	"math"
 	"slices"
 	"unicode/utf8"
@@ -58,7 +60,7 @@ const (
 type node struct {
 	off   int32 // offset of the first byte in the input
 	end   int32 // scalar or key: offset after it; container: index of the node after its subtree
-	aux   int32 // array: index into tree.arrays; key: key id inside an array, -1 outside
+	aux   int32 // array: index into tree.arrays; key: its path id inside an array, -1 outside
 	kind  uint8
 	flags uint8
 }
@@ -109,9 +111,10 @@ type parser struct {
 	stack   []frame
 	inArray int // open arrays: a string outside every array is never a row
 	errPat  matcher
-	keys    map[string]int32   // key text -> key id, inside arrays
-	paths   map[[2]int32]int32 // (parent path, key id or -1 for a row) -> path id, inside arrays
-	fresh   int32              // the last path id given to a key outside every array (negative)
+	paths   map[uint64]pathEntry // hash of (parent path, key as written) -> the path, inside arrays
+	clashes map[clash]int32      // the paths whose hash another path had first
+	nPaths  int32                // paths interned
+	fresh   int32                // the last path id given to a key outside every array (negative)
 
 	maxOutliers int // outlier rows flagged per array at most
 	// scratch of findOutliers
@@ -141,7 +144,7 @@ func (p *parser) describe(off int) string {
 // parse reads src, a UTF-8 byte order mark aside, as one JSON value with
 // white space around it.
 func parse(src []byte, errPat matcher, maxOutliers int) (*tree, error) {
-	p := &parser{t: tree{src: src}, errPat: errPat, keys: map[string]int32{}, paths: map[[2]int32]int32{}, maxOutliers: maxOutliers, seriesIdx: map[int32]int{}}
+	p := &parser{t: tree{src: src}, errPat: errPat, paths: map[uint64]pathEntry{}, maxOutliers: maxOutliers, seriesIdx: map[int32]int{}}
 	if len(src) > MaxInput {
 		return nil, p.fail(MaxInput, "input larger than %d bytes", MaxInput)
 	}
@@ -283,21 +286,56 @@ func (p *parser) childPath(f *frame) int32 {
 		return f.keyPath
 	}
 	if f.elem < 0 {
-		f.elem = p.intern(f.path, -1)
+		f.elem = p.intern(f.path, -1, -1)
 	}
 	return f.elem
 }
 
-// intern returns the id of the path parent+key (key -1: a row), and marks
-// the open containers as holding a first occurrence when it is new.
-func (p *parser) intern(parent, key int32) int32 {
-	k := [2]int32{parent, key}
-	if id, ok := p.paths[k]; ok {
-		return id
+// pathEntry is an interned path: its id, its parent's, and its key as
+// written (a span of the input; off -1 for a row).
+type pathEntry struct{ id, parent, off, end int32 }
+
+// clash is a path whose hash collided with another's: looked up by its text.
+type clash struct {
+	parent int32
+	key    string
+	row    bool
+}
+
+// pathSeed hashes paths; ids are given in order of first occurrence, so the
+// output does not depend on it.
+var pathSeed = maphash.MakeSeed()
+
+// intern returns the id of the path parent + the key written at
+// src[off:end] (off < 0: a row of the array at parent), and marks the open
+// containers as holding a first occurrence when it is new. One map of
+// 64-bit hashes, each entry checked against the text it stands for (a
+// clash goes to a second map): a map keyed by the text would cost a second
+// lookup, or a string per key.
+func (p *parser) intern(parent, off, end int32) int32 {
+	sum := p.pathHash(parent, off, end)
+	e, ok := p.paths[sum]
+	switch {
+	case !ok:
+		p.nPaths++
+		p.paths[sum] = pathEntry{id: p.nPaths, parent: parent, off: off, end: end}
+	case e.parent == parent && (off < 0) == (e.off < 0) && (off < 0 || string(p.t.src[off:end]) == string(p.t.src[e.off:e.end])):
+		return e.id
+	default:
+		c := clash{parent: parent, row: off < 0}
+		if off >= 0 {
+			c.key = string(p.t.src[off:end])
+		}
+		if id, ok := p.clashes[c]; ok {
+			return id
+		}
+		if p.clashes == nil {
+			p.clashes = map[clash]int32{}
+		}
+		p.nPaths++
+		p.clashes[c] = p.nPaths
 	}
-	id := int32(len(p.paths) + 1)
-	p.paths[k] = id
-	if key >= 0 {
+	if off >= 0 {
 		for i := len(p.stack) - 1; i >= 0; i-- {
 			n := &p.t.nodes[p.stack[i].node]
 			if n.flags&fForced != 0 {
@@ -306,7 +344,22 @@ func (p *parser) intern(parent, key int32) int32 {
 			n.flags |= fForced
 		}
 	}
-	return id
+	return p.nPaths
+}
+
+// pathHash hashes the path parent + src[off:end] (off < 0: a row).
+func (p *parser) pathHash(parent, off, end int32) uint64 {
+	var h maphash.Hash
+	h.SetSeed(pathSeed)
+	var buf [5]byte
+	binary.LittleEndian.PutUint32(buf[:4], uint32(parent))
+	if off < 0 {
+		buf[4] = 1
+	} else {
+		h.Write(p.t.src[off:end])
+	}
+	h.Write(buf[:])
+	return h.Sum64()
 }
 
 // key reads an object member's key and its colon.
@@ -330,12 +383,8 @@ func (p *parser) key() error {
 		p.fresh--
 		f.keyPath = p.fresh
 	} else {
-		var ok bool
-		if id, ok = p.keys[string(raw)]; !ok {
-			id = int32(len(p.keys))
-			p.keys[string(raw)] = id
-		}
-		f.keyPath = p.intern(f.path, id)
+		f.keyPath = p.intern(f.path, int32(start+1), int32(end-1))
+		id = f.keyPath
 	}
 	p.push(node{off: int32(start), end: int32(end), aux: id, kind: kKey})
 	f.keyClass = classify(raw)
