@@ -164,8 +164,26 @@
 // writing; the step taken is then written once. The default options give
 // 134 steps: Shorten measures the smallest form, then 8 steps by binary
 // search, keeping the sizes of the best step that fits so that writing it
-// needs no measuring again. encoding/json's Decoder.Token could not serve: it
-// allocates per token, does not give offsets of scalars to copy them byte
-// for byte, and is several times slower than a lexer over the bytes; the
-// lexical grammar is core/jsonlex's, shared with core's other readers.
+// needs no measuring again. Key paths are interned in one map of 64-bit
+// hashes, only inside arrays (outside every array no object is cut, and a
+// key gets a fresh id without a lookup).
+//
+// The reader is hand-written over core/jsonlex's lexical grammar (shared
+// with core's other JSON readers) because encoding/json's Decoder.Token
+// allocates per token, gives no offsets to copy scalars byte for byte, and
+// is slower: on 1 MiB of records, reading the input (Shorten of an input
+// that fits: read, flags, outliers) costs 7.5 ms of CPU where a
+// Decoder.Token loop alone costs 25.5 ms; on 1 MiB of small numbers, 30.5
+// ms against 124 ms.
+//
+// Figures (BenchmarkJSONAwareAdversarial, hostile.JSONDocs shortened to
+// 40,000 bytes; the least CPU time of several runs on this shared 2-core
+// machine, where wall-clock pairs varied 2x between runs), 1 MiB then 10
+// MiB and their ratio: records 11.6 ms, 153 ms (13.2x: a sort per numeric
+// column of the outliers, n log n); numbers (the most nodes per byte) 60
+// ms, 602 ms (10.1x); deep (4,000 levels) 41 ms, 382 ms (9.3x);
+// unique-keys (a key path per row, every row kept) 20 ms, 231 ms (11.5x);
+// wide-object 4.8 ms, 50 ms (10.5x); long-string 0.8 ms, 4.6 ms; escapes
+// 3.2 ms, 32 ms (10.1x); error-words (the matcher's near misses) 16.5 ms,
+// 173 ms (10.5x). A single-line JSON of 5 MB (records) takes 72 ms.
 package jsonaware
