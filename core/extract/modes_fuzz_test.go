@@ -1,0 +1,111 @@
+package extract_test
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/toolout/toolout/core"
+	"github.com/toolout/toolout/core/extract"
+	"github.com/toolout/toolout/core/store"
+	"github.com/toolout/toolout/core/tokens"
+	"github.com/toolout/toolout/internal/seeds"
+)
+
+// maxModesFuzzBytes bounds the fuzzed output.
+const maxModesFuzzBytes = 8 << 10
+
+// FuzzModes answers tool_output in each mode that calls no model
+// (truncate, head-tail, json-aware), with each way truncate cuts, on any
+// output up to 8 KiB and any budget, and checks: the success format with the
+// routed strategy or truncate in the header; the exact fallback warning when
+// json-aware falls back, and only then; a json-aware answer (and a truncate
+// cut with json-aware) valid JSON; no model called; the same answer twice.
+// Seeds: the tool outputs of the bundled scenarios, and JSON shapes.
+func FuzzModes(f *testing.F) {
+	texts, err := seeds.Outputs("../../scenarios", 100)
+	if err != nil || len(texts) == 0 {
+		f.Fatalf("seeds: %v (%d found)", err, len(texts))
+	}
+	texts = append(texts, `[{"id":1,"error":"boom"},{"id":2}]`, `{"a":"`+strings.Repeat("x", 3000)+`"}`, "", "[", `"\ud800"`, "[[[[[[[[[[1]]]]]]]]]]")
+	for i, s := range texts {
+		s = s[:min(len(s), maxModesFuzzBytes)]
+		f.Add(s, uint16(len(s)*(i%10)/10+1), uint8(i), uint8(i/3), uint8(i*7))
+	}
+	modes := []string{extract.ModeTruncate, extract.ModeHeadTail, extract.ModeJSONAware}
+	cuts := []string{extract.CutBytes, extract.CutHeadTail, extract.CutJSONAware}
+	// One store serves 64 inputs, then is closed (which removes its files)
+	// and replaced: a store per input spends the run in mkdir.
+	base := f.TempDir()
+	var st *store.Store
+	uses, n := 0, 0
+	defer func() {
+		if st != nil {
+			st.Close()
+		}
+	}()
+	put := func(t *testing.T, output string) (*store.Store, string) {
+		if st == nil || uses == 64 {
+			if st != nil {
+				st.Close()
+			}
+			var err error
+			if st, err = store.New(store.Options{Base: base, SessionID: "fuzz", Sources: core.Sources{NewID: func() string {
+				n++
+				return "h" + strconv.Itoa(n)
+			}}}); err != nil {
+				t.Fatal(err)
+			}
+			uses = 0
+		}
+		uses++
+		m, err := st.Put("t", "{}", output, store.Measure(output, tokens.Estimator{}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st, m.Handle
+	}
+	f.Fuzz(func(t *testing.T, output string, budget uint16, mode, cut, head uint8) {
+		output = output[:min(len(output), maxModesFuzzBytes)]
+		c := extract.DefaultConfig()
+		c.OfferModes = extract.ExtraModes
+		c.TruncateWith = cuts[int(cut)%len(cuts)]
+		c.HeadPercent = int(head) % 101
+		m := modes[int(mode)%len(modes)]
+		st, h := put(t, output)
+		answer := func() extract.Outcome {
+			ex, err := extract.New(extract.Options{Store: st, Tokenizer: tokens.Estimator{}, Nonce: "n1", Config: c, TruncateBytes: int(budget) + 1,
+				LLM: core.LLMFunc(func(context.Context, core.Request) (core.Response, error) {
+					t.Fatal("a mode that calls no model called one")
+					return core.Response{}, nil
+				})})
+			if err != nil {
+				t.Fatal(err)
+			}
+			args, _ := json.Marshal(map[string]string{"handle": h, "extract": "x", "mode": m})
+			return ex.Extract(context.Background(), args)
+		}
+		o := answer()
+		if o2 := answer(); o2.Text != o.Text {
+			t.Fatalf("two answers differ:\n%q\n%q", o.Text, o2.Text)
+		}
+		header := "ABSTRACT FROM TOOL OUTPUT t WITH HANDLE " + h + ", STRATEGY:" + o.Strategy + ":\n\n"
+		body, ok := strings.CutPrefix(o.Text, header)
+		switch {
+		case o.IsError || !ok:
+			t.Fatalf("not the success format of %s: %q", o.Strategy, o.Text)
+		case o.Strategy != m && !(m == extract.ModeJSONAware && o.Strategy == extract.ModeTruncate):
+			t.Fatalf("mode %s answered as %s", m, o.Strategy)
+		}
+		warning := extract.FallbackWarning("json-aware failed") + "\n"
+		if fell := o.Fallback != ""; fell != strings.HasPrefix(body, warning) || fell != (m != o.Strategy) {
+			t.Fatalf("fallback %q, body %q", o.Fallback, body)
+		}
+		body = strings.TrimPrefix(body, warning)
+		if (o.Strategy == extract.ModeJSONAware || o.Cut == extract.CutJSONAware) && !json.Valid([]byte(body)) {
+			t.Fatalf("%s (cut %s) gave invalid JSON: %q", o.Strategy, o.Cut, body)
+		}
+	})
+}
