@@ -78,7 +78,9 @@
 //     the order json-aware, head-tail, and describe them after the spec's
 //     mode description. That deviates from the spec's schema, only when an
 //     operator asks for it. A mode the offered schema lacks is unknown, so
-//     auto, and logged (REFERENCE: unknown mode → auto).
+//     auto, and logged (REFERENCE: unknown mode → auto). Whoever offers
+//     tool_output to a model should offer [Extractor.Tool], so that the
+//     schema and the modes answered agree.
 //   - Auto never picks them: decision 3 chooses between full-chunked and
 //     read-grep, and they are cuts, like truncate, which only an explicit
 //     request or a failure produces.
