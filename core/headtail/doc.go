@@ -40,8 +40,8 @@
 // degrades to a byte head and a byte tail around one marker. No rune of
 // valid UTF-8 is ever split.
 //
-// Error-like lines. Each line wholly between the first head and tail is
-// matched alone, without its line ending, against Options.ErrorPattern
+// Error-like lines. Each line wholly between the first head and tail (those
+// planned before the error runs' unused bytes go back) is matched alone, without its line ending, against Options.ErrorPattern
 // ([DefaultErrorPattern] when nil; its case rules are documented there). An
 // error-like line and the lines after it that continue it
 // (Options.Continuation, [IsContinuation] when nil: indented lines,
@@ -111,6 +111,9 @@
 //     [DefaultMaxErrorShare] 0.3, [DefaultContext] 10); a negative value
 //     means none (no head, no error runs but still counted, no context
 //     lines).
+//   - A byte-cut head that ends just before its line's "\n" reads like the
+//     whole line, as the marker's own line ending follows it; the marker
+//     counts that line among those cut, so the counts stay exact.
 //   - The first marker says how many error-like lines were kept below it, so
 //     that a reader knows the lines between later markers are picked, not
 //     contiguous.
