@@ -88,7 +88,10 @@
 // 15). Its failure format is a normal tool result, not an error. Its map,
 // reduce and read-grep calls go to the session's LLM with the session's
 // nonce; Options.Extract sets routing and strategy knobs (nil:
-// extract.DefaultConfig() with the session's context window).
+// extract.DefaultConfig() with the session's context window). Its schema is
+// the extractor's (extract.ToolFor of that config): the spec's exact schema,
+// or with the extra modes its offer_modes names, so the schema the model
+// sees and the modes the extractor answers always agree.
 //
 // The session's nonce comes from Sources; the system prompt ends with the
 // final-report instruction that names it. The store directory is removed when

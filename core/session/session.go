@@ -137,7 +137,7 @@ func Run(ctx context.Context, opts Options, user string) (res Result, err error)
 	if err != nil {
 		return res, fmt.Errorf("session: run: %w", err)
 	}
-	toolOutput := agent.Func{Desc: extract.Tool(), Fn: func(ctx context.Context, args json.RawMessage) (string, error) {
+	toolOutput := agent.Func{Desc: ex.Tool(), Fn: func(ctx context.Context, args json.RawMessage) (string, error) {
 		text, _ := ex.Run(ctx, args) // the failure format is the result the model sees
 		return text, nil
 	}}

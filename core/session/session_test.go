@@ -13,6 +13,7 @@ import (
 
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/agent"
+	"github.com/toolout/toolout/core/extract"
 	"github.com/toolout/toolout/core/session"
 	"github.com/toolout/toolout/core/tokens"
 	"github.com/toolout/toolout/fakes"
@@ -44,6 +45,38 @@ var _ = Describe("session", func() {
 		return session.Options{LLM: llm, Tokenizer: tokens.Estimator{}, Sources: fakes.NewSources(), Tools: tools,
 			StoreBase: base, MaxToolResponseBytes: 100, TruncateBytes: 40, MaxTurns: 4}
 	}
+
+	It("offers tool_output with the schema its config asks for: the spec's exact one by default, the extra modes when offer_modes names them, and runs them", func() {
+		big := strings.Repeat("ts=1 host=web-0 level=INFO\n", 40) + "ts=2 host=web-1 level=ERROR disk full\n" + strings.Repeat("ts=3 host=web-0 level=INFO\n", 40)
+		for _, offer := range [][]string{nil, {extract.ModeHeadTail}} {
+			llm, err := fakes.NewLLM([]fakes.Step{
+				turn(1, fakes.Respond{ToolCalls: []fakes.CallSpec{{Name: "logs", Args: map[string]any{}}}}),
+				turn(2, fakes.Respond{ToolCalls: []fakes.CallSpec{{Name: "tool_output", Args: map[string]any{"handle": "00000000-0000-4000-8000-000000000002", "extract": "errors", "mode": "head-tail"}}}}),
+				turn(3, fakes.Respond{Final: ptr("disk full")}),
+			}, fakes.Options{})
+			Expect(err).NotTo(HaveOccurred())
+			opts := options(llm, fixed("logs", big))
+			opts.TruncateBytes = 600 // room for the error line between head and tail
+			cfg := extract.DefaultConfig()
+			cfg.OfferModes = offer
+			opts.Extract = &cfg
+			_, err = session.Run(context.Background(), opts, "what failed?")
+			Expect(err).NotTo(HaveOccurred())
+			calls := llm.Calls()
+			offered := calls[1].Request.Tools[1]
+			Expect(offered).To(Equal(extract.ToolFor(cfg)))
+			msgs := calls[2].Request.Messages
+			if offer == nil {
+				Expect(offered).To(Equal(extract.Tool()))
+				Expect(string(offered.InputSchema)).NotTo(ContainSubstring(extract.ModeHeadTail))
+				Expect(msgs[len(msgs)-1].Content).NotTo(ContainSubstring("STRATEGY:head-tail:"), "a mode the schema does not offer runs as auto")
+				continue
+			}
+			Expect(string(offered.InputSchema)).To(ContainSubstring(`"` + extract.ModeHeadTail + `"`))
+			Expect(msgs[len(msgs)-1].Content).To(HavePrefix("ABSTRACT FROM TOOL OUTPUT logs WITH HANDLE 00000000-0000-4000-8000-000000000002, STRATEGY:head-tail:\n\n"))
+			Expect(msgs[len(msgs)-1].Content).To(ContainSubstring("disk full"))
+		}
+	})
 
 	It("stores an oversized result, shows the handle message, and offers tool_output from then on", func() {
 		big := strings.Repeat("ts=1 host=web-0 level=ERROR\n", 10)
