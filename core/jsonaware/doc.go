@@ -21,7 +21,10 @@
 //   - An input that fits (at most maxBytes, once a leading byte order mark
 //     is dropped) is returned as it is: the same bytes, white space and
 //     all, Stats.Step 0. So Shorten is idempotent: its output, shortened
-//     again to the same budget, comes back unchanged.
+//     again to the same budget, comes back unchanged (an output over the
+//     budget too: the smallest form of the smallest form is itself, its
+//     markers counted as the rows and bytes they stand for; FuzzShorten
+//     checks both).
 //   - Otherwise the output is compact (no white space) and is the mildest
 //     step of the ladder below that fits in maxBytes. When even the last
 //     step (the smallest form) does not fit, the output is that form and
@@ -40,7 +43,9 @@
 //     for that). A key under a row that is cut appears in the output only
 //     if the same path is kept elsewhere: keys are kept per path, not per
 //     occurrence.
-//   - Determinism: no maps are iterated, no randomness, no clock.
+//   - Determinism: no map is iterated, no clock is read; key paths are
+//     numbered in the order they first occur (their hash seed varies per
+//     process and decides nothing).
 //
 // # Markers
 //
@@ -60,7 +65,7 @@
 // A shortened array holds, where rows were cut, one string element per run
 // of consecutive rows cut, a rows marker:
 //
-//	[{"id":0},{"id":1},{"id":2},"[… 47 rows cut …]",{"id":50,"level":"error"},"[… 49 rows cut …]",{"id":97}, ...]
+//	[{"id":0},{"id":1},{"id":2},"[… 47 rows cut …]",{"id":50,"level":"error"},"[… 46 rows cut …]",{"id":97}, ...]
 //
 // "[… N rows cut …]" ("[… 1 row cut …]" for one) stands for N rows in that
 // place, so the index of every kept row can be counted back. A marker that
