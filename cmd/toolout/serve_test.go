@@ -27,8 +27,9 @@ const (
 func (p *program) baseURL() string {
 	var first string
 	Eventually(func() bool {
-		first, _, _ = strings.Cut(p.stdout(), "\n")
-		return strings.HasSuffix(p.stdout(), "\n")
+		out := p.stdout() // one read: a second could see the line the first did not
+		first, _, _ = strings.Cut(out, "\n")
+		return strings.HasSuffix(out, "\n")
 	}).WithTimeout(time.Minute).WithPolling(5*time.Millisecond).Should(BeTrue(), func() string { return p.stderr() })
 	return first
 }
