@@ -164,9 +164,13 @@
 //
 // One pass reads the input into a flat array of nodes (16 bytes each) and
 // flags error-like rows, outliers and key path rows as it goes; each step
-// tried is one pass over the nodes in reverse document order, sizing each
-// at that step from the sizes of its children (4 bytes a node), without
-// writing; the step taken is then written once. The default options give
+// tried is one walk of what that step writes, sizing each node from the
+// sizes of its children (4 bytes a node), without writing. Of a run of
+// rows the step cuts it reads each row's flags, and sizes rows only until
+// they are longer than the run's marker (the marker's length depends only
+// on the count), so a step that keeps a few rows of a large array costs a
+// few flags per row, not the rows. The step taken is then written once, by
+// a walk that makes the same decisions over the sizes its step set. The default options give
 // 134 steps: Shorten measures the smallest form, then 8 steps by binary
 // search, keeping the sizes of the best step that fits so that writing it
 // needs no measuring again. Key paths are interned in one map of 64-bit

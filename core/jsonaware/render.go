@@ -24,32 +24,50 @@ type render struct {
 	tmp   [64]byte
 }
 
-// measure sizes every node at the level, children before their parents
-// (the nodes in reverse document order), and returns the output's size.
-// Each node is a child of one container, so this is one pass.
+// measure sizes the tree at the level and returns the output's size. It
+// sizes only what the level writes and, of a run of rows the level cuts,
+// only as many rows as decide whether the run's marker is shorter than the
+// rows (see array): at the steps that cut most rows, a pass reads the kept
+// rows and a few flags per cut row, not the whole tree. value then walks
+// the same nodes, makes the same decisions, and so reads only sizes this
+// pass set.
 func (r *render) measure() int {
-	nodes := r.t.nodes
-	if cap(r.sizes) < len(nodes) {
-		r.sizes = make([]int32, len(nodes))
+	if cap(r.sizes) < len(r.t.nodes) {
+		r.sizes = make([]int32, len(r.t.nodes))
 	}
-	r.sizes = r.sizes[:len(nodes)]
+	r.sizes = r.sizes[:len(r.t.nodes)]
 	r.write = false
-	for i := int32(len(nodes) - 1); i >= 0; i-- {
-		n := &nodes[i]
-		var size int
-		switch n.kind {
-		case kObj:
-			size = r.object(i)
-		case kArr:
-			size = r.array(i)
-		case kStr:
-			size = r.str(n)
-		default:
-			size = int(n.end - n.off)
-		}
-		r.sizes[i] = int32(size)
+	return r.size(0)
+}
+
+// size sizes node i at the level (children before their parent), records
+// it and returns it. The recursion is as deep as the input's nesting, at
+// most MaxDepth.
+func (r *render) size(i int32) int {
+	n := &r.t.nodes[i]
+	var size int
+	switch n.kind {
+	case kObj:
+		size = r.object(i)
+	case kArr:
+		size = r.array(i)
+	case kStr:
+		size = r.str(n)
+	default:
+		size = int(n.end - n.off)
 	}
-	return int(r.sizes[0])
+	r.sizes[i] = int32(size)
+	return size
+}
+
+// visit writes node i when writing (measure has sized it), or sizes it
+// when measuring, and returns its size.
+func (r *render) visit(i int32) int {
+	if r.write {
+		r.value(i)
+		return int(r.sizes[i])
+	}
+	return r.size(i)
 }
 
 func (r *render) put(b []byte) {
@@ -96,12 +114,8 @@ func (r *render) object(i int32) int {
 		key := &r.t.nodes[k]
 		r.put(r.t.src[key.off:key.end])
 		r.putByte(':')
-		size += int(key.end-key.off) + 1 + int(r.sizes[k+1])
-		if r.write {
-			k = r.value(k + 1)
-		} else {
-			k = r.t.next(k + 1)
-		}
+		size += int(key.end-key.off) + 1 + r.visit(k+1)
+		k = r.t.next(k + 1)
 	}
 	r.putByte('}')
 	return size
@@ -113,7 +127,6 @@ type run struct {
 	rows  int   // rows in it
 	count int   // rows it stands for (a marker row counts its own count)
 	cut   int   // rows of it that are not markers
-	bytes int   // its rows' sizes and the commas after them
 }
 
 // array writes (or sizes) the array at node i. A run of rows the level
@@ -128,21 +141,17 @@ func (r *render) array(i int32) int {
 	if !cut && !r.write {
 		size := 1 + max(rows, 1)
 		for j := i + 1; j < n.end; j = r.t.next(j) {
-			size += int(r.sizes[j])
+			size += r.size(j)
 		}
 		return size
 	}
 	size, elems, errIdx := 2, 0, 0
-	emit := func(j int32) {
+	comma := func() {
 		if elems > 0 {
 			r.putByte(',')
 			size++
 		}
 		elems++
-		size += int(r.sizes[j])
-		if r.write {
-			r.value(j)
-		}
 	}
 	var g run
 	flush := func(end int32) {
@@ -150,12 +159,8 @@ func (r *render) array(i int32) int {
 			return
 		}
 		marker := appendRowsMarker(r.tmp[:0], g.count)
-		if len(marker)+3 < g.bytes {
-			if elems > 0 {
-				r.putByte(',')
-				size++
-			}
-			elems++
+		if r.longer(g.first, end, len(marker)+3) {
+			comma()
 			size += len(marker) + 2
 			r.putByte('"')
 			r.put(marker)
@@ -166,7 +171,11 @@ func (r *render) array(i int32) int {
 			}
 		} else {
 			for j := g.first; j < end; j = r.t.next(j) {
-				emit(j)
+				comma()
+				size += int(r.sizes[j]) // longer sized every row
+				if r.write {
+					r.value(j)
+				}
 			}
 		}
 		g = run{}
@@ -182,14 +191,14 @@ func (r *render) array(i int32) int {
 		}
 		if keep {
 			flush(j)
-			emit(j)
+			comma()
+			size += r.visit(j)
 			continue
 		}
 		if g.rows == 0 {
 			g.first = j
 		}
 		g.rows++
-		g.bytes += int(r.sizes[j]) + 1
 		if m.flags&fMarker != 0 {
 			c, _ := parseRowsMarker(r.t.src[m.off+1 : m.end-1])
 			g.count += c
@@ -201,6 +210,26 @@ func (r *render) array(i int32) int {
 	flush(n.end)
 	r.putByte(']')
 	return size
+}
+
+// longer reports whether the rows from node first to node end, written
+// with a comma after each, take more than limit bytes. It sizes rows (when
+// measuring) only until they do, so a run that becomes a marker costs the
+// rows that decide it, not all of them; when writing it reads the sizes
+// that measuring set, row for row the same.
+func (r *render) longer(first, end int32, limit int) bool {
+	bytes := 0
+	for j := first; j < end; j = r.t.next(j) {
+		if r.write {
+			bytes += int(r.sizes[j]) + 1
+		} else {
+			bytes += r.size(j) + 1
+		}
+		if bytes > limit {
+			return true
+		}
+	}
+	return false
 }
 
 // keepAnyway reports whether a row beyond the first and last k is kept:
