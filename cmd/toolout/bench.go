@@ -58,19 +58,9 @@ func runBenchStrategies(ctx context.Context, args []string, stdout, stderr io.Wr
 	if err != nil {
 		return fail("%v", err)
 	}
-	var match *regexp.Regexp
-	if *casesRE != "" {
-		if match, err = regexp.Compile(*casesRE); err != nil {
-			return fail("--cases: %v", err)
-		}
-	}
-	var keep func(string) bool
-	if match != nil {
-		keep = match.MatchString
-	}
-	cases := bench.Corpus(bench.BudgetFor(bench.DefaultKnobs()), keep)
-	if len(cases) == 0 {
-		return fail("--cases %q: no case matches", *casesRE)
+	cases, keep, err := selectCases(*casesRE)
+	if err != nil {
+		return fail("%v", err)
 	}
 	if *baseline != "" { // refuse another model's baseline before any request
 		if code := checkBaselineModel(*baseline, who, stderr); code != exitOK {
@@ -82,38 +72,64 @@ func runBenchStrategies(ctx context.Context, args []string, stdout, stderr io.Wr
 		fmt.Fprintf(stderr, "toolout bench strategies: %v\n", err)
 		return exitFailed
 	}
-	switch *format {
+	if err := writeStrategies(stdout, who, rows, *format, *withTime, *svg, *writeBaseline); err != nil {
+		fmt.Fprintf(stderr, "toolout bench strategies: %v\n", err)
+		return exitFailed
+	}
+	if *baseline == "" {
+		return exitOK
+	}
+	return checkBaseline(*baseline, rows, keep, *tolerance, stderr)
+}
+
+// selectCases returns the corpus cases whose name matches pattern (all of
+// them when it is empty) and the filter itself (nil for all).
+func selectCases(pattern string) ([]bench.Case, func(string) bool, error) {
+	var keep func(string) bool
+	if pattern != "" {
+		match, err := regexp.Compile(pattern)
+		if err != nil {
+			return nil, nil, fmt.Errorf("--cases: %v", err)
+		}
+		keep = match.MatchString
+	}
+	cases := bench.Corpus(bench.BudgetFor(bench.DefaultKnobs()), keep)
+	if len(cases) == 0 {
+		return nil, nil, fmt.Errorf("--cases %q: no case matches", pattern)
+	}
+	return cases, keep, nil
+}
+
+// writeStrategies writes the rows to stdout in format and, when asked, the
+// chart to svg and the baseline (without times: they vary) to baseline.
+func writeStrategies(stdout io.Writer, who bench.Model, rows []bench.Row, format string, withTime bool, svg, baseline string) error {
+	var err error
+	switch format {
 	case "table":
-		err = bench.WriteTable(stdout, who, rows, *withTime)
+		err = bench.WriteTable(stdout, who, rows, withTime)
 	case "csv":
 		err = bench.WriteCSV(stdout, who, rows)
 	case "json":
 		err = bench.WriteJSON(stdout, who, rows)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "toolout bench strategies: %v\n", err)
-		return exitFailed
+		return err
 	}
-	if *svg != "" {
-		if err := writeBenchFile(*svg, func(w io.Writer) error { return bench.WriteSVG(w, who, rows) }); err != nil {
-			fmt.Fprintf(stderr, "toolout bench strategies: --svg: %v\n", err)
-			return exitFailed
+	if svg != "" {
+		if err := writeBenchFile(svg, func(w io.Writer) error { return bench.WriteSVG(w, who, rows) }); err != nil {
+			return fmt.Errorf("--svg: %v", err)
 		}
 	}
-	if *writeBaseline != "" {
+	if baseline != "" {
 		saved := append([]bench.Row(nil), rows...)
 		for i := range saved {
 			saved[i].Millis = 0 // times vary; a baseline holds only what is compared
 		}
-		if err := writeBenchFile(*writeBaseline, func(w io.Writer) error { return bench.WriteJSON(w, who, saved) }); err != nil {
-			fmt.Fprintf(stderr, "toolout bench strategies: --write-baseline: %v\n", err)
-			return exitFailed
+		if err := writeBenchFile(baseline, func(w io.Writer) error { return bench.WriteJSON(w, who, saved) }); err != nil {
+			return fmt.Errorf("--write-baseline: %v", err)
 		}
 	}
-	if *baseline == "" {
-		return exitOK
-	}
-	return checkBaseline(*baseline, rows, keep, *tolerance, stderr)
+	return nil
 }
 
 // writeBenchFile creates path and writes it with write.
