@@ -3,7 +3,6 @@ package harness
 import (
 	"context"
 	"fmt"
-	"github.com/toolout/toolout/internal/yamlstrict"
 	"os"
 	"slices"
 	"strings"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/fakes"
+	"github.com/toolout/toolout/internal/yamlstrict"
 )
 
 // Env is what a component's Run gets from the harness: deterministic sources,

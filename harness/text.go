@@ -3,7 +3,6 @@ package harness
 import (
 	"errors"
 	"fmt"
-	"github.com/toolout/toolout/internal/yamlstrict"
 	"io"
 	"io/fs"
 	"os"
@@ -14,6 +13,8 @@ import (
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/toolout/toolout/internal/yamlstrict"
 )
 
 // Text is a text input of a scenario. In YAML it is either a plain string (the
