@@ -81,10 +81,10 @@
 // last page) and not where the oracles answered nothing: a paging turn,
 // and the answer after tool_output. A model answering as the oracles do
 // (scenarios/bench/oracle-model.yaml, served by `toolout serve`) gives the
-// oracle table, row for row, on every case except pagination rows whose
-// pages overflow the main context: there the oracle loses the page that
-// overflowed, while a model sent it reads it (its request holds the page,
-// as the oracle's metered one does). A model error (after the client's
+// oracle table, row for row. Pagination stops before a page that would
+// overflow the main context (ContextWindow less MaxOutputTokens, the room
+// kept for the answer, as for an expansion): that page is never sent, to
+// the oracle or to a model, as an agent cannot take it in. A model error (after the client's
 // retries) ends the comparison with that error and no rows, rather than
 // passing for the extractor's fallback to truncation.
 //

@@ -266,7 +266,7 @@ func (x *strategyRun) run(ctx context.Context, s string) (result, error) {
 // it has every fact it looks for (it knows how many there are) or the end.
 // Every page lands in the main context, and every call resends it.
 func (x *strategyRun) paginate(ctx context.Context, r *result) error {
-	c, k, tk := x.c, x.k, x.tk
+	c, tk := x.c, x.tk
 	dir, err := os.MkdirTemp("", "toolout-bench-")
 	if err != nil {
 		return err
@@ -281,49 +281,68 @@ func (x *strategyRun) paginate(ctx context.Context, r *result) error {
 	}
 	defer fsys.Close()
 	history := []core.Message{{Role: core.RoleUser, Content: c.Question}}
-	// call reads a page into the main context; the main model reads it.
-	call := func(p fstools.ReadParams) (string, []string, error) {
+	// read reads a page; deliver puts it into the main context, where the
+	// main model reads it.
+	read := func(p fstools.ReadParams) string {
 		out, err := fsys.Read(p)
 		if err != nil {
 			out = "Tool error: " + err.Error()
 		}
+		return out
+	}
+	deliver := func(p fstools.ReadParams, out string) ([]string, error) {
 		args, _ := json.Marshal(p)
 		history = append(history, x.toolResult("Read", string(args), out))
 		seen, err := x.ask(ctx, core.Request{Messages: history}, facts(out), false)
 		r.MainTokens += tk.Count(out)
-		return out, seen, err
+		return seen, err
 	}
-	out, seen, err := call(fstools.ReadParams{Path: "output.txt"})
+	whole := fstools.ReadParams{Path: "output.txt"}
+	out := read(whole)
+	seen, err := deliver(whole, out)
 	if err != nil {
 		return err
 	}
 	if !strings.HasPrefix(out, "Error: ") {
 		r.answer = seen
-	} else {
-		st := store.Measure(c.Output, tk)
-		limit := max(1, 60_000/max(st.AvgLineBytes, 1)) // about 15,000 tokens a page
-		for off := 0; off < st.Lines && len(r.answer) < len(c.Facts); off += limit {
-			page, seen, err := call(fstools.ReadParams{Path: "output.txt", Offset: off, Limit: &limit})
-			if err != nil {
-				return err
-			}
-			if strings.HasPrefix(page, "Error: ") {
-				r.Note = "a page over the size limit (long lines): nothing readable"
-				break
-			}
-			if r.MainTokens > k.Extract.ContextWindow {
-				r.Note = "the pages overflow the main context"
-				break
-			}
-			for _, f := range seen {
-				if !slices.Contains(r.answer, f) {
-					r.answer = append(r.answer, f)
-				}
-			}
-		}
+	} else if err := x.pages(read, deliver, r); err != nil {
+		return err
 	}
 	r.answer, err = x.ask(ctx, core.Request{Messages: history}, r.answer, true)
 	return err
+}
+
+// pages reads the output page by page (about 15,000 tokens each) until
+// every fact is found, the end, or a page that would overflow the main
+// context: the agent cannot take that page in, so it is not sent (a model
+// with a larger window than the bench's would accept it, and a smaller
+// one would refuse the request).
+func (x *strategyRun) pages(read func(fstools.ReadParams) string, deliver func(fstools.ReadParams, string) ([]string, error), r *result) error {
+	c, k, tk := x.c, x.k, x.tk
+	st := store.Measure(c.Output, tk)
+	limit := max(1, 60_000/max(st.AvgLineBytes, 1))
+	for off := 0; off < st.Lines && len(r.answer) < len(c.Facts); off += limit {
+		p := fstools.ReadParams{Path: "output.txt", Offset: off, Limit: &limit}
+		page := read(p)
+		if !strings.HasPrefix(page, "Error: ") && r.MainTokens+tk.Count(page) > k.Extract.ContextWindow-k.Extract.MaxOutputTokens {
+			r.Note = "the pages overflow the main context"
+			return nil
+		}
+		seen, err := deliver(p, page)
+		if err != nil {
+			return err
+		}
+		if strings.HasPrefix(page, "Error: ") {
+			r.Note = "a page over the size limit (long lines): nothing readable"
+			return nil
+		}
+		for _, f := range seen {
+			if !slices.Contains(r.answer, f) {
+				r.answer = append(r.answer, f)
+			}
+		}
+	}
+	return nil
 }
 
 // extractWith runs the real extractor in full-chunked or read-grep mode,

@@ -163,3 +163,32 @@ func TestSVGPlotsRecallAgainstMainContextTokens(t *testing.T) {
 		t.Error("no axis title naming main-context tokens")
 	}
 }
+
+// TestPaginationNeverOverflowsTheMainContext pages a log far larger than
+// the main context, its fact at the end: the agent stops before the page
+// that would overflow its context, which is never sent (a real model with
+// that window would refuse the request), and says so.
+func TestPaginationNeverOverflowsTheMainContext(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	var log strings.Builder
+	for log.Len() < 600_000 {
+		log.WriteString("2026-11-03T10:00:00Z host=web-1 level=INFO msg=\"ok\" latency_ms=12\n")
+	}
+	log.WriteString("2026-11-03T10:00:00Z host=web-1 level=WARN msg=\"audit " + fact(1) + "\"\n")
+	cases := []Case{{Name: "big", Tool: "logs__query", Question: Question, Output: log.String(), Facts: []string{fact(1)}}}
+	k := DefaultKnobs()
+	rows, err := Compare(context.Background(), cases, k, "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		if r.Strategy != "in-tool-pagination" {
+			continue
+		}
+		if r.MainTokens > k.Extract.ContextWindow-k.Extract.MaxOutputTokens || r.Note != "the pages overflow the main context" || r.Recall != 0 {
+			t.Fatalf("want at most %d main tokens and the overflow note, got %+v", k.Extract.ContextWindow-k.Extract.MaxOutputTokens, r)
+		}
+		return
+	}
+	t.Fatal("no in-tool-pagination row")
+}
