@@ -82,50 +82,27 @@ func stringAt(v []byte, name string) (string, bool) {
 	return s, err == nil
 }
 
-// anthCall is one call of an Anthropic Messages log: its request's
-// messages as the importer maps them (the system prompt first), its
-// response's assistant message, and where it is.
-type anthCall struct {
-	line  int // the line the call starts on
-	list  int // byte offset of the request's list of messages
-	req   []traceMessage
-	reply traceMessage
-}
-
-// span is the byte range of one call in the log, and its first line.
-type span struct{ start, end, line int }
-
 // parseAnthropicLog reads an Anthropic Messages log: calls {"request":
 // {...}, "response": {...}}, one a line (JSONL), or one pretty-printed
 // object, or a JSON list of them. Each call's request must extend the one
 // before it, answered; the conversation is the last request's messages and
 // its reply. See doc.go for the mapping onto chat messages.
 func parseAnthropicLog(data []byte, name string) (*parsedTrace, error) {
-	t := &parsedTrace{name: name, data: data}
-	if off := invalidUTF8(data); off >= 0 {
-		return nil, t.errorf(off, "invalid UTF-8 (byte 0x%02x): a trace is UTF-8 JSON", data[off])
+	t, err := newTrace(data, name)
+	if err != nil {
+		return nil, err
 	}
 	spans, err := t.anthSpans()
 	if err != nil {
 		return nil, err
 	}
-	var prev *anthCall
-	for _, s := range spans {
-		c, err := t.anthCall(s)
-		if err != nil {
-			return nil, err
-		}
-		if prev != nil {
-			if err := t.anthExtends(prev, c); err != nil {
-				return nil, err
-			}
-		}
-		prev = c
-	}
-	if prev == nil {
+	if len(spans) == 0 {
 		return nil, t.errorf(0, "no LLM call: an Anthropic Messages log holds {\"request\": ..., \"response\": ...} calls, one a line")
 	}
-	t.list, t.msgs = prev.list, append(prev.req, prev.reply)
+	read := func(k int) (*chatCall, error) { return t.anthCall(spans[k]) }
+	if err := t.chain(len(spans), read, t.anthExtends); err != nil {
+		return nil, err
+	}
 	if err := t.anthAnswers(); err != nil {
 		return nil, err
 	}
@@ -171,19 +148,11 @@ func (t *parsedTrace) anthSpans() ([]span, error) {
 		}
 		return spans, nil
 	}
-	var spans []span
-	for start, line := 0, 1; start < len(data); line++ {
-		end := len(data)
-		if i := bytes.IndexByte(data[start:], '\n'); i >= 0 {
-			end = start + i
+	spans := jsonLines(data)
+	for _, s := range spans {
+		if at, msg := syntaxOffset(data[s.start:s.end]); at >= 0 {
+			return nil, t.errorf(s.start+at, "%s", msg)
 		}
-		if len(bytes.TrimSpace(data[start:end])) > 0 {
-			if at, msg := syntaxOffset(data[start:end]); at >= 0 {
-				return nil, t.errorf(start+at, "%s", msg)
-			}
-			spans = append(spans, span{start, end, line})
-		}
-		start = end + 1
 	}
 	return spans, nil
 }
@@ -197,7 +166,7 @@ func (t *parsedTrace) items(off int) ([]rawMessage, error) {
 
 // anthCall reads the call in span s: its request's system prompt and
 // messages, and its response.
-func (t *parsedTrace) anthCall(s span) (*anthCall, error) {
+func (t *parsedTrace) anthCall(s span) (*chatCall, error) {
 	obj := jsonlex.Space(t.data, s.start)
 	if t.data[obj] != '{' {
 		return nil, t.errorf(obj, "want an LLM call, {\"request\": ..., \"response\": ...}, got %s", jsonKind(t.data[obj]))
@@ -210,7 +179,7 @@ func (t *parsedTrace) anthCall(s span) (*anthCall, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &anthCall{line: s.line}
+	c := &chatCall{label: fmt.Sprintf("line %d", s.line), words: &requestWords}
 	if c.list, err = t.listAt(req, s.end, "request", "messages"); err != nil {
 		return nil, err
 	}
@@ -247,19 +216,20 @@ func (t *parsedTrace) anthCall(s span) (*anthCall, error) {
 // reply, as the agent sent them on (see sameAnth), and gives each message
 // the record of its blocks left out from its earliest appearance (an
 // agent may drop the thinking of earlier turns from its requests).
-func (t *parsedTrace) anthExtends(prev, c *anthCall) error {
+func (t *parsedTrace) anthExtends(prev, c *chatCall) error {
 	want := append(slices.Clip(prev.req), prev.reply)
+	w := c.words
 	for i, m := range want {
 		if i >= len(c.req) {
-			return t.errorf(c.list, "the request ends before line %d's request and reply do: each call's request extends the one before it", prev.line)
+			return t.errorf(c.list, "the %s ends before %s's %s and %s do: %s", w.req, prev.label, w.req, w.reply, w.rule)
 		}
 		if !sameAnth(m, c.req[i]) {
-			from := "request"
+			from := w.req
 			if i == len(prev.req) {
-				from = "reply"
+				from = w.reply
 			}
 			at, where := differsAt(m, c.req[i])
-			return t.errorf(at, "%s differs from line %d's %s: each call's request extends the one before it", where, prev.line, from)
+			return t.errorf(at, "%s differs from %s's %s: %s", where, prev.label, from, w.rule)
 		}
 		if len(m.omitted) > len(c.req[i].omitted) {
 			c.req[i].omitted = m.omitted

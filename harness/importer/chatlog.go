@@ -4,9 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"slices"
-
-	"github.com/toolout/toolout/core/gateway/openai"
 )
 
 // isChatLog tells whether data's first value is an object that holds an
@@ -20,22 +17,6 @@ func isChatLog(data []byte) bool {
 	return child(first, "messages") < 0 && (child(first, "request") >= 0 || child(first, "response") >= 0)
 }
 
-// chatCall is one line of a chat completions log: its request's messages
-// and its response's assistant message, at their offsets in the log.
-type chatCall struct {
-	label string // names the call in errors: "line 3"
-	words *callWords
-	list  int // byte offset of the request's list of messages
-	req   []traceMessage
-	reply traceMessage
-}
-
-// callWords name a format's calls' parts in errors: the request, the
-// reply, and the rule that each call extends the one before.
-type callWords struct{ req, reply, rule string }
-
-var chatLogWords = callWords{"request", "reply", "each call's request extends the one before it"}
-
 // parseChatLog reads a chat completions log: one LLM call a line,
 // {"request": {"messages": [...]}, "response": {"choices": [{"message":
 // {...}}]}} ("body" for "request", and a response wrapped as {"body":
@@ -44,42 +25,27 @@ var chatLogWords = callWords{"request", "reply", "each call's request extends th
 // that call's reply. The conversation is the last request's messages and
 // its reply; the trace's positions are those of the log.
 func parseChatLog(data []byte, name string) (*parsedTrace, error) {
-	t := &parsedTrace{name: name, data: data}
-	if off := invalidUTF8(data); off >= 0 {
-		return nil, t.errorf(off, "invalid UTF-8 (byte 0x%02x): a trace is UTF-8 JSON", data[off])
+	t, err := newTrace(data, name)
+	if err != nil {
+		return nil, err
 	}
-	var prev *chatCall
-	for start, line := 0, 1; start < len(data); line++ {
-		end := len(data)
-		if i := bytes.IndexByte(data[start:], '\n'); i >= 0 {
-			end = start + i
-		}
-		if len(bytes.TrimSpace(data[start:end])) > 0 {
-			c, err := t.chatCall(start, end, line)
-			if err != nil {
-				return nil, err
-			}
-			if prev != nil {
-				if err := t.extends(prev, c); err != nil {
-					return nil, err
-				}
-			}
-			prev = c
-		}
-		start = end + 1
-	}
-	if prev == nil {
+	lines := jsonLines(data)
+	if len(lines) == 0 {
 		return nil, t.errorf(0, "no LLM call: a chat completions log holds one {\"request\": ..., \"response\": ...} a line")
 	}
-	t.list, t.msgs = prev.list, append(prev.req, prev.reply)
+	read := func(k int) (*chatCall, error) { return t.chatCall(lines[k]) }
+	if err := t.chain(len(lines), read, t.extends); err != nil {
+		return nil, err
+	}
 	if err := t.checkCalls(); err != nil {
 		return nil, err
 	}
 	return t, nil
 }
 
-// chatCall parses the line of data from start to end, number line.
-func (t *parsedTrace) chatCall(start, end, line int) (*chatCall, error) {
+// chatCall parses the line of data in s.
+func (t *parsedTrace) chatCall(s span) (*chatCall, error) {
+	start, end := s.start, s.end
 	if at, msg := syntaxOffset(t.data[start:end]); at >= 0 {
 		return nil, t.errorf(start+at, "%s", msg)
 	}
@@ -100,7 +66,7 @@ func (t *parsedTrace) chatCall(start, end, line int) (*chatCall, error) {
 			return nil, err
 		}
 	}
-	c := &chatCall{label: fmt.Sprintf("line %d", line), words: &chatLogWords}
+	c := &chatCall{label: fmt.Sprintf("line %d", s.line), words: &requestWords}
 	if c.list, err = t.listAt(req, end, "request", "messages"); err != nil {
 		return nil, err
 	}
@@ -171,33 +137,4 @@ func (t *parsedTrace) listAt(obj, end int, what, field string) (int, error) {
 		return 0, t.errorf(obj+at, "field %s.%s: want a list, got %s", what, field, jsonKind(t.data[obj+at]))
 	}
 	return obj + at, nil
-}
-
-// extends checks that c's request starts with prev's request and reply.
-func (t *parsedTrace) extends(prev, c *chatCall) error {
-	want := append(slices.Clip(prev.req), prev.reply)
-	w := c.words
-	for i, m := range want {
-		if i >= len(c.req) {
-			return t.errorf(c.list, "the %s holds %d messages, not the %d of %s's %s and %s before its own: %s",
-				w.req, len(c.req), len(want), prev.label, w.req, w.reply, w.rule)
-		}
-		if !sameMessage(m, c.req[i]) {
-			from := w.req
-			if i == len(prev.req) {
-				from = w.reply
-			}
-			return t.errorf(c.req[i].at, "message %d differs from %s's %s: %s", i, prev.label, from, w.rule)
-		}
-	}
-	return nil
-}
-
-// sameMessage tells whether a and b say the same: role, content text, tool
-// calls (id, name, arguments) and tool_call_id.
-func sameMessage(a, b traceMessage) bool {
-	return a.Role == b.Role && a.text == b.text && a.ToolCallID == b.ToolCallID &&
-		slices.EqualFunc(a.ToolCalls, b.ToolCalls, func(x, y openai.ToolCall) bool {
-			return x.ID == y.ID && x.Function.Name == y.Function.Name && x.Function.Arguments == y.Function.Arguments
-		})
 }

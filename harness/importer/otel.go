@@ -35,9 +35,9 @@ var otelWords = callWords{"input", "output", "each chat span's input extends the
 // LLM calls; each call's input must extend the one before it with that
 // call's output; the conversation is the last input and its output.
 func parseOTel(data []byte, name string) (*parsedTrace, error) {
-	t := &parsedTrace{name: name, data: data}
-	if off := invalidUTF8(data); off >= 0 {
-		return nil, t.errorf(off, "invalid UTF-8 (byte 0x%02x): a trace is UTF-8 JSON", data[off])
+	t, err := newTrace(data, name)
+	if err != nil {
+		return nil, err
 	}
 	docs, err := t.otelDocs()
 	if err != nil {
@@ -51,20 +51,10 @@ func parseOTel(data []byte, name string) (*parsedTrace, error) {
 	if err != nil {
 		return nil, err
 	}
-	var prev *chatCall
-	for k, s := range chats {
-		c, err := t.otelCall(s, fmt.Sprintf("chat span %d", k+1))
-		if err != nil {
-			return nil, err
-		}
-		if prev != nil {
-			if err := t.extends(prev, c); err != nil {
-				return nil, err
-			}
-		}
-		prev = c
+	read := func(k int) (*chatCall, error) { return t.otelCall(chats[k], fmt.Sprintf("chat span %d", k+1)) }
+	if err := t.chain(len(chats), read, t.extends); err != nil {
+		return nil, err
 	}
-	t.list, t.msgs = prev.list, append(prev.req, prev.reply)
 	if err := t.checkCalls(); err != nil {
 		return nil, err
 	}

@@ -140,9 +140,9 @@ func parseTrace(data []byte, name string) (*parsedTrace, error) {
 	if err := syntaxError(data, name); err != nil {
 		return nil, err
 	}
-	t := &parsedTrace{name: name, data: data}
-	if off := invalidUTF8(data); off >= 0 {
-		return nil, t.errorf(off, "invalid UTF-8 (byte 0x%02x): a trace is UTF-8 JSON", data[off])
+	t, err := newTrace(data, name)
+	if err != nil {
+		return nil, err
 	}
 	raws, err := t.messageList()
 	if err != nil {
@@ -157,6 +157,16 @@ func parseTrace(data []byte, name string) (*parsedTrace, error) {
 	}
 	if err := t.checkCalls(); err != nil {
 		return nil, err
+	}
+	return t, nil
+}
+
+// newTrace starts the trace of data, named name: an error at the first
+// byte of data that is not UTF-8.
+func newTrace(data []byte, name string) (*parsedTrace, error) {
+	t := &parsedTrace{name: name, data: data}
+	if off := invalidUTF8(data); off >= 0 {
+		return nil, t.errorf(off, "invalid UTF-8 (byte 0x%02x): a trace is UTF-8 JSON", data[off])
 	}
 	return t, nil
 }
