@@ -49,20 +49,6 @@ func adversarialAnthropic(n int, kind string) []byte {
 // BenchmarkImportAnthropicAdversarial times Import at 1 MiB and 10 MiB on
 // the adversarial logs; 10 MiB should cost about ten times 1 MiB.
 func BenchmarkImportAnthropicAdversarial(b *testing.B) {
-	for _, kind := range []string{"blocks", "results", "calls", "oversized"} {
-		for _, size := range []struct {
-			name string
-			n    int
-		}{{"1MiB", 1 << 20}, {"10MiB", 10 << 20}} {
-			trace := adversarialAnthropic(size.n, kind)
-			b.Run(kind+"/size="+size.name, func(b *testing.B) {
-				b.SetBytes(int64(len(trace)))
-				for b.Loop() {
-					// Inline texts this big are refused at the end, after all
-					// the work: the cost is the same either way.
-					_, _ = importer.Import(trace, importer.ImportOptions{Dir: "d", Name: "x", TraceName: "t.jsonl", At: -1, Format: importer.FormatAnthropicMessages})
-				}
-			})
-		}
-	}
+	benchImport(b, []string{"blocks", "results", "calls", "oversized"}, adversarialAnthropic,
+		importer.ImportOptions{Dir: "d", Name: "x", TraceName: "t.jsonl", At: -1, Format: importer.FormatAnthropicMessages})
 }

@@ -70,14 +70,12 @@ var _ = Describe("Import of an Anthropic Messages log", func() {
 	})
 
 	It("takes the last request and its reply as the conversation, and counts the blocks left out in the provenance", func() {
-		files, err := importer.Import([]byte(log), opts("", -1))
-		Expect(err).NotTo(HaveOccurred())
+		files := mustImport(log, opts("", -1))
 		scenario := string(files[len(files)-1].Data)
 		Expect(scenario).To(ContainSubstring("message 2 is a 14400-byte result of query_logs"))
 		Expect(scenario).To(ContainSubstring("  omitted:\n    - thinking x1\n"))
 		Expect(scenario).To(ContainSubstring("      text: Let me look.\n"))
-		forced, err := importer.Import([]byte(log), opts(anth, -1))
-		Expect(err).NotTo(HaveOccurred())
+		forced := mustImport(log, opts(anth, -1))
 		Expect(forced).To(Equal(files))
 	})
 
@@ -91,8 +89,7 @@ var _ = Describe("Import of an Anthropic Messages log", func() {
 	})
 
 	It("reads one call pretty-printed, or a JSON list of calls, as the same conversation", func() {
-		want, err := importer.Import([]byte(log), opts("", -1))
-		Expect(err).NotTo(HaveOccurred())
+		want := mustImport(log, opts("", -1))
 		var calls []any
 		for _, line := range strings.Split(strings.TrimSpace(log), "\n") {
 			var v any

@@ -2,8 +2,6 @@ package importer_test
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -28,12 +26,10 @@ var _ = Describe("Import of a chat completions log", func() {
 	log := call(hello, user) + "\n" + call(leak, user, hello, more) + "\n"
 
 	It("takes the last request's messages and its reply as the conversation", func() {
-		files, err := importer.Import([]byte(log), opts(""))
-		Expect(err).NotTo(HaveOccurred())
+		files := mustImport(log, opts(""))
 		Expect(string(files[0].Data)).To(ContainSubstring("message 3 leaked 1 tool call(s)"))
 		Expect(string(files[0].Data)).To(ContainSubstring("user: Go ahead."))
-		forced, err := importer.Import([]byte(log), opts(importer.FormatChatCompletionsLog))
-		Expect(err).NotTo(HaveOccurred())
+		forced := mustImport(log, opts(importer.FormatChatCompletionsLog))
 		Expect(forced).To(Equal(files))
 	})
 
@@ -41,22 +37,13 @@ var _ = Describe("Import of a chat completions log", func() {
 		wrapped := strings.NewReplacer(`{"request": `, `{"custom_id": "c1", "body": `,
 			`"response": {"object"`, `"response": {"status_code": 200, "body": {"object"`, "]}}\n", "]}}}\n").Replace(log)
 		Expect(wrapped).NotTo(Equal(log))
-		files, err := importer.Import([]byte(wrapped), opts(""))
-		Expect(err).NotTo(HaveOccurred())
-		plain, err := importer.Import([]byte(log), opts(""))
-		Expect(err).NotTo(HaveOccurred())
+		files := mustImport(wrapped, opts(""))
+		plain := mustImport(log, opts(""))
 		Expect(files[0].Data).To(Equal(bytes.Replace(plain[0].Data, []byte(sha(log)), []byte(sha(wrapped)), 1)))
 	})
 
 	DescribeTable("tells the format from the content, or takes --format",
-		func(trace, format, want string) {
-			_, err := importer.Import([]byte(trace), opts(format))
-			if want == "" {
-				Expect(err).NotTo(HaveOccurred())
-				return
-			}
-			Expect(err).To(MatchError(want))
-		},
+		func(trace, format, want string) { expectImport(trace, opts(format), want) },
 		Entry("a log", log, "", ""),
 		Entry("a list of messages", "["+user+", "+leak+"]", "auto", ""),
 		Entry("messages under \"messages\"", `{"messages": [`+user+", "+leak+"]}", "", ""),
@@ -93,8 +80,3 @@ var _ = Describe("Import of a chat completions log", func() {
 			call(hello, `{"content": "q"}`)),
 	)
 })
-
-func sha(s string) string {
-	sum := sha256.Sum256([]byte(s))
-	return hex.EncodeToString(sum[:])
-}

@@ -9,6 +9,15 @@ import (
 	"github.com/toolout/toolout/harness/importer"
 )
 
+// printSource prints a scenario's provenance, its source: block, without
+// the trace's sha256 (which changes with every byte of the trace).
+func printSource(scenario []byte) {
+	lines := strings.Split(string(scenario), "\n")
+	start := slices.Index(lines, "source:")
+	lines = slices.DeleteFunc(lines[start:start+9], func(l string) bool { return strings.HasPrefix(l, "  sha256:") })
+	fmt.Println(strings.Join(lines, "\n"))
+}
+
 // A trace whose assistant leaked a tool call as text becomes two scenarios:
 // the session replay and the leaked message alone.
 func ExampleImport() {
@@ -41,10 +50,7 @@ func ExampleImport_anthropicMessages() {
 		fmt.Println(err)
 		return
 	}
-	lines := strings.Split(string(files[0].Data), "\n")
-	start := slices.Index(lines, "source:")
-	lines = slices.DeleteFunc(lines[start:start+9], func(l string) bool { return strings.HasPrefix(l, "  sha256:") })
-	fmt.Println(strings.Join(lines, "\n"))
+	printSource(files[0].Data)
 	// Output:
 	// source:
 	//   trace: weather.jsonl
@@ -75,10 +81,7 @@ func ExampleImport_otelGenAI() {
 		fmt.Println(err)
 		return
 	}
-	lines := strings.Split(string(files[0].Data), "\n")
-	start := slices.Index(lines, "source:")
-	lines = slices.DeleteFunc(lines[start:start+9], func(l string) bool { return strings.HasPrefix(l, "  sha256:") })
-	fmt.Println(strings.Join(lines, "\n"))
+	printSource(files[0].Data)
 	// Output:
 	// source:
 	//   trace: weather.json

@@ -438,22 +438,8 @@ func adversarialTrace(n int, kind string) []byte {
 // BenchmarkImportAdversarial times Import at 1 MiB and 10 MiB on the
 // adversarial traces; 10 MiB should cost about ten times 1 MiB.
 func BenchmarkImportAdversarial(b *testing.B) {
-	for _, kind := range []string{"many-messages", "secrets", "near-secrets", "oversized"} {
-		for _, size := range []struct {
-			name string
-			n    int
-		}{{"1MiB", 1 << 20}, {"10MiB", 10 << 20}} {
-			trace := adversarialTrace(size.n, kind)
-			b.Run(kind+"/size="+size.name, func(b *testing.B) {
-				b.SetBytes(int64(len(trace)))
-				for b.Loop() {
-					// Inline texts this big are refused at the end, after all
-					// the work: the cost is the same either way.
-					_, _ = importer.Import(trace, importer.ImportOptions{Dir: "d", Name: "x", TraceName: "t.json", At: -1, RedactEmails: true})
-				}
-			})
-		}
-	}
+	benchImport(b, []string{"many-messages", "secrets", "near-secrets", "oversized"}, adversarialTrace,
+		importer.ImportOptions{Dir: "d", Name: "x", TraceName: "t.json", At: -1, RedactEmails: true})
 }
 
 // linesValid tells whether every line of data that is not blank is JSON,

@@ -116,8 +116,7 @@ var _ = Describe("Import", func() {
 	It("accepts call ids reused by later turns, each result answering the latest open call", func() {
 		trace := "[" + strings.Join([]string{`{"role": "user", "content": "q"}`, call, result("c1"), call, result("c1"),
 			`{"role": "assistant", "content": "done"}`}, ",") + "]"
-		_, err := importer.Import([]byte(trace), opts(4))
-		Expect(err).NotTo(HaveOccurred())
+		mustImport(trace, opts(4))
 	})
 
 	It("names the line:col of a byte that is not UTF-8", func() {

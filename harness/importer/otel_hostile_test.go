@@ -66,25 +66,8 @@ var _ = Describe("Import of hostile OTel traces", func() {
 // OTel traces (10 MiB should cost about ten times 1 MiB at most), and on
 // arguments nested 9000 deep.
 func BenchmarkImportOTel(b *testing.B) {
-	for _, kind := range []string{"spans", "huge-attribute"} {
-		for _, size := range []struct {
-			name string
-			n    int
-		}{{"1MiB", 1 << 20}, {"10MiB", 10 << 20}} {
-			trace := hostileOTel(size.n, kind)
-			b.Run(kind+"/size="+size.name, func(b *testing.B) {
-				b.SetBytes(int64(len(trace)))
-				for b.Loop() {
-					_, _ = importer.Import(trace, importer.ImportOptions{Dir: "d", Name: "x", TraceName: "t.json", At: -1})
-				}
-			})
-		}
-	}
+	o := importer.ImportOptions{Dir: "d", Name: "x", TraceName: "t.json", At: -1}
+	benchImport(b, []string{"spans", "huge-attribute"}, hostileOTel, o)
 	trace := hostileOTel(90_000, "nested")
-	b.Run("nested/depth=9000", func(b *testing.B) {
-		b.SetBytes(int64(len(trace)))
-		for b.Loop() {
-			_, _ = importer.Import(trace, importer.ImportOptions{Dir: "d", Name: "x", TraceName: "t.json", At: -1})
-		}
-	})
+	b.Run("nested/depth=9000", func(b *testing.B) { timeImport(b, trace, o) })
 }

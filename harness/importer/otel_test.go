@@ -81,17 +81,6 @@ func structured(text string) string {
 	return value()
 }
 
-// scenarioOf returns the session scenario among an import's files.
-func scenarioOf(files []importer.ImportedFile) []byte {
-	for _, f := range files {
-		if strings.HasSuffix(f.Path, "/x.yaml") {
-			return f.Data
-		}
-	}
-	Fail("no session scenario x.yaml")
-	return nil
-}
-
 var _ = Describe("Import of OpenTelemetry GenAI spans", func() {
 	opts := func(format string) importer.ImportOptions {
 		return importer.ImportOptions{Dir: "scenarios/regress", Name: "x", TraceName: "t.json", At: -1, Format: format}
@@ -108,8 +97,7 @@ var _ = Describe("Import of OpenTelemetry GenAI spans", func() {
 		chatSpan("1795600002000000000", sys, list(user, call, result), list(answer)))
 
 	It("reads the chat spans of a trace as one conversation: the last input and its output", func() {
-		files, err := importer.Import([]byte(two), opts(""))
-		Expect(err).NotTo(HaveOccurred())
+		files := mustImport(two, opts(""))
 		sc := string(scenarioOf(files))
 		Expect(sc).To(ContainSubstring("message 3 is a 15500-byte result of get_logs"))
 		Expect(sc).To(ContainSubstring("system: You are the on-call assistant.\n"))
@@ -117,8 +105,7 @@ var _ = Describe("Import of OpenTelemetry GenAI spans", func() {
 		Expect(sc).To(ContainSubstring("job: export\n            lines: 200\n"))
 		Expect(sc).To(ContainSubstring("  omitted:\n    - reasoning x1\n"))
 		Expect(sc).To(ContainSubstring("final: Batch 7 retried 40 times."))
-		again, err := importer.Import([]byte(two), opts(importer.FormatOTelGenAI))
-		Expect(err).NotTo(HaveOccurred())
+		again := mustImport(two, opts(importer.FormatOTelGenAI))
 		Expect(again).To(Equal(files))
 	})
 
@@ -127,11 +114,9 @@ var _ = Describe("Import of OpenTelemetry GenAI spans", func() {
 		Expect(spans).To(HaveLen(2))
 		swapped := otlp(`{"traceId"`+spans[1], spans[0]+"}")
 		lines := otlp(spans[0]+"}") + "\n\n" + otlp(`{"traceId"`+spans[1]) + "\n"
-		want, err := importer.Import([]byte(two), opts(""))
-		Expect(err).NotTo(HaveOccurred())
+		want := mustImport(two, opts(""))
 		for _, trace := range []string{swapped, lines} {
-			files, err := importer.Import([]byte(trace), opts(""))
-			Expect(err).NotTo(HaveOccurred())
+			files := mustImport(trace, opts(""))
 			Expect(scenarioOf(files)).To(Equal(bytes.Replace(scenarioOf(want), []byte(sha(two)), []byte(sha(trace)), 1)))
 		}
 	})
@@ -145,10 +130,8 @@ var _ = Describe("Import of OpenTelemetry GenAI spans", func() {
 			`{"stringValue": `+quote(sys)+`}`, structured(sys)).Replace(two)
 		Expect(trace).To(ContainSubstring(`"kvlistValue"`))
 		Expect(trace).NotTo(ContainSubstring(`Why is the export slow?\"`))
-		files, err := importer.Import([]byte(trace), opts(""))
-		Expect(err).NotTo(HaveOccurred())
-		want, err := importer.Import([]byte(two), opts(""))
-		Expect(err).NotTo(HaveOccurred())
+		files := mustImport(trace, opts(""))
+		want := mustImport(two, opts(""))
 		Expect(scenarioOf(files)).To(Equal(bytes.Replace(scenarioOf(want), []byte(sha(two)), []byte(sha(trace)), 1)))
 	})
 
@@ -160,8 +143,7 @@ var _ = Describe("Import of OpenTelemetry GenAI spans", func() {
 		results := `{"role": "tool", "parts": [{"type": "tool_call_response", "id": "a", "response": {"rows": [1, 2]}}, ` +
 			`{"type": "tool_call_response", "id": "b", "response": ` + quote(big) + `}]}`
 		trace := otlp(chatSpan("1", "", list(asked, calls, results), list(answer)))
-		files, err := importer.Import([]byte(trace), opts(""))
-		Expect(err).NotTo(HaveOccurred())
+		files := mustImport(trace, opts(""))
 		sc := string(scenarioOf(files))
 		Expect(sc).To(ContainSubstring("message 3 is a 15500-byte result of t"))
 		Expect(sc).To(ContainSubstring("- id: a\n          name: t\n          args:\n            \"n\": 1\n        - id: b\n          name: t\n"))
@@ -243,10 +225,8 @@ var _ = Describe("Import of OpenTelemetry GenAI spans", func() {
 	DescribeTable("reads the per-message events of the conventions before 1.37 as it reads the attributes",
 		func(encoding string) {
 			trace := encodings[encoding]()
-			files, err := importer.Import([]byte(trace), opts(""))
-			Expect(err).NotTo(HaveOccurred())
-			want, err := importer.Import([]byte(two), opts(""))
-			Expect(err).NotTo(HaveOccurred())
+			files := mustImport(trace, opts(""))
+			want := mustImport(two, opts(""))
 			// The same scenario, but for the reasoning part, which the events do not record.
 			noReasoning := strings.Replace(string(scenarioOf(want)), "  omitted:\n    - reasoning x1\n", "", 1)
 			Expect(string(scenarioOf(files))).To(Equal(strings.Replace(noReasoning, sha(two), sha(trace), 1)))
@@ -338,14 +318,7 @@ var _ = Describe("Import of OpenTelemetry GenAI spans", func() {
 	})
 
 	DescribeTable("is told from the content, or named with --format",
-		func(trace, format, want string) {
-			_, err := importer.Import([]byte(trace), opts(format))
-			if want == "" {
-				Expect(err).NotTo(HaveOccurred())
-				return
-			}
-			Expect(err).To(MatchError(want))
-		},
+		func(trace, format, want string) { expectImport(trace, opts(format), want) },
 		Entry("an OTLP export", two, "", ""),
 		Entry("one export a line", otlp(chatSpan("1", "", list(user), list(call)))+"\n"+otlp(chatSpan("2", "", list(user, call, result), list(answer)))+"\n", "auto", ""),
 		Entry("an OTLP export read as messages", two, "messages", `t.json:1:1: want a list of messages, bare or under "messages"`),
