@@ -153,7 +153,11 @@
 // Upstream error statuses are relayed with their headers (Retry-After), and
 // logged in one line with the path, the upstream URL, the status and the
 // first 200 bytes of the body, for routes and passthrough paths alike, and
-// counted as outcome upstream_error.
+// counted as outcome upstream_error. So is a stream relayed as it came
+// that holds an error event (an `event: error` line, or a data line whose
+// JSON has an "error" member: an OpenAI-compatible mid-stream error
+// chunk), found by a scan of a few bytes of state that reads each byte
+// once; the stream itself reaches the client unchanged.
 // The upstream URL is normalized where routes are made
 // ([NormalizeUpstream]): a trailing "/" and a trailing "/v1" are dropped,
 // so the SDKs' base URL (http://host/v1) and the server's root

@@ -36,7 +36,9 @@ func (p *Proxy) upstreamRequest(ctx context.Context, route Route, clientHeader h
 // over MaxResponseBytes is cut); an error status before the stream starts
 // is relayed as the buffered path relays it, and a stream cut after it
 // started ends the client's stream there (its last event incomplete,
-// which SDKs report as an error) and is logged; the upstream's time is
+// which SDKs report as an error) and is logged; a stream that holds an
+// error event (sseErrors) is relayed as it came and counted as
+// upstream_error; the upstream's time is
 // observed when its headers came, as for a stream that offers the tool.
 // The proxy takes this path
 // only for a body that names neither the phantom tool nor a shadow marker
@@ -53,8 +55,12 @@ func (p *Proxy) streamThrough(w http.ResponseWriter, r *http.Request, route Rout
 	w.Header().Set(RoundsHeader, "1")
 	w.WriteHeader(http.StatusOK)
 	_ = first.rc.Flush()
-	n, err := relay(w, first.rc, first.resp.Body, p.Limits.WithDefaults().MaxResponseBytes)
+	scan := newSSEErrors()
+	n, err := relay(w, first.rc, io.TeeReader(first.resp.Body, scan), p.Limits.WithDefaults().MaxResponseBytes)
 	switch {
+	case err == nil && scan.found:
+		p.logf("gateway: %s: streamed through, %d bytes, holding the upstream's error event", r.URL.Path, n)
+		return OutcomeUpstreamError
 	case err == nil:
 		p.logf("gateway: %s: streamed through, %d bytes", r.URL.Path, n)
 		return OutcomeOK

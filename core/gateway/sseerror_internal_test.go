@@ -1,0 +1,84 @@
+package gateway
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// sseErrorRef is the plain reading of sseErrors over a whole stream: a
+// line that is exactly an error event field, or a data line holding
+// `"error"`, white space and a colon, its first quote not escaped.
+func sseErrorRef(stream string) bool {
+	key := regexp.MustCompile(`(^|[^\\])"error"[ \t]*:`)
+	for _, line := range regexp.MustCompile(`\r\n|\r|\n`).Split(stream, -1) {
+		if line == "event: error" || line == "event:error" {
+			return true
+		}
+		if v, ok := strings.CutPrefix(line, "data:"); ok && key.MatchString(v) {
+			return true
+		}
+	}
+	return false
+}
+
+func scanSSE(stream string, chunk int) bool {
+	s := newSSEErrors()
+	for len(stream) > 0 {
+		n := min(max(chunk, 1), len(stream))
+		_, _ = s.Write([]byte(stream[:n]))
+		stream = stream[n:]
+	}
+	return s.found
+}
+
+func TestSSEErrors(t *testing.T) {
+	for _, c := range []struct {
+		stream string
+		want   bool
+	}{
+		{"data: {\"choices\":[{\"delta\":{\"content\":\"hi\"}}]}\n\ndata: [DONE]\n\n", false},
+		{"data: {\"error\":{\"message\":\"overloaded\"}}\n\n", true},
+		{"data:{\"error\" :{}}\n\n", true},
+		{"data: {\"id\":\"c\",\"error\":{\"code\":\"server_error\"},\"choices\":[{\"finish_reason\":\"error\"}]}\n\n", true},
+		{"data: {\"choices\":[{\"delta\":{\"content\":\"the \\\"error\\\": field\"}}]}\n\n", false},
+		{"data: {\"choices\":[{\"finish_reason\":\"error\"}]}\n\n", false},
+		{"data: {\"my_error\":1}\n\n", false},
+		{"event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\"}}\n\n", true},
+		{"event: error\r\n\r\n", true},
+		{"event: errors\ndata: {}\n\n", false},
+		{"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"delta\":{\"text\":\"event: error\"}}\n\n", false},
+		{": comment \"error\":\n\n", false},
+		{"event: error", false}, // no line end: the event never ended
+	} {
+		want := c.want
+		if c.stream == "event: error" {
+			want = false
+		}
+		for _, chunk := range []int{1, 2, 3, 7, 1 << 20} {
+			if got := scanSSE(c.stream, chunk); got != want {
+				t.Errorf("%q in chunks of %d: got %v, want %v", c.stream, chunk, got, want)
+			}
+		}
+	}
+}
+
+// FuzzSSEErrors holds sseErrors to the plain reading over the whole
+// stream, however the stream is cut into writes.
+func FuzzSSEErrors(f *testing.F) {
+	f.Add("data: {\"error\":{}}\n\n", 3)
+	f.Add("event: error\ndata: {}\n\n", 1)
+	f.Add("data: \"x\\\"error\\\":\"\n", 2)
+	f.Add("event:error\r", 5)
+	f.Fuzz(func(t *testing.T, stream string, chunk int) {
+		if len(stream) > 1<<16 {
+			return
+		}
+		// A stream that ends inside a line: the plain reading sees the
+		// last line, the scanner (like a client) does not until it ends.
+		ended := stream + "\n"
+		if got, want := scanSSE(ended, chunk%64), sseErrorRef(ended); got != want {
+			t.Fatalf("%q in chunks of %d: got %v, want %v", ended, chunk%64, got, want)
+		}
+	})
+}
