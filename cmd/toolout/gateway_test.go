@@ -23,6 +23,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/toolout/toolout/core/gateway"
+	"github.com/toolout/toolout/internal/httpspec"
 	"github.com/toolout/toolout/internal/redistest"
 )
 
@@ -106,11 +107,8 @@ var _ = Describe("toolout gateway", func() {
 		body, _ := json.Marshal(map[string]any{"messages": []any{
 			map[string]any{"role": "user", "content": "q"},
 			map[string]any{"role": "tool", "tool_call_id": "c", "content": strings.Repeat("data ", 1000)}}})
-		resp, err := http.Post(addr+"/v1/chat/completions", "application/json", bytes.NewReader(body))
-		Expect(err).NotTo(HaveOccurred())
-		out, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		Expect(string(out)).To(ContainSubstring(`"content":"true"`))
+		_, out := httpspec.Post(addr+"/v1/chat/completions", body)
+		Expect(out).To(ContainSubstring(`"content":"true"`))
 		cancel()
 		rest, _ := io.ReadAll(lines)
 		Expect(<-done).To(Equal(0))
@@ -188,30 +186,21 @@ var _ = Describe("toolout gateway serve, operations", func() {
 	It("shows the counters on GET /metrics", func() {
 		addr := serveGateway(simpleConfig, upstream)
 		body := `{"messages":[{"role":"user","content":"q"},{"role":"tool","tool_call_id":"c","content":"` + strings.Repeat("data ", 1000) + `"}]}`
-		resp, err := http.Post(addr+"/v1/chat/completions", "application/json", strings.NewReader(body))
-		Expect(err).NotTo(HaveOccurred())
-		_, _ = io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-		resp, err = http.Get(addr + "/metrics")
-		Expect(err).NotTo(HaveOccurred())
-		defer resp.Body.Close()
-		text, _ := io.ReadAll(resp.Body)
-		Expect(string(text)).To(ContainSubstring(`toolout_gateway_requests_total{outcome="ok",route="openai"} 1`))
-		Expect(string(text)).To(ContainSubstring(`toolout_gateway_compressions_total{result="ok"} 1`))
-		Expect(string(text)).To(ContainSubstring(`toolout_gateway_store_entries{kind="original"} 1`))
-		Expect(string(text)).To(MatchRegexp(`toolout_gateway_upstream_duration_seconds_count\{route="openai"\} 1`))
+		httpspec.Post(addr+"/v1/chat/completions", body)
+		_, text := httpspec.Get(addr + "/metrics")
+		Expect(text).To(ContainSubstring(`toolout_gateway_requests_total{outcome="ok",route="openai"} 1`))
+		Expect(text).To(ContainSubstring(`toolout_gateway_compressions_total{result="ok"} 1`))
+		Expect(text).To(ContainSubstring(`toolout_gateway_store_entries{kind="original"} 1`))
+		Expect(text).To(MatchRegexp(`toolout_gateway_upstream_duration_seconds_count\{route="openai"\} 1`))
 	})
 
 	It("refuses a 64 MiB body of tiny values with 413 without reading it all", func() {
 		addr := serveGateway(simpleConfig, upstream)
 		body := bytes.Repeat([]byte("0,"), 32<<20)
 		copy(body, `{"messages":[`)
-		resp, err := http.Post(addr+"/v1/chat/completions", "application/json", bytes.NewReader(body))
-		Expect(err).NotTo(HaveOccurred())
-		defer resp.Body.Close()
-		msg, _ := io.ReadAll(resp.Body)
+		resp, msg := httpspec.Post(addr+"/v1/chat/completions", body)
 		Expect(resp.StatusCode).To(Equal(http.StatusRequestEntityTooLarge))
-		Expect(string(msg)).To(ContainSubstring("request body larger than 16777216 bytes"))
+		Expect(msg).To(ContainSubstring("request body larger than 16777216 bytes"))
 	})
 
 	It("disconnects a client that does not finish its headers within read_header_timeout", func() {
@@ -326,11 +315,8 @@ var _ = Describe("two gateway replicas sharing one Redis", func() {
 			return string(out)
 		}
 		metric := func(base, line string) bool {
-			resp, err := http.Get(base + "/metrics")
-			Expect(err).NotTo(HaveOccurred())
-			defer resp.Body.Close()
-			text, _ := io.ReadAll(resp.Body)
-			return strings.Contains(string(text), line)
+			_, text := httpspec.Get(base + "/metrics")
+			return strings.Contains(text, line)
 		}
 
 		Expect(send(first, false)).To(ContainSubstring("saw original: false"), "the first replica compressed the log")

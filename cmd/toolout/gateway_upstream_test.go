@@ -9,6 +9,8 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/toolout/toolout/internal/httpspec"
 )
 
 var _ = Describe("toolout gateway serve, the upstream URL", func() {
@@ -36,17 +38,6 @@ var _ = Describe("toolout gateway serve, the upstream URL", func() {
 		DeferCleanup(up.Close)
 		upstream = up.URL
 	})
-	do := func(method, target, body string) (int, string) {
-		GinkgoHelper()
-		req, err := http.NewRequest(method, target, strings.NewReader(body))
-		Expect(err).NotTo(HaveOccurred())
-		req.Header.Set("Content-Type", "application/json")
-		resp, err := http.DefaultClient.Do(req)
-		Expect(err).NotTo(HaveOccurred())
-		defer resp.Body.Close()
-		out, _ := io.ReadAll(resp.Body)
-		return resp.StatusCode, string(out)
-	}
 
 	DescribeTable("forwards to the same paths whether --upstream is the root or the SDKs' base URL, and says when it changed it",
 		func(suffix, anthropicSuffix string) {
@@ -58,8 +49,8 @@ var _ = Describe("toolout gateway serve, the upstream URL", func() {
 			Expect(first).To(ContainSubstring("forwarding /v1/chat/completions to " + upstream + " and /v1/messages to " + upstream + " (strategy simple"))
 			for _, r := range [][3]string{{"POST", "/v1/chat/completions", chat}, {"POST", "/v1/messages", messages},
 				{"GET", "/v1/models", ""}, {"POST", "/v1/messages/count_tokens", messages}} {
-				code, out := do(r[0], addr+r[1], r[2])
-				Expect(code).To(Equal(http.StatusOK), r[1]+": "+out)
+				resp, out := httpspec.Send(r[0], addr+r[1], "application/json", r[2])
+				Expect(resp.StatusCode).To(Equal(http.StatusOK), r[1]+": "+out)
 			}
 			mu.Lock()
 			Expect(paths).To(Equal([]string{"POST /v1/chat/completions", "POST /v1/messages", "GET /v1/models", "POST /v1/messages/count_tokens"}))
@@ -84,10 +75,10 @@ var _ = Describe("toolout gateway serve, the upstream URL", func() {
 
 	It("logs an upstream 404 with the path, routed or passed through", func() {
 		addr, _, stderr := startGateway(simpleConfig, upstream+"/v1")
-		code, _ := do("GET", addr+"/v1/missing", "")
-		Expect(code).To(Equal(http.StatusNotFound))
-		code, _ = do("POST", addr+"/v1/chat/completions", `{"model":"no-such-model","messages":[{"role":"user","content":"q"}]}`)
-		Expect(code).To(Equal(http.StatusNotFound))
+		resp, _ := httpspec.Get(addr + "/v1/missing")
+		Expect(resp.StatusCode).To(Equal(http.StatusNotFound))
+		resp, _ = httpspec.Post(addr+"/v1/chat/completions", `{"model":"no-such-model","messages":[{"role":"user","content":"q"}]}`)
+		Expect(resp.StatusCode).To(Equal(http.StatusNotFound))
 		Expect(stderr.String()).To(ContainSubstring("gateway: /v1/missing: upstream " + upstream + "/v1/missing answered 404: 404 page not found\n"))
 		Expect(stderr.String()).To(ContainSubstring("gateway: /v1/chat/completions: upstream " + upstream +
 			"/v1/chat/completions answered 404: 404 page not found\n"))
@@ -97,10 +88,10 @@ var _ = Describe("toolout gateway serve, the upstream URL", func() {
 		addr, _, stderr := startGateway(simpleConfig, upstream)
 		body := `{"messages":[{"role":"user","content":"q"},{"role":"assistant","content":null,"tool_calls":[{"id":"c","type":"function",` +
 			`"function":{"name":"logs","arguments":"{}"}}]},{"role":"tool","tool_call_id":"c","content":"` + strings.Repeat("x", 200<<10) + `"}]}`
-		code, _ := do("POST", addr+"/v1/chat/completions", body)
-		Expect(code).To(Equal(http.StatusOK))
+		resp, _ := httpspec.Post(addr+"/v1/chat/completions", body)
+		Expect(resp.StatusCode).To(Equal(http.StatusOK))
 		Expect(stderr.String()).To(ContainSubstring("gateway: output 0 (logs): passthrough: 204800 bytes > max_bytes 65536\n"))
-		_, metrics := do("GET", addr+"/metrics", "")
+		_, metrics := httpspec.Get(addr + "/metrics")
 		Expect(metrics).To(ContainSubstring(`toolout_gateway_limited_total{limit="max_bytes"} 1` + "\n"))
 	})
 })

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -11,6 +10,8 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/toolout/toolout/internal/httpspec"
 )
 
 const serveScenario = "../../scenarios/session/over-cap-handle.yaml"
@@ -34,15 +35,6 @@ func (p *program) baseURL() string {
 	return first
 }
 
-func servePost(url, body string) (int, string) {
-	resp, err := http.Post(url, "application/json", strings.NewReader(body))
-	ExpectWithOffset(1, err).NotTo(HaveOccurred())
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	ExpectWithOffset(1, err).NotTo(HaveOccurred())
-	return resp.StatusCode, string(b)
-}
-
 // exited waits for the process to end and returns its status.
 func (p *program) exited() int {
 	Eventually(p.done).WithTimeout(30*time.Second).Should(BeClosed(), func() string { return p.stderr() })
@@ -54,8 +46,8 @@ var _ = Describe("toolout serve", func() {
 		p := startProgram("serve", serveScenario)
 		url := p.baseURL()
 		Expect(url).To(MatchRegexp(`^http://127\.0\.0\.1:[0-9]+/v1$`))
-		code, body := servePost(url+"/chat/completions", serveTurn1)
-		Expect(code).To(Equal(http.StatusOK), body)
+		resp, body := httpspec.Post(url+"/chat/completions", serveTurn1)
+		Expect(resp.StatusCode).To(Equal(http.StatusOK), body)
 		Expect(p.cmd.Process.Signal(syscall.SIGINT)).To(Succeed())
 		Expect(p.exited()).To(Equal(1), p.stderr())
 		Expect(p.stderr()).To(Equal(`scenarios/session/over-cap-handle.yaml:28:3: step "answer" was never used` + "\n" +
@@ -67,8 +59,8 @@ var _ = Describe("toolout serve", func() {
 		p := startProgram("serve", serveScenario)
 		url := p.baseURL()
 		third := strings.Replace(serveTurn2, `{"role":"tool"`, `{"role":"assistant","content":"again"},{"role":"tool"`, 1)
-		code, body := servePost(url+"/chat/completions", third)
-		Expect(code).To(Equal(http.StatusUnprocessableEntity), body)
+		resp, body := httpspec.Post(url+"/chat/completions", third)
+		Expect(resp.StatusCode).To(Equal(http.StatusUnprocessableEntity), body)
 		Expect(body).To(ContainSubstring(`nearest step \"query\"`))
 		Expect(p.cmd.Process.Signal(syscall.SIGTERM)).To(Succeed())
 		Expect(p.exited()).To(Equal(1))
@@ -83,8 +75,8 @@ var _ = Describe("toolout serve", func() {
 		p := startProgram("serve", "--exit-when-done", serveScenario)
 		url := p.baseURL()
 		for _, body := range []string{serveTurn1, serveTurn2} {
-			code, answer := servePost(url+"/chat/completions", body)
-			Expect(code).To(Equal(http.StatusOK), answer)
+			resp, answer := httpspec.Post(url+"/chat/completions", body)
+			Expect(resp.StatusCode).To(Equal(http.StatusOK), answer)
 		}
 		Expect(p.exited()).To(Equal(0), p.stderr())
 		Expect(p.stderr()).To(Equal("toolout serve: stopped after 2 request(s): every step answered as scripted\n"))
@@ -94,8 +86,8 @@ var _ = Describe("toolout serve", func() {
 		p := startProgram("serve", serveScenario)
 		url := p.baseURL()
 		for _, body := range []string{serveTurn1, serveTurn2} {
-			code, answer := servePost(url+"/chat/completions", body)
-			Expect(code).To(Equal(http.StatusOK), answer)
+			resp, answer := httpspec.Post(url+"/chat/completions", body)
+			Expect(resp.StatusCode).To(Equal(http.StatusOK), answer)
 		}
 		Expect(p.cmd.Process.Signal(syscall.SIGTERM)).To(Succeed())
 		Expect(p.exited()).To(Equal(0), p.stderr())

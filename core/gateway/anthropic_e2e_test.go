@@ -1,7 +1,6 @@
 package gateway_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -15,6 +14,7 @@ import (
 	"github.com/toolout/toolout/core/gateway"
 	"github.com/toolout/toolout/core/gateway/anthropic"
 	"github.com/toolout/toolout/fakes"
+	"github.com/toolout/toolout/internal/httpspec"
 )
 
 // messagesServer is an Anthropic-compatible scripted upstream, answering
@@ -63,35 +63,22 @@ var _ = Describe("the proxy on the Anthropic Messages API, end to end over loopb
 		DeferCleanup(front.Close)
 		return front.URL, llm
 	}
-	post := func(base string, body []byte) (*http.Response, []byte) {
-		resp, err := http.Post(base+anthropic.Path, "application/json", bytes.NewReader(body))
-		Expect(err).NotTo(HaveOccurred())
-		defer resp.Body.Close()
-		out, _ := io.ReadAll(resp.Body)
-		return resp, out
-	}
-
 	It("compresses a tool_result, answers expand_context inside, and returns only the final message", func() {
 		base, llm := serve()
-		resp, out := post(base, messagesBody(content, false))
-		Expect(resp.StatusCode).To(Equal(200), string(out))
-		final, err := anthropic.DecodeResponse(out)
+		resp, out := httpspec.Post(base+anthropic.Path, messagesBody(content, false))
+		Expect(resp.StatusCode).To(Equal(200), out)
+		final, err := anthropic.DecodeResponse([]byte(out))
 		Expect(err).NotTo(HaveOccurred())
-		Expect(final.Text).To(Equal("db-7 failed at line 333."))
-		Expect(final.ToolCalls).To(BeEmpty())
-		Expect(string(out)).NotTo(ContainSubstring("expand_context"))
-		Expect(llm.Check()).To(Succeed())
-		calls := llm.Calls()
-		Expect(calls[0].Request.Tools).To(ContainElement(HaveField("Name", "expand_context")))
+		expectFinalOnly(llm, final, out, "db-7 failed at line 333.")
 	})
 
 	It("streams: the client gets a complete Messages stream without the phantom call", func() {
 		base, llm := serve()
-		resp, out := post(base, messagesBody(content, true))
-		Expect(resp.StatusCode).To(Equal(200), string(out))
+		resp, out := httpspec.Post(base+anthropic.Path, messagesBody(content, true))
+		Expect(resp.StatusCode).To(Equal(200), out)
 		Expect(resp.Header.Get("Content-Type")).To(HavePrefix("text/event-stream"))
-		Expect(string(out)).NotTo(ContainSubstring("expand_context"))
-		msg, err := anthropic.AssembleStream(out)
+		Expect(out).NotTo(ContainSubstring("expand_context"))
+		msg, err := anthropic.AssembleStream([]byte(out))
 		Expect(err).NotTo(HaveOccurred(), "a stream the SDKs parse: message_start … message_stop")
 		final, err := anthropic.DecodeResponse(msg)
 		Expect(err).NotTo(HaveOccurred())
@@ -101,7 +88,7 @@ var _ = Describe("the proxy on the Anthropic Messages API, end to end over loopb
 
 	It("refuses the same bodies as the OpenAI route, in the Messages API's error shape", func() {
 		base, _ := serve()
-		resp, out := post(base, []byte(`[]`))
+		resp, out := httpspec.Post(base+anthropic.Path, `[]`)
 		Expect(resp.StatusCode).To(Equal(http.StatusBadRequest))
 		var e struct {
 			Type  string `json:"type"`
@@ -110,7 +97,7 @@ var _ = Describe("the proxy on the Anthropic Messages API, end to end over loopb
 				Message string `json:"message"`
 			} `json:"error"`
 		}
-		Expect(json.Unmarshal(out, &e)).To(Succeed(), string(out))
+		Expect(json.Unmarshal([]byte(out), &e)).To(Succeed(), out)
 		Expect(e.Type).To(Equal("error"))
 		Expect(e.Error.Type).To(Equal("invalid_request_error"))
 		Expect(e.Error.Message).To(ContainSubstring("must be a JSON object"))
@@ -128,10 +115,7 @@ var _ = Describe("the proxy on the Anthropic Messages API, end to end over loopb
 		p.Handle(&gateway.Gateway{Pipe: g.Pipe, Wire: anthropic.Wire{}, Expand: true}, au)
 		front := httptest.NewServer(p)
 		DeferCleanup(front.Close)
-		resp, err := http.Post(front.URL+"/v1/messages/count_tokens", "application/json", bytes.NewReader([]byte(`{}`)))
-		Expect(err).NotTo(HaveOccurred())
-		defer resp.Body.Close()
-		out, _ := io.ReadAll(resp.Body)
-		Expect(string(out)).To(Equal("anthropic upstream /v1/messages/count_tokens"))
+		_, out := httpspec.Post(front.URL+"/v1/messages/count_tokens", `{}`)
+		Expect(out).To(Equal("anthropic upstream /v1/messages/count_tokens"))
 	})
 })

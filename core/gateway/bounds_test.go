@@ -1,7 +1,6 @@
 package gateway_test
 
 import (
-	"bytes"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/toolout/toolout/core/gateway"
 	"github.com/toolout/toolout/core/gateway/openai"
+	"github.com/toolout/toolout/internal/httpspec"
 )
 
 // events records what a Proxy observed.
@@ -85,11 +85,8 @@ var _ = Describe("the proxy's bounds", func() {
 		_, _ = io.WriteString(w, `{"choices":[{"index":0,"message":{"role":"assistant","content":"hi"},"finish_reason":"stop"}]}`)
 	}
 	post := func(base string, body []byte) (int, http.Header, string) {
-		resp, err := http.Post(base+openai.Path, "application/json", bytes.NewReader(body))
-		Expect(err).NotTo(HaveOccurred())
-		defer resp.Body.Close()
-		out, _ := io.ReadAll(resp.Body)
-		return resp.StatusCode, resp.Header, string(out)
+		resp, out := httpspec.Post(base+openai.Path, body)
+		return resp.StatusCode, resp.Header, out
 	}
 
 	It("refuses a body over max_body_bytes with 413 and counts it", func() {
@@ -191,12 +188,9 @@ var _ = Describe("the proxy's bounds", func() {
 
 	It("answers GET /healthz", func() {
 		base, _ := front(gateway.Limits{}, answer)
-		resp, err := http.Get(base + gateway.HealthPath)
-		Expect(err).NotTo(HaveOccurred())
-		defer resp.Body.Close()
-		out, _ := io.ReadAll(resp.Body)
+		resp, out := httpspec.Get(base + gateway.HealthPath)
 		Expect(resp.StatusCode).To(Equal(200))
-		Expect(string(out)).To(Equal("ok\n"))
+		Expect(out).To(Equal("ok\n"))
 	})
 })
 

@@ -1,8 +1,6 @@
 package gateway_test
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -22,6 +20,7 @@ import (
 	"github.com/toolout/toolout/core/gateway/memstore"
 	"github.com/toolout/toolout/core/gateway/openai"
 	"github.com/toolout/toolout/fakes"
+	"github.com/toolout/toolout/internal/httpspec"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -124,6 +123,19 @@ func bigLog(failing string) string {
 	return b.String()
 }
 
+// expectFinalOnly checks what a client got through the proxy for a script
+// that expands once: the model's final text want, with no tool call and no
+// trace of expand_context in body; the script ran to its end and its first
+// call was offered expand_context.
+func expectFinalOnly(llm *fakes.LLM, final core.Response, body, want string) {
+	GinkgoHelper()
+	Expect(final.Text).To(Equal(want))
+	Expect(final.ToolCalls).To(BeEmpty())
+	Expect(body).NotTo(ContainSubstring("expand_context"))
+	Expect(llm.Check()).To(Succeed())
+	Expect(llm.Calls()[0].Request.Tools).To(ContainElement(HaveField("Name", "expand_context")))
+}
+
 var _ = Describe("the proxy, end to end over loopback", func() {
 	content := bigLog("db-9")
 	shadow := gateway.ShadowID(content)
@@ -152,19 +164,12 @@ var _ = Describe("the proxy, end to end over loopback", func() {
 	It("compresses a large tool result, answers expand_context inside, and returns only the final answer", func() {
 		llm := script()
 		front, g := serve(llm)
-		resp, err := http.Post(front.URL+openai.Path, "application/json", bytes.NewReader(chatBody("1", "logs__query", content, false)))
-		Expect(err).NotTo(HaveOccurred())
-		defer resp.Body.Close()
+		resp, out := httpspec.Post(front.URL+openai.Path, chatBody("1", "logs__query", content, false))
 		Expect(resp.StatusCode).To(Equal(200))
-		out, _ := io.ReadAll(resp.Body)
-		final, err := openai.DecodeResponse(out)
+		final, err := openai.DecodeResponse([]byte(out))
 		Expect(err).NotTo(HaveOccurred())
-		Expect(final.Text).To(Equal("db-9 failed at line 333."))
-		Expect(final.ToolCalls).To(BeEmpty())
-		Expect(string(out)).NotTo(ContainSubstring("expand_context"))
-		Expect(llm.Check()).To(Succeed())
+		expectFinalOnly(llm, final, out, "db-9 failed at line 333.")
 		calls := llm.Calls()
-		Expect(calls[0].Request.Tools).To(ContainElement(HaveField("Name", "expand_context")))
 		Expect(calls[0].Request.Messages[2].Content).To(HavePrefix("<<<SHADOW:" + shadow + ">>>\nline 0 host=web-0"))
 		Expect(calls[1].Request.Messages[4].Content).To(Equal(content))
 		Expect(g.Pipe.Metrics().CompressionsOK).To(BeEquivalentTo(1))
@@ -173,14 +178,10 @@ var _ = Describe("the proxy, end to end over loopback", func() {
 	It("does the same for a streaming request, relaying the final stream without phantom calls", func() {
 		llm := script()
 		front, _ := serve(llm)
-		resp, err := http.Post(front.URL+openai.Path, "application/json", bytes.NewReader(chatBody("1", "logs__query", content, true)))
-		Expect(err).NotTo(HaveOccurred())
-		defer resp.Body.Close()
+		resp, stream := httpspec.Post(front.URL+openai.Path, chatBody("1", "logs__query", content, true))
 		Expect(resp.Header.Get("Content-Type")).To(HavePrefix("text/event-stream"))
 		var text strings.Builder
-		sc := bufio.NewScanner(resp.Body)
-		for sc.Scan() {
-			line := sc.Text()
+		for _, line := range strings.Split(stream, "\n") {
 			Expect(line).NotTo(ContainSubstring("expand_context"))
 			if data, ok := strings.CutPrefix(line, "data: "); ok && data != "[DONE]" {
 				var chunk struct {
@@ -211,12 +212,9 @@ var _ = Describe("the proxy, end to end over loopback", func() {
 		Expect(err).NotTo(HaveOccurred())
 		front, _ := serve(llm)
 		post := func(body []byte) string {
-			resp, err := http.Post(front.URL+openai.Path, "application/json", bytes.NewReader(body))
-			Expect(err).NotTo(HaveOccurred())
-			defer resp.Body.Close()
+			resp, out := httpspec.Post(front.URL+openai.Path, body)
 			Expect(resp.StatusCode).To(Equal(200))
-			out, _ := io.ReadAll(resp.Body)
-			return string(out)
+			return out
 		}
 		post(chatBody("A", "logs__query", content, false))
 		Expect(post(chatBody("B", "logs__query", "3 pods restarted.", false))).To(ContainSubstring("B cannot see it."))
@@ -239,9 +237,7 @@ var _ = Describe("the proxy, end to end over loopback", func() {
 	It("relays upstream errors with their status", func() {
 		llm, _ := fakes.NewLLM([]fakes.Step{{Respond: fakes.Respond{Error: &fakes.ErrorSpec{Kind: "server_error", Message: "boom"}}}}, fakes.Options{})
 		front, _ := serve(llm)
-		resp, err := http.Post(front.URL+openai.Path, "application/json", bytes.NewReader(chatBody("1", "t", "small", false)))
-		Expect(err).NotTo(HaveOccurred())
-		defer resp.Body.Close()
+		resp, _ := httpspec.Post(front.URL+openai.Path, chatBody("1", "t", "small", false))
 		Expect(resp.StatusCode).To(Equal(http.StatusBadGateway))
 	})
 
@@ -251,11 +247,8 @@ var _ = Describe("the proxy, end to end over loopback", func() {
 		u, _ := url.Parse(up.URL)
 		front := httptest.NewServer(gateway.NewProxy(newGateway(true), u, nil))
 		DeferCleanup(front.Close)
-		resp, err := http.Get(front.URL + "/v1/models")
-		Expect(err).NotTo(HaveOccurred())
-		defer resp.Body.Close()
-		body, _ := io.ReadAll(resp.Body)
-		Expect(string(body)).To(Equal("models:/v1/models"))
+		_, body := httpspec.Get(front.URL + "/v1/models")
+		Expect(body).To(Equal("models:/v1/models"))
 	})
 
 	It("loses and mixes up no request in a concurrent burst", func() {
@@ -272,11 +265,8 @@ var _ = Describe("the proxy, end to end over loopback", func() {
 				defer GinkgoRecover()
 				id := strconv.Itoa(i)
 				body := chatBody(id, "logs__query", bigLog("db-"+id), false)
-				resp, err := http.Post(front.URL+openai.Path, "application/json", bytes.NewReader(body))
-				Expect(err).NotTo(HaveOccurred())
-				defer resp.Body.Close()
-				out, _ := io.ReadAll(resp.Body)
-				final, err := openai.DecodeResponse(out)
+				_, out := httpspec.Post(front.URL+openai.Path, body)
+				final, err := openai.DecodeResponse([]byte(out))
 				Expect(err).NotTo(HaveOccurred())
 				answers[i] = final.Text
 			})

@@ -11,17 +11,15 @@ import (
 
 	"github.com/toolout/toolout/core/gateway"
 	"github.com/toolout/toolout/core/gateway/openai"
+	"github.com/toolout/toolout/internal/httpspec"
 )
 
 var _ = Describe("faults, and the status the client receives", func() {
 	// through starts a proxy in front of up and posts body to it.
 	through := func(up http.HandlerFunc, body []byte) (*http.Response, string, *events) {
 		front, ev := proxyFront(gateway.Limits{}, up)
-		resp, err := http.Post(front+openai.Path, "application/json", bytes.NewReader(body))
-		Expect(err).NotTo(HaveOccurred())
-		defer resp.Body.Close()
-		out, _ := io.ReadAll(resp.Body)
-		return resp, string(out), ev
+		resp, out := httpspec.Post(front+openai.Path, body)
+		return resp, out, ev
 	}
 	big := chatBody("1", "logs__query", bigLog("db-1"), false)
 	bigStream := chatBody("1", "logs__query", bigLog("db-1"), true)

@@ -1,9 +1,7 @@
 package gateway_test
 
 import (
-	"bytes"
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -17,6 +15,7 @@ import (
 	"github.com/toolout/toolout/core/gateway/anthropic"
 	"github.com/toolout/toolout/core/gateway/openai"
 	"github.com/toolout/toolout/fakes"
+	"github.com/toolout/toolout/internal/httpspec"
 )
 
 // A stream that offers expand_context: what the model writes before a tool
@@ -45,12 +44,15 @@ var _ = Describe("a stream that offers expand_context", func() {
 		DeferCleanup(front.Close)
 		return front.URL
 	}
-	post := func(target string, body []byte) (*http.Response, string) {
-		resp, err := http.Post(target, "application/json", bytes.NewReader(body))
+	// openaiStream serves a model scripted with steps behind the proxy's
+	// OpenAI route and posts a streaming request to it: the answer is 200.
+	openaiStream := func(steps []fakes.Step) (*http.Response, string) {
+		GinkgoHelper()
+		llm, err := fakes.NewLLM(steps, fakes.Options{})
 		Expect(err).NotTo(HaveOccurred())
-		defer resp.Body.Close()
-		out, _ := io.ReadAll(resp.Body)
-		return resp, string(out)
+		resp, stream := httpspec.Post(serve(llm, modelServer, openai.Wire{})+openai.Path, chatBody("1", "t", content, true))
+		Expect(resp.StatusCode).To(Equal(http.StatusOK))
+		return resp, stream
 	}
 	// events returns the data of an SSE stream's events, decoded.
 	events := func(stream string) []map[string]any {
@@ -71,7 +73,7 @@ var _ = Describe("a stream that offers expand_context", func() {
 		llm, err := fakes.NewLLM(steps("Let me read the whole log.", 2), fakes.Options{})
 		Expect(err).NotTo(HaveOccurred())
 		base := serve(llm, messagesServer, anthropic.Wire{})
-		resp, stream := post(base+anthropic.Path, messagesBody(content, true))
+		resp, stream := httpspec.Post(base+anthropic.Path, messagesBody(content, true))
 		Expect(resp.StatusCode).To(Equal(http.StatusOK))
 		Expect(resp.Trailer.Get(gateway.RoundsHeader)).To(Equal("2"))
 		Expect(stream).NotTo(ContainSubstring("expand_context"))
@@ -96,11 +98,7 @@ var _ = Describe("a stream that offers expand_context", func() {
 	})
 
 	It("OpenAI: a text answer with nothing to expand is relayed as it came, the rounds in a trailer", func() {
-		llm, err := fakes.NewLLM([]fakes.Step{{ID: "answers", Match: fakes.Match{Tag: core.SiteGatewayUpstream}, Respond: fakes.Respond{Text: ptr("no need to look further")}}}, fakes.Options{})
-		Expect(err).NotTo(HaveOccurred())
-		base := serve(llm, modelServer, openai.Wire{})
-		resp, stream := post(base+openai.Path, chatBody("1", "t", content, true))
-		Expect(resp.StatusCode).To(Equal(http.StatusOK))
+		resp, stream := openaiStream([]fakes.Step{{ID: "answers", Match: fakes.Match{Tag: core.SiteGatewayUpstream}, Respond: fakes.Respond{Text: ptr("no need to look further")}}})
 		Expect(resp.Trailer.Get(gateway.RoundsHeader)).To(Equal("1"))
 		Expect(stream).To(HaveSuffix("data: [DONE]\n\n"))
 		var text strings.Builder
@@ -115,22 +113,14 @@ var _ = Describe("a stream that offers expand_context", func() {
 	})
 
 	It("OpenAI: a model that calls at once is answered as before: nothing relayed until the final answer", func() {
-		llm, err := fakes.NewLLM(steps("", 2), fakes.Options{})
-		Expect(err).NotTo(HaveOccurred())
-		base := serve(llm, modelServer, openai.Wire{})
-		resp, stream := post(base+openai.Path, chatBody("1", "t", content, true))
-		Expect(resp.StatusCode).To(Equal(http.StatusOK))
+		resp, stream := openaiStream(steps("", 2))
 		Expect(resp.Header.Get(gateway.RoundsHeader)).To(Equal("2"))
 		Expect(stream).To(ContainSubstring("db-8 failed at line 333."))
 		Expect(stream).NotTo(ContainSubstring("expand_context"))
 	})
 
 	It("OpenAI: at the cap, after text was relayed, the stream ends well formed with that text", func() {
-		llm, err := fakes.NewLLM(steps("Still looking.", 7)[:1], fakes.Options{})
-		Expect(err).NotTo(HaveOccurred())
-		base := serve(llm, modelServer, openai.Wire{})
-		resp, stream := post(base+openai.Path, chatBody("1", "t", content, true))
-		Expect(resp.StatusCode).To(Equal(http.StatusOK))
+		resp, stream := openaiStream(steps("Still looking.", 7)[:1])
 		Expect(resp.Trailer.Get(gateway.RoundsHeader)).To(Equal("6"))
 		Expect(stream).To(HavePrefix(`data: `))
 		Expect(stream).To(ContainSubstring("Still looking."))

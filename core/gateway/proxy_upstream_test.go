@@ -1,7 +1,6 @@
 package gateway_test
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"net/http"
@@ -17,57 +16,26 @@ import (
 	"github.com/toolout/toolout/core/gateway"
 	"github.com/toolout/toolout/core/gateway/anthropic"
 	"github.com/toolout/toolout/core/gateway/openai"
+	"github.com/toolout/toolout/internal/httpspec"
 )
-
-// logLines records the lines a Logf receives; the proxy's handlers write
-// them while a spec reads them.
-type logLines struct {
-	mu    sync.Mutex
-	lines []string
-}
-
-func (l *logLines) logf(format string, args ...any) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.lines = append(l.lines, fmt.Sprintf(format, args...))
-}
-
-func (l *logLines) all() []string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return append([]string(nil), l.lines...)
-}
 
 // upstreamFront starts up, and a proxy whose routes (OpenAI and Anthropic)
 // and other paths go to up's URL plus suffix; it returns up's URL, the
 // proxy's URL, its log and its events.
-func upstreamFront(suffix string, up http.HandlerFunc) (string, string, *logLines, *events) {
+func upstreamFront(suffix string, up http.HandlerFunc) (string, string, *httpspec.Log, *events) {
 	upstream := httptest.NewServer(up)
 	DeferCleanup(upstream.Close)
 	u, err := url.Parse(upstream.URL + suffix)
 	Expect(err).NotTo(HaveOccurred())
-	log, ev := &logLines{}, &events{}
+	log, ev := &httpspec.Log{}, &events{}
 	g := newGateway(false)
-	g.Logf = log.logf
+	g.Logf = log.Logf
 	p := gateway.NewProxy(g, u, upstream.Client())
-	p.Handle(&gateway.Gateway{Pipe: g.Pipe, Wire: anthropic.Wire{}, Logf: log.logf}, u)
-	p.Logf, p.Observer = log.logf, ev
+	p.Handle(&gateway.Gateway{Pipe: g.Pipe, Wire: anthropic.Wire{}, Logf: log.Logf}, u)
+	p.Logf, p.Observer = log.Logf, ev
 	front := httptest.NewServer(p)
 	DeferCleanup(front.Close)
 	return upstream.URL, front.URL, log, ev
-}
-
-// send makes one request and returns its status and body.
-func send(method, target string, body []byte) (int, string) {
-	GinkgoHelper()
-	req, err := http.NewRequest(method, target, bytes.NewReader(body))
-	Expect(err).NotTo(HaveOccurred())
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	Expect(err).NotTo(HaveOccurred())
-	defer resp.Body.Close()
-	out, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(out)
 }
 
 var _ = Describe("NormalizeUpstream", func() {
@@ -115,8 +83,8 @@ var _ = Describe("the proxy's upstream URL", func() {
 				{http.MethodGet, "/v1/models", nil},
 				{http.MethodPost, anthropic.Path + "/count_tokens", messagesBody("small", false)},
 			} {
-				code, out := send(r.method, front+r.path, r.body)
-				Expect(code).To(Equal(http.StatusOK), r.path+": "+out)
+				resp, out := httpspec.Send(r.method, front+r.path, "application/json", r.body)
+				Expect(resp.StatusCode).To(Equal(http.StatusOK), r.path+": "+out)
 			}
 			mu.Lock()
 			defer mu.Unlock()
@@ -133,8 +101,8 @@ var _ = Describe("the proxy's upstream URL", func() {
 		_, front, _, _ := upstreamFront("/openai/v1", func(w http.ResponseWriter, r *http.Request) {
 			paths <- r.URL.Path
 		})
-		code, _ := send(http.MethodGet, front+"/v1/models", nil)
-		Expect(code).To(Equal(http.StatusOK))
+		resp, _ := httpspec.Get(front + "/v1/models")
+		Expect(resp.StatusCode).To(Equal(http.StatusOK))
 		Expect(<-paths).To(Equal("/openai/v1/models"))
 	})
 })
@@ -146,10 +114,10 @@ var _ = Describe("upstream error statuses", func() {
 				_, _ = io.Copy(io.Discard, r.Body)
 				http.Error(w, answer, status)
 			})
-			code, out := send(method, front+path, body)
-			Expect(code).To(Equal(status))
+			resp, out := httpspec.Send(method, front+path, "application/json", body)
+			Expect(resp.StatusCode).To(Equal(status))
 			Expect(out).To(Equal(answer + "\n"))
-			Expect(log.all()).To(ContainElement(fmt.Sprintf("gateway: %s: upstream %s%s answered %d: %s", path, upURL, path, status, wantBody)))
+			Expect(log.Lines()).To(ContainElement(fmt.Sprintf("gateway: %s: upstream %s%s answered %d: %s", path, upURL, path, status, wantBody)))
 			requests, _ := ev.snapshot()
 			Expect(requests).To(HaveLen(1))
 			Expect(requests[0]).To(HaveSuffix("/"+gateway.OutcomeUpstreamError), "counted as an upstream error, routed or passthrough")
@@ -175,10 +143,10 @@ var _ = Describe("a tool result over max_bytes", func() {
 			_, _ = io.WriteString(w, `{"choices":[{"index":0,"message":{"role":"assistant","content":"hi"},"finish_reason":"stop"}]}`)
 		})
 		big := strings.Repeat("x", 200<<10)
-		code, _ := send(http.MethodPost, front+openai.Path, chatBody("1", "logs__query", big, false))
-		Expect(code).To(Equal(http.StatusOK))
+		resp, _ := httpspec.Post(front+openai.Path, chatBody("1", "logs__query", big, false))
+		Expect(resp.StatusCode).To(Equal(http.StatusOK))
 		Expect(string(<-seen)).To(ContainSubstring(big), "sent raw")
-		Expect(log.all()).To(ContainElement("gateway: output 0 (logs__query): passthrough: 204800 bytes > max_bytes 65536"))
+		Expect(log.Lines()).To(ContainElement("gateway: output 0 (logs__query): passthrough: 204800 bytes > max_bytes 65536"))
 		_, limited := ev.snapshot()
 		Expect(limited).To(Equal([]string{gateway.LimitMaxBytes}))
 	})
@@ -188,8 +156,8 @@ var _ = Describe("a tool result over max_bytes", func() {
 			_, _ = io.Copy(io.Discard, r.Body)
 			_, _ = io.WriteString(w, `{"choices":[{"index":0,"message":{"role":"assistant","content":"hi"},"finish_reason":"stop"}]}`)
 		})
-		send(http.MethodPost, front+openai.Path, chatBody("1", "t", "small", false))
-		send(http.MethodPost, front+openai.Path, chatBody("2", "t", strings.Repeat("y", 65537), false))
+		httpspec.Post(front+openai.Path, chatBody("1", "t", "small", false))
+		httpspec.Post(front+openai.Path, chatBody("2", "t", strings.Repeat("y", 65537), false))
 		_, limited := ev.snapshot()
 		Expect(limited).To(Equal([]string{gateway.LimitMaxBytes}))
 	})

@@ -12,6 +12,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/toolout/toolout/harness/serve"
+	"github.com/toolout/toolout/internal/httpspec"
 )
 
 var _ = Describe("toolout serve's bounds", func() {
@@ -46,15 +47,9 @@ var _ = Describe("toolout serve's bounds", func() {
 
 	It("refuses a request that is not JSON by its content type, whatever the body", func() {
 		r := start(serve.Options{}, overCap)
-		req, err := http.NewRequest(http.MethodPost, r.base+"/v1/chat/completions", strings.NewReader(openaiTurn1))
-		Expect(err).NotTo(HaveOccurred())
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		resp, err := http.DefaultClient.Do(req)
-		Expect(err).NotTo(HaveOccurred())
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
+		resp, b := httpspec.Send(http.MethodPost, r.base+"/v1/chat/completions", "application/x-www-form-urlencoded", openaiTurn1)
 		Expect(resp.StatusCode).To(Equal(http.StatusUnsupportedMediaType))
-		Expect(string(b)).To(ContainSubstring(`content type \"application/x-www-form-urlencoded\": want application/json`))
+		Expect(b).To(ContainSubstring(`content type \"application/x-www-form-urlencoded\": want application/json`))
 	})
 
 	It("ends a step's wait for the steps it comes after at the request's timeout, as a violation", func() {

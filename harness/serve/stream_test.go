@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -19,6 +18,7 @@ import (
 	"github.com/toolout/toolout/core/gateway/anthropic"
 	"github.com/toolout/toolout/core/gateway/openai"
 	"github.com/toolout/toolout/harness/serve"
+	"github.com/toolout/toolout/internal/httpspec"
 )
 
 const streamScenario = "testdata/stream.yaml"
@@ -107,11 +107,11 @@ var _ = Describe("toolout serve's streams", func() {
 			"  respond:\n    text: %s\n    stream: {chunks: 5000}\n- id: after\n  match: {user: [after]}\n  respond: {text: ok}\n", text)), 0o644)).To(Succeed())
 		ln, err := serve.Listen("127.0.0.1:0", false)
 		Expect(err).NotTo(HaveOccurred())
-		var log syncLog
+		var log httpspec.Log
 		// Small socket buffers on both ends: the stream's 600 KB of
 		// events cannot all sit in the kernel, so the server is still
 		// writing when the client goes.
-		r := startOn(smallBuffers{ln}, serve.Options{MaxConcurrent: 1, Logf: log.add}, file)
+		r := startOn(smallBuffers{ln}, serve.Options{MaxConcurrent: 1, Logf: log.Logf}, file)
 		client := &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
 			c, err := (&net.Dialer{}).DialContext(ctx, network, addr)
 			if err == nil {
@@ -128,7 +128,7 @@ var _ = Describe("toolout serve's streams", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(first).To(HavePrefix("data: "))
 		Expect(resp.Body.Close()).To(Succeed()) // the rest is not read: the connection closes
-		Eventually(log.lines).WithTimeout(30 * time.Second).Should(ContainElement(MatchRegexp(`^long: POST /v1/chat/completions: session.turn turn=1: the answer was cut short: `)))
+		Eventually(log.Lines).WithTimeout(30 * time.Second).Should(ContainElement(MatchRegexp(`^long: POST /v1/chat/completions: session.turn turn=1: the answer was cut short: `)))
 		Eventually(func() int {
 			return post(r.base+"/v1/chat/completions", `{"messages":[{"role":"user","content":"after"}]}`).status
 		}).WithTimeout(30*time.Second).WithPolling(20*time.Millisecond).Should(Equal(http.StatusOK), "the stream's request ended and left its place")
@@ -144,22 +144,4 @@ func (l smallBuffers) Accept() (net.Conn, error) {
 		err = c.(*net.TCPConn).SetWriteBuffer(4096)
 	}
 	return c, err
-}
-
-// syncLog collects a server's log lines.
-type syncLog struct {
-	mu sync.Mutex
-	l  []string
-}
-
-func (s *syncLog) add(format string, args ...any) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.l = append(s.l, fmt.Sprintf(format, args...))
-}
-
-func (s *syncLog) lines() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]string(nil), s.l...)
 }
