@@ -82,11 +82,7 @@ var _ = Describe("toolout bench strategies", func() {
 	})
 
 	DescribeTable("rejects bad flags in one line",
-		func(args []string, want string) {
-			code, _, stderr := invoke("", append([]string{"bench"}, args...)...)
-			Expect(code).To(Equal(2))
-			Expect(stderr).To(Equal(want))
-		},
+		refused("", "bench"),
 		Entry("no subcommand", []string{}, "toolout bench: want a subcommand: strategies\n"),
 		Entry("bad format", []string{"strategies", "--format", "xml"}, "toolout bench strategies: --format \"xml\": want table, csv or json\n"),
 		Entry("bad knob", []string{"strategies", "--set", "speed=1"}, "toolout bench strategies: --set: unknown knob \"speed\" (known: byte_cap, simple_words, context_window, max_output_tokens, buffer_tokens, max_chunks, max_chunks_long, line_threshold, overlap_percent, concurrency, read_grep_turns, read_grep_calls_per_turn, head_percent)\n"),

@@ -83,11 +83,7 @@ var _ = Describe("toolout extract plan", func() {
 	})
 
 	DescribeTable("rejects bad input in one line",
-		func(args []string, want string) {
-			code, _, stderr := invoke("x", append([]string{"extract"}, args...)...)
-			Expect(code).To(Equal(2))
-			Expect(stderr).To(Equal(want))
-		},
+		refused("x", "extract"),
 		Entry("no subcommand", []string{}, "toolout extract: want a subcommand: plan or cut\n"),
 		Entry("no extract", []string{"plan"}, "toolout extract plan: --extract is required (the extract instructions)\n"),
 		Entry("bad mode", []string{"plan", "--extract", "e", "--mode", "fast"}, "toolout extract plan: --mode \"fast\": want auto, full-chunked, read-grep or truncate (json-aware or head-tail with --offer-modes)\n"),

@@ -71,12 +71,7 @@ var _ = Describe("toolout read and grep", func() {
 	})
 
 	DescribeTable("refuses paths outside the root with exit 2, naming the path",
-		func(args []string, want string) {
-			code, stdout, stderr := invoke("", args...)
-			Expect(code).To(Equal(2))
-			Expect(stdout).To(BeEmpty())
-			Expect(stderr).To(Equal(want))
-		},
+		refused(""),
 		Entry("read ../etc/passwd, root missing or not", []string{"read", "--root", "/nonexistent/toolout-x", "../etc/passwd"},
 			"toolout read: path \"../etc/passwd\": refused: \"..\" is not allowed; paths stay under the root\n"),
 		Entry("read an absolute path", []string{"read", "--root", "/tmp", "/etc/passwd"},

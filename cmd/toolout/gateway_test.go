@@ -52,11 +52,7 @@ var _ = Describe("toolout gateway", func() {
 	})
 
 	DescribeTable("rejects bad input in one line",
-		func(args []string, want string) {
-			code, _, stderr := invoke("x", append([]string{"gateway"}, args...)...)
-			Expect(code).To(Equal(2))
-			Expect(stderr).To(Equal(want))
-		},
+		refused("x", "gateway"),
 		Entry("no subcommand", []string{}, "toolout gateway: want a subcommand: serve, compress or shadow-id\n"),
 		Entry("bad strategy", []string{"compress", "--strategy", "zip"}, "toolout gateway compress: --strategy \"zip\": want passthrough, simple, api or external_provider\n"),
 		Entry("api without endpoint", []string{"compress", "--strategy", "api"}, "toolout gateway compress: --strategy api: api.endpoint is required (--endpoint URL)\n"),

@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -16,6 +17,19 @@ func invoke(stdin string, args ...string) (code int, stdout, stderr string) {
 	var out, errb bytes.Buffer
 	code = run(context.Background(), args, strings.NewReader(stdin), &out, &errb)
 	return code, out.String(), errb.String()
+}
+
+// refused is the body of a table of bad invocations: toolout, with stdin,
+// prefix and the entry's args, exits 2 with nothing on stdout and exactly
+// want on stderr.
+func refused(stdin string, prefix ...string) func(args []string, want string) {
+	return func(args []string, want string) {
+		GinkgoHelper()
+		code, stdout, stderr := invoke(stdin, slices.Concat(prefix, args)...)
+		Expect(code).To(Equal(2))
+		Expect(stdout).To(BeEmpty())
+		Expect(stderr).To(Equal(want))
+	}
 }
 
 var _ = Describe("toolout", func() {
@@ -62,12 +76,7 @@ var _ = Describe("toolout", func() {
 		})
 
 		DescribeTable("exits 2 on bad usage or input with a one-line error",
-			func(args []string, want string) {
-				code, stdout, stderr := invoke("", append([]string{"final-report"}, args...)...)
-				Expect(code).To(Equal(2))
-				Expect(stdout).To(BeEmpty())
-				Expect(stderr).To(Equal(want))
-			},
+			refused("", "final-report"),
 			Entry("missing nonce", []string{}, "toolout final-report: --nonce is required\n"),
 			Entry("bad nonce", []string{"--nonce", "a b"}, "toolout final-report: <stdin>: finalreport: invalid nonce: \"a b\" has ' ' at byte 1 (want letters, digits, '_', '-')\n"),
 			Entry("missing file", []string{"--nonce", "a", "no-such.txt"}, "toolout final-report: no-such.txt: no such file or directory\n"),

@@ -109,12 +109,7 @@ var _ = Describe("toolout serve", func() {
 	})
 
 	DescribeTable("refuses bad usage and bad scenarios with exit 2 and one line each",
-		func(args []string, want string) {
-			code, stdout, stderr := invoke("", append([]string{"serve"}, args...)...)
-			Expect(code).To(Equal(2))
-			Expect(stdout).To(BeEmpty())
-			Expect(stderr).To(Equal(want))
-		},
+		refused("", "serve"),
 		Entry("no scenario", []string{}, "toolout serve: want at least one scenario file\n"),
 		Entry("missing file", []string{"no/such.yaml"}, "no/such.yaml: no such file or directory\n"),
 		Entry("not loopback", []string{"--addr", "0.0.0.0:0", serveScenario},

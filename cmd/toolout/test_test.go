@@ -98,6 +98,20 @@ llm:
   respond: {final: "never sent"}
 `
 
+// okScenario expects nothing: it passes once its golden exists.
+const okScenario = "component: finalreport\nconfig: {nonce: abc}\ninput: {text: none}\n"
+
+// scenarioRoot writes text to scenarios/rel under a new root and returns
+// the root (goldens go to its golden/).
+func scenarioRoot(rel, text string) string {
+	GinkgoHelper()
+	root := GinkgoT().TempDir()
+	file := filepath.Join(root, "scenarios", filepath.FromSlash(rel))
+	Expect(os.MkdirAll(filepath.Dir(file), 0o755)).To(Succeed())
+	Expect(os.WriteFile(file, []byte(text), 0o644)).To(Succeed())
+	return root
+}
+
 var _ = Describe("toolout test", func() {
 	It("runs the bundled scenarios and ends with the summary line", func() {
 		code, stdout, stderr := invoke("", "test", "../../scenarios")
@@ -121,16 +135,12 @@ var _ = Describe("toolout test", func() {
 	})
 
 	It("exits 1 and prints the failure with its position", func() {
-		root := GinkgoT().TempDir()
-		dir := filepath.Join(root, "scenarios", "x")
-		Expect(os.MkdirAll(dir, 0o755)).To(Succeed())
-		Expect(os.WriteFile(filepath.Join(dir, "bad.yaml"), []byte(
-			"component: finalreport\nconfig: {nonce: abc}\ninput: {text: none}\nexpect: {found: true}\n"), 0o644)).To(Succeed())
+		root := scenarioRoot("x/bad.yaml", okScenario+"expect: {found: true}\n")
 		code, stdout, _ := invoke("", "test", filepath.Join(root, "scenarios"))
 		Expect(code).To(Equal(1))
 		// The commands name the files absolutely: the temporary folder is not
 		// below the working directory.
-		g, f := filepath.ToSlash(filepath.Join(root, "golden", "x", "bad.txtar")), filepath.ToSlash(filepath.Join(dir, "bad.yaml"))
+		g, f := filepath.ToSlash(filepath.Join(root, "golden", "x", "bad.txtar")), filepath.ToSlash(filepath.Join(root, "scenarios", "x", "bad.yaml"))
 		Expect(stdout).To(Equal("FAIL x/bad\n" +
 			"     scenarios/x/bad.yaml:4:10: expect.found: got false, want true\n" +
 			"     " + g + ".got: the transcript of this run\n" +
@@ -176,11 +186,7 @@ var _ = Describe("toolout test", func() {
 	})
 
 	It("creates goldens with --update and then passes under CI", func() {
-		root := GinkgoT().TempDir()
-		dir := filepath.Join(root, "scenarios")
-		Expect(os.MkdirAll(dir, 0o755)).To(Succeed())
-		Expect(os.WriteFile(filepath.Join(dir, "ok.yaml"), []byte(
-			"component: finalreport\nconfig: {nonce: abc}\ninput: {text: none}\n"), 0o644)).To(Succeed())
+		dir := filepath.Join(scenarioRoot("ok.yaml", okScenario), "scenarios")
 		GinkgoT().Setenv("CI", "true")
 		code, stdout, _ := invoke("", "test", dir)
 		Expect(code).To(Equal(1))
@@ -193,13 +199,7 @@ var _ = Describe("toolout test", func() {
 	})
 
 	// blockedRoot writes the blocked scenario under a new root's scenarios/.
-	blockedRoot := func() string {
-		root := GinkgoT().TempDir()
-		dir := filepath.Join(root, "scenarios", "slow")
-		Expect(os.MkdirAll(dir, 0o755)).To(Succeed())
-		Expect(os.WriteFile(filepath.Join(dir, "blocked.yaml"), []byte(blockedScenario), 0o644)).To(Succeed())
-		return root
-	}
+	blockedRoot := func() string { return scenarioRoot("slow/blocked.yaml", blockedScenario) }
 
 	DescribeTable("a real process stopped by a signal leaves no store and no golden, and exits non-zero",
 		func(sig syscall.Signal) {
@@ -238,11 +238,8 @@ var _ = Describe("toolout test", func() {
 	})
 
 	It("runs nothing and overwrites no golden once its context has ended", func() {
-		root := GinkgoT().TempDir()
+		root := scenarioRoot("ok.yaml", okScenario)
 		dir := filepath.Join(root, "scenarios")
-		Expect(os.MkdirAll(dir, 0o755)).To(Succeed())
-		Expect(os.WriteFile(filepath.Join(dir, "ok.yaml"), []byte(
-			"component: finalreport\nconfig: {nonce: abc}\ninput: {text: none}\n"), 0o644)).To(Succeed())
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
 		var out, errb strings.Builder

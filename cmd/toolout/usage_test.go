@@ -70,12 +70,7 @@ var _ = Describe("help", func() {
 	)
 
 	DescribeTable("an unknown command is named, exit 2",
-		func(args []string, want string) {
-			code, stdout, stderr := invoke("", args...)
-			Expect(code).To(Equal(2))
-			Expect(stdout).To(BeEmpty())
-			Expect(stderr).To(Equal(want))
-		},
+		refused(""),
 		Entry("help X", []string{"help", "frobnicate"}, "toolout help: unknown command \"frobnicate\" (run 'toolout help')\n"),
 		Entry("help GROUP X", []string{"help", "bench", "nope"}, "toolout help: unknown command \"bench nope\" (run 'toolout help')\n"),
 		Entry("help LEAF X", []string{"help", "chunk", "nope"}, "toolout help: unknown command \"chunk nope\" (run 'toolout help')\n"),
@@ -107,6 +102,11 @@ var _ = Describe("errors", func() {
 		Expect(stderr).NotTo(ContainSubstring("\x1b"), "an ANSI escape in %q", stderr)
 		Expect(strings.ReplaceAll(stderr, dir+string(filepath.Separator), "")).To(ContainSubstring(b.want))
 	}
+	// badConfig is gateway serve on a config file gw.yaml holding yaml.
+	badConfig := func(yaml, want string) bad {
+		return bad{args: []string{"gateway", "serve", "--upstream", "http://127.0.0.1:1", "--config", "DIR/gw.yaml"}, code: 2,
+			files: map[string]string{"gw.yaml": yaml}, want: want}
+	}
 	DescribeTable("are plain: no ANSI escape, the problem and its position", check,
 		Entry("a --label syntax error, one line", bad{args: []string{"test", "--label", "(("}, code: 2,
 			want: "toolout test: --label: \"((\" at byte 1: mismatched '(' - could not find matching ')'\n"}),
@@ -118,18 +118,15 @@ var _ = Describe("errors", func() {
 		Entry("an unknown scenario key, with the nearest one", bad{args: []string{"test", "DIR/s.yaml"}, code: 2,
 			files: map[string]string{"s.yaml": "component: finalreport\ndescripton: x\n"},
 			want:  "s.yaml:2:1: unknown field \"descripton\" (did you mean \"description\"?)\n"}),
-		Entry("an unknown config key: its YAML name, position and the nearest one", bad{
-			args: []string{"gateway", "serve", "--upstream", "http://127.0.0.1:1", "--config", "DIR/gw.yaml"}, code: 2,
-			files: map[string]string{"gw.yaml": "pipes:\n  tool_output:\n    enabled: true\n    max_byte: 10\n"},
-			want:  "gw.yaml:4:5: unknown field \"max_byte\" in pipes.tool_output (did you mean \"max_bytes\"?)\n"}),
-		Entry("a config value of the wrong type, named without a Go type", bad{
-			args: []string{"gateway", "serve", "--upstream", "http://127.0.0.1:1", "--config", "DIR/gw.yaml"}, code: 2,
-			files: map[string]string{"gw.yaml": "pipes:\n  tool_output: {enabled: true, skip_tools: {a: 1}, min_bytes: lots}\n"},
-			want:  "gw.yaml:2:44: pipes.tool_output.skip_tools: want a list of strings, got a mapping (and 1 more problem)\n"}),
-		Entry("a config syntax error on line 2", bad{
-			args: []string{"gateway", "serve", "--upstream", "http://127.0.0.1:1", "--config", "DIR/gw.yaml"}, code: 2,
-			files: map[string]string{"gw.yaml": "pipes:\n  tool_output: [enabled\nstore: {}\n"},
-			want:  "gw.yaml:2:16: did not find expected ',' or ']'\n"}),
+		Entry("an unknown config key: its YAML name, position and the nearest one", badConfig(
+			"pipes:\n  tool_output:\n    enabled: true\n    max_byte: 10\n",
+			"gw.yaml:4:5: unknown field \"max_byte\" in pipes.tool_output (did you mean \"max_bytes\"?)\n")),
+		Entry("a config value of the wrong type, named without a Go type", badConfig(
+			"pipes:\n  tool_output: {enabled: true, skip_tools: {a: 1}, min_bytes: lots}\n",
+			"gw.yaml:2:44: pipes.tool_output.skip_tools: want a list of strings, got a mapping (and 1 more problem)\n")),
+		Entry("a config syntax error on line 2", badConfig(
+			"pipes:\n  tool_output: [enabled\nstore: {}\n",
+			"gw.yaml:2:16: did not find expected ',' or ']'\n")),
 		Entry("an unknown flag", bad{args: []string{"chunk", "--budge", "5"}, code: 2,
 			want: "toolout chunk: flag provided but not defined: -budge\n"}),
 	)
