@@ -142,7 +142,11 @@
 // buffered and the final message is re-streamed whole (after one round
 // without phantom calls, as the model sent it), so the phantom tool never
 // leaks. A stream cut before anything was relayed is 502, never a partial
-// answer; one cut after ends there (SDKs report the cut), and is logged.
+// answer; one cut after is logged and its connection aborted without
+// ending the response (as httputil.ReverseProxy does), because an SDK
+// takes a stream that simply ends for the whole answer: the OpenAI Node
+// SDK returned the text so far without an error, and reports "terminated"
+// on the abort.
 // Every answer of a route that was forwarded carries [RoundsHeader], the
 // number of forwards: as a header, or, for a stream already relayed when
 // it is known, as a trailer. Anthropic's usage in a continued stream has

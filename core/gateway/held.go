@@ -104,9 +104,10 @@ func (p *Proxy) finishHeld(w http.ResponseWriter, r *http.Request, wire Wire, ou
 }
 
 // endLive ends a request that failed after rounds forwards: before its
-// stream started, as any failure; after, what was relayed stays, the stream
-// stops there (SDKs report the cut), the rounds go in the trailer, and the
-// failure is logged.
+// stream started, as any failure; after, what was relayed stays, the
+// failure is logged and the connection aborted (markCut: an SDK would take
+// a stream that simply ended for the whole answer), unless what was sent
+// holds the upstream's error event, which the SDK reports.
 func (p *Proxy) endLive(w http.ResponseWriter, r *http.Request, s *liveRound, rounds int, err error) string {
 	w.Header().Set(RoundsHeader, strconv.Itoa(rounds)) // a header, or the trailer
 	if !s.sent {
@@ -115,6 +116,9 @@ func (p *Proxy) endLive(w http.ResponseWriter, r *http.Request, s *liveRound, ro
 	p.logf("gateway: %s: stream cut after the model's first events: %v", r.URL.Path, err)
 	if r.Context().Err() != nil {
 		return OutcomeCanceled
+	}
+	if !s.errs.found { // a stream that ends with the upstream's error event is whole
+		markCut(w)
 	}
 	return OutcomeUpstreamError
 }
@@ -133,6 +137,7 @@ type liveRound struct {
 	held   bytes.Buffer // from the first tool call on
 	sent   bool         // headers and some events went to the client
 	blocks int          // content blocks started in what was sent (Anthropic)
+	errs   sseErrors    // watches what was sent for an error event
 }
 
 // firstRound posts the first round; an error status is an upstreamStatus.
@@ -226,6 +231,7 @@ func (s *liveRound) begin(key, value string) {
 // send writes events to the client, counting the content blocks started.
 func (s *liveRound) send(evs []byte) {
 	s.blocks += bytes.Count(evs, []byte(`"content_block_start"`))
+	_, _ = s.errs.Write(evs)
 	_, _ = s.w.Write(evs)
 }
 

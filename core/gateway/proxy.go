@@ -204,8 +204,16 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case r.Method == http.MethodGet && r.URL.Path == MetricsPath && p.Metrics != nil:
 		p.Metrics.ServeHTTP(w, r)
 	case r.Method == http.MethodPost && isRoute:
-		outcome := p.serveRoute(w, r, route)
+		cw := &cutWriter{ResponseWriter: w}
+		outcome := p.serveRoute(cw, r, route)
 		p.observer().Request(route.Gateway.Wire.Name(), outcome)
+		if cw.cut {
+			// As httputil.ReverseProxy does for a body cut mid-copy: the
+			// connection is dropped without ending the response, so the
+			// client's SDK reports a transport error instead of taking the
+			// stream so far for the whole answer.
+			panic(http.ErrAbortHandler)
+		}
 	default:
 		sw := &statusWriter{ResponseWriter: w, code: http.StatusOK}
 		p.passthroughFor(r.URL.Path).ServeHTTP(sw, r)
@@ -214,6 +222,25 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			outcome = OutcomeUpstreamError // logged by the reverse proxy
 		}
 		p.observer().Request("passthrough", outcome)
+	}
+}
+
+// cutWriter is a route's response writer. cut marks a stream that was cut
+// after part of it reached the client (the upstream's stream broke, timed
+// out or outgrew its bound, or a later round failed): it cannot be ended
+// as a whole stream, and ServeHTTP aborts it once the request is counted.
+// Flushes reach the client's writer through Unwrap.
+type cutWriter struct {
+	http.ResponseWriter
+	cut bool
+}
+
+func (c *cutWriter) Unwrap() http.ResponseWriter { return c.ResponseWriter }
+
+// markCut marks w's stream as cut (see cutWriter).
+func markCut(w http.ResponseWriter) {
+	if c, ok := w.(*cutWriter); ok {
+		c.cut = true
 	}
 }
 

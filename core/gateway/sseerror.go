@@ -12,16 +12,19 @@ import "bytes"
 // cannot match: inside a JSON string its quotes are escaped. It reads
 // each byte once and keeps a few bytes of state, whatever the length of a
 // line, so it adds nothing to the relay's bound.
+//
+// The zero value is ready to use.
 type sseErrors struct {
 	found bool
-	// lineStart: the next byte starts a line; field holds the start of
-	// the line's field name (at most len("event: error") bytes).
-	lineStart bool
-	field     []byte
-	inField   bool // still reading the line's start into field
-	data      bool // in a data line's value: matching `"error"\s*:`
-	match     int  // bytes of `"error"` matched so far, or len+1 after it (waiting for ':')
-	prev      byte // the byte before the current one in the data line
+	// midLine: the next byte does not start a line; field[:n] holds the
+	// start of the line (at most len("event: error") bytes).
+	midLine bool
+	field   [fieldCap]byte
+	n       int
+	inField bool // still reading the line's start into field
+	data    bool // in a data line's value: matching `"error"\s*:`
+	match   int  // bytes of `"error"` matched so far, or len+1 after it (waiting for ':')
+	prev    byte // the byte before the current one in the data line
 }
 
 // errKey is what a member named error starts with, as written in JSON.
@@ -30,10 +33,6 @@ const errKey = `"error"`
 // fieldCap is the most bytes of a line kept to read its field: enough for
 // "event: error" and "data:".
 const fieldCap = len("event: error")
-
-func newSSEErrors() *sseErrors {
-	return &sseErrors{lineStart: true, field: make([]byte, 0, fieldCap)}
-}
 
 // Write reads p, the next bytes of the stream; it never fails.
 func (s *sseErrors) Write(p []byte) (int, error) {
@@ -48,21 +47,22 @@ func (s *sseErrors) byte(c byte) {
 		s.endLine()
 		return
 	}
-	if s.lineStart {
-		s.lineStart, s.inField, s.data, s.match, s.prev = false, true, false, 0, 0
-		s.field = s.field[:0]
+	if !s.midLine {
+		s.midLine, s.inField, s.data, s.match, s.prev, s.n = true, true, false, 0, 0, 0
 	}
 	if s.inField {
-		if len(s.field) == fieldCap { // longer than "event: error"
+		if s.n == fieldCap { // longer than "event: error"
 			s.inField = false
 			return
 		}
-		s.field = append(s.field, c)
+		s.field[s.n] = c
+		s.n++
+		f := s.field[:s.n]
 		switch {
-		case string(s.field) == "data:":
+		case string(f) == "data:":
 			s.inField, s.data = false, true
-		case !bytes.HasPrefix([]byte("event: error"), s.field) && !bytes.HasPrefix([]byte("event:error"), s.field) &&
-			!bytes.HasPrefix([]byte("data:"), s.field):
+		case !bytes.HasPrefix([]byte("event: error"), f) && !bytes.HasPrefix([]byte("event:error"), f) &&
+			!bytes.HasPrefix([]byte("data:"), f):
 			s.inField = false
 		}
 		return
@@ -103,9 +103,9 @@ func (s *sseErrors) dataByte(c byte) {
 // (or "event:error") is an error event.
 func (s *sseErrors) endLine() {
 	if s.inField {
-		if f := string(s.field); f == "event: error" || f == "event:error" {
+		if f := string(s.field[:s.n]); f == "event: error" || f == "event:error" {
 			s.found = true
 		}
 	}
-	s.lineStart, s.inField, s.data = true, false, false
+	s.midLine, s.inField, s.data = false, false, false
 }

@@ -23,7 +23,7 @@ func sseErrorRef(stream string) bool {
 }
 
 func scanSSE(stream string, chunk int) bool {
-	s := newSSEErrors()
+	var s sseErrors
 	for len(stream) > 0 {
 		n := min(max(chunk, 1), len(stream))
 		_, _ = s.Write([]byte(stream[:n]))

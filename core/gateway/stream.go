@@ -35,8 +35,8 @@ func (p *Proxy) upstreamRequest(ctx context.Context, route Route, clientHeader h
 // round is (the upstream timeout covers the whole stream, and a stream
 // over MaxResponseBytes is cut); an error status before the stream starts
 // is relayed as the buffered path relays it, and a stream cut after it
-// started ends the client's stream there (its last event incomplete,
-// which SDKs report as an error) and is logged; a stream that holds an
+// started is logged and its connection aborted (markCut), which SDKs
+// report as an error; a stream that holds an
 // error event (sseErrors) is relayed as it came and counted as
 // upstream_error; the upstream's time is
 // observed when its headers came, as for a stream that offers the tool.
@@ -55,8 +55,8 @@ func (p *Proxy) streamThrough(w http.ResponseWriter, r *http.Request, route Rout
 	w.Header().Set(RoundsHeader, "1")
 	w.WriteHeader(http.StatusOK)
 	_ = first.rc.Flush()
-	scan := newSSEErrors()
-	n, err := relay(w, first.rc, io.TeeReader(first.resp.Body, scan), p.Limits.WithDefaults().MaxResponseBytes)
+	var scan sseErrors
+	n, err := relay(w, first.rc, io.TeeReader(first.resp.Body, &scan), p.Limits.WithDefaults().MaxResponseBytes)
 	switch {
 	case err == nil && scan.found:
 		p.logf("gateway: %s: streamed through, %d bytes, holding the upstream's error event", r.URL.Path, n)
@@ -69,6 +69,7 @@ func (p *Proxy) streamThrough(w http.ResponseWriter, r *http.Request, route Rout
 		return OutcomeCanceled
 	}
 	p.logf("gateway: %s: stream cut after %d bytes: %v", r.URL.Path, n, err)
+	markCut(w)
 	return OutcomeUpstreamError
 }
 

@@ -32,10 +32,12 @@ import (
 // The transcript's upstream sections are the model's streams as scripted
 // (the gateway may stop reading earlier), each wait marked "[delay D]". The request's outcome then holds what the client
 // saw: the response is the client's stream, the error what an SDK reading
-// it would report (an error status, or a stream its wire cannot assemble:
-// cut, or ended by an error event), rounds the rounds header (a trailer on
-// a stream), and stream the HTTP status, the proxy's outcome and the
-// expansions' answers. The per-output decisions are in the log only (the
+// it would report (an error status, a connection the proxy aborted, or a
+// stream its wire cannot assemble: cut, or ended by an error event),
+// rounds the rounds header (a trailer on a stream, which an aborted
+// connection never delivers), and stream the HTTP status, the proxy's
+// outcome, whether it aborted the connection, and the expansions'
+// answers. The per-output decisions are in the log only (the
 // proxy does not return them).
 
 // gatewayStreamJSON is what a streamed request's client and the proxy saw.
@@ -43,6 +45,9 @@ type gatewayStreamJSON struct {
 	Status     int      `json:"status"`
 	Outcome    string   `json:"outcome"`
 	Expansions []string `json:"expansions"`
+	// Aborted: the proxy dropped the connection without ending the
+	// response (a stream cut after part of it was sent).
+	Aborted bool `json:"aborted,omitempty"`
 }
 
 // asksStream reports whether a client body asks for a stream.
@@ -69,10 +74,15 @@ func runGatewayStream(env *harness.Env, g *gateway.Gateway, body []byte, upstrea
 	obs := &streamObserver{}
 	p.Logf, p.Observer, p.Sources = env.Logf, obs, env.Sources
 	rec := httptest.NewRecorder()
-	p.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, g.Wire.Path(), bytes.NewReader(body)))
+	aborted := serve(p, rec, httptest.NewRequest(http.MethodPost, g.Wire.Path(), bytes.NewReader(body)))
 	ro := gatewayRequestOutcome{Results: []gatewayResultJSON{}, Expansions: []gateway.Expansion{}, response: rec.Body.String()}
-	ro.Rounds, _ = strconv.Atoi(rec.Header().Get(gateway.RoundsHeader))
-	ro.Stream = &gatewayStreamJSON{Status: rec.Code, Outcome: obs.outcome, Expansions: obs.expansions}
+	res := rec.Result()
+	rounds := res.Header.Get(gateway.RoundsHeader)
+	if rounds == "" && !aborted { // an aborted connection never delivers its trailer
+		rounds = res.Trailer.Get(gateway.RoundsHeader)
+	}
+	ro.Rounds, _ = strconv.Atoi(rounds)
+	ro.Stream = &gatewayStreamJSON{Status: rec.Code, Outcome: obs.outcome, Expansions: obs.expansions, Aborted: aborted}
 	if ro.Stream.Expansions == nil {
 		ro.Stream.Expansions = []string{}
 	}
@@ -84,6 +94,8 @@ func runGatewayStream(env *harness.Env, g *gateway.Gateway, body []byte, upstrea
 		ro.forwarded = ro.allRounds[0]
 	}
 	switch {
+	case aborted:
+		ro.Error = fmt.Sprintf("connection aborted after %d bytes of the stream", rec.Body.Len())
 	case rec.Code != http.StatusOK:
 		ro.Error = fmt.Sprintf("status %d: %s", rec.Code, strings.TrimSpace(rec.Body.String()))
 	case strings.HasPrefix(rec.Header().Get("Content-Type"), "text/event-stream"):
@@ -94,6 +106,22 @@ func runGatewayStream(env *harness.Env, g *gateway.Gateway, body []byte, upstrea
 		ro.assembled = string(msg)
 	}
 	return ro
+}
+
+// serve runs the proxy's handler as net/http's server does, which recovers
+// http.ErrAbortHandler and drops the connection: it reports whether the
+// handler aborted (a stream cut after part of it was sent).
+func serve(h http.Handler, w http.ResponseWriter, r *http.Request) (aborted bool) {
+	defer func() {
+		if v := recover(); v != nil {
+			if v != http.ErrAbortHandler {
+				panic(v)
+			}
+			aborted = true
+		}
+	}()
+	h.ServeHTTP(w, r)
+	return false
 }
 
 // scriptedTransport is the model behind the proxy: every round's body is
