@@ -17,21 +17,16 @@ func (b *builder) plain(o *obj) *node {
 
 // plainTypes is plain once the object's types are known.
 func (b *builder) plainTypes(o *obj, types []string, null bool) *node {
-	switch len(types) {
-	case 0:
+	if len(types) == 0 {
 		if null {
 			return b.leaf(labelNull)
 		}
 		return anyNode
-	case 1:
-		n := b.single(o, types[0])
-		if null && n.kind == leafKind {
-			n = b.leaf(addNull(n.label))
-		}
-		return n
 	}
-	// Several types: a union of one reading of the schema per type.
-	rest := make([]*node, 0, len(types))
+	// A union of one reading of the schema per type (one type: that
+	// reading, made nullable).
+	var buf [4]*node
+	rest := buf[:0]
 	for _, t := range types {
 		rest = append(rest, b.single(o, t))
 	}

@@ -165,12 +165,7 @@ var _ = Describe("Reply's faults and delays", func() {
 		s := stream(-1, 1)
 		s.MidEvent = true
 		a, _ := llmwire.Anthropic.Reply(s, "msg_1", true)
-		srv := httptest.NewServer(a)
-		defer srv.Close()
-		resp, err := http.Post(srv.URL, "application/json", nil)
-		Expect(err).NotTo(HaveOccurred())
-		defer resp.Body.Close()
-		b, err := io.ReadAll(resp.Body)
+		_, b, err := serve(a)
 		Expect(err).To(MatchError(io.ErrUnexpectedEOF))
 		Expect(b).To(Equal(a.Bytes()))
 		Expect(string(b)).NotTo(HaveSuffix("\n\n"))
@@ -220,12 +215,7 @@ var _ = Describe("Answer", func() {
 
 	It("serves a stream over HTTP, flushed event by event, and drops the connection at the cut", func() {
 		a, _ := llmwire.Anthropic.Reply(stream(-1, 2), "msg_1", true)
-		srv := httptest.NewServer(a)
-		defer srv.Close()
-		resp, err := http.Post(srv.URL, "application/json", nil)
-		Expect(err).NotTo(HaveOccurred())
-		defer resp.Body.Close()
-		b, err := io.ReadAll(resp.Body)
+		_, b, err := serve(a)
 		Expect(err).To(MatchError(io.ErrUnexpectedEOF))
 		Expect(b).To(Equal(a.Bytes()))
 		Expect(string(b)).NotTo(ContainSubstring("message_stop"))
@@ -236,12 +226,7 @@ var _ = Describe("Answer", func() {
 			must(llmwire.OpenAI.Reply(stream(1, -1), "cmpl-1", true)),
 			llmwire.OpenAI.Error(core.ErrRateLimited),
 		} {
-			srv := httptest.NewServer(a)
-			resp, err := http.Post(srv.URL, "application/json", nil)
-			Expect(err).NotTo(HaveOccurred())
-			b, err := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			srv.Close()
+			resp, b, err := serve(a)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(resp.StatusCode).To(Equal(a.Status))
 			Expect(b).To(Equal(a.Bytes()))
@@ -277,6 +262,19 @@ func countDeltas(evs []llmwire.Event) int {
 		}
 	}
 	return n
+}
+
+// serve serves a on an HTTP server of its own and posts to it: the
+// response, its body as read, and the error that ended the read.
+func serve(a llmwire.Answer) (*http.Response, []byte, error) {
+	GinkgoHelper()
+	srv := httptest.NewServer(a)
+	defer srv.Close()
+	resp, err := http.Post(srv.URL, "application/json", nil)
+	Expect(err).NotTo(HaveOccurred())
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	return resp, b, err
 }
 
 func eventsBytes(evs []llmwire.Event) []byte {
