@@ -53,10 +53,6 @@ var _ = Describe("faults, and the status the client receives", func() {
 			w.Header().Set("Content-Type", "text/event-stream")
 			_, _ = io.WriteString(w, `data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c","type":"function","function":{"name":"logs__query","arguments":"{"}}]}}]}`+"\n\n")
 		}, 502, "", "", "cut"),
-		Entry("a stream cut after its text was relayed keeps that text, and is logged (its connection is aborted: see the cut specs)", bigStream, func(w http.ResponseWriter, _ *http.Request) {
-			w.Header().Set("Content-Type", "text/event-stream")
-			_, _ = io.WriteString(w, `data: {"choices":[{"index":0,"delta":{"content":"The failing host is"}}]}`+"\n\n")
-		}, 200, "", "", `"The failing host is"`),
 		Entry("malformed JSON is 502", big, func(w http.ResponseWriter, _ *http.Request) {
 			w.Header().Set("Content-Type", "application/json")
 			_, _ = io.WriteString(w, `{"choices":[{"message":{"content":"hi"}]`)

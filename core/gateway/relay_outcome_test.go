@@ -91,6 +91,21 @@ var _ = Describe("a stream cut after part of it reached the client", func() {
 		Expect(req).To(Equal([]string{"openai/" + gateway.OutcomeUpstreamError}))
 	})
 
+	It("is aborted when the model's response ends, cleanly, before its stream is whole (no finish_reason, no [DONE])", func() {
+		base, ev := proxyFront(gateway.Limits{}, func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "text/event-stream")
+			_, _ = io.WriteString(w, text)
+		})
+		resp, err := http.Post(base+openai.Path, "application/json", bytes.NewReader(chatBody("1", "logs__query", bigLog("db-1"), true)))
+		Expect(err).NotTo(HaveOccurred())
+		defer resp.Body.Close()
+		got, err := io.ReadAll(resp.Body)
+		Expect(string(got)).To(Equal(text))
+		Expect(err).To(MatchError(io.ErrUnexpectedEOF))
+		req, _ := ev.snapshot()
+		Expect(req).To(Equal([]string{"openai/" + gateway.OutcomeUpstreamError}))
+	})
+
 	It("is not aborted when it ends whole", func() {
 		base, _ := proxyFront(gateway.Limits{}, func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "text/event-stream")
