@@ -194,7 +194,11 @@ func (p *Proxy) logf(format string, args ...any) {
 	}
 }
 
-// ServeHTTP handles one client request.
+// ServeHTTP handles one client request. A stream cut after part of it was
+// sent is aborted with panic(http.ErrAbortHandler), once the request is
+// counted: net/http's server then drops the connection without logging.
+// A recovering middleware in front of the proxy must let that value
+// through (re-panic it), as net/http expects of handlers.
 func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	route, isRoute := p.routes[r.URL.Path]
 	switch {
