@@ -1,11 +1,14 @@
 package leaked_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/toolout/toolout/internal/seeds"
 )
 
 // vector is the input of one scenario of scenarios/leaked, read here so
@@ -24,16 +27,8 @@ const vectorDir = "../../scenarios/leaked"
 
 // vectors loads every scenario of scenarios/leaked.
 func vectors() []vector {
-	files, err := filepath.Glob(filepath.Join(vectorDir, "*.yaml"))
-	if err != nil || len(files) == 0 {
-		panic("leaked: no vectors under " + vectorDir)
-	}
 	var out []vector
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			panic(err)
-		}
+	err := seeds.EachYAML(vectorDir, func(f string, data []byte) error {
 		var raw struct {
 			Input struct {
 				Text yaml.Node `yaml:"text"`
@@ -62,6 +57,10 @@ func vectors() []vector {
 			v.Input = string(b)
 		}
 		out = append(out, v)
+		return nil
+	})
+	if err != nil || len(out) == 0 {
+		panic(fmt.Sprintf("leaked: no vectors under %s (%v)", vectorDir, err))
 	}
 	return out
 }

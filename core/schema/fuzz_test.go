@@ -3,6 +3,7 @@ package schema_test
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/toolout/toolout/core/schema"
 	"github.com/toolout/toolout/internal/hostile"
+	"github.com/toolout/toolout/internal/seeds"
 )
 
 const scenarioDir = "../../scenarios/schema"
@@ -32,15 +34,9 @@ func seedSchemas() (schemas [][]byte, paths []string) {
 		}
 		schemas = append(schemas, data)
 	}
-	yamls, _ := filepath.Glob(filepath.Join(scenarioDir, "*.yaml"))
-	if len(files) == 0 || len(yamls) == 0 {
-		panic("schema: no scenarios under " + scenarioDir)
-	}
-	for _, f := range yamls {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			panic(err)
-		}
+	scenarios := 0
+	err := seeds.EachYAML(scenarioDir, func(f string, data []byte) error {
+		scenarios++
 		var sc struct {
 			Input struct {
 				Schema struct {
@@ -67,6 +63,10 @@ func seedSchemas() (schemas [][]byte, paths []string) {
 		if p := sc.Input.Inspect.FieldPath; p != nil {
 			paths = append(paths, *p)
 		}
+		return nil
+	})
+	if err != nil || len(files) == 0 || scenarios == 0 {
+		panic(fmt.Sprintf("schema: no scenarios under %s (%v)", scenarioDir, err))
 	}
 	for _, s := range []string{
 		// The defects: these panicked, overflowed the stack or took seconds.

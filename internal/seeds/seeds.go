@@ -21,7 +21,7 @@ import (
 // times.
 func Outputs(dir string, maxLines int) ([]string, error) {
 	var out []string
-	err := eachYAML(dir, func(path string, data []byte) error {
+	err := EachYAML(dir, func(path string, data []byte) error {
 		var sc struct {
 			Input struct {
 				Output yaml.Node `yaml:"output"`
@@ -42,7 +42,7 @@ func Outputs(dir string, maxLines int) ([]string, error) {
 // scenario; a file that is not YAML is left out.
 func Docs(dir string) ([]*yaml.Node, error) {
 	var out []*yaml.Node
-	err := eachYAML(dir, func(_ string, data []byte) error {
+	err := EachYAML(dir, func(_ string, data []byte) error {
 		var doc yaml.Node
 		if yaml.Unmarshal(data, &doc) == nil {
 			out = append(out, &doc)
@@ -52,9 +52,10 @@ func Docs(dir string) ([]*yaml.Node, error) {
 	return out, err
 }
 
-// eachYAML calls fn with the path and content of every .yaml file under
-// dir, in walk order.
-func eachYAML(dir string, fn func(path string, data []byte) error) error {
+// EachYAML calls fn with the path and content of every .yaml file under
+// dir (every scenario), in walk order (lexical), until fn returns an error,
+// which it returns.
+func EachYAML(dir string, fn func(path string, data []byte) error) error {
 	return filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() || filepath.Ext(path) != ".yaml" {
 			return err
