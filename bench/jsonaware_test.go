@@ -3,7 +3,6 @@ package bench
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"testing"
 
 	"github.com/toolout/toolout/core/jsonaware"
@@ -14,33 +13,25 @@ import (
 // Gemini CLI's cap of a tool result (issue 21).
 const jsonAwareBudget = 40_000
 
-// jsonAwarePairs runs body on each document of hostile.JSONDocs at 1 MiB
-// and 10 MiB, as input=NAME/size=SIZE.
-func jsonAwarePairs(b *testing.B, body func(b *testing.B, doc []byte)) {
-	for _, d := range hostile.JSONDocs {
-		for _, size := range []int{1 << 20, 10 << 20} {
-			b.Run(fmt.Sprintf("input=%s/size=%s", d.Name, sizeName(size)), func(b *testing.B) {
-				doc := d.Make(size)
-				b.SetBytes(int64(len(doc)))
-				b.ReportAllocs()
-				body(b, doc)
-			})
+// shortenLoop shortens doc to jsonAwareBudget for each b.Loop round and
+// returns the stats of the last.
+func shortenLoop(b *testing.B, doc []byte) jsonaware.Stats {
+	var st jsonaware.Stats
+	for b.Loop() {
+		var err error
+		if _, st, err = jsonaware.Shorten(doc, jsonAwareBudget, jsonaware.Options{}); err != nil {
+			b.Fatal(err)
 		}
 	}
+	return st
 }
 
 // BenchmarkJSONAwareAdversarial shortens each document of hostile.JSONDocs
 // to 40,000 bytes at 1 MiB and 10 MiB (make bench-linear: 10 MiB may cost
 // at most 12 times 1 MiB).
 func BenchmarkJSONAwareAdversarial(b *testing.B) {
-	jsonAwarePairs(b, func(b *testing.B, doc []byte) {
-		var st jsonaware.Stats
-		for b.Loop() {
-			var err error
-			if _, st, err = jsonaware.Shorten(doc, jsonAwareBudget, jsonaware.Options{}); err != nil {
-				b.Fatal(err)
-			}
-		}
+	hostilePairs(b, hostile.JSONDocs, func(b *testing.B, doc []byte) {
+		st := shortenLoop(b, doc)
 		b.ReportMetric(float64(st.OutBytes), "out-bytes")
 		b.ReportMetric(float64(st.Step), "step")
 	})
@@ -51,7 +42,7 @@ func BenchmarkJSONAwareAdversarial(b *testing.B) {
 // the same run: the floor of a pass that reads every byte and writes JSON
 // back.
 func BenchmarkJSONAwareAdversarialBaseline(b *testing.B) {
-	jsonAwarePairs(b, func(b *testing.B, doc []byte) {
+	hostilePairs(b, hostile.JSONDocs, func(b *testing.B, doc []byte) {
 		var buf bytes.Buffer
 		for b.Loop() {
 			buf.Reset()
@@ -69,13 +60,7 @@ func BenchmarkJSONAwareSingleLine(b *testing.B) {
 		doc := d.Make(5_000_000)
 		b.SetBytes(int64(len(doc)))
 		b.ReportAllocs()
-		var st jsonaware.Stats
-		for b.Loop() {
-			var err error
-			if _, st, err = jsonaware.Shorten(doc, jsonAwareBudget, jsonaware.Options{}); err != nil {
-				b.Fatal(err)
-			}
-		}
+		st := shortenLoop(b, doc)
 		b.ReportMetric(float64(st.OutBytes), "out-bytes")
 		b.ReportMetric(float64(st.RowsCut), "rows-cut")
 	}

@@ -136,17 +136,7 @@ func leakedInputs() []leakedCase {
 // BenchmarkIndexByte (the floor: finding every '<'), and each adversarial
 // input's two sizes with each other (linear: 10 MiB costs about 10x 1 MiB).
 func BenchmarkLeaked(b *testing.B) {
-	for _, in := range leakedInputs() {
-		b.Run(in.name, func(b *testing.B) {
-			text := in.gen()
-			b.SetBytes(int64(len(text)))
-			calls := 0
-			for b.Loop() {
-				calls = len(leaked.Extract(text, leaked.Options{}).Calls)
-			}
-			b.ReportMetric(float64(calls), "calls")
-		})
-	}
+	leakedRuns(b, "calls", func(text string) int { return len(leaked.Extract(text, leaked.Options{}).Calls) })
 }
 
 // BenchmarkLeakedBaseline is the floor of each input of BenchmarkLeaked,
@@ -156,15 +146,21 @@ func BenchmarkLeaked(b *testing.B) {
 // second, as fence-unclosed-long) costs more per byte at 10 MiB for any
 // reader; bench/linear.awk compares each pair's ratio with this one's.
 func BenchmarkLeakedBaseline(b *testing.B) {
+	leakedRuns(b, "tags", countTags)
+}
+
+// leakedRuns runs scan on each of leakedInputs, and reports the number the
+// last round returned as unit.
+func leakedRuns(b *testing.B, unit string, scan func(text string) int) {
 	for _, in := range leakedInputs() {
 		b.Run(in.name, func(b *testing.B) {
 			text := in.gen()
 			b.SetBytes(int64(len(text)))
 			n := 0
 			for b.Loop() {
-				n = countTags(text)
+				n = scan(text)
 			}
-			b.ReportMetric(float64(n), "tags")
+			b.ReportMetric(float64(n), unit)
 		})
 	}
 }

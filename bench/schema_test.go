@@ -45,23 +45,31 @@ func wideSchema(leaves int) []byte {
 	return data
 }
 
-// BenchmarkSchemaSummarize summarizes a 10,000-field schema into 30 lines.
-func BenchmarkSchemaSummarize(b *testing.B) {
+// wideSchemas runs body on wideSchema of 1,000 and 10,000 fields, as
+// fields=N.
+func wideSchemas(b *testing.B, body func(b *testing.B, data []byte)) {
 	for _, leaves := range []int{1000, 10_000} {
 		data := wideSchema(leaves)
 		b.Run(fmt.Sprintf("fields=%d", leaves), func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
-			var s schema.Summary
-			for b.Loop() {
-				var err error
-				if s, err = schema.Summarize(data, schema.Options{}); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64(len(s.OutputFields)), "lines")
+			body(b, data)
 		})
 	}
+}
+
+// BenchmarkSchemaSummarize summarizes a 10,000-field schema into 30 lines.
+func BenchmarkSchemaSummarize(b *testing.B) {
+	wideSchemas(b, func(b *testing.B, data []byte) {
+		var s schema.Summary
+		for b.Loop() {
+			var err error
+			if s, err = schema.Summarize(data, schema.Options{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(len(s.OutputFields)), "lines")
+	})
 }
 
 // BenchmarkSchemaSummarizeBaseline decodes the same schemas as
@@ -69,19 +77,14 @@ func BenchmarkSchemaSummarize(b *testing.B) {
 // run and with the same sub-benchmark names: the goal for the summary
 // is at most twice this (make bench-ratios).
 func BenchmarkSchemaSummarizeBaseline(b *testing.B) {
-	for _, leaves := range []int{1000, 10_000} {
-		data := wideSchema(leaves)
-		b.Run(fmt.Sprintf("fields=%d", leaves), func(b *testing.B) {
-			b.SetBytes(int64(len(data)))
-			b.ReportAllocs()
-			for b.Loop() {
-				var v any
-				if err := json.Unmarshal(data, &v); err != nil {
-					b.Fatal(err)
-				}
+	wideSchemas(b, func(b *testing.B, data []byte) {
+		for b.Loop() {
+			var v any
+			if err := json.Unmarshal(data, &v); err != nil {
+				b.Fatal(err)
 			}
-		})
-	}
+		}
+	})
 }
 
 // BenchmarkSchemaInspect inspects one group of the same schema.
@@ -96,10 +99,10 @@ func BenchmarkSchemaInspect(b *testing.B) {
 	}
 }
 
-// schemaPairs runs body on each adversarial schema of internal/hostile at
-// 1 MiB and 10 MiB, as input=NAME/size=SIZE.
-func schemaPairs(b *testing.B, body func(b *testing.B, data []byte)) {
-	for _, a := range hostile.Schemas {
+// hostilePairs runs body on each of inputs (hostile.Schemas,
+// hostile.JSONDocs) at 1 MiB and 10 MiB, as input=NAME/size=SIZE.
+func hostilePairs(b *testing.B, inputs []hostile.Input, body func(b *testing.B, data []byte)) {
+	for _, a := range inputs {
 		for _, size := range []int{1 << 20, 10 << 20} {
 			b.Run(fmt.Sprintf("input=%s/size=%s", a.Name, sizeName(size)), func(b *testing.B) {
 				data := a.Make(size)
@@ -115,7 +118,7 @@ func schemaPairs(b *testing.B, body func(b *testing.B, data []byte)) {
 // adversarial schema of internal/hostile at 1 MiB and 10 MiB; compare the two sizes of an input
 // (linear: 10 MiB costs about 10x 1 MiB).
 func BenchmarkSchemaAdversarial(b *testing.B) {
-	schemaPairs(b, func(b *testing.B, data []byte) {
+	hostilePairs(b, hostile.Schemas, func(b *testing.B, data []byte) {
 		lines := 0
 		for b.Loop() {
 			s, _ := schema.Summarize(data, schema.Options{})
@@ -137,7 +140,7 @@ func BenchmarkSchemaAdversarial(b *testing.B) {
 // in its work; bench/linear.awk compares each schema pair's ratio with this
 // one's.
 func BenchmarkSchemaAdversarialBaseline(b *testing.B) {
-	schemaPairs(b, func(b *testing.B, data []byte) {
+	hostilePairs(b, hostile.Schemas, func(b *testing.B, data []byte) {
 		members := 0
 		for b.Loop() {
 			for range 2 {
