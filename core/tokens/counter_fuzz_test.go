@@ -66,11 +66,7 @@ func randomCuts(rng *rand.Rand, n, k int) []int {
 // scenarios, the samples of the specs (Unicode 16.0's letters among them),
 // and random text rich in line breaks.
 func FuzzCounter(f *testing.F) {
-	var texts []string
-	texts = append(texts, scenarioOutputs(f, "../../scenarios/extract")...)
-	texts = append(texts, samples...)
-	texts = append(texts, invalidSamples...)
-	texts = append(texts, unicode16Texts()...)
+	texts := specSeeds(f)
 	rng := rand.New(rand.NewPCG(15, 3))
 	for range 20 {
 		texts = append(texts, randomCounterText(rng, 1+rng.IntN(80)))
@@ -78,13 +74,10 @@ func FuzzCounter(f *testing.F) {
 	for i, text := range texts {
 		f.Add(text, uint16(i*7), uint16(i*31), uint16(i*101), i%2 == 1)
 	}
-	tks := []*tokens.Tiktoken{tokens.MustNew(tokens.CL100K), tokens.MustNew(tokens.O200K)}
+	tks := fuzzEncodings()
 	f.Fuzz(func(t *testing.T, text string, a, b, c uint16, o200k bool) {
 		text = text[:min(len(text), 4<<10)]
-		tk := tks[0]
-		if o200k {
-			tk = tks[1]
-		}
+		tk := tks[o200k]
 		cuts := []int{int(a) % (len(text) + 1), int(b) % (len(text) + 1), int(c) % (len(text) + 1)}
 		for i := 1; i < len(cuts); i++ {
 			cuts[i] = max(cuts[i], cuts[i-1])

@@ -25,23 +25,15 @@ const maxFuzzBytes = 1 << 10
 // letters of Unicode 16.0's scripts among them). Inputs stay small because tiktoken-go's merge is quadratic in a
 // piece; FuzzMergeWindows covers the long-piece merge.
 func FuzzCount(f *testing.F) {
-	var seeds []string
-	seeds = append(seeds, scenarioOutputs(f, "../../scenarios/extract")...)
-	seeds = append(seeds, samples...)
-	seeds = append(seeds, invalidSamples...)
-	seeds = append(seeds, unicode16Texts()...)
-	for i, s := range seeds {
+	for i, s := range specSeeds(f) {
 		f.Add(s, i%2 == 1)
 	}
-	tks := []*tokens.Tiktoken{tokens.MustNew(tokens.CL100K), tokens.MustNew(tokens.O200K)}
+	tks := fuzzEncodings()
 	f.Fuzz(func(t *testing.T, s string, o200k bool) {
 		if len(s) > maxFuzzBytes {
 			s = s[:maxFuzzBytes]
 		}
-		tk := tks[0]
-		if o200k {
-			tk = tks[1]
-		}
+		tk := tks[o200k]
 		n := tk.Count(s)
 		if want := refCount(tk.Name(), s); n != want && goTablesAgree(s) {
 			t.Fatalf("%s: Count = %d, tiktoken-go %d: %q", tk.Name(), n, want, s)
@@ -61,6 +53,23 @@ func FuzzCount(f *testing.F) {
 			}
 		}
 	})
+}
+
+// specSeeds are the seeds of the fuzz targets: the tool outputs of the
+// extract scenarios, the samples of the specs (the invalid UTF-8 ones among
+// them) and the letters of Unicode 16.0's scripts.
+func specSeeds(f *testing.F) []string {
+	var texts []string
+	texts = append(texts, scenarioOutputs(f, "../../scenarios/extract")...)
+	texts = append(texts, samples...)
+	texts = append(texts, invalidSamples...)
+	return append(texts, unicode16Texts()...)
+}
+
+// fuzzEncodings maps a fuzzed bool to an encoding: false to cl100k_base,
+// true to o200k_base.
+func fuzzEncodings() map[bool]*tokens.Tiktoken {
+	return map[bool]*tokens.Tiktoken{false: tokens.MustNew(tokens.CL100K), true: tokens.MustNew(tokens.O200K)}
 }
 
 // goTablesAgree reports whether every character of s has the same classes

@@ -14,22 +14,37 @@ func longPieces(rng *rand.Rand) []string {
 	for i := range raw {
 		raw[i] = byte(rng.UintN(256))
 	}
-	letters := func(alphabet string, n int) string {
-		b := make([]byte, n)
-		for i := range b {
-			b[i] = alphabet[rng.IntN(len(alphabet))]
-		}
-		return string(b)
-	}
 	return []string{
 		strings.Repeat("a", 5000), strings.Repeat("=", 5000), strings.Repeat(" ", 5000),
 		strings.Repeat("-", 4097), strings.Repeat("\n", 3001), strings.Repeat("_", 2500),
 		strings.Repeat(replacement, 2000), strings.Repeat("ab", 3000), strings.Repeat("abcabd", 700),
 		strings.Repeat("=-", 2100), strings.Repeat("0", 3333), strings.Repeat("ing", 1500),
 		base64.StdEncoding.EncodeToString(raw), strings.ToLower(base64.StdEncoding.EncodeToString(raw)),
-		letters("abcdefghijklmnopqrstuvwxyz", 6000), letters("ae", 6000), letters("=-_ ", 6000),
-		letters("ABab", 6000), string(raw),
+		letters(rng, "abcdefghijklmnopqrstuvwxyz", 6000), letters(rng, "ae", 6000), letters(rng, "=-_ ", 6000),
+		letters(rng, "ABab", 6000), string(raw),
 	}
+}
+
+// letters returns n bytes drawn at random from alphabet.
+func letters(rng *rand.Rand, alphabet string, n int) string {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = alphabet[rng.IntN(len(alphabet))]
+	}
+	return string(b)
+}
+
+// encodings returns cl100k_base and o200k_base, in that order.
+func encodings(tb testing.TB) []*encoding {
+	var out []*encoding
+	for _, name := range []string{CL100K, O200K} {
+		enc, err := load(name)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		out = append(out, enc)
+	}
+	return out
 }
 
 // TestWindowedMergeIsExact checks countLong against the tree merge over the
@@ -39,21 +54,17 @@ func longPieces(rng *rand.Rand) []string {
 func TestWindowedMergeIsExact(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	pieces := longPieces(rng)
-	for _, name := range []string{CL100K, O200K} {
-		enc, err := load(name)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, enc := range encodings(t) {
 		for _, piece := range pieces {
 			want := enc.countTree(piece)
 			for _, w := range []int{16, 33, 64, 200, 512, window} {
 				if got := enc.countLong(piece, w); got != want {
-					t.Fatalf("%s: piece %.20q… (%d bytes), window %d: %d tokens, tree merge %d", name, piece, len(piece), w, got, want)
+					t.Fatalf("%s: piece %.20q… (%d bytes), window %d: %d tokens, tree merge %d", enc.name, piece, len(piece), w, got, want)
 				}
 			}
 			long := strings.Repeat(piece, 3*window/len(piece)+1)
 			if _, ok := enc.countWindows(long, window); !ok {
-				t.Errorf("%s: %.20q… repeated to %d bytes: the default windows do not glue", name, long, len(long))
+				t.Errorf("%s: %.20q… repeated to %d bytes: the default windows do not glue", enc.name, long, len(long))
 			}
 		}
 	}
@@ -64,21 +75,13 @@ func TestWindowedMergeIsExact(t *testing.T) {
 func TestWindowedMergeRandomPieces(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
 	alphabets := []string{"ab", "aab", "=", "=-", " \n", "abcde", "xyzXYZ", "0123456789", "\xef\xbf\xbd="}
-	for _, name := range []string{CL100K, O200K} {
-		enc, err := load(name)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, enc := range encodings(t) {
 		for range 2000 {
 			alphabet := alphabets[rng.IntN(len(alphabets))]
-			b := make([]byte, 50+rng.IntN(400))
-			for i := range b {
-				b[i] = alphabet[rng.IntN(len(alphabet))]
-			}
-			piece := string(b)
+			piece := letters(rng, alphabet, 50+rng.IntN(400))
 			w := 8 + rng.IntN(60)
 			if got, want := enc.countLong(piece, w), enc.countTree(piece); got != want {
-				t.Fatalf("%s: %q window %d: %d tokens, tree merge %d", name, piece, w, got, want)
+				t.Fatalf("%s: %q window %d: %d tokens, tree merge %d", enc.name, piece, w, got, want)
 			}
 		}
 	}
@@ -110,20 +113,12 @@ func quadratic(e *encoding, piece string) int {
 func TestTreeMergeIsExact(t *testing.T) {
 	rng := rand.New(rand.NewPCG(15, 16))
 	alphabets := []string{"ab", "a", "=", "=-", " \n", "abcdefghijklmnopqrstuvwxyz", "xyzXYZ09", "\xef\xbf\xbd=", "\x00\xff\x80"}
-	for _, name := range []string{CL100K, O200K} {
-		enc, err := load(name)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, enc := range encodings(t) {
 		for range 600 {
 			alphabet := alphabets[rng.IntN(len(alphabets))]
-			b := make([]byte, 2+rng.IntN(400))
-			for i := range b {
-				b[i] = alphabet[rng.IntN(len(alphabet))]
-			}
-			piece := string(b)
+			piece := letters(rng, alphabet, 2+rng.IntN(400))
 			if got, want := enc.countTree(piece), quadratic(enc, piece); got != want {
-				t.Fatalf("%s: %q: %d tokens, quadratic merge %d", name, piece, got, want)
+				t.Fatalf("%s: %q: %d tokens, quadratic merge %d", enc.name, piece, got, want)
 			}
 		}
 	}
@@ -137,18 +132,8 @@ func FuzzMergeWindows(f *testing.F) {
 	for i, p := range longPieces(rand.New(rand.NewPCG(17, 18))) {
 		f.Add(p, uint8(i*13), i%2 == 0)
 	}
-	encs := map[bool]*encoding{}
-	for _, o200k := range []bool{false, true} {
-		name := CL100K
-		if o200k {
-			name = O200K
-		}
-		enc, err := load(name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		encs[o200k] = enc
-	}
+	both := encodings(f)
+	encs := map[bool]*encoding{false: both[0], true: both[1]}
 	f.Fuzz(func(t *testing.T, piece string, w uint8, o200k bool) {
 		piece = piece[:min(len(piece), 8<<10)]
 		enc, window := encs[o200k], 8+int(w)

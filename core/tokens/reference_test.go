@@ -1,6 +1,7 @@
 package tokens_test
 
 import (
+	"math/rand/v2"
 	"strings"
 	"sync"
 	"testing"
@@ -43,6 +44,21 @@ func sameCount(t *testing.T, tk *tokens.Tiktoken, s string) {
 	t.Helper()
 	if got, want := tk.Count(s), refCount(tk.Name(), s); got != want {
 		t.Fatalf("%s: Count(%q) = %d, tiktoken-go %d", tk.Name(), s, got, want)
+	}
+}
+
+// sameCountOnRandom runs sameCount, per encoding (a subtest each), on
+// trials strings from gen, with a generator seeded by seed and the length of
+// the encoding's name.
+func sameCountOnRandom(t *testing.T, seed uint64, trials int, gen func(rng *rand.Rand) string) {
+	for _, name := range tokens.Names() {
+		t.Run(name, func(t *testing.T) {
+			tk := tokens.MustNew(name)
+			rng := rand.New(rand.NewPCG(seed, uint64(len(name))))
+			for range trials {
+				sameCount(t, tk, gen(rng))
+			}
+		})
 	}
 }
 

@@ -18,11 +18,7 @@ var _ = Describe("Tiktoken", func() {
 	for _, name := range tokens.Names() {
 		tk := tokens.MustNew(name)
 
-		DescribeTable(name+" counts like tiktoken-go",
-			func(s string) { Expect(tk.Count(s)).To(Equal(refCount(name, s))) },
-			shortQuote,
-			tableEntries(samples),
-		)
+		countsLikeTiktoken(tk, samples)
 
 		It(name+" keeps the tokenizer contract", func() {
 			Expect(tokens.Check(tk, samples...)).To(Succeed())
@@ -96,12 +92,18 @@ var _ = Describe("Tiktoken", func() {
 	})
 })
 
-func tableEntries(texts []string) []TableEntry {
-	var out []TableEntry
+// countsLikeTiktoken declares a table, "ENCODING counts like tiktoken-go",
+// that compares tk's Count with tiktoken-go's on each of texts.
+func countsLikeTiktoken(tk *tokens.Tiktoken, texts []string) bool {
+	var entries []TableEntry
 	for _, s := range texts {
-		out = append(out, Entry(nil, s))
+		entries = append(entries, Entry(nil, s))
 	}
-	return out
+	return DescribeTable(tk.Name()+" counts like tiktoken-go",
+		func(s string) { Expect(tk.Count(s)).To(Equal(refCount(tk.Name(), s))) },
+		shortQuote,
+		entries,
+	)
 }
 
 // shortQuote describes a table entry by its first 40 bytes, quoted.
@@ -118,11 +120,7 @@ var _ = Describe("Tiktoken on invalid UTF-8", func() {
 	for _, name := range tokens.Names() {
 		tk := tokens.MustNew(name)
 
-		DescribeTable(name+" counts like tiktoken-go",
-			func(s string) { Expect(tk.Count(s)).To(Equal(refCount(name, s))) },
-			shortQuote,
-			tableEntries(invalidSamples),
-		)
+		countsLikeTiktoken(tk, invalidSamples)
 
 		It(name+" keeps the tokenizer contract with offsets into the original bytes", func() {
 			Expect(tokens.Check(tk, invalidSamples...)).To(Succeed())

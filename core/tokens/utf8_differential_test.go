@@ -4,8 +4,6 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
-
-	"github.com/toolout/toolout/core/tokens"
 )
 
 // invalidFragments are byte sequences that are not valid UTF-8, or that sit
@@ -76,32 +74,18 @@ func randomInvalid(rng *rand.Rand, n int) string {
 // of them invalid UTF-8. It runs in both passes of `make test` (see
 // tiktoken_differential_test.go).
 func TestCountMatchesTiktokenGoOnRandomBytes(t *testing.T) {
-	for _, name := range tokens.Names() {
-		t.Run(name, func(t *testing.T) {
-			tk := tokens.MustNew(name)
-			rng := rand.New(rand.NewPCG(5, uint64(len(name))))
-			for range 2000 {
-				raw := make([]byte, rng.IntN(80))
-				for i := range raw {
-					raw[i] = byte(rng.UintN(256))
-				}
-				sameCount(t, tk, string(raw))
-			}
-		})
-	}
+	sameCountOnRandom(t, 5, 2000, func(rng *rand.Rand) string {
+		raw := make([]byte, rng.IntN(80))
+		for i := range raw {
+			raw[i] = byte(rng.UintN(256))
+		}
+		return string(raw)
+	})
 }
 
 // TestCountMatchesTiktokenGoOnTextWithInvalidUTF8 compares Count with
 // tiktoken-go on 2,000 strings per encoding of up to 40 fragments: text,
 // truncated, overlong and surrogate sequences, and random bytes.
 func TestCountMatchesTiktokenGoOnTextWithInvalidUTF8(t *testing.T) {
-	for _, name := range tokens.Names() {
-		t.Run(name, func(t *testing.T) {
-			tk := tokens.MustNew(name)
-			rng := rand.New(rand.NewPCG(6, uint64(len(name))))
-			for range 2000 {
-				sameCount(t, tk, randomInvalid(rng, 40))
-			}
-		})
-	}
+	sameCountOnRandom(t, 6, 2000, func(rng *rand.Rand) string { return randomInvalid(rng, 40) })
 }
