@@ -107,7 +107,7 @@ var _ = Describe("line counting at buffer boundaries", func() {
 
 	check := func(name, content string) {
 		GinkgoHelper()
-		Expect(os.WriteFile(filepath.Join(root, name), []byte(content), 0o644)).To(Succeed())
+		writeFile(root, name, content)
 		lines := lineModel(content)
 		n := len(lines)
 		Expect(fsys.Read(fstools.ReadParams{Path: name, Offset: n, Limit: ptr(1)})).To(Equal(
@@ -150,10 +150,7 @@ var _ = Describe("Grep on long lines", func() {
 	var root string
 	var fsys *fstools.FS
 	BeforeEach(func() { root, fsys = tree() })
-	write := func(name, content string) {
-		GinkgoHelper()
-		Expect(os.WriteFile(filepath.Join(root, name), []byte(content), 0o644)).To(Succeed())
-	}
+	write := func(name, content string) { writeFile(root, name, content) }
 
 	for _, size := range []int{fstools.MaxLineBytes * 2, 70_000, 300_000} {
 		It(fmt.Sprintf("shows a %d-byte matched line cut around its first match, and says so", size), func() {

@@ -32,31 +32,55 @@ func ptr[T any](v T) *T { return &v }
 //	root/loop -> loop
 func tree() (root string, fsys *fstools.FS) {
 	base := GinkgoT().TempDir()
-	root = filepath.Join(base, "root")
-	must := func(err error) { GinkgoHelper(); Expect(err).NotTo(HaveOccurred()) }
-	must(os.MkdirAll(filepath.Join(base, "outside"), 0o755))
-	must(os.MkdirAll(filepath.Join(root, "sub", "deeper"), 0o755))
-	must(os.WriteFile(filepath.Join(base, "outside", "secret.txt"), []byte("TOP SECRET\n"), 0o644))
-	must(os.WriteFile(filepath.Join(root, "log.txt"), []byte("a ok\nb ERROR x\nc ok\nd ERROR y\ne ok\n"), 0o644))
-	must(os.WriteFile(filepath.Join(root, "sub", "deeper", "notes.txt"), []byte("note ERROR z"), 0o644))
-	for link, target := range map[string]string{
+	root, fsys, err := buildTree(base, map[string]string{
+		"outside/secret.txt":        "TOP SECRET\n",
+		"root/log.txt":              "a ok\nb ERROR x\nc ok\nd ERROR y\ne ok\n",
+		"root/sub/deeper/notes.txt": "note ERROR z",
+	}, map[string]string{
 		"link-in":     "log.txt",
 		"sub/up":      "../log.txt",
 		"link-out":    "../outside/secret.txt",
 		"link-abs":    filepath.Join(base, "outside", "secret.txt"),
-		"link-abs-in": filepath.Join(root, "log.txt"),
+		"link-abs-in": filepath.Join(base, "root", "log.txt"),
 		"dir-out":     "../outside",
 		"chain1":      "chain2",
 		"chain2":      "chain3",
 		"chain3":      "../outside/secret.txt",
 		"loop":        "loop",
-	} {
-		must(os.Symlink(target, filepath.Join(root, link)))
-	}
-	fsys, err := fstools.Open(root)
-	must(err)
+	})
+	Expect(err).NotTo(HaveOccurred())
 	DeferCleanup(fsys.Close)
 	return root, fsys
+}
+
+// buildTree writes files (slash path under base: content, folders made as
+// needed) and symbolic links (slash path under base/root: target), and
+// opens base/root. The specs' tree and the fuzz targets' share it.
+func buildTree(base string, files, links map[string]string) (root string, fsys *fstools.FS, err error) {
+	root = filepath.Join(base, "root")
+	for name, content := range files {
+		p := filepath.Join(base, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return "", nil, err
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			return "", nil, err
+		}
+	}
+	for link, target := range links {
+		if err := os.Symlink(target, filepath.Join(root, filepath.FromSlash(link))); err != nil {
+			return "", nil, err
+		}
+	}
+	fsys, err = fstools.Open(root)
+	return root, fsys, err
+}
+
+// writeFile writes content to name under root, for the specs that add a
+// file to the tree.
+func writeFile(root, name, content string) {
+	GinkgoHelper()
+	Expect(os.WriteFile(filepath.Join(root, name), []byte(content), 0o644)).To(Succeed())
 }
 
 var _ = Describe("confinement", func() {
@@ -150,9 +174,7 @@ var _ = Describe("Read", func() {
 	var fsys *fstools.FS
 	BeforeEach(func() { root, fsys = tree() })
 
-	write := func(name, content string) {
-		Expect(os.WriteFile(filepath.Join(root, name), []byte(content), 0o644)).To(Succeed())
-	}
+	write := func(name, content string) { writeFile(root, name, content) }
 
 	It("reads a small file whole", func() {
 		Expect(fsys.Read(fstools.ReadParams{Path: "log.txt"})).To(Equal("a ok\nb ERROR x\nc ok\nd ERROR y\ne ok\n"))

@@ -3,7 +3,6 @@ package fstools_test
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -49,37 +48,28 @@ func scenarioPaths(f *testing.F) []string {
 // symbolic links that stay inside, leave it, chain, loop or are absolute.
 func fuzzTree(f *testing.F) (root string, fsys *fstools.FS) {
 	base := f.TempDir()
-	root = filepath.Join(base, "root")
-	must := func(err error) {
-		if err != nil {
-			f.Fatal(err)
-		}
-	}
-	must(os.MkdirAll(filepath.Join(base, "outside"), 0o755))
-	must(os.MkdirAll(filepath.Join(root, "sub", "deeper"), 0o755))
-	must(os.WriteFile(filepath.Join(base, "outside", "secret.txt"), []byte("TOP SECRET\n"), 0o644))
-	must(os.WriteFile(filepath.Join(root, "log.txt"), []byte("a ok\nb ERROR x\nc ok\n"), 0o644))
-	must(os.WriteFile(filepath.Join(root, "sub", "deeper", "notes.txt"), []byte("note ERROR z"), 0o644))
-	must(os.WriteFile(filepath.Join(root, "...."), []byte("dots\n"), 0o644))
-	must(os.MkdirAll(filepath.Join(root, "raw\x83"), 0o755))
-	must(os.WriteFile(filepath.Join(root, "raw\x83", "f.txt"), []byte("raw ERROR\n"), 0o644))
-	for link, target := range map[string]string{
+	root, fsys, err := buildTree(base, map[string]string{
+		"outside/secret.txt":        "TOP SECRET\n",
+		"root/log.txt":              "a ok\nb ERROR x\nc ok\n",
+		"root/sub/deeper/notes.txt": "note ERROR z",
+		"root/....":                 "dots\n",
+		"root/raw\x83/f.txt":        "raw ERROR\n",
+	}, map[string]string{
 		"link-in":     "log.txt",
 		"sub/up":      "../log.txt",
 		"sub/out":     "../../outside/secret.txt",
 		"link-out":    "../outside/secret.txt",
 		"link-abs":    filepath.Join(base, "outside", "secret.txt"),
-		"link-abs-in": filepath.Join(root, "log.txt"),
+		"link-abs-in": filepath.Join(base, "root", "log.txt"),
 		"dir-out":     "../outside",
 		"dir-in":      "sub",
 		"chain1":      "chain2",
 		"chain2":      "../outside/secret.txt",
 		"loop":        "loop",
-	} {
-		must(os.Symlink(target, filepath.Join(root, link)))
+	})
+	if err != nil {
+		f.Fatal(err)
 	}
-	fsys, err := fstools.Open(root)
-	must(err)
 	f.Cleanup(func() { fsys.Close() })
 	if _, err := fsys.Grep(fstools.GrepParams{Pattern: "ERROR"}); err != nil {
 		f.Fatalf("Grep over the whole root: %v", err)
