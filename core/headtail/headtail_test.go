@@ -305,13 +305,17 @@ func nonzero(n int) string {
 	return fmt.Sprint(n)
 }
 
+// lineVerdict describes a line-classifier entry: the line quoted, and the
+// expected answer.
+func lineVerdict(line string, want bool) string { return fmt.Sprintf("%q: %v", line, want) }
+
 var _ = Describe("DefaultErrorPattern", func() {
 	DescribeTable("marks error-like lines",
 		func(line string, want bool) {
 			Expect(headtail.DefaultErrorPattern.MatchString(line)).To(Equal(want))
 			Expect(headtail.MatchDefault(line)).To(Equal(want)) // the automaton in front of it
 		},
-		func(line string, want bool) string { return fmt.Sprintf("%q: %v", line, want) },
+		lineVerdict,
 		Entry(nil, "2026-11-25 ERROR db: connection lost", true),
 		Entry(nil, "level=error msg=boom", true),
 		Entry(nil, "Error: ENOENT: no such file", true),
@@ -353,7 +357,7 @@ var _ = Describe("DefaultErrorPattern", func() {
 var _ = Describe("IsContinuation", func() {
 	DescribeTable("says whether a line continues the error above it",
 		func(line string, want bool) { Expect(headtail.IsContinuation(line)).To(Equal(want)) },
-		func(line string, want bool) string { return fmt.Sprintf("%q: %v", line, want) },
+		lineVerdict,
 		Entry(nil, "\tat com.acme.Pool.take(Pool.java:42)", true),
 		Entry(nil, "  File \"app.py\", line 3, in <module>", true),
 		Entry(nil, "    at Object.<anonymous> (/app/x.js:1:7)", true),
