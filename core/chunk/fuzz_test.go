@@ -53,10 +53,7 @@ func FuzzPlan(f *testing.F) {
 // repeated once per line (close enough for a seed, without the harness's
 // generator), each cut to maxFuzzBytes.
 func scenarioOutputs(f *testing.F, dir string) []string {
-	texts, err := seeds.Outputs(dir, 200)
-	if err != nil || len(texts) == 0 {
-		f.Fatalf("seeds from %s: %v (%d found)", dir, err, len(texts))
-	}
+	texts := seeds.MustOutputs(f, dir, 200)
 	for i, text := range texts {
 		texts[i] = text[:min(len(text), maxFuzzBytes)]
 	}

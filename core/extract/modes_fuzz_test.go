@@ -25,11 +25,7 @@ const maxModesFuzzBytes = 8 << 10
 // cut with json-aware) valid JSON; no model called; the same answer twice.
 // Seeds: the tool outputs of the bundled scenarios, and JSON shapes.
 func FuzzModes(f *testing.F) {
-	texts, err := seeds.Outputs("../../scenarios", 100)
-	if err != nil || len(texts) == 0 {
-		f.Fatalf("seeds: %v (%d found)", err, len(texts))
-	}
-	texts = append(texts, `[{"id":1,"error":"boom"},{"id":2}]`, `{"a":"`+strings.Repeat("x", 3000)+`"}`, "", "[", `"\ud800"`, "[[[[[[[[[[1]]]]]]]]]]")
+	texts := append(seeds.MustOutputs(f, "../../scenarios", 100), `[{"id":1,"error":"boom"},{"id":2}]`, `{"a":"`+strings.Repeat("x", 3000)+`"}`, "", "[", `"\ud800"`, "[[[[[[[[[[1]]]]]]]]]]")
 	for i, s := range texts {
 		s = s[:min(len(s), maxModesFuzzBytes)]
 		f.Add(s, uint16(len(s)*(i%10)/10+1), uint8(i), uint8(i/3), uint8(i*7))

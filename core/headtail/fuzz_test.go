@@ -23,11 +23,7 @@ const maxFuzzBytes = 8 << 10
 // scenarios and the shapes of the specs (logs with traces, CRLF, unicode,
 // one long line).
 func FuzzCut(f *testing.F) {
-	texts, err := seeds.Outputs("../../scenarios", 100)
-	if err != nil || len(texts) == 0 {
-		f.Fatalf("seeds: %v (%d found)", err, len(texts))
-	}
-	texts = append(texts, specTexts()...)
+	texts := append(seeds.MustOutputs(f, "../../scenarios", 100), specTexts()...)
 	for i, s := range texts {
 		s = s[:min(len(s), maxFuzzBytes)]
 		f.Add(s, uint16(len(s)*(i%10)/10), uint8(i*37), uint8(i*53), int8(i%7-2), i%3 == 0)

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -15,6 +13,7 @@ import (
 	"github.com/toolout/toolout/core/jsonaware"
 	"github.com/toolout/toolout/core/jsonlex"
 	"github.com/toolout/toolout/internal/hostile"
+	"github.com/toolout/toolout/internal/seeds"
 )
 
 // maxFuzzBytes bounds the fuzzed document.
@@ -48,16 +47,8 @@ func FuzzShorten(f *testing.F) {
 // seedDocs returns the JSON files of the scenarios (cut to maxFuzzBytes)
 // and hand-written documents.
 func seedDocs(f *testing.F) [][]byte {
-	files, _ := filepath.Glob("../../scenarios/*/data/*.json")
-	if len(files) == 0 {
-		f.Fatal("no JSON files under ../../scenarios/*/data")
-	}
 	var docs [][]byte
-	for _, p := range files {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			f.Fatal(err)
-		}
+	for _, data := range seeds.Files(f, "../../scenarios/*/data/*.json") {
 		docs = append(docs, data[:min(len(data), maxFuzzBytes)])
 	}
 	for _, s := range []string{

@@ -111,12 +111,8 @@ func checkPieces(t *testing.T, tk *tokens.Tiktoken, s string, count int, pieces 
 // generated output's template repeated once per line (close enough for a
 // seed, without the harness's generator).
 func scenarioOutputs(f *testing.F, dir string) []string {
-	texts, err := seeds.Outputs(dir, 64)
-	if err != nil || len(texts) == 0 {
-		f.Fatalf("seeds from %s: %v (%d found)", dir, err, len(texts))
-	}
 	var out []string
-	for _, text := range texts {
+	for _, text := range seeds.MustOutputs(f, dir, 64) {
 		for len(text) > maxFuzzBytes {
 			out, text = append(out, text[:maxFuzzBytes]), text[maxFuzzBytes:]
 		}

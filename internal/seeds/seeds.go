@@ -1,6 +1,8 @@
-// Package seeds reads fuzz seeds from the bundled scenarios, for the fuzz
-// targets of packages that must not import the harness (core's). It is test
-// code's helper only.
+// Package seeds reads fuzz seeds from the bundled scenarios and from
+// files, for the fuzz targets of packages that must not import the harness
+// (core's). It is test code's helper only: MustOutputs and Files fail the
+// test rather than return an error, as a fuzz target without its seeds
+// would fuzz from nothing.
 //
 // Generated outputs are approximated: the template is repeated once per line,
 // without the harness's template functions, at most maxLines times. That is
@@ -11,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"testing"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -35,6 +38,40 @@ func Outputs(dir string, maxLines int) ([]string, error) {
 		return err
 	})
 	return out, err
+}
+
+// MustOutputs is Outputs for a fuzz target: it fails tb when the scenarios
+// under dir cannot be read or hold no output.
+func MustOutputs(tb testing.TB, dir string, maxLines int) []string {
+	tb.Helper()
+	texts, err := Outputs(dir, maxLines)
+	if err != nil || len(texts) == 0 {
+		tb.Fatalf("seeds from %s: %v (%d found)", dir, err, len(texts))
+	}
+	return texts
+}
+
+// Files returns the content of every file that the glob pattern matches,
+// in name order; it fails tb when the pattern is malformed, matches
+// nothing, or a file cannot be read.
+func Files(tb testing.TB, pattern string) [][]byte {
+	tb.Helper()
+	names, err := filepath.Glob(pattern)
+	switch {
+	case err != nil:
+		tb.Fatalf("seeds: pattern %s: %v", pattern, err)
+	case len(names) == 0:
+		tb.Fatalf("seeds: no file matches %s", pattern)
+	}
+	out := make([][]byte, 0, len(names))
+	for _, name := range names {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			tb.Fatalf("seeds: %v", err)
+		}
+		out = append(out, data)
+	}
+	return out
 }
 
 // Docs returns the YAML document of every scenario under dir, in walk

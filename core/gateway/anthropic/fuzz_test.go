@@ -4,38 +4,26 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/gateway/anthropic"
+	"github.com/toolout/toolout/internal/seeds"
 )
 
 // fuzzSeeds are the recorded-style streams of testdata (and their CRLF and
 // cut forms), the JSON fixtures rendered with StreamOf, and small streams
 // that once broke an assumption.
 func fuzzSeeds(f *testing.F) [][]byte {
-	sse, _ := filepath.Glob(filepath.Join("testdata", "*.sse"))
-	bodies, _ := filepath.Glob(filepath.Join("testdata", "*.json"))
-	files := append(sse, bodies...)
-	if len(sse) == 0 || len(bodies) == 0 {
-		f.Fatal("no testdata")
+	var out [][]byte
+	for _, data := range seeds.Files(f, filepath.Join("testdata", "*.sse")) {
+		out = append(out, data, bytes.ReplaceAll(data, []byte("\n"), []byte("\r\n")), data[:len(data)/2])
 	}
-	var seeds [][]byte
-	for _, name := range files {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		switch filepath.Ext(name) {
-		case ".sse":
-			seeds = append(seeds, data, bytes.ReplaceAll(data, []byte("\n"), []byte("\r\n")), data[:len(data)/2])
-		case ".json":
-			if stream, err := anthropic.StreamOf(data); err == nil {
-				seeds = append(seeds, stream)
-			}
+	for _, data := range seeds.Files(f, filepath.Join("testdata", "*.json")) {
+		if stream, err := anthropic.StreamOf(data); err == nil {
+			out = append(out, stream)
 		}
 	}
 	start := "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"content\":[],\"usage\":{}}}\n\n"
@@ -63,9 +51,9 @@ func fuzzSeeds(f *testing.F) [][]byte {
 			"data: {\"type\":\"content_block_start\",\"index\":1,\"content_block\":{\"type\":\"thinking\",\"thinking\":\"x\",\"signature\":\"s\"}}\n\n" +
 			"data: {\"type\":\"content_block_stop\",\"index\":1}\n\n" + end,
 	} {
-		seeds = append(seeds, []byte(s))
+		out = append(out, []byte(s))
 	}
-	return seeds
+	return out
 }
 
 // FuzzAssembleStream checks, on any input: no panic; an error is an
@@ -159,12 +147,7 @@ func checkMessage(t *testing.T, out []byte) {
 // has an object for arguments and every tool schema is an object or
 // absent. Seeded with the recorded request and small bodies of each shape.
 func FuzzDecodeRequest(f *testing.F) {
-	bodies, _ := filepath.Glob(filepath.Join("testdata", "*.json"))
-	for _, name := range bodies {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			f.Fatal(err)
-		}
+	for _, data := range seeds.Files(f, filepath.Join("testdata", "*.json")) {
 		f.Add(data)
 	}
 	for _, s := range []string{

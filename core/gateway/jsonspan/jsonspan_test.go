@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
 	"regexp"
 	"slices"
@@ -15,6 +13,8 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/toolout/toolout/internal/seeds"
 )
 
 var _ = Describe("Parse", func() {
@@ -205,16 +205,8 @@ func roundString(s string) string {
 const maxSeed = 16 << 10
 
 func gatewaySeeds(f *testing.F) [][]byte {
-	files, err := filepath.Glob("../../../scenarios/gateway/data/*.json")
-	if err != nil || len(files) == 0 {
-		f.Fatalf("no request bodies under scenarios/gateway/data")
-	}
 	var out [][]byte
-	for _, file := range files {
-		b, err := os.ReadFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
+	for _, b := range seeds.Files(f, "../../../scenarios/gateway/data/*.json") {
 		if len(b) <= maxSeed {
 			out = append(out, b)
 		}
