@@ -34,6 +34,13 @@ const (
 	OutcomeFailed        = "failed"         // the gateway failed (fail-closed compressor, store)
 )
 
+// AllOutcomes returns every Outcome* constant, for a metrics backend that
+// creates each series up front; the slice is the caller's.
+func AllOutcomes() []string {
+	return []string{OutcomeOK, OutcomeBadRequest, OutcomeTooLarge,
+		OutcomeOverloaded, OutcomeUpstreamError, OutcomeCapped, OutcomeCanceled, OutcomeFailed}
+}
+
 // Limits that can refuse a request or cut its work.
 const (
 	LimitBodyBytes   = "body_bytes"
@@ -44,6 +51,12 @@ const (
 	LimitWork        = "work"      // a tool result passed through: max_work_bytes reached
 	LimitMaxBytes    = "max_bytes" // a tool result passed through: longer than max_bytes
 )
+
+// AllLimits returns every Limit* constant, as [AllOutcomes] does.
+func AllLimits() []string {
+	return []string{LimitBodyBytes, LimitJSONValues, LimitJSONNesting,
+		LimitResults, LimitWork, LimitMaxBytes, LimitConcurrency}
+}
 
 // NopObserver ignores every event.
 type NopObserver struct{}

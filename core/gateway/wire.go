@@ -41,6 +41,11 @@ const (
 	AnswerNotAvailable = "not_available"
 )
 
+// AllAnswers returns every Answer* constant, as [AllOutcomes] does.
+func AllAnswers() []string {
+	return []string{AnswerOriginal, AnswerMissing, AnswerRepeated, AnswerNotAvailable}
+}
+
 // ExpandRepeated answers a shadow id already expanded in this request.
 func ExpandRepeated(id string) string {
 	return fmt.Sprintf("The original content for %s was already expanded above in this conversation.", id)

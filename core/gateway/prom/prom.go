@@ -24,15 +24,6 @@ const maxScrapes = 8
 // series exist from the start.
 var routes = []string{"openai", "anthropic", "passthrough"}
 
-var (
-	outcomes = []string{gateway.OutcomeOK, gateway.OutcomeBadRequest, gateway.OutcomeTooLarge,
-		gateway.OutcomeOverloaded, gateway.OutcomeUpstreamError, gateway.OutcomeCapped, gateway.OutcomeCanceled, gateway.OutcomeFailed}
-	answers = []string{gateway.AnswerOriginal, gateway.AnswerMissing, gateway.AnswerRepeated,
-		gateway.AnswerNotAvailable}
-	limits = []string{gateway.LimitBodyBytes, gateway.LimitJSONValues, gateway.LimitJSONNesting,
-		gateway.LimitResults, gateway.LimitWork, gateway.LimitMaxBytes, gateway.LimitConcurrency}
-)
-
 // upstreamBuckets suit LLM calls: from a fast cached answer to a long
 // generation.
 var upstreamBuckets = []float64{0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60, 120}
@@ -116,6 +107,7 @@ func New(reg Registry, pipe func() gateway.Metrics, store gateway.Store, opts ..
 }
 
 func newMetrics() *Metrics {
+	outcomes, answers, limits := gateway.AllOutcomes(), gateway.AllAnswers(), gateway.AllLimits()
 	m := &Metrics{
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{Name: namespace + "requests_total",
 			Help: "Client requests finished, by route (openai, anthropic, passthrough) and outcome."},

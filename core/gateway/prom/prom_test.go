@@ -20,12 +20,9 @@ const p = "toolout_gateway_"
 
 var (
 	routes   = []string{"openai", "anthropic", "passthrough"}
-	outcomes = []string{gateway.OutcomeOK, gateway.OutcomeBadRequest, gateway.OutcomeTooLarge,
-		gateway.OutcomeOverloaded, gateway.OutcomeUpstreamError, gateway.OutcomeCapped, gateway.OutcomeCanceled, gateway.OutcomeFailed}
-	answers = []string{gateway.AnswerOriginal, gateway.AnswerMissing, gateway.AnswerRepeated,
-		gateway.AnswerNotAvailable}
-	limits = []string{gateway.LimitBodyBytes, gateway.LimitJSONValues, gateway.LimitJSONNesting,
-		gateway.LimitResults, gateway.LimitWork, gateway.LimitMaxBytes, gateway.LimitConcurrency}
+	outcomes = gateway.AllOutcomes()
+	answers  = gateway.AllAnswers()
+	limits   = gateway.AllLimits()
 )
 
 func okStore(st gateway.StoreStats) *fakeStore {
