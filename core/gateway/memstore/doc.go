@@ -37,7 +37,8 @@
 //     the order of the clock readings. Should an injected clock go back, an
 //     expired entry behind a live one is still answered as missing; it
 //     leaves Stats when it reaches the front of its queue or an entry bound.
-//   - Close drops every entry; the store stays usable and empty.
+//   - Close drops every entry, also while other calls run; the store stays
+//     usable and empty.
 //   - The queues are written here rather than taken from an expiring-cache
 //     library (hashicorp/golang-lru's expirable LRU, for one): those bound
 //     one cache by entries and evict least-recently-used, where this store

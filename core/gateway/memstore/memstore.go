@@ -26,45 +26,29 @@ var _ gateway.Store = (*Store)(nil)
 // (gateway.StoreOptions.WithDefaults).
 func New(opts gateway.StoreOptions) *Store {
 	opts = opts.WithDefaults()
-	return &Store{opts: opts, original: newQueue(opts.OriginalTTL), compressed: newQueue(opts.CompressedTTL)}
+	return &Store{opts: opts, original: newQueue("original", opts.OriginalTTL), compressed: newQueue("compressed", opts.CompressedTTL)}
 }
 
 // PutOriginal keeps the original content of id for OriginalTTL, replacing
 // any original already kept for id.
 func (s *Store) PutOriginal(ctx context.Context, id, content string) error {
-	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("memstore: put original: %w", err)
-	}
-	s.put(s.original, id, content)
-	return nil
+	return s.put(ctx, s.original, id, content)
 }
 
 // Original returns the original content of id, if it has not expired.
 func (s *Store) Original(ctx context.Context, id string) (string, bool, error) {
-	if err := ctx.Err(); err != nil {
-		return "", false, fmt.Errorf("memstore: get original: %w", err)
-	}
-	v, ok := s.get(s.original, id)
-	return v, ok, nil
+	return s.get(ctx, s.original, id)
 }
 
 // PutCompressed keeps the compressed text of id for CompressedTTL,
 // replacing any compressed text already kept for id.
 func (s *Store) PutCompressed(ctx context.Context, id, text string) error {
-	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("memstore: put compressed: %w", err)
-	}
-	s.put(s.compressed, id, text)
-	return nil
+	return s.put(ctx, s.compressed, id, text)
 }
 
 // Compressed returns the compressed text of id, if it has not expired.
 func (s *Store) Compressed(ctx context.Context, id string) (string, bool, error) {
-	if err := ctx.Err(); err != nil {
-		return "", false, fmt.Errorf("memstore: get compressed: %w", err)
-	}
-	v, ok := s.get(s.compressed, id)
-	return v, ok, nil
+	return s.get(ctx, s.compressed, id)
 }
 
 // Stats reports the live entries of each kind and their bytes, after
@@ -79,12 +63,13 @@ func (s *Store) Stats(ctx context.Context) (gateway.StoreStats, error) {
 	return gateway.StoreStats{Originals: s.original.len(), Compressed: s.compressed.len(), Bytes: s.bytes}, nil
 }
 
-// Close drops every entry, releasing their memory. The store stays usable.
+// Close drops every entry, releasing their memory, also while other calls
+// run. The store stays usable.
 func (s *Store) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.original = newQueue(s.opts.OriginalTTL)
-	s.compressed = newQueue(s.opts.CompressedTTL)
+	s.original.clear() // in place: the methods pass the queues without the lock
+	s.compressed.clear()
 	s.bytes = 0
 	return nil
 }
@@ -92,7 +77,10 @@ func (s *Store) Close() error {
 // put replaces the entry of id in q, then evicts: the oldest of q past
 // MaxEntries, the oldest of both kinds past MaxBytes. The clock is read
 // under the lock, so put order is the order of the readings.
-func (s *Store) put(q *queue, id, value string) {
+func (s *Store) put(ctx context.Context, q *queue, id, value string) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("memstore: put %s: %w", q.kind, err)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.opts.Sources.Time()
@@ -102,7 +90,7 @@ func (s *Store) put(q *queue, id, value string) {
 	}
 	e := &entry{id: id, value: value, expires: now.Add(q.ttl), seq: s.seq}
 	if e.size() > s.opts.MaxBytes {
-		return // larger than the whole store: not kept
+		return nil // larger than the whole store: not kept
 	}
 	s.seq++
 	q.push(e)
@@ -113,24 +101,28 @@ func (s *Store) put(q *queue, id, value string) {
 	for s.bytes > s.opts.MaxBytes {
 		s.dropOldest()
 	}
+	return nil
 }
 
 // get returns the live value of id in q.
-func (s *Store) get(q *queue, id string) (string, bool) {
+func (s *Store) get(ctx context.Context, q *queue, id string) (string, bool, error) {
+	if err := ctx.Err(); err != nil {
+		return "", false, fmt.Errorf("memstore: get %s: %w", q.kind, err)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.opts.Sources.Time()
 	s.purge(now)
 	e, ok := q.byID[id]
 	if !ok {
-		return "", false
+		return "", false, nil
 	}
 	if !now.Before(e.expires) {
 		// behind a live entry: the clock went back between puts
 		s.drop(q, e)
-		return "", false
+		return "", false, nil
 	}
-	return e.value, true
+	return e.value, true, nil
 }
 
 // purge drops the expired entries at the front of both queues. Each entry

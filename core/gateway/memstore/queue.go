@@ -17,13 +17,20 @@ func (e *entry) size() int64 { return int64(len(e.id) + len(e.value)) }
 // in put order. Every entry of a kind has the same TTL, so put order is
 // also expiry order.
 type queue struct {
+	kind       string // "original" or "compressed", for errors
 	ttl        time.Duration
 	byID       map[string]*entry
 	head, tail *entry // oldest, newest
 }
 
-func newQueue(ttl time.Duration) *queue {
-	return &queue{ttl: ttl, byID: map[string]*entry{}}
+func newQueue(kind string, ttl time.Duration) *queue {
+	return &queue{kind: kind, ttl: ttl, byID: map[string]*entry{}}
+}
+
+// clear drops every entry.
+func (q *queue) clear() {
+	q.byID = map[string]*entry{}
+	q.head, q.tail = nil, nil
 }
 
 func (q *queue) len() int { return len(q.byID) }
