@@ -74,19 +74,20 @@ func (e *env) putCompressed(id, v string) {
 // original returns the original of id, or "<missing>".
 func (e *env) original(id string) string {
 	ginkgo.GinkgoHelper()
-	v, ok, err := e.store.Original(e.ctx, id)
-	Expect(err).NotTo(HaveOccurred())
-	if !ok {
-		Expect(v).To(BeEmpty(), "a missing entry comes with an empty value")
-		return missing
-	}
-	return v
+	return e.lookup(e.store.Original, id)
 }
 
 // compressed returns the compressed text of id, or "<missing>".
 func (e *env) compressed(id string) string {
 	ginkgo.GinkgoHelper()
-	v, ok, err := e.store.Compressed(e.ctx, id)
+	return e.lookup(e.store.Compressed, id)
+}
+
+// lookup returns what get answers for id, or "<missing>"; a missing entry
+// must come with an empty value and no error.
+func (e *env) lookup(get func(context.Context, string) (string, bool, error), id string) string {
+	ginkgo.GinkgoHelper()
+	v, ok, err := get(e.ctx, id)
 	Expect(err).NotTo(HaveOccurred())
 	if !ok {
 		Expect(v).To(BeEmpty(), "a missing entry comes with an empty value")

@@ -79,31 +79,29 @@ var _ = Describe("redisstore", func() {
 	})
 
 	Context("when the server goes away", func() {
+		// srv is a server of the spec's own and s a store on it with short
+		// timeouts, holding one entry.
 		var srv *redistest.Server
+		var s *redisstore.Store
 		BeforeEach(func() {
 			server() // skips without redis-server
-			s, err := redistest.Start(GinkgoT().TempDir())
+			var err error
+			srv, err = redistest.Start(GinkgoT().TempDir())
 			Expect(err).NotTo(HaveOccurred())
-			DeferCleanup(s.Stop)
-			srv = s
-		})
-
-		It("fails each call within the timeouts once it is stopped", func() {
-			s, err := redisstore.New(ctx, redisstore.Options{URL: srv.URL, Prefix: newPrefix(),
+			DeferCleanup(srv.Stop)
+			s, err = redisstore.New(ctx, redisstore.Options{URL: srv.URL, Prefix: newPrefix(),
 				DialTimeout: 300 * time.Millisecond, ReadTimeout: 300 * time.Millisecond, WriteTimeout: 300 * time.Millisecond})
 			Expect(err).NotTo(HaveOccurred())
 			DeferCleanup(s.Close)
 			Expect(s.PutOriginal(ctx, "a", "1")).To(Succeed())
+		})
+
+		It("fails each call within the timeouts once it is stopped", func() {
 			Expect(srv.Stop()).To(Succeed())
 			expectFastError(s)
 		})
 
 		It("fails each call within the timeouts while it hangs", func() {
-			s, err := redisstore.New(ctx, redisstore.Options{URL: srv.URL, Prefix: newPrefix(),
-				DialTimeout: 300 * time.Millisecond, ReadTimeout: 300 * time.Millisecond, WriteTimeout: 300 * time.Millisecond})
-			Expect(err).NotTo(HaveOccurred())
-			DeferCleanup(s.Close)
-			Expect(s.PutOriginal(ctx, "a", "1")).To(Succeed())
 			Expect(srv.Pause()).To(Succeed())
 			DeferCleanup(srv.Resume)
 			expectFastError(s)
