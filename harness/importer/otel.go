@@ -67,15 +67,10 @@ func (t *parsedTrace) chatSpans(spans []*otelSpan) ([]*otelSpan, error) {
 	var chats []*otelSpan
 	var traces []string
 	for _, s := range spans {
-		op := s.attrs[attrOperation]
-		if op == nil {
-			continue
-		}
-		v, err := t.anyValue(op, attrOperation)
-		if err != nil {
-			return nil, err
-		}
-		if v.kind != '"' || !slices.Contains(chatOperations, v.text) {
+		if ok, err := t.isChatSpan(s); err != nil || !ok {
+			if err != nil {
+				return nil, err
+			}
 			continue
 		}
 		if !slices.Contains(traces, s.traceID) {
@@ -88,7 +83,8 @@ func (t *parsedTrace) chatSpans(spans []*otelSpan) ([]*otelSpan, error) {
 		chats = append(chats, s)
 	}
 	if len(chats) == 0 {
-		return nil, t.errorf(0, "no chat span: want spans whose %s is %s", attrOperation, strings.Join(chatOperations, ", "))
+		return nil, t.errorf(0, "no chat span: want spans whose %s is %s (or OpenLLMetry's %s.N, OpenInference's %s.N attributes)",
+			attrOperation, strings.Join(chatOperations, ", "), flatConventions[0].in, flatConventions[2].in)
 	}
 	slices.SortStableFunc(chats, func(a, b *otelSpan) int { return cmp.Compare(a.start, b.start) })
 	return chats, nil
@@ -100,6 +96,9 @@ func (t *parsedTrace) otelCall(s *otelSpan, label string) (*chatCall, error) {
 	c := &chatCall{label: label, words: &otelWords}
 	in, out := s.attrs[attrInput], s.attrs[attrOutput]
 	if in == nil && out == nil {
+		if conv := flatConventionOf(s); conv != nil {
+			return c, t.flatCall(s, c, conv)
+		}
 		return c, t.otelEvents(s, c)
 	}
 	if in == nil || out == nil {

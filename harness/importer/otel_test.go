@@ -303,7 +303,7 @@ var _ = Describe("Import of OpenTelemetry GenAI spans", func() {
 		Entry("a bad start time", bad(`"startTimeUnixNano": "1795600000000000000"`, `"startTimeUnixNano": "soon"`), `"soon"`,
 			"field resourceSpans[0].scopeSpans[0].spans[0].startTimeUnixNano: want nanoseconds since the epoch, a string of digits"),
 		Entry("no chat span", otlp(`{"traceId": "1", "name": "GET /"}`), `{"resourceSpans"`,
-			"no chat span: want spans whose gen_ai.operation.name is chat, text_completion, generate_content"),
+			"no chat span: want spans whose gen_ai.operation.name is chat, text_completion, generate_content (or OpenLLMetry's gen_ai.prompt.N, OpenInference's llm.input_messages.N attributes)"),
 		Entry("resourceSpans not a list", `{"resourceSpans": {}}`, "{}", "field resourceSpans: want a list, got an object"),
 	)
 

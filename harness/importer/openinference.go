@@ -1,0 +1,115 @@
+package importer
+
+import "strings"
+
+// openInferenceCall reads a chat span as OpenInference (Arize Phoenix's
+// instrumentations of OpenAI, LangChain, LlamaIndex, ...) records it: an
+// LLM span (openinference.span.kind) whose request's messages are
+// llm.input_messages.N.message.role, .content (or .contents.K.
+// message_content.type|text|image.image.url), .name, .tool_call_id and
+// .tool_calls.J.tool_call.id|function.name|function.arguments, and whose
+// choices are llm.output_messages.N.message.* likewise. The first output
+// message (the lowest index) is the reply, its role assistant when it has
+// none. Its tools (llm.tools.K.tool.json_schema) are not read: a
+// scenario's fake tools are those its calls name, as for every format.
+func (t *parsedTrace) openInferenceCall(c *chatCall, conv *flatConvention, in, out *jnode) error {
+	msgs, names, err := t.flatKids(in, conv.in)
+	if err != nil {
+		return err
+	}
+	for i, m := range msgs {
+		msg, err := t.openInferenceMessage(m, names[i], "")
+		if err != nil {
+			return err
+		}
+		c.req = append(c.req, msg)
+	}
+	outs, onames, err := t.flatKids(out, conv.out)
+	if err != nil {
+		return err
+	}
+	reply, err := t.openInferenceMessage(outs[0], onames[0], "assistant")
+	if err != nil {
+		return err
+	}
+	return t.setReply(c, []traceMessage{reply}, outs[0].at, onames[0])
+}
+
+// openInferenceMessage maps one flattened message, named what (its
+// members under "message."), to a chat message; def is its role when it
+// has none ("": it must have one).
+func (t *parsedTrace) openInferenceMessage(item *jnode, what, def string) (traceMessage, error) {
+	m := item.get("message")
+	if m == nil || m.kind != '{' {
+		return traceMessage{}, t.errorf(item.at, "%s: want %s.message.role, .content, ...: no message attributes", what, what)
+	}
+	what += ".message"
+	msg, err := t.flatMessage(m, what, def)
+	if err != nil {
+		return msg, err
+	}
+	if flatAt(m, "contents") != nil {
+		if err := t.openInferenceContents(&msg, m, what); err != nil {
+			return msg, err
+		}
+	} else if content, err := t.flatField(m, "content", what); err != nil {
+		return msg, err
+	} else if content != nil {
+		if msg.text, msg.omitted, err = t.contentParts(content, what+".content"); err != nil {
+			return msg, err
+		}
+		msg.fields["content"] = content.at
+	}
+	calls, names, err := t.flatItems(m, "tool_calls", what)
+	if err != nil {
+		return msg, err
+	}
+	for j, call := range calls {
+		tc := call.get("tool_call")
+		if tc == nil || tc.kind != '{' {
+			return msg, t.errorf(call.at, "%s: want %s.tool_call.id, .function.name, ...: no tool_call attributes", names[j], names[j])
+		}
+		if err := t.flatToolCall(&msg, tc, "id", "function.name", "function.arguments", names[j]+".tool_call"); err != nil {
+			return msg, err
+		}
+	}
+	return msg, t.checkToolMessage(msg, m, what)
+}
+
+// openInferenceContents reads a message's contents.K.message_content
+// parts: text parts are its text, one a line; an image part is a
+// placeholder, "[image not imported]", and any other type is not
+// replayed, both counted in its omitted, as gen_ai parts are.
+func (t *parsedTrace) openInferenceContents(msg *traceMessage, m *jnode, what string) error {
+	parts, names, err := t.flatItems(m, "contents", what)
+	if err != nil {
+		return err
+	}
+	var texts []string
+	for k, p := range parts {
+		w := names[k] + ".message_content"
+		typ, _, err := t.flatText(p, "message_content.type", names[k])
+		if err != nil {
+			return err
+		}
+		text, at, err := t.flatText(p, "message_content.text", names[k])
+		if err != nil {
+			return err
+		}
+		switch {
+		case typ == "text" || typ == "" && flatAt(p, "message_content.text") != nil:
+			texts = append(texts, text)
+			if _, ok := msg.fields["content"]; !ok {
+				msg.fields["content"] = at
+			}
+		case typ == "image" || typ == "audio":
+			texts, msg.omitted = append(texts, "["+typ+" not imported]"), append(msg.omitted, typ)
+		case typ == "":
+			return t.errorf(p.at, "%s: field type: missing; want a string (%s.type)", w, w)
+		default:
+			msg.omitted = append(msg.omitted, typ)
+		}
+	}
+	msg.text = strings.Join(texts, "\n")
+	return nil
+}

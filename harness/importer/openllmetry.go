@@ -1,0 +1,236 @@
+package importer
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/toolout/toolout/core/gateway/openai"
+)
+
+// openLLMetryCall reads a chat span as OpenLLMetry (Traceloop) records it,
+// and the instrumentations that copied it before the conventions of 1.28:
+// the request's messages as gen_ai.prompt.N.role, .content,
+// .tool_call_id, .name and .tool_calls.J.id|name|arguments; the choices as
+// gen_ai.completion.N.* likewise (with .finish_reason, and .refusal when
+// the model refused). The first choice (the lowest index) is the reply,
+// its role assistant when it has none. The request's tools
+// (llm.request.functions.K.*) are not read: a scenario's fake tools are
+// those its calls name, as for every format.
+func (t *parsedTrace) openLLMetryCall(c *chatCall, conv *flatConvention, in, out *jnode) error {
+	msgs, names, err := t.flatKids(in, conv.in)
+	if err != nil {
+		return err
+	}
+	for i, m := range msgs {
+		msg, err := t.openLLMetryMessage(m, names[i], "")
+		if err != nil {
+			return err
+		}
+		c.req = append(c.req, msg)
+	}
+	outs, onames, err := t.flatKids(out, conv.out)
+	if err != nil {
+		return err
+	}
+	reply, err := t.openLLMetryMessage(outs[0], onames[0], "assistant")
+	if err != nil {
+		return err
+	}
+	return t.setReply(c, []traceMessage{reply}, outs[0].at, onames[0])
+}
+
+// openLLMetryMessage maps one flattened message, named what, to a chat
+// message; def is its role when it has none ("": it must have one).
+func (t *parsedTrace) openLLMetryMessage(m *jnode, what, def string) (traceMessage, error) {
+	msg, err := t.flatMessage(m, what, def)
+	if err != nil {
+		return msg, err
+	}
+	content, err := t.flatField(m, "content", what)
+	if err != nil {
+		return msg, err
+	}
+	if content == nil { // a refusal is recorded instead of the content
+		content, err = t.flatField(m, "refusal", what)
+		if err != nil {
+			return msg, err
+		}
+	}
+	if content != nil {
+		if msg.text, msg.omitted, err = t.contentParts(content, what+".content"); err != nil {
+			return msg, err
+		}
+		msg.fields["content"] = content.at
+	}
+	calls, names, err := t.flatItems(m, "tool_calls", what)
+	if err != nil {
+		return msg, err
+	}
+	for j, call := range calls {
+		if err := t.flatToolCall(&msg, call, "id", "name", "arguments", names[j]); err != nil {
+			return msg, err
+		}
+	}
+	return msg, t.checkToolMessage(msg, m, what)
+}
+
+// flatMessage starts the chat message of a flattened message named what
+// from its role (def when it has none; an error when def is "" too),
+// name and tool_call_id, members of m.
+func (t *parsedTrace) flatMessage(m *jnode, what, def string) (traceMessage, error) {
+	msg := traceMessage{at: m.at, fields: map[string]int{}}
+	role, at, err := t.flatText(m, "role", what)
+	if err != nil {
+		return msg, err
+	}
+	if role == "" && def == "" {
+		return msg, t.errorf(m.at, "%s: field role: missing; want a string (%s.role)", what, what)
+	}
+	msg.Role, msg.fields["role"] = cmp0(role, def), at
+	if !slices.Contains([]string{"system", "developer", "user", "assistant", "tool"}, msg.Role) {
+		return msg, t.errorf(at, "%s: role %q is not system, user, assistant or tool", what, msg.Role)
+	}
+	if msg.Name, _, err = t.flatText(m, "name", what); err != nil {
+		return msg, err
+	}
+	id, at, err := t.flatText(m, "tool_call_id", what)
+	if id != "" {
+		msg.ToolCallID, msg.fields["tool_call_id"] = id, at
+	}
+	return msg, err
+}
+
+// cmp0 returns s, or def when s is "".
+func cmp0(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// checkToolMessage refuses a tool message without the call it answers.
+func (t *parsedTrace) checkToolMessage(msg traceMessage, m *jnode, what string) error {
+	if msg.Role == "tool" && msg.ToolCallID == "" {
+		return t.errorf(m.at, "%s: no tool_call_id: a tool message names the call it answers", what)
+	}
+	return nil
+}
+
+// flatToolCall appends to msg the tool call of the flattened object call,
+// named what: its members idKey, nameKey and argsKey (paths). The id and
+// the name are required strings; the arguments, as otel.go reads them, a
+// string kept as it is (JSON or not: what the model wrote), structured
+// JSON written compact, or {} when absent.
+func (t *parsedTrace) flatToolCall(msg *traceMessage, call *jnode, idKey, nameKey, argsKey, what string) error {
+	tc := struct{ id, name string }{}
+	for _, f := range []struct {
+		key string
+		dst *string
+	}{{nameKey, &tc.name}, {idKey, &tc.id}} {
+		v, _, err := t.flatText(call, f.key, what)
+		if err != nil {
+			return err
+		}
+		if v == "" {
+			return t.errorf(call.at, "%s: field %s: missing; want a string (%s.%s)", what, f.key, what, f.key)
+		}
+		*f.dst = v
+	}
+	args, err := t.flatField(call, argsKey, what)
+	if err != nil {
+		return err
+	}
+	text := "{}"
+	switch {
+	case args == nil:
+	case args.kind == '"':
+		text = args.text
+	default:
+		text = compactJSON(args)
+	}
+	if _, ok := msg.fields["tool_calls"]; !ok {
+		msg.fields["tool_calls"] = call.at
+	}
+	msg.ToolCalls = append(msg.ToolCalls, newToolCall(tc.id, tc.name, text))
+	return nil
+}
+
+// The OpenAI content parts that contentParts reads as a message's parts
+// (the content an instrumentation writes as JSON when it is not a
+// string), by the placeholder of those it does not replay as text.
+var contentPartKinds = map[string]string{"text": "", "input_text": "", "refusal": "",
+	"image_url": "image", "input_image": "image", "image": "image",
+	"input_audio": "audio", "audio": "audio", "file": "document", "document": "document"}
+
+// contentParts reads a flattened message's content: a string is its text,
+// unless it is the JSON of a list of content parts, each an object whose
+// "type" is one of contentPartKinds ("text" with a string "text"); then
+// the text parts (and refusals) are its text, one a line, and media a
+// placeholder, "[image not imported]", counted in omitted. A string that
+// is JSON of anything else (a tool's JSON result) is text as it is. A
+// structured list (arrayValue) must be parts.
+func (t *parsedTrace) contentParts(v *jnode, what string) (string, []string, error) {
+	list := v
+	if v.kind == '"' {
+		text := strings.TrimLeft(v.text, " \t\r\n")
+		if !strings.HasPrefix(text, "[") || !strings.HasSuffix(strings.TrimRight(text, " \t\r\n"), "]") {
+			return v.text, nil, nil
+		}
+		if at, _ := syntaxOffset([]byte(v.text)); at >= 0 || v.lit == nil {
+			return v.text, nil, nil
+		}
+		var err error
+		if list, err = t.embedded(v, what); err != nil {
+			return "", nil, err
+		}
+	}
+	if !isContentParts(list) {
+		if v.kind == '"' {
+			return v.text, nil, nil
+		}
+		return "", nil, t.errorf(v.at, "%s: want a string or a list of content parts, got %s", what, jsonKind(v.kind))
+	}
+	var texts, omitted []string
+	for _, p := range list.kids {
+		typ := p.get("type").text
+		kind := contentPartKinds[typ]
+		switch {
+		case kind != "":
+			texts, omitted = append(texts, "["+kind+" not imported]"), append(omitted, kind)
+		case typ == "refusal":
+			texts = append(texts, p.get("refusal").textOr(""))
+		default:
+			texts = append(texts, p.get("text").textOr(""))
+		}
+	}
+	return strings.Join(texts, "\n"), omitted, nil
+}
+
+// isContentParts tells whether list is a list of OpenAI content parts: not
+// empty, each an object whose "type" is one of contentPartKinds, a text
+// part's "text" a string.
+func isContentParts(list *jnode) bool {
+	if list.kind != '[' || len(list.kids) == 0 {
+		return false
+	}
+	for _, p := range list.kids {
+		typ := p.get("type")
+		if typ == nil || typ.kind != '"' {
+			return false
+		}
+		if _, ok := contentPartKinds[typ.text]; !ok {
+			return false
+		}
+		if text := p.get("text"); (typ.text == "text" || typ.text == "input_text") && (text == nil || text.kind != '"') {
+			return false
+		}
+	}
+	return true
+}
+
+// newToolCall is a function call of a chat message.
+func newToolCall(id, name, args string) openai.ToolCall {
+	tc := openai.ToolCall{ID: id, Type: "function"}
+	tc.Function.Name, tc.Function.Arguments = name, args
+	return tc
+}

@@ -1,0 +1,291 @@
+package importer
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Bounds of the flattened attributes (OpenLLMetry's gen_ai.prompt.N.*,
+// OpenInference's llm.input_messages.N.*): an index names a place in a
+// list, never a size, so a huge one costs nothing; but no conversation
+// holds 100 000 messages (nor a message as many tool calls or parts), and
+// a key is refused past a dozen segments under its prefix, so that the
+// tree built from them stays shallow.
+const (
+	maxFlatIndex    = 99_999
+	maxFlatSegments = 12
+)
+
+// flatConvention is one convention of flattened, indexed span attributes:
+// its name, the prefixes of its input and output lists, and how it reads
+// a call from them.
+type flatConvention struct {
+	name     string
+	in, out  string
+	readCall func(t *parsedTrace, c *chatCall, conv *flatConvention, in, out *jnode) error
+}
+
+// flatConventions are tried in this order on a chat span without the
+// attributes of the conventions from 1.37: the first whose input or output
+// prefix some attribute starts with reads the span.
+var flatConventions = []*flatConvention{
+	{"OpenLLMetry", "gen_ai.prompt", "gen_ai.completion", (*parsedTrace).openLLMetryCall},
+	{"OpenLLMetry", "llm.prompts", "llm.completions", (*parsedTrace).openLLMetryCall},
+	{"OpenInference", "llm.input_messages", "llm.output_messages", (*parsedTrace).openInferenceCall},
+}
+
+// Markers of an LLM call span that is not told by gen_ai.operation.name:
+// OpenInference's span kind and OpenLLMetry's request type.
+const (
+	attrOpenInferenceKind = "openinference.span.kind"
+	attrLLMRequestType    = "llm.request.type"
+)
+
+// isChatSpan tells whether a span is one LLM call: its
+// gen_ai.operation.name is a chat operation; or, without one, its
+// openinference.span.kind is LLM, its llm.request.type is chat, or it
+// holds the flattened messages of a convention of flatConventions.
+func (t *parsedTrace) isChatSpan(s *otelSpan) (bool, error) {
+	if op := s.attrs[attrOperation]; op != nil {
+		v, err := t.anyValue(op, attrOperation)
+		if err != nil {
+			return false, err
+		}
+		return v.kind == '"' && slices.Contains(chatOperations, v.text), nil
+	}
+	for _, kv := range [][2]string{{attrOpenInferenceKind, "LLM"}, {attrLLMRequestType, "chat"}} {
+		key, want := kv[0], kv[1]
+		if v := s.attrs[key]; v != nil {
+			conv, err := t.anyValue(v, key)
+			if err != nil {
+				return false, err
+			}
+			if conv.textOr("") == want {
+				return true, nil
+			}
+		}
+	}
+	return flatConventionOf(s) != nil, nil
+}
+
+// flatConventionOf returns the first convention of flatConventions whose
+// input or output list a span's attributes hold, or nil.
+func flatConventionOf(s *otelSpan) *flatConvention {
+	for _, conv := range flatConventions {
+		for key := range s.attrs {
+			if under(key, conv.in) || under(key, conv.out) {
+				return conv
+			}
+		}
+	}
+	return nil
+}
+
+// under tells whether key is a flattened attribute of prefix: prefix, a
+// dot, and more.
+func under(key, prefix string) bool {
+	return len(key) > len(prefix)+1 && key[len(prefix)] == '.' && strings.HasPrefix(key, prefix)
+}
+
+// flatCall reads a chat span whose messages are flattened attributes of
+// conv: its input and output lists rebuilt as trees (see flatTree).
+func (t *parsedTrace) flatCall(s *otelSpan, c *chatCall, conv *flatConvention) error {
+	in, err := t.flatTree(s, conv.in)
+	if err != nil {
+		return err
+	}
+	out, err := t.flatTree(s, conv.out)
+	if err != nil {
+		return err
+	}
+	if len(out.kids) == 0 {
+		return t.errorf(s.n.at, "%s: no %s.N attributes: a chat span records its input and its output (turn on the capture of message content)", c.label, conv.out)
+	}
+	if len(in.kids) == 0 {
+		return t.errorf(s.n.at, "%s: no %s.N attributes: a chat span records its input and its output", c.label, conv.in)
+	}
+	c.list = in.at
+	return conv.readCall(t, c, conv, in, out)
+}
+
+// flatNode is a node of the tree that flattened keys make: a leaf (an
+// attribute's AnyValue), or a list (numeric segments) or an object (other
+// segments) of nodes.
+type flatNode struct {
+	leaf *jnode
+	kids map[string]*flatNode
+	list bool
+	at   int    // offset of the first attribute under it, in the file
+	key  string // the attribute that made it, for errors
+}
+
+// flatTree rebuilds the list that a span's attributes under prefix
+// flatten ("prefix.3.role" is member role of item 3): a list node whose
+// items are in the order of their indexes (a gap is no item: lists are
+// sparse when an instrumentation skips a value), its keys the indexes as
+// written, each item an object (or list) of the AnyValue nodes its keys
+// end in. Keys are taken in file order, so that an error is the same on
+// every run. An index is digits without a leading zero, at most
+// maxFlatIndex; a key has at most maxFlatSegments segments under prefix; a
+// value that is also the parent of other keys, or a node whose segments
+// are both indexes and names, is refused at the attribute.
+func (t *parsedTrace) flatTree(s *otelSpan, prefix string) (*jnode, error) {
+	type attr struct {
+		key string
+		v   *jnode
+	}
+	var attrs []attr
+	for key, v := range s.attrs {
+		if under(key, prefix) {
+			attrs = append(attrs, attr{key, v})
+		}
+	}
+	slices.SortFunc(attrs, func(a, b attr) int { return cmp.Compare(a.v.at, b.v.at) })
+	root := &flatNode{list: true, at: s.n.at, key: prefix}
+	for i, a := range attrs {
+		if i == 0 {
+			root.at = a.v.at
+		}
+		if err := t.flatInsert(root, a.key, a.key[len(prefix)+1:], a.v); err != nil {
+			return nil, err
+		}
+	}
+	return flatJSON(root), nil
+}
+
+// flatInsert puts the attribute key, whose segments under the root are
+// rest, with its value v, into the tree at root.
+func (t *parsedTrace) flatInsert(root *flatNode, key, rest string, v *jnode) error {
+	segs := strings.Split(rest, ".")
+	if len(segs) > maxFlatSegments {
+		return t.errorf(v.at, "%s: %d segments under %s, over the %d a message attribute has", key, len(segs), root.key, maxFlatSegments)
+	}
+	n := root
+	for i, seg := range segs {
+		numeric := seg != "" && strings.Trim(seg, "0123456789") == ""
+		if numeric {
+			if x, err := strconv.ParseUint(seg, 10, 64); err != nil || x > maxFlatIndex || len(seg) > 1 && seg[0] == '0' {
+				return t.errorf(v.at, "%s: index %s: want an index from 0 to %d without leading zeros (a list holds at most %d items)",
+					key, seg, maxFlatIndex, maxFlatIndex+1)
+			}
+		}
+		if n.leaf != nil {
+			return t.errorf(v.at, "%s: %s is a value, not a list or an object", key, n.key)
+		}
+		if n.kids == nil {
+			n.kids, n.list = map[string]*flatNode{}, numeric
+		}
+		if n.list != numeric {
+			return t.errorf(v.at, "%s: segment %q among %s under %s", key, seg, map[bool]string{true: "names", false: "indexes"}[n.list == false], n.key)
+		}
+		kid := n.kids[seg]
+		if kid == nil {
+			kid = &flatNode{at: v.at, key: key[:len(key)-len(rest)] + strings.Join(segs[:i+1], ".")}
+			n.kids[seg] = kid
+		}
+		n = kid
+	}
+	if n.kids != nil {
+		return t.errorf(v.at, "%s: a value where other attributes hold a list or an object", key)
+	}
+	n.leaf = v
+	return nil
+}
+
+// flatJSON turns a tree of flatNodes into jnodes: a list's items by index
+// (its keys the indexes, for names in errors), an object's members by
+// name, a leaf a node of kind 'v' whose one kid is the attribute's
+// AnyValue, as it is (converted only when read: see flatField).
+func flatJSON(n *flatNode) *jnode {
+	if n.leaf != nil {
+		return &jnode{kind: 'v', at: n.leaf.at, kids: []*jnode{n.leaf}}
+	}
+	out := &jnode{kind: '{', at: n.at}
+	if n.list {
+		out.kind = '['
+	}
+	keys := make([]string, 0, len(n.kids))
+	for k := range n.kids {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b string) int {
+		if n.list {
+			return cmp.Or(cmp.Compare(len(a), len(b)), cmp.Compare(a, b)) // digits without leading zeros
+		}
+		return cmp.Compare(a, b)
+	})
+	for _, k := range keys {
+		out.keys, out.kids = append(out.keys, k), append(out.kids, flatJSON(n.kids[k]))
+	}
+	return out
+}
+
+// flatField returns the value of obj's member path (dot-separated: the
+// nodes of a flattened key), converted from its AnyValue, or nil when it
+// is absent, {} or null.
+func (t *parsedTrace) flatField(obj *jnode, path, what string) (*jnode, error) {
+	n := flatAt(obj, path)
+	if n == nil {
+		return nil, nil
+	}
+	if n.kind != 'v' {
+		return nil, t.errorf(n.at, "%s.%s: want a value, got attributes under it (%s.%s.…)", what, path, what, path)
+	}
+	v, err := t.anyValue(n.kids[0], what+"."+path)
+	if err != nil || v.kind == 'n' {
+		return nil, err
+	}
+	return v, nil
+}
+
+// flatAt returns the node at obj's member path (dot-separated), or nil.
+func flatAt(obj *jnode, path string) *jnode {
+	n := obj
+	for _, seg := range strings.Split(path, ".") {
+		if n = n.get(seg); n == nil {
+			return nil
+		}
+	}
+	return n
+}
+
+// flatText returns obj's member path as a string ("" when absent) and
+// where it is (obj's offset when absent), or an error at it.
+func (t *parsedTrace) flatText(obj *jnode, path, what string) (string, int, error) {
+	v, err := t.flatField(obj, path, what)
+	if err != nil || v == nil {
+		return "", obj.at, err
+	}
+	if v.kind != '"' {
+		return "", v.at, t.errorf(v.at, "%s.%s: want a string, got %s", what, path, jsonKind(v.kind))
+	}
+	return v.text, v.at, nil
+}
+
+// flatItems returns the items of obj's member path, a list of flattened
+// objects (none when absent), and their names in errors.
+func (t *parsedTrace) flatItems(obj *jnode, path, what string) ([]*jnode, []string, error) {
+	n := flatAt(obj, path)
+	if n == nil {
+		return nil, nil, nil
+	}
+	return t.flatKids(n, what+"."+path)
+}
+
+// flatKids returns the items of n, a list of flattened objects named
+// what, and their names in errors (what.INDEX).
+func (t *parsedTrace) flatKids(n *jnode, what string) ([]*jnode, []string, error) {
+	if n.kind != '[' {
+		return nil, nil, t.errorf(n.at, "%s: want indexed attributes (%s.0.…)", what, what)
+	}
+	names := make([]string, len(n.kids))
+	for i, k := range n.keys {
+		names[i] = what + "." + k
+		if n.kids[i].kind != '{' {
+			return nil, nil, t.errorf(n.kids[i].at, "%s: want attributes under it (%s.…)", names[i], names[i])
+		}
+	}
+	return n.kids, names, nil
+}
