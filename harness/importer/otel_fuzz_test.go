@@ -58,7 +58,7 @@ func otelConversation(trace []byte) []message {
 			for _, ss := range items(field(rs, "scopeSpans")) {
 				for _, sp := range items(field(ss, "spans")) {
 					attrs := otelAttrs(field(sp, "attributes"))
-					if !slices.Contains([]any{"chat", "text_completion", "generate_content"}, attrs["gen_ai.operation.name"]) {
+					if !isChatAttrs(attrs) {
 						continue
 					}
 					start, _ := strconv.ParseUint(strings.Trim(string(must(json.Marshal(field(sp, "startTimeUnixNano")))), `"`), 10, 64)
@@ -73,6 +73,9 @@ func otelConversation(trace []byte) []message {
 		return nil
 	}
 	attrs := otelAttrs(last["attributes"])
+	if msgs, ok := flatConversation(attrs); attrs["gen_ai.input.messages"] == nil && ok {
+		return msgs
+	}
 	if attrs["gen_ai.input.messages"] == nil {
 		id, _ := last["spanId"].(string)
 		return eventConversation(append(items(last["events"]), logs[id]...))
