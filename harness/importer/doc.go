@@ -106,8 +106,10 @@
 // or a number, doubleValue, boolValue, bytesValue, arrayValue,
 // kvlistValue), one field each. An LLM call is a span whose
 // gen_ai.operation.name is chat, text_completion or generate_content;
-// invoke_agent, execute_tool and every other span are skipped, whatever
-// their nesting. The calls are ordered by startTimeUnixNano (spans that
+// or, without that attribute, whose openinference.span.kind is LLM, whose
+// llm.request.type is chat, or that holds OpenLLMetry's or OpenInference's
+// messages (below); invoke_agent, execute_tool and every other span are
+// skipped, whatever their nesting. The calls are ordered by startTimeUnixNano (spans that
 // start at the same nanosecond in file order) and are one conversation as
 // in a chat completions log: each call's input must extend the one before
 // it with that call's output, else it is refused at the first message that
@@ -156,10 +158,56 @@
 // their name in eventName or the attribute event.name) with the fields
 // in their body, given to the span their spanId names (a GenAI record
 // whose spanId names no span of the file is refused at the record). A
-// structured field may be JSON text in a string. The gen_ai.prompt and
-// gen_ai.completion attributes of the conventions before 1.28 are not
-// read. Samples: scenarios/regress/traces/otel-genai.json (an agent's
-// three chat spans) and otel-genai-events.jsonl (the older events).
+// structured field may be JSON text in a string.
+//
+// A span without the attributes of 1.37 may instead hold its messages as
+// flattened, indexed attributes, as the instrumentations that most
+// production traces come from write them; the first of these conventions
+// whose keys a span holds reads it (so a span is read whole in one
+// convention, and a trace may mix them span by span):
+//
+//   - OpenLLMetry (Traceloop), and the vendors that copied it before the
+//     conventions of 1.28: gen_ai.prompt.N.role, .content, .tool_call_id,
+//     .name and .tool_calls.J.id|name|arguments are the input; the choices
+//     gen_ai.completion.N.* likewise, the first (lowest N) the reply (its
+//     .refusal the text when there is no .content). Its first releases'
+//     llm.prompts.N / llm.completions.N are read the same way.
+//   - OpenInference (Arize Phoenix's instrumentations of OpenAI,
+//     LangChain, LlamaIndex, ...): llm.input_messages.N.message.role,
+//     .content, .name, .tool_call_id and
+//     .tool_calls.J.tool_call.id|function.name|function.arguments, and
+//     llm.output_messages.N.message.* likewise, the first the reply; a
+//     message's .contents.K.message_content.type|text parts, when it has
+//     them, are its text (one a line; an image part the placeholder
+//     "[image not imported]", counted in omitted, and any other type
+//     counted in omitted too).
+//
+// Where the conventions are silent: the keys under a prefix are rebuilt
+// as a tree, in file order (so that an error is the same on every run); an
+// index is a place, not a size: indexes may be sparse (a gap is no
+// message: instrumentations skip a value they cannot write) and in any
+// order, but an index over 99 999 or with a leading zero, a key of more
+// than 12 segments under its prefix, a value that another key extends,
+// and indexes mixed with names are refused at the attribute, so a huge
+// index costs nothing. A reply without a role is the assistant's; any
+// other message needs one of system, developer, user, assistant, tool. A
+// content that is the JSON of a list of OpenAI content parts (each
+// "type" text, input_text, refusal, image_url, input_image, image,
+// input_audio, audio, file or document) is read as parts, as
+// OpenLLMetry writes a list: the text parts one a line, media a
+// placeholder counted in omitted; any other string, JSON or not (a tool's
+// JSON result), is the text as it is. Tool call ids and names are
+// required, as in gen_ai parts (OpenInference's older instrumentations
+// omit the id: such a trace is refused at the call, the id being what ties
+// a result to its call); arguments are kept as the model wrote them, JSON
+// or not, as gen_ai parts' string arguments are. A tool message names the
+// call it answers (tool_call_id). The request's tools
+// (llm.request.functions.K.*, llm.tools.K.tool.json_schema) are not read:
+// a scenario's fake tools are those its calls name, as for every format.
+//
+// Samples: scenarios/regress/traces/otel-genai.json (an agent's three chat
+// spans), otel-genai-events.jsonl (the older events), otel-openllmetry.json
+// and otel-openinference.json (three chat spans each).
 //
 // It refuses, at the trace's line:col, what would make a scenario that fails
 // when run or replays a conversation that never happened: bad JSON (the
