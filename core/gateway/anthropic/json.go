@@ -151,19 +151,7 @@ func (r *reader) members(each func(key string) error) error {
 // the quotes), whether they hold escapes, and the key's offset; member must
 // consume the value. Errors from member get the key in their path.
 func (r *reader) scanObject(member func(raw []byte, escaped bool, at int) error) error {
-	if r.peek() != '{' {
-		return r.want("an object")
-	}
-	if err := r.enter(); err != nil {
-		return err
-	}
-	r.i++
-	if r.peek() == '}' {
-		r.i++
-		r.depth--
-		return nil
-	}
-	for {
+	return r.container('{', '}', "an object", func(int) error {
 		if r.peek() != '"' {
 			return r.want("a string key")
 		}
@@ -179,17 +167,8 @@ func (r *reader) scanObject(member func(raw []byte, escaped bool, at int) error)
 		if err := member(raw, escaped, at); err != nil {
 			return within(err, keySeg(keyName(raw, escaped)))
 		}
-		switch r.peek() {
-		case ',':
-			r.i++
-		case '}':
-			r.i++
-			r.depth--
-			return nil
-		default:
-			return r.want("',' or '}'")
-		}
-	}
+		return nil
+	})
 }
 
 // match returns the index of the key in keys, or -1; it allocates only for
@@ -218,31 +197,43 @@ func keyName(raw []byte, escaped bool) string {
 
 // array reads an array, calling each(i) to consume element i.
 func (r *reader) array(each func(i int) error) error {
-	if r.peek() != '[' {
-		return r.want("an array")
+	return r.container('[', ']', "an array", func(i int) error {
+		if err := each(i); err != nil {
+			return within(err, "["+strconv.Itoa(i)+"]")
+		}
+		return nil
+	})
+}
+
+// container reads an object or an array (what names it in the error when
+// the value is neither): it enters a level, calls member(i) to read the
+// i-th member, the members separated by ',', up to closer.
+func (r *reader) container(opener, closer byte, what string, member func(i int) error) error {
+	if r.peek() != opener {
+		return r.want(what)
 	}
 	if err := r.enter(); err != nil {
 		return err
 	}
 	r.i++
-	if r.peek() == ']' {
+	if r.peek() == closer {
 		r.i++
 		r.depth--
 		return nil
 	}
 	for i := 0; ; i++ {
-		if err := each(i); err != nil {
-			return within(err, "["+strconv.Itoa(i)+"]")
+		if err := member(i); err != nil {
+			return err
 		}
 		switch r.peek() {
 		case ',':
 			r.i++
-		case ']':
+		case closer:
 			r.i++
 			r.depth--
 			return nil
 		default:
-			return r.want("',' or ']'")
+			return r.want("',' or '" + string(closer) + "'")
 		}
 	}
 }

@@ -97,77 +97,70 @@ func (p *parser) value(depth int) (*Node, error) {
 
 // object parses an object; p.i is at its '{'.
 func (p *parser) object(depth int) (*Node, error) {
-	n := &Node{Kind: '{', Start: p.i}
-	p.i++
-	p.ws()
-	if p.i < len(p.b) && p.b[p.i] == '}' {
-		p.i++
-		n.End = p.i
-		return n, nil
-	}
-	for {
-		p.ws()
+	return p.container('}', func(n *Node) error {
 		if p.i >= len(p.b) || p.b[p.i] != '"' {
-			return nil, p.fail("want an object key")
+			return p.fail("want an object key")
 		}
 		k, err := p.value(depth + 1)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		p.ws()
 		if p.i >= len(p.b) || p.b[p.i] != ':' {
-			return nil, p.fail("want ':'")
+			return p.fail("want ':'")
 		}
 		p.i++
 		p.ws()
 		v, err := p.value(depth + 1)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		n.Keys, n.Vals = append(n.Keys, k.Str), append(n.Vals, v)
 		n.KeyStarts = append(n.KeyStarts, k.Start)
-		p.ws()
-		if p.i < len(p.b) && p.b[p.i] == ',' {
-			p.i++
-			continue
-		}
-		if p.i < len(p.b) && p.b[p.i] == '}' {
-			p.i++
-			n.End = p.i
-			return n, nil
-		}
-		return nil, p.fail("want ',' or '}'")
-	}
+		return nil
+	})
 }
 
 // array parses an array; p.i is at its '['.
 func (p *parser) array(depth int) (*Node, error) {
-	n := &Node{Kind: '[', Start: p.i}
+	return p.container(']', func(n *Node) error {
+		v, err := p.value(depth + 1)
+		if err != nil {
+			return err
+		}
+		n.Vals = append(n.Vals, v)
+		return nil
+	})
+}
+
+// container parses an object or an array; p.i is at its opening bracket.
+// member parses one member into n, starting at its first byte; members
+// are separated by ',' and the container ends at closer.
+func (p *parser) container(closer byte, member func(n *Node) error) (*Node, error) {
+	n := &Node{Kind: p.b[p.i], Start: p.i}
 	p.i++
 	p.ws()
-	if p.i < len(p.b) && p.b[p.i] == ']' {
+	if p.i < len(p.b) && p.b[p.i] == closer {
 		p.i++
 		n.End = p.i
 		return n, nil
 	}
 	for {
 		p.ws()
-		v, err := p.value(depth + 1)
-		if err != nil {
+		if err := member(n); err != nil {
 			return nil, err
 		}
-		n.Vals = append(n.Vals, v)
 		p.ws()
 		if p.i < len(p.b) && p.b[p.i] == ',' {
 			p.i++
 			continue
 		}
-		if p.i < len(p.b) && p.b[p.i] == ']' {
+		if p.i < len(p.b) && p.b[p.i] == closer {
 			p.i++
 			n.End = p.i
 			return n, nil
 		}
-		return nil, p.fail("want ',' or ']'")
+		return nil, p.fail("want ',' or '" + string(closer) + "'")
 	}
 }
 
