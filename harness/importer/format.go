@@ -37,7 +37,7 @@ type traceFormat struct {
 // formats lists the formats in the order auto tries them; the last is the
 // fallback.
 var formats = []traceFormat{
-	{FormatOTelGenAI, `OTLP JSON, {"resourceSpans": ...} (or one a line), OpenTelemetry GenAI chat spans`, isOTel, parseOTel},
+	{FormatOTelGenAI, `OTLP JSON, {"resourceSpans": ...} (or one a line), OpenTelemetry GenAI chat spans (semconv 1.37 or events, OpenLLMetry, OpenInference)`, isOTel, parseOTel},
 	{FormatAnthropicMessages, `Anthropic Messages calls, {"request": ..., "response": ...}: JSONL, one object or a list`, isAnthropicLog, parseAnthropicLog},
 	{FormatChatCompletionsLog, `JSONL, {"request": ..., "response": ...} a line`, isChatLog, parseChatLog},
 	{FormatMessages, `a JSON list of chat messages, bare or under "messages"`, nil, parseTrace},
