@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/toolout/toolout/core/gateway/openai"
+	"github.com/toolout/toolout/harness"
 )
 
 // openLLMetryCall reads a chat span as OpenLLMetry (Traceloop) records it,
@@ -88,7 +89,7 @@ func (t *parsedTrace) flatMessage(m *jnode, what, def string) (traceMessage, err
 	}
 	msg.Role, msg.fields["role"] = cmp0(role, def), at
 	if !slices.Contains([]string{"system", "developer", "user", "assistant", "tool"}, msg.Role) {
-		return msg, t.errorf(at, "%s: role %q is not system, user, assistant or tool", what, msg.Role)
+		return msg, t.errorf(at, "%s: role %q is not system, user, assistant or tool", what, harness.Clip(msg.Role))
 	}
 	if msg.Name, _, err = t.flatText(m, "name", what); err != nil {
 		return msg, err

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/toolout/toolout/harness"
 )
 
 // Bounds of the flattened attributes (OpenLLMetry's gen_ai.prompt.N.*,
@@ -158,27 +160,28 @@ func (t *parsedTrace) flatTree(s *otelSpan, prefix string) (*jnode, error) {
 // flatInsert puts the attribute key, whose segments under the root are
 // rest, with its value v, into the tree at root.
 func (t *parsedTrace) flatInsert(root *flatNode, key, rest string, v *jnode) error {
-	segs := strings.Split(rest, ".")
-	if len(segs) > maxFlatSegments {
-		return t.errorf(v.at, "%s: %d segments under %s, over the %d a message attribute has", key, len(segs), root.key, maxFlatSegments)
+	name := harness.Clip(key)                                   // in errors
+	if n := strings.Count(rest, ".") + 1; n > maxFlatSegments { // counted before a split allocates them
+		return t.errorf(v.at, "%s: %d segments under %s, over the %d a message attribute has", name, n, root.key, maxFlatSegments)
 	}
+	segs := strings.Split(rest, ".")
 	n := root
 	for i, seg := range segs {
 		numeric := seg != "" && strings.Trim(seg, "0123456789") == ""
 		if numeric {
 			if x, err := strconv.ParseUint(seg, 10, 64); err != nil || x > maxFlatIndex || len(seg) > 1 && seg[0] == '0' {
 				return t.errorf(v.at, "%s: index %s: want an index from 0 to %d without leading zeros (a list holds at most %d items)",
-					key, seg, maxFlatIndex, maxFlatIndex+1)
+					name, harness.Clip(seg), maxFlatIndex, maxFlatIndex+1)
 			}
 		}
 		if n.leaf != nil {
-			return t.errorf(v.at, "%s: %s is a value, not a list or an object", key, n.key)
+			return t.errorf(v.at, "%s: %s is a value, not a list or an object", name, harness.Clip(n.key))
 		}
 		if n.kids == nil {
 			n.kids, n.list = map[string]*flatNode{}, numeric
 		}
 		if n.list != numeric {
-			return t.errorf(v.at, "%s: segment %q among %s under %s", key, seg, map[bool]string{true: "names", false: "indexes"}[n.list == false], n.key)
+			return t.errorf(v.at, "%s: segment %q among %s under %s", name, harness.Clip(seg), map[bool]string{true: "names", false: "indexes"}[n.list == false], harness.Clip(n.key))
 		}
 		kid := n.kids[seg]
 		if kid == nil {
@@ -188,7 +191,7 @@ func (t *parsedTrace) flatInsert(root *flatNode, key, rest string, v *jnode) err
 		n = kid
 	}
 	if n.kids != nil {
-		return t.errorf(v.at, "%s: a value where other attributes hold a list or an object", key)
+		return t.errorf(v.at, "%s: a value where other attributes hold a list or an object", name)
 	}
 	n.leaf = v
 	return nil

@@ -60,6 +60,17 @@ var _ = Describe("Import of hostile OpenLLMetry and OpenInference traces", func(
 		Entry("a 256 KiB tool result as content parts, JSON in a string", "openllmetry-huge-parts", 256<<10, "message 2 is a"),
 	)
 
+	It("names a megabyte key clipped, and counts its segments before splitting it", func() {
+		long := strings.Repeat("a", 1<<20)
+		for _, key := range []string{"gen_ai.prompt.1" + strings.Repeat("."+long[:1<<16], 16), "gen_ai.prompt." + long + ".role", "gen_ai.prompt." + strings.Repeat(".", 1<<20)} {
+			trace := otlp(flatSpan("1", kv{"gen_ai.prompt.0.role", "user"}, kv{key, "x"}, kv{"gen_ai.completion.0.content", "a"}))
+			_, err := importer.Import([]byte(trace), opts)
+			Expect(err).To(HaveOccurred())
+			Expect(len(err.Error())).To(BeNumerically("<", 400), err.Error()[:min(400, len(err.Error()))])
+			Expect(err.Error()).To(HavePrefix(colOf(trace, `{"stringValue": "x"}`) + ": gen_ai.prompt."))
+		}
+	})
+
 	It("refuses the 100 001st message at its attribute, without allocating for the index", func() {
 		trace := otlp(flatSpan("1", kv{"gen_ai.prompt.0.role", "user"}, kv{"gen_ai.prompt.100000.role", "late"}, kv{"gen_ai.completion.0.content", "a"}))
 		_, err := importer.Import([]byte(trace), opts)
