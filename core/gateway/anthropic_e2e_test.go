@@ -53,15 +53,8 @@ var _ = Describe("the proxy on the Anthropic Messages API, end to end over loopb
 				Respond: fakes.Respond{Text: ptr("db-7 failed at line 333.")}},
 		}, fakes.Options{})
 		Expect(err).NotTo(HaveOccurred())
-		up := messagesServer(llm)
-		DeferCleanup(up.Close)
-		u, _ := url.Parse(up.URL)
-		g := newGateway(true)
-		p := gateway.NewProxy(g, u, up.Client())
-		p.Handle(&gateway.Gateway{Pipe: g.Pipe, Wire: anthropic.Wire{}, Expand: true}, u)
-		front := httptest.NewServer(p)
-		DeferCleanup(front.Close)
-		return front.URL, llm
+		base, _ := expandFront(llm, messagesServer, anthropic.Wire{})
+		return base, llm
 	}
 	It("compresses a tool_result, answers expand_context inside, and returns only the final message", func() {
 		base, llm := serve()

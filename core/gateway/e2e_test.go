@@ -97,6 +97,24 @@ func newGateway(expand bool) *gateway.Gateway {
 	return &gateway.Gateway{Pipe: p, Wire: openai.Wire{}, Expand: expand, KeepForwarded: true}
 }
 
+// expandFront serves llm behind server, and in front of it a proxy that
+// answers expand_context inside: on the OpenAI route (g, from newGateway)
+// and, unless wire is nil, on wire's route too. It returns the proxy's
+// URL and g.
+func expandFront(llm core.LLM, server func(core.LLM) *httptest.Server, wire gateway.Wire) (string, *gateway.Gateway) {
+	up := server(llm)
+	DeferCleanup(up.Close)
+	u, _ := url.Parse(up.URL)
+	g := newGateway(true)
+	p := gateway.NewProxy(g, u, up.Client())
+	if wire != nil {
+		p.Handle(&gateway.Gateway{Pipe: g.Pipe, Wire: wire, Expand: true}, u)
+	}
+	front := httptest.NewServer(p)
+	DeferCleanup(front.Close)
+	return front.URL, g
+}
+
 func chatBody(id, tool, content string, stream bool) []byte {
 	body, _ := json.Marshal(map[string]any{
 		"model": "gpt-test", "stream": stream,
@@ -151,20 +169,12 @@ var _ = Describe("the proxy, end to end over loopback", func() {
 		return llm
 	}
 
-	serve := func(llm core.LLM) (*httptest.Server, *gateway.Gateway) {
-		up := modelServer(llm)
-		DeferCleanup(up.Close)
-		u, _ := url.Parse(up.URL)
-		g := newGateway(true)
-		front := httptest.NewServer(gateway.NewProxy(g, u, up.Client()))
-		DeferCleanup(front.Close)
-		return front, g
-	}
+	serve := func(llm core.LLM) (string, *gateway.Gateway) { return expandFront(llm, modelServer, nil) }
 
 	It("compresses a large tool result, answers expand_context inside, and returns only the final answer", func() {
 		llm := script()
 		front, g := serve(llm)
-		resp, out := httpspec.Post(front.URL+openai.Path, chatBody("1", "logs__query", content, false))
+		resp, out := httpspec.Post(front+openai.Path, chatBody("1", "logs__query", content, false))
 		Expect(resp.StatusCode).To(Equal(200))
 		final, err := openai.DecodeResponse([]byte(out))
 		Expect(err).NotTo(HaveOccurred())
@@ -178,7 +188,7 @@ var _ = Describe("the proxy, end to end over loopback", func() {
 	It("does the same for a streaming request, relaying the final stream without phantom calls", func() {
 		llm := script()
 		front, _ := serve(llm)
-		resp, stream := httpspec.Post(front.URL+openai.Path, chatBody("1", "logs__query", content, true))
+		resp, stream := httpspec.Post(front+openai.Path, chatBody("1", "logs__query", content, true))
 		Expect(resp.Header.Get("Content-Type")).To(HavePrefix("text/event-stream"))
 		var text strings.Builder
 		for _, line := range strings.Split(stream, "\n") {
@@ -212,7 +222,7 @@ var _ = Describe("the proxy, end to end over loopback", func() {
 		Expect(err).NotTo(HaveOccurred())
 		front, _ := serve(llm)
 		post := func(body []byte) string {
-			resp, out := httpspec.Post(front.URL+openai.Path, body)
+			resp, out := httpspec.Post(front+openai.Path, body)
 			Expect(resp.StatusCode).To(Equal(200))
 			return out
 		}
@@ -237,7 +247,7 @@ var _ = Describe("the proxy, end to end over loopback", func() {
 	It("relays upstream errors with their status", func() {
 		llm, _ := fakes.NewLLM([]fakes.Step{{Respond: fakes.Respond{Error: &fakes.ErrorSpec{Kind: "server_error", Message: "boom"}}}}, fakes.Options{})
 		front, _ := serve(llm)
-		resp, _ := httpspec.Post(front.URL+openai.Path, chatBody("1", "t", "small", false))
+		resp, _ := httpspec.Post(front+openai.Path, chatBody("1", "t", "small", false))
 		Expect(resp.StatusCode).To(Equal(http.StatusBadGateway))
 	})
 
@@ -265,7 +275,7 @@ var _ = Describe("the proxy, end to end over loopback", func() {
 				defer GinkgoRecover()
 				id := strconv.Itoa(i)
 				body := chatBody(id, "logs__query", bigLog("db-"+id), false)
-				_, out := httpspec.Post(front.URL+openai.Path, body)
+				_, out := httpspec.Post(front+openai.Path, body)
 				final, err := openai.DecodeResponse([]byte(out))
 				Expect(err).NotTo(HaveOccurred())
 				answers[i] = final.Text

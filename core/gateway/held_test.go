@@ -3,8 +3,6 @@ package gateway_test
 import (
 	"encoding/json"
 	"net/http"
-	"net/http/httptest"
-	"net/url"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -33,24 +31,14 @@ var _ = Describe("a stream that offers expand_context", func() {
 			{ID: "answers", Match: fakes.Match{Tag: core.SiteGatewayUpstream}, Respond: fakes.Respond{Text: ptr("db-8 failed at line 333.")}},
 		}
 	}
-	serve := func(llm *fakes.LLM, server func(core.LLM) *httptest.Server, wire gateway.Wire) string {
-		up := server(llm)
-		DeferCleanup(up.Close)
-		u, _ := url.Parse(up.URL)
-		g := newGateway(true)
-		p := gateway.NewProxy(g, u, up.Client())
-		p.Handle(&gateway.Gateway{Pipe: g.Pipe, Wire: wire, Expand: true}, u)
-		front := httptest.NewServer(p)
-		DeferCleanup(front.Close)
-		return front.URL
-	}
 	// openaiStream serves a model scripted with steps behind the proxy's
 	// OpenAI route and posts a streaming request to it: the answer is 200.
 	openaiStream := func(steps []fakes.Step) (*http.Response, string) {
 		GinkgoHelper()
 		llm, err := fakes.NewLLM(steps, fakes.Options{})
 		Expect(err).NotTo(HaveOccurred())
-		resp, stream := httpspec.Post(serve(llm, modelServer, openai.Wire{})+openai.Path, chatBody("1", "t", content, true))
+		base, _ := expandFront(llm, modelServer, openai.Wire{})
+		resp, stream := httpspec.Post(base+openai.Path, chatBody("1", "t", content, true))
 		Expect(resp.StatusCode).To(Equal(http.StatusOK))
 		return resp, stream
 	}
@@ -72,7 +60,7 @@ var _ = Describe("a stream that offers expand_context", func() {
 	It("Anthropic: relays the text before the call, then continues the same message with the answer (blocks renumbered, one message_start, usage of both rounds)", func() {
 		llm, err := fakes.NewLLM(steps("Let me read the whole log.", 2), fakes.Options{})
 		Expect(err).NotTo(HaveOccurred())
-		base := serve(llm, messagesServer, anthropic.Wire{})
+		base, _ := expandFront(llm, messagesServer, anthropic.Wire{})
 		resp, stream := httpspec.Post(base+anthropic.Path, messagesBody(content, true))
 		Expect(resp.StatusCode).To(Equal(http.StatusOK))
 		Expect(resp.Trailer.Get(gateway.RoundsHeader)).To(Equal("2"))
