@@ -46,13 +46,7 @@ var _ = Describe("the proxy on the Anthropic Messages API, end to end over loopb
 	shadow := gateway.ShadowID(content)
 
 	serve := func() (string, *fakes.LLM) {
-		llm, err := fakes.NewLLM([]fakes.Step{
-			{ID: "asks-to-expand", Match: fakes.Match{Tag: core.SiteGatewayUpstream, Turn: 1, Contains: []string{"<<<SHADOW:" + shadow + ">>>"}},
-				Respond: fakes.Respond{ToolCalls: []fakes.CallSpec{{ID: "toolu_x1", Name: "expand_context", Args: map[string]any{"shadow_id": shadow}}}}},
-			{ID: "answers", Match: fakes.Match{Tag: core.SiteGatewayUpstream, Turn: 2, Contains: []string{"host=db-7 status=FAILED"}},
-				Respond: fakes.Respond{Text: ptr("db-7 failed at line 333.")}},
-		}, fakes.Options{})
-		Expect(err).NotTo(HaveOccurred())
+		llm := expandOnce(shadow, "toolu_x1", "db-7")
 		base, _ := expandFront(llm, messagesServer, anthropic.Wire{})
 		return base, llm
 	}

@@ -97,6 +97,21 @@ func newGateway(expand bool) *gateway.Gateway {
 	return &gateway.Gateway{Pipe: p, Wire: openai.Wire{}, Expand: expand, KeepForwarded: true}
 }
 
+// expandOnce is a model that, shown the marker of shadow, calls
+// expand_context once (call callID), then, shown host's FAILED line,
+// answers "<host> failed at line 333.".
+func expandOnce(shadow, callID, host string) *fakes.LLM {
+	GinkgoHelper()
+	llm, err := fakes.NewLLM([]fakes.Step{
+		{ID: "asks-to-expand", Match: fakes.Match{Tag: core.SiteGatewayUpstream, Turn: 1, Contains: []string{"<<<SHADOW:" + shadow + ">>>"}},
+			Respond: fakes.Respond{ToolCalls: []fakes.CallSpec{{ID: callID, Name: "expand_context", Args: map[string]any{"shadow_id": shadow}}}}},
+		{ID: "answers", Match: fakes.Match{Tag: core.SiteGatewayUpstream, Turn: 2, Contains: []string{"host=" + host + " status=FAILED"}},
+			Respond: fakes.Respond{Text: ptr(host + " failed at line 333.")}},
+	}, fakes.Options{})
+	Expect(err).NotTo(HaveOccurred())
+	return llm
+}
+
 // expandFront serves llm behind server, and in front of it a proxy that
 // answers expand_context inside: on the OpenAI route (g, from newGateway)
 // and, unless wire is nil, on wire's route too. It returns the proxy's
@@ -158,16 +173,7 @@ var _ = Describe("the proxy, end to end over loopback", func() {
 	content := bigLog("db-9")
 	shadow := gateway.ShadowID(content)
 
-	script := func() *fakes.LLM {
-		llm, err := fakes.NewLLM([]fakes.Step{
-			{ID: "asks-to-expand", Match: fakes.Match{Tag: core.SiteGatewayUpstream, Turn: 1, Contains: []string{"<<<SHADOW:" + shadow + ">>>"}},
-				Respond: fakes.Respond{ToolCalls: []fakes.CallSpec{{ID: "x1", Name: "expand_context", Args: map[string]any{"shadow_id": shadow}}}}},
-			{ID: "answers", Match: fakes.Match{Tag: core.SiteGatewayUpstream, Turn: 2, Contains: []string{"host=db-9 status=FAILED"}},
-				Respond: fakes.Respond{Text: ptr("db-9 failed at line 333.")}},
-		}, fakes.Options{})
-		Expect(err).NotTo(HaveOccurred())
-		return llm
-	}
+	script := func() *fakes.LLM { return expandOnce(shadow, "x1", "db-9") }
 
 	serve := func(llm core.LLM) (string, *gateway.Gateway) { return expandFront(llm, modelServer, nil) }
 
