@@ -160,6 +160,9 @@ func FuzzOTelFlat(f *testing.F) {
 	f.Add("4294967296.role\n01.content\n3.role.x", "user\nq\ny", uint8(1))
 	f.Add("0.message.role\n0.message.contents.0.message_content.text\n9.message.role\n9.message.tool_call_id", "user\nq\ntool\nc", uint8(2))
 	f.Add("0.role\n0.content\n1.role\n1.content", "user\n[{\"type\":\"text\",\"text\":\"a\"}]\nrobot\n[1,2]", uint8(0))
+	// A megabyte key once made a megabyte one-line error (9f07cae).
+	f.Add("0."+strings.Repeat("k", 1<<20), "user", uint8(0))
+	f.Add("0.role\n0.content\n"+strings.Repeat("1.", 1<<18)+"role", "user\nq\nx", uint8(1))
 	f.Fuzz(func(t *testing.T, keys, values string, conv uint8) {
 		p := flatPrefixes[int(conv)%len(flatPrefixes)]
 		ks, vs := strings.Split(keys, "\n"), strings.Split(values, "\n")
@@ -190,6 +193,9 @@ func FuzzOTelFlat(f *testing.F) {
 			err = errors.New(strings.Replace(err.Error(), "t.jsonl:", "t.json:", 1)) // Conversation's name
 			if !atLineCol.MatchString(err.Error()) || strings.ContainsAny(err.Error(), "\r\n") {
 				t.Fatalf("error without a line:col, or not one line: %q", err)
+			}
+			if len(err.Error()) > 1000 {
+				t.Fatalf("an error of %d bytes: %.200q", len(err.Error()), err)
 			}
 			checkInside(t, trace, err)
 			return
