@@ -2,42 +2,17 @@ package importer
 
 import "strings"
 
-// openInferenceCall reads a chat span as OpenInference (Arize Phoenix's
-// instrumentations of OpenAI, LangChain, LlamaIndex, ...) records it: an
-// LLM span (openinference.span.kind) whose request's messages are
+// openInferenceMessage maps one message, named what (its members under
+// "message."), of a chat span as OpenInference (Arize Phoenix's
+// instrumentations of OpenAI, LangChain, LlamaIndex, ...) records it, to a
+// chat message; def is its role when it has none ("": it must have one).
+// An LLM span (openinference.span.kind) holds its request's messages as
 // llm.input_messages.N.message.role, .content (or .contents.K.
 // message_content.type|text|image.image.url), .name, .tool_call_id and
-// .tool_calls.J.tool_call.id|function.name|function.arguments, and whose
-// choices are llm.output_messages.N.message.* likewise. The first output
-// message (the lowest index) is the reply, its role assistant when it has
-// none. Its tools (llm.tools.K.tool.json_schema) are not read: a
-// scenario's fake tools are those its calls name, as for every format.
-func (t *parsedTrace) openInferenceCall(c *chatCall, conv *flatConvention, in, out *jnode) error {
-	msgs, names, err := t.flatKids(in, conv.in)
-	if err != nil {
-		return err
-	}
-	for i, m := range msgs {
-		msg, err := t.openInferenceMessage(m, names[i], "")
-		if err != nil {
-			return err
-		}
-		c.req = append(c.req, msg)
-	}
-	outs, onames, err := t.flatKids(out, conv.out)
-	if err != nil {
-		return err
-	}
-	reply, err := t.openInferenceMessage(outs[0], onames[0], "assistant")
-	if err != nil {
-		return err
-	}
-	return t.setReply(c, []traceMessage{reply}, outs[0].at, onames[0])
-}
-
-// openInferenceMessage maps one flattened message, named what (its
-// members under "message."), to a chat message; def is its role when it
-// has none ("": it must have one).
+// .tool_calls.J.tool_call.id|function.name|function.arguments, and its
+// choices as llm.output_messages.N.message.* likewise (flatCall). Its
+// tools (llm.tools.K.tool.json_schema) are not read: a scenario's fake
+// tools are those its calls name, as for every format.
 func (t *parsedTrace) openInferenceMessage(item *jnode, what, def string) (traceMessage, error) {
 	m := item.get("message")
 	if m == nil || m.kind != '{' {

@@ -8,40 +8,16 @@ import (
 	"github.com/toolout/toolout/harness"
 )
 
-// openLLMetryCall reads a chat span as OpenLLMetry (Traceloop) records it,
-// and the instrumentations that copied it before the conventions of 1.28:
-// the request's messages as gen_ai.prompt.N.role, .content,
-// .tool_call_id, .name and .tool_calls.J.id|name|arguments; the choices as
+// openLLMetryMessage maps one message, named what, of a chat span as
+// OpenLLMetry (Traceloop) records it, and the instrumentations that copied
+// it before the conventions of 1.28, to a chat message; def is its role
+// when it has none ("": it must have one). The span holds its request's
+// messages as gen_ai.prompt.N.role, .content, .tool_call_id, .name and
+// .tool_calls.J.id|name|arguments, and its choices as
 // gen_ai.completion.N.* likewise (with .finish_reason, and .refusal when
-// the model refused). The first choice (the lowest index) is the reply,
-// its role assistant when it has none. The request's tools
+// the model refused) (flatCall). The request's tools
 // (llm.request.functions.K.*) are not read: a scenario's fake tools are
 // those its calls name, as for every format.
-func (t *parsedTrace) openLLMetryCall(c *chatCall, conv *flatConvention, in, out *jnode) error {
-	msgs, names, err := t.flatKids(in, conv.in)
-	if err != nil {
-		return err
-	}
-	for i, m := range msgs {
-		msg, err := t.openLLMetryMessage(m, names[i], "")
-		if err != nil {
-			return err
-		}
-		c.req = append(c.req, msg)
-	}
-	outs, onames, err := t.flatKids(out, conv.out)
-	if err != nil {
-		return err
-	}
-	reply, err := t.openLLMetryMessage(outs[0], onames[0], "assistant")
-	if err != nil {
-		return err
-	}
-	return t.setReply(c, []traceMessage{reply}, outs[0].at, onames[0])
-}
-
-// openLLMetryMessage maps one flattened message, named what, to a chat
-// message; def is its role when it has none ("": it must have one).
 func (t *parsedTrace) openLLMetryMessage(m *jnode, what, def string) (traceMessage, error) {
 	msg, err := t.flatMessage(m, what, def)
 	if err != nil {

@@ -22,20 +22,21 @@ const (
 
 // flatConvention is one convention of flattened, indexed span attributes:
 // its name, the prefixes of its input and output lists, and how it reads
-// a call from them.
+// one message of them, named what; def is its role when it has none ("":
+// it must have one).
 type flatConvention struct {
-	name     string
-	in, out  string
-	readCall func(t *parsedTrace, c *chatCall, conv *flatConvention, in, out *jnode) error
+	name    string
+	in, out string
+	message func(t *parsedTrace, item *jnode, what, def string) (traceMessage, error)
 }
 
 // flatConventions are tried in this order on a chat span without the
 // attributes of the conventions from 1.37: the first whose input or output
 // prefix some attribute starts with reads the span.
 var flatConventions = []*flatConvention{
-	{"OpenLLMetry", "gen_ai.prompt", "gen_ai.completion", (*parsedTrace).openLLMetryCall},
-	{"OpenLLMetry", "llm.prompts", "llm.completions", (*parsedTrace).openLLMetryCall},
-	{"OpenInference", "llm.input_messages", "llm.output_messages", (*parsedTrace).openInferenceCall},
+	{"OpenLLMetry", "gen_ai.prompt", "gen_ai.completion", (*parsedTrace).openLLMetryMessage},
+	{"OpenLLMetry", "llm.prompts", "llm.completions", (*parsedTrace).openLLMetryMessage},
+	{"OpenInference", "llm.input_messages", "llm.output_messages", (*parsedTrace).openInferenceMessage},
 }
 
 // Markers of an LLM call span that is not told by gen_ai.operation.name:
@@ -109,7 +110,28 @@ func (t *parsedTrace) flatCall(s *otelSpan, c *chatCall, conv *flatConvention) e
 		return t.errorf(s.n.at, "%s: no %s.N attributes: a chat span records its input and its output", c.label, conv.in)
 	}
 	c.list = in.at
-	return conv.readCall(t, c, conv, in, out)
+	msgs, names, err := t.flatKids(in, conv.in)
+	if err != nil {
+		return err
+	}
+	for i, m := range msgs {
+		msg, err := conv.message(t, m, names[i], "")
+		if err != nil {
+			return err
+		}
+		c.req = append(c.req, msg)
+	}
+	outs, onames, err := t.flatKids(out, conv.out)
+	if err != nil {
+		return err
+	}
+	// The first output message (the lowest index) is the reply, its role
+	// assistant when it has none.
+	reply, err := conv.message(t, outs[0], onames[0], "assistant")
+	if err != nil {
+		return err
+	}
+	return t.setReply(c, []traceMessage{reply}, outs[0].at, onames[0])
 }
 
 // flatNode is a node of the tree that flattened keys make: a leaf (an
