@@ -18,6 +18,10 @@
 //     production default: time.Now, a random UUIDv4, a random nonce. sources.go is
 //     the only file in core that calls time.Now or crypto/rand; every component
 //     takes a Sources in its Options so that tests can make runs byte-identical.
+//     [Sleep] is the one wall-clock wait (timer or context, whichever ends
+//     first) that the gateway's pipe, the OpenAI client's retries and the
+//     fakes' HTTP server share; a component whose waits a test clock must
+//     drive takes its sleep as an option.
 //
 // Package core and its subpackages import the standard library and their own few
 // dependencies only (tiktoken in core/tokens). They never import the harness, the

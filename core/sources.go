@@ -35,6 +35,21 @@ func (s Sources) WithTimeout(ctx context.Context, d time.Duration) (context.Cont
 	return context.WithTimeout(ctx, d)
 }
 
+// Sleep waits d on the wall clock, or until ctx ends, and returns ctx's
+// error in that case (nil when d passed first). A component whose waits a
+// scripted clock must drive takes its sleep as an option instead (the
+// gateway's Options.Sleep).
+func Sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
 // Time returns s.Now() or time.Now().
 func (s Sources) Time() time.Time {
 	if s.Now != nil {

@@ -69,3 +69,23 @@ var _ = Describe("Sources.WithTimeout", func() {
 		Expect(asked).To(Equal(30 * time.Second))
 	})
 })
+
+var _ = Describe("Sleep", func() {
+	It("returns nil once d has passed", func() {
+		start := time.Now()
+		Expect(core.Sleep(context.Background(), time.Millisecond)).To(Succeed())
+		Expect(time.Since(start)).To(BeNumerically(">=", time.Millisecond))
+	})
+	It("returns the context's error at once when the context has ended", func() {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		start := time.Now()
+		Expect(core.Sleep(ctx, time.Hour)).To(MatchError(context.Canceled))
+		Expect(time.Since(start)).To(BeNumerically("<", time.Minute))
+	})
+	It("returns the deadline's error when the context times out first", func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Millisecond)
+		defer cancel()
+		Expect(core.Sleep(ctx, time.Hour)).To(MatchError(context.DeadlineExceeded))
+	})
+})

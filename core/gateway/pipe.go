@@ -214,8 +214,8 @@ type Options struct {
 	Store      Store
 	// Sources supplies the clock of the rate limiter.
 	Sources core.Sources
-	// Sleep waits for d or until ctx ends; nil means a timer. Tests make it
-	// advance a fake clock.
+	// Sleep waits for d or until ctx ends; nil means core.Sleep (a timer).
+	// Tests make it advance a fake clock.
 	Sleep func(ctx context.Context, d time.Duration) error
 }
 
@@ -242,7 +242,7 @@ func NewPipe(opts Options) (*Pipe, error) {
 	}
 	cfg := opts.Config.withDefaults()
 	if opts.Sleep == nil {
-		opts.Sleep = sleep
+		opts.Sleep = core.Sleep
 	}
 	return &Pipe{cfg: cfg, opts: opts, skip: SkipToolNames(cfg.Provider, cfg.SkipTools),
 		sem: make(chan struct{}, cfg.MaxConcurrent), limit: newBucket(cfg.RateLimit, opts.Sources, opts.Sleep),
@@ -433,17 +433,6 @@ func (p *Pipe) compress(ctx context.Context, in Input) (string, error) {
 		p.breaker.done(err)
 	}
 	return c, err
-}
-
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // bucket is the compressions' rate limit: golang.org/x/time/rate's token

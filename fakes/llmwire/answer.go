@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/fakes"
 )
 
@@ -89,14 +90,7 @@ const MaxDelay = fakes.MaxDelay
 // Sleep is the real [Wait]: it returns after d (at most [MaxDelay]), or
 // with ctx's error when ctx ends first.
 func Sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(min(d, MaxDelay))
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return core.Sleep(ctx, min(d, MaxDelay))
 }
 
 // Response is the answer as an in-process http.RoundTripper returns it:

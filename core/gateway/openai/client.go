@@ -61,12 +61,8 @@ func (c Client) Complete(ctx context.Context, req core.Request) (core.Response, 
 			}
 			return resp, err
 		}
-		t := time.NewTimer(min(wait<<(attempt-1), 8*wait))
-		select {
-		case <-ctx.Done():
-			t.Stop()
+		if core.Sleep(ctx, min(wait<<(attempt-1), 8*wait)) != nil {
 			return core.Response{}, fmt.Errorf("%w (after %d attempts, waiting to retry: %w)", err, attempt, context.Cause(ctx))
-		case <-t.C:
 		}
 	}
 }
