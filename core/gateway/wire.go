@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/toolout/toolout/core/gateway/jsonspan"
 )
@@ -142,6 +144,31 @@ func (c *Conversation) Rewrite(results []Result, expand bool) ([]byte, error) {
 		}
 	}
 	return jsonspan.Splice(c.Body, edits), nil
+}
+
+// ResultText is the text of a tool result's content as the client sent
+// it: a string, or the texts of the parts of a list whose type is one of
+// textTypes, concatenated with nothing between them, so that N bytes of
+// text expand to exactly those N bytes; other values (null) read as "".
+// whole is false when the list holds any other part (an image, a
+// document, a part whose text is not a string), which the text leaves
+// out: compressing that text would replace the whole value, and the part
+// with it, so the wires do not read such a result.
+func ResultText(c *jsonspan.Node, textTypes ...string) (text string, whole bool) {
+	if c.Kind != '[' {
+		return c.Text(), true
+	}
+	var b strings.Builder
+	whole = true
+	for _, p := range c.Vals {
+		t := p.Get("text")
+		if !slices.Contains(textTypes, p.Get("type").Text()) || t == nil || t.Kind != '"' {
+			whole = false
+			continue
+		}
+		b.WriteString(t.Str)
+	}
+	return b.String(), whole
 }
 
 // ParseObject parses a body that must be a JSON object; what names it in

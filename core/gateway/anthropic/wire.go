@@ -59,7 +59,7 @@ func (Wire) toolResults(root *jsonspan.Node) (outs []gateway.ToolOutput, content
 				if c == nil {
 					continue
 				}
-				text, ok := resultText(c)
+				text, ok := gateway.ResultText(c, "text")
 				if !ok {
 					continue
 				}
@@ -71,28 +71,6 @@ func (Wire) toolResults(root *jsonspan.Node) (outs []gateway.ToolOutput, content
 		}
 	}
 	return outs, contents
-}
-
-// resultText is the text of a tool_result's content as the client sent
-// it: a string, or the texts of a list of text blocks concatenated with
-// nothing between them, so that N bytes of text expand to exactly those N
-// bytes; other values (null) read as "". ok is false for a list holding
-// any other element (an image, a document, a text block whose text is
-// not a string): compressing its text would replace the whole value, and
-// the image with it, so such a result is not read.
-func resultText(c *jsonspan.Node) (text string, ok bool) {
-	if c.Kind != '[' {
-		return c.Text(), true
-	}
-	var b strings.Builder
-	for _, p := range c.Vals {
-		t := p.Get("text")
-		if p.Get("type").Text() != "text" || t == nil || t.Kind != '"' {
-			return "", false
-		}
-		b.WriteString(t.Str)
-	}
-	return b.String(), true
 }
 
 // PhantomCalls lists expand_context tool_use blocks.

@@ -52,8 +52,8 @@ func (Wire) toolMessages(root *jsonspan.Node) (outs []gateway.ToolOutput, conten
 		if c == nil {
 			continue
 		}
-		text, all := toolText(c)
-		if !all {
+		text, ok := gateway.ResultText(c, "text", "input_text")
+		if !ok {
 			continue
 		}
 		id := m.Get("tool_call_id").Text()
@@ -65,29 +65,6 @@ func (Wire) toolMessages(root *jsonspan.Node) (outs []gateway.ToolOutput, conten
 		contents = append(contents, c)
 	}
 	return outs, contents
-}
-
-// toolText is the text of a tool message's content as the client sent it:
-// a string, or the texts of a list's text parts ("text", or "input_text")
-// concatenated with nothing between them, so that N bytes of text expand
-// to exactly those N bytes; other values (null) read as "". all is false
-// when the list holds another part (an image, a part whose text is not a
-// string): the text view then leaves that part out.
-func toolText(c *jsonspan.Node) (text string, all bool) {
-	if c.Kind != '[' {
-		return c.Text(), true
-	}
-	var b strings.Builder
-	all = true
-	for _, p := range c.Vals {
-		typ, t := p.Get("type").Text(), p.Get("text")
-		if (typ != "text" && typ != "input_text") || t == nil || t.Kind != '"' {
-			all = false
-			continue
-		}
-		b.WriteString(t.Str)
-	}
-	return b.String(), all
 }
 
 func (Wire) message(resp []byte) (*jsonspan.Node, *jsonspan.Node, error) {
