@@ -29,11 +29,8 @@ func (t *parsedTrace) openInferenceMessage(item *jnode, what, def string) (trace
 		}
 	} else if content, err := t.flatField(m, "content", what); err != nil {
 		return msg, err
-	} else if content != nil {
-		if msg.text, msg.omitted, err = t.contentParts(content, what+".content"); err != nil {
-			return msg, err
-		}
-		msg.fields["content"] = content.at
+	} else if err := t.flatContent(&msg, content, what); err != nil {
+		return msg, err
 	}
 	calls, names, err := t.flatItems(m, "tool_calls", what)
 	if err != nil {

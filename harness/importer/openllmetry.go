@@ -33,11 +33,8 @@ func (t *parsedTrace) openLLMetryMessage(m *jnode, what, def string) (traceMessa
 			return msg, err
 		}
 	}
-	if content != nil {
-		if msg.text, msg.omitted, err = t.contentParts(content, what+".content"); err != nil {
-			return msg, err
-		}
-		msg.fields["content"] = content.at
+	if err := t.flatContent(&msg, content, what); err != nil {
+		return msg, err
 	}
 	calls, names, err := t.flatItems(m, "tool_calls", what)
 	if err != nil {

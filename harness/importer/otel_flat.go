@@ -314,3 +314,17 @@ func (t *parsedTrace) flatKids(n *jnode, what string) ([]*jnode, []string, error
 	}
 	return n.kids, names, nil
 }
+
+// flatContent sets msg's text from its content attribute (a string, or
+// JSON of content parts: contentParts), if it has one (content not nil).
+func (t *parsedTrace) flatContent(msg *traceMessage, content *jnode, what string) error {
+	if content == nil {
+		return nil
+	}
+	var err error
+	if msg.text, msg.omitted, err = t.contentParts(content, what+".content"); err != nil {
+		return err
+	}
+	msg.fields["content"] = content.at
+	return nil
+}
