@@ -60,6 +60,14 @@ var _ = Describe("Import of hostile OpenLLMetry and OpenInference traces", func(
 		Entry("a 256 KiB tool result as content parts, JSON in a string", "openllmetry-huge-parts", 256<<10, "message 2 is a"),
 	)
 
+	It("names a key with line breaks in it on one line, the breaks escaped", func() {
+		trace := otlp(flatSpan("1", kv{"gen_ai.prompt.0.role", "user"}, kv{"gen_ai.prompt.0\r\n.x", "x"}, kv{"gen_ai.completion.0.content", "a"}))
+		_, err := importer.Import([]byte(trace), opts)
+		Expect(err).To(HaveOccurred())
+		Expect(strings.ContainsAny(err.Error(), "\r\n")).To(BeFalse(), err.Error())
+		Expect(err.Error()).To(ContainSubstring(`gen_ai.prompt.0\r\n.x`))
+	})
+
 	It("names a megabyte key clipped, and counts its segments before splitting it", func() {
 		long := strings.Repeat("a", 1<<20)
 		for _, key := range []string{"gen_ai.prompt.1" + strings.Repeat("."+long[:1<<16], 16), "gen_ai.prompt." + long + ".role", "gen_ai.prompt." + strings.Repeat(".", 1<<20)} {

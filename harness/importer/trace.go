@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -58,8 +59,29 @@ type parsedTrace struct {
 // "name:line:col: ...", the column in characters.
 func (t *parsedTrace) errorf(off int, format string, args ...any) error {
 	line, col := jsonlex.LineCol(t.data, off)
-	return fmt.Errorf("%s:%d:%d: %s", t.name, line, col, fmt.Sprintf(format, args...))
+	return fmt.Errorf("%s:%d:%d: %s", t.name, line, col, escapeControls(fmt.Sprintf(format, args...)))
 }
+
+// escapeControls keeps an error on one line whatever a trace's keys and
+// values hold: each control character (C0 and DEL) is written as Go
+// escapes it (\r, \n, \x00).
+func escapeControls(s string) string {
+	if !strings.ContainsFunc(s, isControl) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if isControl(r) {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
 
 // msgErrorf returns an error about message i at the value that path leads
 // to in it (see locate), or at the message.

@@ -159,7 +159,7 @@ func EncodeResponse(resp core.Response, id, model string) []byte {
 func DecodeResponse(body []byte) (core.Response, error) {
 	var c struct {
 		Choices []struct {
-			Message struct {
+			Message *struct {
 				Content   *string    `json:"content"`
 				ToolCalls []ToolCall `json:"tool_calls"`
 			} `json:"message"`
@@ -177,6 +177,9 @@ func DecodeResponse(body []byte) (core.Response, error) {
 		return core.Response{}, fmt.Errorf("openai: chat response: no choices")
 	}
 	ch := c.Choices[0]
+	if ch.Message == nil { // a broken server, not an empty answer
+		return core.Response{}, fmt.Errorf("openai: chat response: choices[0] has no message")
+	}
 	resp := core.Response{FinishReason: ch.FinishReason, Usage: core.Usage{InputTokens: c.Usage.PromptTokens, OutputTokens: c.Usage.CompletionTokens}}
 	if ch.Message.Content != nil {
 		resp.Text = *ch.Message.Content

@@ -2,6 +2,7 @@ package openai_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -152,8 +153,44 @@ func FuzzClientAnswer(f *testing.F) {
 			}
 			return
 		}
-		if status != 200 || !strings.Contains(string(body), "choices") {
+		if status != 200 || !hasMessage(body) {
 			t.Fatalf("accepted status %d body %q as %+v", status, body, resp)
 		}
 	})
+}
+
+// hasMessage tells whether body is JSON whose first choice may hold a
+// message object: keys are matched as encoding/json matches them, case
+// folded, so any key equal to "choices" (then "message") under folding
+// may be the one read (of several, the last in the document is, which a
+// map does not keep).
+func hasMessage(body []byte) bool {
+	var root map[string]json.RawMessage
+	if json.Unmarshal(body, &root) != nil {
+		return false
+	}
+	for _, raw := range folded(root, "choices") {
+		var choices []map[string]json.RawMessage
+		if json.Unmarshal(raw, &choices) != nil || len(choices) == 0 {
+			continue
+		}
+		for _, m := range folded(choices[0], "message") {
+			var msg map[string]json.RawMessage
+			if json.Unmarshal(m, &msg) == nil && msg != nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// folded returns the values of m's keys equal to key under case folding.
+func folded(m map[string]json.RawMessage, key string) []json.RawMessage {
+	var vs []json.RawMessage
+	for k, v := range m {
+		if strings.EqualFold(k, key) {
+			vs = append(vs, v)
+		}
+	}
+	return vs
 }
