@@ -85,6 +85,10 @@ func (s *sseErrors) dataByte(c byte) {
 			s.found = true
 			return
 		}
+		if s.prev == '"' && c == errKey[1] { // that closing quote opens another "error"
+			s.match = 2
+			return
+		}
 		s.match = 0
 	case s.match > 0 && c == errKey[s.match]:
 		s.match++

@@ -44,6 +44,7 @@ func TestSSEErrors(t *testing.T) {
 		{"data: {\"choices\":[{\"delta\":{\"content\":\"the \\\"error\\\": field\"}}]}\n\n", false},
 		{"data: {\"choices\":[{\"finish_reason\":\"error\"}]}\n\n", false},
 		{"data: {\"my_error\":1}\n\n", false},
+		{"data:\"error\"error\":\n", true}, // the closing quote opens the second "error" (FuzzSSEErrors)
 		{"event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\"}}\n\n", true},
 		{"event: error\r\n\r\n", true},
 		{"event: errors\ndata: {}\n\n", false},
