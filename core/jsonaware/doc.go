@@ -186,13 +186,14 @@
 // ms against 124 ms.
 //
 // Figures (BenchmarkJSONAwareAdversarial, hostile.JSONDocs shortened to
-// 40,000 bytes; the least CPU time of several runs on this shared 2-core
-// machine, where wall-clock pairs varied 2x between runs), 1 MiB then 10
-// MiB and their ratio: records 11.6 ms, 153 ms (13.2x: a sort per numeric
-// column of the outliers, n log n); numbers (the most nodes per byte) 60
-// ms, 602 ms (10.1x); deep (4,000 levels) 41 ms, 382 ms (9.3x);
-// unique-keys (a key path per row, every row kept) 20 ms, 231 ms (11.5x);
-// wide-object 4.8 ms, 50 ms (10.5x); long-string 0.8 ms, 4.6 ms; escapes
-// 3.2 ms, 32 ms (10.1x); error-words (the matcher's near misses) 16.5 ms,
-// 173 ms (10.5x). A single-line JSON of 5 MB (records) takes 72 ms.
+// 40,000 bytes; the median of 5 runs on this shared 2-core machine, quiet,
+// on 2026-11-26), 1 MiB then 10 MiB and their ratio: records 10.5 ms, 106
+// ms (10.1x; 13 ms and 162 ms, 12.5x, when every step sized every node);
+// numbers (the most nodes per byte) 57 ms, 575 ms (10.1x); deep (4,000
+// levels) 44 ms, 323 ms (7.4x); unique-keys (a key path per row, every row
+// kept and sized at every step) 22 ms, 260 ms (11.5-12.5x from run to
+// run, as before the change; json.Compact's pair on it is about 10x);
+// wide-object 6.7 ms, 54 ms (8.1x); long-string 1.3 ms, 5.5 ms; escapes
+// 5.2 ms, 36 ms (7.0x); error-words (the matcher's near misses) 15.7 ms,
+// 161 ms (10.3x). A single-line JSON of 5 MB (records) takes 45 ms.
 package jsonaware
