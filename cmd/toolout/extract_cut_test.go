@@ -22,10 +22,7 @@ var _ = Describe("toolout extract cut", func() {
 		}
 	}
 	cut := func(stdin string, args ...string) string {
-		code, stdout, stderr := invoke(stdin, append([]string{"extract", "cut"}, args...)...)
-		Expect(stderr).To(BeEmpty())
-		Expect(code).To(Equal(0))
-		return stdout
+		return succeeds(stdin, append([]string{"extract", "cut"}, args...)...)
 	}
 	const header = "ABSTRACT FROM TOOL OUTPUT tool WITH HANDLE 00000000-0000-4000-8000-000000000000, STRATEGY:"
 

@@ -22,9 +22,7 @@ type planOut struct {
 }
 
 func plan(stdin string, args ...string) planOut {
-	code, stdout, stderr := invoke(stdin, append([]string{"extract", "plan"}, args...)...)
-	Expect(stderr).To(BeEmpty())
-	Expect(code).To(Equal(0))
+	stdout := succeeds(stdin, append([]string{"extract", "plan"}, args...)...)
 	var p planOut
 	Expect(json.Unmarshal([]byte(stdout), &p)).To(Succeed())
 	return p

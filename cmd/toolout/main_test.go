@@ -19,6 +19,16 @@ func invoke(stdin string, args ...string) (code int, stdout, stderr string) {
 	return code, out.String(), errb.String()
 }
 
+// succeeds runs the command like invoke and expects it to succeed: exit 0
+// and nothing on stderr. It returns stdout.
+func succeeds(stdin string, args ...string) string {
+	GinkgoHelper()
+	code, stdout, stderr := invoke(stdin, args...)
+	Expect(stderr).To(BeEmpty())
+	Expect(code).To(Equal(0))
+	return stdout
+}
+
 // refused is the body of a table of bad invocations: toolout, with stdin,
 // prefix and the entry's args, exits 2 with nothing on stdout and exactly
 // want on stderr.
@@ -54,9 +64,7 @@ var _ = Describe("toolout", func() {
 	Describe("final-report", func() {
 		DescribeTable("prints the report as one line of JSON",
 			func(input string, args []string, want string) {
-				code, stdout, stderr := invoke(input, append([]string{"final-report"}, args...)...)
-				Expect(stderr).To(BeEmpty())
-				Expect(code).To(Equal(0))
+				stdout := succeeds(input, append([]string{"final-report"}, args...)...)
 				Expect(stdout).To(Equal(want))
 			},
 			Entry("the issue's example", `<think>x</think><ai-agent-abc-FINAL format="text"> hi `, []string{"--nonce", "abc"},

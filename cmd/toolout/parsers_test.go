@@ -14,9 +14,7 @@ import (
 var _ = Describe("toolout chunk", func() {
 	It("prints a balanced plan", func() {
 		doc := strings.Repeat("ts=1 host=web-0 level=INFO msg=\"all good here\"\n", 300)
-		code, stdout, stderr := invoke(doc, "chunk", "--budget", "1000")
-		Expect(stderr).To(BeEmpty())
-		Expect(code).To(Equal(0))
+		stdout := succeeds(doc, "chunk", "--budget", "1000")
 		var plan struct {
 			Tokens, Budget, Overlap int
 			Chunks                  []struct{ Index, Start, End, Tokens int }
@@ -29,9 +27,7 @@ var _ = Describe("toolout chunk", func() {
 	})
 
 	It("prints an empty list of chunks for empty input, not null", func() {
-		code, stdout, stderr := invoke("", "chunk", "--budget", "10")
-		Expect(stderr).To(BeEmpty())
-		Expect(code).To(Equal(0))
+		stdout := succeeds("", "chunk", "--budget", "10")
 		Expect(stdout).To(Equal(`{"tokens":0,"budget":10,"overlap":1,"target":0,"chunks":[]}` + "\n"))
 	})
 
@@ -90,9 +86,7 @@ var _ = Describe("toolout truncate", func() {
 
 var _ = Describe("toolout leaked", func() {
 	It("extracts the issue's example with sequential ids", func() {
-		code, stdout, stderr := invoke("Checking.\n<tools>{\"name\":\"a\",\"arguments\":{\"s\":\"</tools>\"}}</tools>", "leaked", "--ids", "seq")
-		Expect(stderr).To(BeEmpty())
-		Expect(code).To(Equal(0))
+		stdout := succeeds("Checking.\n<tools>{\"name\":\"a\",\"arguments\":{\"s\":\"</tools>\"}}</tools>", "leaked", "--ids", "seq")
 		Expect(stdout).To(Equal(`{"content":"Checking.","tool_calls":[{"id":"00000000-0000-4000-8000-000000000001","name":"a","arguments":{"s":"</tools>"}}],"patterns":["<tools>"],"dropped":[],"repairs":[]}` + "\n"))
 	})
 
@@ -132,9 +126,7 @@ var _ = Describe("toolout schema", func() {
 	const orders = "../../scenarios/schema/data/shop-orders.json"
 
 	It("summarizes into output_fields and has_hidden_fields", func() {
-		code, stdout, stderr := invoke("", "schema", "summarize", orders, "--max-fields", "5")
-		Expect(stderr).To(BeEmpty())
-		Expect(code).To(Equal(0))
+		stdout := succeeds("", "schema", "summarize", orders, "--max-fields", "5")
 		var s struct {
 			OutputFields    []string `json:"output_fields"`
 			HasHiddenFields bool     `json:"has_hidden_fields"`
@@ -157,9 +149,7 @@ var _ = Describe("toolout schema", func() {
 	})
 
 	It("summarizes a tiny schema that panicked before, and lists its root keys", func() {
-		code, stdout, stderr := invoke(`{"type":"object","properties":{"a":{"type":"array"},"b":{"properties":{"id":{"type":"string"}}}}}`, "schema", "summarize")
-		Expect(stderr).To(BeEmpty())
-		Expect(code).To(Equal(0))
+		stdout := succeeds(`{"type":"object","properties":{"a":{"type":"array"},"b":{"properties":{"id":{"type":"string"}}}}}`, "schema", "summarize")
 		Expect(stdout).To(Equal(`{"output_fields":["a[]: any","b: object","b.id: string"],"has_hidden_fields":false}` + "\n"))
 	})
 

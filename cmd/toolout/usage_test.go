@@ -35,9 +35,7 @@ var _ = Describe("help", func() {
 	DescribeTable("every command prints its usage on stdout, exit 0, for --help, -h and toolout help",
 		func(path string) {
 			words := strings.Fields(path)
-			code, want, stderr := invoke("", append(words, "--help")...)
-			Expect(code).To(Equal(0), stderr)
-			Expect(stderr).To(BeEmpty())
+			want := succeeds("", append(words, "--help")...)
 			Expect(want).To(HavePrefix("Usage: toolout " + path))
 			for _, args := range [][]string{append(words, "-h"), append(words, "-help"), append([]string{"help"}, words...)} {
 				code, stdout, stderr := invoke("", args...)
@@ -58,9 +56,7 @@ var _ = Describe("help", func() {
 
 	DescribeTable("the general help is on stdout, exit 0",
 		func(args ...string) {
-			code, stdout, stderr := invoke("", args...)
-			Expect(code).To(Equal(0))
-			Expect(stderr).To(BeEmpty())
+			stdout := succeeds("", args...)
 			Expect(stdout).To(HavePrefix("toolout: handle tool output"))
 			for _, p := range commands() {
 				Expect(stdout).To(ContainSubstring("\n  " + p.name + " "))
