@@ -116,13 +116,13 @@ var _ = Describe("the gateway config file", func() {
 	It("decodes core's knobs inline, under the file's names, into core's own types", func() {
 		fc, err := load("pipes:\n  tool_output:\n    enabled: true\n    strategy: simple\n    simple_words: 7\n    rate_limit: 2.5\n" +
 			"    breaker_cooloff: 45s\n    compress_timeout: 2s\n    original_ttl: 5m\n    max_entries: 9\n" +
-			"limits: {max_concurrent_requests: 3, upstream_timeout: 1m, max_results: 4, max_work_bytes: 1000}\n" +
+			"limits: {max_concurrent_requests: 3, upstream_timeout: 1m, client_write_timeout: 5s, max_results: 4, max_work_bytes: 1000}\n" +
 			"store: {max_bytes: 268435456}\nserver: {read_timeout: 7s}\n")
 		Expect(err).NotTo(HaveOccurred())
 		t := fc.Pipes.ToolOutput
 		Expect(t.CompressorConfig).To(Equal(gateway.CompressorConfig{Strategy: "simple", SimpleWords: 7}))
 		Expect(t.Config).To(Equal(gateway.Config{RateLimit: 2.5, BreakerCooloff: 45 * time.Second, CompressTimeout: 2 * time.Second}))
-		Expect(fc.Limits.Limits).To(Equal(gateway.Limits{MaxConcurrent: 3, UpstreamTimeout: time.Minute}))
+		Expect(fc.Limits.Limits).To(Equal(gateway.Limits{MaxConcurrent: 3, UpstreamTimeout: time.Minute, ClientWriteTimeout: 5 * time.Second}))
 		Expect(fc.StoreOptions(core.Sources{})).To(Equal(gateway.StoreOptions{OriginalTTL: 5 * time.Minute,
 			CompressedTTL: gateway.DefaultCompressedTTL, MaxEntries: 9, MaxBytes: 268435456}))
 		Expect(fc.httpServer(nil).ReadTimeout).To(Equal(7 * time.Second))

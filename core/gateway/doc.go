@@ -113,7 +113,12 @@
 // forwards other paths unchanged. Each request is bounded ([Limits]):
 // body bytes (413), JSON tokens and nesting checked in one pass without
 // allocation before the parse (413, 400), requests in flight (503 with
-// Retry-After), each upstream call's time (504) and response size (502).
+// Retry-After), each upstream call's time (504) and response size (502),
+// and each write to the client: one that accepts no byte of an answer for
+// ClientWriteTimeout (60 s, nginx's send_timeout) is dropped and counted
+// canceled, so that a client that stops reading frees its request slot,
+// its goroutine and its upstream connection (a large write is armed in
+// 64 KiB pieces, so a slow client that keeps reading is never cut).
 // The upstream timeout covers the whole call, a stream to its end (it is
 // no idle timeout: a stream whose chunks each come in time still ends at
 // it), and it is armed through the proxy's Sources (core.Sources.WithTimeout:

@@ -76,9 +76,8 @@ func (p *Proxy) streamOffered(w http.ResponseWriter, r *http.Request, route Rout
 	if rerr != nil {
 		return p.endLive(w, r, first, out.Rounds, fmt.Errorf("%w: %w", ErrUpstream, rerr))
 	}
-	_, _ = w.Write(continuation(restream, first.blocks))
 	w.Header().Set(RoundsHeader, strconv.Itoa(out.Rounds)) // the trailer
-	return OutcomeOK
+	return p.answer(w, r, continuation(restream, first.blocks))
 }
 
 // finishHeld answers a request whose stream sent nothing before the loop
@@ -99,8 +98,7 @@ func (p *Proxy) finishHeld(w http.ResponseWriter, r *http.Request, wire Wire, ou
 	if err != nil {
 		return p.fail(w, r, wire, fmt.Errorf("%w: %w", ErrUpstream, err))
 	}
-	_, _ = w.Write(restream)
-	return OutcomeOK
+	return p.answer(w, r, restream)
 }
 
 // endLive ends a request that failed after rounds forwards: before its
@@ -114,7 +112,7 @@ func (p *Proxy) endLive(w http.ResponseWriter, r *http.Request, s *liveRound, ro
 		return p.fail(w, r, s.wire, err)
 	}
 	p.logf("gateway: %s: stream cut after the model's first events: %v", r.URL.Path, err)
-	if r.Context().Err() != nil {
+	if clientGone(w, r) {
 		return OutcomeCanceled
 	}
 	if !s.errs.found { // a stream that ends with the upstream's error event is whole

@@ -29,6 +29,13 @@ type Limits struct {
 	UpstreamTimeout time.Duration `yaml:"upstream_timeout"`
 	// MaxResponseBytes bounds an upstream response (a stream read whole).
 	MaxResponseBytes int64 `yaml:"max_response_bytes"`
+	// ClientWriteTimeout bounds each write to the client: a client that
+	// accepts no byte of the answer for this long is dropped (counted
+	// canceled), as nginx's send_timeout does, so that one that stops
+	// reading cannot hold a request slot, a goroutine and an upstream
+	// connection for ever. It is a bound between writes, not on the whole
+	// answer: a stream that keeps flowing is never cut.
+	ClientWriteTimeout time.Duration `yaml:"client_write_timeout"`
 }
 
 // Limit defaults.
@@ -39,6 +46,8 @@ const (
 	DefaultMaxRequests      = 64
 	DefaultUpstreamTimeout  = 10 * time.Minute
 	DefaultMaxResponseBytes = 32 << 20
+	// DefaultClientWriteTimeout is nginx's send_timeout default.
+	DefaultClientWriteTimeout = time.Minute
 )
 
 // WithDefaults returns l with every zero field set to its default.
@@ -49,6 +58,7 @@ func (l Limits) WithDefaults() Limits {
 	orDefault(&l.MaxConcurrent, DefaultMaxRequests)
 	orDefault(&l.MaxResponseBytes, DefaultMaxResponseBytes)
 	orDefault(&l.UpstreamTimeout, DefaultUpstreamTimeout)
+	orDefault(&l.ClientWriteTimeout, DefaultClientWriteTimeout)
 	return l
 }
 

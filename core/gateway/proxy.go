@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 	"unicode"
 
 	"github.com/toolout/toolout/core"
@@ -200,15 +201,15 @@ func (p *Proxy) logf(format string, args ...any) {
 // A recovering middleware in front of the proxy must let that value
 // through (re-panic it), as net/http expects of handlers.
 func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	cw := newClientWriter(w, p.Limits.WithDefaults().ClientWriteTimeout)
 	route, isRoute := p.routes[r.URL.Path]
 	switch {
 	case r.Method == http.MethodGet && r.URL.Path == HealthPath:
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		_, _ = io.WriteString(w, "ok\n")
+		cw.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		_, _ = io.WriteString(cw, "ok\n")
 	case r.Method == http.MethodGet && r.URL.Path == MetricsPath && p.Metrics != nil:
-		p.Metrics.ServeHTTP(w, r)
+		p.Metrics.ServeHTTP(cw, r)
 	case r.Method == http.MethodPost && isRoute:
-		cw := &cutWriter{ResponseWriter: w}
 		outcome := p.serveRoute(cw, r, route)
 		p.observer().Request(route.Gateway.Wire.Name(), outcome)
 		if cw.cut {
@@ -219,33 +220,119 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			panic(http.ErrAbortHandler)
 		}
 	default:
-		sw := &statusWriter{ResponseWriter: w, code: http.StatusOK}
-		p.passthroughFor(r.URL.Path).ServeHTTP(sw, r)
+		p.servePassthrough(cw, r)
+	}
+}
+
+// servePassthrough relays a request the gateway does not transform and
+// counts it: canceled when the client went away or stopped reading,
+// upstream_error on a 4xx/5xx or a body the upstream cut (which
+// httputil.ReverseProxy aborts with http.ErrAbortHandler, re-panicked here
+// once counted), failed on any other panic.
+func (p *Proxy) servePassthrough(w *clientWriter, r *http.Request) {
+	sw := &statusWriter{ResponseWriter: w, code: http.StatusOK}
+	defer func() {
+		v := recover()
 		outcome := OutcomeOK
-		if sw.code >= 400 {
+		switch {
+		case clientGone(w, r):
+			outcome = OutcomeCanceled
+		case v != nil && v != http.ErrAbortHandler: //nolint:errorlint // the sentinel is panicked as is
+			outcome = OutcomeFailed
+		case v != nil || sw.code >= 400:
 			outcome = OutcomeUpstreamError // logged by the reverse proxy
 		}
 		p.observer().Request("passthrough", outcome)
+		if v != nil {
+			panic(v)
+		}
+	}()
+	p.passthroughFor(r.URL.Path).ServeHTTP(sw, r)
+}
+
+// clientWriter is the writer of every answer to a client. Each write and
+// flush first sets the connection's write deadline ClientWriteTimeout ahead
+// (http.ResponseController; net/http clears it once the response ends), so
+// a client that accepts no byte for that long fails the write instead of
+// blocking the handler for ever; failed remembers it, and the request is
+// counted canceled. cut marks a stream that was cut after part of it
+// reached the client (the upstream's stream broke, timed out or outgrew its
+// bound, or a later round failed): it cannot be ended as a whole stream,
+// and ServeHTTP aborts it once the request is counted. Flushes and
+// deadlines reach the client's writer through Unwrap.
+type clientWriter struct {
+	http.ResponseWriter
+	rc      *http.ResponseController
+	timeout time.Duration
+	failed  bool
+	cut     bool
+}
+
+func newClientWriter(w http.ResponseWriter, timeout time.Duration) *clientWriter {
+	return &clientWriter{ResponseWriter: w, rc: http.NewResponseController(w), timeout: timeout}
+}
+
+// arm sets the write deadline; a writer without one (a recorder, a
+// middleware that hides it) is written to without.
+func (c *clientWriter) arm() { _ = c.rc.SetWriteDeadline(time.Now().Add(c.timeout)) }
+
+// writePiece is how much of a write one deadline covers: a large answer
+// is written in pieces, so the timeout bounds a stall, not how long a
+// client that keeps reading takes over the whole of it.
+const writePiece = 64 << 10
+
+func (c *clientWriter) Write(b []byte) (int, error) {
+	n := 0
+	for {
+		c.arm()
+		k, err := c.ResponseWriter.Write(b[n : n+min(len(b)-n, writePiece)])
+		n += k
+		if err != nil {
+			c.failed = true
+			return n, err
+		}
+		if n == len(b) {
+			return n, nil
+		}
 	}
 }
 
-// cutWriter is a route's response writer. cut marks a stream that was cut
-// after part of it reached the client (the upstream's stream broke, timed
-// out or outgrew its bound, or a later round failed): it cannot be ended
-// as a whole stream, and ServeHTTP aborts it once the request is counted.
-// Flushes reach the client's writer through Unwrap.
-type cutWriter struct {
-	http.ResponseWriter
-	cut bool
+// FlushError is what http.ResponseController.Flush calls.
+func (c *clientWriter) FlushError() error {
+	c.arm()
+	err := c.rc.Flush()
+	c.failed = c.failed || err != nil && !errors.Is(err, http.ErrNotSupported)
+	return err
 }
 
-func (c *cutWriter) Unwrap() http.ResponseWriter { return c.ResponseWriter }
+func (c *clientWriter) Unwrap() http.ResponseWriter { return c.ResponseWriter }
 
-// markCut marks w's stream as cut (see cutWriter).
+// asClient finds the clientWriter under w's wrappers.
+func asClient(w http.ResponseWriter) *clientWriter {
+	for {
+		switch x := w.(type) {
+		case *clientWriter:
+			return x
+		case interface{ Unwrap() http.ResponseWriter }:
+			w = x.Unwrap()
+		default:
+			return nil
+		}
+	}
+}
+
+// markCut marks w's stream as cut (see clientWriter).
 func markCut(w http.ResponseWriter) {
-	if c, ok := w.(*cutWriter); ok {
+	if c := asClient(w); c != nil {
 		c.cut = true
 	}
+}
+
+// clientGone reports whether the client went away (its request's context
+// ended) or stopped taking the answer (a write to it failed).
+func clientGone(w http.ResponseWriter, r *http.Request) bool {
+	c := asClient(w)
+	return r.Context().Err() != nil || c != nil && c.failed
 }
 
 // statusWriter remembers the status a passthrough answer was written with.
@@ -367,7 +454,17 @@ func (p *Proxy) serveRoute(w http.ResponseWriter, r *http.Request, route Route) 
 	p.logf("gateway: %s: %d output(s), %d round(s), %d expansion(s)", r.URL.Path, len(out.Results), out.Rounds, len(out.Expansions))
 	copyHeaders(w.Header(), lastHeader)
 	w.Header().Set("Content-Type", "application/json")
-	_, _ = w.Write(out.Response)
+	return p.answer(w, r, out.Response)
+}
+
+// answer writes a whole answer (or the rest of one) to the client: ok,
+// or canceled when the client did not take it (it went away, or accepted
+// no byte for ClientWriteTimeout).
+func (p *Proxy) answer(w http.ResponseWriter, r *http.Request, b []byte) string {
+	if _, err := w.Write(b); err != nil {
+		p.logf("gateway: %s: the client did not take the answer: %v", r.URL.Path, err)
+		return OutcomeCanceled
+	}
 	return OutcomeOK
 }
 
@@ -409,8 +506,8 @@ func (p *Proxy) fail(w http.ResponseWriter, r *http.Request, wire Wire, err erro
 		p.logf("gateway: %s: %v", r.URL.Path, err)
 		writeError(w, wire, http.StatusBadGateway, strings.TrimPrefix(err.Error(), "gateway: "))
 		return OutcomeCapped
-	case r.Context().Err() != nil:
-		p.logf("gateway: %s: client went away: %v", r.URL.Path, err)
+	case clientGone(w, r):
+		p.logf("gateway: %s: client went away or stopped reading: %v", r.URL.Path, err)
 		return OutcomeCanceled
 	case errors.Is(err, context.DeadlineExceeded):
 		p.logf("gateway: %s: %v", r.URL.Path, err)

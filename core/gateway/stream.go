@@ -64,8 +64,8 @@ func (p *Proxy) streamThrough(w http.ResponseWriter, r *http.Request, route Rout
 	case err == nil:
 		p.logf("gateway: %s: streamed through, %d bytes", r.URL.Path, n)
 		return OutcomeOK
-	case r.Context().Err() != nil:
-		p.logf("gateway: %s: client went away after %d bytes of the stream: %v", r.URL.Path, n, err)
+	case clientGone(w, r):
+		p.logf("gateway: %s: client went away or stopped reading after %d bytes of the stream: %v", r.URL.Path, n, err)
 		return OutcomeCanceled
 	}
 	p.logf("gateway: %s: stream cut after %d bytes: %v", r.URL.Path, n, err)
