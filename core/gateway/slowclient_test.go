@@ -123,3 +123,22 @@ var _ = Describe("a client that stops reading", func() {
 type discard struct{}
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+var _ = Describe("a passthrough answer the upstream cuts", func() {
+	It("is counted upstream_error, and the client's connection is dropped", func() {
+		base, ev := proxyFront(gateway.Limits{}, func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Length", "1000")
+			_, _ = io.WriteString(w, strings.Repeat("m", 10))
+			w.(http.Flusher).Flush()
+			c, _, err := http.NewResponseController(w).Hijack()
+			if err == nil {
+				_ = c.Close()
+			}
+		})
+		// The cut comes before the proxy flushed anything: the client sees
+		// its connection end without an answer.
+		_, err := http.Get(base + "/v1/files/f/content")
+		Expect(err).To(MatchError(ContainSubstring("EOF")))
+		Eventually(func() []string { r, _ := ev.snapshot(); return r }).Should(Equal([]string{"passthrough/upstream_error"}))
+	})
+})
