@@ -110,10 +110,18 @@
 //
 // [Proxy] serves one route per wire (POST /v1/chat/completions, POST
 // /v1/messages), GET /healthz, GET /metrics when given a handler, and
-// forwards other paths unchanged. Each request is bounded ([Limits]):
+// forwards other paths unchanged but for the Host header, which names the
+// upstream as a route's request does. An upstream's redirect (3xx) is
+// relayed to the client, never followed, on routes and passthrough paths
+// alike: following one would send the conversation (307, 308 re-send the
+// body) and the client's credentials to a host the operator did not
+// configure (Go's client drops Authorization on a redirect to another
+// host, not x-api-key). Each request is bounded ([Limits]):
 // body bytes (413), JSON tokens and nesting checked in one pass without
-// allocation before the parse (413, 400), requests in flight (503 with
-// Retry-After), each upstream call's time (504) and response size (502),
+// allocation before the parse (413, 400), requests in flight, passthrough
+// ones included (503 with Retry-After), each upstream call's time (504),
+// a passthrough request's too (504 before its answer started, its
+// connection dropped after), and response size (502),
 // and each write to the client: one that accepts no byte of an answer for
 // ClientWriteTimeout (60 s, nginx's send_timeout) is dropped and counted
 // canceled, so that a client that stops reading frees its request slot,

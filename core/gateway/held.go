@@ -149,7 +149,7 @@ func (p *Proxy) firstRound(w http.ResponseWriter, r *http.Request, route Route, 
 	}
 	name := route.Gateway.Wire.Name()
 	start := p.Sources.Time()
-	resp, err := p.Client.Do(req)
+	resp, err := p.do(req)
 	if err != nil {
 		cancel()
 		p.observer().Upstream(name, 0, p.Sources.Time().Sub(start))

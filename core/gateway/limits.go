@@ -21,11 +21,12 @@ type Limits struct {
 	MaxJSONValues int `yaml:"max_json_values"`
 	// MaxJSONNesting refuses deeper bodies with 400.
 	MaxJSONNesting int `yaml:"max_json_nesting"`
-	// MaxConcurrent requests are handled at once; more get 503 with
-	// Retry-After.
+	// MaxConcurrent requests are handled at once, routes and passthrough
+	// paths alike; more get 503 with Retry-After.
 	MaxConcurrent int `yaml:"max_concurrent_requests"`
 	// UpstreamTimeout bounds each call to the upstream model, the whole
-	// response included.
+	// response included (504 when nothing was relayed yet), and each
+	// passthrough request the same way.
 	UpstreamTimeout time.Duration `yaml:"upstream_timeout"`
 	// MaxResponseBytes bounds an upstream response (a stream read whole).
 	MaxResponseBytes int64 `yaml:"max_response_bytes"`

@@ -1,7 +1,6 @@
 package gateway
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -60,6 +59,7 @@ type Proxy struct {
 
 	routes       map[string]Route
 	passthrough  *httputil.ReverseProxy
+	wire         Wire // the default route's: the error shape of other paths
 	inflightOnce sync.Once
 	inflight     chan struct{}
 }
@@ -73,7 +73,7 @@ func NewProxy(g *Gateway, upstream *url.URL, client *http.Client) *Proxy {
 		client = http.DefaultClient
 	}
 	p := &Proxy{Client: client, Limits: Limits{}.WithDefaults(), Observer: NopObserver{}, routes: map[string]Route{}}
-	p.passthrough = p.reverseProxy(NormalizeUpstream(upstream, g.Wire.Path()))
+	p.passthrough, p.wire = p.reverseProxy(NormalizeUpstream(upstream, g.Wire.Path())), g.Wire
 	p.Handle(g, upstream)
 	return p
 }
@@ -108,33 +108,6 @@ func NormalizeUpstream(u *url.URL, wirePath string) *url.URL {
 	return &n
 }
 
-// reverseProxy forwards the paths the gateway does not transform to
-// upstream, unchanged, and logs the upstream's error statuses (4xx, 5xx)
-// with the start of their body.
-func (p *Proxy) reverseProxy(upstream *url.URL) *httputil.ReverseProxy {
-	rp := httputil.NewSingleHostReverseProxy(upstream)
-	rp.Transport = p.Client.Transport
-	rp.ModifyResponse = func(resp *http.Response) error {
-		if resp.StatusCode < 400 || resp.Request == nil {
-			return nil
-		}
-		head, _ := io.ReadAll(io.LimitReader(resp.Body, logBodyBytes))
-		resp.Body = struct {
-			io.Reader
-			io.Closer
-		}{io.MultiReader(bytes.NewReader(head), resp.Body), resp.Body}
-		text := logLine(head)
-		if enc := resp.Header.Get("Content-Encoding"); enc != "" && enc != "identity" {
-			text = "(" + enc + " body)"
-		}
-		out := resp.Request.URL
-		path := strings.TrimPrefix(out.Path, upstream.Path) // the client's path
-		p.logf("gateway: %s: upstream %s answered %d: %s", path, out.Redacted(), resp.StatusCode, text)
-		return nil
-	}
-	return rp
-}
-
 // logBodyBytes is how much of an upstream error body a log line shows.
 const logBodyBytes = 200
 
@@ -149,18 +122,6 @@ func logLine(b []byte) string {
 		return r
 	}, s)
 	return strings.Join(strings.Fields(s), " ")
-}
-
-// passthroughFor is the reverse proxy of a path the gateway does not
-// transform: a path under a route's (say /v1/messages/count_tokens) goes
-// to that route's upstream, anything else to the default one.
-func (p *Proxy) passthroughFor(path string) *httputil.ReverseProxy {
-	for prefix, r := range p.routes {
-		if strings.HasPrefix(path, prefix+"/") {
-			return r.passthrough
-		}
-	}
-	return p.passthrough
 }
 
 // upstreamStatus is a non-200 upstream answer, relayed to the client as is.
@@ -222,32 +183,6 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	default:
 		p.servePassthrough(cw, r)
 	}
-}
-
-// servePassthrough relays a request the gateway does not transform and
-// counts it: canceled when the client went away or stopped reading,
-// upstream_error on a 4xx/5xx or a body the upstream cut (which
-// httputil.ReverseProxy aborts with http.ErrAbortHandler, re-panicked here
-// once counted), failed on any other panic.
-func (p *Proxy) servePassthrough(w *clientWriter, r *http.Request) {
-	sw := &statusWriter{ResponseWriter: w, code: http.StatusOK}
-	defer func() {
-		v := recover()
-		outcome := OutcomeOK
-		switch {
-		case clientGone(w, r):
-			outcome = OutcomeCanceled
-		case v != nil && v != http.ErrAbortHandler: //nolint:errorlint // the sentinel is panicked as is
-			outcome = OutcomeFailed
-		case v != nil || sw.code >= 400:
-			outcome = OutcomeUpstreamError // logged by the reverse proxy
-		}
-		p.observer().Request("passthrough", outcome)
-		if v != nil {
-			panic(v)
-		}
-	}()
-	p.passthroughFor(r.URL.Path).ServeHTTP(sw, r)
 }
 
 // clientWriter is the writer of every answer to a client. Each write and
@@ -335,20 +270,6 @@ func clientGone(w http.ResponseWriter, r *http.Request) bool {
 	return r.Context().Err() != nil || c != nil && c.failed
 }
 
-// statusWriter remembers the status a passthrough answer was written with.
-// Flushes reach the client's writer through Unwrap (http.ResponseController).
-type statusWriter struct {
-	http.ResponseWriter
-	code int
-}
-
-func (w *statusWriter) WriteHeader(code int) {
-	w.code = code
-	w.ResponseWriter.WriteHeader(code)
-}
-
-func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
-
 func (p *Proxy) observer() Observer {
 	if p.Observer == nil {
 		return NopObserver{}
@@ -415,14 +336,11 @@ func (p *Proxy) readBody(w http.ResponseWriter, r *http.Request, wire Wire) (*Co
 // serveRoute runs one request of a route through its gateway and returns
 // its outcome.
 func (p *Proxy) serveRoute(w http.ResponseWriter, r *http.Request, route Route) string {
-	p.initInflight()
-	select {
-	case p.inflight <- struct{}{}:
-		defer func() { <-p.inflight }()
-	default:
-		return p.refuse(w, route.Gateway.Wire, http.StatusServiceUnavailable, OutcomeOverloaded, LimitConcurrency,
-			fmt.Sprintf("more than %d requests in flight; retry", cap(p.inflight)))
+	release, overloaded := p.acquire(w, route.Gateway.Wire)
+	if overloaded != "" {
+		return overloaded
 	}
+	defer release()
 	conv, refused := p.readBody(w, r, route.Gateway.Wire)
 	if refused != nil {
 		return refused()
@@ -478,6 +396,20 @@ func (p *Proxy) observe(out Outcome) {
 		if res.Limit != "" {
 			p.observer().Limited(res.Limit)
 		}
+	}
+}
+
+// acquire takes a request slot (MaxConcurrent: routes and passthrough
+// paths alike), or refuses the request with 503 and Retry-After in wire's
+// error shape and returns the outcome to count.
+func (p *Proxy) acquire(w http.ResponseWriter, wire Wire) (release func(), refused string) {
+	p.initInflight()
+	select {
+	case p.inflight <- struct{}{}:
+		return func() { <-p.inflight }, ""
+	default:
+		return nil, p.refuse(w, wire, http.StatusServiceUnavailable, OutcomeOverloaded, LimitConcurrency,
+			fmt.Sprintf("more than %d requests in flight; retry", cap(p.inflight)))
 	}
 }
 
@@ -538,7 +470,7 @@ func (p *Proxy) forward(ctx context.Context, route Route, clientHeader http.Head
 	}
 	name := route.Gateway.Wire.Name()
 	start := p.Sources.Time()
-	resp, err := p.Client.Do(req)
+	resp, err := p.do(req)
 	if err != nil {
 		p.observer().Upstream(name, 0, p.Sources.Time().Sub(start))
 		return nil, nil, nil, fmt.Errorf("%w: %w", ErrUpstream, err)

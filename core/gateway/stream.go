@@ -28,6 +28,22 @@ func (p *Proxy) upstreamRequest(ctx context.Context, route Route, clientHeader h
 	return req, nil
 }
 
+// do sends one upstream request with the proxy's client, without following
+// redirects: a 3xx is the upstream's answer, relayed to the client as any
+// other status (as a reverse proxy does). Following it would re-send the
+// conversation (307, 308) and the client's credentials to a host the
+// operator did not configure: Go's client drops Authorization on a
+// redirect to another host, but not x-api-key or api-key.
+func (p *Proxy) do(req *http.Request) (*http.Response, error) {
+	c := http.DefaultClient
+	if p.Client != nil {
+		c = p.Client
+	}
+	once := *c
+	once.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	return once.Do(req)
+}
+
 // streamThrough answers a streaming request that offers no expand_context:
 // nothing in its answer can be a call the gateway must answer, so the
 // upstream's stream is relayed as it arrives, each read flushed to the
