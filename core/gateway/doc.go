@@ -117,7 +117,11 @@
 // body) and the client's credentials to a host the operator did not
 // configure (Go's client drops Authorization on a redirect to another
 // host, not x-api-key). Each request is bounded ([Limits]):
-// body bytes (413), JSON tokens and nesting checked in one pass without
+// body bytes (413; a declared Content-Length over the bound is refused
+// before the body is asked for, so Expect: 100-continue gets no 100
+// Continue), its coding (a Content-Encoding is 415: the body is read as
+// sent), its time (a body not in by the server's read timeout is 408),
+// JSON tokens and nesting checked in one pass without
 // allocation before the parse (413, 400), requests in flight, passthrough
 // ones included (503 with Retry-After), each upstream call's time (504),
 // a passthrough request's too (504 before its answer started, its
