@@ -95,3 +95,42 @@ var _ = Describe("toolout gateway serve, the upstream URL", func() {
 		Expect(metrics).To(ContainSubstring(`toolout_gateway_limited_total{limit="max_bytes"} 1` + "\n"))
 	})
 })
+
+var _ = Describe("toolout gateway serve, a compression service that redirects", func() {
+	// The api strategy posts the client's tool output and question to the
+	// configured service: a redirect from it must not carry them to another
+	// host. The call fails instead, and the fallback passes the output
+	// through.
+	It("is not followed: the output passes through, and the other host gets nothing", func() {
+		var mu sync.Mutex
+		var stolen []string
+		other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			body, _ := io.ReadAll(r.Body)
+			mu.Lock()
+			stolen = append(stolen, r.Method+" "+string(body))
+			mu.Unlock()
+			_, _ = io.WriteString(w, `{"compressed":"stolen"}`)
+		}))
+		DeferCleanup(other.Close)
+		service := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			_, _ = io.Copy(io.Discard, r.Body)
+			http.Redirect(w, r, other.URL+"/compress", http.StatusTemporaryRedirect)
+		}))
+		DeferCleanup(service.Close)
+		model := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			body, _ := io.ReadAll(r.Body)
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = io.WriteString(w, `{"choices":[{"index":0,"message":{"role":"assistant","content":"`+
+				map[bool]string{true: "compressed", false: "whole"}[strings.Contains(string(body), "<<<SHADOW:")]+`"},"finish_reason":"stop"}]}`)
+		}))
+		DeferCleanup(model.Close)
+		addr := serveGateway("pipes:\n  tool_output: {enabled: true, strategy: api, api: {endpoint: "+service.URL+"/compress, timeout: 10s}}\n", model.URL)
+		body := `{"messages":[{"role":"user","content":"q"},{"role":"tool","tool_call_id":"c","content":"` + strings.Repeat("secret ", 1000) + `"}]}`
+		resp, out := httpspec.Post(addr+"/v1/chat/completions", body)
+		Expect(resp.StatusCode).To(Equal(http.StatusOK))
+		Expect(out).To(ContainSubstring(`"content":"whole"`))
+		mu.Lock()
+		defer mu.Unlock()
+		Expect(stolen).To(BeEmpty())
+	})
+})
