@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"log"
 	"net/http"
 	"net/http/httputil"
 	"net/url"
@@ -16,7 +17,8 @@ import (
 // (as a route's request does, and as a server behind a CDN or a TLS
 // front expects; httputil.NewSingleHostReverseProxy alone would send the
 // client's). It logs the upstream's error statuses (4xx, 5xx) with the
-// start of their body, and answers a failed call itself: 504 when
+// start of their body (its own lines, a body cut mid-copy, go to Logf
+// too, not to the standard logger), and answers a failed call itself: 504 when
 // UpstreamTimeout ran out, 502 otherwise, nothing to a client that went
 // away. Redirects are relayed, never followed (a Transport does not follow
 // them).
@@ -28,6 +30,7 @@ func (p *Proxy) reverseProxy(upstream *url.URL) *httputil.ReverseProxy {
 		r.Host = "" // the URL's host
 	}
 	rp.Transport = p.Client.Transport
+	rp.ErrorLog = log.New(logWriter{p}, "gateway: passthrough: ", 0) // a body cut mid-copy
 	rp.ModifyResponse = func(resp *http.Response) error {
 		if resp.StatusCode < 400 || resp.Request == nil {
 			return nil
@@ -59,6 +62,14 @@ func (p *Proxy) reverseProxy(upstream *url.URL) *httputil.ReverseProxy {
 		w.WriteHeader(code)
 	}
 	return rp
+}
+
+// logWriter hands the reverse proxy's own log lines to Proxy.Logf.
+type logWriter struct{ p *Proxy }
+
+func (l logWriter) Write(b []byte) (int, error) {
+	l.p.logf("%s", strings.TrimRight(string(b), "\n"))
+	return len(b), nil
 }
 
 // passthroughFor is the reverse proxy of a path the gateway does not

@@ -173,3 +173,22 @@ var _ = Describe("passthrough requests in flight", func() {
 		Eventually(func() []string { r, _ := ev.snapshot(); return r }).Should(Equal([]string{"passthrough/overloaded", "openai/overloaded"}))
 	})
 })
+
+var _ = Describe("a passthrough body the upstream cuts", func() {
+	It("is logged through Logf, as every other line of the proxy", func() {
+		_, front, log, _ := upstreamFront("", func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Length", "1000")
+			_, _ = io.WriteString(w, strings.Repeat("m", 10))
+			w.(http.Flusher).Flush()
+			if c, _, err := http.NewResponseController(w).Hijack(); err == nil {
+				_ = c.Close()
+			}
+		})
+		if resp, err := patient.Get(front + "/v1/files/f/content"); err == nil {
+			_, _ = io.ReadAll(resp.Body)
+			resp.Body.Close()
+		}
+		Eventually(log.Lines).Should(ContainElement(
+			"gateway: passthrough: httputil: ReverseProxy read error during body copy: unexpected EOF"))
+	})
+})
