@@ -111,7 +111,8 @@
 // [Proxy] serves one route per wire (POST /v1/chat/completions, POST
 // /v1/messages), GET /healthz, GET /metrics when given a handler, and
 // forwards other paths unchanged but for the Host header, which names the
-// upstream as a route's request does. An upstream's redirect (3xx) is
+// upstream as a route's request does (a protocol upgrade, a WebSocket, is
+// relayed both ways, in a request slot, and closed at UpstreamTimeout). An upstream's redirect (3xx) is
 // relayed to the client, never followed, on routes and passthrough paths
 // alike: following one would send the conversation (307, 308 re-send the
 // body) and the client's credentials to a host the operator did not
