@@ -25,6 +25,22 @@ const TagHeader = "X-Toolout-Tag"
 // is an error.
 const MaxResponseBytes = 64 << 20
 
+// Bounds on the JSON of an answer, checked before it is decoded: the
+// gateway's bounds on a request (gateway.DefaultMaxJSONValues structural
+// tokens, gateway.DefaultMaxJSONNesting levels). A completion the Client
+// asks for (one choice, no logprobs) holds a few dozen.
+const (
+	MaxResponseValues  = gateway.DefaultMaxJSONValues
+	MaxResponseNesting = gateway.DefaultMaxJSONNesting
+)
+
+// DefaultTimeout bounds an attempt when Client.HTTP is nil or has no
+// Timeout.
+const DefaultTimeout = 2 * time.Minute
+
+// defaultTimeout is DefaultTimeout; a spec shortens it.
+var defaultTimeout = DefaultTimeout
+
 // Client is a core.LLM over an OpenAI-compatible chat-completions
 // endpoint, used by the external_provider strategy and by `toolout bench
 // strategies --llm`.
@@ -33,7 +49,11 @@ type Client struct {
 	BaseURL string
 	APIKey  string
 	Model   string
-	// HTTP defaults to http.DefaultClient. Its Timeout bounds each attempt.
+	// HTTP sends the requests (nil: http.DefaultClient's transport). Its
+	// Timeout bounds each attempt (zero: DefaultTimeout). Its CheckRedirect
+	// is not used: the Client never follows a redirect (a 3xx is an
+	// error), so neither the request's tool output nor the key reaches a
+	// host nobody configured.
 	HTTP *http.Client
 	// SendTag sends the request's tag as the TagHeader header.
 	SendTag bool
@@ -80,10 +100,7 @@ func (c Client) once(ctx context.Context, tag core.Tag, body []byte) (core.Respo
 	if c.SendTag && tag.Site != "" {
 		hreq.Header.Set(TagHeader, tag.String())
 	}
-	client := c.HTTP
-	if client == nil {
-		client = http.DefaultClient
-	}
+	client := c.httpClient()
 	hresp, err := client.Do(hreq)
 	if err != nil {
 		return core.Response{}, false, c.timeout(ctx, client, hreq, err)
@@ -102,11 +119,31 @@ func (c Client) once(ctx context.Context, tag core.Tag, body []byte) (core.Respo
 		return core.Response{}, true, fmt.Errorf("%s: %w", gateway.StatusText(status), core.ErrRateLimited)
 	case status >= 500:
 		return core.Response{}, true, fmt.Errorf("%s: %w", gateway.StatusText(status), core.ErrServer)
+	case status >= 300 && status < 400 && hresp.Header.Get("Location") != "":
+		return core.Response{}, false, fmt.Errorf("%s: redirected to %s, not followed (BaseURL is %s)",
+			gateway.StatusText(status), oneLine([]byte(hresp.Header.Get("Location")), 300), c.BaseURL)
 	case status != http.StatusOK:
 		return core.Response{}, false, fmt.Errorf("%s: %s", gateway.StatusText(status), oneLine(raw, 300))
 	}
+	if err := gateway.CheckJSONShape(raw, MaxResponseValues, MaxResponseNesting); err != nil {
+		return core.Response{}, false, fmt.Errorf("openai: chat response (%s): %w", gateway.StatusText(hresp.StatusCode), err)
+	}
 	resp, err := DecodeResponse(raw)
 	return resp, false, err
+}
+
+// httpClient is a copy of c.HTTP (or of a zero http.Client) that does
+// not follow redirects and has a Timeout.
+func (c Client) httpClient() *http.Client {
+	var hc http.Client
+	if c.HTTP != nil {
+		hc = *c.HTTP
+	}
+	if hc.Timeout <= 0 {
+		hc.Timeout = defaultTimeout
+	}
+	hc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	return &hc
 }
 
 // timeout words an attempt that ran out of the http.Client's Timeout (not
