@@ -26,12 +26,13 @@ const serveDrain = 5 * time.Second
 // the scripts were followed, 1 when there is any problem (main keeps the
 // status after a signal), 2 on bad usage or a scenario that does not load.
 func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("serve", "SCENARIO.yaml... [--addr 127.0.0.1:0] [--allow-remote] [--exit-when-done] [--max-body BYTES] [--max-concurrent N] [--verbose]", stderr)
+	fs := newFlagSet("serve", "SCENARIO.yaml... [--addr 127.0.0.1:0] [--allow-remote] [--exit-when-done] [--max-body BYTES] [--max-concurrent N] [--timeout 15s] [--verbose]", stderr)
 	addr := fs.String("addr", "127.0.0.1:0", "address to listen on (port 0: any free port); loopback only unless --allow-remote")
 	remote := fs.Bool("allow-remote", false, "allow an address that is not loopback")
 	exitWhenDone := fs.Bool("exit-when-done", false, "stop once every step has answered all its times")
 	maxBody := fs.Int64("max-body", serve.DefaultMaxBodyBytes, "refuse request bodies over this many bytes (413)")
 	maxConc := fs.Int("max-concurrent", serve.DefaultMaxConcurrent, "answer at most this many completions at once (more: 503)")
+	timeout := fs.Duration("timeout", serve.DefaultTimeout, "the time allowed for one completion, a stream's scripted delays included (past it the stream is cut and the connection dropped)")
 	verbose := fs.Bool("verbose", false, "log one line per request on stderr")
 	files, err := parseFlags(fs, args)
 	if err != nil {
@@ -46,9 +47,11 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		return fail("want at least one scenario file")
 	case *maxBody <= 0 || *maxConc <= 0:
 		return fail("--max-body and --max-concurrent: want positive numbers")
+	case *timeout <= 0:
+		return fail("--timeout %s: want a positive duration", *timeout)
 	}
 	var mu sync.Mutex // the log's lines come from concurrent requests
-	opts := serve.Options{MaxBodyBytes: *maxBody, MaxConcurrent: *maxConc}
+	opts := serve.Options{MaxBodyBytes: *maxBody, MaxConcurrent: *maxConc, Timeout: *timeout}
 	if *verbose {
 		opts.Logf = func(format string, a ...any) {
 			mu.Lock()

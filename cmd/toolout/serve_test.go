@@ -115,6 +115,7 @@ var _ = Describe("toolout serve", func() {
 		Entry("not loopback", []string{"--addr", "0.0.0.0:0", serveScenario},
 			`toolout serve: --addr: address "0.0.0.0:0" is not loopback (127.0.0.1, ::1, localhost); the scripted model answers anyone who reaches it, so serving beyond this machine needs --allow-remote`+"\n"),
 		Entry("bad limit", []string{"--max-body", "0", serveScenario}, "toolout serve: --max-body and --max-concurrent: want positive numbers\n"),
+		Entry("bad timeout", []string{"--timeout", "-1s", serveScenario}, "toolout serve: --timeout -1s: want a positive duration\n"),
 		Entry("nothing to serve", []string{"../../scenarios/schema/" + firstScenario("../../scenarios/schema")},
 			"scenarios/schema/"+firstScenario("../../scenarios/schema")+": no llm steps: nothing to serve\n"),
 	)

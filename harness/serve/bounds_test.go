@@ -40,6 +40,8 @@ var _ = Describe("toolout serve's bounds", func() {
 		Entry(nil, "/v1/messages", `{"max_tokens":1,"messages":[{"role":"robot","content":"x"}]}`, nil, 400, `want role "user" or "assistant"`),
 		Entry(nil, "/v1/messages", `{"max_tokens":1}`, nil, 400, "no messages array"),
 		Entry(nil, "/v1/chat/completions", openaiTurn1, []string{"Content-Type", "text/plain"}, 415, `content type "application/json, text/plain"`),
+		Entry(nil, "/v1/chat/completions", "\x1f\x8b\x08\x00", []string{"Content-Encoding", "gzip"}, 415, `content encoding "gzip": want none (identity)`),
+		Entry(nil, "/v1/messages", anthropicTurn1, []string{"Content-Encoding", "identity", "Content-Encoding", "br"}, 415, `content encoding "identity, br": want none (identity)`),
 		Entry(nil, "/v1/chat/completions", openaiTurn1, []string{serve.TagHeader, "session.turn turn=0"}, 400, `X-Toolout-Tag "session.turn turn=0": core: tag: byte 18: turn "0"`),
 		Entry(nil, "/v1/chat/completions", openaiTurn1, []string{serve.TagHeader, "a", serve.TagHeader, "b"}, 400, "X-Toolout-Tag: given 2 times, want once"),
 		Entry(nil, "/v1/chat/completions", openaiTurn1, []string{"X-Toolout-Gateway-Round", "-1"}, 400, "want a positive round"),

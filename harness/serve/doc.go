@@ -84,7 +84,10 @@
 // # Bounds
 //
 // Every request is bounded: a body of at most Options.MaxBodyBytes
-// (16 MiB; 413), application/json only (415), the JSON shape of the
+// (16 MiB; 413, before the body is read when its Content-Length says so,
+// so a client that sent Expect: 100-continue gets no 100 and sends
+// nothing), application/json only and no Content-Encoding (415; a gzip
+// body was a 400 quoting its bytes), the JSON shape of the
 // gateway (at most 200,000 values, 413, and 256 levels, 400), at most
 // Options.MaxConcurrent (64) completions at once (503 with Retry-After),
 // and Options.Timeout (fakes.AfterTimeout + 5 s) for one completion: a
@@ -92,10 +95,19 @@
 // violation, and [Server.Close] ends every such wait at once. The
 // http.Server of [Server.HTTPServer] has read-header, read, write and idle
 // timeouts and a 64 KiB header limit; [Listen] refuses an address that is
-// not loopback unless asked. Requests are matched by the script's lock, so
-// concurrent clients each get the answer of their own request; a client
-// that goes away, waiting or mid-stream, only ends its own request (its
-// context ends the wait; a failed write ends the stream).
+// not loopback unless asked. The write timeout only catches a client that
+// stops reading: Timeout, which runs from the start of the handler, always
+// ends a stream first. A stream whose scripted delays add up to more than
+// Timeout (`toolout serve --timeout`) is cut there, and an answer cut for
+// any reason (Timeout, a failed write) drops the connection, as
+// disconnect_after does, rather than end the body cleanly, which a client
+// would take for the whole answer. Requests are matched by the script's
+// lock, so concurrent clients each get the answer of their own request; a
+// client that goes away, waiting or mid-stream, only ends its own request
+// (its context ends the wait; a failed write ends the stream). A request
+// spends its step once it has been read whole and matched, as a real API
+// bills it: a client that goes away before its answer does not get the
+// step back, and one that goes away mid-body spends none.
 //
 // # Where it lives
 //

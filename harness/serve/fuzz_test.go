@@ -35,6 +35,7 @@ func FuzzRequest(f *testing.F) {
 	}
 	f.Add(uint8(0), openaiTurn1, "text/plain", "")
 	f.Add(uint8(3), anthropicTurn1, "application/json; charset=utf-8", "session.turn\tturn=1")
+	f.Add(uint8(0), "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff", "application/json", "") // a gzip body sent without its Content-Encoding
 	routes := []string{"/session/over-cap-handle/v1/chat/completions", "/session/over-cap-handle/v1/messages",
 		"/stream/v1/chat/completions", "/stream/v1/messages", "/v1/chat/completions", "/stream/v1/models", "/stream/v1/x"}
 	f.Fuzz(func(t *testing.T, route uint8, body, contentType, tag string) {

@@ -134,7 +134,10 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request, sc *script, ap
 	case errors.Is(err, llmwire.ErrCut):
 		panic(http.ErrAbortHandler) // the script's disconnect_after: drop the connection
 	case err != nil:
+		// A stream past Timeout, or a client gone: drop the connection,
+		// for a body ended cleanly would read as the whole answer.
 		s.logf("%s: %s %s: %s: the answer was cut short: %v", sc.sc.ID, r.Method, r.URL.Path, in.req.Tag, err)
+		panic(http.ErrAbortHandler)
 	}
 }
 

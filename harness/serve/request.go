@@ -52,13 +52,22 @@ const (
 )
 
 // read checks and decodes a completion request: its content type, its
-// size, its JSON shape, the API's own decoding, and its tag. A refusal
-// comes with its status: 415, 413, 400.
+// encoding (none), its size (a Content-Length over the bound is refused
+// before the body is read), its JSON shape, the API's own decoding, and
+// its tag. A refusal comes with its status: 415, 413, 400.
 func (s *Server) read(w http.ResponseWriter, r *http.Request, sc *script, wire llmwire.Wire) (incoming, int, error) {
 	var in incoming
 	ct := strings.Join(r.Header.Values("Content-Type"), ", ")
 	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
 		return in, http.StatusUnsupportedMediaType, fmt.Errorf("content type %s: want application/json", clip(ct))
+	}
+	if ce := r.Header.Values("Content-Encoding"); len(ce) > 1 || len(ce) == 1 && !strings.EqualFold(ce[0], "identity") {
+		return in, http.StatusUnsupportedMediaType, fmt.Errorf("content encoding %s: want none (identity)", clip(strings.Join(ce, ", ")))
+	}
+	if r.ContentLength > s.opts.MaxBodyBytes {
+		// Before the body is asked for: a client that sent Expect:
+		// 100-continue gets no 100 and sends nothing more.
+		return in, http.StatusRequestEntityTooLarge, fmt.Errorf("body: over %d bytes (Content-Length %d)", s.opts.MaxBodyBytes, r.ContentLength)
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes))
 	var tooBig *http.MaxBytesError

@@ -288,7 +288,9 @@ func (s *Server) Waiting(scenario string) []string {
 
 // HTTPServer returns an http.Server for s with bounded timeouts: 10 s to
 // read a request's header, 1 min for the whole request, Timeout plus 30 s
-// to write the answer, 1 min idle, 64 KiB of header.
+// to write the answer, 1 min idle, 64 KiB of header. Timeout ends every
+// answer before the write timeout does, so the write timeout only drops a
+// client that stops reading.
 func (s *Server) HTTPServer() *http.Server {
 	return &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: time.Minute,
 		WriteTimeout: s.opts.Timeout + 30*time.Second, IdleTimeout: time.Minute, MaxHeaderBytes: 64 << 10}

@@ -1,0 +1,82 @@
+package serve_test
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/toolout/toolout/harness/serve"
+	"github.com/toolout/toolout/internal/httpspec"
+)
+
+// Specs of toolout serve against misbehaving clients, on real TCP; raw
+// connections where a client must do what net/http's would not.
+var _ = Describe("toolout serve against misbehaving clients", func() {
+	dial := func(base string) net.Conn {
+		conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(func() { _ = conn.Close() }) // closed once more when the spec closed it
+		Expect(conn.SetDeadline(time.Now().Add(30 * time.Second))).To(Succeed())
+		return conn
+	}
+
+	It("refuses a Content-Length over MaxBodyBytes with 413 before asking for the body, spending no step", func() {
+		r := start(serve.Options{MaxBodyBytes: 1 << 20}, overCap)
+		conn := dial(r.base)
+		_, err := fmt.Fprintf(conn, "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"+
+			"Content-Length: %d\r\nExpect: 100-continue\r\n\r\n", 100<<20)
+		Expect(err).NotTo(HaveOccurred())
+		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		Expect(err).NotTo(HaveOccurred())
+		b, _ := io.ReadAll(resp.Body)
+		Expect(resp.StatusCode).To(Equal(http.StatusRequestEntityTooLarge), "not 100 Continue: the client sends nothing it need not")
+		Expect(string(b)).To(ContainSubstring("body: over 1048576 bytes (Content-Length 104857600)"))
+		Expect(r.srv.Calls("session/over-cap-handle")).To(BeEmpty())
+		Expect(post(r.base+"/v1/chat/completions", openaiTurn1).status).To(Equal(http.StatusOK))
+	})
+
+	It("drops the connection when a stream's delays run past Timeout, so that the cut answer is not taken for whole", func() {
+		file := filepath.Join(GinkgoT().TempDir(), "slow.yaml")
+		Expect(os.WriteFile(file, []byte("component: session\ninput: {user: hi}\nllm:\n- id: slow\n  match: {user: [slow]}\n"+
+			"  respond:\n    text: Request 1077 failed.\n    stream: {chunks: 3, delay: {every: 5s}}\n"), 0o644)).To(Succeed())
+		var log httpspec.Log
+		r := start(serve.Options{Timeout: 300 * time.Millisecond, Logf: log.Logf}, file)
+		resp, err := http.Post(r.base+"/v1/chat/completions", "application/json", strings.NewReader(openaiStream("slow", "")))
+		Expect(err).NotTo(HaveOccurred())
+		defer resp.Body.Close()
+		Expect(resp.StatusCode).To(Equal(http.StatusOK))
+		b, err := io.ReadAll(resp.Body)
+		Expect(err).To(MatchError(io.ErrUnexpectedEOF), string(b))
+		Expect(string(b)).NotTo(ContainSubstring("[DONE]"))
+		Expect(log.Lines()).To(ContainElement(HaveSuffix("the answer was cut short: context deadline exceeded")))
+	})
+
+	It("spends no step on a client that goes away mid-body, and one on a client that goes away once its request is read", func() {
+		r := start(serve.Options{}, overCap)
+		conn := dial(r.base)
+		_, err := fmt.Fprintf(conn, "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"+
+			"Content-Length: %d\r\n\r\n%s", len(openaiTurn1), openaiTurn1[:20])
+		Expect(err).NotTo(HaveOccurred())
+		Expect(conn.Close()).To(Succeed())
+		Expect(post(r.base+"/v1/chat/completions", openaiTurn1).status).To(Equal(http.StatusOK), "the first turn's step was still there")
+
+		conn = dial(r.base)
+		_, err = fmt.Fprintf(conn, "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"+
+			"Content-Length: %d\r\n\r\n%s", len(openaiTurn2), openaiTurn2)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(conn.Close()).To(Succeed())
+		Eventually(func() int { return len(r.srv.Calls("session/over-cap-handle")) }).WithTimeout(10 * time.Second).Should(Equal(2))
+		a := post(r.base+"/v1/chat/completions", openaiTurn2)
+		Expect(a.status).To(Equal(http.StatusUnprocessableEntity), "the second turn's step was answered, to a client that was gone")
+		Expect(a.body).To(ContainSubstring(`step \"answer\" matches but is used up`))
+	})
+})
