@@ -9,6 +9,11 @@ FUZZTIME  ?= 30s
 LINEARTIME ?= 100ms
 # LINEARCOUNT runs of each; bench-linear compares their medians
 LINEARCOUNT ?= 3
+# LINEARBENCH: the -bench pattern of bench-linear, run in every package with a benchmark it names
+LINEARBENCH ?= Adversarial|Leaked|ChunkPlan|ChunkCount
+# LINEARPKGS lists those packages: each directory with a `func BenchmarkX` whose name holds a word
+# of LINEARBENCH
+LINEARPKGS = grep -rlE --include='*_test.go' '^func Benchmark[A-Za-z0-9_]*($(LINEARBENCH))' . | xargs -n1 dirname | sort -u
 # LINEARAGAIN runs of a pair that read over the limit, measured again alone: on a shared machine
 # a neighbour's burst during one 10 MiB case reads as 15x; a pair fails only when it is over again
 LINEARAGAIN ?= 5
@@ -83,25 +88,33 @@ golden:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) -count $(BENCHCOUNT) ./bench/...
 
-## bench-linear: run the size=1MiB and size=10MiB pairs (the adversarial inputs of
-## each parser) and fail when 10 MiB costs more than 12 times 1 MiB, or, for a pair with a
-## same-run baseline (schema: encoding/json building the same tree), more than 1.15 times the
-## baseline's ratio; a pair over the limit is measured again alone (LINEARAGAIN runs) and fails
-## only when it is over again; run it on a quiet machine (bench/linear.awk says why).
-## GC runs only past 4 GiB (GOGC=off GOMEMLIMIT=4GiB), so a 1 MiB case whose small heap escapes
-## the collections its 10 MiB pair pays does not read as super-linear; B/op shows allocation
+## bench-linear: run the adversarial size pairs of every parser, in whatever package they live:
+## each benchmark whose name holds a word of LINEARBENCH (BenchmarkXAdversarial, with its
+## BenchmarkXAdversarialBaseline; the leaked scanner's and the chunk planner's), in each package
+## that declares one (found by grep, so a new parser's BenchmarkYAdversarial is picked up), and
+## fail when size=10MiB costs more than 12 times size=1MiB (96KiB/960KiB for the scenario loader,
+## whose files stop at 1 MiB), or, for a pair with a same-run baseline (schema: encoding/json
+## building the same tree), more than 1.15 times the baseline's ratio; a pair over the limit is
+## measured again alone (LINEARAGAIN runs) and fails only when it is over again; run it on a
+## quiet machine (bench/linear.awk says why). The packages are compiled first, in parallel; then
+## each runs alone (-p 1), so that no compilation shares the CPU with a measurement.
+## GC runs only past 4 GiB (GOGC=off GOMEMLIMIT=4GiB, the heap faulted in first:
+## internal/hostile.WarmHeap), so a 1 MiB case whose small heap escapes the collections its 10 MiB
+## pair pays does not read as super-linear; B/op shows allocation
 bench-linear:
 	@mkdir -p $(REPORTS)
-	GOGC=off GOMEMLIMIT=4GiB $(GO) test -run '^$$' -bench 'Adversarial|Leaked|ChunkPlan|ChunkCount' -benchtime $(LINEARTIME) -count $(LINEARCOUNT) -benchmem ./bench/... > $(REPORTS)/bench-linear.txt \
+	@pkgs=$$($(LINEARPKGS)); \
+	echo "bench-linear: -bench '$(LINEARBENCH)' in" $$pkgs; \
+	$(GO) test -vet=off -count=1 -run '^$$' $$pkgs > /dev/null || exit 1; \
+	GOGC=off GOMEMLIMIT=4GiB $(GO) test -p 1 -vet=off -run '^$$' -bench '$(LINEARBENCH)' -benchtime $(LINEARTIME) -count $(LINEARCOUNT) -benchmem $$pkgs > $(REPORTS)/bench-linear.txt \
 		|| { cat $(REPORTS)/bench-linear.txt; exit 1; }
 	@awk -f bench/linear.awk $(REPORTS)/bench-linear.txt > $(REPORTS)/bench-linear-ratios.txt; \
 	status=$$?; cat $(REPORTS)/bench-linear-ratios.txt; [ $$status -eq 0 ] && exit 0; \
 	echo "bench-linear: measuring each pair over the limit again, alone, $(LINEARAGAIN) times"; \
-	for p in $$(awk '/ OVER$$/{print $$1}' $(REPORTS)/bench-linear-ratios.txt); do \
-		top=$${p%%/*}; sub=$${p#*/}; \
-		GOGC=off GOMEMLIMIT=4GiB $(GO) test -run '^$$' -bench "^($$top|$${top}Baseline)\$$/^$$sub\$$/" \
-			-benchtime $(LINEARTIME) -count $(LINEARAGAIN) -benchmem ./bench/... || exit 1; \
-	done > $(REPORTS)/bench-linear-again.txt; \
+	awk -v AGAIN=1 -f bench/linear.awk $(REPORTS)/bench-linear.txt | while IFS='	' read -r pkg pat; do \
+		GOGC=off GOMEMLIMIT=4GiB $(GO) test -vet=off -run '^$$' -bench "$$pat" \
+			-benchtime $(LINEARTIME) -count $(LINEARAGAIN) -benchmem ./$$pkg || exit 1; \
+	done > $(REPORTS)/bench-linear-again.txt || { cat $(REPORTS)/bench-linear-again.txt; exit 1; }; \
 	awk -f bench/linear.awk $(REPORTS)/bench-linear-again.txt
 
 ## bench-ratios: run the benchmarks of issue 17's table of goals (bench/ratios/goals.go), RATIOSCOUNT

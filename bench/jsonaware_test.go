@@ -30,7 +30,7 @@ func shortenLoop(b *testing.B, doc []byte) jsonaware.Stats {
 // to 40,000 bytes at 1 MiB and 10 MiB (make bench-linear: 10 MiB may cost
 // at most 12 times 1 MiB).
 func BenchmarkJSONAwareAdversarial(b *testing.B) {
-	hostilePairs(b, hostile.JSONDocs, func(b *testing.B, doc []byte) {
+	hostile.Pairs(b, hostile.JSONDocs, func(b *testing.B, doc []byte) {
 		st := shortenLoop(b, doc)
 		b.ReportMetric(float64(st.OutBytes), "out-bytes")
 		b.ReportMetric(float64(st.Step), "step")
@@ -42,7 +42,7 @@ func BenchmarkJSONAwareAdversarial(b *testing.B) {
 // the same run: the floor of a pass that reads every byte and writes JSON
 // back.
 func BenchmarkJSONAwareAdversarialBaseline(b *testing.B) {
-	hostilePairs(b, hostile.JSONDocs, func(b *testing.B, doc []byte) {
+	hostile.Pairs(b, hostile.JSONDocs, func(b *testing.B, doc []byte) {
 		var buf bytes.Buffer
 		for b.Loop() {
 			buf.Reset()

@@ -99,26 +99,11 @@ func BenchmarkSchemaInspect(b *testing.B) {
 	}
 }
 
-// hostilePairs runs body on each of inputs (hostile.Schemas,
-// hostile.JSONDocs) at 1 MiB and 10 MiB, as input=NAME/size=SIZE.
-func hostilePairs(b *testing.B, inputs []hostile.Input, body func(b *testing.B, data []byte)) {
-	for _, a := range inputs {
-		for _, size := range []int{1 << 20, 10 << 20} {
-			b.Run(fmt.Sprintf("input=%s/size=%s", a.Name, sizeName(size)), func(b *testing.B) {
-				data := a.Make(size)
-				b.SetBytes(int64(len(data)))
-				b.ReportAllocs()
-				body(b, data)
-			})
-		}
-	}
-}
-
 // BenchmarkSchemaAdversarial summarizes, and inspects at the root, each
 // adversarial schema of internal/hostile at 1 MiB and 10 MiB; compare the two sizes of an input
 // (linear: 10 MiB costs about 10x 1 MiB).
 func BenchmarkSchemaAdversarial(b *testing.B) {
-	hostilePairs(b, hostile.Schemas, func(b *testing.B, data []byte) {
+	hostile.Pairs(b, hostile.Schemas, func(b *testing.B, data []byte) {
 		lines := 0
 		for b.Loop() {
 			s, _ := schema.Summarize(data, schema.Options{})
@@ -140,7 +125,7 @@ func BenchmarkSchemaAdversarial(b *testing.B) {
 // in its work; bench/linear.awk compares each schema pair's ratio with this
 // one's.
 func BenchmarkSchemaAdversarialBaseline(b *testing.B) {
-	hostilePairs(b, hostile.Schemas, func(b *testing.B, data []byte) {
+	hostile.Pairs(b, hostile.Schemas, func(b *testing.B, data []byte) {
 		members := 0
 		for b.Loop() {
 			for range 2 {

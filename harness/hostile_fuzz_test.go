@@ -12,6 +12,7 @@ import (
 
 	"github.com/toolout/toolout/harness"
 	"github.com/toolout/toolout/harness/components"
+	benchheap "github.com/toolout/toolout/internal/hostile"
 )
 
 // The defects FuzzLoad and the hostile inputs found in the loader, one spec
@@ -133,6 +134,7 @@ var _ = Describe("Load on hostile files", func() {
 // nested flow lists, deep block nesting, many aliases within the bound, many
 // problems to report. The larger should cost about ten times the smaller.
 func BenchmarkLoadAdversarial(b *testing.B) {
+	benchheap.WarmHeap()
 	nest := strings.Repeat("[", 100) + strings.Repeat("]", 100)
 	inputs := []struct {
 		name string

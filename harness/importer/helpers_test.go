@@ -10,6 +10,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/toolout/toolout/harness/importer"
+	"github.com/toolout/toolout/internal/hostile"
 )
 
 // sha is the hex SHA-256 of s, as a scenario's provenance records its trace.
@@ -52,6 +53,7 @@ func expectImport(trace string, o importer.ImportOptions, want string) {
 // benchImport times Import with o at 1 MiB and 10 MiB on the traces that
 // build makes of each kind, one sub-benchmark each: "kind/size=1MiB".
 func benchImport(b *testing.B, kinds []string, build func(n int, kind string) []byte, o importer.ImportOptions) {
+	hostile.WarmHeap()
 	for _, kind := range kinds {
 		for _, size := range []struct {
 			name string

@@ -49,7 +49,7 @@ var flatKinds = []string{"openllmetry-messages", "openinference-huge-attribute",
 var _ = Describe("Import of hostile OpenLLMetry and OpenInference traces", func() {
 	opts := importer.ImportOptions{Dir: "scenarios/regress", Name: "x", TraceName: "t.json", At: -1}
 
-	DescribeTable("reads them in one pass (10 MiB: BenchmarkImportOTelFlat)",
+	DescribeTable("reads them in one pass (10 MiB: BenchmarkImportOTelFlatAdversarial)",
 		func(kind string, n int, want string) {
 			files, err := importer.Import(hostileFlat(n, kind), opts)
 			Expect(err).NotTo(HaveOccurred())
@@ -87,9 +87,9 @@ var _ = Describe("Import of hostile OpenLLMetry and OpenInference traces", func(
 	})
 })
 
-// BenchmarkImportOTelFlat times Import at 1 MiB and 10 MiB on the hostile
+// BenchmarkImportOTelFlatAdversarial times Import at 1 MiB and 10 MiB on the hostile
 // traces of the flat conventions (10 MiB should cost about ten times
 // 1 MiB at most).
-func BenchmarkImportOTelFlat(b *testing.B) {
+func BenchmarkImportOTelFlatAdversarial(b *testing.B) {
 	benchImport(b, flatKinds, hostileFlat, importer.ImportOptions{Dir: "d", Name: "x", TraceName: "t.json", At: -1})
 }

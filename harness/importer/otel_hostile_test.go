@@ -50,7 +50,7 @@ var _ = Describe("Import of hostile OTel traces", func() {
 			Expect(string(scenarioOf(files))).To(ContainSubstring("message 2 is a"))
 		},
 		Entry("10^5 spans that are not LLM calls", "spans", 100_000*40),
-		Entry("a 256 KiB attribute, JSON in a string with escapes (10 MiB: BenchmarkImportOTel)", "huge-attribute", 256<<10),
+		Entry("a 256 KiB attribute, JSON in a string with escapes (10 MiB: BenchmarkImportOTelAdversarial)", "huge-attribute", 256<<10),
 		Entry("tool-call arguments nested 9000 deep", "nested", 90_000),
 	)
 
@@ -62,10 +62,10 @@ var _ = Describe("Import of hostile OTel traces", func() {
 	})
 })
 
-// BenchmarkImportOTel times Import at 1 MiB and 10 MiB on the hostile
+// BenchmarkImportOTelAdversarial times Import at 1 MiB and 10 MiB on the hostile
 // OTel traces (10 MiB should cost about ten times 1 MiB at most), and on
 // arguments nested 9000 deep.
-func BenchmarkImportOTel(b *testing.B) {
+func BenchmarkImportOTelAdversarial(b *testing.B) {
 	o := importer.ImportOptions{Dir: "d", Name: "x", TraceName: "t.json", At: -1}
 	benchImport(b, []string{"spans", "huge-attribute"}, hostileOTel, o)
 	trace := hostileOTel(90_000, "nested")

@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/gateway/anthropic"
+	"github.com/toolout/toolout/internal/hostile"
 )
 
 // bigStream is a stream of about size bytes: a text block in 40-byte
@@ -115,7 +116,11 @@ var hostileStreams = []struct {
 	}},
 }
 
-func BenchmarkAssembleStream(b *testing.B) {
+// BenchmarkAssembleStreamAdversarial assembles streams at 1 MiB and 10 MiB
+// (make bench-linear's pairs): a long answer, a long thinking block, and the
+// hostile streams, which must fail.
+func BenchmarkAssembleStreamAdversarial(b *testing.B) {
+	hostile.WarmHeap()
 	for _, n := range sizes {
 		for _, s := range []struct {
 			name string
@@ -181,50 +186,66 @@ func BenchmarkStreamOf(b *testing.B) {
 	}
 }
 
-func BenchmarkDecodeRequest(b *testing.B) {
-	for _, in := range []struct {
-		name string
-		make func(int) []byte
-	}{
-		{"tool-results", bigRequest}, {"tiny-values", tinyValues},
-		{"text-blocks", func(n int) []byte {
-			return []byte(`{"messages":[{"role":"user","content":[` + strings.Repeat(`{"type":"text","text":"a"},`, n/27) + `{"type":"text","text":"a"}]}]}`)
-		}},
-		{"tool-uses", func(n int) []byte {
-			var b strings.Builder
-			b.WriteString(`{"messages":[{"role":"assistant","content":[`)
-			for i := 0; b.Len() < n; i++ {
-				fmt.Fprintf(&b, `{"type":"tool_use","id":"t%d","name":"n","input":{}},`, i)
-			}
-			b.WriteString(`{"type":"text","text":""}]}]}`)
-			return []byte(b.String())
-		}},
-		{"parallel-results", func(n int) []byte {
-			var uses, results strings.Builder
-			for i := 0; uses.Len()+results.Len() < n; i++ {
-				fmt.Fprintf(&uses, `{"type":"tool_use","id":"t%d","name":"n","input":{}},`, i)
-				fmt.Fprintf(&results, `{"type":"tool_result","tool_use_id":"t%d","content":"ok"},`, i)
-			}
-			return []byte(`{"messages":[{"role":"assistant","content":[` + strings.TrimSuffix(uses.String(), ",") +
-				`]},{"role":"user","content":[` + strings.TrimSuffix(results.String(), ",") + `]}]}`)
-		}},
-		{"thinking-replay", func(n int) []byte {
-			var b strings.Builder
-			b.WriteString(`{"messages":[{"role":"user","content":"go"}`)
-			thinking := strings.Repeat(`the log is cut \"here\" \u00e9\n`, 100)
-			for i := 0; b.Len() < n; i++ {
-				fmt.Fprintf(&b, `,{"role":"assistant","content":[{"type":"thinking","thinking":"%s","signature":"EqQB%d"},`+
-					`{"type":"tool_use","id":"t%d","name":"n","input":{}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"t%d","content":"ok"}]}`,
-					thinking, i, i, i)
-			}
-			b.WriteString(`]}`)
-			return []byte(b.String())
-		}},
-		{"escapes", func(n int) []byte {
-			return []byte(`{"messages":[{"role":"user","content":"` + strings.Repeat(`\ud83d\ude00\n`, n/14) + `"}]}`)
-		}},
-	} {
-		for _, n := range append(sizes, 32<<20) {
+// requestInputs are request bodies of about the size given: 2 KiB tool
+// results, a skipped key of tiny values, many tiny blocks of each kind,
+// replayed thinking, one string of escapes.
+var requestInputs = []struct {
+	name string
+	make func(int) []byte
+}{
+	{"tool-results", bigRequest}, {"tiny-values", tinyValues},
+	{"text-blocks", func(n int) []byte {
+		return []byte(`{"messages":[{"role":"user","content":[` + strings.Repeat(`{"type":"text","text":"a"},`, n/27) + `{"type":"text","text":"a"}]}]}`)
+	}},
+	{"tool-uses", func(n int) []byte {
+		var b strings.Builder
+		b.WriteString(`{"messages":[{"role":"assistant","content":[`)
+		for i := 0; b.Len() < n; i++ {
+			fmt.Fprintf(&b, `{"type":"tool_use","id":"t%d","name":"n","input":{}},`, i)
+		}
+		b.WriteString(`{"type":"text","text":""}]}]}`)
+		return []byte(b.String())
+	}},
+	{"parallel-results", func(n int) []byte {
+		var uses, results strings.Builder
+		for i := 0; uses.Len()+results.Len() < n; i++ {
+			fmt.Fprintf(&uses, `{"type":"tool_use","id":"t%d","name":"n","input":{}},`, i)
+			fmt.Fprintf(&results, `{"type":"tool_result","tool_use_id":"t%d","content":"ok"},`, i)
+		}
+		return []byte(`{"messages":[{"role":"assistant","content":[` + strings.TrimSuffix(uses.String(), ",") +
+			`]},{"role":"user","content":[` + strings.TrimSuffix(results.String(), ",") + `]}]}`)
+	}},
+	{"thinking-replay", func(n int) []byte {
+		var b strings.Builder
+		b.WriteString(`{"messages":[{"role":"user","content":"go"}`)
+		thinking := strings.Repeat(`the log is cut \"here\" \u00e9\n`, 100)
+		for i := 0; b.Len() < n; i++ {
+			fmt.Fprintf(&b, `,{"role":"assistant","content":[{"type":"thinking","thinking":"%s","signature":"EqQB%d"},`+
+				`{"type":"tool_use","id":"t%d","name":"n","input":{}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"t%d","content":"ok"}]}`,
+				thinking, i, i, i)
+		}
+		b.WriteString(`]}`)
+		return []byte(b.String())
+	}},
+	{"escapes", func(n int) []byte {
+		return []byte(`{"messages":[{"role":"user","content":"` + strings.Repeat(`\ud83d\ude00\n`, n/14) + `"}]}`)
+	}},
+}
+
+// BenchmarkDecodeRequestAdversarial decodes each of requestInputs at 1 MiB
+// and 10 MiB (make bench-linear's pairs).
+func BenchmarkDecodeRequestAdversarial(b *testing.B) {
+	hostile.WarmHeap()
+	benchDecodeRequest(b, sizes)
+}
+
+// BenchmarkDecodeRequestLarge decodes each of requestInputs at 32 MiB, twice
+// the gateway's default max_body_bytes.
+func BenchmarkDecodeRequestLarge(b *testing.B) { benchDecodeRequest(b, []int{32 << 20}) }
+
+func benchDecodeRequest(b *testing.B, sizes []int) {
+	for _, in := range requestInputs {
+		for _, n := range sizes {
 			body := in.make(n)
 			b.Run(in.name+"/"+sizeName(n), func(b *testing.B) {
 				b.SetBytes(int64(len(body)))

@@ -14,6 +14,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/toolout/toolout/internal/hostile"
 	"github.com/toolout/toolout/internal/seeds"
 )
 
@@ -325,6 +326,7 @@ func indexOf(keys []string, k string) int {
 // nesting at the depth limit (repeated), nesting past it, many keys, and
 // strings full of escapes; 10 MiB should cost about ten times 1 MiB.
 func BenchmarkParseSpansAdversarial(b *testing.B) {
+	hostile.WarmHeap()
 	repeat := func(unit string, n int, open, close string) []byte {
 		return []byte(open + strings.Repeat(unit+",", n/(len(unit)+1)) + unit + close)
 	}
