@@ -1,7 +1,7 @@
 # linear.awk reads `go test -bench` output of one or more packages and checks
 # each pair of sub-benchmarks of one benchmark that differ only in a last
-# element size=S and size=10S (1MiB and 10MiB; 96KiB and 960KiB where the
-# input's bound is 1 MiB): ten times the input may cost at most LIMIT
+# element size=S and size=10S, S at most 1 MiB (1MiB and 10MiB; 96KiB and
+# 960KiB where the input's bound is 1 MiB): ten times the input may cost at most LIMIT
 # (default 12) times the time. A pair is named by its package (the `pkg:`
 # line go test prints, less the module path) and benchmark, so that two
 # packages may hold benchmarks of one name. With -count N it compares the
@@ -64,8 +64,11 @@ function median(k, size,    m, i, j, v, a) {
 	}
 	return m % 2 ? a[(m+1)/2] : (a[m/2] + a[m/2+1]) / 2
 }
-# tenfold returns the size of k that is ten times small, or "".
+# tenfold returns the size of k that is ten times small, or "" (also when
+# small is over 1 MiB: the chunk planner's 100 MiB case shows scale, not a
+# pair).
 function tenfold(k, small,    s, i, nf) {
+	if (bytes(small) > 1048576) return ""
 	nf = split(sizes[k], s, " ")
 	for (i = 1; i <= nf; i++) if (bytes(s[i]) == 10 * bytes(small)) return s[i]
 	return ""
