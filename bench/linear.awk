@@ -19,8 +19,10 @@
 #
 # It prints one line per pair (package, benchmark, sizes, ratio) and exits 1
 # when a pair is over. With AGAIN=1 it prints instead, for each pair over,
-# its package directory and the -bench pattern that selects the pair and its
-# baseline's, for `make bench-linear` to measure them again alone. Used by
+# two lines: its package directory and the -bench pattern that selects its
+# small size (and its baseline's), then the same for its large size, for
+# `make bench-linear` to measure each size again alone, in a process of its
+# own. Used by
 # `make bench-linear`; see README "Benchmarks".
 BEGIN {
 	if (LIMIT == "") LIMIT = 12
@@ -86,12 +88,12 @@ function baseline(k, small, big,    p, name, top, rest, b) {
 # quote escapes the regexp metacharacters of s.
 function quote(s) { gsub(/[][\\.+*?(){}|^$]/, "\\\\&", s); return s }
 # pattern returns the -bench pattern of benchmark name (package-less key
-# part) at sizes small and big, with its baseline.
-function pattern(name, small, big,    e, ne, i, p) {
+# part) at one size, with its baseline.
+function pattern(name, size,    e, ne, i, p) {
 	ne = split(name, e, "/")
 	p = "^(" quote(e[1]) "|" quote(e[1]) "Baseline)$"
 	for (i = 2; i <= ne; i++) p = p "/^" quote(e[i]) "$"
-	return p "/^size=(" small "|" big ")$"
+	return p "/^size=" size "$"
 }
 END {
 	over = 0; pairs = 0
@@ -118,7 +120,7 @@ END {
 			}
 			if (r > limit) over++
 			if (AGAIN) {
-				if (r > limit) printf "%s\t%s\n", p[1], pattern(p[2], small, big)
+				if (r > limit) printf "%s\t%s\n%s\t%s\n", p[1], pattern(p[2], small), p[1], pattern(p[2], big)
 				continue
 			}
 			printf "%s %6.1fx%s%s\n", label, r, note, (r > limit ? "  OVER" : "")

@@ -1,7 +1,10 @@
 // Package hostile builds the adversarial inputs that the specs and the
 // benchmarks share, so that a linearity spec and its benchmark pair measure
 // the same thing. Each generator takes a size in bytes and returns an input of
-// about that size. Test and benchmark code only.
+// about that size. Pairs runs inputs as the size=1MiB / size=10MiB
+// sub-benchmarks that `make bench-linear` compares, in whatever package the
+// parser lives, after WarmHeap (which every adversarial benchmark, or its
+// package's TestMain, calls first). Test and benchmark code only.
 package hostile
 
 import (
