@@ -104,7 +104,7 @@ bench:
 ## measurement. GC runs only past 4 GiB (GOGC=off GOMEMLIMIT=4GiB, the heap faulted in first:
 ## internal/hostile.WarmHeap), so a 1 MiB case whose small heap escapes the collections its 10 MiB
 ## pair pays does not read as super-linear; B/op shows allocation. The last run: 204 pairs in 10
-## packages (every parser's: README "Linear on hostile input" lists them), 7 min 22 s on 2 cores
+## packages (every parser's: README "Linear on hostile input" lists them), 7 to 10 min on 2 cores
 bench-linear:
 	@mkdir -p $(REPORTS)
 	@pkgs=$$($(LINEARPKGS)); \
