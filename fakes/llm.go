@@ -27,7 +27,18 @@ type Options struct {
 	// serve). A request that names a nonce still gets the wrapper; an
 	// oracle with wrap "final" still needs a nonce.
 	PlainFinal bool
+	// Bounded is for a server that runs for as long as its clients send
+	// (toolout serve): Calls keep each request's Tag only (not its
+	// messages, system text or tools), and the LLM keeps the first
+	// MaxKept calls and the first MaxKept violations; the violations past
+	// them are counted, and Violations says how many in one entry. Without
+	// it everything is kept: a transcript shows each request.
+	Bounded bool
 }
+
+// MaxKept bounds the calls and the violations an LLM with Options.Bounded
+// keeps.
+const MaxKept = 1000
 
 // Call records one request and what was answered.
 type Call struct {
@@ -62,6 +73,7 @@ type LLM struct {
 	steps      []*stepState
 	calls      []Call
 	violations []Violation
+	notKept    int // violations past MaxKept (Options.Bounded)
 	callIDs    int
 	arrivals   int
 }
@@ -177,12 +189,26 @@ func (l *LLM) Complete(ctx context.Context, req core.Request) (core.Response, er
 		l.changed = make(chan struct{})
 	}
 	if v != nil {
-		l.violations = append(l.violations, *v)
+		l.record(*v)
 		err = v
 	}
 	call.Err = err
-	l.calls = append(l.calls, call)
+	if l.opts.Bounded {
+		call.Request = core.Request{Tag: req.Tag}
+	}
+	if !l.opts.Bounded || len(l.calls) < MaxKept {
+		l.calls = append(l.calls, call)
+	}
 	return call.Response, err
+}
+
+// record keeps a violation, or counts it past MaxKept (Options.Bounded).
+func (l *LLM) record(v Violation) {
+	if l.opts.Bounded && len(l.violations) >= MaxKept {
+		l.notKept++
+		return
+	}
+	l.violations = append(l.violations, v)
 }
 
 // Calls returns every request finished so far, in the order the LLM answered
@@ -239,6 +265,9 @@ func (l *LLM) Violations() []Violation {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	out := append([]Violation(nil), l.violations...)
+	if l.notKept > 0 {
+		out = append(out, Violation{Msg: fmt.Sprintf("%d more violation(s) not kept (at most %d are)", l.notKept, MaxKept)})
+	}
 	for _, st := range l.steps {
 		switch {
 		case st.used >= st.times:

@@ -276,6 +276,19 @@ var _ = Describe("LLM", func() {
 			Expect(l.Calls()).To(BeEmpty())
 		})
 
+		It("keeps tags only, and the first MaxKept calls and violations, when Bounded", func() {
+			l, err := fakes.NewLLM([]fakes.Step{{ID: "one", Respond: fakes.Respond{Text: ptr("hi")}}}, fakes.Options{Bounded: true})
+			Expect(err).NotTo(HaveOccurred())
+			for range fakes.MaxKept + 2 {
+				_, _ = l.Complete(ctx, req("x", 0, 0, 0, user("a long request")))
+			}
+			Expect(l.Calls()).To(HaveLen(fakes.MaxKept))
+			Expect(l.Calls()[0].Request).To(Equal(core.Request{Tag: core.Tag{Site: "x"}}))
+			v := l.Violations()
+			Expect(v).To(HaveLen(fakes.MaxKept+1), "one answered, then 1001 used up: 1000 kept, one counted")
+			Expect(v[fakes.MaxKept]).To(Equal(fakes.Violation{Msg: fmt.Sprintf("1 more violation(s) not kept (at most %d are)", fakes.MaxKept)}))
+		})
+
 		It("fills usage when given a tokenizer", func() {
 			l, err := fakes.NewLLM([]fakes.Step{{Respond: fakes.Respond{Text: ptr("two words")}}}, fakes.Options{Tokenizer: words{}})
 			Expect(err).NotTo(HaveOccurred())

@@ -261,7 +261,7 @@ func (s *Stream) delay(d DelaySpec) string {
 // streamViolation records and returns a violation; l.mu is held.
 func (l *LLM) streamViolation(pos, id, msg string) (Stream, error) {
 	v := Violation{Pos: pos, Msg: fmt.Sprintf("step %q: stream: %s", id, msg)}
-	l.violations = append(l.violations, v)
+	l.record(v)
 	return Stream{}, &v
 }
 

@@ -14,6 +14,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/toolout/toolout/fakes"
 	"github.com/toolout/toolout/harness/serve"
 	"github.com/toolout/toolout/internal/httpspec"
 )
@@ -78,5 +79,23 @@ var _ = Describe("toolout serve against misbehaving clients", func() {
 		a := post(r.base+"/v1/chat/completions", openaiTurn2)
 		Expect(a.status).To(Equal(http.StatusUnprocessableEntity), "the second turn's step was answered, to a client that was gone")
 		Expect(a.body).To(ContainSubstring(`step \"answer\" matches but is used up`))
+	})
+})
+
+var _ = Describe("toolout serve's memory over many requests", func() {
+	It("keeps each request's tag only, and at most fakes.MaxKept calls and violations, counting the rest", func() {
+		r := start(serve.Options{}, overCap)
+		big := `{"messages":[{"role":"user","content":"` + strings.Repeat("x", 64<<10) + `"}]}`
+		Expect(post(r.base+"/v1/chat/completions", big).status).To(Equal(http.StatusOK))
+		for range fakes.MaxKept + 4 {
+			Expect(post(r.base+"/v1/chat/completions", big).status).To(Equal(http.StatusUnprocessableEntity))
+		}
+		calls := r.srv.Calls("session/over-cap-handle")
+		Expect(calls).To(HaveLen(fakes.MaxKept))
+		Expect(calls[0].Request.Messages).To(BeEmpty(), "a request's 64 KiB are not kept")
+		Expect(calls[0].Request.Tag.String()).To(Equal("session.turn turn=1"))
+		problems := r.srv.Problems()
+		Expect(problems).To(HaveLen(fakes.MaxKept + 2)) // the kept violations, the count of the others, the unused step
+		Expect(problems[fakes.MaxKept].String()).To(Equal(fmt.Sprintf("scenarios/session/over-cap-handle.yaml: 4 more violation(s) not kept (at most %d are)", fakes.MaxKept)))
 	})
 })

@@ -111,7 +111,7 @@ func New(scs []*harness.Scenario, opts Options) (*Server, error) {
 			return nil, fmt.Errorf("serve: %s and %s have the same id %q: each needs a base path of its own", other, sc.Path, sc.ID)
 		}
 		seen[sc.ID] = sc.Path
-		llm, err := fakes.NewLLM(sc.LLM, fakes.Options{Tokenizer: tk, PlainFinal: true})
+		llm, err := fakes.NewLLM(sc.LLM, fakes.Options{Tokenizer: tk, PlainFinal: true, Bounded: true})
 		if err != nil {
 			return nil, fmt.Errorf("serve: %s: %w", sc.Path, err)
 		}
@@ -265,7 +265,10 @@ func (s *Server) Close() error {
 }
 
 // Calls returns the requests the scenario with the given id has answered
-// or refused so far (fakes.LLM.Calls), or nil for an unknown id.
+// or refused so far (fakes.LLM.Calls), or nil for an unknown id: the
+// first fakes.MaxKept of them, each with its request's tag only (the
+// scripted LLMs are fakes.Options.Bounded, so that a server's memory does
+// not grow with the requests it is sent).
 func (s *Server) Calls(scenario string) []fakes.Call {
 	for _, sc := range s.scripts {
 		if sc.sc.ID == scenario {
