@@ -11,6 +11,7 @@ import (
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/chunk"
 	"github.com/toolout/toolout/core/tokens"
+	"github.com/toolout/toolout/internal/hostile"
 )
 
 // mixedTexts holds mixed's texts by size: the chunk benchmarks read the
@@ -46,7 +47,7 @@ var chunkSizes = []int{1 << 20, 10 << 20, 100 << 20}
 func eachChunkSize(b *testing.B, fn func(b *testing.B, tk *tokens.Tiktoken, text string)) {
 	tk := tokens.MustNew(tokens.CL100K)
 	for _, size := range chunkSizes {
-		b.Run("size="+sizeName(size), func(b *testing.B) {
+		b.Run("size="+hostile.SizeName(size), func(b *testing.B) {
 			text := mixed(size)
 			b.SetBytes(int64(len(text)))
 			fn(b, tk, text)
@@ -174,7 +175,7 @@ func BenchmarkChunkAdversarial(b *testing.B) {
 	tk := tokens.MustNew(tokens.CL100K)
 	for _, r := range runs {
 		for _, size := range runSizes {
-			b.Run("input="+r.name+"/size="+sizeName(size), func(b *testing.B) {
+			b.Run("input="+r.name+"/size="+hostile.SizeName(size), func(b *testing.B) {
 				text := r.gen(size)
 				b.SetBytes(int64(len(text)))
 				var p chunk.Plan

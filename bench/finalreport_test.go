@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/toolout/toolout/core/finalreport"
+	"github.com/toolout/toolout/internal/hostile"
 )
 
 // adversarial are inputs built to make a naive parser rescan: many near-miss
@@ -26,7 +27,7 @@ func finalReportPairs(b *testing.B, body func(b *testing.B, text string)) {
 	for _, a := range finalReportAdversarial {
 		for _, size := range []int{1 << 20, 10 << 20} {
 			text := a.make(size)
-			b.Run(a.name+"/size="+sizeName(size), func(b *testing.B) {
+			b.Run(a.name+"/size="+hostile.SizeName(size), func(b *testing.B) {
 				b.SetBytes(int64(len(text)))
 				body(b, text)
 			})

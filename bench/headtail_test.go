@@ -7,6 +7,7 @@ import (
 
 	"github.com/toolout/toolout/core/extract"
 	"github.com/toolout/toolout/core/headtail"
+	"github.com/toolout/toolout/internal/hostile"
 )
 
 // headTailBudget is the budget of the head-tail benchmarks: tool_output's
@@ -50,7 +51,7 @@ func logsWithTraces(size int) string {
 func eachHeadTailInput(b *testing.B, fn func(b *testing.B, text string)) {
 	for _, in := range headTailInputs {
 		for _, size := range []int{1 << 20, 10 << 20} {
-			b.Run("input="+in.name+"/size="+sizeName(size), func(b *testing.B) {
+			b.Run("input="+in.name+"/size="+hostile.SizeName(size), func(b *testing.B) {
 				text := in.gen(size)
 				b.SetBytes(int64(len(text)))
 				fn(b, text)

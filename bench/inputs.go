@@ -56,13 +56,3 @@ func generate(kind string, size int) string {
 }
 
 func isBoundary(s string, i int) bool { return i == len(s) || s[i]&0xC0 != 0x80 }
-
-func sizeName(n int) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%dMiB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%dKiB", n>>10)
-	}
-	return fmt.Sprintf("%dB", n)
-}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/toolout/toolout/core/leaked"
+	"github.com/toolout/toolout/internal/hostile"
 )
 
 // leakedCase is one benchmark input of the leaked-call scanner, generated
@@ -126,7 +127,7 @@ func leakedInputs() []leakedCase {
 	}
 	for _, a := range leakedAdversarial {
 		for _, size := range []int{1 << 20, 10 << 20} {
-			out = append(out, leakedCase{fmt.Sprintf("input=%s/size=%s", a.name, sizeName(size)), func() string { return a.gen(size) }})
+			out = append(out, leakedCase{fmt.Sprintf("input=%s/size=%s", a.name, hostile.SizeName(size)), func() string { return a.gen(size) }})
 		}
 	}
 	return out

@@ -10,6 +10,7 @@ import (
 
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/tokens"
+	"github.com/toolout/toolout/internal/hostile"
 )
 
 // countInputs are the inputs of BenchmarkCount and BenchmarkCountPeer: 1 MiB
@@ -32,7 +33,7 @@ func BenchmarkCount(b *testing.B) {
 	for _, tk := range tks {
 		for _, k := range order {
 			text := inputs[k]
-			b.Run("enc="+tk.Name()+"/input="+k+"/size="+sizeName(len(text)), func(b *testing.B) {
+			b.Run("enc="+tk.Name()+"/input="+k+"/size="+hostile.SizeName(len(text)), func(b *testing.B) {
 				b.SetBytes(int64(len(text)))
 				n := 0
 				for b.Loop() {
@@ -58,7 +59,7 @@ func BenchmarkCountPeer(b *testing.B) {
 				continue
 			}
 			text := inputs[k]
-			b.Run("enc="+name+"/input="+k+"/size="+sizeName(len(text)), func(b *testing.B) {
+			b.Run("enc="+name+"/input="+k+"/size="+hostile.SizeName(len(text)), func(b *testing.B) {
 				b.SetBytes(int64(len(text)))
 				n := 0
 				for b.Loop() {
@@ -113,7 +114,7 @@ func BenchmarkCountAdversarial(b *testing.B) {
 	for _, tk := range []core.Tokenizer{tokens.MustNew(tokens.CL100K), tokens.MustNew(tokens.O200K)} {
 		for _, r := range runs {
 			for _, size := range runSizes {
-				b.Run("enc="+tk.Name()+"/input="+r.name+"/size="+sizeName(size), func(b *testing.B) {
+				b.Run("enc="+tk.Name()+"/input="+r.name+"/size="+hostile.SizeName(size), func(b *testing.B) {
 					text := r.gen(size)
 					b.SetBytes(int64(len(text)))
 					n := 0

@@ -82,19 +82,12 @@ func tinyValues(size int) []byte {
 	return []byte(`{"metadata":[` + strings.Repeat("0,", size/2) + `0],"messages":[]}`)
 }
 
-var sizes = []int{1 << 20, 10 << 20}
-
-func sizeName(n int) string { return fmt.Sprintf("size=%dMiB", n>>20) }
-
 // hostileStreams are streams of about size bytes built to be slow: many
 // tiny events, one event of many data lines, many blocks, a deep value.
-var hostileStreams = []struct {
-	name string
-	make func(int) []byte
-}{
-	{"pings", func(n int) []byte { return bytes.Repeat([]byte("event: ping\ndata: {\"type\": \"ping\"}\n\n"), n/36) }},
-	{"data-lines", func(n int) []byte { return bytes.Repeat([]byte("data: [1,\n"), n/10) }},
-	{"blocks", func(n int) []byte {
+var hostileStreams = []hostile.Input{
+	{Name: "pings", Make: func(n int) []byte { return bytes.Repeat([]byte("event: ping\ndata: {\"type\": \"ping\"}\n\n"), n/36) }},
+	{Name: "data-lines", Make: func(n int) []byte { return bytes.Repeat([]byte("data: [1,\n"), n/10) }},
+	{Name: "blocks", Make: func(n int) []byte {
 		var b bytes.Buffer
 		b.WriteString("event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"content\":[]}}\n\n")
 		for i := 0; b.Len() < n; i++ {
@@ -102,7 +95,7 @@ var hostileStreams = []struct {
 		}
 		return b.Bytes()
 	}},
-	{"usage", func(n int) []byte {
+	{Name: "usage", Make: func(n int) []byte {
 		var b bytes.Buffer
 		b.WriteString("event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"content\":[],\"usage\":{")
 		for i := 0; b.Len() < n; i++ {
@@ -111,7 +104,7 @@ var hostileStreams = []struct {
 		b.WriteString("\"output_tokens\":1}}}\n\n")
 		return b.Bytes()
 	}},
-	{"deep", func(n int) []byte {
+	{Name: "deep", Make: func(n int) []byte {
 		return []byte("event: message_start\ndata: " + strings.Repeat(`{"a":`, n/5) + "\n\n")
 	}},
 }
@@ -120,42 +113,24 @@ var hostileStreams = []struct {
 // (make bench-linear's pairs): a long answer, a long thinking block, and the
 // hostile streams, which must fail.
 func BenchmarkAssembleStreamAdversarial(b *testing.B) {
-	hostile.WarmHeap()
-	for _, n := range sizes {
-		for _, s := range []struct {
-			name string
-			raw  []byte
-		}{{"answer", bigStream(n)}, {"thinking", thinkingStream(n)}} {
-			raw := s.raw
-			b.Run(s.name+"/"+sizeName(n), func(b *testing.B) {
-				b.SetBytes(int64(len(raw)))
-				b.ReportAllocs()
-				for b.Loop() {
-					if _, err := anthropic.AssembleStream(raw); err != nil {
-						b.Fatal(err)
-					}
-				}
-			})
+	hostile.Pairs(b, []hostile.Input{{Name: "answer", Make: bigStream}, {Name: "thinking", Make: thinkingStream}}, func(b *testing.B, raw []byte) {
+		for b.Loop() {
+			if _, err := anthropic.AssembleStream(raw); err != nil {
+				b.Fatal(err)
+			}
 		}
-	}
-	for _, h := range hostileStreams {
-		for _, n := range sizes {
-			raw := h.make(n)
-			b.Run(h.name+"/"+sizeName(n), func(b *testing.B) {
-				b.SetBytes(int64(len(raw)))
-				b.ReportAllocs()
-				for b.Loop() {
-					if _, err := anthropic.AssembleStream(raw); err == nil {
-						b.Fatal("a hostile stream assembled")
-					}
-				}
-			})
+	})
+	hostile.Pairs(b, hostileStreams, func(b *testing.B, raw []byte) {
+		for b.Loop() {
+			if _, err := anthropic.AssembleStream(raw); err == nil {
+				b.Fatal("a hostile stream assembled")
+			}
 		}
-	}
+	})
 }
 
 func BenchmarkStreamOf(b *testing.B) {
-	for _, n := range sizes {
+	for _, n := range hostile.Sizes {
 		msg, err := anthropic.AssembleStream(bigStream(n))
 		if err != nil {
 			b.Fatal(err)
@@ -164,7 +139,7 @@ func BenchmarkStreamOf(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		b.Run(sizeName(n), func(b *testing.B) {
+		b.Run("size="+hostile.SizeName(n), func(b *testing.B) {
 			b.SetBytes(int64(len(msg)))
 			b.ReportAllocs()
 			for b.Loop() {
@@ -173,7 +148,7 @@ func BenchmarkStreamOf(b *testing.B) {
 				}
 			}
 		})
-		b.Run("thinking/"+sizeName(n), func(b *testing.B) {
+		b.Run("thinking/size="+hostile.SizeName(n), func(b *testing.B) {
 			msg := thinking
 			b.SetBytes(int64(len(msg)))
 			b.ReportAllocs()
@@ -189,15 +164,12 @@ func BenchmarkStreamOf(b *testing.B) {
 // requestInputs are request bodies of about the size given: 2 KiB tool
 // results, a skipped key of tiny values, many tiny blocks of each kind,
 // replayed thinking, one string of escapes.
-var requestInputs = []struct {
-	name string
-	make func(int) []byte
-}{
-	{"tool-results", bigRequest}, {"tiny-values", tinyValues},
-	{"text-blocks", func(n int) []byte {
+var requestInputs = []hostile.Input{
+	{Name: "tool-results", Make: bigRequest}, {Name: "tiny-values", Make: tinyValues},
+	{Name: "text-blocks", Make: func(n int) []byte {
 		return []byte(`{"messages":[{"role":"user","content":[` + strings.Repeat(`{"type":"text","text":"a"},`, n/27) + `{"type":"text","text":"a"}]}]}`)
 	}},
-	{"tool-uses", func(n int) []byte {
+	{Name: "tool-uses", Make: func(n int) []byte {
 		var b strings.Builder
 		b.WriteString(`{"messages":[{"role":"assistant","content":[`)
 		for i := 0; b.Len() < n; i++ {
@@ -206,7 +178,7 @@ var requestInputs = []struct {
 		b.WriteString(`{"type":"text","text":""}]}]}`)
 		return []byte(b.String())
 	}},
-	{"parallel-results", func(n int) []byte {
+	{Name: "parallel-results", Make: func(n int) []byte {
 		var uses, results strings.Builder
 		for i := 0; uses.Len()+results.Len() < n; i++ {
 			fmt.Fprintf(&uses, `{"type":"tool_use","id":"t%d","name":"n","input":{}},`, i)
@@ -215,7 +187,7 @@ var requestInputs = []struct {
 		return []byte(`{"messages":[{"role":"assistant","content":[` + strings.TrimSuffix(uses.String(), ",") +
 			`]},{"role":"user","content":[` + strings.TrimSuffix(results.String(), ",") + `]}]}`)
 	}},
-	{"thinking-replay", func(n int) []byte {
+	{Name: "thinking-replay", Make: func(n int) []byte {
 		var b strings.Builder
 		b.WriteString(`{"messages":[{"role":"user","content":"go"}`)
 		thinking := strings.Repeat(`the log is cut \"here\" \u00e9\n`, 100)
@@ -227,7 +199,7 @@ var requestInputs = []struct {
 		b.WriteString(`]}`)
 		return []byte(b.String())
 	}},
-	{"escapes", func(n int) []byte {
+	{Name: "escapes", Make: func(n int) []byte {
 		return []byte(`{"messages":[{"role":"user","content":"` + strings.Repeat(`\ud83d\ude00\n`, n/14) + `"}]}`)
 	}},
 }
@@ -235,27 +207,26 @@ var requestInputs = []struct {
 // BenchmarkDecodeRequestAdversarial decodes each of requestInputs at 1 MiB
 // and 10 MiB (make bench-linear's pairs).
 func BenchmarkDecodeRequestAdversarial(b *testing.B) {
-	hostile.WarmHeap()
-	benchDecodeRequest(b, sizes)
+	hostile.Pairs(b, requestInputs, decodeRequests)
 }
 
 // BenchmarkDecodeRequestLarge decodes each of requestInputs at 32 MiB, twice
 // the gateway's default max_body_bytes.
-func BenchmarkDecodeRequestLarge(b *testing.B) { benchDecodeRequest(b, []int{32 << 20}) }
-
-func benchDecodeRequest(b *testing.B, sizes []int) {
+func BenchmarkDecodeRequestLarge(b *testing.B) {
 	for _, in := range requestInputs {
-		for _, n := range sizes {
-			body := in.make(n)
-			b.Run(in.name+"/"+sizeName(n), func(b *testing.B) {
-				b.SetBytes(int64(len(body)))
-				b.ReportAllocs()
-				for b.Loop() {
-					if _, _, err := anthropic.DecodeRequest(body, core.Tag{}); err != nil {
-						b.Fatal(err)
-					}
-				}
-			})
+		b.Run("input="+in.Name+"/size=32MiB", func(b *testing.B) {
+			body := in.Make(32 << 20)
+			b.SetBytes(int64(len(body)))
+			b.ReportAllocs()
+			decodeRequests(b, body)
+		})
+	}
+}
+
+func decodeRequests(b *testing.B, body []byte) {
+	for b.Loop() {
+		if _, _, err := anthropic.DecodeRequest(body, core.Tag{}); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

@@ -13,21 +13,13 @@ import (
 // (Wire.Read: one jsonspan parse, the tool results and the query) at 1 MiB
 // and 10 MiB (make bench-linear's pairs).
 func BenchmarkReadAdversarial(b *testing.B) {
-	hostile.WarmHeap()
-	for _, in := range requestInputs {
-		for _, n := range sizes {
-			body := in.make(n)
-			b.Run(in.name+"/"+sizeName(n), func(b *testing.B) {
-				b.SetBytes(int64(len(body)))
-				b.ReportAllocs()
-				for b.Loop() {
-					if _, err := (anthropic.Wire{}).Read(body); err != nil {
-						b.Fatal(err)
-					}
-				}
-			})
+	hostile.Pairs(b, requestInputs, func(b *testing.B, body []byte) {
+		for b.Loop() {
+			if _, err := (anthropic.Wire{}).Read(body); err != nil {
+				b.Fatal(err)
+			}
 		}
-	}
+	})
 }
 
 // messageOf is a Messages API response holding blocks.
