@@ -105,9 +105,12 @@
 // lock, so concurrent clients each get the answer of their own request; a
 // client that goes away, waiting or mid-stream, only ends its own request
 // (its context ends the wait; a failed write ends the stream). A request
-// spends its step once it has been read whole and matched, as a real API
-// bills it: a client that goes away before its answer does not get the
-// step back, and one that goes away mid-body spends none. What the server
+// matched to a step has spent it, as a real API bills a request, even if
+// its client goes away before reading the answer; one whose client goes
+// away mid-body spends none; one whose client closes the moment it has
+// sent spends its step unless the server notices the close before
+// matching it (then it is answered with an error nobody reads and
+// recorded nowhere): a race only a client that does not wait can lose. What the server
 // keeps does not grow with the requests it is sent: each scripted LLM is
 // fakes.Options.Bounded, keeping each request's tag only and the first
 // fakes.MaxKept (1,000) calls and violations, the rest counted in one
