@@ -87,7 +87,8 @@
 // (16 MiB; 413, before the body is read when its Content-Length says so,
 // so a client that sent Expect: 100-continue gets no 100 and sends
 // nothing), application/json only and no Content-Encoding (415; a gzip
-// body was a 400 quoting its bytes), the JSON shape of the
+// body was a 400 quoting its bytes), a body that comes within the read
+// timeout (408 past it; it was a 400), the JSON shape of the
 // gateway (at most 200,000 values, 413, and 256 levels, 400), at most
 // Options.MaxConcurrent (64) completions at once (503 with Retry-After),
 // and Options.Timeout (fakes.AfterTimeout + 5 s) for one completion: a

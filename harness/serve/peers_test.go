@@ -45,6 +45,38 @@ var _ = Describe("toolout serve against misbehaving clients", func() {
 		Expect(post(r.base+"/v1/chat/completions", openaiTurn1).status).To(Equal(http.StatusOK))
 	})
 
+	It("answers a body slower than the read timeout with 408, spending no step", func() {
+		srv, err := serve.Load([]string{overCap}, serve.Options{})
+		Expect(err).NotTo(HaveOccurred())
+		ln, err := serve.Listen("127.0.0.1:0", false)
+		Expect(err).NotTo(HaveOccurred())
+		hs := srv.HTTPServer()
+		hs.ReadTimeout = 300 * time.Millisecond
+		go func() { _ = hs.Serve(ln) }()
+		DeferCleanup(hs.Close)
+		conn := dial("http://" + ln.Addr().String())
+		_, err = fmt.Fprintf(conn, "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"+
+			"Content-Length: %d\r\n\r\n%s", len(openaiTurn1), openaiTurn1[:20])
+		Expect(err).NotTo(HaveOccurred())
+		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		Expect(err).NotTo(HaveOccurred())
+		b, _ := io.ReadAll(resp.Body)
+		Expect(resp.StatusCode).To(Equal(http.StatusRequestTimeout), string(b))
+		Expect(string(b)).To(ContainSubstring("body: did not come within the read timeout"))
+		Expect(srv.Calls("session/over-cap-handle")).To(BeEmpty())
+	})
+
+	DescribeTable("writes for longer than it reads and than Timeout, so that a 408 and a whole stream reach their client",
+		func(timeout time.Duration) {
+			srv, err := serve.Load([]string{overCap}, serve.Options{Timeout: timeout})
+			Expect(err).NotTo(HaveOccurred())
+			hs := srv.HTTPServer()
+			Expect(hs.WriteTimeout).To(BeNumerically(">=", max(hs.ReadTimeout, timeout)+30*time.Second))
+		},
+		Entry("the default Timeout", time.Duration(0)),
+		Entry("a Timeout longer than the read timeout", 5*time.Minute),
+	)
+
 	It("drops the connection when a stream's delays run past Timeout, so that the cut answer is not taken for whole", func() {
 		file := filepath.Join(GinkgoT().TempDir(), "slow.yaml")
 		Expect(os.WriteFile(file, []byte("component: session\ninput: {user: hi}\nllm:\n- id: slow\n  match: {user: [slow]}\n"+

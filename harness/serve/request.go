@@ -7,6 +7,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"os"
 	"strconv"
 	"strings"
 
@@ -54,7 +55,8 @@ const (
 // read checks and decodes a completion request: its content type, its
 // encoding (none), its size (a Content-Length over the bound is refused
 // before the body is read), its JSON shape, the API's own decoding, and
-// its tag. A refusal comes with its status: 415, 413, 400.
+// its tag. A refusal comes with its status: 415, 413, 408 (a body slower
+// than the read timeout), 400.
 func (s *Server) read(w http.ResponseWriter, r *http.Request, sc *script, wire llmwire.Wire) (incoming, int, error) {
 	var in incoming
 	ct := strings.Join(r.Header.Values("Content-Type"), ", ")
@@ -74,6 +76,8 @@ func (s *Server) read(w http.ResponseWriter, r *http.Request, sc *script, wire l
 	switch {
 	case errors.As(err, &tooBig):
 		return in, http.StatusRequestEntityTooLarge, fmt.Errorf("body: over %d bytes", s.opts.MaxBodyBytes)
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return in, http.StatusRequestTimeout, fmt.Errorf("body: did not come within the read timeout: %w", err)
 	case err != nil:
 		return in, http.StatusBadRequest, fmt.Errorf("body: %w", err)
 	}

@@ -290,11 +290,15 @@ func (s *Server) Waiting(scenario string) []string {
 }
 
 // HTTPServer returns an http.Server for s with bounded timeouts: 10 s to
-// read a request's header, 1 min for the whole request, Timeout plus 30 s
-// to write the answer, 1 min idle, 64 KiB of header. Timeout ends every
-// answer before the write timeout does, so the write timeout only drops a
-// client that stops reading.
+// read a request's header, 1 min for the whole request, the longer of
+// that and Timeout plus 30 s to write the answer, 1 min idle, 64 KiB of
+// header. Both the read timeout and Timeout end before the write timeout
+// (all run from the end of the header), so a 408 for a body past the read
+// timeout reaches its client (with a write timeout of Timeout + 30 s, 45 s,
+// the connection was closed at 60 s without it) and the write timeout
+// only drops a client that stops reading.
 func (s *Server) HTTPServer() *http.Server {
-	return &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: time.Minute,
-		WriteTimeout: s.opts.Timeout + 30*time.Second, IdleTimeout: time.Minute, MaxHeaderBytes: 64 << 10}
+	const read = time.Minute
+	return &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: read,
+		WriteTimeout: max(read, s.opts.Timeout) + 30*time.Second, IdleTimeout: time.Minute, MaxHeaderBytes: 64 << 10}
 }
