@@ -9,41 +9,60 @@ import (
 	"strings"
 )
 
-// readBody reads a request body within the limits: its size (a declared
-// Content-Length over the bound is refused before any of the body is asked
-// for, so a client that sent Expect: 100-continue gets 413, not 100
-// Continue), then its JSON shape (one pass without allocation), then reads
-// it with the route's wire (the one parse of the body). A body with a
-// Content-Encoding is refused with 415 (RFC 7694): the gateway reads JSON
-// as sent. A body that does not come within the server's read timeout is
-// 408.
-func (p *Proxy) readBody(w http.ResponseWriter, r *http.Request, wire Wire) (*Conversation, func() string) {
-	l := p.Limits.WithDefaults()
-	tooLarge := func() string {
-		return p.refuse(w, wire, http.StatusRequestEntityTooLarge, OutcomeTooLarge, LimitBodyBytes, fmt.Sprintf("request body larger than %d bytes", l.MaxBodyBytes))
+// BodyError is a request body refused before it was parsed: Status is
+// the HTTP status to answer with, Msg one line saying why.
+type BodyError struct {
+	Status int
+	Msg    string
+}
+
+func (e *BodyError) Error() string { return e.Msg }
+
+// ReadBody reads a request body as sent, at most max bytes: the one body
+// reader of the servers (the gateway's routes, toolout serve). A body with
+// a Content-Encoding other than identity is refused with 415 (RFC 7694:
+// the servers read JSON as sent); a declared Content-Length over max is
+// refused with 413 before any of the body is asked for, so a client that
+// sent Expect: 100-continue gets no 100 Continue and sends nothing more; a
+// longer body is 413 once max bytes are read; one that does not come
+// within the server's read timeout is 408 (a status SDKs retry); any other
+// read error is 400.
+func ReadBody(w http.ResponseWriter, r *http.Request, max int64) ([]byte, *BodyError) {
+	if ce := r.Header.Values("Content-Encoding"); len(ce) > 1 || len(ce) == 1 && !strings.EqualFold(ce[0], "identity") {
+		return nil, &BodyError{http.StatusUnsupportedMediaType,
+			fmt.Sprintf("request Content-Encoding %q is not supported: send the JSON body uncompressed", logLine([]byte(strings.Join(ce, ", "))))}
 	}
-	if enc := r.Header.Get("Content-Encoding"); enc != "" && !strings.EqualFold(enc, "identity") {
-		return nil, func() string {
-			w.Header().Set("Accept-Encoding", "identity")
-			return p.refuse(w, wire, http.StatusUnsupportedMediaType, OutcomeBadRequest, "",
-				fmt.Sprintf("request Content-Encoding %q is not supported: send the JSON body uncompressed", logLine([]byte(enc))))
-		}
+	if r.ContentLength > max {
+		return nil, &BodyError{http.StatusRequestEntityTooLarge, fmt.Sprintf("request body larger than %d bytes (Content-Length %d)", max, r.ContentLength)}
 	}
-	if r.ContentLength > l.MaxBodyBytes {
-		return nil, tooLarge
-	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, l.MaxBodyBytes))
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, max))
 	var tooBig *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooBig):
-		return nil, tooLarge
+		return nil, &BodyError{http.StatusRequestEntityTooLarge, fmt.Sprintf("request body larger than %d bytes", max)}
 	case errors.Is(err, os.ErrDeadlineExceeded):
-		return nil, func() string {
-			return p.refuse(w, wire, http.StatusRequestTimeout, OutcomeBadRequest, "", "the request body did not come in time: "+err.Error())
-		}
+		return nil, &BodyError{http.StatusRequestTimeout, "the request body did not come in time: " + err.Error()}
 	case err != nil:
+		return nil, &BodyError{http.StatusBadRequest, "cannot read the request body: " + err.Error()}
+	}
+	return body, nil
+}
+
+// readBody reads a request body within the limits: its bytes (ReadBody),
+// then its JSON shape (one pass without allocation), then reads it with
+// the route's wire (the one parse of the body).
+func (p *Proxy) readBody(w http.ResponseWriter, r *http.Request, wire Wire) (*Conversation, func() string) {
+	l := p.Limits.WithDefaults()
+	body, berr := ReadBody(w, r, l.MaxBodyBytes)
+	if berr != nil {
 		return nil, func() string {
-			return p.refuse(w, wire, http.StatusBadRequest, OutcomeBadRequest, "", "cannot read the request body: "+err.Error())
+			switch berr.Status {
+			case http.StatusRequestEntityTooLarge:
+				return p.refuse(w, wire, berr.Status, OutcomeTooLarge, LimitBodyBytes, berr.Msg)
+			case http.StatusUnsupportedMediaType:
+				w.Header().Set("Accept-Encoding", "identity")
+			}
+			return p.refuse(w, wire, berr.Status, OutcomeBadRequest, "", berr.Msg)
 		}
 	}
 	if err := CheckJSONShape(body, l.MaxJSONValues, l.MaxJSONNesting); err != nil {

@@ -40,7 +40,7 @@ var _ = Describe("toolout serve against misbehaving clients", func() {
 		Expect(err).NotTo(HaveOccurred())
 		b, _ := io.ReadAll(resp.Body)
 		Expect(resp.StatusCode).To(Equal(http.StatusRequestEntityTooLarge), "not 100 Continue: the client sends nothing it need not")
-		Expect(string(b)).To(ContainSubstring("body: over 1048576 bytes (Content-Length 104857600)"))
+		Expect(string(b)).To(ContainSubstring("request body larger than 1048576 bytes (Content-Length 104857600)"))
 		Expect(r.srv.Calls("session/over-cap-handle")).To(BeEmpty())
 		Expect(post(r.base+"/v1/chat/completions", openaiTurn1).status).To(Equal(http.StatusOK))
 	})
@@ -62,7 +62,7 @@ var _ = Describe("toolout serve against misbehaving clients", func() {
 		Expect(err).NotTo(HaveOccurred())
 		b, _ := io.ReadAll(resp.Body)
 		Expect(resp.StatusCode).To(Equal(http.StatusRequestTimeout), string(b))
-		Expect(string(b)).To(ContainSubstring("body: did not come within the read timeout"))
+		Expect(string(b)).To(ContainSubstring("the request body did not come in time: "))
 		Expect(srv.Calls("session/over-cap-handle")).To(BeEmpty())
 	})
 

@@ -4,10 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"mime"
 	"net/http"
-	"os"
 	"strconv"
 	"strings"
 
@@ -53,33 +51,20 @@ const (
 )
 
 // read checks and decodes a completion request: its content type, its
-// encoding (none), its size (a Content-Length over the bound is refused
-// before the body is read), its JSON shape, the API's own decoding, and
-// its tag. A refusal comes with its status: 415, 413, 408 (a body slower
-// than the read timeout), 400.
+// bytes (gateway.ReadBody, as the gateway reads them: no Content-Encoding,
+// a Content-Length over the bound refused before the body is read, a body
+// slower than the read timeout 408), its JSON shape, the API's own
+// decoding, and its tag. A refusal comes with its status: 415, 413, 408,
+// 400.
 func (s *Server) read(w http.ResponseWriter, r *http.Request, sc *script, wire llmwire.Wire) (incoming, int, error) {
 	var in incoming
 	ct := strings.Join(r.Header.Values("Content-Type"), ", ")
 	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
 		return in, http.StatusUnsupportedMediaType, fmt.Errorf("content type %s: want application/json", clip(ct))
 	}
-	if ce := r.Header.Values("Content-Encoding"); len(ce) > 1 || len(ce) == 1 && !strings.EqualFold(ce[0], "identity") {
-		return in, http.StatusUnsupportedMediaType, fmt.Errorf("content encoding %s: want none (identity)", clip(strings.Join(ce, ", ")))
-	}
-	if r.ContentLength > s.opts.MaxBodyBytes {
-		// Before the body is asked for: a client that sent Expect:
-		// 100-continue gets no 100 and sends nothing more.
-		return in, http.StatusRequestEntityTooLarge, fmt.Errorf("body: over %d bytes (Content-Length %d)", s.opts.MaxBodyBytes, r.ContentLength)
-	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes))
-	var tooBig *http.MaxBytesError
-	switch {
-	case errors.As(err, &tooBig):
-		return in, http.StatusRequestEntityTooLarge, fmt.Errorf("body: over %d bytes", s.opts.MaxBodyBytes)
-	case errors.Is(err, os.ErrDeadlineExceeded):
-		return in, http.StatusRequestTimeout, fmt.Errorf("body: did not come within the read timeout: %w", err)
-	case err != nil:
-		return in, http.StatusBadRequest, fmt.Errorf("body: %w", err)
+	body, berr := gateway.ReadBody(w, r, s.opts.MaxBodyBytes)
+	if berr != nil {
+		return in, berr.Status, berr
 	}
 	if err := gateway.CheckJSONShape(body, maxJSONValues, maxJSONNesting); err != nil {
 		var le *gateway.LimitError
@@ -88,6 +73,7 @@ func (s *Server) read(w http.ResponseWriter, r *http.Request, sc *script, wire l
 		}
 		return in, http.StatusBadRequest, fmt.Errorf("body: %w", err)
 	}
+	var err error
 	in.req, in.stream, err = wire.Decode(body, core.Tag{})
 	if err != nil {
 		return in, http.StatusBadRequest, err
