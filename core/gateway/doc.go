@@ -126,7 +126,9 @@
 // allocation before the parse (413, 400), requests in flight, passthrough
 // ones included (503 with Retry-After), each upstream call's time (504),
 // a passthrough request's too (504 before its answer started, its
-// connection dropped after), and response size (502),
+// connection dropped after; its 502 and 504 come in the API's error
+// shape, as every answer the gateway writes itself), and response size
+// (502),
 // and each write to the client: one that accepts no byte of an answer for
 // ClientWriteTimeout (60 s, nginx's send_timeout) is dropped and counted
 // canceled, so that a client that stops reading frees its request slot,

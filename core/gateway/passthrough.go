@@ -18,11 +18,12 @@ import (
 // front expects; httputil.NewSingleHostReverseProxy alone would send the
 // client's). It logs the upstream's error statuses (4xx, 5xx) with the
 // start of their body (its own lines, a body cut mid-copy, go to Logf
-// too, not to the standard logger), and answers a failed call itself: 504 when
+// too, not to the standard logger), and answers a failed call itself, in
+// wire's error shape as every answer the gateway writes: 504 when
 // UpstreamTimeout ran out, 502 otherwise, nothing to a client that went
 // away. Redirects are relayed, never followed (a Transport does not follow
 // them).
-func (p *Proxy) reverseProxy(upstream *url.URL) *httputil.ReverseProxy {
+func (p *Proxy) reverseProxy(upstream *url.URL, wire Wire) *httputil.ReverseProxy {
 	rp := httputil.NewSingleHostReverseProxy(upstream)
 	direct := rp.Director
 	rp.Director = func(r *http.Request) {
@@ -50,16 +51,16 @@ func (p *Proxy) reverseProxy(upstream *url.URL) *httputil.ReverseProxy {
 		return nil
 	}
 	rp.ErrorHandler = func(w http.ResponseWriter, r *http.Request, err error) {
-		code := http.StatusBadGateway
+		code, msg := http.StatusBadGateway, "upstream failed: "+err.Error()
 		switch {
 		case clientGone(w, r) && !errors.Is(r.Context().Err(), context.DeadlineExceeded):
 			p.logf("gateway: %s: client went away: %v", r.URL.Path, err)
 			return
 		case errors.Is(err, context.DeadlineExceeded):
-			code = http.StatusGatewayTimeout
+			code, msg = http.StatusGatewayTimeout, "upstream timed out: "+err.Error()
 		}
-		p.logf("gateway: %s: upstream failed: %v", r.URL.Path, err)
-		w.WriteHeader(code)
+		p.logf("gateway: %s: %s", r.URL.Path, msg)
+		writeError(w, wire, code, msg)
 	}
 	return rp
 }

@@ -104,6 +104,25 @@ var _ = Describe("a passthrough upstream that never answers", func() {
 		defer resp.Body.Close()
 		Expect(resp.StatusCode).To(Equal(http.StatusGatewayTimeout))
 		Expect(time.Since(start)).To(BeNumerically("<", 10*time.Second))
+		// In the API's error shape, as every answer the gateway writes
+		// itself, so that an SDK raises its usual error with the reason.
+		Expect(resp.Header.Get("Content-Type")).To(Equal("application/json"))
+		Expect(io.ReadAll(resp.Body)).To(MatchJSON(`{"error":{"message":"toolout gateway: upstream timed out: context deadline exceeded","type":"server_error","code":null}}`))
+		Eventually(func() []string { r, _ := ev.snapshot(); return r }).Should(Equal([]string{"passthrough/upstream_error"}))
+	})
+
+	It("is answered 502 in the API's error shape when the upstream hangs up without an answer", func() {
+		base, ev := proxyFront(gateway.Limits{}, func(w http.ResponseWriter, _ *http.Request) {
+			if c, _, err := http.NewResponseController(w).Hijack(); err == nil {
+				_ = c.Close()
+			}
+		})
+		resp, err := patient.Get(base + "/v1/models")
+		Expect(err).NotTo(HaveOccurred())
+		defer resp.Body.Close()
+		Expect(resp.StatusCode).To(Equal(http.StatusBadGateway))
+		Expect(resp.Header.Get("Content-Type")).To(Equal("application/json"))
+		Expect(io.ReadAll(resp.Body)).To(ContainSubstring(`{"error":{"message":"toolout gateway: upstream failed: EOF"`))
 		Eventually(func() []string { r, _ := ev.snapshot(); return r }).Should(Equal([]string{"passthrough/upstream_error"}))
 	})
 

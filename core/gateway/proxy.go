@@ -73,7 +73,7 @@ func NewProxy(g *Gateway, upstream *url.URL, client *http.Client) *Proxy {
 		client = http.DefaultClient
 	}
 	p := &Proxy{Client: client, Limits: Limits{}.WithDefaults(), Observer: NopObserver{}, routes: map[string]Route{}}
-	p.passthrough, p.wire = p.reverseProxy(NormalizeUpstream(upstream, g.Wire.Path())), g.Wire
+	p.passthrough, p.wire = p.reverseProxy(NormalizeUpstream(upstream, g.Wire.Path()), g.Wire), g.Wire
 	p.Handle(g, upstream)
 	return p
 }
@@ -82,7 +82,7 @@ func NewProxy(g *Gateway, upstream *url.URL, client *http.Client) *Proxy {
 // upstream, normalized ([NormalizeUpstream]). Call it before serving.
 func (p *Proxy) Handle(g *Gateway, upstream *url.URL) {
 	upstream = NormalizeUpstream(upstream, g.Wire.Path())
-	p.routes[g.Wire.Path()] = Route{Gateway: g, Upstream: upstream, passthrough: p.reverseProxy(upstream)}
+	p.routes[g.Wire.Path()] = Route{Gateway: g, Upstream: upstream, passthrough: p.reverseProxy(upstream, g.Wire)}
 }
 
 // NormalizeUpstream returns the base URL the proxy joins request paths to:
