@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -58,8 +59,9 @@ type Client struct {
 	// SendTag sends the request's tag as the TagHeader header.
 	SendTag bool
 	// Retries is how many times a 429 or 5xx answer is retried (zero: never).
-	// The waits double from Backoff (zero: 500ms) and are capped at eight
-	// times it; an ended context stops them.
+	// Each waits as long as the answer asks (retry-after-ms or Retry-After,
+	// up to MaxRetryAfter), or else doubles from Backoff (zero: 500ms),
+	// capped at eight times it; an ended context stops them.
 	Retries int
 	Backoff time.Duration
 }
@@ -74,24 +76,54 @@ func (c Client) Complete(ctx context.Context, req core.Request) (core.Response, 
 		wait = 500 * time.Millisecond
 	}
 	for attempt := 1; ; attempt++ {
-		resp, retry, err := c.once(ctx, req.Tag, body)
+		resp, retry, after, err := c.once(ctx, req.Tag, body)
 		if !retry || attempt > c.Retries {
 			if err != nil && retry && attempt > 1 {
 				err = fmt.Errorf("%w (after %d attempts)", err, attempt)
 			}
 			return resp, err
 		}
-		if core.Sleep(ctx, min(wait<<(attempt-1), 8*wait)) != nil {
+		if after <= 0 {
+			after = min(wait<<(attempt-1), 8*wait)
+		}
+		if core.Sleep(ctx, after) != nil {
 			return core.Response{}, fmt.Errorf("%w (after %d attempts, waiting to retry: %w)", err, attempt, context.Cause(ctx))
 		}
 	}
 }
 
-// once makes one attempt; retry says whether its failure may pass.
-func (c Client) once(ctx context.Context, tag core.Tag, body []byte) (core.Response, bool, error) {
+// MaxRetryAfter is the longest wait a server's retry-after-ms or
+// Retry-After header may ask for; a longer one (or one that cannot be
+// read) gives way to the Client's own backoff.
+const MaxRetryAfter = time.Minute
+
+// retryAfter reads how long a 429 or 5xx answer asks the client to wait:
+// retry-after-ms (milliseconds, as OpenAI sends it), else Retry-After in
+// seconds or as an HTTP date; 0 when neither says a wait in (0,
+// MaxRetryAfter].
+func retryAfter(h http.Header, now time.Time) time.Duration {
+	var d time.Duration
+	if ms, err := strconv.ParseFloat(h.Get("Retry-After-Ms"), 64); err == nil && ms > 0 && ms <= float64(MaxRetryAfter/time.Millisecond) {
+		return time.Duration(ms * float64(time.Millisecond))
+	}
+	v := h.Get("Retry-After")
+	if s, err := strconv.Atoi(v); err == nil {
+		d = time.Duration(min(s, int(MaxRetryAfter/time.Second)+1)) * time.Second
+	} else if t, err := http.ParseTime(v); err == nil {
+		d = t.Sub(now)
+	}
+	if d <= 0 || d > MaxRetryAfter {
+		return 0
+	}
+	return d
+}
+
+// once makes one attempt; retry says whether its failure may pass, after
+// how long the server asked to wait (0: it did not say).
+func (c Client) once(ctx context.Context, tag core.Tag, body []byte) (core.Response, bool, time.Duration, error) {
 	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimSuffix(c.BaseURL, "/")+"/chat/completions", bytes.NewReader(body))
 	if err != nil {
-		return core.Response{}, false, err
+		return core.Response{}, false, 0, err
 	}
 	hreq.Header.Set("Content-Type", "application/json")
 	if c.APIKey != "" {
@@ -103,33 +135,33 @@ func (c Client) once(ctx context.Context, tag core.Tag, body []byte) (core.Respo
 	client := c.httpClient()
 	hresp, err := client.Do(hreq)
 	if err != nil {
-		return core.Response{}, false, c.timeout(ctx, client, hreq, err)
+		return core.Response{}, false, 0, c.timeout(ctx, client, hreq, err)
 	}
 	defer hresp.Body.Close()
 	raw, err := io.ReadAll(io.LimitReader(hresp.Body, MaxResponseBytes+1))
 	switch status := hresp.StatusCode; {
 	case err != nil:
 		if terr := c.timeout(ctx, client, hreq, err); terr != err {
-			return core.Response{}, false, terr
+			return core.Response{}, false, 0, terr
 		}
-		return core.Response{}, false, fmt.Errorf("openai: chat response (%s): %w", gateway.StatusText(status), err)
+		return core.Response{}, false, 0, fmt.Errorf("openai: chat response (%s): %w", gateway.StatusText(status), err)
 	case len(raw) > MaxResponseBytes:
-		return core.Response{}, false, fmt.Errorf("openai: chat response (%s): over %d bytes", gateway.StatusText(status), MaxResponseBytes)
+		return core.Response{}, false, 0, fmt.Errorf("openai: chat response (%s): over %d bytes", gateway.StatusText(status), MaxResponseBytes)
 	case status == http.StatusTooManyRequests:
-		return core.Response{}, true, fmt.Errorf("%s: %w", gateway.StatusText(status), core.ErrRateLimited)
+		return core.Response{}, true, retryAfter(hresp.Header, time.Now()), fmt.Errorf("%s: %w", gateway.StatusText(status), core.ErrRateLimited)
 	case status >= 500:
-		return core.Response{}, true, fmt.Errorf("%s: %w", gateway.StatusText(status), core.ErrServer)
+		return core.Response{}, true, retryAfter(hresp.Header, time.Now()), fmt.Errorf("%s: %w", gateway.StatusText(status), core.ErrServer)
 	case status >= 300 && status < 400 && hresp.Header.Get("Location") != "":
-		return core.Response{}, false, fmt.Errorf("%s: redirected to %s, not followed (BaseURL is %s)",
+		return core.Response{}, false, 0, fmt.Errorf("%s: redirected to %s, not followed (BaseURL is %s)",
 			gateway.StatusText(status), oneLine([]byte(hresp.Header.Get("Location")), 300), c.BaseURL)
 	case status != http.StatusOK:
-		return core.Response{}, false, fmt.Errorf("%s: %s", gateway.StatusText(status), oneLine(raw, 300))
+		return core.Response{}, false, 0, fmt.Errorf("%s: %s", gateway.StatusText(status), oneLine(raw, 300))
 	}
 	if err := gateway.CheckJSONShape(raw, MaxResponseValues, MaxResponseNesting); err != nil {
-		return core.Response{}, false, fmt.Errorf("openai: chat response (%s): %w", gateway.StatusText(hresp.StatusCode), err)
+		return core.Response{}, false, 0, fmt.Errorf("openai: chat response (%s): %w", gateway.StatusText(hresp.StatusCode), err)
 	}
 	resp, err := DecodeResponse(raw)
-	return resp, false, err
+	return resp, false, 0, err
 }
 
 // httpClient is a copy of c.HTTP (or of a zero http.Client) that does

@@ -57,9 +57,12 @@
 // 3xx is an error naming the Location and the BaseURL, because a 307 or 308
 // re-sends the request, the tool output in it, to a host nobody
 // configured, and net/http keeps the key on a redirect to another port of
-// the same host. It ignores Retry-After (a 429 with "Retry-After: 999999"
-// waits as any 429). With Retries it tries a 429 or 5xx answer
-// again, waiting Backoff, then twice that, and so on up to eight times it;
+// the same host. With Retries it tries a 429 or 5xx answer
+// again, waiting as long as the answer asks (retry-after-ms, as OpenAI
+// sends it, or Retry-After in seconds or as a date) when that is at most
+// [MaxRetryAfter] (a minute, the rule of OpenAI's own SDKs), and
+// otherwise Backoff, then twice that, and so on up to eight times it (a
+// 429 with "Retry-After: 999999" waits as one that names no wait);
 // other failures (a transport error, a timeout, a 4xx, a body that is not a
 // completion) are returned at once, with the status and the start of the
 // body on one line. With SendTag it sends the request's tag as
