@@ -181,7 +181,8 @@ type grepper struct {
 
 	// The file being searched.
 	name        string
-	before      []held // the last context lines not yet printed
+	before      []held // the last context lines not yet printed: a window of buf
+	buf         []held // before's array, whole; entries outside the window are zero
 	dropped     int    // the first this many of before have no text
 	heldText    int64  // bytes of text in before
 	lastPrinted int    // line number of the last printed line in this file
@@ -201,7 +202,7 @@ func (g *grepper) put(dst *bytes.Buffer, b []byte) {
 func (g *grepper) file(r io.Reader, name string) error {
 	g.br.Reset(r)
 	clear(g.before)
-	g.name, g.before, g.dropped, g.heldText, g.lastPrinted, g.after = name, g.before[:0], 0, 0, 0, 0
+	g.name, g.before, g.dropped, g.heldText, g.lastPrinted, g.after = name, g.buf[:0], 0, 0, 0, 0
 	for n := 1; ; n++ {
 		more, err := g.nextLine(n)
 		if err != nil || !more {
@@ -223,7 +224,7 @@ func (g *grepper) handle(l shown, matched bool) {
 				g.emit(h.shown, '-', h.dropped, h.size)
 			}
 			clear(g.before)
-			g.before, g.dropped, g.heldText = g.before[:0], 0, 0
+			g.before, g.dropped, g.heldText = g.buf[:0], 0, 0
 			g.emit(l, ':', false, 0)
 			g.after = g.context
 		}
@@ -238,7 +239,7 @@ func (g *grepper) handle(l shown, matched bool) {
 func (g *grepper) hold(l shown) {
 	l.text = bytes.Clone(l.text)
 	h := held{shown: l, size: g.lineSize(l)}
-	g.before = append(g.before, h)
+	g.push(h)
 	g.heldText += int64(len(h.text))
 	if len(g.before) > g.context {
 		if g.before[0].dropped {
@@ -256,9 +257,41 @@ func (g *grepper) hold(l shown) {
 	}
 }
 
+// push appends h to the window of held lines. The window slides along buf
+// (hold drops its first line as it takes one past the context); when it
+// reaches buf's end it moves back to the start, into a new array of twice
+// its size when buf has no room to spare, so that a line costs O(1)
+// amortized and no allocation once buf has grown (before, each slide
+// past the end reallocated: 1.3 allocations a line on empty lines).
+func (g *grepper) push(h held) {
+	if n := len(g.before); n == cap(g.before) {
+		if cap(g.buf) < 2*n+2 {
+			nb := make([]held, 2*n+2)
+			copy(nb, g.before)
+			clear(g.before)
+			g.buf = nb
+		} else {
+			copy(g.buf, g.before)
+			clear(g.buf[n:])
+		}
+		g.before = g.buf[:n]
+	}
+	g.before = append(g.before, h)
+}
+
+// digits is the length of n (≥ 0) in decimal, without formatting it (held
+// lines are sized one by one: strconv.Itoa allocated a string for each).
+func digits(n int) int {
+	d := 1
+	for ; n >= 10; n /= 10 {
+		d++
+	}
+	return d
+}
+
 // lineSize is the bytes l takes in the listing, without a "--" before it.
 func (g *grepper) lineSize(l shown) int64 {
-	n := len(strconv.Itoa(l.n)) + 1 + len(l.text) + 1
+	n := digits(l.n) + 1 + len(l.text) + 1
 	if g.prefix {
 		n += len(g.name) + 1
 	}
