@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"strconv"
 	"time"
 
@@ -43,6 +44,11 @@ type Store struct {
 	opts   gateway.StoreOptions
 	prefix string
 	keys   []string // the fixed KEYS of the scripts, KEYS[7] left to fill
+	// wait bounds a call's wait for a pooled connection (the dial
+	// timeout): past it the call fails instead of queueing behind calls
+	// held by a hung server.
+	wait time.Duration
+	size int // the pool's MaxActive, for the error
 }
 
 var _ gateway.Store = (*Store)(nil)
@@ -64,7 +70,8 @@ func New(ctx context.Context, o Options) (*Store, error) {
 	if prefix == "" {
 		prefix = DefaultPrefix
 	}
-	s := &Store{opts: o.Store.WithDefaults(), prefix: prefix}
+	s := &Store{opts: o.Store.WithDefaults(), prefix: prefix,
+		wait: timeout(o.DialTimeout, c.dialTimeout), size: c.poolSize}
 	s.pool = &redis.Pool{
 		DialContext: func(ctx context.Context) (redis.Conn, error) { return redis.DialURLContext(ctx, c.url, dial...) },
 		MaxActive:   c.poolSize,
@@ -85,23 +92,38 @@ func New(ctx context.Context, o Options) (*Store, error) {
 // do runs call on a pooled connection. A failure of the connection itself
 // (not a Redis error reply, not a missing value, not the context) closes it
 // and runs call once more on another: the server may have closed an idle
-// pooled connection.
+// pooled connection. A timeout is not tried again: the server hangs. A call waits at most s.wait for a connection: while
+// the server hangs every connection is held for up to two timeouts, and
+// calls queued behind them would otherwise wait for all the calls ahead.
 func (s *Store) do(ctx context.Context, call func(context.Context, redis.Conn) (any, error)) (any, error) {
 	var reply any
 	var err error
 	for range 2 {
 		var cn redis.Conn
-		if cn, err = s.pool.GetContext(ctx); err != nil {
+		if cn, err = s.take(ctx); err != nil {
 			return nil, err
 		}
 		reply, err = call(ctx, cn)
 		_ = cn.Close() // back to the pool, or closed when it failed
 		var rerr redis.Error
-		if err == nil || errors.As(err, &rerr) || errors.Is(err, redis.ErrNil) || ctx.Err() != nil {
+		var nerr net.Error
+		if err == nil || errors.As(err, &rerr) || errors.Is(err, redis.ErrNil) || ctx.Err() != nil ||
+			errors.As(err, &nerr) && nerr.Timeout() { // a hung server: another try would wait as long
 			break
 		}
 	}
 	return reply, err
+}
+
+// take takes a pooled connection (dialing one if needed) within s.wait.
+func (s *Store) take(ctx context.Context) (redis.Conn, error) {
+	wctx, cancel := context.WithTimeout(ctx, s.wait)
+	defer cancel()
+	cn, err := s.pool.GetContext(wctx)
+	if err != nil && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+		return nil, fmt.Errorf("no connection within %s (pool_size %d, all busy)", s.wait, s.size)
+	}
+	return cn, err
 }
 
 // script runs sc with keys and args.

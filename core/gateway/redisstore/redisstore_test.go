@@ -106,6 +106,35 @@ var _ = Describe("redisstore", func() {
 			DeferCleanup(srv.Resume)
 			expectFastError(s)
 		})
+
+		It("fails calls past the pool within the timeouts while it hangs, never queued for ever", func() {
+			// 30 calls on 2 connections, each call holding one for two
+			// read timeouts (600ms): queued, the last would end after
+			// about 9 s; each waits at most a dial timeout for one.
+			pooled, err := redisstore.New(ctx, redisstore.Options{URL: srv.URL + "?pool_size=2", Prefix: newPrefix(),
+				DialTimeout: 300 * time.Millisecond, ReadTimeout: 300 * time.Millisecond, WriteTimeout: 300 * time.Millisecond})
+			Expect(err).NotTo(HaveOccurred())
+			DeferCleanup(pooled.Close)
+			Expect(srv.Pause()).To(Succeed())
+			DeferCleanup(srv.Resume)
+			errs := make(chan error, 30)
+			start := time.Now()
+			for range cap(errs) {
+				go func() { _, _, err := pooled.Original(ctx, "a"); errs <- err }()
+			}
+			for range cap(errs) {
+				Expect(<-errs).To(MatchError(HavePrefix("redisstore: get original: ")))
+			}
+			Expect(time.Since(start)).To(BeNumerically("<", 3*time.Second))
+		})
+
+		It("serves again once a stopped server is back, on the same port", func() {
+			Expect(srv.Pause()).To(Succeed())
+			_, _, err := s.Original(ctx, "a")
+			Expect(err).To(HaveOccurred())
+			Expect(srv.Resume()).To(Succeed())
+			Expect(get(s.Original, "a")).To(Equal("1"))
+		})
 	})
 
 	DescribeTable("refuses a bad URL or an unreachable server with one line, password hidden",
