@@ -128,7 +128,7 @@ var _ = Describe("redisstore", func() {
 			Expect(time.Since(start)).To(BeNumerically("<", 3*time.Second))
 		})
 
-		It("serves again once a stopped server is back, on the same port", func() {
+		It("serves again once a hung server answers", func() {
 			Expect(srv.Pause()).To(Succeed())
 			_, _, err := s.Original(ctx, "a")
 			Expect(err).To(HaveOccurred())
