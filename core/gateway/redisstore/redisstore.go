@@ -92,9 +92,10 @@ func New(ctx context.Context, o Options) (*Store, error) {
 // do runs call on a pooled connection. A failure of the connection itself
 // (not a Redis error reply, not a missing value, not the context) closes it
 // and runs call once more on another: the server may have closed an idle
-// pooled connection. A timeout is not tried again: the server hangs. A call waits at most s.wait for a connection: while
-// the server hangs every connection is held for up to two timeouts, and
-// calls queued behind them would otherwise wait for all the calls ahead.
+// pooled connection. A timeout is not tried again: the server hangs. A
+// call waits at most s.wait for a connection: while the server hangs every
+// connection is held for up to two timeouts, and calls queued behind them
+// would otherwise wait for all the calls ahead.
 func (s *Store) do(ctx context.Context, call func(context.Context, redis.Conn) (any, error)) (any, error) {
 	var reply any
 	var err error
