@@ -79,7 +79,7 @@ func runGatewayServe(ctx context.Context, args []string, stdout, stderr io.Write
 		return fail("--config: %v", err)
 	}
 	defer store.Close()
-	g, err := fc.Build("openai", store, core.Sources{}, noRedirects())
+	g, err := fc.Build("openai", store, core.Sources{}, nil)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -119,16 +119,6 @@ func runGatewayServe(ctx context.Context, args []string, stdout, stderr io.Write
 	fmt.Fprintf(stdout, "toolout gateway: stopped; cache hits %d, misses %d, compressions ok %d, failed %d, bytes saved %d\n",
 		m.CacheHits, m.CacheMisses, m.CompressionsOK, m.CompressionsFailed, m.BytesSaved)
 	return exitOK
-}
-
-// noRedirects is the client of the compression service (the api and
-// external_provider strategies): a redirect is its answer, not followed,
-// so that a service that redirects cannot carry the client's tool outputs
-// and question to a host the operator did not configure (307 and 308
-// re-send the body); the call fails and the fallback applies. The proxy's
-// own upstream calls relay redirects the same way (gateway.Proxy).
-func noRedirects() *http.Client {
-	return &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 }
 
 // parseUpstream checks an upstream base URL.

@@ -132,10 +132,9 @@ func (e External) Compress(ctx context.Context, in Input) (string, error) {
 	return resp.Text, nil
 }
 
-// postJSON posts a JSON body with an optional bearer key and returns the
-// status and the body (at most 64 MiB).
 // PostJSON posts a JSON body with an optional bearer key and returns the
-// status and at most 64 MiB of the response.
+// status and at most 64 MiB of the response. It never follows a redirect
+// (NoRedirects): the body holds a tool output.
 func PostJSON(ctx context.Context, client *http.Client, url, key string, body []byte) (int, []byte, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
@@ -145,10 +144,7 @@ func PostJSON(ctx context.Context, client *http.Client, url, key string, body []
 	if key != "" {
 		req.Header.Set("Authorization", "Bearer "+key)
 	}
-	if client == nil {
-		client = http.DefaultClient
-	}
-	resp, err := client.Do(req)
+	resp, err := NoRedirects(client).Do(req)
 	if err != nil {
 		return 0, nil, err
 	}

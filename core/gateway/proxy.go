@@ -421,8 +421,6 @@ func (p *Proxy) fail(w http.ResponseWriter, r *http.Request, wire Wire, err erro
 	return OutcomeFailed
 }
 
-// forward posts fwd upstream. For a stream it reads the whole event stream
-// and returns the completion it spells, with the raw stream.
 // forward posts fwd to the route's upstream. For a stream it reads the
 // whole event stream and returns the response it spells, with the raw
 // stream.

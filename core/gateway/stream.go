@@ -28,20 +28,28 @@ func (p *Proxy) upstreamRequest(ctx context.Context, route Route, clientHeader h
 	return req, nil
 }
 
-// do sends one upstream request with the proxy's client, without following
-// redirects: a 3xx is the upstream's answer, relayed to the client as any
-// other status (as a reverse proxy does). Following it would re-send the
-// conversation (307, 308) and the client's credentials to a host the
-// operator did not configure: Go's client drops Authorization on a
-// redirect to another host, but not x-api-key or api-key.
-func (p *Proxy) do(req *http.Request) (*http.Response, error) {
-	c := http.DefaultClient
-	if p.Client != nil {
-		c = p.Client
+// NoRedirects returns a copy of c (nil: a zero http.Client, which uses
+// http.DefaultTransport) that does not follow redirects: a 3xx is the
+// answer. Every client the gateway sends a conversation or a tool output
+// with is one (the proxy's upstream calls, the api compressor's PostJSON,
+// openai.Client): following a redirect would re-send the body (307, 308)
+// and the credentials to a host the operator did not configure, since Go's
+// client drops Authorization on a redirect to another host, but not
+// x-api-key or api-key, nor anything on another port of the same host.
+func NoRedirects(c *http.Client) *http.Client {
+	var once http.Client
+	if c != nil {
+		once = *c
 	}
-	once := *c
 	once.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	return once.Do(req)
+	return &once
+}
+
+// do sends one upstream request with the proxy's client, without following
+// redirects (NoRedirects): a 3xx is the upstream's answer, relayed to the
+// client as any other status, as a reverse proxy does.
+func (p *Proxy) do(req *http.Request) (*http.Response, error) {
+	return NoRedirects(p.Client).Do(req)
 }
 
 // streamThrough answers a streaming request that offers no expand_context:

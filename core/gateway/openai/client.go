@@ -167,15 +167,11 @@ func (c Client) once(ctx context.Context, tag core.Tag, body []byte) (core.Respo
 // httpClient is a copy of c.HTTP (or of a zero http.Client) that does
 // not follow redirects and has a Timeout.
 func (c Client) httpClient() *http.Client {
-	var hc http.Client
-	if c.HTTP != nil {
-		hc = *c.HTTP
-	}
+	hc := gateway.NoRedirects(c.HTTP)
 	if hc.Timeout <= 0 {
 		hc.Timeout = defaultTimeout
 	}
-	hc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	return &hc
+	return hc
 }
 
 // timeout words an attempt that ran out of the http.Client's Timeout (not
