@@ -1,7 +1,7 @@
 // Package harness runs toolout's YAML scenarios and compares what they did
 // with golden files.
 //
-// A scenario (scenarios/<id>.yaml) names a component, its config and input,
+// A scenario (a YAML file, scenarios/<id>.yaml in toolout's own tree) names a component, its config and input,
 // the scripted LLM steps (fakes.LLM), and what must hold. Load decodes it
 // strictly: unknown fields (with a did-you-mean), wrong types and invalid
 // values are all reported at once, each as file:line:col. A Runner runs it
@@ -11,22 +11,50 @@
 // renders a transcript: a txtar of the component's sections, every LLM
 // request and answer (concurrent map calls ordered by chunk, messages over
 // ElideAbove bytes shortened around their SHA-256), the log and the expected
-// failure. The transcript must equal golden/<id>.txtar byte for byte;
+// failure. The transcript must equal the scenario's golden byte for byte;
 // Runner.Update rewrites the goldens of passing scenarios (a failing
-// scenario's golden is never written), and with CI set a missing golden
-// fails. A mismatch is shown as a unified diff (go-internal's anchored diff,
+// scenario's golden is never written), with CI set a missing golden fails
+// and is never created, and without either a missing golden is created and
+// said in a note. A mismatch is shown as a unified diff (go-internal's anchored diff,
 // O(n log n) on any pair of transcripts); the archive is written by
 // golang.org/x/tools' txtar, and a body holding a line that reads as a file
 // marker is stored quoted (txtar.Quote, its section named "NAME (quoted)").
+//
+// Every scenario has a golden, wherever its file lies, found from its path
+// alone by one rule (LayoutIn; the issue asked for goldens in any folder
+// layout and left the rule open):
+//
+//   - under a folder named scenarios, golden/<id>.txtar beside that folder,
+//     the id being the path below it without ".yaml" (toolout's own
+//     layout, and the only place where the `scenario:` field is checked
+//     against the id);
+//   - anywhere else, golden/<name>.txtar in the scenario's own folder, the
+//     id being its file name without ".yaml" (loose/x.yaml has
+//     loose/golden/x.txtar; tests/agent/billing/b.yaml has
+//     tests/agent/billing/golden/b.txtar), as a Go package keeps testdata;
+//   - with a golden folder (Runner.GoldenDir, `toolout test --golden DIR`)
+//     DIR/<id>.txtar, the id being the path without ".yaml" below the
+//     deepest folder that holds both DIR and the scenario (--golden
+//     tests/golden gives tests/golden/agent/billing/b.txtar).
+//
+// The rule looks at nothing but paths: no marker file or existing golden/
+// folder decides, so a golden cannot move because a folder was created, and
+// a scenario finds the same golden whether its file or a folder above it is
+// run (ids relative to the PATH given would not). `toolout test` refuses two
+// files with the same golden (x.yaml and x.yml).
 //
 // Failures can be read. A failing scenario (its golden differs or is
 // missing under CI, an expectation fails, a step is left unused, the
 // component fails) that produced a transcript leaves it beside its golden
 // as golden/<id>.txtar.got (GotSuffix; .gitignore ignores *.got), and its
 // last failure gives the commands that diff it with the golden
-// (diff -u golden/<id>.txtar golden/<id>.txtar.got) and accept it
-// (go run ./cmd/toolout test --update scenarios/<id>.yaml, which writes the
-// golden once the expectations hold). Under CI too: the file is ignored by
+// (diff -u golden/<id>.txtar golden/<id>.txtar.got) and accept it, which
+// writes the golden once the expectations hold: toolout test --update
+// [--golden DIR] FILE in the user's repository, and, for a scenario inside
+// toolout's own module (its nearest go.mod declares Module), go run
+// ./cmd/toolout test --update FILE, with "or: make golden" for the
+// module's own scenarios/. The missing-golden failure under CI names the
+// same command. Under CI too: the file is ignored by
 // git, and a CI job may keep it as an artifact. It is written through a
 // temporary file renamed in the same folder, so parallel runs never
 // interleave; one that cannot be written (a read-only checkout) is said in

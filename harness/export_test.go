@@ -23,3 +23,13 @@ func SetGenerateLimit(n int) (restore func()) {
 
 // Runnable exposes how failure commands name files, for tests.
 var Runnable = runnable
+
+// AcceptCommand is the command a failure of sc names to accept its
+// transcript, with "   (or: make golden)" when that does the same.
+func AcceptCommand(sc *Scenario) string {
+	cmd, makeGolden := acceptCommand(sc)
+	if makeGolden {
+		cmd += "   (or: make golden)"
+	}
+	return cmd
+}

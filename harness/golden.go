@@ -12,9 +12,12 @@ import (
 	"github.com/rogpeppe/go-internal/diff"
 )
 
-// GoldenPath returns the golden file of sc relative to the project root, for
-// messages: golden/<id>.txtar.
-func GoldenPath(sc *Scenario) string { return "golden/" + sc.ID + ".txtar" }
+// GoldenPath returns the golden file of sc as messages name it: under a
+// scenarios folder golden/<id>.txtar, relative to that folder's parent;
+// elsewhere the path as the scenario file (or the golden folder) was given,
+// ending golden/<name>.txtar beside the scenario (or DIR/<id>.txtar). See
+// LayoutIn.
+func GoldenPath(sc *Scenario) string { return sc.at.shown }
 
 // GotSuffix ends the name of the file that holds the transcript of a failing
 // run, beside its golden: golden/<id>.txtar.got (.gitignore ignores *.got).
@@ -32,13 +35,11 @@ const GotSuffix = ".got"
 // atomically (a temporary file renamed), so parallel runs never interleave,
 // and a .got that cannot be written is said in that failure, never made a
 // failure of its own. A passing result removes the stale .got of an earlier
-// failure. Scenarios outside a scenarios folder have no golden, and are left
-// alone.
+// failure. Every scenario has a golden, wherever it lies (LayoutIn); the
+// commands a failure names are those of the user's own repository
+// (acceptCommand).
 func (r *Runner) Golden(res *Result) {
 	sc := res.Scenario
-	if sc.Golden == "" {
-		return
-	}
 	ranOK := res.Passed()
 	if ranOK {
 		r.compare(res)
@@ -61,7 +62,11 @@ func (r *Runner) compare(res *Result) {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		if r.CI && !r.Update {
-			res.Failures = append(res.Failures, fmt.Sprintf("%s: missing golden file (with CI=true goldens are never created; run `make golden` and commit %s)", sc.Path, name))
+			cmd, makeGolden := acceptCommand(sc)
+			if makeGolden {
+				cmd = "make golden"
+			}
+			res.Failures = append(res.Failures, fmt.Sprintf("%s: missing golden file (with CI=true goldens are never created; run `%s` and commit %s)", sc.Path, cmd, name))
 			return
 		}
 		if err := writeFileAtomic(sc.Golden, res.Transcript); err != nil {
@@ -88,7 +93,8 @@ func (r *Runner) compare(res *Result) {
 // returns the failure that says where it is and what to do with it. ranOK
 // says that the run itself passed and only its golden failed, so that
 // --update accepts the transcript as it is. The commands name the files as
-// they can be run from the working directory (see runnable).
+// they can be run from the working directory (see runnable), and the
+// program as the user's repository runs it (see acceptCommand).
 func writeGot(res *Result, ranOK bool) string {
 	sc := res.Scenario
 	name := runnable(sc.Golden)
@@ -108,9 +114,12 @@ func writeGot(res *Result, ranOK bool) string {
 	default:
 		msg += fmt.Sprintf("  to diff it:   diff -u %s %s\n", name, got)
 	}
-	accept := "go run ./cmd/toolout test --update " + runnable(sc.File)
-	if ranOK {
+	accept, makeGolden := acceptCommand(sc)
+	switch {
+	case ranOK && makeGolden:
 		return msg + "  to accept it: " + accept + "   (or: make golden)"
+	case ranOK:
+		return msg + "  to accept it: " + accept
 	}
 	return msg + "  to accept it, once the expectations hold: " + accept
 }

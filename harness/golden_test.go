@@ -72,10 +72,10 @@ var _ = Describe("golden files", func() {
 		res := run(&harness.Runner{CI: true})
 		Expect(res.Passed()).To(BeFalse())
 		Expect(res.Failures).To(Equal([]string{
-			"scenarios/demo/one.yaml: missing golden file (with CI=true goldens are never created; run `make golden` and commit golden/demo/one.txtar)",
+			"scenarios/demo/one.yaml: missing golden file (with CI=true goldens are never created; run `toolout test --update " + f + "` and commit golden/demo/one.txtar)",
 			g + ".got: the transcript of this run\n" +
 				"  to read it:   cat " + g + ".got   (there is no " + g + " yet)\n" +
-				"  to accept it: go run ./cmd/toolout test --update " + f + "   (or: make golden)",
+				"  to accept it: toolout test --update " + f,
 		}))
 		Expect(golden).NotTo(BeAnExistingFile())
 		Expect(os.ReadFile(gotFile())).To(Equal(res.Transcript))
@@ -107,7 +107,7 @@ var _ = Describe("golden files", func() {
 		Expect(res.Failures[0]).To(ContainSubstring("-  \"content\": \"v1\",\n+  \"content\": \"v2\","))
 		Expect(res.Failures[1]).To(Equal(g + ".got: the transcript of this run\n" +
 			"  to diff it:   diff -u " + g + " " + g + ".got\n" +
-			"  to accept it: go run ./cmd/toolout test --update " + f + "   (or: make golden)"))
+			"  to accept it: toolout test --update " + f))
 		Expect(os.ReadFile(gotFile())).To(Equal(res.Transcript))
 		Expect(os.ReadFile(golden)).To(Equal(old), "a mismatch leaves the golden as it was")
 
@@ -135,7 +135,7 @@ var _ = Describe("golden files", func() {
 			"scenarios/demo/one.yaml:4:10: expect.found: got true, want false",
 			g + ".got: the transcript of this run\n" +
 				"  to read it:   cat " + g + ".got   (there is no " + g + " yet)\n" +
-				"  to accept it, once the expectations hold: go run ./cmd/toolout test --update " + f,
+				"  to accept it, once the expectations hold: toolout test --update " + f,
 		}))
 		Expect(golden).NotTo(BeAnExistingFile())
 		Expect(os.ReadFile(gotFile())).To(Equal(res.Transcript))

@@ -22,6 +22,9 @@ type Runner struct {
 	Update bool
 	// CI makes a missing golden a failure; it is never created (CI=true).
 	CI bool
+	// GoldenDir, when set, is the folder of every golden (toolout test
+	// --golden DIR): Load finds goldens and ids by LayoutIn's first rule.
+	GoldenDir string
 }
 
 // RunnerFromEnv returns a Runner of reg's components configured by
@@ -42,7 +45,8 @@ func (r *Runner) registry() *Registry {
 }
 
 // Load loads a scenario file with the runner's components.
-func (r *Runner) Load(file string) (*Scenario, error) { return Load(r.registry(), file) }
+// Its golden is found by LayoutIn with r.GoldenDir.
+func (r *Runner) Load(file string) (*Scenario, error) { return load(r.registry(), r.GoldenDir, file) }
 
 // Result is the outcome of one scenario run.
 type Result struct {

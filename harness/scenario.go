@@ -23,8 +23,11 @@ import (
 // Scenario is one YAML scenario file. Config, Input and the component part of
 // Expect are decoded by the component named in Component.
 type Scenario struct {
-	// ID is the path under scenarios/ without ".yaml"; the `scenario:` field,
-	// when present, must equal it.
+	// ID names the scenario in reports and transcripts, and its golden
+	// (LayoutIn): under scenarios/ its path there without ".yaml", which the
+	// `scenario:` field, when present, must equal; elsewhere its file name
+	// without ".yaml", or, with a golden folder, its path below the folder
+	// it shares with that folder.
 	ID          string       `yaml:"scenario"`
 	Description string       `yaml:"description"`
 	Labels      []string     `yaml:"labels"`
@@ -49,6 +52,7 @@ type Scenario struct {
 	root *yaml.Node
 	dec  *decoder
 	run  prepared
+	at   place
 }
 
 // Source records where a scenario came from when it was imported.
@@ -64,37 +68,6 @@ type Source struct {
 }
 
 var labelRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
-
-// Layout says where a scenario file's ID, display path and golden file are:
-// for a file under a folder named "scenarios", the ID is its path below that
-// folder without ".yaml", the display path starts at "scenarios/", and the
-// golden is golden/<ID>.txtar beside that folder. Other files (such as
-// malformed examples under testdata) have their base name as ID, the path as
-// given for display, and no golden.
-func Layout(file string) (id, display, golden string) {
-	abs, err := filepath.Abs(file)
-	if err != nil {
-		abs = file
-	}
-	dir := abs
-	for {
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			break
-		}
-		if filepath.Base(parent) == "scenarios" {
-			root := filepath.Dir(parent)
-			rel, _ := filepath.Rel(parent, abs)
-			id = strings.TrimSuffix(filepath.ToSlash(rel), filepath.Ext(rel))
-			display = "scenarios/" + filepath.ToSlash(rel)
-			golden = filepath.Join(root, "golden", filepath.FromSlash(id)+".txtar")
-			return id, display, golden
-		}
-		dir = parent
-	}
-	base := filepath.Base(file)
-	return strings.TrimSuffix(base, filepath.Ext(base)), filepath.ToSlash(file), ""
-}
 
 // MaxScenarioBytes bounds a scenario file. The YAML parser needs some
 // hundred bytes of memory per value, and a file of brackets is a value every
@@ -114,8 +87,14 @@ const MaxScenarioBytes = 1 << 20
 // YAML parser (10,000 levels). Where the parser names no line (bytes that are
 // not UTF-8 or are control characters, an unknown anchor) the position is
 // found in the file.
-func Load(reg *Registry, file string) (*Scenario, error) {
-	id, display, golden := Layout(file)
+//
+// The scenario's ID and golden are found by LayoutIn without a golden
+// folder (Runner.Load uses the Runner's GoldenDir).
+func Load(reg *Registry, file string) (*Scenario, error) { return load(reg, "", file) }
+
+func load(reg *Registry, goldenDir, file string) (*Scenario, error) {
+	at := locate(goldenDir, file)
+	display := at.display
 	src, err := readScenario(file)
 	if err != nil {
 		return nil, ErrorList{{Pos: Pos{File: display}, Msg: unwrapPath(err).Error()}}
@@ -129,11 +108,11 @@ func Load(reg *Registry, file string) (*Scenario, error) {
 		errs.Sort()
 		return nil, errs.Err()
 	}
-	if sc.ID != "" && sc.ID != id && golden != "" {
+	if sc.ID != "" && at.scenariosID != "" && sc.ID != at.scenariosID {
 		k, _ := lookup(sc.root, "scenario")
-		errs.Add(Pos{display, k.Line, k.Column}, "scenario %q does not match the file's path (want %q)", Clip(sc.ID), id)
+		errs.Add(Pos{display, k.Line, k.Column}, "scenario %q does not match the file's path (want %q)", Clip(sc.ID), at.scenariosID)
 	}
-	sc.ID, sc.Path, sc.File, sc.Golden = id, display, file, golden
+	sc.ID, sc.Path, sc.File, sc.Golden, sc.at = at.id, display, file, at.golden, at
 	if len(errs) > 0 {
 		errs.Sort()
 		return nil, errs

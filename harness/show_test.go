@@ -33,15 +33,15 @@ var _ = Describe("what a mismatch shows", func() {
 			"found lines (12):\n  [0] \"0\"\n  [1] \"1\"\n  [2] \"2\"\n  [3] \"3\"\n  [4] \"4\"\n  [5] \"5\"\n  [6] \"6\"\n  [7] \"7\"\n  [8] \"8\"\n  [9] \"9\"\n  … and 2 more"),
 	)
 
-	// run executes a scenario written under a new folder (no golden) and
-	// returns its failures.
+	// run executes a scenario written under a new folder twice, without
+	// its golden (Execute), and returns its failures.
 	run := func(yaml string) []string {
 		file := filepath.Join(GinkgoT().TempDir(), "x.yaml")
 		Expect(os.WriteFile(file, []byte(yaml), 0o644)).To(Succeed())
 		r := &harness.Runner{Registry: components.Default()}
 		sc, err := r.Load(file)
 		Expect(err).NotTo(HaveOccurred())
-		res := r.Run(context.Background(), sc)
+		res := r.Execute(context.Background(), sc)
 		Expect(res.Passed()).To(BeFalse())
 		first := r.Execute(context.Background(), sc)
 		Expect(first.Failures).To(Equal(res.Failures), "the same message on every run")

@@ -145,7 +145,7 @@ var _ = Describe("toolout test", func() {
 			"     scenarios/x/bad.yaml:4:10: expect.found: got false, want true\n" +
 			"     " + g + ".got: the transcript of this run\n" +
 			"       to read it:   cat " + g + ".got   (there is no " + g + " yet)\n" +
-			"       to accept it, once the expectations hold: go run ./cmd/toolout test --update " + f + "\n" +
+			"       to accept it, once the expectations hold: toolout test --update " + f + "\n" +
 			"0 passed, 1 failed\n"))
 		Expect(filepath.Join(root, "golden", "x", "bad.txtar.got")).To(BeAnExistingFile())
 		Expect(filepath.Join(root, "golden", "x", "bad.txtar")).NotTo(BeAnExistingFile())
@@ -172,7 +172,7 @@ var _ = Describe("toolout test", func() {
 		g, f := filepath.ToSlash(golden), filepath.ToSlash(file)
 		Expect(stdout).To(HaveSuffix("\n     " + g + ".got: the transcript of this run\n" +
 			"       to diff it:   diff -u " + g + " " + g + ".got\n" +
-			"       to accept it: go run ./cmd/toolout test --update " + f + "   (or: make golden)\n" +
+			"       to accept it: toolout test --update " + f + "\n" +
 			"0 passed, 1 failed\n"))
 		got, err := os.ReadFile(golden + ".got")
 		Expect(err).NotTo(HaveOccurred())
