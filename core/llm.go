@@ -68,15 +68,23 @@ const (
 
 // Tag names the call site of a request and its facets. Chunk and Chunks are
 // 1-based "chunk i of n" and zero when the call is not about a chunk; Turn is the
-// 1-based agent turn and zero when the call is not part of a loop.
+// 1-based agent turn and zero when the call is not part of a loop. Round is
+// the 1-based forward of one client request by a gateway in front of the
+// model (HTTP header X-Toolout-Gateway-Round: 1, then 2... after each
+// expand_context round), zero when the caller does not know it: toolout
+// serve sets it for a request the toolout gateway forwards; toolout's own
+// components never do (in process the gateway component numbers its rounds
+// with Turn).
 type Tag struct {
 	Site   string `json:"site"`
 	Chunk  int    `json:"chunk,omitempty"`
 	Chunks int    `json:"chunks,omitempty"`
 	Turn   int    `json:"turn,omitempty"`
+	Round  int    `json:"round,omitempty"`
 }
 
-// String renders the tag as "site chunk=i/n turn=t", leaving out empty facets.
+// String renders the tag as "site chunk=i/n turn=t round=r", leaving out
+// empty facets.
 func (t Tag) String() string {
 	var b strings.Builder
 	b.WriteString(t.Site)
@@ -85,6 +93,9 @@ func (t Tag) String() string {
 	}
 	if t.Turn > 0 {
 		fmt.Fprintf(&b, " turn=%d", t.Turn)
+	}
+	if t.Round > 0 {
+		fmt.Fprintf(&b, " round=%d", t.Round)
 	}
 	return b.String()
 }
@@ -102,8 +113,9 @@ type TagError struct {
 func (e *TagError) Error() string { return fmt.Sprintf("core: tag: byte %d: %s", e.Offset, e.Msg) }
 
 // ParseTag reads a tag in the form [Tag.String] writes it: the site, then
-// the facets "chunk=i/n" (1 <= i <= n) and "turn=t" (t >= 1), separated by
-// spaces, each facet at most once and in either order. The site is one or
+// the facets "chunk=i/n" (1 <= i <= n), "turn=t" (t >= 1) and "round=r"
+// (r >= 1), separated by spaces, each facet at most once and in any order.
+// The site is one or
 // more ASCII letters, digits, '_', '.' or '-' (every site of toolout's
 // components and of a scenario's match.tag); numbers are decimal without a
 // sign or a leading zero, at most 9 digits. Leading and trailing spaces are
@@ -146,15 +158,17 @@ func ParseTag(text string) (Tag, error) {
 		var err *TagError
 		switch {
 		case !ok:
-			err = &TagError{at, fmt.Sprintf("%q: want chunk=i/n or turn=t", f)}
-		case name == "chunk" && t.Chunks > 0, name == "turn" && t.Turn > 0:
+			err = &TagError{at, fmt.Sprintf("%q: want chunk=i/n, turn=t or round=r", f)}
+		case name == "chunk" && t.Chunks > 0, name == "turn" && t.Turn > 0, name == "round" && t.Round > 0:
 			err = &TagError{at, name + " given twice"}
 		case name == "chunk":
 			t.Chunk, t.Chunks, err = parseChunk(value, at+len("chunk="))
 		case name == "turn":
 			t.Turn, err = parseCount(value, at+len("turn="), "turn")
+		case name == "round":
+			t.Round, err = parseCount(value, at+len("round="), "round")
 		default:
-			err = &TagError{at, fmt.Sprintf("unknown facet %q (want chunk or turn)", name)}
+			err = &TagError{at, fmt.Sprintf("unknown facet %q (want chunk, turn or round)", name)}
 		}
 		if err != nil {
 			return Tag{}, err

@@ -28,6 +28,7 @@ var _ = Describe("seams", func() {
 		Entry(nil, core.Tag{Site: "extract.reduce"}, "extract.reduce"),
 		Entry(nil, core.Tag{Site: "session.turn", Turn: 3}, "session.turn turn=3"),
 		Entry(nil, core.Tag{Site: "extract.readgrep", Turn: 2, Chunk: 1, Chunks: 1}, "extract.readgrep chunk=1/1 turn=2"),
+		Entry(nil, core.Tag{Site: "session.turn", Turn: 2, Round: 3}, "session.turn turn=2 round=3"),
 	)
 
 	DescribeTable("parses tags in the form String writes",
@@ -46,6 +47,8 @@ var _ = Describe("seams", func() {
 		Entry(nil, "extract.readgrep chunk=1/1 turn=2", core.Tag{Site: "extract.readgrep", Chunk: 1, Chunks: 1, Turn: 2}),
 		Entry(nil, "  gateway.upstream   turn=2  chunk=1/3 ", core.Tag{Site: "gateway.upstream", Chunk: 1, Chunks: 3, Turn: 2}),
 		Entry(nil, "my_agent-v2.call turn=999999999", core.Tag{Site: "my_agent-v2.call", Turn: 999999999}),
+		Entry(nil, "session.turn turn=2 round=2", core.Tag{Site: "session.turn", Turn: 2, Round: 2}),
+		Entry(nil, "gateway.upstream round=1 turn=4", core.Tag{Site: "gateway.upstream", Turn: 4, Round: 1}),
 	)
 
 	DescribeTable("refuses malformed tags at the byte of the problem",
@@ -60,8 +63,10 @@ var _ = Describe("seams", func() {
 		Entry(nil, "", 0, "want a site"),
 		Entry(nil, "   ", 3, "want a site"),
 		Entry(nil, "turn=3", 4, "want letters, digits"),
-		Entry(nil, "session.turn turn", 13, "want chunk=i/n or turn=t"),
-		Entry(nil, "session.turn round=2", 13, `unknown facet "round"`),
+		Entry(nil, "session.turn turn", 13, "want chunk=i/n, turn=t or round=r"),
+		Entry(nil, "session.turn step=2", 13, `unknown facet "step"`),
+		Entry(nil, "session.turn round=0", 19, "round \"0\": want a number from 1"),
+		Entry(nil, "session.turn round=1 round=2", 21, "round given twice"),
 		Entry(nil, "session.turn turn=0", 18, "want a number from 1"),
 		Entry(nil, "session.turn turn=01", 18, "want a number from 1"),
 		Entry(nil, "session.turn turn=+1", 18, "want a number from 1"),
