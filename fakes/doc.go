@@ -7,15 +7,22 @@
 //
 // An [LLM] replays a list of [Step]s. A step matches a request on facts read
 // from the request, never on arrival order: the tag's site, the chunk "i/n",
-// the turn, and substrings of the system text, the last user message or any
-// message. Map calls of the extractor run concurrently, so a script that relied
+// the turn, the round (the forward of the request by a gateway in front of
+// the model, core.Tag.Round; a request without one is round 1, so that a
+// step with round 1 also answers an agent that calls the model directly),
+// and substrings of the system text, the last user message or any message.
+// Map calls of the extractor run concurrently, so a script that relied
 // on order would be flaky.
 //
 // The LLM is strict. Among the steps whose criteria hold, the first one with
 // uses left answers. A request that no step matches is answered with an error
 // and recorded as a violation that names the reason (nothing matched, or every
-// matching step was used up) and shows a diff against the nearest step. A step
-// used fewer times than its Times is a violation too. A step with Repeat
+// matching step was used up) and shows a diff against the nearest step: each
+// fact the step wants and what the request showed, a text the request lacked
+// quoted from what it held ([Quote]: whole up to 400 bytes, else its first
+// and last 200 bytes and its length, "… (16009 bytes)"), so that a request
+// built by an agent shows why it did not match without a proxy to read it.
+// A step used fewer times than its Times is a violation too. A step with Repeat
 // answers any number of requests past its Times (the least it must answer):
 // an oracle for every map call, however many chunks the input makes. [LLM.Check] returns all
 // violations, so a component that swallows an LLM error (for example by falling

@@ -181,6 +181,41 @@ var _ = Describe("LLM", func() {
 			Expect(l.Check()).To(MatchError(ContainSubstring("no step matches")))
 		})
 
+		It("matches a gateway's round, a request no gateway forwarded being round 1", func() {
+			l := newLLM(
+				fakes.Step{ID: "first", Match: fakes.Match{Turn: 2, Round: 1}, Respond: fakes.Respond{Text: ptr("1")}},
+				fakes.Step{ID: "expansion", Pos: "s.yaml:9:3", Match: fakes.Match{Turn: 2, Round: 2}, Respond: fakes.Respond{Text: ptr("2")}},
+			)
+			r := req("session.turn", 0, 0, 2)
+			resp, err := l.Complete(ctx, r)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(resp.Text).To(Equal("1"), "no round is round 1")
+			r.Tag.Round = 2
+			resp, err = l.Complete(ctx, r)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(resp.Text).To(Equal("2"))
+			r.Tag.Round = 3
+			_, err = l.Complete(ctx, r)
+			Expect(err).To(MatchError(ContainSubstring("request session.turn turn=2 round=3: no step matches\nnearest step \"first\" (-step +request):\n  - round: 1\n  + round: 3")))
+			Expect(fakes.Match{Round: -1}.Validate()).To(MatchError("round -1: must be positive"))
+		})
+
+		It("quotes what the request held for a text that did not match, cut to its two ends", func() {
+			long := "BEGIN " + strings.Repeat("system reminder ", 1000) + "END"
+			l := newLLM(fakes.Step{ID: "s", Pos: "s.yaml:2:3", Match: fakes.Match{System: []string{"grep"}, User: []string{"needle"}, Contains: []string{"zzz"}},
+				Respond: fakes.Respond{Text: ptr("x")}})
+			_, err := l.Complete(ctx, req("x", 0, 0, 0, sys("you read logs"), user(long)))
+			Expect(err).To(MatchError(ContainSubstring("  - system: \"grep\"\n  + system: \"you read logs\"\n")))
+			msg := err.Error()
+			Expect(msg).To(MatchRegexp(`\n  - user: "needle"\n  \+ user: "BEGIN (system reminder ){12}sy" … "nder (system reminder ){12}END" \(16009 bytes\)\n`))
+			Expect(msg).To(MatchRegexp(`\n  - contains: "zzz"\n  \+ contains: "you read logs\\nBEGIN system reminder [^\n]*reminder END" \(16023 bytes\)$`))
+			_, err = l.Complete(ctx, req("x", 0, 0, 0))
+			Expect(err).To(MatchError(ContainSubstring("  + system: (none)\n  - user: \"needle\"\n  + user: (none)")))
+			_, err = l.Complete(ctx, req("x", 0, 0, 0, sys("grep"), user("a"+strings.Repeat("é", 300))))
+			Expect(err).To(MatchError(ContainSubstring(`+ user: "a`+strings.Repeat("é", 99)+`" … "`+strings.Repeat("é", 100)+`" (601 bytes)`)),
+				"cut on rune boundaries, never inside a character")
+		})
+
 		It("fails a request to a used-up step and reports unused and partly used steps", func() {
 			l := newLLM(
 				fakes.Step{ID: "once", Pos: "s.yaml:1:3", Match: fakes.Match{Tag: "a"}, Respond: fakes.Respond{Text: ptr("x")}},

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/toolout/toolout/core"
 )
@@ -69,6 +70,9 @@ func mismatches(st *stepState, req core.Request) []mismatch {
 		}
 		out = append(out, mismatch{"turn", fmt.Sprint(m.Turn), got})
 	}
+	if round := max(req.Tag.Round, 1); m.Round != 0 && m.Round != round {
+		out = append(out, mismatch{"round", fmt.Sprint(m.Round), fmt.Sprint(round)})
+	}
 	sys, user, all := Texts(req)
 	out = append(out, missing("system", m.System, sys)...)
 	out = append(out, missing("user", m.User, user)...)
@@ -76,24 +80,42 @@ func mismatches(st *stepState, req core.Request) []mismatch {
 	return out
 }
 
+// missing lists the substrings of subs that text lacks, each with what
+// the request held (Quote).
 func missing(field string, subs []string, text string) []mismatch {
 	var out []mismatch
 	for _, s := range subs {
 		if !strings.Contains(text, s) {
-			out = append(out, mismatch{field, fmt.Sprintf("%q", s), "(not in the " + where(field) + ")"})
+			out = append(out, mismatch{field, fmt.Sprintf("%q", s), Quote(text)})
 		}
 	}
 	return out
 }
 
-func where(field string) string {
-	switch field {
-	case "system":
-		return "system text"
-	case "user":
-		return "last user message"
+// QuoteEnds is how many bytes of each end of a long text [Quote] shows.
+const QuoteEnds = 200
+
+// Quote renders a text a request held, for a message: Go-quoted (one line)
+// when it is at most 2*QuoteEnds bytes; else its first and last QuoteEnds
+// bytes (less, to cut between characters), each quoted, joined by " … ",
+// then its length: "\"BEGIN ...\" … \"... END\" (16009 bytes)". An empty
+// text is "(none)".
+func Quote(text string) string {
+	if text == "" {
+		return "(none)"
 	}
-	return "messages"
+	if len(text) <= 2*QuoteEnds {
+		return fmt.Sprintf("%q", text)
+	}
+	head := QuoteEnds
+	for head > 0 && !utf8.RuneStart(text[head]) {
+		head--
+	}
+	tail := len(text) - QuoteEnds
+	for tail < len(text) && !utf8.RuneStart(text[tail]) {
+		tail++
+	}
+	return fmt.Sprintf("%q … %q (%d bytes)", text[:head], text[tail:], len(text))
 }
 
 func orNone(s string) string {

@@ -42,6 +42,11 @@ type Match struct {
 	Chunk string `yaml:"chunk"`
 	// Turn is the 1-based agent turn.
 	Turn int `yaml:"turn"`
+	// Round is the 1-based forward of the agent's request by a gateway
+	// in front of the model (core.Tag.Round): 1, then 2... after each
+	// expand_context round, all within the same Turn. A request whose tag
+	// has no round (none went through a gateway) is round 1.
+	Round int `yaml:"round"`
 	// System lists substrings that must all occur in the system messages.
 	System []string `yaml:"system"`
 	// User lists substrings that must all occur in the last user message.
@@ -130,6 +135,9 @@ func (m Match) Validate() error {
 	}
 	if m.Turn < 0 {
 		return fmt.Errorf("turn %d: must be positive", m.Turn)
+	}
+	if m.Round < 0 {
+		return fmt.Errorf("round %d: must be positive", m.Round)
 	}
 	return nil
 }
