@@ -42,21 +42,38 @@
 // # Matching
 //
 // A request is decoded with the API's DecodeRequest and matched by the
-// same facts as in process (fakes.Match: tag site, chunk i/n, turn,
+// same facts as in process (fakes.Match: tag site, chunk i/n, turn, round,
 // substrings of the system text, the last user message or any message).
 // HTTP has no core.Tag, so the tag is derived:
 //
 //   - a request with the header X-Toolout-Tag (core.Tag's String form,
-//     "extract.map chunk=2/5", "session.turn turn=3"; read by
+//     "extract.map chunk=2/5", "session.turn turn=3 round=2"; read by
 //     core.ParseTag) is matched with that tag;
 //   - otherwise the site is the one the scenario's component uses for its
 //     model ([Site]: session → session.turn, gateway → gateway.upstream;
 //     none for extract and llm, whose steps then need the header), and the
-//     turn is the gateway's round when the request carries
-//     X-Toolout-Gateway-Round (the toolout gateway in front of serve), else
-//     1 + the number of assistant messages in the request. Inside toolout
-//     a TURN-FAILED retry keeps its turn while adding an assistant message;
-//     an agent that needs that exactness sends the header.
+//     turn is the agent's: 1 + the number of assistant messages the agent
+//     sent. Inside toolout a TURN-FAILED retry keeps its turn while adding
+//     an assistant message; an agent that needs that exactness sends the
+//     header.
+//
+// Behind the toolout gateway (`toolout gateway serve --upstream` serve's
+// URL), a request carries X-Toolout-Gateway-Round: 1 for the agent's own
+// request, then 2, 3... for each forward after an expand_context round,
+// each of which appended one assistant message of the gateway's (the
+// expand_context call) and its tool results. The tag's round is that
+// header, and the turn leaves the gateway's messages out: 1 + the
+// assistant messages - (round - 1). So the agent's turns stay its turns
+// through the gateway, a scenario written for an agent passes unchanged
+// directly or through it, and a step scripts an expansion round with
+// match {turn: T, round: 2} (a request without the header is round 1;
+// match.round in fakes). A round header the request's messages cannot
+// hold (round 3 with one assistant message) is refused with 400. A
+// gateway scenario (site gateway.upstream) scripts one client request
+// whose turns are the gateway's rounds, as its in-process component
+// numbers them, so there the turn is the round (it was the round for
+// every scenario, so an agent's turns 2, 3... all arrived as turn 1 and
+// were answered 422 "used up").
 //
 // Strict, as in process: a request no step answers (nothing matches, or
 // every match is used up) gets 422 in the API's error shape, whose message

@@ -99,9 +99,8 @@ func (s *Server) read(w http.ResponseWriter, r *http.Request, sc *script, wire l
 }
 
 // requestTag is the tag a request is matched with: X-Toolout-Tag when it
-// carries one; else the scenario's site, with the turn from the gateway's
-// round header (a request the toolout gateway forwards) or 1 + the number
-// of assistant messages in the request.
+// carries one; else the scenario's site and a turn (agentTurn), with the
+// round of the gateway's header when the toolout gateway forwarded it.
 func requestTag(h http.Header, site string, req core.Request) (core.Tag, error) {
 	if v := h.Values(TagHeader); len(v) > 0 {
 		if len(v) > 1 {
@@ -113,19 +112,44 @@ func requestTag(h http.Header, site string, req core.Request) (core.Tag, error) 
 		}
 		return t, nil
 	}
-	t := core.Tag{Site: site, Turn: 1}
-	if round := h.Get(gateway.RoundHeader); round != "" {
-		n, err := strconv.Atoi(round)
-		if err != nil || n < 1 {
-			return core.Tag{}, fmt.Errorf("%s %s: want a positive round", gateway.RoundHeader, clip(round))
+	t := core.Tag{Site: site}
+	if v := h.Get(gateway.RoundHeader); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > maxRound {
+			return core.Tag{}, fmt.Errorf("%s %s: want a positive round", gateway.RoundHeader, clip(v))
 		}
-		t.Turn = n
-		return t, nil
+		t.Round = n
 	}
+	var err error
+	t.Turn, err = agentTurn(site, req, t.Round)
+	return t, err
+}
+
+// maxRound bounds the round header serve reads: far above any gateway's
+// cap on its expand_context rounds (gateway.MaxExpandRounds).
+const maxRound = 1000
+
+// agentTurn is the turn of a request: 1 + the assistant messages the
+// agent sent. Behind the toolout gateway (round > 0) each expansion round
+// before this one appended one assistant message of its own (the
+// expand_context call, then its result), so the agent sent round - 1
+// fewer; a request that holds fewer than that was not built by the
+// gateway, and is refused. A gateway scenario (site gateway.upstream)
+// scripts one client request whose turns are the gateway's rounds, as its
+// component numbers them in process, so there the turn is the round.
+func agentTurn(site string, req core.Request, round int) (int, error) {
+	if site == core.SiteGatewayUpstream && round > 0 {
+		return round, nil
+	}
+	assistants := 0
 	for _, m := range req.Messages {
 		if m.Role == core.RoleAssistant {
-			t.Turn++
+			assistants++
 		}
 	}
-	return t, nil
+	if round > 0 && assistants < round-1 {
+		return 0, fmt.Errorf("%s %s: the request holds %d assistant message(s), fewer than the %d the gateway's expansion rounds before round %d add",
+			gateway.RoundHeader, clip(strconv.Itoa(round)), assistants, round-1, round)
+	}
+	return 1 + assistants - max(round-1, 0), nil
 }

@@ -3,6 +3,7 @@ package serve_test
 import (
 	"net/http"
 	"path/filepath"
+	"strings"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -108,11 +109,42 @@ var _ = Describe("toolout serve's routes and tags", func() {
 		Expect(a.body).To(ContainSubstring(`request  turn=1: no step matches`), "the llm component has no site of its own")
 	})
 
-	It("takes the turn from the gateway's round header when the toolout gateway forwards the request", func() {
-		r := start(serve.Options{}, overCap)
-		a := post(r.base+"/v1/chat/completions", openaiTurn2, "X-Toolout-Gateway-Round", "1")
-		Expect(a.status).To(Equal(http.StatusOK), a.body)
-		Expect(a.header.Get(serve.TagHeader)).To(Equal("session.turn turn=1"))
+	Describe("behind the toolout gateway (X-Toolout-Gateway-Round)", func() {
+		// expansion is openaiTurn2 as the gateway forwards it in its second
+		// round: its expand_context call and that call's result appended.
+		expansion := strings.Replace(openaiTurn2, `"Tool output is too large (2480 bytes)"}]`, `"Tool output is too large (2480 bytes)"},`+
+			`{"role":"assistant","content":null,"tool_calls":[{"id":"x1","type":"function","function":{"name":"expand_context","arguments":"{\"shadow_id\":\"shadow_1\"}"}}]},`+
+			`{"role":"tool","tool_call_id":"x1","content":"the original"}]`, 1)
+
+		It("tells the agent's turn from the round: the gateway's expansion messages are not the agent's", func() {
+			r := start(serve.Options{}, overCap)
+			a := post(r.base+"/v1/chat/completions", openaiTurn1, "X-Toolout-Gateway-Round", "1")
+			Expect(a.status).To(Equal(http.StatusOK), a.body)
+			Expect(a.header.Get(serve.TagHeader)).To(Equal("session.turn turn=1 round=1"))
+			a = post(r.base+"/v1/chat/completions", openaiTurn2, "X-Toolout-Gateway-Round", "1")
+			Expect(a.status).To(Equal(http.StatusOK), a.body)
+			Expect(a.header.Get(serve.TagHeader)).To(Equal("session.turn turn=2 round=1"))
+			a = post(r.base+"/v1/chat/completions", expansion, "X-Toolout-Gateway-Round", "2")
+			Expect(a.status).To(Equal(http.StatusUnprocessableEntity), "over-cap-handle scripts no expansion round")
+			Expect(a.header.Get(serve.TagHeader)).To(Equal("session.turn turn=2 round=2"))
+			Expect(a.body).To(ContainSubstring(`request session.turn turn=2 round=2: step \"answer\" matches but is used up`))
+		})
+
+		It("refuses a round the request's messages cannot hold, and a malformed one", func() {
+			r := start(serve.Options{}, overCap)
+			a := post(r.base+"/v1/chat/completions", openaiTurn2, "X-Toolout-Gateway-Round", "3")
+			Expect(a.status).To(Equal(http.StatusBadRequest))
+			Expect(a.body).To(ContainSubstring(`X-Toolout-Gateway-Round \"3\": the request holds 1 assistant message(s), fewer than the 2 the gateway's expansion rounds before round 3 add`))
+			a = post(r.base+"/v1/chat/completions", openaiTurn1, "X-Toolout-Gateway-Round", "1x")
+			Expect(a.status).To(Equal(http.StatusBadRequest))
+			Expect(a.body).To(ContainSubstring("want a positive round"))
+		})
+
+		It("keeps the round as the turn for a gateway scenario, as its in-process component numbers them", func() {
+			r := start(serve.Options{}, "../../scenarios/gateway/expand-hit.yaml")
+			a := post(r.base+"/v1/chat/completions", expansion, "X-Toolout-Gateway-Round", "2")
+			Expect(a.header.Get(serve.TagHeader)).To(Equal("gateway.upstream turn=2 round=2"))
+		})
 	})
 
 	DescribeTable("derives the site from the scenario's component",
