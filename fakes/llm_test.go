@@ -211,6 +211,9 @@ var _ = Describe("LLM", func() {
 			Expect(msg).To(MatchRegexp(`\n  - contains: "zzz"\n  \+ contains: "you read logs\\nBEGIN system reminder [^\n]*reminder END" \(16023 bytes\)$`))
 			_, err = l.Complete(ctx, req("x", 0, 0, 0))
 			Expect(err).To(MatchError(ContainSubstring("  + system: (none)\n  - user: \"needle\"\n  + user: (none)")))
+			two := newLLM(fakes.Step{ID: "s", Match: fakes.Match{User: []string{"a", "b"}}, Respond: fakes.Respond{Text: ptr("x")}})
+			_, err = two.Complete(ctx, req("x", 0, 0, 0, user("neither")))
+			Expect(err).To(MatchError(HaveSuffix("  - user: \"a\"\n  + user: \"neither\"\n  - user: \"b\"\n  + user: (as above)")), "one quote per text")
 			_, err = l.Complete(ctx, req("x", 0, 0, 0, sys("grep"), user("a"+strings.Repeat("é", 300))))
 			Expect(err).To(MatchError(ContainSubstring(`+ user: "a`+strings.Repeat("é", 99)+`" … "`+strings.Repeat("é", 100)+`" (601 bytes)`)),
 				"cut on rune boundaries, never inside a character")

@@ -80,13 +80,17 @@ func mismatches(st *stepState, req core.Request) []mismatch {
 	return out
 }
 
-// missing lists the substrings of subs that text lacks, each with what
-// the request held (Quote).
+// missing lists the substrings of subs that text lacks, the first with
+// what the request held (Quote), the others "(as above)".
 func missing(field string, subs []string, text string) []mismatch {
 	var out []mismatch
 	for _, s := range subs {
 		if !strings.Contains(text, s) {
-			out = append(out, mismatch{field, fmt.Sprintf("%q", s), Quote(text)})
+			got := "(as above)"
+			if len(out) == 0 {
+				got = Quote(text)
+			}
+			out = append(out, mismatch{field, fmt.Sprintf("%q", s), got})
 		}
 	}
 	return out

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"net/http"
@@ -19,17 +20,22 @@ const serveDrain = 5 * time.Second
 
 // runServe is `toolout serve SCENARIO.yaml...`: the scenarios' scripted
 // model over HTTP (harness/serve) until SIGINT or SIGTERM (ctx), or, with
-// --exit-when-done, until every step has answered all its times. It prints
-// each scenario's base URL on stdout, one line each, before it answers
-// anything; on the way out, every violation and unused step on stderr,
-// one line each at its step's file:line:col, then a summary. Exit 0 when
-// the scripts were followed, 1 when there is any problem (main keeps the
-// status after a signal), 2 on bad usage or a scenario that does not load.
+// --exit-when-done, until every step has answered all its times, or, with
+// --deadline D, until D has passed since it started listening (for a CI
+// job whose agent may die before it sends every request). It prints each
+// scenario's base URL on stdout, one line each, before it answers
+// anything; on the way out, every violation, unused step and request it
+// rejected (4xx) on stderr, one line each at its step's file:line:col (the
+// scenario's file for a rejected request), then a summary. Exit 0 when the
+// scripts were followed and nothing was rejected, 1 when there is any
+// problem (main keeps the status after a signal), 2 on bad usage or a
+// scenario that does not load.
 func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("serve", "SCENARIO.yaml... [--addr 127.0.0.1:0] [--allow-remote] [--exit-when-done] [--max-body BYTES] [--max-concurrent N] [--timeout 15s] [--verbose]", stderr)
+	fs := newFlagSet("serve", "SCENARIO.yaml... [--addr 127.0.0.1:0] [--allow-remote] [--exit-when-done] [--deadline D] [--max-body BYTES] [--max-concurrent N] [--timeout 15s] [--verbose]", stderr)
 	addr := fs.String("addr", "127.0.0.1:0", "address to listen on (port 0: any free port); loopback only unless --allow-remote")
 	remote := fs.Bool("allow-remote", false, "allow an address that is not loopback")
 	exitWhenDone := fs.Bool("exit-when-done", false, "stop once every step has answered all its times")
+	deadline := fs.Duration("deadline", 0, "stop after this long (a Go duration, e.g. 2m) even if steps are left unused: they are reported and the exit status is 1")
 	maxBody := fs.Int64("max-body", serve.DefaultMaxBodyBytes, "refuse request bodies over this many bytes (413)")
 	maxConc := fs.Int("max-concurrent", serve.DefaultMaxConcurrent, "answer at most this many completions at once (more: 503)")
 	timeout := fs.Duration("timeout", serve.DefaultTimeout, "the time allowed for one completion, a stream's scripted delays included (past it the stream is cut and the connection dropped)")
@@ -49,6 +55,8 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		return fail("--max-body and --max-concurrent: want positive numbers")
 	case *timeout <= 0:
 		return fail("--timeout %s: want a positive duration", *timeout)
+	case *deadline < 0 || *deadline == 0 && flagGiven(fs.FlagSet, "deadline"):
+		return fail("--deadline %s: want a positive duration", *deadline)
 	}
 	var mu sync.Mutex // the log's lines come from concurrent requests
 	opts := serve.Options{MaxBodyBytes: *maxBody, MaxConcurrent: *maxConc, Timeout: *timeout}
@@ -78,12 +86,24 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if *exitWhenDone {
 		done = srv.Done()
 	}
+	var late <-chan time.Time
+	if *deadline > 0 {
+		t := time.NewTimer(*deadline)
+		defer t.Stop()
+		late = t.C
+	}
 	select {
 	case err := <-served:
 		fmt.Fprintf(stderr, "toolout serve: %v\n", err)
 		return exitFailed
 	case <-ctx.Done():
 	case <-done:
+	case <-late:
+		if n := srv.Unused(); n > 0 {
+			fmt.Fprintf(stderr, "toolout serve: --deadline %s passed with %d step(s) unused\n", *deadline, n)
+		} else {
+			fmt.Fprintf(stderr, "toolout serve: --deadline %s passed\n", *deadline)
+		}
 	}
 	_ = srv.Close() // ends the waits of steps with after:
 	drain, cancel := context.WithTimeout(context.Background(), serveDrain)
@@ -101,14 +121,25 @@ func report(srv *serve.Server, stderr io.Writer) int {
 	for _, p := range problems {
 		fmt.Fprintln(stderr, p)
 	}
-	var requests int
+	rejected := srv.Rejected()
+	requests := rejected
 	for _, b := range srv.Bases() {
 		requests += len(srv.Calls(b.Scenario))
 	}
+	summary := fmt.Sprintf("toolout serve: stopped after %d request(s)", requests)
+	if rejected > 0 {
+		summary += fmt.Sprintf(", %d rejected", rejected)
+	}
 	if len(problems) > 0 {
-		fmt.Fprintf(stderr, "toolout serve: stopped after %d request(s): %d problem(s)\n", requests, len(problems))
+		fmt.Fprintf(stderr, "%s: %d problem(s)\n", summary, len(problems))
 		return exitFailed
 	}
-	fmt.Fprintf(stderr, "toolout serve: stopped after %d request(s): every step answered as scripted\n", requests)
+	fmt.Fprintf(stderr, "%s: every step answered as scripted\n", summary)
 	return exitOK
+}
+
+// flagGiven reports whether the command line set the named flag.
+func flagGiven(fs *flag.FlagSet, name string) (given bool) {
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
 }

@@ -82,6 +82,50 @@ var _ = Describe("toolout serve", func() {
 		Expect(p.stderr()).To(Equal("toolout serve: stopped after 2 request(s): every step answered as scripted\n"))
 	})
 
+	It("exits 1 at --deadline with the steps still unused, each at its file:line:col", func() {
+		p := startProgram("serve", "--exit-when-done", "--deadline", "500ms", serveScenario)
+		url := p.baseURL()
+		resp, body := httpspec.Post(url+"/chat/completions", serveTurn1)
+		Expect(resp.StatusCode).To(Equal(http.StatusOK), body)
+		Expect(p.exited()).To(Equal(1), p.stderr())
+		Expect(p.stderr()).To(Equal("toolout serve: --deadline 500ms passed with 1 step(s) unused\n" +
+			`scenarios/session/over-cap-handle.yaml:28:3: step "answer" was never used` + "\n" +
+			"toolout serve: stopped after 1 request(s): 1 problem(s)\n"))
+	})
+
+	It("exits 0 before --deadline once every step has answered", func() {
+		p := startProgram("serve", "--exit-when-done", "--deadline", "10m", serveScenario)
+		url := p.baseURL()
+		for _, body := range []string{serveTurn1, serveTurn2} {
+			resp, answer := httpspec.Post(url+"/chat/completions", body)
+			Expect(resp.StatusCode).To(Equal(http.StatusOK), answer)
+		}
+		Expect(p.exited()).To(Equal(0), p.stderr())
+	})
+
+	It("reports every request it rejected and exits 1, though every step answered", func() {
+		p := startProgram("serve", "--exit-when-done", serveScenario)
+		url := p.baseURL()
+		for range 2 {
+			resp, body := httpspec.Post(url+"/chat/completions", `{"model":"m","messages":[{"role":"user","content":"hi"}],"tools":{}}`)
+			Expect(resp.StatusCode).To(Equal(http.StatusBadRequest), body)
+		}
+		resp, body := httpspec.Get(url + "/chat/completions")
+		Expect(resp.StatusCode).To(Equal(http.StatusMethodNotAllowed), body)
+		for _, body := range []string{serveTurn1, serveTurn2} {
+			resp, answer := httpspec.Post(url+"/chat/completions", body)
+			Expect(resp.StatusCode).To(Equal(http.StatusOK), answer)
+		}
+		Expect(p.exited()).To(Equal(1), p.stderr())
+		bad := "scenarios/session/over-cap-handle.yaml: rejected POST /v1/chat/completions: 400 openai: chat request: json: cannot unmarshal object into Go struct field"
+		lines := strings.Split(strings.TrimSuffix(p.stderr(), "\n"), "\n")
+		Expect(lines).To(HaveLen(4), p.stderr())
+		Expect(lines[0]).To(HavePrefix(bad))
+		Expect(lines[1]).To(Equal(lines[0]))
+		Expect(lines[2]).To(Equal(`scenarios/session/over-cap-handle.yaml: rejected GET /v1/chat/completions: 405 GET "/v1/chat/completions": want POST`))
+		Expect(lines[3]).To(Equal("toolout serve: stopped after 5 request(s), 3 rejected: 3 problem(s)"))
+	})
+
 	It("exits 0 at SIGTERM when every step has answered", func() {
 		p := startProgram("serve", serveScenario)
 		url := p.baseURL()
@@ -116,6 +160,7 @@ var _ = Describe("toolout serve", func() {
 			`toolout serve: --addr: address "0.0.0.0:0" is not loopback (127.0.0.1, ::1, localhost); the scripted model answers anyone who reaches it, so serving beyond this machine needs --allow-remote`+"\n"),
 		Entry("bad limit", []string{"--max-body", "0", serveScenario}, "toolout serve: --max-body and --max-concurrent: want positive numbers\n"),
 		Entry("bad timeout", []string{"--timeout", "-1s", serveScenario}, "toolout serve: --timeout -1s: want a positive duration\n"),
+		Entry("bad deadline", []string{"--exit-when-done", "--deadline", "0s", serveScenario}, "toolout serve: --deadline 0s: want a positive duration\n"),
 		Entry("nothing to serve", []string{"../../scenarios/schema/" + firstScenario("../../scenarios/schema")},
 			"scenarios/schema/"+firstScenario("../../scenarios/schema")+": no llm steps: nothing to serve\n"),
 	)

@@ -92,10 +92,29 @@
 // scenarios/session/*.yaml answer any agent. An oracle with wrap: final
 // still needs the nonce.
 //
+// The 422's message quotes, for each text the nearest step wants and the
+// request lacks, what the request held there (fakes.Quote: the system
+// text, the last user message, or every message, whole up to 400 bytes,
+// else its first and last 200 bytes and its length), so that a user whose
+// agent sends 10 KB of system reminders sees why the step did not match
+// without a proxy.
+//
 // [Server.Problems] lists every breach: violations as they happened,
 // then the steps used fewer times than scripted, each at its step's
 // file:line:col (a request nothing matched at the scenario's file; its
-// message names the nearest step). [Server.Done] is closed once every
+// message names the nearest step), then every request serve refused with
+// a 4xx of its own before the script saw it (400 a body it cannot decode,
+// 404, 405, 408, 413, 415), at the scenario's file, as "rejected METHOD
+// PATH: STATUS reason" ([Server.Rejected] counts them): a client that
+// only ever sent malformed requests has not followed the script, and a
+// CI job must fail (seven 400s had ended in "every step answered as
+// scripted", exit 0). A request that reached no scenario is the only
+// scenario's, or, with several, a problem of none (no position). 503
+// (busy, stopping) is the server's state, not the client's, and is not
+// counted; neither are refusals net/http makes before serve sees the
+// request (431, a malformed request line). The refusals are kept as the
+// violations are: the first fakes.MaxKept of each scenario, the rest
+// counted in one problem. [Server.Done] is closed once every
 // step has answered all its times.
 //
 // # Bounds

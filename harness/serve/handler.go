@@ -39,7 +39,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		for _, b := range s.Bases() {
 			bases = append(bases, b.Path)
 		}
-		s.fail(w, api, http.StatusNotFound, fmt.Sprintf("no scenario is served at %s (bases: %s)", clip(r.URL.Path), strings.Join(bases, ", ")))
+		s.reject(w, r, nil, api, http.StatusNotFound, fmt.Sprintf("no scenario is served at %s (bases: %s)", clip(r.URL.Path), strings.Join(bases, ", ")))
 		return
 	}
 	w.Header().Set(ScenarioHeader, sc.sc.ID)
@@ -49,9 +49,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case rest == pathMessages:
 		s.complete(w, r, sc, llmwire.Anthropic)
 	case rest == pathModels || strings.HasPrefix(rest, pathModels+"/"):
-		s.models(w, r, api, strings.TrimPrefix(strings.TrimPrefix(rest, pathModels), "/"))
+		s.models(w, r, sc, api, strings.TrimPrefix(strings.TrimPrefix(rest, pathModels), "/"))
 	default:
-		s.fail(w, api, http.StatusNotFound, fmt.Sprintf("no route %s under %s/v1 (routes: POST %s, POST %s, GET %s)",
+		s.reject(w, r, sc, api, http.StatusNotFound, fmt.Sprintf("no route %s under %s/v1 (routes: POST %s, POST %s, GET %s)",
 			clip(rest), sc.prefix, pathChat, pathMessages, pathModels))
 	}
 }
@@ -79,7 +79,7 @@ func (s *Server) route(path string) (*script, string) {
 func (s *Server) complete(w http.ResponseWriter, r *http.Request, sc *script, api llmwire.Wire) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
-		s.fail(w, api, http.StatusMethodNotAllowed, fmt.Sprintf("%s %s: want POST", r.Method, clip(r.URL.Path)))
+		s.reject(w, r, sc, api, http.StatusMethodNotAllowed, fmt.Sprintf("%s %s: want POST", r.Method, clip(r.URL.Path)))
 		return
 	}
 	select {
@@ -101,7 +101,7 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request, sc *script, ap
 	in, status, err := s.read(w, r, sc, api)
 	if err != nil {
 		s.logf("%s: %s %s: %d %v", sc.sc.ID, r.Method, r.URL.Path, status, err)
-		s.fail(w, api, status, err.Error())
+		s.reject(w, r, sc, api, status, err.Error())
 		return
 	}
 	w.Header().Set(TagHeader, in.req.Tag.String())

@@ -23,17 +23,17 @@ const (
 // models answers GET /v1/models (the list) and GET /v1/models/ID (one
 // model), in the OpenAI shape, or the Anthropic one when the request
 // carries anthropic-version (as the Anthropic SDKs' requests do).
-func (s *Server) models(w http.ResponseWriter, r *http.Request, a llmwire.Wire, id string) {
+func (s *Server) models(w http.ResponseWriter, r *http.Request, sc *script, a llmwire.Wire, id string) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
-		s.fail(w, a, http.StatusMethodNotAllowed, r.Method+" "+clip(r.URL.Path)+": want GET")
+		s.reject(w, r, sc, a, http.StatusMethodNotAllowed, r.Method+" "+clip(r.URL.Path)+": want GET")
 		return
 	}
 	name := Model
 	if id != "" {
 		unescaped, err := url.PathUnescape(id)
 		if err != nil || len(unescaped) > 256 {
-			s.fail(w, a, http.StatusNotFound, "model "+clip(id)+": not a model id")
+			s.reject(w, r, sc, a, http.StatusNotFound, "model "+clip(id)+": not a model id")
 			return
 		}
 		name = unescaped

@@ -47,9 +47,10 @@ type Options struct {
 // scenarios; see the package documentation. It is an http.Handler and is
 // safe for concurrent use.
 type Server struct {
-	opts    Options
-	scripts []*script
-	sem     chan struct{}
+	opts     Options
+	scripts  []*script
+	sem      chan struct{}
+	unrouted rejections // 4xx of requests no scenario of several held
 
 	stop     context.Context // cancelled by Close
 	cancel   context.CancelFunc
@@ -64,6 +65,8 @@ type script struct {
 	site   string // the site of a request without X-Toolout-Tag
 	prefix string // "/<id>" (path-escaped per segment)
 	ids    atomic.Int64
+
+	rejected rejections // its requests refused with a 4xx of serve's own
 }
 
 // Load reads the scenario files with toolout's own components
@@ -181,26 +184,35 @@ func (s *Server) Bases() []Base {
 }
 
 // Problem is a breach of one scenario's script: a request no step could
-// answer, a step that could not respond, or a step used fewer times than
-// scripted.
+// answer, a step that could not respond, a step used fewer times than
+// scripted, or a request refused with a 4xx before it reached the script.
 type Problem struct {
 	// Scenario is the scenario's id.
 	Scenario string
 	// Pos is the step's file:line:col, or the scenario's file when no step
 	// is concerned (a request nothing matched; the message then names the
-	// nearest step and its position).
+	// nearest step and its position; a request refused with a 4xx), or
+	// empty for a refused request that no scenario of several held.
 	Pos string
 	// Msg is the fake's violation in one line.
 	Msg string
 }
 
-// String is "pos: msg".
-func (p Problem) String() string { return p.Pos + ": " + p.Msg }
+// String is "pos: msg", or msg alone without a position.
+func (p Problem) String() string {
+	if p.Pos == "" {
+		return p.Msg
+	}
+	return p.Pos + ": " + p.Msg
+}
 
 // Problems returns every breach so far, scenario by scenario in the
 // order given to New: the violations in the order they happened, then
-// the steps used fewer times than scripted. Call it once the clients are
-// done (after Close) for the final report.
+// the steps used fewer times than scripted, then the requests it refused
+// with a 4xx of serve's own ("rejected POST /v1/chat/completions: 400
+// reason", at the scenario's file); last, with neither scenario nor
+// position, those refused that no scenario of several held. Call it once
+// the clients are done (after Close) for the final report.
 func (s *Server) Problems() []Problem {
 	var out []Problem
 	for _, sc := range s.scripts {
@@ -211,8 +223,9 @@ func (s *Server) Problems() []Problem {
 			}
 			out = append(out, p)
 		}
+		out = append(out, sc.rejected.problems(sc.sc.ID, sc.sc.Path)...)
 	}
-	return out
+	return append(out, s.unrouted.problems("", "")...)
 }
 
 // Check returns every problem joined in one error, or nil.
@@ -239,6 +252,16 @@ func oneLine(msg string) string {
 		b.WriteString(strings.TrimSpace(l))
 	}
 	return b.String()
+}
+
+// Unused returns how many steps of every scenario have answered fewer
+// requests than their times so far.
+func (s *Server) Unused() int {
+	n := 0
+	for _, sc := range s.scripts {
+		n += len(sc.llm.Unused())
+	}
+	return n
 }
 
 // Done is closed once every step of every scenario has answered all its
