@@ -17,7 +17,8 @@ import (
 // status from the documented set; a JSON answer is a JSON object in the
 // API's shape (an "error" object for an error); a stream is
 // text/event-stream; a request refused before matching (400, 404, 405,
-// 413, 415) leaves the scripts untouched. Seeds: the specs' requests of
+// 413, 415) leaves the scripts untouched and is counted as rejected,
+// which no other answer is. Seeds: the specs' requests of
 // both APIs, streaming or not, and broken forms of them.
 func FuzzRequest(f *testing.F) {
 	load := func() *serve.Server {
@@ -35,6 +36,7 @@ func FuzzRequest(f *testing.F) {
 	}
 	f.Add(uint8(0), openaiTurn1, "text/plain", "")
 	f.Add(uint8(3), anthropicTurn1, "application/json; charset=utf-8", "session.turn\tturn=1")
+	f.Add(uint8(0), openaiTurn2, "application/json", "session.turn turn=2 round=2")
 	f.Add(uint8(0), "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff", "application/json", "") // a gzip body sent without its Content-Encoding
 	routes := []string{"/session/over-cap-handle/v1/chat/completions", "/session/over-cap-handle/v1/messages",
 		"/stream/v1/chat/completions", "/stream/v1/messages", "/v1/chat/completions", "/stream/v1/models", "/stream/v1/x"}
@@ -46,9 +48,10 @@ func FuzzRequest(f *testing.F) {
 			req.Header.Set(serve.TagHeader, tag)
 		}
 		before := len(srv.Calls("session/over-cap-handle")) + len(srv.Calls("stream"))
-		if before > 1000 { // a server records every call: a fresh one bounds the memory of a long run
+		if before > 1000 || srv.Rejected() > 1000 { // a server records every call: a fresh one bounds the memory of a long run
 			srv, before = load(), 0
 		}
+		rejected := srv.Rejected()
 		rec := httptest.NewRecorder()
 		srv.ServeHTTP(rec, req)
 		after := len(srv.Calls("session/over-cap-handle")) + len(srv.Calls("stream"))
@@ -58,6 +61,9 @@ func FuzzRequest(f *testing.F) {
 		}
 		if slices.Contains([]int{400, 404, 405, 413, 415}, code) && after != before {
 			t.Fatalf("%s %q: refused with %d, yet the script was asked", path, body, code)
+		}
+		if refused := slices.Contains([]int{400, 404, 405, 413, 415}, code); refused != (srv.Rejected() == rejected+1) {
+			t.Fatalf("%s %q: status %d, rejected count %d -> %d", path, body, code, rejected, srv.Rejected())
 		}
 		switch ct {
 		case "text/event-stream":
