@@ -86,24 +86,9 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if *exitWhenDone {
 		done = srv.Done()
 	}
-	var late <-chan time.Time
-	if *deadline > 0 {
-		t := time.NewTimer(*deadline)
-		defer t.Stop()
-		late = t.C
-	}
-	select {
-	case err := <-served:
+	if err := awaitStop(ctx, served, done, *deadline, srv, stderr); err != nil {
 		fmt.Fprintf(stderr, "toolout serve: %v\n", err)
 		return exitFailed
-	case <-ctx.Done():
-	case <-done:
-	case <-late:
-		if n := srv.Unused(); n > 0 {
-			fmt.Fprintf(stderr, "toolout serve: --deadline %s passed with %d step(s) unused\n", *deadline, n)
-		} else {
-			fmt.Fprintf(stderr, "toolout serve: --deadline %s passed\n", *deadline)
-		}
 	}
 	_ = srv.Close() // ends the waits of steps with after:
 	drain, cancel := context.WithTimeout(context.Background(), serveDrain)
@@ -112,6 +97,32 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		_ = hs.Close()
 	}
 	return report(srv, stderr)
+}
+
+// awaitStop blocks until serve is to stop: a signal (ctx), every step
+// answered (done, with --exit-when-done), the deadline passed (when
+// positive; it says so on stderr, with the steps left unused), or the
+// listener failing, whose error it returns.
+func awaitStop(ctx context.Context, served <-chan error, done <-chan struct{}, deadline time.Duration, srv *serve.Server, stderr io.Writer) error {
+	var late <-chan time.Time
+	if deadline > 0 {
+		t := time.NewTimer(deadline)
+		defer t.Stop()
+		late = t.C
+	}
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	case <-done:
+	case <-late:
+		if n := srv.Unused(); n > 0 {
+			fmt.Fprintf(stderr, "toolout serve: --deadline %s passed with %d step(s) unused\n", deadline, n)
+		} else {
+			fmt.Fprintf(stderr, "toolout serve: --deadline %s passed\n", deadline)
+		}
+	}
+	return nil
 }
 
 // report prints every problem, one line each, and a summary; it returns
