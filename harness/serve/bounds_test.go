@@ -37,7 +37,7 @@ var _ = Describe("toolout serve's bounds", func() {
 		Entry(nil, "/v1/chat/completions", `{"messages":[]}`, nil, 400, "messages: want at least one message"),
 		Entry(nil, "/v1/chat/completions", strings.Repeat("[", 300)+strings.Repeat("]", 300), nil, 400, "JSON nested deeper than 256 levels"),
 		Entry(nil, "/v1/chat/completions", `{"x":[`+strings.Repeat(`0,`, 200_001)+`0]}`, nil, 413, "more than 200000 JSON values"),
-		Entry(nil, "/v1/messages", `{"max_tokens":1,"messages":[{"role":"robot","content":"x"}]}`, nil, 400, `want role "user" or "assistant"`),
+		Entry(nil, "/v1/messages", `{"max_tokens":1,"messages":[{"role":"robot","content":"x"}]}`, nil, 400, `want role "user", "assistant" or "system", got "robot"`),
 		Entry(nil, "/v1/messages", `{"max_tokens":1}`, nil, 400, "no messages array"),
 		Entry(nil, "/v1/chat/completions", openaiTurn1, []string{"Content-Type", "text/plain"}, 415, `content type "application/json, text/plain"`),
 		Entry(nil, "/v1/chat/completions", "\x1f\x8b\x08\x00", []string{"Content-Encoding", "gzip"}, 415, `request Content-Encoding "gzip" is not supported: send the JSON body uncompressed`),

@@ -42,7 +42,7 @@
 //     "response", "message", "stream"), the line:col and byte offset, the
 //     stream event, the JSON path of the value and the problem, e.g.
 //     `anthropic: request: 1:22 (byte 21): messages[0].role: want role
-//     "user" or "assistant", got "system"`. It wraps [ErrIncomplete] for a
+//     "user", "assistant" or "system", got "tool"`. It wraps [ErrIncomplete] for a
 //     cut stream, [ErrUnsupported] for content not mapped, and an
 //     [*APIError] (Type, Message, the documented HTTP Status) for an error
 //     event or error body, so that a proxy can branch.
@@ -75,9 +75,19 @@
 //   - "system", a string or text blocks (joined by "\n"), becomes a first
 //     system message, left out when empty. "max_tokens" is MaxOutputTokens;
 //     "stream" is returned. "messages" is required; model, temperature,
-//     tool_choice, metadata and other members are not mapped.
-//   - A message's role is "user" or "assistant" (anything else is an
-//     error) and its content is required. String content is one message.
+//     tool_choice, metadata, thinking (adaptive or budgeted),
+//     context_management, output_config and other members are validated
+//     as JSON and not mapped.
+//   - A message's role is "user", "assistant" or "system" (anything else
+//     is an error) and its content is required. A system message inside
+//     "messages" (Claude Code sends its environment as one, after the
+//     first user message) is read as "system" is (a string, or its text
+//     blocks joined by "\n"; content null is an error) and becomes a
+//     system message in its place, left out when empty: it is system text
+//     (fakes.Texts joins every system message, in order, into the text a
+//     step's match.system sees), not a turn. Members of a message other
+//     than role and content (Claude Code's per-message output_config) are
+//     validated and ignored. String content is one message.
 //     In block content, text blocks (joined by "\n", as the gateway's
 //     adapter joins them, so both see the same text) and tool_use blocks
 //     (ToolCalls: id, name, Arguments the compact input, {} when absent)
@@ -99,10 +109,11 @@
 //   - Other blocks (image, document, server tool blocks, ...) are left out
 //     of the text view too; a message with nothing left stays as an empty
 //     message of its role, so turns keep their order. cache_control is
-//     ignored.
-//   - "tools": name, description and input_schema (compact). A server tool
-//     ({"type":"web_search_20250305","name":...}, no input_schema) keeps its
-//     name only.
+//     ignored wherever it stands (system blocks, message blocks, tools).
+//   - "tools": name, description and input_schema (compact); other
+//     members (cache_control, defer_loading, ...) are ignored. A server
+//     tool ({"type":"web_search_20250305","name":...}, no input_schema)
+//     keeps its name only.
 //
 // # Responses
 //
@@ -195,5 +206,7 @@
 // phantom-call shape, thinking then text then an expand_context call), a
 // redacted_thinking block whole in its start (redacted_thinking). The
 // signatures and redacted data are made up. They were not captured from
-// the live API.
+// the live API. The requests in testdata/claude-code were: Claude Code
+// 2.1.332 sent them to a loopback capture server (its README names the
+// source, the headers and what was trimmed).
 package anthropic

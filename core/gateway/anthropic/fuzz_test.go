@@ -145,12 +145,20 @@ func checkMessage(t *testing.T, out []byte) {
 // one that is not valid JSON is refused; an error is an *anthropic.Error
 // on one line with a position inside the body; on success every tool call
 // has an object for arguments and every tool schema is an object or
-// absent. Seeded with the recorded request and small bodies of each shape.
+// absent. Seeded with the recorded request, the requests Claude Code sends
+// (testdata/claude-code) and small bodies of each shape.
 func FuzzDecodeRequest(f *testing.F) {
 	for _, data := range seeds.Files(f, filepath.Join("testdata", "*.json")) {
 		f.Add(data)
 	}
+	for _, data := range seeds.Files(f, filepath.Join("testdata", "claude-code", "*.json")) { // issue 34: Claude Code's requests
+		f.Add(data)
+	}
 	for _, s := range []string{
+		// Issue 34: system messages inside messages (refused before).
+		`{"messages":[{"role":"user","content":"u"},{"role":"system","content":[{"type":"text","text":"env","cache_control":{"type":"ephemeral"}}],"output_config":{}},` +
+			`{"role":"system","content":""},{"role":"system","content":[{"type":"image"}]}],"thinking":{"type":"adaptive"},"context_management":{"edits":[]}}`,
+		`{"messages":[{"role":"system","content":null}]}`, `{"messages":[{"role":"system","content":[{"type":"text","text":7}]}]}`,
 		`{"messages":[{"role":"user","content":[{"type":"text","text":"a\u00e9\ud83d\ude00"},{"tool_use_id":"t","type":"tool_result","content":null}]}]}`,
 		`{"messages":[{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"n","input":{"a":[1,2.5e-3,true,null,"\""]}}]}],"tools":[{"name":"n","input_schema":{}}]}`,
 		`{"system":[{"type":"text","text":"s"}],"max_tokens":1,"stream":true,"messages":[]}`,

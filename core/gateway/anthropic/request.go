@@ -83,7 +83,8 @@ func (c *conversation) name(id string) string {
 
 var messageParamKeys = []string{"role", "content"}
 
-// message reads one entry of "messages".
+// message reads one entry of "messages": a user or assistant turn, or a
+// system message (Claude Code sends its environment as one between turns).
 func (c *conversation) message(r *reader) error {
 	f, err := readFields(r, messageParamKeys)
 	if err != nil {
@@ -93,14 +94,16 @@ func (c *conversation) message(r *reader) error {
 	switch {
 	case err != nil:
 		return err
-	case role != "user" && role != "assistant":
+	case role != "user" && role != "assistant" && role != "system":
 		at := f.start
 		if f.has(0) {
 			at = f.at[0]
 		}
-		return within(r.fail(at, "want role \"user\" or \"assistant\", got "+quote(role)), "role")
+		return within(r.fail(at, "want role \"user\", \"assistant\" or \"system\", got "+quote(role)), "role")
 	case !f.has(1):
 		return r.fail(f.start, "message without content")
+	case role == "system":
+		return f.read(1, c.system)
 	}
 	return f.read(1, func(r *reader) error {
 		switch r.peek() {
@@ -113,6 +116,21 @@ func (c *conversation) message(r *reader) error {
 		}
 		return r.want("a string or an array of content blocks")
 	})
+}
+
+// system reads the content of a system message inside "messages" as the
+// top-level "system" is read (a string, or text blocks joined by "\n",
+// other blocks left out), and adds it as a system message in its place,
+// unless it is empty. Its content may not be null.
+func (c *conversation) system(r *reader) error {
+	if r.peek() != '"' && r.peek() != '[' {
+		return r.want("a string or an array of content blocks")
+	}
+	s, err := readText(r, "\n")
+	if err == nil && s != "" {
+		c.msgs = append(c.msgs, core.Message{Role: core.RoleSystem, Content: s})
+	}
+	return err
 }
 
 // blocks reads a content array. Text and tool_use blocks make one message

@@ -44,6 +44,56 @@ var _ = Describe("DecodeRequest", func() {
 		Expect(req.Tools[2]).To(Equal(core.Tool{Name: "web_search"}))
 	})
 
+	It("maps Claude Code's request: a role \"system\" message inside messages is a system message in its place, thinking, context_management, output_config, metadata and cache_control accepted", func() {
+		req, stream, err := anthropic.DecodeRequest(fixture("claude-code/turn2.json"), tag)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(stream).To(BeTrue())
+		Expect(req.MaxOutputTokens).To(Equal(128000))
+		var roles []core.Role
+		for _, m := range req.Messages {
+			roles = append(roles, m.Role)
+		}
+		Expect(roles).To(Equal([]core.Role{core.RoleSystem, core.RoleUser, core.RoleSystem, core.RoleAssistant, core.RoleTool}))
+		Expect(req.Messages[0].Content).To(HavePrefix("x-anthropic-billing-header: cc_version=2.1.332"), "the system blocks, joined by \"\\n\"")
+		Expect(req.Messages[0].Content).To(ContainSubstring("\nYou are a Claude agent, built on Anthropic's Claude Agent SDK.\n"))
+		Expect(req.Messages[1].Content).To(HaveSuffix("</system-reminder>\n\nHow many build steps are there? Use bash."))
+		Expect(req.Messages[2].Content).To(HavePrefix("# Environment\nYou have been invoked in the following environment: \n"))
+		Expect(req.Messages[3].ToolCalls).To(HaveLen(1))
+		Expect(req.Messages[3].ToolCalls[0].Name).To(Equal("Bash"))
+		Expect(req.Messages[4].Name).To(Equal("Bash"))
+		Expect(req.Messages[4].Content).To(HavePrefix("build step 1\nbuild step 2\n"))
+		Expect(req.Messages[4].Content).To(HaveLen(22892))
+		var names []string
+		for _, t := range req.Tools {
+			names = append(names, t.Name)
+		}
+		Expect(names).To(Equal([]string{"Bash", "Read", "ToolSearch", "DeferredToolPlaceholder"}))
+	})
+
+	It("reads a system message's text blocks as the top-level system's (joined by \"\\n\", cache_control ignored), and leaves an empty one out", func() {
+		req, _, err := anthropic.DecodeRequest(fixture("claude-code/turn1.json"), tag)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(req.Messages).To(HaveLen(3))
+		Expect(req.Messages[2].Role).To(Equal(core.RoleSystem))
+		Expect(req.Messages[2].Content).To(HavePrefix("# Environment\n"))
+		body := `{"messages":[{"role":"user","content":"hi"},{"role":"system","content":[{"type":"text","text":"a","cache_control":{"type":"ephemeral"}},` +
+			`{"type":"text","text":"b"}]},{"role":"system","content":""},{"role":"system","content":[]},{"role":"assistant","content":"ok"}],` +
+			`"thinking":{"type":"enabled","budget_tokens":4000},"context_management":{"edits":[]},"output_config":{"effort":"low"},"metadata":{"user_id":"u"}}`
+		req, _, err = anthropic.DecodeRequest([]byte(body), tag)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(req.Messages).To(Equal([]core.Message{
+			{Role: core.RoleUser, Content: "hi"},
+			{Role: core.RoleSystem, Content: "a\nb"},
+			{Role: core.RoleAssistant, Content: "ok"},
+		}))
+	})
+
+	It("reads Claude Code's request with budgeted thinking", func() {
+		req, _, err := anthropic.DecodeRequest(fixture("claude-code/budgeted.json"), tag)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(req.Messages[len(req.Messages)-1].Role).To(Equal(core.RoleUser))
+	})
+
 	It("keeps block order: text before and after tool results makes user messages around the tool messages", func() {
 		body := `{"messages":[{"role":"user","content":[{"type":"text","text":"a"},{"type":"text","text":"b"},
 			{"tool_use_id":"t1","type":"tool_result"},{"type":"text","text":"c"}]}]}`
@@ -115,8 +165,13 @@ var _ = Describe("DecodeRequest", func() {
 			`anthropic: request: 1:16 (byte 15): messages: duplicate key "messages"`),
 		Entry(nil, `{"messages":[{"role":"user","content":"x","role":"assistant"}]}`,
 			`anthropic: request: 1:43 (byte 42): messages[0].role: duplicate key "role"`),
-		Entry(nil, `{"messages":[{"role":"system","content":"x"}]}`,
-			`anthropic: request: 1:22 (byte 21): messages[0].role: want role "user" or "assistant", got "system"`),
+		Entry(nil, `{"messages":[{"role":"tool","content":"x"}]}`,
+			`anthropic: request: 1:22 (byte 21): messages[0].role: want role "user", "assistant" or "system", got "tool"`),
+		Entry(nil, `{"messages":[{"role":"system"}]}`, `anthropic: request: 1:14 (byte 13): messages[0]: message without content`),
+		Entry(nil, `{"messages":[{"role":"system","content":null}]}`,
+			`anthropic: request: 1:41 (byte 40): messages[0].content: want a string or an array of content blocks, got null`),
+		Entry(nil, `{"messages":[{"role":"system","content":[{"type":"text","text":1}]}]}`,
+			`anthropic: request: 1:64 (byte 63): messages[0].content[0].text: want a string, got a number`),
 		Entry(nil, `{"messages":[{"role":"user","content":{}}]}`,
 			`anthropic: request: 1:39 (byte 38): messages[0].content: want a string or an array of content blocks, got an object`),
 		Entry(nil, `{"messages":[{"role":"user"}]}`, `anthropic: request: 1:14 (byte 13): messages[0]: message without content`),
