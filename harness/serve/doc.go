@@ -12,14 +12,40 @@
 // each segment URL-escaped); with one scenario "/v1" serves it too.
 // Under a base path:
 //
-//	POST /v1/chat/completions   OpenAI Chat Completions
-//	POST /v1/messages           Anthropic Messages
-//	GET  /v1/models[/ID]        the model list (one model, "scripted"), or
-//	                            any ID, in the OpenAI shape, or the
-//	                            Anthropic one when the request carries
-//	                            anthropic-version
+//	POST /v1/chat/completions       OpenAI Chat Completions
+//	POST /v1/messages               Anthropic Messages
+//	POST /v1/messages/count_tokens  Anthropic token counting (no step)
+//	GET  /v1/models[/ID]            the model list (one model, "scripted"),
+//	                                or any ID, in the OpenAI shape, or the
+//	                                Anthropic one when the request carries
+//	                                anthropic-version
 //
 // An OpenAI SDK takes the base URL with "/v1", an Anthropic SDK without.
+// Routes are matched on the path alone: a query string (the Anthropic
+// SDKs' beta calls post to /v1/messages?beta=true) is ignored.
+//
+// # Claude Code
+//
+// Claude Code (ANTHROPIC_BASE_URL=http://127.0.0.1:PORT) posts to
+// /v1/messages?beta=true, streams, and sends what the Messages API's
+// betas add: a "role": "system" message inside messages[] (its
+// environment, after the first user message), thinking (adaptive or
+// budgeted), context_management, output_config (top level and per
+// message), metadata, cache_control on system blocks, message blocks and
+// tools, and tools with input_schema and defer_loading. All are accepted
+// (core/gateway/anthropic's DecodeRequest): a system message inside
+// messages[] is system text, joined after the top-level system, in order,
+// into the text a step's match.system sees (fakes.Texts), never the last
+// user message, and no turn; the other members are not matched on. An
+// answer never holds a thinking block: a step scripts text and tool calls
+// only, and Claude Code takes an answer without thinking as it is.
+// POST /v1/messages/count_tokens (Claude Code asks it before reading a
+// large file) answers {"input_tokens": N}, N the count a /v1/messages
+// answer to the same body reports as usage.input_tokens: cl100k_base
+// (core/tokens) over every message's text joined by "\n", the system text
+// included, tool definitions not. It is refused as a message is (405,
+// 415, 413, 408, 400); it asks no step, so it spends none, is no
+// violation, and does not count towards [Server.Done].
 //
 // # Answers
 //

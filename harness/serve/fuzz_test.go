@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -18,8 +19,10 @@ import (
 // API's shape (an "error" object for an error); a stream is
 // text/event-stream; a request refused before matching (400, 404, 405,
 // 413, 415) leaves the scripts untouched and is counted as rejected,
-// which no other answer is. Seeds: the specs' requests of
-// both APIs, streaming or not, and broken forms of them.
+// which no other answer is; count_tokens never asks the script either,
+// and its 200 is {"input_tokens": N}. Seeds: the specs' requests of both
+// APIs, streaming or not, broken forms of them, and Claude Code's
+// requests.
 func FuzzRequest(f *testing.F) {
 	load := func() *serve.Server {
 		srv, err := serve.Load([]string{overCap, streamScenario}, serve.Options{MaxBodyBytes: 64 << 10})
@@ -38,8 +41,19 @@ func FuzzRequest(f *testing.F) {
 	f.Add(uint8(3), anthropicTurn1, "application/json; charset=utf-8", "session.turn\tturn=1")
 	f.Add(uint8(0), openaiTurn2, "application/json", "session.turn turn=2 round=2")
 	f.Add(uint8(0), "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff", "application/json", "") // a gzip body sent without its Content-Encoding
+	// Issue 34: Claude Code's requests, to /v1/messages?beta=true and to
+	// count_tokens, and a system message inside messages[].
+	for i, name := range []string{"turn1.json", "turn2.json", "budgeted.json", "count_tokens.json"} {
+		data, err := os.ReadFile("../../core/gateway/anthropic/testdata/claude-code/" + name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(uint8(7+i%2), string(data), "application/json", "")
+	}
+	f.Add(uint8(8), `{"messages":[{"role":"user","content":"Count ERROR lines per host."},{"role":"system","content":[{"type":"text","text":"env"}]}]}`, "application/json", "")
 	routes := []string{"/session/over-cap-handle/v1/chat/completions", "/session/over-cap-handle/v1/messages",
-		"/stream/v1/chat/completions", "/stream/v1/messages", "/v1/chat/completions", "/stream/v1/models", "/stream/v1/x"}
+		"/stream/v1/chat/completions", "/stream/v1/messages", "/v1/chat/completions", "/stream/v1/models", "/stream/v1/x",
+		"/session/over-cap-handle/v1/messages?beta=true", "/stream/v1/messages/count_tokens?beta=true"}
 	f.Fuzz(func(t *testing.T, route uint8, body, contentType, tag string) {
 		path := routes[int(route)%len(routes)]
 		req := httptest.NewRequest(http.MethodPost, path, strings.NewReader(body))
@@ -64,6 +78,9 @@ func FuzzRequest(f *testing.F) {
 		}
 		if refused := slices.Contains([]int{400, 404, 405, 413, 415}, code); refused != (srv.Rejected() == rejected+1) {
 			t.Fatalf("%s %q: status %d, rejected count %d -> %d", path, body, code, rejected, srv.Rejected())
+		}
+		if strings.Contains(path, "/count_tokens") && (after != before || code == 200 && !strings.HasPrefix(rec.Body.String(), `{"input_tokens":`)) {
+			t.Fatalf("%s %q: count_tokens answered %d %q, the script asked %d times", path, body, code, rec.Body.String(), after-before)
 		}
 		switch ct {
 		case "text/event-stream":

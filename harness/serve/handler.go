@@ -22,16 +22,17 @@ const (
 
 // The routes under a base path.
 const (
-	pathChat     = "/v1/chat/completions"
-	pathMessages = "/v1/messages"
-	pathModels   = "/v1/models"
+	pathChat        = "/v1/chat/completions"
+	pathMessages    = "/v1/messages"
+	pathCountTokens = "/v1/messages/count_tokens"
+	pathModels      = "/v1/models"
 )
 
 // ServeHTTP routes a request to its scenario and answers it.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	sc, rest := s.route(r.URL.EscapedPath())
 	api := llmwire.OpenAI
-	if rest == pathMessages || r.Header.Get("anthropic-version") != "" {
+	if rest == pathMessages || rest == pathCountTokens || r.Header.Get("anthropic-version") != "" {
 		api = llmwire.Anthropic
 	}
 	if sc == nil {
@@ -48,11 +49,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.complete(w, r, sc, llmwire.OpenAI)
 	case rest == pathMessages:
 		s.complete(w, r, sc, llmwire.Anthropic)
+	case rest == pathCountTokens:
+		s.countTokens(w, r, sc)
 	case rest == pathModels || strings.HasPrefix(rest, pathModels+"/"):
 		s.models(w, r, sc, api, strings.TrimPrefix(strings.TrimPrefix(rest, pathModels), "/"))
 	default:
-		s.reject(w, r, sc, api, http.StatusNotFound, fmt.Sprintf("no route %s under %s/v1 (routes: POST %s, POST %s, GET %s)",
-			clip(rest), sc.prefix, pathChat, pathMessages, pathModels))
+		s.reject(w, r, sc, api, http.StatusNotFound, fmt.Sprintf("no route %s under %s/v1 (routes: POST %s, POST %s, POST %s, GET %s)",
+			clip(rest), sc.prefix, pathChat, pathMessages, pathCountTokens, pathModels))
 	}
 }
 

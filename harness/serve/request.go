@@ -50,13 +50,26 @@ const (
 	maxJSONNesting = gateway.DefaultMaxJSONNesting
 )
 
-// read checks and decodes a completion request: its content type, its
-// bytes (gateway.ReadBody, as the gateway reads them: no Content-Encoding,
-// a Content-Length over the bound refused before the body is read, a body
-// slower than the read timeout 408), its JSON shape, the API's own
-// decoding, and its tag. A refusal comes with its status: 415, 413, 408,
-// 400.
+// read checks and decodes a completion request ([Server.decode]) and
+// derives its tag. A refusal comes with its status: 415, 413, 408, 400.
 func (s *Server) read(w http.ResponseWriter, r *http.Request, sc *script, wire llmwire.Wire) (incoming, int, error) {
+	in, status, err := s.decode(w, r, wire)
+	if err != nil {
+		return in, status, err
+	}
+	if in.req.Tag, err = requestTag(r.Header, sc.site, in.req); err != nil {
+		return in, http.StatusBadRequest, err
+	}
+	return in, 0, nil
+}
+
+// decode checks and decodes a request body of the wire: its content type,
+// its bytes (gateway.ReadBody, as the gateway reads them: no
+// Content-Encoding, a Content-Length over the bound refused before the
+// body is read, a body slower than the read timeout 408), its JSON shape
+// and the API's own decoding. A refusal comes with its status: 415, 413,
+// 408, 400.
+func (s *Server) decode(w http.ResponseWriter, r *http.Request, wire llmwire.Wire) (incoming, int, error) {
 	var in incoming
 	ct := strings.Join(r.Header.Values("Content-Type"), ", ")
 	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
@@ -91,9 +104,6 @@ func (s *Server) read(w http.ResponseWriter, r *http.Request, sc *script, wire l
 	}
 	if wire == llmwire.OpenAI && len(in.req.Messages) == 0 {
 		return in, http.StatusBadRequest, errors.New("request: messages: want at least one message")
-	}
-	if in.req.Tag, err = requestTag(r.Header, sc.site, in.req); err != nil {
-		return in, http.StatusBadRequest, err
 	}
 	return in, 0, nil
 }

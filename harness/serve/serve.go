@@ -50,7 +50,8 @@ type Server struct {
 	opts     Options
 	scripts  []*script
 	sem      chan struct{}
-	unrouted rejections // 4xx of requests no scenario of several held
+	unrouted rejections     // 4xx of requests no scenario of several held
+	tk       core.Tokenizer // cl100k_base: usage and count_tokens
 
 	stop     context.Context // cancelled by Close
 	cancel   context.CancelFunc
@@ -103,7 +104,7 @@ func New(scs []*harness.Scenario, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("serve: %w", err)
 	}
-	s := &Server{opts: opts, sem: make(chan struct{}, opts.MaxConcurrent), done: make(chan struct{})}
+	s := &Server{opts: opts, sem: make(chan struct{}, opts.MaxConcurrent), tk: tk, done: make(chan struct{})}
 	s.stop, s.cancel = context.WithCancel(context.Background())
 	seen := map[string]string{}
 	for _, sc := range scs {
