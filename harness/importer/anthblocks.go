@@ -67,8 +67,14 @@ func (t *parsedTrace) decodeAt(raw []byte, at int, where string, v any) error {
 // anthSystem reads the request's system prompt at offset at: a string, a
 // list of text blocks (joined by promptJoiner), or null.
 func (t *parsedTrace) anthSystem(at int) (traceMessage, error) {
+	return t.systemText(at, "request.system")
+}
+
+// systemText reads a system text at offset at, named path: the request's
+// "system", or the content of a system message inside its messages.
+func (t *parsedTrace) systemText(at int, path string) (traceMessage, error) {
 	raw := t.valueAt(at)
-	m := traceMessage{Role: "system", raw: raw, at: at, path: "request.system"}
+	m := traceMessage{Role: "system", raw: raw, at: at, path: path}
 	switch raw[0] {
 	case 'n':
 		return m, nil
@@ -77,7 +83,7 @@ func (t *parsedTrace) anthSystem(at int) (traceMessage, error) {
 		return m, err
 	case '[':
 	default:
-		return m, t.errorf(at, "request.system: want a string or a list of text blocks, got %s", jsonKind(raw[0]))
+		return m, t.errorf(at, "%s: want a string or a list of text blocks, got %s", path, jsonKind(raw[0]))
 	}
 	blocks, err := t.items(at)
 	if err != nil {
@@ -89,7 +95,7 @@ func (t *parsedTrace) anthSystem(at int) (traceMessage, error) {
 			Type string  `json:"type"`
 			Text *string `json:"text"`
 		}
-		where := fmt.Sprintf("request.system[%d]", j)
+		where := fmt.Sprintf("%s[%d]", path, j)
 		if err := t.decodeAt(b.data, b.at, where, &tb); err != nil {
 			return m, err
 		}
@@ -109,7 +115,9 @@ func (t *parsedTrace) anthSystem(at int) (traceMessage, error) {
 // out: an assistant message is one message (its text, its tool_use blocks
 // as tool calls); a user message is a tool message per tool_result block,
 // in order, then a user message of its other blocks, if it has any or no
-// tool_result.
+// tool_result; a system message (Claude Code sends its environment as one)
+// is a system message in its place, read as the request's system is, left
+// out when its text is empty.
 func (t *parsedTrace) anthMessage(k int, raw rawMessage, out []traceMessage) ([]traceMessage, error) {
 	where := fmt.Sprintf("request.messages[%d]", k)
 	var m struct {
@@ -121,10 +129,12 @@ func (t *parsedTrace) anthMessage(k int, raw rawMessage, out []traceMessage) ([]
 	}
 	switch m.Role {
 	case "user", "assistant":
+	case "system":
+		return t.anthSystemMessage(raw, where, m.Content, out)
 	case "":
 		return nil, t.fieldErr(raw.at, raw.data, where, []any{"role"}, "missing")
 	default:
-		return nil, t.fieldErr(raw.at, raw.data, where, []any{"role"}, "want \"user\" or \"assistant\", got %q", m.Role)
+		return nil, t.fieldErr(raw.at, raw.data, where, []any{"role"}, "want \"user\", \"assistant\" or \"system\", got %q", m.Role)
 	}
 	msg := traceMessage{Role: m.Role, raw: raw.data, at: raw.at, path: where}
 	c, err := t.anthContent(&msg, m.Content)
@@ -141,6 +151,24 @@ func (t *parsedTrace) anthMessage(k int, raw rawMessage, out []traceMessage) ([]
 		out = append(out, msg)
 	}
 	return out, nil
+}
+
+// anthSystemMessage appends the system message raw, named where, whose
+// content is content, to out: its text, unless empty. Its content is
+// required (null is missing), a string or a list of text blocks.
+func (t *parsedTrace) anthSystemMessage(raw rawMessage, where string, content json.RawMessage, out []traceMessage) ([]traceMessage, error) {
+	if content == nil || string(content) == "null" {
+		return nil, t.fieldErr(raw.at, raw.data, where, []any{"content"}, "missing")
+	}
+	sys, err := t.systemText(raw.at+locate(raw.data, "content"), where+".content")
+	if err != nil {
+		return nil, err
+	}
+	sys.raw, sys.at, sys.path = raw.data, raw.at, where // a difference is named at its role or content
+	if sys.text == "" {
+		return out, nil
+	}
+	return append(out, sys), nil
 }
 
 // anthReply maps the response at offset at: {"type": "message", "role":

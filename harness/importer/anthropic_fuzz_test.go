@@ -51,6 +51,13 @@ func anthSeeds() []string {
 		call(`[{"type":"tool_use","id":"t1","name":"n","input":"{}"}]`, user),
 		`{"request":{"messages":[]},"response":{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}}`,
 		`{"request":{"system":"s","messages":[{"role":"system","content":"x"}]},"response":{"content":[]}}`,
+		// Issue 34: Claude Code's environment as a system message inside
+		// messages, as blocks with cache_control, then as a string; and
+		// the shapes refused.
+		call(useContent, user, `{"role":"system","content":[{"type":"text","text":"env","cache_control":{"type":"ephemeral"}}],"output_config":{"effort":"medium"}}`) + "\n" +
+			call(`[{"type":"text","text":"Done."}]`, user, `{"role":"system","content":"env"}`, use, result),
+		call(leak, user, `{"role":"system","content":""}`, `{"role":"user","content":"more"}`),
+		call(leak, user, `{"role":"system","content":null}`), call(leak, user, `{"role":"system","content":[{"type":"image"}]}`),
 		`{"request":{"messages":[` + user + `]},"response":{"type":"message","content":[{"type":"text","text":` + strings.Repeat("[", 3000) + `}]}}`,
 		call(`[{"type":"tool_use","id":"t1","name":"n","input":`+strings.Repeat(`{"a":`, 2000)+`1`+strings.Repeat(`}`, 2000)+`}]`, user),
 		call(`[`+strings.TrimSuffix(strings.Repeat(`{"type":"text","text":"x"},`, 10000), ",")+`]`, user),
@@ -81,6 +88,12 @@ func FuzzImportAnthropic(f *testing.F) {
 	}
 	f.Add(sample, int16(-1))
 	f.Add(sample, int16(3))
+	claude, err := os.ReadFile("../../scenarios/regress/traces/claude-code.jsonl") // issue 34: system messages inside messages
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(claude, int16(-1))
+	f.Add(claude, int16(4))
 	for _, s := range anthSeeds() {
 		f.Add([]byte(s), int16(-1))
 	}

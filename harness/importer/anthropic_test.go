@@ -9,6 +9,8 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"go.yaml.in/yaml/v3"
+
 	"github.com/toolout/toolout/harness/importer"
 )
 
@@ -67,6 +69,43 @@ var _ = Describe("Import of an Anthropic Messages log", func() {
 			`user: ""`,
 			`assistant: "Done." | call toolu_4 query_logs {} | omitted redacted_thinking`,
 		}))
+	})
+
+	It("reads a system message inside messages (Claude Code's environment) as a system message in its place: a string, or text blocks with cache_control", func() {
+		env := `{"role": "system", "content": [{"type": "text", "text": "# Environment", "cache_control": {"type": "ephemeral"}}, {"type": "text", "text": "cwd: /repo"}], "output_config": {"effort": "medium"}}`
+		again := `{"role": "system", "content": "# Environment\ncwd: /repo"}`
+		first := anthCall(`"You are Claude Code."`, useBlocks, user, env)
+		second := anthCall(`"You are Claude Code."`, done, user, again, use, result)
+		conv, err := importer.Conversation([]byte(first+"\n"+second+"\n"), anth)
+		Expect(err).NotTo(HaveOccurred(), "the second request sends the system message as a string: the same text, so it extends the first")
+		Expect(conv[:3]).To(Equal([]string{
+			`system: "You are Claude Code."`,
+			`user: "Why is checkout slow?"`,
+			`system: "# Environment\ncwd: /repo"`,
+		}))
+		Expect(conv[3]).To(HavePrefix(`assistant: "Let me look."`))
+	})
+
+	It("imports Claude Code's log: the system text is the top-level system, then each system message before the cut, in order", func() {
+		trace, err := os.ReadFile("../../scenarios/regress/traces/claude-code.jsonl")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(importer.Detect(trace)).To(Equal(anth))
+		conv, err := importer.Conversation(trace, "")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(conv).To(HaveLen(6))
+		Expect(conv[2]).To(HavePrefix(`system: "# Environment\nYou have been invoked in the following environment: \n`))
+		files := mustImport(string(trace), opts("", -1))
+		var sc struct {
+			Input struct {
+				User   string `yaml:"user"`
+				System string `yaml:"system"`
+			} `yaml:"input"`
+		}
+		Expect(yaml.Unmarshal(scenarioOf(files), &sc)).To(Succeed())
+		Expect(sc.Input.User).To(HaveSuffix("</system-reminder>\n\nHow many build steps are there? Use bash."))
+		Expect(sc.Input.System).To(HavePrefix("x-anthropic-billing-header: cc_version=2.1.332"))
+		Expect(sc.Input.System).To(ContainSubstring("[trimmed for toolout testdata]\n\n# Environment\nYou have been invoked"),
+			"the environment follows the top-level system, as the imported systems are joined")
 	})
 
 	It("takes the last request and its reply as the conversation, and counts the blocks left out in the provenance", func() {
@@ -134,8 +173,14 @@ var _ = Describe("Import of an Anthropic Messages log", func() {
 			anthCall("", done, `"hi"`)),
 		Entry("role missing", `t.jsonl:1:77: request.messages[0].role: missing`,
 			anthCall("", done, `{"content": "q"}`)),
-		Entry("role system", `t.jsonl:1:86: request.messages[0].role: want "user" or "assistant", got "system"`,
-			anthCall("", done, `{"role": "system", "content": "q"}`)),
+		Entry("role tool", `t.jsonl:1:86: request.messages[0].role: want "user", "assistant" or "system", got "tool"`,
+			anthCall("", done, `{"role": "tool", "content": "q"}`)),
+		Entry("system message without content", `t.jsonl:1:77: request.messages[0].content: missing`,
+			anthCall("", done, `{"role": "system"}`)),
+		Entry("system message content number", `t.jsonl:1:107: request.messages[0].content: want a string or a list of text blocks, got a number`,
+			anthCall("", done, `{"role": "system", "content": 7}`)),
+		Entry("system message block image", `t.jsonl:1:117: request.messages[0].content[0].type: want a text block, got type "image"`,
+			anthCall("", done, `{"role": "system", "content": [{"type": "image", "source": {}}]}`)),
 		Entry("role wrong type", `t.jsonl:1:86: request.messages[0].role: want a string, got number`,
 			anthCall("", done, `{"role": 1, "content": "q"}`)),
 		Entry("content missing", `t.jsonl:1:77: request.messages[0].content: missing`,

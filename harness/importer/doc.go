@@ -55,6 +55,18 @@
 //     blocks), as are those of a tool_result's content (one output, read as
 //     toolout's gateway reads it: N bytes of text in any number of blocks
 //     are those N bytes).
+//   - a message of role "system" inside "messages" (Claude Code sends its
+//     environment so, after the first user message; "user", "assistant"
+//     and "system" are the roles read, any other is refused at the role)
+//     is a system message in its place, read as "system" is (a string or
+//     text blocks; its content required), left out when empty; members
+//     of a message other than role and content (Claude Code's
+//     output_config) are ignored, and so is cache_control wherever it
+//     stands. The session scenario's input.system is every system (and
+//     developer) message before the cut, in order, joined by a blank line:
+//     the system text the model had read when it got the cut's message,
+//     the top-level system first (for every format: a system message after
+//     the user message the session starts from was left out before).
 //   - tool_use blocks are the assistant message's tool calls: id, name, and
 //     the input object (absent: {}) compacted, its keys in their order, as
 //     the arguments.

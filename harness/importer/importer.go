@@ -333,8 +333,8 @@ func (im *importer) sessionScenario() ([]byte, error) {
 		}
 		tools = append(tools, importedTool{Name: name, Outputs: outs})
 	}
-	var systems []string
-	for _, m := range im.msgs[:im.start] {
+	var systems []string // every system text the model had read at the cut, in order
+	for _, m := range im.msgs[:im.cut.index] {
 		if m.Role == "system" || m.Role == "developer" {
 			systems = append(systems, m.text)
 		}

@@ -44,6 +44,7 @@ var _ = Describe("Import", func() {
 		Entry("a leaked call, at its oversized result", "leaked-oversized.json", 3, false),
 		Entry("a chat completions log of three calls, at its oversized result", "chat-completions-log.jsonl", 3, false),
 		Entry("an Anthropic Messages log of three calls, at its oversized result", "anthropic-messages.jsonl", 3, false),
+		Entry("Claude Code's log of two calls (a system message inside messages), at its oversized Bash result", "claude-code.jsonl", 4, false),
 		Entry("OTel GenAI spans of an agent's three chat calls, at its oversized result", "otel-genai.json", 3, false),
 		Entry("OTel GenAI span events (before 1.37) of two chat calls, at the leaked call", "otel-genai-events.jsonl", 2, false),
 	)
