@@ -109,9 +109,13 @@
 // # Proxy
 //
 // [Proxy] serves one route per wire (POST /v1/chat/completions, POST
-// /v1/messages), GET /healthz, GET /metrics when given a handler, and
-// forwards other paths unchanged but for the Host header, which names the
-// upstream as a route's request does (a protocol upgrade, a WebSocket, is
+// /v1/messages; a route is matched on the path, and each of its rounds
+// goes upstream with the client's query string after the upstream URL's
+// own: Claude Code posts to /v1/messages?beta=true, and the query was
+// dropped), GET /healthz, GET /metrics when given a handler, and
+// forwards other paths (POST /v1/messages/count_tokens?beta=true among
+// them, to the Anthropic route's upstream) unchanged but for the Host
+// header, which names the upstream as a route's request does (a protocol upgrade, a WebSocket, is
 // relayed both ways, in a request slot, and closed at UpstreamTimeout). An upstream's redirect (3xx) is
 // relayed to the client, never followed, on routes and passthrough paths
 // alike: following one would send the conversation (307, 308 re-send the

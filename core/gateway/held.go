@@ -59,7 +59,7 @@ func (p *Proxy) streamOffered(w http.ResponseWriter, r *http.Request, route Rout
 		if round == 1 {
 			return assembled, nil
 		}
-		resp, header, _, err := p.forward(ctx, route, r.Header, fwd, true, round)
+		resp, header, _, err := p.forward(ctx, route, r, fwd, true, round)
 		lastHeader = header
 		return resp, err
 	}
@@ -142,7 +142,7 @@ type liveRound struct {
 func (p *Proxy) firstRound(w http.ResponseWriter, r *http.Request, route Route, body []byte) (*liveRound, error) {
 	l := p.Limits.WithDefaults()
 	ctx, cancel := p.Sources.WithTimeout(r.Context(), l.UpstreamTimeout)
-	req, err := p.upstreamRequest(ctx, route, r.Header, body, 1)
+	req, err := p.upstreamRequest(ctx, route, r, body, 1)
 	if err != nil {
 		cancel()
 		return nil, err

@@ -325,7 +325,7 @@ func (p *Proxy) serveRoute(w http.ResponseWriter, r *http.Request, route Route) 
 	}
 	var lastHeader http.Header
 	up := func(ctx context.Context, round int, fwd []byte) ([]byte, error) {
-		resp, header, _, err := p.forward(ctx, route, r.Header, fwd, false, round)
+		resp, header, _, err := p.forward(ctx, route, r, fwd, false, round)
 		lastHeader = header
 		return resp, err
 	}
@@ -421,14 +421,14 @@ func (p *Proxy) fail(w http.ResponseWriter, r *http.Request, wire Wire, err erro
 	return OutcomeFailed
 }
 
-// forward posts fwd to the route's upstream. For a stream it reads the
-// whole event stream and returns the response it spells, with the raw
-// stream.
-func (p *Proxy) forward(ctx context.Context, route Route, clientHeader http.Header, fwd []byte, stream bool, round int) ([]byte, http.Header, []byte, error) {
+// forward posts fwd to the route's upstream, as a round of the client's
+// request. For a stream it reads the whole event stream and returns the
+// response it spells, with the raw stream.
+func (p *Proxy) forward(ctx context.Context, route Route, client *http.Request, fwd []byte, stream bool, round int) ([]byte, http.Header, []byte, error) {
 	l := p.Limits.WithDefaults()
 	ctx, cancel := p.Sources.WithTimeout(ctx, l.UpstreamTimeout)
 	defer cancel()
-	req, err := p.upstreamRequest(ctx, route, clientHeader, fwd, round)
+	req, err := p.upstreamRequest(ctx, route, client, fwd, round)
 	if err != nil {
 		return nil, nil, nil, err
 	}

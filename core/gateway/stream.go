@@ -13,16 +13,25 @@ import (
 // streamChunk is the most bytes streamThrough reads before relaying them.
 const streamChunk = 32 << 10
 
-// upstreamRequest is the POST of one round to the route's upstream: the
-// client's headers (hop-by-hop ones dropped), JSON, and the round header.
-func (p *Proxy) upstreamRequest(ctx context.Context, route Route, clientHeader http.Header, fwd []byte, round int) (*http.Request, error) {
+// upstreamRequest is the POST of one round of the client's request to the
+// route's upstream: the client's query string (after the upstream's own,
+// joined as httputil's reverse proxy joins them: the Anthropic SDKs post
+// to /v1/messages?beta=true), the client's headers (hop-by-hop ones
+// dropped), JSON, and the round header.
+func (p *Proxy) upstreamRequest(ctx context.Context, route Route, client *http.Request, fwd []byte, round int) (*http.Request, error) {
 	u := *route.Upstream
 	u.Path = strings.TrimSuffix(u.Path, "/") + route.Gateway.Wire.Path()
+	switch q := client.URL.RawQuery; {
+	case u.RawQuery == "":
+		u.RawQuery = q
+	case q != "":
+		u.RawQuery += "&" + q
+	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u.String(), bytes.NewReader(fwd))
 	if err != nil {
 		return nil, err
 	}
-	copyHeaders(req.Header, clientHeader)
+	copyHeaders(req.Header, client.Header)
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set(RoundHeader, strconv.Itoa(round))
 	return req, nil
