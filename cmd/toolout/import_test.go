@@ -131,6 +131,19 @@ var _ = Describe("toolout import", func() {
 		Expect(stderr).To(Equal("toolout import: " + trace + ":3:148: gen_ai.input.messages: the JSON in the string: invalid character '}' after array element\n"))
 	})
 
+	It("writes a long system prompt and user message beside the scenario, which loads them and passes", func() {
+		system, user := strings.Repeat("You are an agent. ", 300), "Count the rows. "+strings.Repeat("Context line. ", 400)
+		code, _, stderr, _ := importTrace(`{"role": "system", "content": "`+system+`"}`, `{"role": "user", "content": "`+user+`"}`, call,
+			strings.Replace(result, `"zz"`, `"c1"`, 1), `{"role": "assistant", "content": "done"}`)
+		Expect(code).To(Equal(0), stderr)
+		scenario, err := os.ReadFile(filepath.Join(dir, "out", "x.yaml"))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(scenario)).To(ContainSubstring("  user:\n    file: x.msg1.txt\n  system:\n    file: x.system.txt\n"))
+		Expect(os.ReadFile(filepath.Join(dir, "out", "x.system.txt"))).To(Equal([]byte(system)))
+		code, stdout, stderr := invoke("", "test", filepath.Join(dir, "out", "x.yaml"))
+		Expect(code).To(Equal(0), stdout+stderr)
+	})
+
 	It("names each import point after its message by default", func() {
 		Expect(defaultTarget("traces/prod-2026.json", 3)).To(Equal(filepath.Join("scenarios", "regress", "prod-2026-at3.yaml")))
 		Expect(defaultTarget("x", 12)).To(Equal(filepath.Join("scenarios", "regress", "x-at12.yaml")))

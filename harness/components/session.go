@@ -149,9 +149,11 @@ func (t sessionTool) Validate() error {
 	return nil
 }
 
+// sessionInput is a session's input; the user's message and the system
+// prompt are texts (inline, or {file: NAME} as an import writes a long one).
 type sessionInput struct {
-	User   string        `yaml:"user"`
-	System string        `yaml:"system"`
+	User   harness.Text  `yaml:"user"`
+	System harness.Text  `yaml:"system"`
 	Tools  []sessionTool `yaml:"tools"`
 }
 
@@ -218,10 +220,10 @@ func runSession(ctx context.Context, env *harness.Env, cfg *sessionConfig, in *s
 			}})
 	}
 	res, err := session.Run(ctx, session.Options{
-		LLM: env.LLM, Tokenizer: tk, Sources: env.Sources, Tools: tools, System: in.System, StoreBase: env.TempDir,
+		LLM: env.LLM, Tokenizer: tk, Sources: env.Sources, Tools: tools, System: in.System.Value, StoreBase: env.TempDir,
 		Policy: cfg.Policy.policy(), MaxToolResponseBytes: cfg.MaxToolResponseBytes, ContextWindow: cfg.ContextWindow, TruncateBytes: cfg.TruncateBytes, Extract: cfg.Extract.config(cfg.ContextWindow),
 		MaxTurns: cfg.MaxTurns, MaxRetries: cfg.MaxRetries, MaxToolCallsPerTurn: cfg.MaxToolCallsPerTurn, Logf: env.Logf,
-	}, in.User)
+	}, in.User.Value)
 	out := sessionOutcome{Found: res.Found, Report: res.Report, Synthetic: res.Synthetic, Turns: res.Turns,
 		Stored: []storedJSON{}, ToolResults: []string{}}
 	if err != nil {

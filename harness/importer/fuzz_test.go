@@ -394,10 +394,23 @@ var _ = Describe("Import on hostile traces", func() {
 	})
 
 	It("refuses a trace whose scenario would be over MaxScenarioBytes, naming the message, instead of writing one that does not load", func() {
+		// An assistant's text is scripted inline (a user message or a
+		// system prompt this long goes to a payload file).
+		said := strings.Repeat("why? ", harness.MaxScenarioBytes/5+1)
+		trace := `[{"role":"user","content":"q"},{"role":"assistant","content":"` + said + `","tool_calls":[{"id":"c1","type":"function","function":{"name":"t","arguments":"{}"}}]},` +
+			`{"role":"tool","tool_call_id":"c1","content":"` + strings.Repeat("x", 13000) + `"},{"role":"assistant","content":"done"}]`
+		_, err := importer.Import([]byte(trace), opts)
+		Expect(err).To(MatchError(MatchRegexp(`^t\.json:1:32: message 1: its 1048580 bytes of text make the scenario \d+ bytes, over the 1048576 a scenario file may hold$`)))
+	})
+
+	It("writes a user message over MaxScenarioBytes to a payload file, so that its scenario loads", func() {
 		user := strings.Repeat("why? ", harness.MaxScenarioBytes/5+1)
 		trace := `[{"role":"user","content":"` + user + `"},{"role":"assistant","content":"<tool_call>{\"name\":\"t\",\"arguments\":{}}</tool_call>"}]`
-		_, err := importer.Import([]byte(trace), opts)
-		Expect(err).To(MatchError(MatchRegexp(`^t\.json:1:2: message 0: its 1048580 bytes of text make the scenario \d+ bytes, over the 1048576 a scenario file may hold$`)))
+		files, err := importer.Import([]byte(trace), opts)
+		Expect(err).NotTo(HaveOccurred())
+		sc := scenarioOf(files)
+		Expect(len(sc)).To(BeNumerically("<", 4<<10))
+		Expect(string(sc)).To(ContainSubstring("  user:\n    file: x.msg0.txt\n"))
 	})
 
 	It("refuses a replayed tool result that answers no call, instead of writing a scenario that does not load", func() {

@@ -11,6 +11,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
@@ -270,6 +271,21 @@ func (im *importer) payload(label, text string) importedText {
 	return importedText{File: name}
 }
 
+// question is the user's message as the scripted tool_output call quotes
+// it: whole up to PayloadBytes, else its first KiB (cut at a character)
+// and "…", so that a long message (a coding agent's, with its context)
+// is in the scenario once, in its payload file.
+func question(user string) string {
+	if len(user) <= PayloadBytes {
+		return user
+	}
+	cut := 1 << 10
+	for cut > 0 && !utf8.RuneStart(user[cut]) {
+		cut--
+	}
+	return user[:cut] + "…"
+}
+
 func (im *importer) addTool(name string) {
 	if !slices.Contains(im.toolOrder, name) {
 		im.toolOrder = append(im.toolOrder, name)
@@ -340,10 +356,14 @@ func (im *importer) sessionScenario() ([]byte, error) {
 		}
 	}
 	input := struct {
-		User   string         `yaml:"user"`
-		System string         `yaml:"system,omitempty"`
+		User   importedText   `yaml:"user"`
+		System *importedText  `yaml:"system,omitempty"`
 		Tools  []importedTool `yaml:"tools"`
-	}{im.msgs[im.start].text, strings.Join(systems, "\n\n"), tools}
+	}{User: im.payload(fmt.Sprintf("msg%d", im.start), im.msgs[im.start].text), Tools: tools}
+	if joined := strings.Join(systems, "\n\n"); joined != "" {
+		sys := im.payload("system", joined)
+		input.System = &sys
+	}
 	sc.Config, sc.Input, sc.LLM, sc.Expect = config, input, im.steps, expect
 	data, err := marshalScenario(sc)
 	if err != nil {
@@ -409,7 +429,7 @@ func (im *importer) oversizedParts(sc *importedScenario, expect map[string]any, 
 		im.opts.TraceName, im.cut.index, len(m.text), tool, im.maxBytes)
 	sc.Labels = []string{"regress", "imported", "oversized"}
 	handle := im.handle // drawn by the replay, as the session will
-	extractText := "Extract what answers: " + im.msgs[im.start].text
+	extractText := "Extract what answers: " + question(im.msgs[im.start].text)
 	im.steps = append(im.steps, importedStep{ID: "extract", Match: importedMatch{Tag: "session.turn"},
 		Respond: importedRespond{ToolCalls: []importedCall{{ID: "import-extract", Name: "tool_output",
 			Args: map[string]any{"handle": handle, "extract": extractText}}}}})
