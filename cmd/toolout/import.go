@@ -29,10 +29,11 @@ var _ flag.Value = (*stringList)(nil)
 // scenario per import point, named after it, never overwriting a different
 // file without --force, and, with --update, removed again when it fails.
 func runImport(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("import", "TRACE.json|TRACE.jsonl [--format "+strings.Join(importer.FormatNames(), "|")+"] [-o scenarios/regress/NAME.yaml] [--at N] [--max-bytes N] [--max-input BYTES] [--redact-emails] [--redact REGEX]... [--force] [--update]", stderr)
-	out := fs.String("o", "", "the session scenario to write (default scenarios/regress/<trace name>-at<N>.yaml, N the message cut at); the leaked scenario and payload files go beside it")
+	fs := newFlagSet("import", "TRACE.json|TRACE.jsonl [MORE.json...] [--format "+strings.Join(importer.FormatNames(), "|")+"] [-o scenarios/regress/NAME.yaml] [--at N] [--trace-id ID] [--max-bytes N] [--max-input BYTES] [--redact-emails] [--redact REGEX]... [--force] [--update]", stderr)
+	out := fs.String("o", "", "the session scenario to write (default scenarios/regress/<first trace file's name>-at<N>.yaml, N the message cut at); the leaked scenario and payload files go beside it")
 	format := fs.String("format", importer.FormatAuto, "the trace's format: "+formatHelp())
 	at := fs.Int("at", -1, "index of the message to cut at, when the trace holds several candidates")
+	traceID := fs.String("trace-id", "", "in OpenTelemetry spans that hold several conversations, import the one with this trace's chat spans")
 	maxBytes := fs.Int("max-bytes", 0, "byte cap above which a tool result counts as oversized (default: the session's, 12 KiB)")
 	emails := fs.Bool("redact-emails", false, "also replace e-mail addresses")
 	var extra stringList
@@ -47,36 +48,27 @@ func runImport(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 	if !slices.Contains(importer.FormatNames(), *format) {
 		return usageError(fs, stderr, fmt.Errorf("--format %s: want one of %s", *format, strings.Join(importer.FormatNames(), ", ")))
 	}
-	if len(pos) != 1 {
-		fmt.Fprintln(stderr, "toolout import: want one TRACE.json")
-		return exitUsage
+	traces, code := readTraces(pos, *maxInput, stderr)
+	if code != exitOK {
+		return code
 	}
-	if pos[0] == "-" {
-		fmt.Fprintln(stderr, "toolout import: want a TRACE.json file, not standard input (its name names the scenario)")
-		return exitUsage
-	}
-	_, trace, err := readBytes(pos, nil, *maxInput)
-	if err != nil {
-		fmt.Fprintf(stderr, "toolout import: %v\n", err)
-		return exitUsage
-	}
-	opts := importer.ImportOptions{TraceName: filepath.Base(pos[0]), TracePath: pos[0],
-		At: *at, MaxBytes: *maxBytes, RedactEmails: *emails, Redact: extra, Format: *format}
+	opts := importer.ImportOptions{TraceName: traceNames(pos), TracePath: strings.Join(pos, ", "), At: *at, TraceID: *traceID,
+		MaxBytes: *maxBytes, RedactEmails: *emails, Redact: extra, Format: *format}
 	target := *out
 	if target == "" {
-		cut, err := importer.Cut(trace, opts)
+		cut, err := importer.CutFiles(traces, opts)
 		if err != nil {
 			fmt.Fprintf(stderr, "toolout import: %v\n", err)
 			return exitUsage
 		}
-		target = defaultTarget(pos[0], cut)
+		target = defaultTarget(pos[0], *traceID, cut)
 	}
 	if filepath.Ext(target) != ".yaml" {
 		fmt.Fprintf(stderr, "toolout import: -o %s: want a .yaml path\n", target)
 		return exitUsage
 	}
 	opts.Dir, opts.Name = filepath.Dir(target), strings.TrimSuffix(filepath.Base(target), ".yaml")
-	files, err := importer.Import(trace, opts)
+	files, err := importer.ImportFiles(traces, opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "toolout import: %v\n", err)
 		return exitUsage
@@ -102,11 +94,49 @@ func runImport(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 	return exitOK
 }
 
+// readTraces reads the trace files named, each of at most limit bytes:
+// one, or several that make one trace (OpenTelemetry spans and logs in
+// separate files).
+func readTraces(pos []string, limit byteSize, stderr io.Writer) ([]importer.TraceFile, int) {
+	if len(pos) == 0 {
+		fmt.Fprintln(stderr, "toolout import: want a TRACE.json (or several files of one trace: spans.json logs.json)")
+		return nil, exitUsage
+	}
+	var traces []importer.TraceFile
+	for _, p := range pos {
+		if p == "-" {
+			fmt.Fprintln(stderr, "toolout import: want a TRACE.json file, not standard input (its name names the scenario)")
+			return nil, exitUsage
+		}
+		_, data, err := readBytes([]string{p}, nil, limit)
+		if err != nil {
+			fmt.Fprintf(stderr, "toolout import: %v\n", err)
+			return nil, exitUsage
+		}
+		traces = append(traces, importer.TraceFile{Name: p, Data: data})
+	}
+	return traces, exitOK
+}
+
+// traceNames names the trace in the provenance: its files' base names,
+// joined by ", ".
+func traceNames(pos []string) string {
+	var names []string
+	for _, p := range pos {
+		names = append(names, filepath.Base(p))
+	}
+	return strings.Join(names, ", ")
+}
+
 // defaultTarget is the session scenario of trace's import at message cut:
 // scenarios/regress/<trace name>-at<cut>.yaml, so that each import point of
-// a trace has its own file.
-func defaultTarget(trace string, cut int) string {
+// a trace has its own file; with --trace-id, <trace name>-<the id's first
+// 8 characters>-at<cut>.yaml, so that each conversation has its own too.
+func defaultTarget(trace, traceID string, cut int) string {
 	base := strings.TrimSuffix(filepath.Base(trace), filepath.Ext(trace))
+	if traceID != "" {
+		base += "-" + traceID[:min(8, len(traceID))]
+	}
 	return filepath.Join("scenarios", "regress", fmt.Sprintf("%s-at%d.yaml", base, cut))
 }
 

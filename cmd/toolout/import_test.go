@@ -144,9 +144,46 @@ var _ = Describe("toolout import", func() {
 		Expect(code).To(Equal(0), stdout+stderr)
 	})
 
+	DescribeTable("imports an instrumentation's un-parented trace, spans and logs in two files, into a scenario that passes on its first run",
+		func(inst string) {
+			spans, logs := "../../harness/importer/testdata/otel-"+inst+"-spans.json", "../../harness/importer/testdata/otel-"+inst+"-logs.json"
+			out := filepath.Join(dir, "scenarios", "regress", inst+".yaml")
+			code, stdout, stderr := invoke("", "import", spans, logs, "-o", out, "--update")
+			Expect(code).To(Equal(0), stdout+stderr)
+			Expect(stdout).To(Equal("wrote " + filepath.Join(dir, "scenarios", "regress", inst+".msg3.txt") + "\nwrote " + out + "\n" +
+				"ok   regress/" + inst + "\n     created golden/regress/" + inst + ".txtar\n1 passed, 0 failed\n"))
+			scenario, err := os.ReadFile(out)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(string(scenario)).To(ContainSubstring("  trace: otel-" + inst + "-spans.json, otel-" + inst + "-logs.json\n"))
+			code, stdout, stderr = invoke("", "test", out)
+			Expect(code).To(Equal(0), stdout+stderr)
+			Expect(stdout).To(Equal("ok   regress/" + inst + "\n1 passed, 0 failed\n"))
+		},
+		Entry("@opentelemetry/instrumentation-openai 0.22.0", "official"),
+		Entry("@traceloop/node-server-sdk 0.27.0", "traceloop"),
+		Entry("@arizeai/openinference-instrumentation-openai 4.2.7", "openinference"),
+	)
+
+	It("lists the conversations of a trace that holds several, and imports the one --trace-id names", func() {
+		spans := "../../harness/importer/testdata/otel-official-spans.json"
+		other := filepath.Join(dir, "other-spans.json")
+		data, err := os.ReadFile("../../harness/importer/testdata/otel-traceloop-spans.json")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(os.WriteFile(other, []byte(strings.ReplaceAll(string(data), "Count ERROR", "Count INFO")), 0o644)).To(Succeed())
+		code, stdout, stderr := invoke("", "import", spans, "../../harness/importer/testdata/otel-official-logs.json", other, "-o", filepath.Join(dir, "x.yaml"))
+		Expect(code).To(Equal(2))
+		Expect(stdout).To(BeEmpty())
+		Expect(stderr).To(HavePrefix("toolout import: " + spans + ", ../../harness/importer/testdata/otel-official-logs.json, " + other + ": 2 conversations: traceId "))
+		Expect(stderr).To(HaveSuffix(`2 chat spans, from "Count INFO lines per host."); import one with --trace-id ID` + "\n"))
+		code, stdout, stderr = invoke("", "import", other, "--trace-id", "9f7ac2c62e35b90eeee9e2bffa278e75", "-o", filepath.Join(dir, "x.yaml"))
+		Expect(code).To(Equal(0), stderr)
+		Expect(stdout).To(ContainSubstring("wrote " + filepath.Join(dir, "x.yaml")))
+	})
+
 	It("names each import point after its message by default", func() {
-		Expect(defaultTarget("traces/prod-2026.json", 3)).To(Equal(filepath.Join("scenarios", "regress", "prod-2026-at3.yaml")))
-		Expect(defaultTarget("x", 12)).To(Equal(filepath.Join("scenarios", "regress", "x-at12.yaml")))
+		Expect(defaultTarget("traces/prod-2026.json", "", 3)).To(Equal(filepath.Join("scenarios", "regress", "prod-2026-at3.yaml")))
+		Expect(defaultTarget("x", "", 12)).To(Equal(filepath.Join("scenarios", "regress", "x-at12.yaml")))
+		Expect(defaultTarget("spans.json", "982c22f2e902690fea3e9336958ac12d", 3)).To(Equal(filepath.Join("scenarios", "regress", "spans-982c22f2-at3.yaml")))
 	})
 
 	It("leaves files with the same bytes alone, and overwrites other contents only with --force", func() {

@@ -6,12 +6,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"path"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
@@ -42,6 +42,9 @@ type ImportOptions struct {
 	// Format is the trace's format: FormatMessages, FormatChatCompletionsLog,
 	// or FormatAuto (or empty): told from the content (see doc.go).
 	Format string
+	// TraceID picks, in OpenTelemetry spans that hold several
+	// conversations, the one that holds that trace's chat spans.
+	TraceID string
 }
 
 // ImportedFile is one file Import produced, its path under Dir.
@@ -114,7 +117,16 @@ type importedScenario struct {
 // a leaked-call message a leaked scenario for that message alone. See the
 // README, "Importing a trace".
 func Import(trace []byte, opts ImportOptions) ([]ImportedFile, error) {
-	im, err := newImporter(trace, opts)
+	return ImportFiles([]TraceFile{{Name: cmp.Or(opts.TracePath, opts.TraceName), Data: trace}}, opts)
+}
+
+// ImportFiles is Import of a trace given in several files, read as one:
+// OpenTelemetry spans and log records in separate files, as one file
+// exporter per signal writes them, or the spans of several files. Errors
+// name the file of the problem; the provenance's SHA-256 is that of the
+// files' bytes one after the other, in the order given.
+func ImportFiles(files []TraceFile, opts ImportOptions) ([]ImportedFile, error) {
+	im, err := newImporter(files, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -146,7 +158,12 @@ func Import(trace []byte, opts ImportOptions) ([]ImportedFile, error) {
 // opts.At, when it is a candidate, or the only candidate. The command
 // names a scenario after it.
 func Cut(trace []byte, opts ImportOptions) (int, error) {
-	im, err := newImporter(trace, opts)
+	return CutFiles([]TraceFile{{Name: cmp.Or(opts.TracePath, opts.TraceName), Data: trace}}, opts)
+}
+
+// CutFiles is Cut of a trace given in several files (see ImportFiles).
+func CutFiles(files []TraceFile, opts ImportOptions) (int, error) {
+	im, err := newImporter(files, opts)
 	if err != nil {
 		return 0, err
 	}
@@ -154,14 +171,21 @@ func Cut(trace []byte, opts ImportOptions) (int, error) {
 }
 
 // newImporter parses and redacts the trace and picks the cut.
-func newImporter(trace []byte, opts ImportOptions) (*importer, error) {
-	im := &importer{opts: opts, trace: trace, shown: cmp.Or(opts.TracePath, opts.TraceName), maxBytes: opts.MaxBytes,
+func newImporter(files []TraceFile, opts ImportOptions) (*importer, error) {
+	if len(files) == 0 {
+		return nil, errors.New("importer: no trace file")
+	}
+	var trace []byte
+	for _, f := range files {
+		trace = append(trace, f.Data...)
+	}
+	im := &importer{opts: opts, trace: trace, shown: cmp.Or(opts.TracePath, opts.TraceName, names(files)), maxBytes: opts.MaxBytes,
 		results: map[string][]importedText{}, sizes: map[string][]int{}}
 	if im.maxBytes <= 0 {
 		im.maxBytes = components.DefaultMaxToolResponseBytes
 	}
 	var err error
-	if im.tr, err = parseFormat(trace, im.shown, opts.Format); err != nil {
+	if im.tr, err = parseFiles(files, opts.Format, opts.TraceID); err != nil {
 		return nil, err
 	}
 	im.msgs = im.tr.msgs
@@ -258,32 +282,6 @@ func (im *importer) findStart() error {
 		}
 	}
 	return im.tr.msgErrorf(im.cut.index, nil, "no user message before it to start the session from")
-}
-
-// payload keeps a text inline, or in a file beside the scenario when it is
-// over PayloadBytes.
-func (im *importer) payload(label, text string) importedText {
-	if len(text) <= PayloadBytes {
-		return importedText{Text: text}
-	}
-	name := fmt.Sprintf("%s.%s.txt", im.opts.Name, label)
-	im.files = append(im.files, ImportedFile{Path: name, Data: []byte(text)})
-	return importedText{File: name}
-}
-
-// question is the user's message as the scripted tool_output call quotes
-// it: whole up to PayloadBytes, else its first KiB (cut at a character)
-// and "…", so that a long message (a coding agent's, with its context)
-// is in the scenario once, in its payload file.
-func question(user string) string {
-	if len(user) <= PayloadBytes {
-		return user
-	}
-	cut := 1 << 10
-	for cut > 0 && !utf8.RuneStart(user[cut]) {
-		cut--
-	}
-	return user[:cut] + "…"
 }
 
 func (im *importer) addTool(name string) {
@@ -479,18 +477,6 @@ func (im *importer) leakedScenario() ([]byte, error) {
 		Input:  map[string]any{"text": im.payload(fmt.Sprintf("msg%d", im.cut.index), text)},
 		Expect: map[string]any{"patterns": lk.Patterns, "calls": calls},
 	})
-}
-
-func dedupeFiles(files []ImportedFile) []ImportedFile {
-	seen := map[string]bool{}
-	var out []ImportedFile
-	for _, f := range files {
-		if !seen[f.Path] {
-			seen[f.Path] = true
-			out = append(out, f)
-		}
-	}
-	return out
 }
 
 func sha(b []byte) string {

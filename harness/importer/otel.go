@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/toolout/toolout/core/gateway/openai"
-	"github.com/toolout/toolout/harness"
 )
 
 // The GenAI attributes and events the OTel reader takes.
@@ -31,54 +30,66 @@ var eventRoles = map[string]string{"gen_ai.system.message": "system", "gen_ai.us
 var otelWords = callWords{"input", "output", "each chat span's input extends the one before it, with its output"}
 
 // parseOTel reads OpenTelemetry GenAI spans exported as OTLP JSON (see
-// doc.go): the chat spans of one trace, ordered by their start, are its
-// LLM calls; each call's input must extend the one before it with that
-// call's output; the conversation is the last input and its output.
+// doc.go and readOTel).
 func parseOTel(data []byte, name string) (*parsedTrace, error) {
 	t, err := newTrace(data, name)
 	if err != nil {
 		return nil, err
 	}
+	return t, t.readOTel()
+}
+
+// readOTel reads the trace's chat spans, ordered by their start, as LLM
+// calls; the calls of one traceId must each extend the one before it with
+// its output, and traces whose calls extend each other are stitched into
+// one conversation (see stitch), of which the trace imports one: the last
+// input and its output.
+func (t *parsedTrace) readOTel() error {
 	docs, err := t.otelDocs()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	spans, err := t.otelSpans(docs)
 	if err != nil {
-		return nil, err
+		return err
+	}
+	if len(spans) == 0 && t.hasLogs(docs) {
+		return fmt.Errorf("%s: no span, only log records: give the spans' file too: toolout import SPANS.json LOGS.json", t.shown())
 	}
 	chats, err := t.chatSpans(spans)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	read := func(k int) (*chatCall, error) { return t.otelCall(chats[k], fmt.Sprintf("chat span %d", k+1)) }
-	if err := t.chain(len(chats), read, t.extends); err != nil {
-		return nil, err
+	calls := make([]*chatCall, len(chats))
+	for k, s := range chats {
+		if calls[k], err = t.otelCall(s, fmt.Sprintf("chat span %d", k+1)); err != nil {
+			return err
+		}
 	}
-	if err := t.checkCalls(); err != nil {
-		return nil, err
+	conv, err := t.stitch(chats, calls)
+	if err != nil {
+		return err
 	}
-	return t, nil
+	last := conv[len(conv)-1]
+	t.list, t.msgs = last.list, append(slices.Clip(last.req), last.reply)
+	return t.checkCalls()
 }
 
-// chatSpans returns the spans that are LLM calls, all of one trace, by
-// their start time (spans that start at the same nanosecond in file order).
+// hasLogs tells whether an export of docs holds resourceLogs.
+func (t *parsedTrace) hasLogs(docs []*jnode) bool {
+	return slices.ContainsFunc(docs, func(d *jnode) bool { return d.get("resourceLogs") != nil })
+}
+
+// chatSpans returns the spans that are LLM calls by their start time
+// (spans that start at the same nanosecond in file order).
 func (t *parsedTrace) chatSpans(spans []*otelSpan) ([]*otelSpan, error) {
 	var chats []*otelSpan
-	var traces []string
 	for _, s := range spans {
 		if ok, err := t.isChatSpan(s); err != nil || !ok {
 			if err != nil {
 				return nil, err
 			}
 			continue
-		}
-		if !slices.Contains(traces, s.traceID) {
-			traces = append(traces, s.traceID)
-			if len(traces) > 1 {
-				return nil, t.errorf(s.n.at, "chat spans of two traces, %q and %q: a trace file imports one conversation; keep the spans of one traceId",
-					harness.Clip(traces[0]), harness.Clip(s.traceID))
-			}
 		}
 		chats = append(chats, s)
 	}

@@ -68,8 +68,8 @@ func (t *parsedTrace) otelEvents(s *otelSpan, c *chatCall) error {
 		replied = true
 	}
 	if !replied {
-		return t.errorf(s.n.at, "%s: no %s attribute and no %s event: a chat span records its input and its output (turn on the capture of message content)",
-			c.label, attrOutput, eventChoice)
+		return t.errorf(s.n.at, "%s: no %s attribute and no %s event: a chat span records its input and its output (turn on the capture of message content; "+
+			"when the events are log records in a file of their own, give it too: toolout import SPANS.json LOGS.json)", c.label, attrOutput, eventChoice)
 	}
 	return nil
 }

@@ -240,7 +240,7 @@ var _ = Describe("Import of OpenTelemetry GenAI spans", func() {
 		trace := otlp(eventSpan(0)) + "\n" + `{"resourceLogs": [{"scopeLogs": [{"logRecords": [{"timeUnixNano": "1", "attributes": ` +
 			`[{"key": "event.name", "value": {"stringValue": "gen_ai.user.message"}}], "spanId": "f00d", "body": {"kvlistValue": {"values": []}}}]}]}]}` + "\n"
 		_, err := importer.Import([]byte(trace), opts(""))
-		Expect(err).To(MatchError(`t.json:2:50: log record gen_ai.user.message: spanId "f00d" names no span of the file: export the spans with their events`))
+		Expect(err).To(MatchError(`t.json:2:50: log record gen_ai.user.message: spanId "f00d" names no span of the files: export the spans with their events, or give the spans' file too: toolout import SPANS.json LOGS.json`))
 		Expect(strings.Split(trace, "\n")[1][49:]).To(HavePrefix(`{"timeUnixNano"`))
 	})
 
@@ -254,11 +254,40 @@ var _ = Describe("Import of OpenTelemetry GenAI spans", func() {
 		Expect(err).To(MatchError(MatchRegexp(`^t\.json:1:\d+: the input holds 1 messages, not the 2 of chat span 1's input and output before its own: each chat span's input extends the one before it, with its output$`)))
 	})
 
-	It("refuses the chat spans of two traces, naming them", func() {
-		trace := otlp(chatSpan("1", "", list(user), list(call)),
-			spanOf("9c2e", "2", map[string]string{"gen_ai.input.messages": list(user, call, result), "gen_ai.output.messages": list(answer)}))
-		_, err := importer.Import([]byte(trace), opts(""))
-		Expect(err).To(MatchError(MatchRegexp(`^t\.json:1:\d+: chat spans of two traces, "7f3a" and "9c2e": a trace file imports one conversation; keep the spans of one traceId$`)))
+	It("stitches the chat spans of separate traces into one conversation when each input extends the one before it (un-parented calls)", func() {
+		trace := otlp(chatSpan("1795600000000000000", sys, list(user), list(call)),
+			spanOf("9c2e", "1795600002000000000", map[string]string{"gen_ai.system_instructions": sys,
+				"gen_ai.input.messages": list(user, call, result), "gen_ai.output.messages": list(answer)}))
+		want := mustImport(two, opts(""))
+		files := mustImport(trace, opts(""))
+		Expect(scenarioOf(files)).To(Equal(bytes.Replace(scenarioOf(want), []byte(sha(two)), []byte(sha(trace)), 1)))
+	})
+
+	other := `{"role": "user", "parts": [{"type": "text", "content": "Why is the import slow?"}]}`
+	// three holds two conversations: traces 7f3a and 9c2e stitched, and aa01.
+	three := otlp(chatSpan("1795600000000000000", "", list(user), list(call)),
+		spanOf("aa01", "1795600001000000000", map[string]string{"gen_ai.input.messages": list(other), "gen_ai.output.messages": list(call)}),
+		spanOf("9c2e", "1795600002000000000", map[string]string{"gen_ai.input.messages": list(user, call, result), "gen_ai.output.messages": list(answer)}))
+
+	It("lists the conversations of several traces that do not extend each other, and asks for --trace-id", func() {
+		_, err := importer.Import([]byte(three), opts(""))
+		Expect(err).To(MatchError(`t.json: 2 conversations: traceId "7f3a" (and 1 more trace; 2 chat spans, from "Why is the export slow?"), ` +
+			`traceId "aa01" (1 chat span, from "Why is the import slow?"); import one with --trace-id ID`))
+	})
+
+	It("imports the conversation that holds the trace --trace-id names, and refuses a traceId that is not there", func() {
+		picked := opts("")
+		picked.TraceID = "9c2e"
+		files := mustImport(three, picked)
+		Expect(string(scenarioOf(files))).To(ContainSubstring("final: Batch 7 retried 40 times."))
+		picked.TraceID = "7f3a"
+		Expect(mustImport(three, picked)).To(Equal(files))
+		picked.TraceID = "aa01"
+		_, err := importer.Import([]byte(three), picked)
+		Expect(err).To(MatchError(`t.json: no message to import: no assistant message with leaked tool calls and no tool result over 12288 bytes`))
+		picked.TraceID = "beef"
+		_, err = importer.Import([]byte(three), picked)
+		Expect(err).To(MatchError(`t.json: --trace-id beef: no chat span of that trace (chat spans of traces 7f3a, 9c2e, aa01)`))
 	})
 
 	// bad is the two-span trace with old replaced by new (once).
@@ -299,7 +328,8 @@ var _ = Describe("Import of OpenTelemetry GenAI spans", func() {
 		Entry("an input without an output", otlp(spanOf("7f3a", "1", map[string]string{"gen_ai.input.messages": list(user)})), `{"traceId"`,
 			"chat span 1: no gen_ai.output.messages attribute: a chat span records its input and its output"),
 		Entry("a span without content", otlp(spanOf("7f3a", "1", nil)), `{"traceId"`,
-			"chat span 1: no gen_ai.output.messages attribute and no gen_ai.choice event: a chat span records its input and its output (turn on the capture of message content)"),
+			"chat span 1: no gen_ai.output.messages attribute and no gen_ai.choice event: a chat span records its input and its output (turn on the capture of message content; "+
+				"when the events are log records in a file of their own, give it too: toolout import SPANS.json LOGS.json)"),
 		Entry("a bad start time", bad(`"startTimeUnixNano": "1795600000000000000"`, `"startTimeUnixNano": "soon"`), `"soon"`,
 			"field resourceSpans[0].scopeSpans[0].spans[0].startTimeUnixNano: want nanoseconds since the epoch, a string of digits"),
 		Entry("no chat span", otlp(`{"traceId": "1", "name": "GET /"}`), `{"resourceSpans"`,

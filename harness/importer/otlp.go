@@ -47,27 +47,47 @@ type otelLog struct {
 	spanID string
 }
 
-// otelDocs returns the exports a file holds as trees: the whole file when
-// it is one JSON value, else each line that is not blank (the OTel
-// collector's file exporter writes one export a line). A file whose first
-// line is not JSON by itself is taken as one value, and its syntax error
-// named.
+// otelDocs returns the exports the trace's files hold as trees, file by
+// file: a whole file when it is one JSON value, else each of its lines
+// that is not blank (the OTel collector's file exporter writes one export
+// a line); a blank file holds none. A file whose first line is not JSON by
+// itself is taken as one value, and its syntax error named.
 func (t *parsedTrace) otelDocs() ([]*jnode, error) {
-	at, msg := syntaxOffset(t.data)
-	if at < 0 {
-		return []*jnode{tree(t.data, func(k int) int { return k }, true)}, nil
-	}
 	var docs []*jnode
-	for start := 0; start < len(t.data); {
-		end := len(t.data)
-		if i := bytes.IndexByte(t.data[start:], '\n'); i >= 0 {
+	for _, f := range t.spans() {
+		data := t.data[f.start:f.end]
+		if len(t.segs) > 0 && len(bytes.TrimSpace(data)) == 0 {
+			continue
+		}
+		at, msg := syntaxOffset(data)
+		if at < 0 {
+			base := f.start
+			docs = append(docs, tree(data, func(k int) int { return base + k }, true))
+			continue
+		}
+		lines, err := t.lineDocs(f.start, f.end, at, msg)
+		if err != nil {
+			return nil, err
+		}
+		docs = append(docs, lines...)
+	}
+	return docs, nil
+}
+
+// lineDocs returns the exports of the file at t.data[from:to], one a
+// line; at and msg are the file's syntax error as one value.
+func (t *parsedTrace) lineDocs(from, to, at int, msg string) ([]*jnode, error) {
+	var docs []*jnode
+	for start := from; start < to; {
+		end := to
+		if i := bytes.IndexByte(t.data[start:to], '\n'); i >= 0 {
 			end = start + i
 		}
 		line := t.data[start:end]
 		if len(bytes.TrimSpace(line)) > 0 {
 			if lat, lmsg := syntaxOffset(line); lat >= 0 {
 				if len(docs) == 0 {
-					return nil, t.errorf(at, "%s", msg)
+					return nil, t.errorf(from+at, "%s", msg)
 				}
 				return nil, t.errorf(start+lat, "%s", lmsg)
 			}
@@ -114,8 +134,8 @@ func (t *parsedTrace) otelSpans(docs []*jnode) ([]*otelSpan, error) {
 	for _, l := range logs {
 		s := byID[l.spanID]
 		if s == nil {
-			return nil, t.errorf(l.event.n.at, "log record %s: spanId %q names no span of the file: export the spans with their events",
-				l.event.name, harness.Clip(l.spanID))
+			return nil, t.errorf(l.event.n.at, "log record %s: spanId %q names no span of the files: export the spans with their events, "+
+				"or give the spans' file too: toolout import SPANS.json LOGS.json", l.event.name, harness.Clip(l.spanID))
 		}
 		s.events = append(s.events, l.event)
 	}

@@ -11,7 +11,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolout/toolout/core/gateway/openai"
-	"github.com/toolout/toolout/core/jsonlex"
 	"github.com/toolout/toolout/harness"
 	"github.com/toolout/toolout/harness/components"
 )
@@ -53,13 +52,17 @@ type parsedTrace struct {
 	list int // byte offset of the list of messages
 	msgs []traceMessage
 	err  error // the first error of a walk (see otelSpans)
+	// segs are the files of a trace given in several (empty for one).
+	segs []segment
+	// traceID picks the conversation of an OTel trace (see stitch).
+	traceID string
 }
 
 // errorf returns an error at byte offset off of the trace, as
 // "name:line:col: ...", the column in characters.
 func (t *parsedTrace) errorf(off int, format string, args ...any) error {
-	line, col := jsonlex.LineCol(t.data, off)
-	return fmt.Errorf("%s:%d:%d: %s", t.name, line, col, escapeControls(fmt.Sprintf(format, args...)))
+	name, line, col := t.position(off)
+	return fmt.Errorf("%s:%d:%d: %s", name, line, col, escapeControls(fmt.Sprintf(format, args...)))
 }
 
 // escapeControls keeps an error on one line whatever a trace's keys and
