@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 
 	"github.com/toolout/toolout/core/gateway/openai"
 	"github.com/toolout/toolout/core/jsonlex"
@@ -19,11 +20,17 @@ import (
 // and no "choices" (an OpenAI Chat Completions response holds "choices"
 // and no "type"; its errors are {"error": ...}); when the response
 // says neither, a request with a top-level "system" (OpenAI requests carry
-// the system prompt as a message).
+// the system prompt as a message). A response that is a string, a captured
+// event stream, is Anthropic's when it holds message_start.
 func isAnthropicLog(data []byte) bool {
 	call := firstCall(data)
 	if call == nil || child(call, "messages") >= 0 {
 		return false
+	}
+	if stream, ok := stringAt(call, "response"); ok {
+		// An event stream: Anthropic's starts with message_start,
+		// OpenAI's chunks have no event names.
+		return strings.Contains(stream, "message_start")
 	}
 	if resp := objectAt(call, "response"); resp != nil {
 		if child(resp, "type") < 0 && child(resp, "choices") < 0 && child(resp, "content") < 0 {
@@ -175,9 +182,12 @@ func (t *parsedTrace) anthCall(s span) (*chatCall, error) {
 	if err != nil {
 		return nil, err
 	}
-	resp, err := t.member(obj, "response")
-	if err != nil {
-		return nil, err
+	stream := t.streamed(obj, s.end)
+	resp := stream
+	if stream < 0 {
+		if resp, err = t.member(obj, "response"); err != nil {
+			return nil, err
+		}
 	}
 	c := &chatCall{label: fmt.Sprintf("line %d", s.line), words: &requestWords}
 	if c.list, err = t.listAt(req, s.end, "request", "messages"); err != nil {
@@ -207,6 +217,10 @@ func (t *parsedTrace) anthCall(s span) (*chatCall, error) {
 		last := msgs[n-1]
 		return nil, t.fieldErr(last.at, last.data, fmt.Sprintf("request.messages[%d]", n-1), []any{"role"},
 			"the request ends with an assistant message, a prefill its reply continues: a log replays whole turns")
+	}
+	if stream >= 0 {
+		c.reply, err = t.anthStream(stream)
+		return c, err
 	}
 	c.reply, err = t.anthReply(resp)
 	return c, err

@@ -94,7 +94,7 @@ func FuzzImportAnthropic(f *testing.F) {
 	}
 	f.Add(claude, int16(-1))
 	f.Add(claude, int16(4))
-	for _, s := range anthSeeds() {
+	for _, s := range append(anthSeeds(), sseSeeds...) { // responses as event streams too (issue 34)
 		f.Add([]byte(s), int16(-1))
 	}
 	reg := components.Default()

@@ -57,6 +57,9 @@ func (t *parsedTrace) chatCall(s span) (*chatCall, error) {
 	if err != nil {
 		return nil, err
 	}
+	if stream := t.streamed(obj, end); stream >= 0 {
+		return t.chatStreamCall(s, req, stream)
+	}
 	resp, err := t.member(obj, "response")
 	if err != nil {
 		return nil, err
@@ -98,6 +101,36 @@ func (t *parsedTrace) chatCall(s span) (*chatCall, error) {
 	c.req, c.reply = lt.msgs[:len(raws)-1], lt.msgs[len(raws)-1]
 	if c.reply.Role != "assistant" {
 		return nil, lt.msgErrorf(len(raws)-1, []any{"role"}, "the response's message: role %q, want assistant", c.reply.Role)
+	}
+	return c, nil
+}
+
+// chatStreamCall reads the call in s whose request is at req and whose
+// response is the event stream at stream.
+func (t *parsedTrace) chatStreamCall(s span, req, stream int) (*chatCall, error) {
+	c := &chatCall{label: fmt.Sprintf("line %d", s.line), words: &requestWords}
+	var err error
+	if c.list, err = t.listAt(req, s.end, "request", "messages"); err != nil {
+		return nil, err
+	}
+	lt := &parsedTrace{name: t.name, data: t.data, list: c.list}
+	raws, err := lt.splitList()
+	if err != nil {
+		return nil, err
+	}
+	lt.msgs = make([]traceMessage, len(raws))
+	for i, raw := range raws {
+		lt.msgs[i].raw, lt.msgs[i].at = raw.data, raw.at
+		if err := lt.parseMessage(i); err != nil {
+			return nil, err
+		}
+	}
+	c.req = lt.msgs
+	if c.reply, err = t.chatStream(stream); err != nil {
+		return nil, err
+	}
+	if c.reply.Role != "assistant" {
+		return nil, t.errorf(stream, "response: the event stream's message: role %q, want assistant", c.reply.Role)
 	}
 	return c, nil
 }

@@ -113,7 +113,7 @@ func FuzzImport(f *testing.F) {
 	for _, s := range wronglyAccepted {
 		f.Add([]byte(s), int16(-1), false)
 	}
-	for _, s := range append(otelSeeds, flatSeeds...) {
+	for _, s := range append(append(otelSeeds, flatSeeds...), sseSeeds...) {
 		f.Add([]byte(s), int16(-1), false)
 	}
 	reg := components.Default()

@@ -56,11 +56,18 @@ type parsedTrace struct {
 	segs []segment
 	// traceID picks the conversation of an OTel trace (see stitch).
 	traceID string
+	// outer is the log that holds this trace, a message assembled from
+	// an event stream at offset outerAt of outer (see sse.go).
+	outer   *parsedTrace
+	outerAt int
 }
 
 // errorf returns an error at byte offset off of the trace, as
 // "name:line:col: ...", the column in characters.
 func (t *parsedTrace) errorf(off int, format string, args ...any) error {
+	if t.outer != nil {
+		return t.outerError(fmt.Sprintf(format, args...))
+	}
 	name, line, col := t.position(off)
 	return fmt.Errorf("%s:%d:%d: %s", name, line, col, escapeControls(fmt.Sprintf(format, args...)))
 }
