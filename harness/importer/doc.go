@@ -26,6 +26,23 @@
 // for every format; errors name the log's line:col. A sample log of three
 // calls is scenarios/regress/traces/chat-completions-log.jsonl.
 //
+// In both logs, a call's response may be the text of the event stream the
+// API sent, in a string, as a proxy or a streaming agent (Claude Code
+// always streams) captures it: OpenAI's "data:" chunks and "data: [DONE]",
+// or Anthropic's "event:"/"data:" lines from message_start to
+// message_stop. It is assembled into the message the API would have sent
+// without streaming, by the gateway's assemblers (core/gateway/openai's
+// Wire.Assemble, core/gateway/anthropic's AssembleStream: linear in the
+// stream, thinking and tool_use blocks included), and read as that
+// message. A stream cut short (no [DONE] or finish_reason, no
+// message_stop) is refused: a partial answer must not pass for a whole
+// one. An error in the stream is named at its place in the log, through
+// the string's escapes, with the stream's own line:col; an OpenAI chunk
+// that is not JSON names its line in the stream; an error in the
+// assembled message is named at the string, "response (assembled from its
+// event stream): ...". Auto tells an Anthropic stream by its
+// message_start.
+//
 // FormatAnthropicMessages is a log of Anthropic Messages API calls,
 // {"request": {"model", "system", "messages", "tools", ...}, "response":
 // {"type": "message", "role": "assistant", "content": [...], ...}}: JSONL,
@@ -126,9 +143,32 @@
 // in a chat completions log: each call's input must extend the one before
 // it with that call's output, else it is refused at the first message that
 // differs ("chat span N" naming the calls in that order); the conversation
-// is the last input and its output. The chat spans of two traceIds are
-// refused at the first span of the second, naming both: a file imports one
-// conversation, and keeping one trace is the exporter's or jq's job.
+// is the last input and its output. The chat spans of one traceId must
+// chain so. An application instrumented without a parent span (the
+// default of the OpenTelemetry, OpenLLMetry and OpenInference
+// instrumentations of an SDK) makes each call a trace of its own, so
+// traces are stitched by the same rule: a trace whose first call extends
+// the last call of an earlier conversation (in start order) continues it,
+// the latest such conversation when several do. A trace that holds one
+// conversation imports it; one that holds several (two agents' runs in one
+// export) is refused, listing each (its first traceId, how many traces and
+// chat spans, its first user message), and ImportOptions.TraceID (toolout
+// import --trace-id) picks the one that holds that trace: importing every
+// conversation of a busy export as scenarios at once would bury the one
+// the user came for, and their names and cuts differ. A conversation that
+// one of its traces breaks (a call that does not extend the one before it
+// in the same trace) is refused at the message that differs, as before.
+//
+// ImportFiles reads a trace given in several files, OTLP JSON exports
+// only: the spans in one and the log records in another, as one file
+// exporter per signal writes them, or the spans of several; their exports
+// are read as one file's (a blank file adds none; another format among
+// them is refused at its first byte), errors name the file of the
+// problem, the provenance's trace is the files' names, "spans.json,
+// logs.json", and its SHA-256 that of their bytes one after the other.
+// One signal's file alone says that the other is needed: log records
+// whose spanId names no span, a chat span without its events, or log
+// records only. The CLI names the scenario after the first file.
 //
 // A call reads, as the conventions from 1.37 record it,
 // gen_ai.system_instructions (a list of parts: a first system message),
@@ -249,4 +289,14 @@
 // session's byte cap is set to the importer's, so both store the same
 // results. A call's arguments that nest deeper than 64 levels are scripted
 // raw, as written on one line: YAML's indentation grows with the depth.
+//
+// A text over PayloadBytes (4 KiB) goes to a file beside the scenario and
+// the scenario names it, {file: NAME}: a tool result (NAME.msgN.txt, N its
+// message), the user message the session starts from (NAME.msgN.txt too),
+// the system prompt (NAME.system.txt) and a leaked scenario's text. A
+// coding agent's system prompt and first user message are tens of KB;
+// inline, one conversation made a 50 KB YAML. The scripted tool_output
+// call quotes such a user message's first KiB only. The assistant's texts
+// that the steps script stay inline (a scenario over
+// harness.MaxScenarioBytes is refused, naming the biggest message).
 package importer

@@ -14,6 +14,7 @@ here=$(dirname "$0")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 go build -o "$tmp/toolout" ./cmd/toolout
+mkdir -p "$out"
 for name in official traceloop openinference; do
 	if [ ! -d "$base/$name/node_modules" ]; then
 		echo "generate.sh: $base/$name/node_modules missing: mkdir -p $base/$name && cp $here/$name/package*.json $base/$name/ && npm ci --prefix $base/$name" >&2
