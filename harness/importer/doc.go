@@ -148,8 +148,12 @@
 // default of the OpenTelemetry, OpenLLMetry and OpenInference
 // instrumentations of an SDK) makes each call a trace of its own, so
 // traces are stitched by the same rule: a trace whose first call extends
-// the last call of an earlier conversation (in start order) continues it,
-// the latest such conversation when several do. A trace that holds one
+// the last call of an earlier conversation (in start order) continues it:
+// the longest such conversation, and of equally long ones the one
+// continued last. Conversations are found by a key of their last call's
+// messages (FNV-1a, each match checked message by message), so stitching
+// is linear in the calls' inputs however many traces there are. A trace
+// that holds one
 // conversation imports it; one that holds several (two agents' runs in one
 // export) is refused, listing each (its first traceId, how many traces and
 // chat spans, its first user message), and ImportOptions.TraceID (toolout

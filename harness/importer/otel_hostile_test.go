@@ -32,6 +32,15 @@ func hostileOTel(n int, kind string) []byte {
 		}
 	case "huge-attribute":
 		in = "[" + user + ", " + call("{}") + ", " + result(strings.Repeat("ts=1 level=INFO \"quoted\" é\n", n/30)) + "]"
+	case "unparented": // one chat span a trace: a first call, or a second that extends the latest first
+		small := "[" + user + ", " + call("{}") + ", " + result("row") + "]"
+		for i := 0; len(spans)*330 < n; i++ {
+			if i%2 == 0 {
+				spans = append(spans, spanOf(fmt.Sprintf("t%x", i), fmt.Sprint(i+2), map[string]string{"gen_ai.input.messages": "[" + user + "]", "gen_ai.output.messages": "[" + call("{}") + "]"}))
+			} else {
+				spans = append(spans, spanOf(fmt.Sprintf("t%x", i), fmt.Sprint(i+2), map[string]string{"gen_ai.input.messages": small, "gen_ai.output.messages": "[" + answer + "]"}))
+			}
+		}
 	case "nested":
 		depth := min(n/10, 9000)
 		in = "[" + user + ", " + call(strings.Repeat(`{"a":`, depth)+"1"+strings.Repeat("}", depth)) + ", " + result(strings.Repeat("row\n", 4000)) + "]"
@@ -54,6 +63,11 @@ var _ = Describe("Import of hostile OTel traces", func() {
 		Entry("tool-call arguments nested 9000 deep", "nested", 90_000),
 	)
 
+	It("stitches a MiB of un-parented traces (3179 calls, each pair a conversation) by key, and lists at most 10 conversations", func() {
+		_, err := importer.Import(hostileOTel(1<<20, "unparented"), opts)
+		Expect(err).To(MatchError(MatchRegexp(`^t\.json: 1590 conversations: traceId "7f3a" \(1 chat span, from "q"\), traceId "t0" \(and 1 more trace; 2 chat spans, from "q"\), .*, and 1580 more; import one with --trace-id ID$`)))
+	})
+
 	It("refuses JSON nested deeper than encoding/json's 10000 levels at its line:col, in the trace or in a string", func() {
 		_, err := importer.Import([]byte(`{"resourceSpans": `+strings.Repeat("[", 10_001)), opts)
 		Expect(err).To(MatchError("t.json:1:10018: invalid character '[' exceeded max depth"))
@@ -67,7 +81,7 @@ var _ = Describe("Import of hostile OTel traces", func() {
 // arguments nested 9000 deep.
 func BenchmarkImportOTelAdversarial(b *testing.B) {
 	o := importer.ImportOptions{Dir: "d", Name: "x", TraceName: "t.json", At: -1}
-	benchImport(b, []string{"spans", "huge-attribute"}, hostileOTel, o)
+	benchImport(b, []string{"spans", "huge-attribute", "unparented"}, hostileOTel, o)
 	trace := hostileOTel(90_000, "nested")
 	b.Run("nested/depth=9000", func(b *testing.B) { timeImport(b, trace, o) })
 }

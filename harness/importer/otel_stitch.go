@@ -1,7 +1,9 @@
 package importer
 
 import (
+	"encoding/binary"
 	"fmt"
+	"hash/fnv"
 	"slices"
 	"strings"
 
@@ -13,8 +15,9 @@ import (
 type conversation struct {
 	traces []string // traceIds, in the order their first call started
 	calls  []*chatCall
-	last   int   // the index among the chat spans of its last call
-	err    error // the first call of one of its traces that does not extend the one before
+	last   int    // the index among the chat spans of its last call
+	key    uint64 // endKey of its last call
+	err    error  // the first call of one of its traces that does not extend the one before
 }
 
 // stitch groups the chat calls (of chats, by start) into conversations
@@ -23,8 +26,8 @@ type conversation struct {
 // refused at the message that differs (when it is the one imported). A
 // trace whose first call extends the last call of an earlier conversation
 // continues it: an instrumented application without a parent span makes
-// each call a trace of its own. When several conversations extend, the
-// one whose last call started latest is continued. One conversation is
+// each call a trace of its own. When it extends several, the longest is
+// continued, and of equally long ones the one continued last. One conversation is
 // imported as it is; of several, t.traceID picks the one that holds that
 // trace, and without it the error lists them.
 func (t *parsedTrace) stitch(chats []*otelSpan, calls []*chatCall) ([]*chatCall, error) {
@@ -37,6 +40,7 @@ func (t *parsedTrace) stitch(chats []*otelSpan, calls []*chatCall) ([]*chatCall,
 		byTrace[s.traceID] = append(byTrace[s.traceID], k)
 	}
 	var convs []*conversation
+	ends := map[uint64][]*conversation{} // conversations by the key of their last call's input and output
 	for _, id := range order {
 		ks := byTrace[id]
 		var err error
@@ -47,11 +51,16 @@ func (t *parsedTrace) stitch(chats []*otelSpan, calls []*chatCall) ([]*chatCall,
 		for i, k := range ks {
 			own[i] = calls[k]
 		}
-		if c := continued(t, convs, own[0]); c != nil && err == nil && c.err == nil {
+		c := continued(ends, own[0])
+		if c != nil && err == nil && c.err == nil {
+			ends[c.key] = remove(ends[c.key], c)
 			c.traces, c.calls, c.last = append(c.traces, id), append(c.calls, own...), ks[len(ks)-1]
-			continue
+		} else {
+			c = &conversation{traces: []string{id}, calls: own, last: ks[len(ks)-1], err: err}
+			convs = append(convs, c)
 		}
-		convs = append(convs, &conversation{traces: []string{id}, calls: own, last: ks[len(ks)-1], err: err})
+		c.key = endKey(c.calls[len(c.calls)-1])
+		ends[c.key] = append(ends[c.key], c)
 	}
 	c, err := t.pick(convs)
 	if err != nil {
@@ -60,16 +69,77 @@ func (t *parsedTrace) stitch(chats []*otelSpan, calls []*chatCall) ([]*chatCall,
 	return c.calls, c.err
 }
 
-// continued returns the conversation whose last call first extends, the
-// one whose last call started latest, or nil.
-func continued(t *parsedTrace, convs []*conversation, first *chatCall) *conversation {
+// continued returns the conversation whose last call first extends (its
+// input starts with that call's input and output): the longest such, and
+// of those the one continued last, or nil. Each prefix of first's input is
+// looked up by its key, so the search is linear in first's input whatever
+// the number of conversations; a match is checked message by message.
+func continued(ends map[uint64][]*conversation, first *chatCall) *conversation {
 	var found *conversation
-	for _, c := range convs {
-		if t.extends(c.calls[len(c.calls)-1], first) == nil && (found == nil || c.last > found.last) {
-			found = c
+	var k uint64
+	for i, m := range first.req {
+		k = chainKey(k, m)
+		cs := ends[k]
+		for j := len(cs) - 1; j >= 0; j-- {
+			prev := cs[j].calls[len(cs[j].calls)-1]
+			if len(prev.req) == i && isPrefix(append(slices.Clip(prev.req), prev.reply), first.req) {
+				found = cs[j]
+				break
+			}
 		}
 	}
 	return found
+}
+
+// remove returns cs without c, looked for from the end (where continued
+// finds it).
+func remove(cs []*conversation, c *conversation) []*conversation {
+	for j := len(cs) - 1; j >= 0; j-- {
+		if cs[j] == c {
+			return slices.Delete(cs, j, j+1)
+		}
+	}
+	return cs
+}
+
+// isPrefix tells whether msgs start with want, message by message as
+// sameMessage compares them.
+func isPrefix(want, msgs []traceMessage) bool {
+	return len(want) <= len(msgs) && slices.EqualFunc(want, msgs[:len(want)], sameMessage)
+}
+
+// endKey is the key of a call's input and output, one message after the
+// other (see chainKey).
+func endKey(c *chatCall) uint64 {
+	var k uint64
+	for _, m := range c.req {
+		k = chainKey(k, m)
+	}
+	return chainKey(k, c.reply)
+}
+
+// chainKey extends the key k of a list of messages with m: FNV-1a over k
+// and what sameMessage compares (role, text, tool_call_id, tool calls),
+// each field's length first.
+func chainKey(k uint64, m traceMessage) uint64 {
+	h := fnv.New64a()
+	var b [8]byte
+	binary.LittleEndian.PutUint64(b[:], k)
+	h.Write(b[:])
+	field := func(s string) {
+		binary.LittleEndian.PutUint64(b[:], uint64(len(s)))
+		h.Write(b[:])
+		h.Write([]byte(s))
+	}
+	field(m.Role)
+	field(m.text)
+	field(m.ToolCallID)
+	for _, tc := range m.ToolCalls {
+		field(tc.ID)
+		field(tc.Function.Name)
+		field(tc.Function.Arguments)
+	}
+	return h.Sum64()
 }
 
 // pick returns the conversation to import (see stitch).
