@@ -1,6 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -8,8 +12,16 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/toolout/toolout/core/gateway/anthropic"
 	"github.com/toolout/toolout/harness/importer"
 )
+
+// sha256Hex is the hex SHA-256 of b, as a scenario's provenance records
+// its trace.
+func sha256Hex(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}
 
 var _ = Describe("toolout import", func() {
 	var dir string
@@ -163,6 +175,35 @@ var _ = Describe("toolout import", func() {
 		Entry("@traceloop/node-server-sdk 0.27.0", "traceloop"),
 		Entry("@arizeai/openinference-instrumentation-openai 4.2.7", "openinference"),
 	)
+
+	It("imports Claude Code's log with its responses as the event streams it reads, into a scenario that passes on its first run", func() {
+		plain, err := os.ReadFile("../../scenarios/regress/traces/claude-code.jsonl")
+		Expect(err).NotTo(HaveOccurred())
+		var log []byte
+		for _, line := range bytes.Split(bytes.TrimSpace(plain), []byte("\n")) {
+			var call struct{ Request, Response json.RawMessage }
+			Expect(json.Unmarshal(line, &call)).To(Succeed())
+			stream, err := anthropic.StreamOf(call.Response)
+			Expect(err).NotTo(HaveOccurred())
+			text, err := json.Marshal(string(stream))
+			Expect(err).NotTo(HaveOccurred())
+			log = append(log, []byte(`{"request":`+string(call.Request)+`,"response":`+string(text)+"}\n")...)
+		}
+		trace := filepath.Join(dir, "streamed", "claude-code.jsonl")
+		Expect(os.MkdirAll(filepath.Dir(trace), 0o755)).To(Succeed())
+		Expect(os.WriteFile(trace, log, 0o644)).To(Succeed())
+		out := filepath.Join(dir, "scenarios", "regress", "cc.yaml")
+		code, stdout, stderr := invoke("", "import", trace, "-o", out, "--update")
+		Expect(code).To(Equal(0), stdout+stderr)
+		Expect(stdout).To(HaveSuffix("ok   regress/cc\n     created golden/regress/cc.txtar\n1 passed, 0 failed\n"))
+		code, stdout, stderr = invoke("", "import", "../../scenarios/regress/traces/claude-code.jsonl", "-o", filepath.Join(dir, "plain", "cc.yaml"))
+		Expect(code).To(Equal(0), stderr)
+		streamed, err := os.ReadFile(out)
+		Expect(err).NotTo(HaveOccurred())
+		same, err := os.ReadFile(filepath.Join(dir, "plain", "cc.yaml"))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(streamed)).To(Equal(strings.Replace(string(same), sha256Hex(plain), sha256Hex(log), 1)))
+	})
 
 	It("lists the conversations of a trace that holds several, and imports the one --trace-id names", func() {
 		spans := "../../harness/importer/testdata/otel-official-spans.json"

@@ -88,6 +88,8 @@ var _ = Describe("Import of logs whose responses are captured event streams", fu
 		},
 		Entry("Anthropic Messages: event:/data: lines from message_start to message_stop (text, thinking, redacted_thinking, tool_use)",
 			"anthropic-messages.jsonl", "anthropic-messages-at3", importer.FormatAnthropicMessages, anthropic.StreamOf),
+		Entry("Claude Code 2.1.332's log of two calls, as it streams them (a system message inside messages[], tool_use)",
+			"claude-code.jsonl", "claude-code-at4", importer.FormatAnthropicMessages, anthropic.StreamOf),
 		Entry("OpenAI Chat Completions: data: chunks and [DONE]", "chat-completions-log.jsonl", "chat-completions-log-at3",
 			importer.FormatChatCompletionsLog, openai.Wire{}.Restream),
 	)
