@@ -27,9 +27,11 @@ RATIOSCOUNT ?= 5
 RATIOSTIME ?= 200ms
 # FUZZMINTIME bounds the minimization of each new input, so a run spends its time fuzzing
 FUZZMINTIME ?= 5s
+# AGENT_DIR: the real-agent check (make agent-check); its node_modules is git-ignored
+AGENT_DIR ?= scripts/agent-check
 
 
-.PHONY: test fmt-check vet deps golden bench bench-linear bench-ratios bench-check bench-baseline fuzz help
+.PHONY: test fmt-check vet deps golden bench bench-linear bench-ratios bench-check bench-baseline fuzz agent-check help
 
 REPORTS   ?= reports
 # FIRST: the slowest test packages, started first so that the two-core tail is short (order only:
@@ -153,6 +155,22 @@ bench-baseline:
 ## (default 30s) one after another (.ci/fuzz); a crasher lands in its package's testdata/fuzz/FuzzX and fails
 fuzz:
 	@GO=$(GO) FUZZTIME=$(FUZZTIME) FUZZMINTIME=$(FUZZMINTIME) bash .ci/fuzz
+
+## agent-check: real agents against toolout serve, directly and through toolout gateway serve
+## (scripts/agent-check/README.md): Claude Code, the OpenAI Agents SDK and the Vercel AI SDK on
+## bundled scenarios, and Claude Code's recorded log imported and run. Needs node 20 or later;
+## installs the packages package-lock.json pins into scripts/agent-check/node_modules (git-ignored)
+## with npm ci when they are missing or the lock changed (the network needed), builds toolout into
+## a temp dir, and runs scripts/agent-check/check.mjs (AGENT_TIMEOUT, RUN, VERBOSE, STRICT: see there)
+agent-check: $(AGENT_DIR)/node_modules/.package-lock.json
+	@bin=$$(mktemp -d) && trap 'rm -rf "$$bin"' EXIT && \
+	$(GO) build -o $$bin/toolout ./cmd/toolout && \
+	TOOLOUT=$$bin/toolout node $(AGENT_DIR)/check.mjs
+
+# npm ci writes node_modules/.package-lock.json: a lock newer than it installs again
+$(AGENT_DIR)/node_modules/.package-lock.json: $(AGENT_DIR)/package-lock.json
+	@command -v node >/dev/null 2>&1 || { echo "agent-check: node is not on PATH (node 20 or later)"; exit 2; }
+	npm ci --prefix $(AGENT_DIR) --no-audit --no-fund
 
 ## help: list the targets
 help:
