@@ -78,13 +78,13 @@ export function startRecorder(target) {
 export function describe(seen) {
   return seen.map((r, i) => {
     const b = r.body || {};
-    const parts = [`${i + 1}. ${r.method} ${r.url} -> ${r.status}`];
+    const parts = [`${i + 1}. ${r.method} ${r.url} (${r.headers['content-length'] || 0} bytes) -> ${r.status}`];
     if (r.body) {
       const roles = (b.messages || []).map((m) => m.role).join(',');
-      const tools = (b.tools || []).map((t) => t.name);
+      const tools = (b.tools || []).map((t) => t.name || t.function?.name);
       const extra = Object.keys(b).filter((k) => !['model', 'messages', 'system', 'tools', 'stream', 'max_tokens', 'metadata'].includes(k));
-      parts.push(`stream=${b.stream === true} model=${b.model} max_tokens=${b.max_tokens}`,
-        `messages=[${roles}]`, `system blocks=${Array.isArray(b.system) ? b.system.length : typeof b.system}`,
+      parts.push(`stream=${b.stream === true} model=${b.model}${b.max_tokens ? ` max_tokens=${b.max_tokens}` : ''}`,
+        `messages=[${roles}]`, ...(b.system === undefined ? [] : [`system=${Array.isArray(b.system) ? `${b.system.length} blocks` : typeof b.system}`]),
         `tools=${tools.length}${tools.length ? ` (${tools.join(',')})` : ''}`);
       if (extra.length) parts.push(`also: ${extra.map((k) => `${k}=${JSON.stringify(b[k])}`).join(' ')}`);
     }
