@@ -12,7 +12,8 @@
 // AGENT_TIMEOUT the seconds one agent run may take before its process group
 // is killed (default 60); RUN a regular expression: only the runs whose
 // name matches; VERBOSE=1 echoes serve's and the gateway's log lines;
-// STRICT=1 counts the known defects (KNOWN below) as failures.
+// STRICT=1 counts the known defects (KNOWN below) as failures; KEEP=1 keeps
+// the temp dir (Claude Code's recorded log, the imported scenario).
 //
 // For each run it starts `toolout serve --exit-when-done SCENARIO` (and,
 // for "gateway", `toolout gateway serve --upstream SERVE` in front of it),
@@ -42,6 +43,7 @@ const TIMEOUT_MS = Number(process.env.AGENT_TIMEOUT || 60) * 1000;
 const ONLY = process.env.RUN ? new RegExp(process.env.RUN) : null;
 const VERBOSE = process.env.VERBOSE === '1';
 const STRICT = process.env.STRICT === '1';
+const KEEP = process.env.KEEP === '1';
 const MODULES = path.join(HERE, 'node_modules');
 const CLAUDE = path.join(MODULES, '@anthropic-ai', 'claude-code', 'bin', 'claude.exe');
 
@@ -50,7 +52,7 @@ const CLAUDE = path.join(MODULES, '@anthropic-ai', 'claude-code', 'bin', 'claude
 // failure prints KNOWN and does not fail the run unless STRICT=1; a known
 // check that passes says so, and should be taken off the list.
 const KNOWN = [
-  [/^claude-code import/, 'issue 34 point 5: import refuses an Anthropic log whose responses are SSE text'],
+  // none: the defects this check found are fixed (see README.md)
 ];
 const knownDefect = (name) => KNOWN.find(([re]) => re.test(name))?.[1];
 
@@ -211,6 +213,7 @@ async function importLog(log, tmp) {
   // 32: the scenario's Bash output (38 bytes) is the import point.
   const imp = await runBounded(TOOLOUT, ['import', log, '--max-bytes', '32', '-o', scenario, '--update'],
     { ...opts, env: process.env });
+  for (const line of imp.out.trim().split('\n').filter(Boolean)) console.log(`#     import: ${line}`);
   check('claude-code import: the recorded log (SSE responses) imports, its scenario passes on the first run', () => {
     assert.equal(imp.code, 0, `exit ${imp.code}: ${(imp.err + imp.out).trim()}`);
     assert.match(imp.out, /^ok {3}regress\/claude-code-bash$/m, imp.out);
@@ -228,7 +231,8 @@ async function main() {
   const t0 = Date.now();
   console.log(`# ${versions()}; node ${process.version}; toolout ${TOOLOUT}`);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-check-'));
-  cleanup.push(() => fs.rmSync(tmp, { recursive: true, force: true }));
+  if (KEEP) console.log(`# KEEP=1: the recorded log and the imported scenario stay in ${tmp}`);
+  else cleanup.push(() => fs.rmSync(tmp, { recursive: true, force: true }));
   for (const a of AGENTS) {
     for (const via of ['direct', 'gateway']) {
       if (ONLY && !ONLY.test(`${a.agent} ${via}`)) continue;
