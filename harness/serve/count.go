@@ -1,7 +1,6 @@
 package serve
 
 import (
-	"fmt"
 	"net/http"
 	"strconv"
 
@@ -19,19 +18,11 @@ import (
 // spends none and is no violation.
 func (s *Server) countTokens(w http.ResponseWriter, r *http.Request, sc *script) {
 	api := llmwire.Anthropic
-	if r.Method != http.MethodPost {
-		w.Header().Set("Allow", http.MethodPost)
-		s.reject(w, r, sc, api, http.StatusMethodNotAllowed, fmt.Sprintf("%s %s: want POST", r.Method, clip(r.URL.Path)))
+	release, ok := s.admit(w, r, sc, api)
+	if !ok {
 		return
 	}
-	select {
-	case s.sem <- struct{}{}:
-		defer func() { <-s.sem }()
-	default:
-		w.Header().Set("Retry-After", "1")
-		s.fail(w, api, http.StatusServiceUnavailable, fmt.Sprintf("more than %d requests at once", s.opts.MaxConcurrent))
-		return
-	}
+	defer release()
 	in, status, err := s.decode(w, r, api)
 	if err != nil {
 		s.logf("%s: %s %s: %d %v", sc.sc.ID, r.Method, r.URL.Path, status, err)

@@ -78,21 +78,33 @@ func (s *Server) route(path string) (*script, string) {
 	return nil, ""
 }
 
-// complete answers one completion request from sc's script.
-func (s *Server) complete(w http.ResponseWriter, r *http.Request, sc *script, api llmwire.Wire) {
+// admit lets a POST in when a slot of MaxConcurrent is free: a request
+// with another method is rejected (405, counted), one past the limit gets
+// 503 with Retry-After (not counted: the client retries it). When ok,
+// release frees the slot.
+func (s *Server) admit(w http.ResponseWriter, r *http.Request, sc *script, api llmwire.Wire) (release func(), ok bool) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
 		s.reject(w, r, sc, api, http.StatusMethodNotAllowed, fmt.Sprintf("%s %s: want POST", r.Method, clip(r.URL.Path)))
-		return
+		return nil, false
 	}
 	select {
 	case s.sem <- struct{}{}:
-		defer func() { <-s.sem }()
+		return func() { <-s.sem }, true
 	default:
 		w.Header().Set("Retry-After", "1")
 		s.fail(w, api, http.StatusServiceUnavailable, fmt.Sprintf("more than %d requests at once", s.opts.MaxConcurrent))
+		return nil, false
+	}
+}
+
+// complete answers one completion request from sc's script.
+func (s *Server) complete(w http.ResponseWriter, r *http.Request, sc *script, api llmwire.Wire) {
+	release, ok := s.admit(w, r, sc, api)
+	if !ok {
 		return
 	}
+	defer release()
 	if s.stop.Err() != nil {
 		s.fail(w, api, http.StatusServiceUnavailable, "the server is stopping")
 		return

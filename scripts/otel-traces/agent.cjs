@@ -4,6 +4,7 @@
 'use strict';
 const http = require('node:http');
 const fs = require('node:fs');
+const path = require('node:path');
 
 // receive listens on 127.0.0.1:0 and appends each OTLP/HTTP JSON export
 // it is sent to a file, one export a line, as the OpenTelemetry
@@ -79,4 +80,14 @@ async function run(OpenAI, baseURL, onTool) {
   throw new Error('no answer after 4 turns');
 }
 
-module.exports = { receive, run };
+// start reads the generators' arguments (BASE_URL SPANS.json LOGS.json),
+// starts the receiver, and gives need: require from the instrumentation's
+// own install, $NODE_DIR/node_modules.
+async function start() {
+  const [baseURL, spansFile, logsFile] = process.argv.slice(2);
+  const modules = path.join(process.env.NODE_DIR, 'node_modules');
+  const need = (m) => require(path.join(modules, m));
+  return { baseURL, rx: await receive(spansFile, logsFile), need };
+}
+
+module.exports = { start, run };

@@ -12,7 +12,9 @@ out=${1:-harness/importer/testdata}
 base=${NODE_BASE:-/tmp/otel-traces}
 here=$(dirname "$0")
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+serve=
+# a generator that fails leaves no serve behind (it would wait for its steps)
+trap '[ -n "$serve" ] && kill "$serve" 2>/dev/null; rm -rf "$tmp"' EXIT
 go build -o "$tmp/toolout" ./cmd/toolout
 mkdir -p "$out"
 for name in official traceloop openinference; do
@@ -21,14 +23,16 @@ for name in official traceloop openinference; do
 		exit 2
 	fi
 	rm -f "$tmp/url"
-	"$tmp/toolout" serve scenarios/session/over-cap-handle.yaml --exit-when-done >"$tmp/url" 2>"$tmp/serve.log" &
+	"$tmp/toolout" serve scenarios/session/over-cap-handle.yaml --exit-when-done --deadline 60s >"$tmp/url" 2>"$tmp/serve.log" &
 	serve=$!
 	for _ in 1 2 3 4 5 6 7 8 9 10; do [ -s "$tmp/url" ] && break; sleep 0.2; done
 	url=$(head -1 "$tmp/url")
 	TRACELOOP_TELEMETRY=false NODE_DIR="$base/$name" node "$here/$name.cjs" "$url" "$out/otel-$name-spans.json" "$out/otel-$name-logs.json"
 	if ! wait "$serve"; then
+		serve=
 		cat "$tmp/serve.log" >&2
 		exit 1
 	fi
+	serve=
 	node "$here/trim.cjs" "$out/otel-$name-spans.json" "$out/otel-$name-logs.json"
 done

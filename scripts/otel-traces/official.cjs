@@ -3,14 +3,10 @@
 // exported over OTLP/HTTP JSON to spans and logs files.
 // Usage: node official.cjs BASE_URL SPANS.json LOGS.json
 'use strict';
-const path = require('node:path');
-const { receive, run } = require('./agent.cjs');
+const { start, run } = require('./agent.cjs');
 
 async function main() {
-  const [baseURL, spansFile, logsFile] = process.argv.slice(2);
-  const modules = path.join(process.env.NODE_DIR, 'node_modules');
-  const need = (m) => require(path.join(modules, m));
-  const rx = await receive(spansFile, logsFile);
+  const { baseURL, rx, need } = await start();
   const { NodeSDK } = need('@opentelemetry/sdk-node');
   const { OTLPTraceExporter } = need('@opentelemetry/exporter-trace-otlp-http');
   const { OTLPLogExporter } = need('@opentelemetry/exporter-logs-otlp-http');

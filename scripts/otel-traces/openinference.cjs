@@ -4,14 +4,10 @@
 // run to a logs file, as an application writes them.
 // Usage: node openinference.cjs BASE_URL SPANS.json LOGS.json
 'use strict';
-const path = require('node:path');
-const { receive, run } = require('./agent.cjs');
+const { start, run } = require('./agent.cjs');
 
 async function main() {
-  const [baseURL, spansFile, logsFile] = process.argv.slice(2);
-  const modules = path.join(process.env.NODE_DIR, 'node_modules');
-  const need = (m) => require(path.join(modules, m));
-  const rx = await receive(spansFile, logsFile);
+  const { baseURL, rx, need } = await start();
   const { NodeTracerProvider, SimpleSpanProcessor } = need('@opentelemetry/sdk-trace-node');
   const { OTLPTraceExporter } = need('@opentelemetry/exporter-trace-otlp-http');
   const { OpenAIInstrumentation } = need('@arizeai/openinference-instrumentation-openai');

@@ -4,14 +4,10 @@
 // tied to no chat span) to a logs file, as an application writes them.
 // Usage: node traceloop.cjs BASE_URL SPANS.json LOGS.json
 'use strict';
-const path = require('node:path');
-const { receive, run } = require('./agent.cjs');
+const { start, run } = require('./agent.cjs');
 
 async function main() {
-  const [baseURL, spansFile, logsFile] = process.argv.slice(2);
-  const modules = path.join(process.env.NODE_DIR, 'node_modules');
-  const need = (m) => require(path.join(modules, m));
-  const rx = await receive(spansFile, logsFile);
+  const { baseURL, rx, need } = await start();
   const traceloop = need('@traceloop/node-server-sdk');
   const { OTLPTraceExporter } = need('@opentelemetry/exporter-trace-otlp-http');
   const { OpenAI } = need('openai'); // the class, whose statics (Chat, ...) Traceloop patches
