@@ -40,18 +40,25 @@ type Message struct {
 	Name       string     `json:"name,omitempty"`
 }
 
-// ToolCall is a request by the model to run a tool. Arguments is a JSON object.
+// ToolCall is a request by the model to run a tool. Arguments is a JSON
+// object, but for a call of a custom tool (Custom: the OpenAI Responses
+// API's custom_tool_call, whose input is free text, not JSON arguments),
+// where Arguments is that text as one JSON string.
 type ToolCall struct {
 	ID        string          `json:"id"`
 	Name      string          `json:"name"`
 	Arguments json.RawMessage `json:"arguments"`
+	Custom    bool            `json:"custom,omitempty"`
 }
 
-// Tool describes a tool offered to the model. InputSchema is a JSON Schema.
+// Tool describes a tool offered to the model. InputSchema is a JSON Schema;
+// a custom tool (Custom: the OpenAI Responses API's type "custom", called
+// with free text) has none.
 type Tool struct {
 	Name        string          `json:"name"`
 	Description string          `json:"description"`
 	InputSchema json.RawMessage `json:"input_schema"`
+	Custom      bool            `json:"custom,omitempty"`
 }
 
 // Call sites, the values of Tag.Site used by toolout's own components.

@@ -61,7 +61,7 @@ func Parse(body []byte) (*Node, error) {
 	}
 	p.ws()
 	if p.i != len(body) {
-		return nil, fmt.Errorf("invalid JSON at byte %d: data after the value", p.i)
+		return nil, &SyntaxError{Offset: p.i, Msg: "data after the value"}
 	}
 	return n, nil
 }
@@ -74,7 +74,17 @@ type parser struct {
 func (p *parser) ws() { p.i = jsonlex.Space(p.b, p.i) }
 
 func (p *parser) fail(what string) error {
-	return fmt.Errorf("invalid JSON at byte %d: %s", p.i, what)
+	return &SyntaxError{Offset: p.i, Msg: what}
+}
+
+// SyntaxError is a body Parse refused: Offset is the byte where it stopped.
+type SyntaxError struct {
+	Offset int
+	Msg    string
+}
+
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("invalid JSON at byte %d: %s", e.Offset, e.Msg)
 }
 
 func (p *parser) value(depth int) (*Node, error) {
