@@ -22,6 +22,13 @@ const (
 	// FormatOTelGenAI is OpenTelemetry GenAI spans exported as OTLP JSON:
 	// {"resourceSpans": [...]}, or one such export a line.
 	FormatOTelGenAI = "otel-genai"
+	// FormatResponsesLog is a log of OpenAI Responses API calls,
+	// {"request": {"input": ...}, "response": {"output": [...]}}: JSONL,
+	// one object, or a list; a response may be its event stream's text.
+	FormatResponsesLog = "responses-log"
+	// FormatCodexRollout is a Codex CLI rollout file
+	// (~/.codex/sessions/.../rollout-*.jsonl): {"type", "payload"} a line.
+	FormatCodexRollout = "codex-rollout"
 )
 
 // traceFormat is one format a trace may come in: its name, what tells it
@@ -38,6 +45,8 @@ type traceFormat struct {
 // fallback.
 var formats = []traceFormat{
 	{FormatOTelGenAI, `OTLP JSON, {"resourceSpans": ...} (or one a line), OpenTelemetry GenAI chat spans (semconv 1.37 or events, OpenLLMetry, OpenInference)`, isOTel, parseOTel},
+	{FormatCodexRollout, `a Codex rollout, ~/.codex/sessions/.../rollout-*.jsonl: {"type": ..., "payload": ...} a line`, isRollout, parseRollout},
+	{FormatResponsesLog, `OpenAI Responses calls, {"request": {"input": ...}, "response": ...}: JSONL, one object or a list`, isResponsesLog, parseResponsesLog},
 	{FormatAnthropicMessages, `Anthropic Messages calls, {"request": ..., "response": ...}: JSONL, one object or a list`, isAnthropicLog, parseAnthropicLog},
 	{FormatChatCompletionsLog, `JSONL, {"request": ..., "response": ...} a line`, isChatLog, parseChatLog},
 	{FormatMessages, `a JSON list of chat messages, bare or under "messages"`, nil, parseTrace},

@@ -1,0 +1,233 @@
+package importer
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// isResponsesLog tells whether data's first value (or its list's first
+// element) is an OpenAI Responses API call: an object with no "messages"
+// whose request has an "input" (and no "messages"), or whose response is
+// a Responses event stream (its events are named response.*) or an object
+// with "output", or {"object": "response"}.
+func isResponsesLog(data []byte) bool {
+	call := firstCall(data)
+	if call == nil || child(call, "messages") >= 0 {
+		return false
+	}
+	if req := objectAt(call, "request"); req != nil && child(req, "messages") < 0 && child(req, "input") >= 0 {
+		return true
+	}
+	if stream, ok := stringAt(call, "response"); ok {
+		return strings.Contains(stream, "response.created") || strings.Contains(stream, "response.completed")
+	}
+	resp := objectAt(call, "response")
+	if resp == nil {
+		return false
+	}
+	if child(resp, "output") < 0 {
+		if body := objectAt(resp, "body"); body != nil {
+			resp = body
+		}
+	}
+	if obj, ok := stringAt(resp, "object"); ok {
+		return obj == "response"
+	}
+	return child(resp, "output") >= 0
+}
+
+// parseResponsesLog reads a log of Responses API calls, {"request":
+// {"instructions", "input", "previous_response_id", ...}, "response":
+// {"id", "status", "output": [...]}} (or the response's event stream
+// text): JSONL, one call a line, or one pretty-printed object, or a JSON
+// list. Each call's conversation (its instructions, then the history its
+// previous_response_id names, then its input) must extend the one before
+// it, answered; the conversation is the last call's and its reply. See
+// doc.go for the mapping of items onto chat messages.
+func parseResponsesLog(data []byte, name string) (*parsedTrace, error) {
+	t, err := newTrace(data, name)
+	if err != nil {
+		return nil, err
+	}
+	spans, err := t.anthSpans()
+	if err != nil {
+		return nil, err
+	}
+	if len(spans) == 0 {
+		return nil, t.errorf(0, "no LLM call: a Responses log holds {\"request\": ..., \"response\": ...} calls, one a line")
+	}
+	byID := map[string]*chatCall{}
+	read := func(k int) (*chatCall, error) {
+		c, id, err := t.respCall(spans[k], byID)
+		if err == nil && id != "" {
+			byID[id] = c
+		}
+		return c, err
+	}
+	if err := t.chain(len(spans), read, t.respExtends); err != nil {
+		return nil, err
+	}
+	if err := t.respAnswers(); err != nil {
+		return nil, err
+	}
+	return t, t.checkCalls()
+}
+
+// instructionsPath names the system message of a request's instructions,
+// which a call that names its previous response does not carry over.
+const instructionsPath = "request.instructions"
+
+// respExtends checks that c's conversation starts with prev's and its
+// reply, as anthExtends does, leaving out the instructions of both: a
+// call's instructions are its own (the API does not carry them over to
+// the next call), and the conversation's are the last call's.
+func (t *parsedTrace) respExtends(prev, c *chatCall) error {
+	p, cur := *prev, *c
+	p.req = withoutInstructions(prev.req)
+	cur.req = withoutInstructions(c.req)
+	if err := t.anthExtends(&p, &cur); err != nil {
+		return err
+	}
+	if len(cur.req) < len(c.req) { // put back what anthExtends counted
+		copy(c.req[1:], cur.req)
+	}
+	return nil
+}
+
+// withoutInstructions returns msgs without the system message of the
+// request's instructions, which comes first when there is one.
+func withoutInstructions(msgs []traceMessage) []traceMessage {
+	if len(msgs) > 0 && msgs[0].path == instructionsPath {
+		return slices.Clone(msgs[1:])
+	}
+	return msgs
+}
+
+// respCall reads the call in span s: its conversation (see
+// parseResponsesLog) and its reply, and its response's id. byID holds the
+// calls read so far by their response's id.
+func (t *parsedTrace) respCall(s span, byID map[string]*chatCall) (*chatCall, string, error) {
+	start := s.start
+	n := tree(t.data[s.start:s.end], func(i int) int { return start + i }, true)
+	what := fmt.Sprintf("line %d", s.line)
+	if n.kind != '{' {
+		return nil, "", t.errorf(n.at, "want an LLM call, {\"request\": ..., \"response\": ...}, got %s", jsonKind(n.kind))
+	}
+	req := n.get("request")
+	if req == nil || req.kind != '{' {
+		return nil, "", t.fieldError(n, "request", what, "an object")
+	}
+	c := &chatCall{label: what, words: &requestWords, list: req.at}
+	r := &respReader{t: t}
+	if ins := req.get("instructions"); ins != nil && ins.kind != 'n' {
+		if ins.kind != '"' {
+			return nil, "", t.errorf(ins.at, "%s: want a string, got %s", instructionsPath, jsonKind(ins.kind))
+		}
+		if ins.text != "" {
+			r.add(traceMessage{Role: "system", text: ins.text, at: ins.at, path: instructionsPath, fields: map[string]int{"role": ins.at, "content": ins.at}})
+		}
+	}
+	if prev := req.get("previous_response_id"); prev != nil && prev.kind != 'n' {
+		if prev.kind != '"' {
+			return nil, "", t.errorf(prev.at, "request.previous_response_id: want a string, got %s", jsonKind(prev.kind))
+		}
+		p := byID[prev.text]
+		if p == nil {
+			return nil, "", t.errorf(prev.at, "request.previous_response_id: %q names no response of an earlier call of the log: its history is held by the provider", prev.text)
+		}
+		for _, m := range p.req {
+			if m.path != instructionsPath {
+				r.out = append(r.out, m)
+			}
+		}
+		r.out = append(r.out, p.reply)
+	}
+	if err := r.input(req); err != nil {
+		return nil, "", err
+	}
+	c.req = r.out
+	if last := c.req[len(c.req)-1]; last.Role == "assistant" {
+		return nil, "", t.errorf(last.at, "%s: the request ends with the assistant's turn, which its reply would continue: a log replays whole turns", last.path)
+	}
+	reply, id, err := t.respReply(n, what)
+	c.reply = reply
+	return c, id, err
+}
+
+// input maps the request's input: a string, the user's message, or a
+// list of items.
+func (r *respReader) input(req *jnode) error {
+	in := req.get("input")
+	switch {
+	case in == nil || in.kind == 'n':
+		return r.t.fieldError(req, "input", "request", "a string or a list of items")
+	case in.kind == '"':
+		r.open = false
+		r.add(traceMessage{Role: "user", text: in.text, at: in.at, path: "request.input", fields: map[string]int{"role": in.at, "content": in.at}})
+		return nil
+	case in.kind != '[':
+		return r.t.errorf(in.at, "request.input: want a string or a list of items, got %s", jsonKind(in.kind))
+	}
+	r.open = false // the history's reply, if any, is a turn of its own
+	for k, it := range in.kids {
+		if err := r.item(it, fmt.Sprintf("request.input[%d]", k)); err != nil {
+			return err
+		}
+	}
+	r.finish()
+	if len(r.out) == 0 {
+		return r.t.errorf(in.at, "request.input: no message")
+	}
+	return nil
+}
+
+// respReply reads the response of the call n (named what): an object, or
+// wrapped {"status_code", "body": {...}}, or the text of its event
+// stream. Its output items must all be the model's (one assistant turn).
+func (t *parsedTrace) respReply(n *jnode, what string) (traceMessage, string, error) {
+	resp := n.get("response")
+	switch {
+	case resp == nil:
+		return traceMessage{}, "", t.fieldError(n, "response", what, "an object")
+	case resp.kind == '"':
+		return t.respStream(resp)
+	case resp.kind != '{':
+		return traceMessage{}, "", t.errorf(resp.at, "response: want an object or an event stream's text, got %s", jsonKind(resp.kind))
+	}
+	if resp.get("output") == nil && resp.get("body") != nil && resp.get("body").kind == '{' {
+		resp = resp.get("body")
+	}
+	return t.respOutput(resp, "response")
+}
+
+// respOutput reads the response object resp, named where: its status, its
+// error, and its output, mapped onto one assistant message; and its id.
+func (t *parsedTrace) respOutput(resp *jnode, where string) (traceMessage, string, error) {
+	if st := resp.get("status"); st != nil && st.kind == '"' && !slices.Contains([]string{"completed", "incomplete"}, st.text) {
+		return traceMessage{}, "", t.errorf(st.at, "%s.status: %q: a log replays the calls that were answered", where, st.text)
+	}
+	if e := resp.get("error"); e != nil && e.kind != 'n' {
+		return traceMessage{}, "", t.errorf(e.at, "%s.error: the call failed: a log replays the calls that were answered", where)
+	}
+	out := resp.get("output")
+	if out == nil || out.kind != '[' {
+		return traceMessage{}, "", t.fieldError(resp, "output", where, "a list of items")
+	}
+	r := &respReader{t: t}
+	for k, it := range out.kids {
+		if err := r.item(it, fmt.Sprintf("%s.output[%d]", where, k)); err != nil {
+			return traceMessage{}, "", err
+		}
+	}
+	r.finish()
+	if len(r.out) == 0 {
+		return traceMessage{}, "", t.errorf(out.at, "%s.output: empty: no reply", where)
+	}
+	if i := slices.IndexFunc(r.out, func(m traceMessage) bool { return m.Role != "assistant" }); i >= 0 {
+		m := r.out[i]
+		return traceMessage{}, "", t.errorf(m.at, "%s: a %s item in the output: a response holds the model's items", m.path, m.Role)
+	}
+	id, _ := t.textField(resp, "id", where, false)
+	return r.out[0], id, nil
+}
