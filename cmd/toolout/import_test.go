@@ -205,6 +205,49 @@ var _ = Describe("toolout import", func() {
 		Expect(string(streamed)).To(Equal(strings.Replace(string(same), sha256Hex(plain), sha256Hex(log), 1)))
 	})
 
+	DescribeTable("imports a real Codex run, its rollout file and its Responses log, into scenarios that pass on their first run and the next",
+		func(name string, rewrite func([]byte) []byte) {
+			data, err := os.ReadFile("../../harness/importer/testdata/" + name)
+			Expect(err).NotTo(HaveOccurred())
+			trace := filepath.Join(dir, name)
+			Expect(os.WriteFile(trace, rewrite(data), 0o644)).To(Succeed())
+			reg := filepath.Join(dir, "scenarios", "regress")
+			out := filepath.Join(reg, "codex.yaml")
+			code, stdout, stderr := invoke("", "import", trace, "-o", out, "--update")
+			Expect(code).To(Equal(0), stdout+stderr)
+			Expect(stdout).To(Equal("wrote " + filepath.Join(reg, "codex.msg5.txt") + "\nwrote " + filepath.Join(reg, "codex.system.txt") + "\nwrote " + out + "\n" +
+				"ok   regress/codex\n     created golden/regress/codex.txtar\n1 passed, 0 failed\n"))
+			scenario, err := os.ReadFile(out)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(string(scenario)).To(ContainSubstring("message 5 is a 13998-byte result of exec_command"))
+			Expect(string(scenario)).To(ContainSubstring("  omitted:\n    - reasoning x1\n"))
+			code, stdout, stderr = invoke("", "test", out)
+			Expect(code).To(Equal(0), stdout+stderr)
+			Expect(stdout).To(Equal("ok   regress/codex\n1 passed, 0 failed\n"))
+		},
+		Entry("the rollout Codex 0.169.0 wrote", "codex-rollout.jsonl", func(b []byte) []byte { return b }),
+		Entry("the Responses log, responses whole", "codex-responses-log.jsonl", wholeResponses),
+	)
+
+	It("names the line:col of a rollout's or a Responses log's problem, told from the content or with --format", func() {
+		trace := filepath.Join(dir, "rollout.jsonl")
+		meta := `{"timestamp": "2026-11-27T21:37:25.000Z", "type": "session_meta", "payload": {"base_instructions": {"text": "s"}}}`
+		item := `{"timestamp": "2026-11-27T21:37:25.000Z", "type": "response_item", "payload": {"type": "function_call_output", "call_id": "c9", "output": "x"}}`
+		Expect(os.WriteFile(trace, []byte(meta+"\n"+item+"\n"), 0o644)).To(Succeed())
+		code, stdout, stderr := invoke("", "import", trace, "-o", filepath.Join(dir, "out", "x.yaml"))
+		Expect(code).To(Equal(2))
+		Expect(stdout).To(BeEmpty())
+		Expect(stderr).To(Equal("toolout import: " + trace + `:2:123: payload.call_id: "c9" answers no call of an earlier item` + "\n"))
+		code, _, stderr = invoke("", "import", trace, "--format", "responses-log", "-o", filepath.Join(dir, "out", "x.yaml"))
+		Expect(code).To(Equal(2))
+		Expect(stderr).To(Equal("toolout import: " + trace + ":1:1: line 1: field request: missing; want an object\n"))
+		log := filepath.Join(dir, "responses.jsonl")
+		Expect(os.WriteFile(log, []byte(`{"request": {"input": "q"}, "response": {"status": "failed", "output": []}}`+"\n"), 0o644)).To(Succeed())
+		code, _, stderr = invoke("", "import", log, "--format", "responses-log", "-o", filepath.Join(dir, "out", "x.yaml"))
+		Expect(code).To(Equal(2))
+		Expect(stderr).To(Equal("toolout import: " + log + `:1:52: response.status: "failed": a log replays the calls that were answered` + "\n"))
+	})
+
 	It("lists the conversations of a trace that holds several, and imports the one --trace-id names", func() {
 		spans := "../../harness/importer/testdata/otel-official-spans.json"
 		other := filepath.Join(dir, "other-spans.json")
@@ -266,3 +309,27 @@ var _ = Describe("toolout import", func() {
 		Expect(stderr.String()).To(Equal("toolout import: the imported scenarios fail; removed what the import wrote (" + payload + ", " + golden + ") and put back what was there\n"))
 	})
 })
+
+// wholeResponses rewrites a Responses log whose responses are event
+// streams with each response whole: the response of its
+// response.completed event, as a client that does not stream gets it.
+func wholeResponses(log []byte) []byte {
+	var out bytes.Buffer
+	for _, line := range bytes.Split(bytes.TrimSpace(log), []byte("\n")) {
+		var call struct {
+			Request  json.RawMessage `json:"request"`
+			Response string          `json:"response"`
+		}
+		Expect(json.Unmarshal(line, &call)).To(Succeed())
+		for _, l := range strings.Split(call.Response, "\n") {
+			var ev struct {
+				Type     string          `json:"type"`
+				Response json.RawMessage `json:"response"`
+			}
+			if data, ok := strings.CutPrefix(l, "data: "); ok && json.Unmarshal([]byte(data), &ev) == nil && ev.Type == "response.completed" {
+				out.WriteString(`{"request": ` + string(call.Request) + `, "response": ` + string(ev.Response) + "}\n")
+			}
+		}
+	}
+	return out.Bytes()
+}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -113,7 +114,7 @@ func FuzzImport(f *testing.F) {
 	for _, s := range wronglyAccepted {
 		f.Add([]byte(s), int16(-1), false)
 	}
-	for _, s := range append(append(otelSeeds, flatSeeds...), sseSeeds...) {
+	for _, s := range slices.Concat(otelSeeds, flatSeeds, sseSeeds, rolloutSeeds, respSeeds) {
 		f.Add([]byte(s), int16(-1), false)
 	}
 	reg := components.Default()
@@ -248,6 +249,12 @@ type message struct {
 // a call leaked in its text (as many results as leaked calls, at most).
 func checkAnswers(t *testing.T, trace []byte) {
 	t.Helper()
+	if f := importer.Detect(trace); f == importer.FormatCodexRollout || f == importer.FormatResponsesLog {
+		if !checkResponsesAnswers(t, trace, f == importer.FormatCodexRollout) {
+			t.Fatalf("an imported trace does not decode as a %s", f)
+		}
+		return
+	}
 	var msgs []message
 	if json.Unmarshal(trace, &msgs) != nil {
 		var wrapped struct{ Messages []message }

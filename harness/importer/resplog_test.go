@@ -2,7 +2,6 @@ package importer_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -12,33 +11,6 @@ import (
 
 	"github.com/toolout/toolout/harness/importer"
 )
-
-// wholeResponses rewrites a Responses log whose responses are event
-// streams with each response whole: the response of its
-// response.completed event, as a client that does not stream gets it.
-func wholeResponses(log []byte) []byte {
-	var out bytes.Buffer
-	for _, line := range bytes.Split(bytes.TrimSpace(log), []byte("\n")) {
-		var call struct {
-			Request  json.RawMessage `json:"request"`
-			Response string          `json:"response"`
-		}
-		Expect(json.Unmarshal(line, &call)).To(Succeed())
-		var whole json.RawMessage
-		for _, l := range strings.Split(call.Response, "\n") {
-			var ev struct {
-				Type     string          `json:"type"`
-				Response json.RawMessage `json:"response"`
-			}
-			if data, ok := strings.CutPrefix(l, "data: "); ok && json.Unmarshal([]byte(data), &ev) == nil && ev.Type == "response.completed" {
-				whole = ev.Response
-			}
-		}
-		Expect(whole).NotTo(BeNil())
-		fmt.Fprintf(&out, `{"request": %s, "response": %s}`+"\n", call.Request, whole)
-	}
-	return out.Bytes()
-}
 
 // respCall is a line of a Responses log.
 func respCall(request, response string) string {
@@ -67,7 +39,8 @@ var _ = Describe("Import of Responses API logs", func() {
 	}
 
 	It("imports the Responses log of a codex exec run, responses whole, into the scenario its rollout imports into, but for the system text", func() {
-		log := wholeResponses(testdata("codex-responses-log.jsonl"))
+		log := wholeLog(testdata("codex-responses-log.jsonl"))
+		Expect(bytes.Count(log, []byte("\n"))).To(Equal(2))
 		Expect(importer.Detect(log)).To(Equal(importer.FormatResponsesLog))
 		got, err := importer.Import(log, o)
 		Expect(err).NotTo(HaveOccurred())
