@@ -5,9 +5,11 @@
 // bytes on every import. Each import point (the message cut at) makes its
 // own scenario; Cut tells which one Import will take.
 //
-// A trace comes in one of four formats (ImportOptions.Format; FormatAuto
-// tells them from the content, OTel spans first, then Anthropic):
-// FormatOTelGenAI (below); FormatAnthropicMessages (below);
+// A trace comes in one of six formats (ImportOptions.Format; FormatAuto
+// tells them from the content, OTel spans first, then a Codex rollout, a
+// Responses log, Anthropic): FormatOTelGenAI (below);
+// FormatCodexRollout and FormatResponsesLog (below);
+// FormatAnthropicMessages (below);
 // FormatMessages, a JSON list of chat messages, bare or under "messages";
 // and FormatChatCompletionsLog, an
 // OpenAI Chat Completions log in JSONL, one LLM call a line, each line
@@ -26,7 +28,7 @@
 // for every format; errors name the log's line:col. A sample log of three
 // calls is scenarios/regress/traces/chat-completions-log.jsonl.
 //
-// In both logs, a call's response may be the text of the event stream the
+// In both logs (and in a Responses log, below), a call's response may be the text of the event stream the
 // API sent, in a string, as a proxy or a streaming agent (Claude Code
 // always streams) captures it: OpenAI's "data:" chunks and "data: [DONE]",
 // or Anthropic's "event:"/"data:" lines from message_start to
@@ -123,6 +125,95 @@
 // continues: two turns in the scenario for one of the model's). A sample log of three
 // calls is scenarios/regress/traces/anthropic-messages.jsonl; the README
 // beside it names each sample trace's format.
+//
+// FormatResponsesLog is a log of OpenAI Responses API calls, {"request":
+// {"model", "instructions", "input", "tools", "previous_response_id",
+// ...}, "response": {"id", "object": "response", "status", "output":
+// [...], ...}}, laid out as an Anthropic log is (JSONL, one object
+// pretty-printed, or a JSON list); a response may be wrapped as
+// {"status_code", "body"} or be the text of its event stream (below).
+// Auto takes a trace for it when its first call has no "messages" and
+// its request has "input", or its response is an event stream whose
+// events are response.*, or an object with "output" or "object":
+// "response". The input is a string (the user's message) or a list of
+// items; instructions are the call's own (the API does not carry them
+// over to the next call), so each call's conversation (the history its
+// previous_response_id names, then its input) must extend the one before
+// it with that call's reply, as in an Anthropic log (tool calls' arguments
+// compared as JSON), and the conversation is the last call's
+// instructions (a first system message), its conversation and its reply.
+// A previous_response_id must name the response of an earlier call of the
+// log (else it is refused: the history is held by the provider, which the
+// log cannot show); a call that continues the call before it so holds
+// that call's messages themselves, without copying or comparing them,
+// so a chain of N calls costs N, not N squared. A response whose status
+// is not completed or incomplete, or that holds an error, is refused, and
+// so is a request whose input ends with the assistant's turn (a prefill)
+// and an output item that is not the model's (a user message, a
+// *_call_output).
+//
+// FormatCodexRollout is the rollout file OpenAI's Codex CLI writes for
+// each session (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl): one
+// {"timestamp", "type", "payload"} a line. Auto takes a trace whose first
+// value has a "payload" and a "type" among session_meta, response_item,
+// event_msg, turn_context and compacted. The first session_meta's base
+// instructions ({"text": ...}, or a string; "instructions" in Codex's
+// earlier rollouts) are a first system message; each response_item's
+// payload is an item, in file order; a compacted line (Codex compacted
+// the history) is counted in the next message's omitted; every other line
+// (event_msg, turn_context, and the types later versions add:
+// world_state, token_usage_record, ...) records what Codex showed or
+// decided, not what the model read, and is skipped. The rollout records
+// the base instructions Codex resolved when the session started; the
+// requests may carry fewer (codex exec 0.169.0 leaves out the planning
+// section, its tools holding no update_plan): the scenario's system text
+// is the rollout's.
+//
+// The items of both map onto chat messages:
+//
+//   - a message (type "message", or an input item {"role", "content"}
+//     without a type) of role user is a user message; developer and
+//     system are a system message (left out when empty); content is a
+//     string or a list of parts: input_text, output_text and text parts
+//     are its text (a user's or a system's one a line, an assistant's
+//     joined with nothing between), a refusal part its refusal,
+//     input_image and input_file a placeholder ("[image not imported]",
+//     "[document not imported]") counted in omitted; any other part is
+//     refused at its type.
+//   - the assistant's items in a row are one assistant message, the
+//     model's turn: its messages' texts (one a line), and its calls as
+//     tool calls: function_call (call_id, name, arguments kept as
+//     written, absent: {}), custom_tool_call (call_id, name, input: free
+//     text, scripted as the call's raw arguments), and any other *_call
+//     item the agent runs (local_shell_call, shell_call, apply_patch_call,
+//     computer_call), named by its type without "_call", its members
+//     other than type, id, call_id and status as the arguments, compact.
+//   - each *_call_output item (function_call_output,
+//     custom_tool_call_output, local_shell_call_output, ...) is a tool
+//     message answering its call_id (the latest open call with that id
+//     of an earlier turn, else an error at the call_id): its output a
+//     string, a list of parts (their texts concatenated, one output), or
+//     other JSON written compact.
+//   - reasoning items (encrypted), and the calls of tools the provider
+//     runs itself (web_search_call, file_search_call,
+//     code_interpreter_call, image_generation_call, mcp_call, ...), are
+//     not replayed: the scripted model answers with text and calls, which
+//     is all the agent acts on, and a server-side tool's result reached
+//     the model on the provider's side; they are counted in the turn's
+//     omitted ("reasoning x1"). compaction and compaction_summary items
+//     (history the provider compacted, encrypted) and Codex's
+//     ghost_snapshot items (its undo points, never sent to the model) are
+//     counted in the next message's omitted.
+//   - an item_reference is refused (it names an item the provider
+//     stored, which the log does not hold), and so is any other item
+//     type: replaying it as text, or leaving it out, would replay a
+//     conversation that did not happen.
+//
+// Errors name the item's JSON path (request.input[3].call_id,
+// response.output[0].type; a rollout's payload.content[1].type) after
+// the line:col. The sample Codex rollout and Responses log are
+// harness/importer/testdata/codex-rollout.jsonl and
+// codex-responses-log.jsonl, from a real run (testdata/README.md).
 //
 // FormatOTelGenAI is OpenTelemetry GenAI spans exported as OTLP JSON: one
 // export, {"resourceSpans": [{"resource": ..., "scopeSpans": [{"scope":

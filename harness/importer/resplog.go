@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/toolout/toolout/harness"
 )
 
 // isResponsesLog tells whether data's first value (or its list's first
@@ -41,10 +43,10 @@ func isResponsesLog(data []byte) bool {
 // {"instructions", "input", "previous_response_id", ...}, "response":
 // {"id", "status", "output": [...]}} (or the response's event stream
 // text): JSONL, one call a line, or one pretty-printed object, or a JSON
-// list. Each call's conversation (its instructions, then the history its
-// previous_response_id names, then its input) must extend the one before
-// it, answered; the conversation is the last call's and its reply. See
-// doc.go for the mapping of items onto chat messages.
+// list. Each call's conversation (the history its previous_response_id
+// names, then its input) must extend the one before it, answered; the
+// conversation is the last call's instructions, its conversation and its
+// reply. See doc.go for the mapping of items onto chat messages.
 func parseResponsesLog(data []byte, name string) (*parsedTrace, error) {
 	t, err := newTrace(data, name)
 	if err != nil {
@@ -57,102 +59,112 @@ func parseResponsesLog(data []byte, name string) (*parsedTrace, error) {
 	if len(spans) == 0 {
 		return nil, t.errorf(0, "no LLM call: a Responses log holds {\"request\": ..., \"response\": ...} calls, one a line")
 	}
-	byID := map[string]*chatCall{}
+	l := &respLog{t: t, byID: map[string]*chatCall{}, linked: map[*chatCall]bool{}}
+	var system []traceMessage
 	read := func(k int) (*chatCall, error) {
-		c, id, err := t.respCall(spans[k], byID)
+		c, id, sys, err := l.call(spans[k])
 		if err == nil && id != "" {
-			byID[id] = c
+			l.byID[id] = c
 		}
+		l.last, system = c, sys
 		return c, err
 	}
-	if err := t.chain(len(spans), read, t.respExtends); err != nil {
+	if err := t.chain(len(spans), read, l.extends); err != nil {
 		return nil, err
 	}
+	t.msgs = append(system, t.msgs...)
 	if err := t.respAnswers(); err != nil {
 		return nil, err
 	}
 	return t, t.checkCalls()
 }
 
-// instructionsPath names the system message of a request's instructions,
-// which a call that names its previous response does not carry over.
-const instructionsPath = "request.instructions"
-
-// respExtends checks that c's conversation starts with prev's and its
-// reply, as anthExtends does, leaving out the instructions of both: a
-// call's instructions are its own (the API does not carry them over to
-// the next call), and the conversation's are the last call's.
-func (t *parsedTrace) respExtends(prev, c *chatCall) error {
-	p, cur := *prev, *c
-	p.req = withoutInstructions(prev.req)
-	cur.req = withoutInstructions(c.req)
-	if err := t.anthExtends(&p, &cur); err != nil {
-		return err
-	}
-	if len(cur.req) < len(c.req) { // put back what anthExtends counted
-		copy(c.req[1:], cur.req)
-	}
-	return nil
+// respLog is the state of a Responses log's reading: the calls read by
+// their response's id, the last one, and the calls that continue the one
+// before them by its id (linked).
+type respLog struct {
+	t      *parsedTrace
+	byID   map[string]*chatCall
+	last   *chatCall
+	linked map[*chatCall]bool
 }
 
-// withoutInstructions returns msgs without the system message of the
-// request's instructions, which comes first when there is one.
-func withoutInstructions(msgs []traceMessage) []traceMessage {
-	if len(msgs) > 0 && msgs[0].path == instructionsPath {
-		return slices.Clone(msgs[1:])
+// extends checks that c's conversation starts with prev's and its reply
+// (anthExtends), unless c names prev's response as its previous one: it
+// then holds prev's messages themselves, and comparing them call after
+// call would cost the square of the calls.
+func (l *respLog) extends(prev, c *chatCall) error {
+	if l.linked[c] {
+		return nil
 	}
-	return msgs
+	return l.t.anthExtends(prev, c)
 }
 
-// respCall reads the call in span s: its conversation (see
-// parseResponsesLog) and its reply, and its response's id. byID holds the
-// calls read so far by their response's id.
-func (t *parsedTrace) respCall(s span, byID map[string]*chatCall) (*chatCall, string, error) {
+// call reads the call in span s: its conversation (see
+// parseResponsesLog), its reply, its response's id, and the system
+// message of its instructions (none when it has none).
+func (l *respLog) call(s span) (*chatCall, string, []traceMessage, error) {
+	t := l.t
 	start := s.start
 	n := tree(t.data[s.start:s.end], func(i int) int { return start + i }, true)
 	what := fmt.Sprintf("line %d", s.line)
 	if n.kind != '{' {
-		return nil, "", t.errorf(n.at, "want an LLM call, {\"request\": ..., \"response\": ...}, got %s", jsonKind(n.kind))
+		return nil, "", nil, t.errorf(n.at, "want an LLM call, {\"request\": ..., \"response\": ...}, got %s", jsonKind(n.kind))
 	}
 	req := n.get("request")
 	if req == nil || req.kind != '{' {
-		return nil, "", t.fieldError(n, "request", what, "an object")
+		return nil, "", nil, t.fieldError(n, "request", what, "an object")
 	}
 	c := &chatCall{label: what, words: &requestWords, list: req.at}
-	r := &respReader{t: t}
+	var system []traceMessage
 	if ins := req.get("instructions"); ins != nil && ins.kind != 'n' {
 		if ins.kind != '"' {
-			return nil, "", t.errorf(ins.at, "%s: want a string, got %s", instructionsPath, jsonKind(ins.kind))
+			return nil, "", nil, t.errorf(ins.at, "request.instructions: want a string, got %s", jsonKind(ins.kind))
 		}
 		if ins.text != "" {
-			r.add(traceMessage{Role: "system", text: ins.text, at: ins.at, path: instructionsPath, fields: map[string]int{"role": ins.at, "content": ins.at}})
+			system = []traceMessage{{Role: "system", text: ins.text, at: ins.at, path: "request.instructions", fields: map[string]int{"role": ins.at, "content": ins.at}}}
 		}
 	}
-	if prev := req.get("previous_response_id"); prev != nil && prev.kind != 'n' {
-		if prev.kind != '"' {
-			return nil, "", t.errorf(prev.at, "request.previous_response_id: want a string, got %s", jsonKind(prev.kind))
-		}
-		p := byID[prev.text]
-		if p == nil {
-			return nil, "", t.errorf(prev.at, "request.previous_response_id: %q names no response of an earlier call of the log: its history is held by the provider", prev.text)
-		}
-		for _, m := range p.req {
-			if m.path != instructionsPath {
-				r.out = append(r.out, m)
-			}
-		}
-		r.out = append(r.out, p.reply)
+	r := &respReader{t: t}
+	if err := l.history(c, req, r); err != nil {
+		return nil, "", nil, err
 	}
 	if err := r.input(req); err != nil {
-		return nil, "", err
+		return nil, "", nil, err
 	}
 	c.req = r.out
 	if last := c.req[len(c.req)-1]; last.Role == "assistant" {
-		return nil, "", t.errorf(last.at, "%s: the request ends with the assistant's turn, which its reply would continue: a log replays whole turns", last.path)
+		return nil, "", nil, t.errorf(last.at, "%s: the request ends with the assistant's turn, which its reply would continue: a log replays whole turns", last.path)
 	}
 	reply, id, err := t.respReply(n, what)
 	c.reply = reply
-	return c, id, err
+	return c, id, system, err
+}
+
+// history starts r with the conversation that the request's
+// previous_response_id names: that call's and its reply. Continuing the
+// last call, r appends to its messages in place (each call of a long
+// chain would copy them all: the square of the calls); any other call's
+// are copied, so that the calls after it keep theirs.
+func (l *respLog) history(c *chatCall, req *jnode, r *respReader) error {
+	prev := req.get("previous_response_id")
+	if prev == nil || prev.kind == 'n' {
+		return nil
+	}
+	if prev.kind != '"' {
+		return l.t.errorf(prev.at, "request.previous_response_id: want a string, got %s", jsonKind(prev.kind))
+	}
+	p := l.byID[prev.text]
+	switch {
+	case p == nil:
+		return l.t.errorf(prev.at, "request.previous_response_id: %q names no response of an earlier call of the log: its history is held by the provider", harness.Clip(prev.text))
+	case p == l.last:
+		r.out = append(p.req, p.reply)
+		l.linked[c] = true
+	default:
+		r.out = append(slices.Clip(p.req), p.reply)
+	}
+	return nil
 }
 
 // input maps the request's input: a string, the user's message, or a
