@@ -226,6 +226,7 @@ var _ = Describe("toolout import", func() {
 			Expect(stdout).To(Equal("ok   regress/codex\n1 passed, 0 failed\n"))
 		},
 		Entry("the rollout Codex 0.169.0 wrote", "codex-rollout.jsonl", func(b []byte) []byte { return b }),
+		Entry("the Responses log as captured, each response the event stream Codex read", "codex-responses-log.jsonl", func(b []byte) []byte { return b }),
 		Entry("the Responses log, responses whole", "codex-responses-log.jsonl", wholeResponses),
 	)
 

@@ -191,28 +191,69 @@ func logItems(trace []byte) ([]respItem, bool) {
 				Input              json.RawMessage `json:"input"`
 				PreviousResponseID string          `json:"previous_response_id"`
 			}
-			Response struct {
-				ID     string     `json:"id"`
-				Output []respItem `json:"output"`
-				Body   *struct {
-					ID     string     `json:"id"`
-					Output []respItem `json:"output"`
-				}
-			}
+			Response json.RawMessage
 		}
 		if json.Unmarshal(c, &call) != nil {
 			return nil, false
 		}
+		id, output, ok := responseItems(call.Response)
+		if !ok {
+			return nil, false
+		}
 		var input []respItem
 		_ = json.Unmarshal(call.Request.Input, &input) // a string: no items
-		id, output := call.Response.ID, call.Response.Output
-		if output == nil && call.Response.Body != nil {
-			id, output = call.Response.Body.ID, call.Response.Body.Output
-		}
 		last = append(append(append([]respItem{}, history[call.Request.PreviousResponseID]...), input...), output...)
 		if id != "" {
 			history[id] = last
 		}
 	}
 	return last, true
+}
+
+// responseItems decodes a response (whole, wrapped as {"body": ...}, or
+// its event stream's text: the response of its terminal event, or else
+// its output_item.done events' items): its id and its output.
+func responseItems(raw json.RawMessage) (string, []respItem, bool) {
+	type response struct {
+		ID     string     `json:"id"`
+		Output []respItem `json:"output"`
+		Body   *struct {
+			ID     string     `json:"id"`
+			Output []respItem `json:"output"`
+		}
+	}
+	var r response
+	var stream string
+	if json.Unmarshal(raw, &stream) == nil {
+		var done []respItem
+		for _, l := range strings.Split(stream, "\n") {
+			var ev struct {
+				Type     string
+				Response *response
+				Item     respItem
+			}
+			data, ok := strings.CutPrefix(strings.TrimRight(l, "\r"), "data:")
+			if !ok || json.Unmarshal([]byte(strings.TrimSpace(data)), &ev) != nil {
+				continue
+			}
+			if ev.Type == "response.output_item.done" {
+				done = append(done, ev.Item)
+			}
+			if ev.Response != nil && strings.HasPrefix(ev.Type, "response.") && ev.Type != "response.created" && ev.Type != "response.in_progress" {
+				r = *ev.Response
+				break
+			}
+		}
+		if len(r.Output) == 0 {
+			r.Output = done
+		}
+		return r.ID, r.Output, true
+	}
+	if json.Unmarshal(raw, &r) != nil {
+		return "", nil, false
+	}
+	if r.Output == nil && r.Body != nil {
+		return r.Body.ID, r.Body.Output, true
+	}
+	return r.ID, r.Output, true
 }

@@ -2,6 +2,7 @@ package importer_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -28,6 +29,19 @@ var respSeeds = []string{
 	respCall(`{"previous_response_id":"r0","input":"q"}`, `{"output":[]}`),
 	respCall(`{"input":"q"}`, `{"output":[{"type":"function_call_output","call_id":"c1","output":"x"}]}`),
 	"[" + respCall(`{"input":"q"}`, `{"output":[{"type":"message","role":"assistant","content":"a"}]}`) + "]",
+	respStreamCall(`{"input":"q"}`, "event: response.created\ndata: {\"type\":\"response.created\",\"response\":{\"id\":\"r1\",\"output\":[]}}\n\n"+
+		"event: response.output_item.done\ndata: {\"type\":\"response.output_item.done\",\"output_index\":0,\"item\":{\"type\":\"message\",\"role\":\"assistant\",\"content\":[{\"type\":\"output_text\",\"text\":\"<tool_call>{\\\"name\\\":\\\"t\\\",\\\"arguments\\\":{}}</tool_call>\"}]}}\n\n"+
+		"event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"id\":\"r1\",\"status\":\"completed\",\"output\":[]}}\n\n"),
+	respStreamCall(`{"input":"q"}`, "event: response.created\ndata: {\"type\":\"response.created\",\"response\":{\"id\":\"r1\",\"output\":[]}}\n\n"),
+	respStreamCall(`{"input":"q"}`, "event: response.created\ndata: {\"type\":\"response.created\",\"response\":{\"id\":\"r1\",\"output\":[]}}\n\nevent: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"output\":[{\"type\"::}]}}\n\n"),
+	respStreamCall(`{"input":"q"}`, "event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"output\":[{\"type\":\"message\",\"role\":\"user\",\"content\":\"x\"}]}}\n\n"),
+}
+
+// respStreamCall is a line of a Responses log whose response is the text
+// of its event stream.
+func respStreamCall(request, stream string) string {
+	text, _ := json.Marshal(stream)
+	return respCall(request, string(text))
 }
 
 var _ = Describe("Import of Responses API logs", func() {
@@ -64,6 +78,43 @@ var _ = Describe("Import of Responses API logs", func() {
 		}
 	})
 
+	It("imports the Responses log of a codex exec run as captured, each response the event stream Codex read, into the scenario of its responses whole", func() {
+		captured := testdata("codex-responses-log.jsonl")
+		Expect(importer.Detect(captured)).To(Equal(importer.FormatResponsesLog))
+		got, err := importer.Import(captured, o)
+		Expect(err).NotTo(HaveOccurred())
+		whole := wholeLog(captured)
+		want, err := importer.Import(whole, o)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(got).To(HaveLen(len(want)))
+		for i := range want {
+			Expect(got[i].Path).To(Equal(want[i].Path))
+			Expect(string(got[i].Data)).To(Equal(strings.Replace(string(want[i].Data), sha(string(whole)), sha(string(captured)), 1)))
+		}
+	})
+
+	It("reads Codex 0.171.0's two captured requests and the streams they were answered with (core/gateway/responses/testdata/codex) as a log", func() {
+		var log []byte
+		for _, turn := range []string{"turn1", "turn2"} {
+			req, err := os.ReadFile("../../core/gateway/responses/testdata/codex/" + turn + "-request.json")
+			Expect(err).NotTo(HaveOccurred())
+			stream, err := os.ReadFile("../../core/gateway/responses/testdata/codex/" + turn + "-response.sse")
+			Expect(err).NotTo(HaveOccurred())
+			var compact bytes.Buffer
+			Expect(json.Compact(&compact, req)).To(Succeed())
+			log = append(log, respStreamCall(compact.String(), string(stream))+"\n"...)
+		}
+		conv, err := importer.Conversation(log, importer.FormatAuto)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(conv).To(HaveLen(7))
+		Expect(conv[0]).To(HavePrefix(`system: "You are a coding agent running in the Codex CLI`))
+		Expect(conv[3:]).To(Equal([]string{`user: "Run echo toolout-codex-check and tell me what it printed"`,
+			`assistant: "" | call call_0 exec_command {"cmd":"echo toolout-codex-check"}`,
+			`tool: "` + conv[5][len(`tool: "`):],
+			`assistant: "The command printed toolout-codex-check."`}))
+		Expect(conv[5]).To(And(ContainSubstring(`toolout-codex-check\n`), HaveSuffix(`" | answers call_0`)))
+	})
+
 	DescribeTable("maps each call's instructions, input and output onto chat messages",
 		func(log string, want []string) {
 			conv, err := importer.Conversation([]byte(log), importer.FormatAuto)
@@ -75,6 +126,8 @@ var _ = Describe("Import of Responses API logs", func() {
 		Entry("a call that names its previous response continues that history; a response wrapped as {status_code, body}", respSeeds[1],
 			[]string{`user: "q"`, `assistant: "" | call c1 t {}`, `tool: "` + strings.Repeat(`row\n`, 4000) + `" | answers c1`, `assistant: "done"`}),
 		Entry("a JSON list of calls", respSeeds[6], []string{`user: "q"`, `assistant: "a"`}),
+		Entry("a response as its event stream, its output rebuilt from output_item.done when the terminal event's is empty", respSeeds[7],
+			[]string{`user: "q"`, `assistant: "<tool_call>{\"name\":\"t\",\"arguments\":{}}</tool_call>"`}),
 		Entry("the instructions of a call that names its previous response replace the earlier ones, as the API does",
 			respCall(`{"instructions":"one","input":"q"}`, `{"id":"r1","output":[{"type":"message","role":"assistant","content":"a"}]}`)+"\n"+
 				respCall(`{"instructions":"two","previous_response_id":"r1","input":"more"}`, `{"id":"r2","output":[{"type":"reasoning","summary":[]},{"type":"message","role":"assistant","content":"b"}]}`),
@@ -90,7 +143,10 @@ var _ = Describe("Import of Responses API logs", func() {
 	DescribeTable("refuses a log on one line at the line:col of the problem",
 		func(log, marker, want string) {
 			_, err := importer.Conversation([]byte(log), importer.FormatResponsesLog)
-			Expect(err).To(MatchError(at(log, marker) + want))
+			if !strings.HasPrefix(marker, "t.jsonl:") {
+				marker = at(log, marker)
+			}
+			Expect(err).To(MatchError(marker + want))
 		},
 		Entry("a failed call", respSeeds[2], `"failed"`, `response.status: "failed": a log replays the calls that were answered`),
 		Entry("a request that ends with the assistant's turn", respSeeds[3], `{"role":"assistant"`,
@@ -103,6 +159,12 @@ var _ = Describe("Import of Responses API logs", func() {
 				respCall(`{"input":[{"role":"user","content":"q"},{"role":"assistant","content":"b"},{"role":"user","content":"c"}]}`, `{"output":[{"type":"message","role":"assistant","content":"d"}]}`),
 			`{"role":"assistant","content":"b"}`, `request.input[1] differs from line 1's reply: each call's request extends the one before it`),
 		Entry("an input of another kind", respCall(`{"input":5}`, `{"output":[]}`), `5}`, `request.input: want a string or a list of items, got a number`),
+		Entry("an event stream cut before its terminal event (at the string's end)", respSeeds[8], `t.jsonl:1:147: `,
+			`response: the event stream: responses: stream: 4:1 (byte 94): the stream ended before response.completed (cut)`),
+		Entry("an event whose data is not JSON", respSeeds[9], `:}]`,
+			`response: the event stream: responses: stream: 5:66 (byte 185): event response.completed: data: invalid JSON: unexpected ":"`),
+		Entry("an assembled response whose output is not the model's", respSeeds[10], `"event: `,
+			`response (assembled from its event stream): response.output[0]: a user item in the output: a response holds the model's items`),
 		Entry("a response without its output", respCall(`{"input":"q"}`, `{"id":"r"}`), `{"id"`, `response: field output: missing; want a list of items`),
 	)
 })
