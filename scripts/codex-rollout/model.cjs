@@ -30,9 +30,10 @@ function response(id, model, status, output) {
 function shellCall(tools) {
   const names = (tools || []).map((t) => t.name);
   if (names.includes('shell_command')) return { name: 'shell_command', args: { command } };
-  // Codex 0.169's shell tool; max_output_tokens lifts its default cap
-  // (about 10 KB of output) so that the whole output, over the
-  // importer's 12 KiB, reaches the model and the rollout.
+  // Codex 0.169's shell tool. max_output_tokens asks for the whole
+  // output; Codex still cuts it at tool_output_token_limit (about 10 KB by
+  // default), which generate.sh raises so that all 14 KB, over the
+  // importer's 12 KiB cap, reach the model and the rollout.
   if (names.includes('exec_command')) return { name: 'exec_command', args: { cmd: command, max_output_tokens: 8000 } };
   return { name: 'shell', args: { command: ['bash', '-lc', command] } };
 }
