@@ -1,5 +1,6 @@
 // check.mjs: real agents against `toolout serve`, directly and through
-// `toolout gateway serve`, streaming and not (issue 34). See README.md.
+// `toolout gateway serve`, streaming and not (issues 34 and 35). See
+// README.md.
 //
 // Usage, from the repository root (node 20 or later; `make agent-check`
 // does all of it):
@@ -13,16 +14,17 @@
 // is killed (default 60); RUN a regular expression: only the runs whose
 // name matches; VERBOSE=1 echoes serve's and the gateway's log lines;
 // STRICT=1 counts the known defects (KNOWN below) as failures; KEEP=1 keeps
-// the temp dir (Claude Code's recorded log, the imported scenario).
+// the temp dir (Claude Code's recorded log, Codex's rollout file, the
+// imported scenarios).
 //
 // For each run it starts `toolout serve --exit-when-done SCENARIO` (and,
 // for "gateway", `toolout gateway serve --upstream SERVE` in front of it),
 // runs the agent to its end, and checks that the agent answered as the
 // scenario scripts and that serve saw every step answered and nothing
-// else. Claude Code's direct run goes through a recording proxy
-// (lib/record.mjs) whose Anthropic log (responses as the SSE text) is then
-// imported with `toolout import` and the imported scenario run with
-// `CI=true toolout test`. One line per check; everything started is
+// else. The direct runs go through a recording proxy (lib/record.mjs);
+// Claude Code's Anthropic log (responses as the SSE text) and the rollout
+// file Codex wrote are then imported with `toolout import` and each
+// imported scenario run with `CI=true toolout test`. One line per check; everything started is
 // stopped at the end, on failure and on Ctrl-C. Exit 0 when every check
 // passed or failed only as a KNOWN defect, 1 on any other failure, 2 when
 // the agents are not installed, 130 when interrupted.
@@ -35,6 +37,7 @@ import { fileURLToPath } from 'node:url';
 
 import { runBounded, startGateway, startServe, stop, stopAll } from './lib/procs.mjs';
 import { describe, startRecorder } from './lib/record.mjs';
+import { codexRun, rollouts } from './agents/codex.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, '../..');
@@ -46,6 +49,7 @@ const STRICT = process.env.STRICT === '1';
 const KEEP = process.env.KEEP === '1';
 const MODULES = path.join(HERE, 'node_modules');
 const CLAUDE = path.join(MODULES, '@anthropic-ai', 'claude-code', 'bin', 'claude.exe');
+const CODEX = path.join(MODULES, '@openai', 'codex', 'bin', 'codex.js');
 
 // KNOWN lists the checks that fail because of a known defect (each a
 // pattern over check names and the defect, printed in brackets). A known
@@ -98,9 +102,10 @@ function version(name) {
 
 function versions() {
   try {
-    const names = ['@anthropic-ai/claude-code', '@openai/agents', 'ai', '@ai-sdk/openai', '@ai-sdk/anthropic', 'openai'];
+    const names = ['@anthropic-ai/claude-code', '@openai/codex', '@openai/agents', 'ai', '@ai-sdk/openai', '@ai-sdk/anthropic', 'openai'];
     const v = names.map((n) => `${n} ${version(n)}`).join(', ');
     fs.accessSync(CLAUDE, fs.constants.X_OK);
+    fs.accessSync(CODEX, fs.constants.R_OK);
     return v;
   } catch (err) {
     console.error(`check.mjs: the agents are not installed in ${MODULES} (${err.message}); ` +
@@ -149,10 +154,18 @@ const AGENTS = [
     },
     expect: (out) => assert.equal(out.trim(), 'There are 3 build steps.'),
   },
+  {
+    agent: 'codex',
+    scenario: 'scenarios/responses/shell-command.yaml',
+    codex: true,
+    exec: (url, tmp) => codexRun(CODEX, url, tmp),
+    expect: (out) => assert.equal(out.trim(), 'There are 3 build steps.'),
+  },
 ];
 
 // run runs one agent against serve (via "direct" or "gateway"), with the
-// recorder in front when record is set; it returns the recorder.
+// recorder in front when record is set; it returns the recorder and what
+// the agent's exec gave (Codex's CODEX_HOME).
 async function run(a, via, tmp, record) {
   const name = `${a.agent} ${via}`;
   // serve ends by itself past the agent's time, whatever happens here.
@@ -162,11 +175,13 @@ async function run(a, via, tmp, record) {
   let gateway;
   let rec;
   let res;
+  let ran;
   try {
     let url = root;
     if (via === 'gateway') url = (gateway = await startGateway(TOOLOUT, tmp, root, { verbose: VERBOSE })).url;
     if (record) url = (rec = await startRecorder(url)).url;
-    const { cmd, args, cwd, env } = a.exec(url, tmp);
+    ran = a.exec(url, tmp);
+    const { cmd, args, cwd, env } = ran;
     res = await runBounded(cmd, args, { cwd, env, timeoutMs: TIMEOUT_MS });
     // serve ends by itself once every step has answered (--exit-when-done);
     // after an agent that answered, give it a moment; then stop it for its
@@ -187,16 +202,17 @@ async function run(a, via, tmp, record) {
     assert.equal(served.code, 0, report(serve.err()));
     assert.match(lastLine(serve.err()), /every step answered as scripted$/, report(serve.err()));
   });
-  return rec;
+  return { rec, ran };
 }
 
 // claudeLog checks what Claude Code sent through the recorder, prints it,
 // and writes its Anthropic log.
 function claudeLog(rec, tmp) {
   check('claude-code direct: 2 Messages calls recorded, streamed, Bash output in the second', () => {
-    assert.equal(rec.calls.length, 2, `${rec.calls.length} call(s)`);
-    assert.ok(rec.calls.every((c) => c.request.stream === true && typeof c.response === 'string'), 'every call streamed');
-    const last = rec.calls[1].request.messages.at(-1);
+    const calls = rec.calls.filter((c) => c.path === '/v1/messages');
+    assert.equal(calls.length, 2, `${calls.length} call(s)`);
+    assert.ok(calls.every((c) => c.request.stream === true && typeof c.response === 'string'), 'every call streamed');
+    const last = calls[1].request.messages.at(-1);
     const result = JSON.stringify(last.content);
     assert.match(result, /build step 1\\nbuild step 2\\nbuild step 3/, `last message: ${result.slice(0, 300)}`);
   });
@@ -205,21 +221,36 @@ function claudeLog(rec, tmp) {
   return log;
 }
 
-// importLog imports the recorded log and runs the imported scenario.
-async function importLog(log, tmp) {
+// codexLog checks what Codex sent through the recorder: two streamed
+// Responses calls, the second holding the shell command's output.
+function codexLog(rec) {
+  check('codex direct: 2 Responses calls recorded, streamed, the command\'s output in the second', () => {
+    const calls = rec.calls.filter((c) => c.path === '/v1/responses');
+    assert.equal(calls.length, 2, `${calls.length} call(s) to /v1/responses of ${rec.seen.length} request(s)`);
+    assert.ok(calls.every((c) => c.request.stream === true && typeof c.response === 'string'), 'every call streamed');
+    const outputs = (calls[1].request.input || []).filter((i) => i.type === 'function_call_output');
+    assert.equal(outputs.length, 1, 'function_call_output items in the second call');
+    assert.match(String(outputs[0].output), /build step 1\nbuild step 2\nbuild step 3/, `output: ${JSON.stringify(outputs[0].output)}`);
+  });
+}
+
+// importLog imports a recorded log (or Codex's rollout file) as the
+// scenario scenarios/regress/NAME.yaml and runs it; agent names the checks.
+async function importLog(agent, what, log, name, tmp) {
   const dir = fs.mkdtempSync(path.join(tmp, 'import-'));
-  const scenario = 'scenarios/regress/claude-code-bash.yaml';
+  const scenario = `scenarios/regress/${name}.yaml`;
   const opts = { cwd: dir, timeoutMs: TIMEOUT_MS, env: { ...process.env, CI: 'true' } };
-  // 32: the scenario's Bash output (38 bytes) is the import point.
+  // 32: the scenario's command output (Claude Code's Bash, 38 bytes;
+  // Codex's exec_command, about 130) is the import point.
   const imp = await runBounded(TOOLOUT, ['import', log, '--max-bytes', '32', '-o', scenario, '--update'],
     { ...opts, env: process.env });
   for (const line of imp.out.trim().split('\n').filter(Boolean)) console.log(`#     import: ${line}`);
-  check('claude-code import: the recorded log (SSE responses) imports, its scenario passes on the first run', () => {
+  check(`${agent} import: ${what} imports, its scenario passes on the first run`, () => {
     assert.equal(imp.code, 0, `exit ${imp.code}: ${(imp.err + imp.out).trim()}`);
-    assert.match(imp.out, /^ok {3}regress\/claude-code-bash$/m, imp.out);
+    assert.match(imp.out, new RegExp(`^ok {3}regress/${name}$`, 'm'), imp.out);
   });
   const again = await runBounded(TOOLOUT, ['test', scenario], opts);
-  check('claude-code import: CI=true toolout test passes against the golden it wrote', () => {
+  check(`${agent} import: CI=true toolout test ${scenario} passes against the golden it wrote`, () => {
     assert.equal(again.code, 0, `exit ${again.code}: ${(again.err + again.out).trim()}`);
     assert.match(again.out, /1 passed, 0 failed/, again.out);
   });
@@ -236,9 +267,18 @@ async function main() {
   for (const a of AGENTS) {
     for (const via of ['direct', 'gateway']) {
       if (ONLY && !ONLY.test(`${a.agent} ${via}`)) continue;
-      const rec = await run(a, via, tmp, via === 'direct');
+      const { rec, ran } = await run(a, via, tmp, via === 'direct');
       if (rec) for (const line of describe(rec.seen)) console.log(`#     ${a.agent} sent ${line}`);
-      if (rec && a.claude) await importLog(claudeLog(rec, tmp), tmp);
+      if (rec && a.claude) await importLog('claude-code', 'the recorded log (SSE responses)', claudeLog(rec, tmp), 'claude-code-bash', tmp);
+      if (rec && a.codex) {
+        codexLog(rec);
+        const files = rollouts(ran.codexHome);
+        check('codex direct: Codex wrote one rollout file', () => assert.equal(files.length, 1, `${files.length} under ${ran.codexHome}/sessions`));
+        if (files.length === 1) await importLog('codex', 'its rollout file', files[0], 'codex-shell', tmp);
+        const log = path.join(tmp, 'codex-responses.jsonl');
+        fs.writeFileSync(log, rec.log('/v1/responses'));
+        await importLog('codex', 'the recorded Responses log (SSE responses)', log, 'codex-shell-log', tmp);
+      }
     }
   }
   const known = tally.known ? `, ${tally.known} known defect(s)` : '';
