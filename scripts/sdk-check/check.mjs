@@ -49,6 +49,9 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { ANTHROPIC_ID, KEEP_EXPANDING, OPENAI_ID, SEEN, startFake } from './fake-model.mjs';
+import { RESPONSES_ID } from './fake-responses.mjs';
+import { responsesCalls } from './responses-calls.mjs';
+import { serveRuns } from './serve-runs.mjs';
 
 const TOOLOUT = process.env.TOOLOUT || 'toolout';
 const SDK_DIR = path.resolve(process.env.SDK_DIR || '/tmp/sdk-check');
@@ -173,6 +176,7 @@ const SCENARIOS = [
   { key: 'expand', question: QUESTION },
   { key: 'capped', question: `${QUESTION} ${KEEP_EXPANDING}` },
   { key: 'thinking', question: QUESTION, thinking: true, wires: ['anthropic'] },
+  { key: 'custom', question: QUESTION, custom: true, wires: ['responses'] },
 ];
 
 function openaiParams({ log, question }, extra) {
@@ -251,7 +255,16 @@ const CALLS = [
       tools: starts.filter((b) => b.type === 'tool_use').map((b) => b.name), finish: last?.delta.stop_reason, returned: events,
       id: events[0].message.id, model: events[0].message.model, usage: last?.usage?.output_tokens > 0, thinking: starts[0]?.type === 'thinking' };
   } },
+  ...responsesCalls(SYSTEM),
 ];
+
+// Per wire: the path the gateway forwards to, the normal finish, the
+// response id and model the fake model answers.
+const WIRES = {
+  openai: { path: '/v1/chat/completions', finish: 'stop', id: OPENAI_ID, model: 'gpt-4.1-mini' },
+  responses: { path: '/v1/responses', finish: 'completed', id: RESPONSES_ID, model: 'gpt-4.1-mini' },
+  anthropic: { path: '/v1/messages', finish: 'end_turn', id: ANTHROPIC_ID, model: 'claude-sonnet-5-5' },
+};
 
 function upstreamSummary(calls) {
   return calls.map((c) => `round ${c.round} ${c.path} stream=${c.stream} marker=${c.marker} offered=${c.offered} ` +
@@ -264,10 +277,11 @@ async function runCall(call, scenario, env) {
   const name = `${call.name}${scenario.key === 'expand' ? '' : ` [${scenario.key}]`}`;
   const from = env.fake.seen.length;
   const capped = scenario.key === 'capped';
-  // The fake model's OpenAI turn is the call alone: stripped at the cap,
-  // nothing is left, and the gateway answers with a 502 in the API's error
-  // shape (its Anthropic turn has a text block, which the client gets).
-  const capError = capped && call.wire === 'openai';
+  // The fake model's OpenAI turn (chat and Responses) is the call alone:
+  // stripped at the cap, nothing is left, and the gateway answers with a
+  // 502 in the API's error shape (its Anthropic turn has a text block,
+  // which the client gets).
+  const capError = capped && call.wire !== 'anthropic';
   let got;
   try {
     got = await call.run(env, { log: env.log, ...scenario });
@@ -297,11 +311,10 @@ async function runCall(call, scenario, env) {
     assert.deepEqual(got.tools, [], 'tool calls');
     assert.ok(!JSON.stringify(got.returned).includes('expand_context'), 'expand_context appears in the returned value');
   });
-  const normal = call.wire === 'openai' ? 'stop' : 'end_turn';
-  check(`${name}: finish reason ${normal}`, () => assert.equal(got.finish, normal));
+  const wire = WIRES[call.wire];
+  check(`${name}: finish reason ${wire.finish}`, () => assert.equal(got.finish, wire.finish));
   check(`${name}: id, model and usage kept`, () => {
-    assert.deepEqual({ id: got.id, model: got.model }, { id: call.wire === 'openai' ? OPENAI_ID : ANTHROPIC_ID,
-      model: call.wire === 'openai' ? 'gpt-4.1-mini' : 'claude-sonnet-5-5' });
+    assert.deepEqual({ id: got.id, model: got.model }, { id: wire.id, model: wire.model });
     assert.notEqual(got.usage, false, 'usage missing');
   });
   if (scenario.thinking) check(`${name}: thinking block kept first`, () => assert.ok(got.thinking));
@@ -311,7 +324,7 @@ async function runCall(call, scenario, env) {
     assert.equal(calls.length, rounds, `want ${rounds} upstream calls, got: ${summary}`);
     assert.ok(calls[0].round === '1' && calls[0].marker && calls[0].offered && !calls[0].failedSeen, `round 1: ${summary}`);
     calls.slice(1).forEach((c, i) => assert.ok(c.round === String(i + 2) && c.failedSeen && c.stream === call.stream, `round ${i + 2}: ${summary}`));
-    assert.ok(calls.every((c) => c.path === (call.wire === 'openai' ? '/v1/chat/completions' : '/v1/messages')), summary);
+    assert.ok(calls.every((c) => c.path === wire.path), summary);
     assert.ok(calls.every((c) => /test-key/.test(c.auth)), 'client credentials not forwarded');
   });
 }
@@ -342,12 +355,14 @@ async function checkServer(base, perWire) {
       assert.equal(s?.value, value);
     });
   };
-  const requests = perWire.openai + perWire.anthropic;
+  const requests = perWire.openai + perWire.anthropic + perWire.responses;
   want('toolout_gateway_expansions_total', { answer: 'original' }, 2 * requests);
   want('toolout_gateway_expansions_total', { answer: 'repeated' }, (MAX_ROUNDS - 1) * requests);
   want('toolout_gateway_expansions_total', { answer: 'not_available' }, 0);
   want('toolout_gateway_requests_total', { route: 'openai', outcome: 'ok' }, perWire.openai);
   want('toolout_gateway_requests_total', { route: 'openai', outcome: 'capped' }, perWire.openai);
+  want('toolout_gateway_requests_total', { route: 'responses', outcome: 'ok' }, perWire.responses);
+  want('toolout_gateway_requests_total', { route: 'responses', outcome: 'capped' }, perWire.responses);
   want('toolout_gateway_requests_total', { route: 'anthropic', outcome: 'ok' }, 2 * perWire.anthropic);
 }
 
@@ -384,10 +399,15 @@ async function main() {
       anthropic: new Anthropic({ baseURL: base, apiKey: 'sk-ant-test-key', maxRetries: 0, timeout: 30000 }) };
     for (const scenario of SCENARIOS) {
       if (scenario.key === 'thinking') {
-        await checkServer(base, { openai: CALLS.filter((c) => c.wire === 'openai').length, anthropic: CALLS.filter((c) => c.wire === 'anthropic').length });
+        const count = (wire) => CALLS.filter((c) => c.wire === wire).length;
+        await checkServer(base, { openai: count('openai'), anthropic: count('anthropic'), responses: count('responses') });
       }
       for (const call of CALLS.filter((c) => !scenario.wires || scenario.wires.includes(c.wire))) await runCall(call, scenario, env);
     }
+    await stopGateway(gw.proc);
+    // The serve runs: the SDK's Responses calls against toolout serve on a
+    // bundled scenario, a serve of its own each.
+    await serveRuns(OpenAI, TOOLOUT, check, { gateway: (upstream) => startGateway(upstream, dir), stopGateway });
   } catch (err) {
     tally.failed++;
     console.log(`FAIL  could not run: ${err.message}`);

@@ -1,5 +1,6 @@
 // fake-model.mjs: the scripted model upstream of check.mjs. One node http
-// server on 127.0.0.1:0 speaks POST /v1/chat/completions (OpenAI) and
+// server on 127.0.0.1:0 speaks POST /v1/chat/completions (OpenAI),
+// POST /v1/responses (the OpenAI Responses API, fake-responses.mjs) and
 // POST /v1/messages (Anthropic), streaming or not, in each API's own shape:
 // OpenAI `data:` chunks ending with `data: [DONE]` (and the usage chunk
 // when stream_options.include_usage is set); Anthropic `event:`/`data:`
@@ -11,8 +12,10 @@
 // Script:
 //   - round "1" (header X-Toolout-Gateway-Round) and a tool result that
 //     starts with <<<SHADOW:shadow_...>>>: an expand_context call for that
-//     shadow id (OpenAI tool_calls, finish "tool_calls"; Anthropic a short
-//     text block then a tool_use block, stop "tool_use");
+//     shadow id (OpenAI tool_calls, finish "tool_calls"; Responses a
+//     function_call item; Anthropic a short text block then a tool_use
+//     block, stop "tool_use"); a Responses request's tool results are its
+//     *_call_output items (function_call_output, custom_tool_call_output);
 //   - the same on every round when the request holds KEEP_EXPANDING (the
 //     capped scenario);
 //   - otherwise text: "ORIGINAL_SEEN: ..." when the request holds
@@ -25,6 +28,8 @@
 
 import http from 'node:http';
 import zlib from 'node:zlib';
+
+import { responsesBody, responsesOffered, responsesOutputs, responsesStream } from './fake-responses.mjs';
 
 export const MARKER = /^<<<SHADOW:(shadow_[0-9a-f]+)>>>/;
 export const FAILED = 'status=FAILED';
@@ -163,7 +168,8 @@ async function answer(req, res, seen) {
   for await (const c of req) chunks.push(c);
   const raw = Buffer.concat(chunks).toString('utf8');
   const isOpenAI = req.url === '/v1/chat/completions';
-  if (req.method !== 'POST' || (!isOpenAI && req.url !== '/v1/messages')) {
+  const isResponses = req.url === '/v1/responses';
+  if (req.method !== 'POST' || (!isOpenAI && !isResponses && req.url !== '/v1/messages')) {
     sendJSON(req, res, 404, { error: { type: 'not_found_error', message: `fake model: no ${req.method} ${req.url}` } });
     return;
   }
@@ -175,12 +181,14 @@ async function answer(req, res, seen) {
     return;
   }
   const round = req.headers['x-toolout-gateway-round'];
-  const marked = toolResults(body).map((t) => MARKER.exec(t)).find(Boolean);
+  const marked = (isResponses ? responsesOutputs(body) : toolResults(body)).map((t) => MARKER.exec(t)).find(Boolean);
   const shadow = marked && (round === '1' || raw.includes(KEEP_EXPANDING)) ? marked[1] : '';
   const failedSeen = raw.includes(FAILED);
-  const thinking = !isOpenAI && Boolean(body.thinking) && body.thinking.type !== 'disabled';
-  const refused = isOpenAI ? null : thinkingError(body);
-  seen.push({ path: req.url, round, stream: body.stream === true, marker: Boolean(marked), offered: offered(body), failedSeen,
+  const anthropic = !isOpenAI && !isResponses;
+  const thinking = anthropic && Boolean(body.thinking) && body.thinking.type !== 'disabled';
+  const refused = anthropic ? thinkingError(body) : null;
+  seen.push({ path: req.url, round, stream: body.stream === true, marker: Boolean(marked),
+    offered: isResponses ? responsesOffered(body) : offered(body), failedSeen,
     auth: req.headers.authorization || req.headers['x-api-key'] || '', status: refused ? 400 : 200, error: refused?.error.message });
   if (refused) {
     sendJSON(req, res, 400, refused);
@@ -191,11 +199,15 @@ async function answer(req, res, seen) {
   const model = body.model || 'fake-model';
   if (body.stream === true) {
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
-    res.end(isOpenAI ? openaiStream(model, shadow, text, body.stream_options?.include_usage === true)
-      : anthropicStream(model, shadow, text, thinking));
+    if (isResponses) res.end(responsesStream(body, model, shadow, text));
+    else {
+      res.end(isOpenAI ? openaiStream(model, shadow, text, body.stream_options?.include_usage === true)
+        : anthropicStream(model, shadow, text, thinking));
+    }
     return;
   }
-  sendJSON(req, res, 200, isOpenAI ? openaiBody(model, shadow, text) : anthropicBody(model, shadow, text, thinking));
+  if (isResponses) sendJSON(req, res, 200, responsesBody(body, model, shadow, text));
+  else sendJSON(req, res, 200, isOpenAI ? openaiBody(model, shadow, text) : anthropicBody(model, shadow, text, thinking));
 }
 
 // startFake starts the scripted model; seen records every request it got.
