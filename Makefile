@@ -157,8 +157,8 @@ fuzz:
 	@GO=$(GO) FUZZTIME=$(FUZZTIME) FUZZMINTIME=$(FUZZMINTIME) bash .ci/fuzz
 
 ## agent-check: real agents against toolout serve, directly and through toolout gateway serve
-## (scripts/agent-check/README.md): Claude Code, the OpenAI Agents SDK and the Vercel AI SDK on
-## bundled scenarios, and Claude Code's recorded log imported and run. Needs node 20 or later;
+## (scripts/agent-check/README.md): Claude Code, Codex CLI, the OpenAI Agents SDK and the Vercel AI
+## SDK on bundled scenarios, and what Claude Code and Codex recorded imported and run. Needs node 20 or later;
 ## installs the packages package-lock.json pins into scripts/agent-check/node_modules (git-ignored)
 ## with npm ci when they are missing or the lock changed (the network needed), builds toolout into
 ## a temp dir, and runs scripts/agent-check/check.mjs (AGENT_TIMEOUT, RUN, VERBOSE, STRICT: see there)
