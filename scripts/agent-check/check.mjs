@@ -56,7 +56,12 @@ const CODEX = path.join(MODULES, '@openai', 'codex', 'bin', 'codex.js');
 // failure prints KNOWN and does not fail the run unless STRICT=1; a known
 // check that passes says so, and should be taken off the list.
 const KNOWN = [
-  // none: the defects this check found are fixed (see README.md)
+  // Issue 35's other parts, not on main when Codex joined the check: serve
+  // answering POST /v1/responses from scenarios/responses/shell-command.yaml
+  // (a scenario naming its wire), and the import of Codex's rollout file and
+  // of a Responses log whose responses are event streams.
+  [/^codex (direct|gateway): /, 'serve has no POST /v1/responses nor scenarios/responses/ yet (issue 35)'],
+  [/^codex import: /, 'toolout import reads no Codex rollout nor Responses log with streamed responses yet (issue 35)'],
 ];
 const knownDefect = (name) => KNOWN.find(([re]) => re.test(name))?.[1];
 
@@ -267,7 +272,15 @@ async function main() {
   for (const a of AGENTS) {
     for (const via of ['direct', 'gateway']) {
       if (ONLY && !ONLY.test(`${a.agent} ${via}`)) continue;
-      const { rec, ran } = await run(a, via, tmp, via === 'direct');
+      let got;
+      try {
+        got = await run(a, via, tmp, via === 'direct');
+      } catch (err) {
+        // serve or the gateway did not start (a scenario it cannot load).
+        check(`${a.agent} ${via}: the agent answered as scripted`, () => { throw err; });
+        continue;
+      }
+      const { rec, ran } = got;
       if (rec) for (const line of describe(rec.seen)) console.log(`#     ${a.agent} sent ${line}`);
       if (rec && a.claude) await importLog('claude-code', 'the recorded log (SSE responses)', claudeLog(rec, tmp), 'claude-code-bash', tmp);
       if (rec && a.codex) {
