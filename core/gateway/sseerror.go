@@ -1,15 +1,21 @@
 package gateway
 
-import "bytes"
+import (
+	"bytes"
+	"slices"
+)
 
 // sseErrors watches a server-sent event stream that is relayed without
 // being parsed (streamThrough) for an error event, so that the request is
 // counted as upstream_error and not ok: an `event: error` line (the
-// Anthropic Messages API's error event) or a `data:` line whose JSON has
-// a member named "error" at any depth (an OpenAI-compatible server's
-// mid-stream error chunk: `{"error": {...}}`, or a chunk that carries one
-// beside its choices, as some routers send). An "error" in a string
-// cannot match: inside a JSON string its quotes are escaped. It reads
+// Anthropic Messages API's and the Responses API's error event), an
+// `event: response.failed` line (a Responses API response that failed),
+// or a `data:` line whose JSON has a member named "error" at any depth
+// whose value is not null (an OpenAI-compatible server's mid-stream error
+// chunk: `{"error": {...}}`, or a chunk that carries one beside its
+// choices, as some routers send; every Responses API response object has
+// `"error": null`, which is no error). An "error" in a string cannot
+// match: inside a JSON string its quotes are escaped. It reads
 // each byte once and keeps a few bytes of state, whatever the length of a
 // line, so it adds nothing to the relay's bound.
 //
@@ -22,17 +28,20 @@ type sseErrors struct {
 	field   [fieldCap]byte
 	n       int
 	inField bool // still reading the line's start into field
-	data    bool // in a data line's value: matching `"error"\s*:`
-	match   int  // bytes of `"error"` matched so far, or len+1 after it (waiting for ':')
+	data    bool // in a data line's value: matching `"error"\s*:\s*` and a value not null
+	match   int  // bytes of `"error"` matched so far, len+1 after it (waiting for ':'), len+2 after the ':'
 	prev    byte // the byte before the current one in the data line
 }
 
 // errKey is what a member named error starts with, as written in JSON.
 const errKey = `"error"`
 
+// errorEvents are the event field lines of an error event.
+var errorEvents = []string{"event: error", "event:error", "event: response.failed", "event:response.failed"}
+
 // fieldCap is the most bytes of a line kept to read its field: enough for
-// "event: error" and "data:".
-const fieldCap = len("event: error")
+// the longest of errorEvents and "data:".
+const fieldCap = len("event: response.failed")
 
 // Write reads p, the next bytes of the stream; it never fails.
 func (s *sseErrors) Write(p []byte) (int, error) {
@@ -61,8 +70,7 @@ func (s *sseErrors) byte(c byte) {
 		switch {
 		case string(f) == "data:":
 			s.inField, s.data = false, true
-		case !bytes.HasPrefix([]byte("event: error"), f) && !bytes.HasPrefix([]byte("event:error"), f) &&
-			!bytes.HasPrefix([]byte("data:"), f):
+		case !startsField(f):
 			s.inField = false
 		}
 		return
@@ -77,12 +85,22 @@ func (s *sseErrors) byte(c byte) {
 func (s *sseErrors) dataByte(c byte) {
 	defer func() { s.prev = c }()
 	switch {
+	case s.match == len(errKey)+2: // after the ':': white space, then a value
+		switch c {
+		case ' ', '\t':
+			return
+		case 'n': // null
+			s.match = 0
+			return
+		}
+		s.found = true
+		return
 	case s.match == len(errKey)+1: // after `"error"`: white space, then ':'
 		switch c {
 		case ' ', '\t':
 			return
 		case ':':
-			s.found = true
+			s.match++
 			return
 		}
 		if s.prev == '"' && c == errKey[1] { // that closing quote opens another "error"
@@ -103,11 +121,24 @@ func (s *sseErrors) dataByte(c byte) {
 	}
 }
 
-// endLine ends the current line: a field line of exactly "event: error"
-// (or "event:error") is an error event.
+// startsField reports whether f may start an error event line or "data:".
+func startsField(f []byte) bool {
+	if bytes.HasPrefix([]byte("data:"), f) {
+		return true
+	}
+	for _, e := range errorEvents {
+		if bytes.HasPrefix([]byte(e), f) {
+			return true
+		}
+	}
+	return false
+}
+
+// endLine ends the current line: a field line that is exactly one of
+// errorEvents is an error event.
 func (s *sseErrors) endLine() {
 	if s.inField {
-		if f := string(s.field[:s.n]); f == "event: error" || f == "event:error" {
+		if slices.Contains(errorEvents, string(s.field[:s.n])) {
 			s.found = true
 		}
 	}

@@ -7,12 +7,14 @@ import (
 )
 
 // sseErrorRef is the plain reading of sseErrors over a whole stream: a
-// line that is exactly an error event field, or a data line holding
-// `"error"`, white space and a colon, its first quote not escaped.
+// line that is exactly an error event field (error, response.failed), or a
+// data line holding `"error"`, white space, a colon, white space and a
+// value that is not null, its first quote not escaped.
 func sseErrorRef(stream string) bool {
-	key := regexp.MustCompile(`(^|[^\\])"error"[ \t]*:`)
+	key := regexp.MustCompile(`(^|[^\\])"error"[ \t]*:[ \t]*[^n \t]`)
 	for _, line := range regexp.MustCompile(`\r\n|\r|\n`).Split(stream, -1) {
-		if line == "event: error" || line == "event:error" {
+		switch line {
+		case "event: error", "event:error", "event: response.failed", "event:response.failed":
 			return true
 		}
 		if v, ok := strings.CutPrefix(line, "data:"); ok && key.MatchString(v) {
@@ -44,7 +46,15 @@ func TestSSEErrors(t *testing.T) {
 		{"data: {\"choices\":[{\"delta\":{\"content\":\"the \\\"error\\\": field\"}}]}\n\n", false},
 		{"data: {\"choices\":[{\"finish_reason\":\"error\"}]}\n\n", false},
 		{"data: {\"my_error\":1}\n\n", false},
-		{"data:\"error\"error\":\n", true}, // the closing quote opens the second "error" (FuzzSSEErrors)
+		{"data:\"error\"error\":1\n", true}, // the closing quote opens the second "error" (FuzzSSEErrors)
+		{"data:\"error\":\n", false},        // no value
+		// The Responses API: every response object has "error": null.
+		{"event: response.created\ndata: {\"type\":\"response.created\",\"response\":{\"id\":\"r\",\"error\":null,\"output\":[]}}\n\n", false},
+		{"data: {\"error\" :\t null}\n\n", false},
+		{"data: {\"error\":null,\"x\":{\"error\": \"boom\"}}\n\n", true},
+		{"event: response.failed\ndata: {\"type\":\"response.failed\",\"response\":{\"status\":\"failed\"}}\n\n", true},
+		{"event:response.failed\r\n", true},
+		{"event: response.failedx\n", false},
 		{"event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\"}}\n\n", true},
 		{"event: error\r\n\r\n", true},
 		{"event: errors\ndata: {}\n\n", false},
