@@ -25,6 +25,7 @@ import (
 	"github.com/toolout/toolout/core/gateway/memstore"
 	"github.com/toolout/toolout/core/gateway/openai"
 	"github.com/toolout/toolout/core/gateway/prom"
+	"github.com/toolout/toolout/core/gateway/responses"
 	"github.com/toolout/toolout/core/gateway/wires"
 )
 
@@ -91,6 +92,8 @@ func runGatewayServe(ctx context.Context, args []string, stdout, stderr io.Write
 	}
 	proxy := gateway.NewProxy(g, u, &http.Client{Transport: http.DefaultTransport})
 	proxy.Handle(&gateway.Gateway{Pipe: g.Pipe, Wire: anthropic.Wire{}, Expand: g.Expand, Logf: logf}, au)
+	// The OpenAI upstream serves the Responses API too (wires.Routes).
+	proxy.Handle(&gateway.Gateway{Pipe: g.Pipe, Wire: responses.Wire{}, Expand: g.Expand, Logf: logf}, u)
 	proxy.Logf, proxy.Limits, proxy.Observer, proxy.Metrics = logf, fc.gatewayLimits(), metrics, metrics.Handler()
 	ln, err := net.Listen("tcp", *listen)
 	if err != nil {
@@ -99,8 +102,8 @@ func runGatewayServe(ctx context.Context, args []string, stdout, stderr io.Write
 	srv := fc.httpServer(proxy)
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	fmt.Fprintf(stdout, "toolout gateway: listening on http://%s, forwarding %s to %s and %s to %s (strategy %s, expand_context %v, store %s)\n",
-		ln.Addr(), openai.Path, u.Redacted(), anthropic.Path, au.Redacted(), fc.Pipes.ToolOutput.Strategy, g.Expand, storeName(fc))
+	fmt.Fprintf(stdout, "toolout gateway: listening on http://%s, forwarding %s and %s to %s and %s to %s (strategy %s, expand_context %v, store %s)\n",
+		ln.Addr(), openai.Path, responses.Path, u.Redacted(), anthropic.Path, au.Redacted(), fc.Pipes.ToolOutput.Strategy, g.Expand, storeName(fc))
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	select {

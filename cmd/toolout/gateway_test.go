@@ -112,6 +112,29 @@ var _ = Describe("toolout gateway", func() {
 	})
 })
 
+var _ = Describe("toolout gateway serve on the Responses API", func() {
+	It("serves POST /v1/responses on the OpenAI upstream, compressing a function_call_output", func() {
+		up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			body, _ := io.ReadAll(r.Body)
+			w.Header().Set("Content-Type", "application/json")
+			// Echo the path and whether the upstream saw a compressed output.
+			fmt.Fprintf(w, `{"id":"resp_1","object":"response","status":"completed","output":[{"type":"message","role":"assistant","content":[{"type":"output_text","text":"%s %v"}]}]}`,
+				r.URL.Path, bytes.Contains(body, []byte(`"output":"<<<SHADOW:`)))
+		}))
+		DeferCleanup(up.Close)
+		addr, first, _ := startGateway(simpleConfig, up.URL+"/v1")
+		Expect(first).To(ContainSubstring("forwarding /v1/chat/completions and /v1/responses to " + up.URL + " and /v1/messages to"))
+		body, _ := json.Marshal(map[string]any{"model": "m", "input": []any{
+			map[string]any{"role": "user", "content": "q"},
+			map[string]any{"type": "function_call", "call_id": "c", "name": "exec_command", "arguments": "{}"},
+			map[string]any{"type": "function_call_output", "call_id": "c", "output": strings.Repeat("data ", 1000)}}})
+		_, out := httpspec.Post(addr+"/v1/responses", body)
+		Expect(out).To(ContainSubstring(`"text":"/v1/responses true"`))
+		_, out = httpspec.Post(addr+"/v1/responses/compact", body)
+		Expect(out).To(ContainSubstring(`"text":"/v1/responses/compact false"`))
+	})
+})
+
 // serveGateway runs `toolout gateway serve` with the YAML config text in
 // front of upstream and returns its base URL; the server stops (and its
 // exit code is checked) when the spec ends.

@@ -46,7 +46,7 @@ var _ = Describe("toolout gateway serve, the upstream URL", func() {
 				extra = []string{"--anthropic-upstream", upstream + anthropicSuffix}
 			}
 			addr, first, stderr := startGateway(simpleConfig, upstream+suffix, extra...)
-			Expect(first).To(ContainSubstring("forwarding /v1/chat/completions to " + upstream + " and /v1/messages to " + upstream + " (strategy simple"))
+			Expect(first).To(ContainSubstring("forwarding /v1/chat/completions and /v1/responses to " + upstream + " and /v1/messages to " + upstream + " (strategy simple"))
 			for _, r := range [][3]string{{"POST", "/v1/chat/completions", chat}, {"POST", "/v1/messages", messages},
 				{"GET", "/v1/models", ""}, {"POST", "/v1/messages/count_tokens", messages}} {
 				resp, out := httpspec.Send(r[0], addr+r[1], "application/json", r[2])

@@ -8,8 +8,8 @@
 //
 // Layout: this package is the domain (pipe, shadow ids, the expand loop,
 // the [Store] and [Wire] seams, bounds, the proxy); each wire format is a
-// package of its own (core/gateway/openai, core/gateway/anthropic; named
-// by core/gateway/wires), as is each store backend (core/gateway/memstore,
+// package of its own (core/gateway/openai, core/gateway/anthropic,
+// core/gateway/responses; named by core/gateway/wires), as is each store backend (core/gateway/memstore,
 // core/gateway/redisstore), the span editor (core/gateway/jsonspan) and the
 // Prometheus metrics (core/gateway/prom). Configuration loading and server
 // wiring live in cmd/toolout; the knobs themselves are defined here once,
@@ -109,12 +109,15 @@
 // # Proxy
 //
 // [Proxy] serves one route per wire (POST /v1/chat/completions, POST
-// /v1/messages; a route is matched on the path, and each of its rounds
+// /v1/messages, POST /v1/responses, whose upstream is the OpenAI one;
+// a route is matched on the path, and each of its rounds
 // goes upstream with the client's query string after the upstream URL's
 // own: Claude Code posts to /v1/messages?beta=true, and the query was
 // dropped), GET /healthz, GET /metrics when given a handler, and
 // forwards other paths (POST /v1/messages/count_tokens?beta=true among
-// them, to the Anthropic route's upstream) unchanged but for the Host
+// them, to the Anthropic route's upstream; POST /v1/responses/compact and
+// every other path under /v1/responses, to the Responses route's)
+// unchanged but for the Host
 // header, which names the upstream as a route's request does (a protocol upgrade, a WebSocket, is
 // relayed both ways, in a request slot, and closed at UpstreamTimeout). An upstream's redirect (3xx) is
 // relayed to the client, never followed, on routes and passthrough paths
@@ -151,17 +154,22 @@
 // gateway. Any other streaming request (one that offers the tool, or holds
 // a marker the gateway did not issue, which a model may try to expand) is
 // relayed event by event from the first one that carries text (an OpenAI
-// content delta, an Anthropic text or thinking delta), together with the
-// events before it, until an event starts a tool call, real or phantom
-// (or names expand_context); the rest of that round is held, since a call
+// content delta, an Anthropic text or thinking delta, a Responses API
+// text, refusal or reasoning delta), together with the events before it,
+// until an event starts a tool call, real or phantom (a Responses API
+// output item of a "*_call" type), or names expand_context; the rest of that round is held, since a call
 // cannot be run before it is whole and a real call sent live would reach
 // the client twice when the model repeats it after an expansion. A round
 // without phantom calls then gets what was held, as it came. Otherwise
 // the loop runs its next rounds buffered, and the final answer (its usage
 // summed over the rounds) continues the client's stream: Anthropic
 // without a second message_start and with its content blocks numbered
-// after those sent, OpenAI as further chunks of the same choice; the
-// client has the text the model wrote before its call, then the answer.
+// after those sent, OpenAI as further chunks of the same choice, the
+// Responses API without a second response.created or in_progress, its
+// sequence numbers and output indexes after those sent, and its final
+// response listing the items sent before its own (the SDKs' accumulator
+// takes the response.completed response as the whole answer); the client
+// has the text the model wrote before its call, then the answer.
 // A response that starts with a call relays nothing: the loop runs
 // buffered and the final message is re-streamed whole (after one round
 // without phantom calls, as the model sent it), so the phantom tool never
@@ -182,9 +190,10 @@
 // logged in one line with the path, the upstream URL, the status and the
 // first 200 bytes of the body, for routes and passthrough paths alike, and
 // counted as outcome upstream_error. So is a stream relayed as it came
-// that holds an error event (an `event: error` line, or a data line whose
-// JSON has an "error" member: an OpenAI-compatible mid-stream error
-// chunk), found by a scan of a few bytes of state that reads each byte
+// that holds an error event (an `event: error` or `event:
+// response.failed` line, or a data line whose JSON has an "error" member
+// that is not null: an OpenAI-compatible mid-stream error chunk; every
+// Responses API response object holds "error": null), found by a scan of a few bytes of state that reads each byte
 // once; the stream itself reaches the client unchanged.
 // The upstream URL is normalized where routes are made
 // ([NormalizeUpstream]): a trailing "/" and a trailing "/v1" are dropped,
@@ -192,5 +201,12 @@
 // (http://host) both forward POST /v1/chat/completions, and GET /v1/models,
 // to http://host/v1/…, never /v1/v1/…. Every outcome, upstream call,
 // expansion and bound (a tool result over max_bytes included) reaches the
-// [Observer].
+// [Observer]. A request that continues a conversation the provider holds
+// (the Responses API's previous_response_id or conversation:
+// [Conversation.HiddenHistory]) is compressed as far as the items it
+// carries go, the gateway cannot see the rest: the proxy says so in one log
+// line ("previous_response_id: the provider holds history the gateway
+// cannot see; only the N tool output(s) the request carries can be
+// compressed") and tells an Observer that is a [HistoryObserver] (the
+// Prometheus one counts hidden_history_total{member}).
 package gateway

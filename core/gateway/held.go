@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/toolout/toolout/core/gateway/jsonspan"
 )
@@ -77,7 +78,7 @@ func (p *Proxy) streamOffered(w http.ResponseWriter, r *http.Request, route Rout
 		return p.endLive(w, r, first, out.Rounds, fmt.Errorf("%w: %w", ErrUpstream, rerr))
 	}
 	w.Header().Set(RoundsHeader, strconv.Itoa(out.Rounds)) // the trailer
-	return p.answer(w, r, continuation(restream, first.blocks))
+	return p.answer(w, r, continuation(restream, first.shown))
 }
 
 // finishHeld answers a request whose stream sent nothing before the loop
@@ -134,7 +135,7 @@ type liveRound struct {
 	quiet  bytes.Buffer // events before the first text, not sent yet
 	held   bytes.Buffer // from the first tool call on
 	sent   bool         // headers and some events went to the client
-	blocks int          // content blocks started in what was sent (Anthropic)
+	shown  shown        // what was sent: content blocks, Responses events and items
 	errs   sseErrors    // watches what was sent for an error event
 }
 
@@ -226,9 +227,9 @@ func (s *liveRound) begin(key, value string) {
 	s.sent = true
 }
 
-// send writes events to the client, counting the content blocks started.
+// send writes events to the client, noting what they started.
 func (s *liveRound) send(evs []byte) {
-	s.blocks += bytes.Count(evs, []byte(`"content_block_start"`))
+	s.shown.note(evs)
 	_, _ = s.errs.Write(evs)
 	_, _ = s.w.Write(evs)
 }
@@ -245,13 +246,16 @@ func (s *liveRound) flushHeld() {
 }
 
 // carriesText says whether an event holds text for the client: an OpenAI
-// delta's content, an Anthropic text or thinking delta, or a block that
-// starts with text.
+// delta's content, an Anthropic text or thinking delta, a block that
+// starts with text, or a Responses API text, refusal or reasoning delta.
 func carriesText(ev []byte) bool {
 	data, _ := eventData(ev)
 	root, err := jsonspan.Parse(data)
 	if err != nil {
 		return false
+	}
+	if responsesText[root.Get("type").Text()] && root.Get("delta").Text() != "" {
+		return true
 	}
 	for _, c := range root.Get("choices").Items() {
 		if c.Get("delta").Get("content").Text() != "" {
@@ -264,16 +268,28 @@ func carriesText(ev []byte) bool {
 
 // startsCall says whether an event starts or continues a tool call, or
 // names the phantom tool (an OpenAI tool_calls delta, an Anthropic tool_use
-// block; the quoted names only occur as JSON keys and values, a text that
-// holds them has its quotes escaped).
+// block, a Responses API output item of a "*_call" type; the quoted names
+// only occur as JSON keys and values, a text that holds them has its
+// quotes escaped).
 func startsCall(ev []byte) bool {
 	for _, s := range []string{`"tool_calls"`, `"tool_use"`, `"server_tool_use"`, ExpandToolName} {
 		if bytes.Contains(ev, []byte(s)) {
 			return true
 		}
 	}
-	return false
+	if !bytes.Contains(ev, []byte(`"response.output_item.added"`)) {
+		return false
+	}
+	data, _ := eventData(ev)
+	root, err := jsonspan.Parse(data)
+	return err == nil && root.Get("type").Text() == "response.output_item.added" &&
+		strings.HasSuffix(root.Get("item").Get("type").Text(), "_call")
 }
+
+// responsesText are the Responses API events whose delta is text the
+// client shows.
+var responsesText = map[string]bool{"response.output_text.delta": true, "response.refusal.delta": true,
+	"response.reasoning_summary_text.delta": true, "response.reasoning_text.delta": true}
 
 // readEvent reads one server-sent event: lines up to and including the
 // blank line that ends it (or what is left at the end of the stream).
@@ -295,15 +311,21 @@ func readEvent(rd *bufio.Reader) ([]byte, error) {
 // stream the client has begun: Anthropic's message_start and pings are
 // dropped (the client has its message), and content block indexes follow
 // the blocks already sent; OpenAI's chunks continue as they are (the same
-// choice, and no tool call was sent before).
-func continuation(restream []byte, blocks int) []byte {
+// choice, and no tool call was sent before); the Responses API's opening
+// events are dropped, and sequence numbers, output indexes and the final
+// response's items follow what was sent (shown.continueResponses).
+func continuation(restream []byte, sent shown) []byte {
 	var out []byte
 	rd := bufio.NewReader(bytes.NewReader(restream))
 	for {
 		ev, err := readEvent(rd)
 		if len(ev) > 0 {
-			if kind := eventType(ev); kind != "message_start" && kind != "ping" {
-				out = append(out, shiftIndex(ev, blocks)...)
+			switch kind := eventType(ev); {
+			case kind == "message_start" || kind == "ping" || responsesStart[kind]:
+			case strings.HasPrefix(kind, "response."):
+				out = append(out, sent.continueResponses(ev, kind)...)
+			default:
+				out = append(out, shiftIndex(ev, sent.blocks)...)
 			}
 		}
 		if err != nil {

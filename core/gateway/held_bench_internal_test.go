@@ -34,7 +34,7 @@ var hostileRestreams = []hostile.Input{
 func BenchmarkContinuationAdversarial(b *testing.B) {
 	hostile.Pairs(b, hostileRestreams, func(b *testing.B, raw []byte) {
 		for b.Loop() {
-			continuation(raw, 3)
+			continuation(raw, shown{blocks: 3})
 		}
 	})
 }

@@ -22,6 +22,15 @@ type Observer interface {
 	Limited(limit string)
 }
 
+// HistoryObserver is an Observer that is also told of a request that
+// continues a conversation the provider holds (the Responses API's
+// previous_response_id or conversation: [Conversation.HiddenHistory]),
+// whose earlier tool outputs the gateway cannot see nor compress. The
+// proxy tells an Observer that implements it (the Prometheus one does).
+type HistoryObserver interface {
+	HiddenHistory(route, member string)
+}
+
 // Outcomes of a client request.
 const (
 	OutcomeOK            = "ok"

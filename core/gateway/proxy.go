@@ -312,6 +312,13 @@ func (p *Proxy) serveRoute(w http.ResponseWriter, r *http.Request, route Route) 
 		return refused()
 	}
 	g := route.Gateway
+	if conv.HiddenHistory != "" {
+		p.logf("gateway: %s: %s: the provider holds history the gateway cannot see; only the %d tool output(s) the request carries can be compressed",
+			r.URL.Path, conv.HiddenHistory, len(conv.Outputs))
+		if h, ok := p.observer().(HistoryObserver); ok {
+			h.HiddenHistory(g.Wire.Name(), conv.HiddenHistory)
+		}
+	}
 	body, results, err := g.PrepareConversation(r.Context(), conv)
 	if err != nil {
 		return p.fail(w, r, g.Wire, err)

@@ -3,6 +3,7 @@ package gateway
 import (
 	"errors"
 	"strconv"
+	"strings"
 
 	"github.com/toolout/toolout/core/gateway/jsonspan"
 )
@@ -71,8 +72,9 @@ func walkUsage(body []byte, n *jsonspan.Node, prefix string, fn func(path string
 }
 
 // hasAnswer reports whether a response (phantom calls stripped) gives the
-// client something: a text or a tool call, in OpenAI's choices or in
-// Anthropic's content blocks.
+// client something: a text or a tool call, in OpenAI's choices, in
+// Anthropic's content blocks, or in the Responses API's output items (a
+// message with text or a refusal, a call item).
 func hasAnswer(resp []byte) bool {
 	root, err := jsonspan.Parse(resp)
 	if err != nil {
@@ -91,6 +93,18 @@ func hasAnswer(resp []byte) bool {
 				return true
 			}
 		case "tool_use", "server_tool_use":
+			return true
+		}
+	}
+	for _, it := range root.Get("output").Items() {
+		switch typ := it.Get("type").Text(); {
+		case typ == "message":
+			for _, p := range it.Get("content").Items() {
+				if p.Get("text").Text() != "" || p.Get("refusal").Text() != "" {
+					return true
+				}
+			}
+		case strings.HasSuffix(typ, "_call"):
 			return true
 		}
 	}

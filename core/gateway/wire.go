@@ -62,12 +62,12 @@ type PhantomCall struct {
 }
 
 // Wire is one provider's wire format (core/gateway/openai,
-// core/gateway/anthropic): it reads a request body into a [Conversation]
+// core/gateway/anthropic, core/gateway/responses): it reads a request body into a [Conversation]
 // once, and reads and edits model responses. Edits are splices: bytes
 // outside the edited values stay as they were. Implementations are
 // stateless and safe for concurrent use.
 type Wire interface {
-	// Name is the provider: "openai" or "anthropic".
+	// Name is the route: "openai", "anthropic" or "responses".
 	Name() string
 	// Path is the endpoint the proxy serves for this format.
 	Path() string
@@ -119,6 +119,11 @@ type Conversation struct {
 	// ExpandTool is the wire's definition of the expand_context tool, one
 	// element of the request's "tools" array.
 	ExpandTool []byte
+	// HiddenHistory names the member of the request by which it continues
+	// a conversation the provider holds ("previous_response_id" or
+	// "conversation" on the Responses API), or is "": the gateway sees,
+	// and compresses, only the items the request carries.
+	HiddenHistory string
 }
 
 // Rewrite returns the body with the compressed outputs' contents replaced

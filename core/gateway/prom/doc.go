@@ -19,7 +19,7 @@
 // Every name starts with toolout_gateway_.
 //
 //	requests_total{route,outcome}          counter  client requests finished (Observer.Request);
-//	                                                route: openai, anthropic, passthrough;
+//	                                                route: openai, anthropic, responses, passthrough;
 //	                                                outcome: ok, bad_request, too_large, overloaded,
 //	                                                upstream_error, canceled, failed
 //	upstream_requests_total{route,status}  counter  upstream calls (Observer.Upstream); status is
@@ -32,6 +32,10 @@
 //	                                                body_bytes, json_values, json_nesting, results,
 //	                                                work, concurrency; max_bytes counts tool results
 //	                                                passed through as longer than max_bytes
+//	hidden_history_total{member}           counter  requests that continue a conversation the provider
+//	                                                holds (gateway.HistoryObserver): previous_response_id,
+//	                                                conversation (Responses API); only the tool outputs
+//	                                                they carry can be compressed
 //	compressions_total{result}             counter  from the pipe: ok (kept compressed), failed
 //	cache_total{result}                    counter  from the pipe: hit, miss (compressed-text reuse)
 //	bytes_saved_total                      counter  from the pipe: bytes removed by compression, net of
@@ -48,8 +52,8 @@
 //     one registry is an error, and a failed New leaves the registry as it
 //     was.
 //   - Series exist before the first event, at 0: requests_total for every
-//     outcome of the three routes, upstream_duration_seconds for the three
-//     routes, and every answer and limit. upstream_requests_total has no
+//     outcome of the four routes, upstream_duration_seconds for the four
+//     routes, every answer and limit, and both hidden_history members. upstream_requests_total has no
 //     series until a call is made (its statuses are not known in advance).
 //   - Label values are bounded, whatever a caller passes: a value the
 //     gateway does not define is kept as given for up to 16 distinct

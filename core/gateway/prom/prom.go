@@ -3,6 +3,7 @@ package prom
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -22,7 +23,7 @@ const maxScrapes = 8
 
 // Routes the gateway reports (Observer.Request and Observer.Upstream); their
 // series exist from the start.
-var routes = []string{"openai", "anthropic", "passthrough"}
+var routes = []string{"openai", "anthropic", "responses", "passthrough"}
 
 // upstreamBuckets suit LLM calls: from a fast cached answer to a long
 // generation.
@@ -63,6 +64,7 @@ type Metrics struct {
 	latency    *prometheus.HistogramVec
 	expansions *prometheus.CounterVec
 	limited    *prometheus.CounterVec
+	hidden     *prometheus.CounterVec
 
 	routes, outcomes, answers, limits *labelSet
 }
@@ -84,7 +86,7 @@ func New(reg Registry, pipe func() gateway.Metrics, store gateway.Store, opts ..
 		opt(&o)
 	}
 	m := newMetrics()
-	collectors := []prometheus.Collector{m.requests, m.upstream, m.latency, m.expansions, m.limited}
+	collectors := []prometheus.Collector{m.requests, m.upstream, m.latency, m.expansions, m.limited, m.hidden}
 	if pipe != nil {
 		collectors = append(collectors, newPipeCollector(pipe))
 	}
@@ -124,6 +126,9 @@ func newMetrics() *Metrics {
 		limited: prometheus.NewCounterVec(prometheus.CounterOpts{Name: namespace + "limited_total",
 			Help: "Requests refused or cut by a bound, by limit."},
 			[]string{"limit"}),
+		hidden: prometheus.NewCounterVec(prometheus.CounterOpts{Name: namespace + "hidden_history_total",
+			Help: "Client requests that continue a conversation the provider holds, by member (previous_response_id, conversation): only the tool outputs they carry can be compressed."},
+			[]string{"member"}),
 		routes:   newLabelSet(routes...),
 		outcomes: newLabelSet(outcomes...),
 		answers:  newLabelSet(answers...),
@@ -141,7 +146,25 @@ func newMetrics() *Metrics {
 	for _, l := range limits {
 		m.limited.WithLabelValues(l)
 	}
+	for _, h := range hiddenMembers {
+		m.hidden.WithLabelValues(h)
+	}
 	return m
+}
+
+// hiddenMembers are the request members by which a conversation continues
+// history the provider holds (gateway.Conversation.HiddenHistory).
+var hiddenMembers = []string{"previous_response_id", "conversation"}
+
+var _ gateway.HistoryObserver = (*Metrics)(nil)
+
+// HiddenHistory counts one request that continues history the provider
+// holds, by the member that names it.
+func (m *Metrics) HiddenHistory(_, member string) {
+	if !slices.Contains(hiddenMembers, member) {
+		member = Other
+	}
+	m.hidden.WithLabelValues(member).Inc()
 }
 
 // Request counts one finished client request.

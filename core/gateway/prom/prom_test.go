@@ -19,7 +19,7 @@ import (
 const p = "toolout_gateway_"
 
 var (
-	routes   = []string{"openai", "anthropic", "passthrough"}
+	routes   = []string{"openai", "anthropic", "responses", "passthrough"}
 	outcomes = gateway.AllOutcomes()
 	answers  = gateway.AllAnswers()
 	limits   = gateway.AllLimits()
@@ -51,6 +51,7 @@ var _ = Describe("New", func() {
 			p + "upstream_duration_seconds": dto.MetricType_HISTOGRAM,
 			p + "expansions_total":          dto.MetricType_COUNTER,
 			p + "limited_total":             dto.MetricType_COUNTER,
+			p + "hidden_history_total":      dto.MetricType_COUNTER,
 			p + "compressions_total":        dto.MetricType_COUNTER,
 			p + "cache_total":               dto.MetricType_COUNTER,
 			p + "bytes_saved_total":         dto.MetricType_COUNTER,
@@ -77,6 +78,8 @@ var _ = Describe("New", func() {
 		for _, l := range limits {
 			Expect(value(fams, p+"limited_total", "limit", l)).To(BeZero())
 		}
+		Expect(value(fams, p+"hidden_history_total", "member", "previous_response_id")).To(BeZero())
+		Expect(value(fams, p+"hidden_history_total", "member", "conversation")).To(BeZero())
 	})
 
 	It("leaves out the pipe and store metrics when pipe and store are nil", func() {
@@ -132,6 +135,19 @@ var _ = Describe("New", func() {
 })
 
 var _ = Describe("Metrics as a gateway.Observer", func() {
+	It("counts requests that continue history the provider holds, by member", func() {
+		m := newMetrics(nil, nil)
+		var o gateway.Observer = m
+		h, ok := o.(gateway.HistoryObserver)
+		Expect(ok).To(BeTrue())
+		h.HiddenHistory("responses", "previous_response_id")
+		h.HiddenHistory("responses", "previous_response_id")
+		h.HiddenHistory("responses", "conversation")
+		fams := families(scrape(m))
+		Expect(value(fams, p+"hidden_history_total", "member", "previous_response_id")).To(Equal(2.0))
+		Expect(value(fams, p+"hidden_history_total", "member", "conversation")).To(Equal(1.0))
+	})
+
 	It("counts requests by route and outcome", func() {
 		m := newMetrics(nil, nil)
 		m.Request("openai", gateway.OutcomeOK)

@@ -96,4 +96,56 @@
 // ([ErrIncomplete]); an "error" event ends it with its code and message
 // ([ErrStreamError]); errors name the line:col of the stream, and the
 // event.
+//
+// # The gateway's wire
+//
+// [Wire] is the gateway.Wire of POST /v1/responses (route "responses";
+// the proxy's OpenAI upstream serves it beside Chat Completions, and POST
+// /v1/responses/compact and every other path under /v1/responses pass
+// through untouched). Like the other wires it reads a request once, and
+// edits bodies by splicing (core/gateway/jsonspan): every byte outside
+// the values it edits reaches the upstream as the client sent it.
+//
+//   - Tool outputs: every input item whose type ends in "_call_output"
+//     (function_call_output, custom_tool_call_output,
+//     local_shell_call_output, apply_patch_call_output, and types to
+//     come) whose "output" is a string or a list of input_text parts
+//     (read as for the other wires: the texts concatenated, so N bytes
+//     expand to exactly those N bytes). An output that is not text
+//     (shell_call_output's stdout/stderr objects, a screenshot, a list
+//     with an image or a file) is not read: compressing it would replace
+//     the whole value. A compressed output becomes one string, the marker
+//     and the compressed text, which the API accepts for every one of
+//     these items. Outputs are named by the call item with their call_id
+//     (its "name", or its type less "_call": local_shell), for
+//     skip_tools with OpenAI's tool names ([Provider]).
+//   - Never touched, byte for byte: reasoning (its encrypted_content
+//     included), compaction (encrypted, opaque), item_reference, messages,
+//     calls, and every item type this package does not know.
+//   - The question the compressor is given is the text of the last user
+//     message, or the input when it is a string.
+//   - expand_context is offered as a function tool (no "strict": the
+//     API's default applies; its schema is strict-compatible). A response
+//     calls it with a function_call item; the expansion round appends to
+//     the input the response's output items as the model wrote them
+//     (reasoning with its encrypted_content, messages, server-side calls
+//     such as web_search_call), without its real calls (function_call,
+//     custom_tool_call, and every call item with a call_id: the client
+//     runs those, and the model makes them again after the expansion),
+//     then one function_call_output per phantom call. With "store": false
+//     a reasoning item without encrypted_content is left out (the API
+//     could not resolve it); a string input becomes a list that starts
+//     with it as a user message. StripPhantom removes the phantom
+//     function_call items from output.
+//   - previous_response_id (or conversation) continues history the
+//     provider holds: the gateway compresses the items the request
+//     carries, and Read reports the member (gateway.Conversation's
+//     HiddenHistory) for the proxy's log line and metric. The expansion
+//     rounds keep the member as sent, so the model sees the same history;
+//     with store on, the provider then also holds the rounds the gateway
+//     added, phantom calls and originals included, under the final
+//     response's id, which the client continues from.
+//   - Streams are assembled and re-streamed with [Assemble] and
+//     [StreamOf]; errors use the OpenAI error object, which the Responses
+//     API shares with Chat Completions.
 package responses

@@ -30,8 +30,8 @@ func EncodeRequest(req core.Request, model string) []byte {
 		Type      string  `json:"type"`
 		Role      string  `json:"role,omitempty"`
 		Content   *string `json:"content,omitempty"`
-		CallID    string  `json:"call_id,omitempty"`
-		Name      string  `json:"name,omitempty"`
+		CallID    *string `json:"call_id,omitempty"`
+		Name      *string `json:"name,omitempty"`
 		Arguments *string `json:"arguments,omitempty"`
 		Input     *string `json:"input,omitempty"`
 		Output    *string `json:"output,omitempty"`
@@ -57,14 +57,14 @@ func EncodeRequest(req core.Request, model string) []byte {
 			if custom[m.ToolCallID] {
 				typ = TypeCustomToolCallOutput
 			}
-			out.Input = append(out.Input, item{Type: typ, CallID: m.ToolCallID, Output: &content})
+			out.Input = append(out.Input, item{Type: typ, CallID: &m.ToolCallID, Output: &content})
 			continue
 		case m.Role != core.RoleAssistant || content != "" || len(m.ToolCalls) == 0 ||
 			i > 0 && req.Messages[i-1].Role == core.RoleAssistant:
 			out.Input = append(out.Input, item{Type: TypeMessage, Role: string(m.Role), Content: &content})
 		}
 		for _, tc := range m.ToolCalls {
-			it := item{Type: TypeFunctionCall, CallID: tc.ID, Name: tc.Name}
+			it := item{Type: TypeFunctionCall, CallID: &tc.ID, Name: &tc.Name}
 			text := string(tc.Arguments)
 			if tc.Custom {
 				custom[tc.ID] = true

@@ -54,8 +54,11 @@ func member(key string, raw []byte) []byte {
 // response.output_item.done with the item as the body has it; last
 // response.completed (response.incomplete or response.failed by the
 // status) with the body as it is. Every value is copied from the body
-// byte for byte, so [Assemble] of the stream gives the body back.
+// byte for byte, so [Assemble] of the stream gives the body back; line
+// ends between the body's tokens (a pretty-printed body) become spaces,
+// since an event's data is one line.
 func StreamOf(body []byte) ([]byte, error) {
+	body = oneLineJSON(body)
 	n, err := parse(body, "response")
 	if err != nil {
 		return nil, err
@@ -264,7 +267,7 @@ func assemble(raw []byte) ([]byte, error) {
 			if err := it.object("type"); err != nil {
 				return fail(err)
 			}
-			items = append(items, doneItem{idx, bytes.Clone(it.raw())})
+			items = append(items, doneItem{idx, keep(it.raw(), e)})
 		}
 		return nil
 	})
@@ -300,13 +303,21 @@ func withItems(final []byte, n *jsonspan.Node, items []doneItem) []byte {
 	if len(items) == 0 || out != nil && len(out.Vals) > 0 {
 		return final
 	}
-	slices.SortStableFunc(items, func(a, b doneItem) int { return a.index - b.index })
-	var list [][]byte
-	for k, it := range items {
-		if k+1 < len(items) && items[k+1].index == it.index {
-			continue // the last item sent at an index wins
+	// The last item sent at an index wins; the API sends them in order.
+	last := make(map[int][]byte, len(items))
+	indexes := make([]int, 0, len(items))
+	for _, it := range items {
+		if _, ok := last[it.index]; !ok {
+			indexes = append(indexes, it.index)
 		}
-		list = append(list, it.raw)
+		last[it.index] = it.raw
+	}
+	if !slices.IsSorted(indexes) {
+		slices.Sort(indexes)
+	}
+	list := make([][]byte, len(indexes))
+	for k, i := range indexes {
+		list[k] = last[i]
 	}
 	joined := append(append([]byte("["), bytes.Join(list, []byte(","))...), ']')
 	if out == nil {
@@ -339,4 +350,29 @@ func syntaxMsg(err error) string {
 		return se.Msg
 	}
 	return err.Error()
+}
+
+// oneLineJSON returns b with its line ends made spaces: in JSON they can
+// only be white space between tokens (a string holds them escaped).
+func oneLineJSON(b []byte) []byte {
+	if !bytes.ContainsAny(b, "\r\n") {
+		return b
+	}
+	out := bytes.Clone(b)
+	for i, c := range out {
+		if c == '\n' || c == '\r' {
+			out[i] = ' '
+		}
+	}
+	return out
+}
+
+// keep returns b, a view of an event's data, as a view of the stream when
+// the data is one (the event has one data line), else as a copy: the
+// buffer of a data of several lines is reused for the next event.
+func keep(b []byte, e *event) []byte {
+	if len(e.segs) == 1 {
+		return b
+	}
+	return bytes.Clone(b)
 }

@@ -7,7 +7,7 @@ import (
 )
 
 func ExampleFor() {
-	for _, p := range []string{"openai", "bedrock", "gemini"} {
+	for _, p := range []string{"openai", "bedrock", "responses", "gemini"} {
 		w, err := wires.For(p)
 		if err != nil {
 			fmt.Println(err)
@@ -18,5 +18,19 @@ func ExampleFor() {
 	// Output:
 	// openai -> openai /v1/chat/completions
 	// bedrock -> anthropic /v1/messages
-	// gateway: provider "gemini": want openai or anthropic
+	// responses -> responses /v1/responses
+	// gateway: provider "gemini": want openai, anthropic or responses
+}
+
+func ExampleRoutes() {
+	for _, p := range []string{"openai", "anthropic"} {
+		ws, _ := wires.Routes(p)
+		for _, w := range ws {
+			fmt.Println(p, "->", w.Name(), w.Path())
+		}
+	}
+	// Output:
+	// openai -> openai /v1/chat/completions
+	// openai -> responses /v1/responses
+	// anthropic -> anthropic /v1/messages
 }
