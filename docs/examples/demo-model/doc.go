@@ -12,30 +12,34 @@
 //
 // # Contract
 //
-// It answers POST /v1/chat/completions (OpenAI) and POST /v1/messages (Anthropic), with and
-// without "stream": true, in each API's shape; any other path is 404, any other method 405.
+// It answers POST /v1/chat/completions (OpenAI), POST /v1/messages (Anthropic) and POST
+// /v1/responses (OpenAI's Responses API), with and without "stream": true, in each API's shape;
+// any other path is 404, any other method 405.
 // What it answers depends only on the request, so every run prints the same bytes:
 //
 //   - In the gateway's first round (header X-Toolout-Gateway-Round: 1), when a message of the
 //     request holds a marker <<<SHADOW:shadow_…>>>, it calls expand_context with the first such
 //     shadow id, {"shadow_id": "shadow_…"} (OpenAI: tool call call_demo, finish_reason
-//     "tool_calls"; Anthropic: tool_use block toolu_demo, stop_reason "tool_use"). It does so
+//     "tool_calls"; Anthropic: tool_use block toolu_demo, stop_reason "tool_use"; Responses: a
+//     function_call item fc_demo with call_id call_demo). It does so
 //     whether or not the request offers the tool, as a model may. Header X-Demo-Expand: no turns
 //     the call off.
 //   - Otherwise it answers with text: "saw the original: yes, LINE" where LINE is the first line
 //     of a message holding "status=FAILED" (only the README's uncompressed log has one), else
 //     "saw the original: no".
 //
-// Messages are read as JSON: a marker or line counts in any string under "messages", in order,
-// after its escapes are decoded.
+// Messages are read as JSON: a marker or line counts in any string under "messages" (the
+// Responses API's "input"), in order, after its escapes are decoded.
 //
 // Where the APIs leave a choice, it writes JSON as Python's json.dumps does by default, as the
 // README's outputs show: ", " and ": " separators, non-ASCII escaped as \uXXXX,
-// keys in a fixed order, and a newline after a JSON body. The id is chatcmpl-demo or msg_demo,
-// created 1767225600, the model the request names (demo-model when it names none), and the usage
+// keys in a fixed order, and a newline after a JSON body. The id is chatcmpl-demo, msg_demo or
+// resp_demo (its message item msg_demo), created 1767225600 (created_at on the Responses API), the model the request names (demo-model when it names none), and the usage
 // fixed (10 tokens in, 5 out). A stream sends the text, or the call's arguments, in pieces of 12
 // characters: OpenAI "data:" chunks ending with "data: [DONE]" (a usage chunk first when
-// stream_options.include_usage is true), Anthropic events from message_start to message_stop.
+// stream_options.include_usage is true), Anthropic events from message_start to message_stop,
+// Responses events from response.created to response.completed (each "event: TYPE", its data's
+// type and sequence_number first).
 //
 // # Bounds
 //

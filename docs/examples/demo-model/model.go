@@ -33,17 +33,23 @@ type model struct {
 	Logf func(format string, a ...any)
 }
 
-// api is one of the two wire formats.
+// api is one of the three wire formats.
 type api struct {
 	answer func(turn) []byte // a JSON body
 	stream func(turn) []byte // a server-sent event stream
 	error  func(typ, msg string) []byte
+	// input reads the conversation of a request: "messages", or the Responses API's "input".
+	input func(request) []byte
 }
 
 var (
-	openai    = api{answer: openaiBody, stream: openaiStream, error: openaiError}
-	anthropic = api{answer: anthropicBody, stream: anthropicStream, error: anthropicError}
+	openai       = api{answer: openaiBody, stream: openaiStream, error: openaiError, input: messages}
+	anthropic    = api{answer: anthropicBody, stream: anthropicStream, error: anthropicError, input: messages}
+	responsesAPI = api{answer: responsesBody, stream: responsesStream, error: openaiError,
+		input: func(r request) []byte { return r.Input }}
 )
+
+func messages(r request) []byte { return r.Messages }
 
 // turn is what the model answers: a call of expand_context when Shadow is set, else Text.
 type turn struct {
@@ -62,13 +68,15 @@ type request struct {
 		IncludeUsage bool `json:"include_usage"`
 	} `json:"stream_options"`
 	Messages json.RawMessage `json:"messages"`
+	Input    json.RawMessage `json:"input"`
 }
 
-// Handler serves the two APIs; another path is 404, another method 405.
+// Handler serves the three APIs; another path is 404, another method 405.
 func (m *model) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("POST /v1/chat/completions", m.handle(openai))
 	mux.Handle("POST /v1/messages", m.handle(anthropic))
+	mux.Handle("POST /v1/responses", m.handle(responsesAPI))
 	return mux
 }
 
@@ -89,7 +97,7 @@ func (m *model) handle(a api) http.Handler {
 			m.fail(w, a, http.StatusBadRequest, "the request is not a JSON object: "+err.Error())
 			return
 		}
-		shadow, line, err := scan(req.Messages)
+		shadow, line, err := scan(a.input(req))
 		if err != nil {
 			m.fail(w, a, http.StatusBadRequest, "reading messages: "+err.Error())
 			return

@@ -13,6 +13,8 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/toolout/toolout/core/gateway/responses"
 )
 
 const (
@@ -35,6 +37,11 @@ type call struct {
 // body is a request of the call's API with one tool result.
 func (c call) body() string {
 	result, _ := json.Marshal(c.result)
+	if c.path == "/v1/responses" {
+		return fmt.Sprintf(`{"model": "demo-model", "stream": %v, "input": [{"role": "user", "content": "Which line failed?"},
+			{"type": "function_call", "call_id": "call_1", "name": "logs", "arguments": "{}"},
+			{"type": "function_call_output", "call_id": "call_1", "output": %s}]}`, c.stream, result)
+	}
 	if c.path == "/v1/messages" {
 		return fmt.Sprintf(`{"model": "demo-model", "max_tokens": 1024, "stream": %v, "messages": [{"role": "user", "content": "Which line failed?"},
 			{"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1", "name": "logs", "input": {}}]},
@@ -70,9 +77,22 @@ type answer struct {
 	Stop   string
 }
 
-// read reads a JSON answer of either API.
+// read reads a JSON answer of any of the three APIs.
 func read(path, body string) answer {
 	var a answer
+	if path == "/v1/responses" {
+		resp, err := responses.DecodeResponse([]byte(body))
+		Expect(err).NotTo(HaveOccurred(), body)
+		for _, tc := range resp.ToolCalls {
+			Expect(tc.Name).To(Equal("expand_context"))
+			var args struct {
+				ShadowID string `json:"shadow_id"`
+			}
+			Expect(json.Unmarshal(tc.Arguments, &args)).To(Succeed())
+			a.Shadow = args.ShadowID
+		}
+		return answer{Shadow: a.Shadow, Text: resp.Text, Stop: resp.FinishReason}
+	}
 	if path == "/v1/messages" {
 		var m struct {
 			Content []struct {
@@ -160,6 +180,24 @@ func events(stream string) []sse {
 // order the API sends, and returns what it says.
 func readStream(path, stream string) answer {
 	evs := events(stream)
+	if path == "/v1/responses" {
+		for i, e := range evs {
+			var d struct {
+				Type  string
+				Seq   int `json:"sequence_number"`
+				Delta *string
+			}
+			Expect(json.Unmarshal([]byte(e.Data), &d)).To(Succeed(), e.Data)
+			Expect(d.Type).To(Equal(e.Event))
+			Expect(d.Seq).To(Equal(i))
+			if d.Delta != nil {
+				Expect(len([]rune(*d.Delta))).To(BeNumerically("<=", 12))
+			}
+		}
+		whole, err := responses.Assemble([]byte(stream))
+		Expect(err).NotTo(HaveOccurred())
+		return read(path, string(whole))
+	}
 	var a answer
 	var args strings.Builder
 	if path == "/v1/messages" {
@@ -276,15 +314,15 @@ var _ = Describe("the scripted model", func() {
 	// apis is one entry per API, streaming or not.
 	apis := func() []TableEntry {
 		var out []TableEntry
-		for _, path := range []string{"/v1/chat/completions", "/v1/messages"} {
+		for _, path := range []string{"/v1/chat/completions", "/v1/messages", "/v1/responses"} {
 			for _, stream := range []bool{false, true} {
 				out = append(out, Entry(fmt.Sprintf("%s, stream %v", path, stream), path, stream))
 			}
 		}
 		return out
 	}
-	callStop := map[string]string{"/v1/chat/completions": "tool_calls", "/v1/messages": "tool_use"}
-	textStop := map[string]string{"/v1/chat/completions": "stop", "/v1/messages": "end_turn"}
+	callStop := map[string]string{"/v1/chat/completions": "tool_calls", "/v1/messages": "tool_use", "/v1/responses": "tool_calls"}
+	textStop := map[string]string{"/v1/chat/completions": "stop", "/v1/messages": "end_turn", "/v1/responses": "stop"}
 
 	DescribeTable("round 1 calls expand_context with the first shadow id",
 		func(path string, stream bool) {
@@ -323,6 +361,10 @@ var _ = Describe("the scripted model", func() {
 		Expect(body).To(Equal(`{"id": "msg_demo", "type": "message", "role": "assistant", "model": "demo-model", ` +
 			`"content": [{"type": "tool_use", "id": "toolu_demo", "name": "expand_context", "input": {"shadow_id": "` + shadow + `"}}], ` +
 			`"stop_reason": "tool_use", "stop_sequence": null, "usage": {"input_tokens": 10, "output_tokens": 5}}` + "\n"))
+		_, body = send(srv, call{path: "/v1/responses", round: "1", result: compressed})
+		Expect(body).To(Equal(`{"id": "resp_demo", "object": "response", "created_at": 1767225600, "status": "completed", "error": null, ` +
+			`"model": "demo-model", "output": [{"type": "function_call", "id": "fc_demo", "call_id": "call_demo", "name": "expand_context", ` +
+			`"arguments": "{\"shadow_id\": \"` + shadow + `\"}", "status": "completed"}], "usage": {"input_tokens": 10, "output_tokens": 5, "total_tokens": 15}}` + "\n"))
 		_, body = send(srv, call{path: "/v1/messages", stream: true, result: original})
 		Expect(body).To(ContainSubstring("event: content_block_delta\n" +
 			`data: {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "saw the orig"}}` + "\n\n"))
