@@ -43,12 +43,32 @@ type Message struct {
 // ToolCall is a request by the model to run a tool. Arguments is a JSON
 // object, but for a call of a custom tool (Custom: the OpenAI Responses
 // API's custom_tool_call, whose input is free text, not JSON arguments),
-// where Arguments is that text as one JSON string.
+// Arguments is that text as one JSON string. [ToolCall.Input] is the
+// text either way; [CustomCall] makes such a call.
 type ToolCall struct {
 	ID        string          `json:"id"`
 	Name      string          `json:"name"`
 	Arguments json.RawMessage `json:"arguments"`
 	Custom    bool            `json:"custom,omitempty"`
+}
+
+// CustomCall returns a custom tool call whose input is text.
+func CustomCall(id, name, text string) ToolCall {
+	b, _ := json.Marshal(text) // a string always marshals
+	return ToolCall{ID: id, Name: name, Arguments: b, Custom: true}
+}
+
+// Input is the call's input as the model wrote it: a custom call's text,
+// or a function call's arguments. A custom call whose Arguments is not a
+// JSON string gives its bytes as they are.
+func (c ToolCall) Input() string {
+	if c.Custom {
+		var s string
+		if err := json.Unmarshal(c.Arguments, &s); err == nil {
+			return s
+		}
+	}
+	return string(c.Arguments)
 }
 
 // Tool describes a tool offered to the model. InputSchema is a JSON Schema;

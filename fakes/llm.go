@@ -348,6 +348,8 @@ func (l *LLM) respond(st *stepState, req core.Request) (core.Response, error) {
 			call.ID = fmt.Sprintf("call-%d", l.callIDs)
 		}
 		switch {
+		case c.Custom:
+			call = core.CustomCall(call.ID, c.Name, *c.Input)
 		case c.Raw != nil:
 			call.Arguments = json.RawMessage(*c.Raw)
 		default:
@@ -372,7 +374,7 @@ func (l *LLM) respond(st *stepState, req core.Request) (core.Response, error) {
 		resp.Usage.InputTokens = tk.Count(all)
 		resp.Usage.OutputTokens = tk.Count(resp.Text)
 		for _, c := range resp.ToolCalls {
-			resp.Usage.OutputTokens += tk.Count(c.Name) + tk.Count(string(c.Arguments))
+			resp.Usage.OutputTokens += tk.Count(c.Name) + tk.Count(c.Input())
 		}
 	}
 	return resp, nil

@@ -293,6 +293,32 @@ var _ = Describe("LLM", func() {
 			Expect(string(resp.ToolCalls[2].Arguments)).To(Equal(`{"broken":`))
 		})
 
+		It("sends a custom tool call (custom: true) with its free-text input, marked custom", func() {
+			patch := "*** Begin Patch\n*** Add File: a.txt\n+hi\n*** End Patch"
+			l := newLLM(fakes.Step{Respond: fakes.Respond{ToolCalls: []fakes.CallSpec{
+				{Name: "apply_patch", Custom: true, Input: ptr(patch)},
+				{Name: "shell", Args: map[string]any{"command": []any{"ls"}}},
+			}}})
+			resp, err := l.Complete(ctx, req("s", 0, 0, 1))
+			Expect(err).NotTo(HaveOccurred())
+			Expect(resp.FinishReason).To(Equal(core.FinishToolCalls))
+			Expect(resp.ToolCalls).To(HaveLen(2))
+			Expect(resp.ToolCalls[0].Custom).To(BeTrue())
+			Expect(resp.ToolCalls[0].ID).To(Equal("call-1"))
+			Expect(resp.ToolCalls[0].Input()).To(Equal(patch))
+			Expect(resp.ToolCalls[1].Custom).To(BeFalse())
+			Expect(resp.ToolCalls[1].Input()).To(Equal(`{"command":["ls"]}`))
+		})
+
+		It("streams a custom call's input in pieces of the text, not of its JSON", func() {
+			l := newLLM(fakes.Step{Respond: fakes.Respond{
+				ToolCalls: []fakes.CallSpec{{Name: "apply_patch", Custom: true, Input: ptr(`a"b\c`)}},
+				Stream:    &fakes.StreamSpec{Chunks: 2}}})
+			s, err := l.CompleteStream(ctx, req("s", 0, 0, 1))
+			Expect(err).NotTo(HaveOccurred())
+			Expect(s.Args).To(Equal([][]string{{`a"b`, `\c`}}))
+		})
+
 		DescribeTable("injects errors that wrap the matching cause and are not violations",
 			func(kind string, cause error) {
 				l := newLLM(fakes.Step{ID: "e", Respond: fakes.Respond{Error: &fakes.ErrorSpec{Kind: kind}}})
@@ -407,6 +433,15 @@ var _ = Describe("LLM", func() {
 			`fakes: step "kind": respond.error: error kind "boom": want timeout, rate_limit or server_error`,
 			`fakes: step "noname": respond.tool_calls[0]: name is required`,
 			`args and raw are exclusive`),
+		Entry("bad custom calls",
+			[]fakes.Step{
+				{ID: "noinput", Respond: fakes.Respond{ToolCalls: []fakes.CallSpec{{Name: "p", Custom: true}}}},
+				{ID: "args", Respond: fakes.Respond{ToolCalls: []fakes.CallSpec{{Name: "p", Custom: true, Input: ptr(""), Args: map[string]any{}, Raw: ptr("{}")}}}},
+				{ID: "notcustom", Respond: fakes.Respond{ToolCalls: []fakes.CallSpec{{Name: "p", Input: ptr("x")}}}},
+			},
+			`fakes: step "noinput": respond.tool_calls[0]: custom: true wants input (the call's free text)`,
+			`fakes: step "args": respond.tool_calls[0]: custom: true takes input, not args or raw`,
+			`fakes: step "notcustom": respond.tool_calls[0]: input is a custom tool call's text: add custom: true (a function call takes args or raw)`),
 		Entry("after naming itself or an unknown step",
 			[]fakes.Step{
 				{ID: "a", Respond: fakes.Respond{Text: ptr("")}, After: []string{"a", "zz"}},

@@ -84,6 +84,12 @@ type CallSpec struct {
 	// Raw, when set, is sent verbatim as the arguments (to script malformed
 	// arguments). Raw and Args are exclusive.
 	Raw *string `yaml:"raw"`
+	// Custom makes the call a custom tool call (the Responses API's
+	// custom_tool_call: free text, not JSON arguments, e.g. Codex's
+	// apply_patch); Input is its text. Custom takes Input and neither Args
+	// nor Raw.
+	Custom bool    `yaml:"custom"`
+	Input  *string `yaml:"input"`
 }
 
 // Error kinds a step can inject.
@@ -179,7 +185,14 @@ func (c CallSpec) Validate() error {
 	if c.Name == "" {
 		errs = append(errs, errors.New("name is required"))
 	}
-	if c.Raw != nil && c.Args != nil {
+	switch {
+	case c.Custom && (c.Args != nil || c.Raw != nil):
+		errs = append(errs, errors.New("custom: true takes input, not args or raw"))
+	case c.Custom && c.Input == nil:
+		errs = append(errs, errors.New("custom: true wants input (the call's free text)"))
+	case !c.Custom && c.Input != nil:
+		errs = append(errs, errors.New("input is a custom tool call's text: add custom: true (a function call takes args or raw)"))
+	case c.Raw != nil && c.Args != nil:
 		errs = append(errs, errors.New("args and raw are exclusive"))
 	}
 	return errors.Join(errs...)

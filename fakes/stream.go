@@ -150,7 +150,8 @@ type Stream struct {
 	Response core.Response
 	// Text is the text's pieces; they join to Response.Text.
 	Text []string
-	// Args holds, per tool call, its arguments' pieces.
+	// Args holds, per tool call, its arguments' pieces (a custom call's
+	// input text's: core.ToolCall.Input).
 	Args            [][]string
 	ErrorAfter      int
 	DisconnectAfter int
@@ -209,7 +210,7 @@ func (l *LLM) CompleteStream(ctx context.Context, req core.Request) (Stream, err
 		s.Text = cut(resp.Text, n)
 	}
 	for _, c := range resp.ToolCalls {
-		s.Args = append(s.Args, cut(string(c.Arguments), n))
+		s.Args = append(s.Args, cut(c.Input(), n))
 	}
 	if strings.Join(s.Text, "") != resp.Text {
 		return l.streamViolation(pos, last.Step, "split: a {{nonce}} spans two pieces")

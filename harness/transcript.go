@@ -135,7 +135,7 @@ func callSections(calls []fakes.Call) []Section {
 			b.WriteString("<<< response\n")
 			b.WriteString(c.Response.Text + "\n")
 			for _, tc := range c.Response.ToolCalls {
-				fmt.Fprintf(&b, "tool_call %s %s %s\n", tc.ID, tc.Name, tc.Arguments)
+				b.WriteString(renderCall(tc))
 			}
 			if u := c.Response.Usage; u != (core.Usage{}) {
 				fmt.Fprintf(&b, "usage: input=%d output=%d\n", u.InputTokens, u.OutputTokens)
@@ -196,8 +196,19 @@ func renderRequest(r core.Request) string {
 		}
 		b.WriteString(Elide(m.Content) + "\n")
 		for _, tc := range m.ToolCalls {
-			fmt.Fprintf(&b, "tool_call %s %s %s\n", tc.ID, tc.Name, tc.Arguments)
+			b.WriteString(renderCall(tc))
 		}
 	}
 	return b.String()
+}
+
+// renderCall is one tool call's line: "tool_call ID NAME ARGUMENTS", or
+// for a custom tool call "custom_call ID NAME" and its input as a JSON
+// string (one line, whatever the text holds).
+func renderCall(tc core.ToolCall) string {
+	kind := "tool_call"
+	if tc.Custom {
+		kind = "custom_call"
+	}
+	return fmt.Sprintf("%s %s %s %s\n", kind, tc.ID, tc.Name, tc.Arguments)
 }

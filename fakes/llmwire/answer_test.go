@@ -16,6 +16,7 @@ import (
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/gateway/anthropic"
 	"github.com/toolout/toolout/core/gateway/openai"
+	"github.com/toolout/toolout/core/gateway/responses"
 	"github.com/toolout/toolout/fakes"
 	"github.com/toolout/toolout/fakes/llmwire"
 )
@@ -33,8 +34,11 @@ func stream(errorAfter, disconnectAfter int) fakes.Stream {
 
 // assemble is what the gateway's own reader makes of a wire's stream.
 func assemble(w llmwire.Wire, raw []byte) ([]byte, error) {
-	if w == llmwire.Anthropic {
+	switch w {
+	case llmwire.Anthropic:
 		return anthropic.Wire{}.Assemble(raw)
+	case llmwire.Responses:
+		return responses.Assemble(raw)
 	}
 	return openai.Wire{}.Assemble(raw)
 }
@@ -47,8 +51,12 @@ var _ = Describe("Wire", func() {
 		Expect(w.ID(3)).To(Equal("msg_3"))
 		Expect(llmwire.OpenAI.Path()).To(Equal("/v1/chat/completions"))
 		Expect(llmwire.OpenAI.ID(3)).To(Equal("cmpl-3"))
+		w, err = llmwire.ParseWire("responses")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(w.Path()).To(Equal("/v1/responses"))
+		Expect(w.ID(3)).To(Equal("resp_3"))
 		_, err = llmwire.ParseWire("bedrock")
-		Expect(err).To(MatchError(`llmwire: wire "bedrock": want openai or anthropic`))
+		Expect(err).To(MatchError(`llmwire: wire "bedrock": want openai, anthropic or responses`))
 	})
 
 	DescribeTable("answers the LLM's errors as the provider does",
@@ -81,17 +89,15 @@ var _ = Describe("Wire", func() {
 			a, err := w.Reply(s, w.ID(1), false)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(a.Status).To(Equal(200))
-			decode := openai.DecodeResponse
-			if w == llmwire.Anthropic {
-				decode = anthropic.DecodeResponse
-			}
+			decode := map[llmwire.Wire]func([]byte) (core.Response, error){llmwire.OpenAI: openai.DecodeResponse,
+				llmwire.Anthropic: anthropic.DecodeResponse, llmwire.Responses: responses.DecodeResponse}[w]
 			got, err := decode(a.Body)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(got.Text).To(Equal(s.Response.Text))
 			Expect(got.ToolCalls).To(HaveLen(1))
 			Expect(string(got.ToolCalls[0].Arguments)).To(Equal(`{"a":1}`))
 		},
-		Entry("openai", llmwire.OpenAI), Entry("anthropic", llmwire.Anthropic),
+		Entry("openai", llmwire.OpenAI), Entry("anthropic", llmwire.Anthropic), Entry("responses", llmwire.Responses),
 	)
 
 	DescribeTable("a whole stream assembles with the gateway's reader; a fault ends it as scripted",
@@ -115,6 +121,9 @@ var _ = Describe("Wire", func() {
 		Entry("anthropic error after 0", llmwire.Anthropic, 0, -1, 0, "scripted stream error after 0 chunk(s)"),
 		Entry("openai disconnect after 4", llmwire.OpenAI, -1, 4, 4, "(cut)"),
 		Entry("anthropic disconnect after 5", llmwire.Anthropic, -1, 5, 5, "message_stop"),
+		Entry("responses whole", llmwire.Responses, -1, -1, 5, ""),
+		Entry("responses error after 3", llmwire.Responses, 3, -1, 3, `error event "server_error": scripted stream error after 3 chunk(s)`),
+		Entry("responses disconnect after 0", llmwire.Responses, -1, 0, 0, "response.completed"),
 	)
 })
 
@@ -257,7 +266,7 @@ func countDeltas(evs []llmwire.Event) int {
 	n := 0
 	for _, ev := range evs {
 		head := strings.Contains(ev.Data, `"role":"assistant"`)
-		if ev.Name == "content_block_delta" || !head && (strings.Contains(ev.Data, `"delta":{"content"`) || strings.Contains(ev.Data, `"delta":{"tool_calls"`)) {
+		if ev.Name == "content_block_delta" || strings.HasPrefix(ev.Name, "response.") && strings.HasSuffix(ev.Name, ".delta") || !head && (strings.Contains(ev.Data, `"delta":{"content"`) || strings.Contains(ev.Data, `"delta":{"tool_calls"`)) {
 			n++
 		}
 	}

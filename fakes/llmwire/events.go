@@ -55,15 +55,21 @@ func (evs events) answer(s fakes.Stream, w Wire) Answer {
 	out := evs[:end:end]
 	if s.ErrorAfter >= 0 {
 		msg := fmt.Sprintf("scripted stream error after %d chunk(s)", s.ErrorAfter)
-		if w == Anthropic {
+		switch w {
+		case Anthropic:
 			out = append(out, event{name: "error", data: map[string]any{"type": "error", "error": map[string]any{"type": "api_error", "message": msg}}})
-		} else {
+		case Responses:
+			out = append(out, responsesError(msg))
+		default:
 			out = append(out, event{data: map[string]any{"error": map[string]any{"message": msg, "type": "server_error", "code": nil}}})
 		}
 	}
 	mid := s.DisconnectAfter >= 0 && s.MidEvent && end < len(evs)
 	if mid {
 		out = append(out, evs[end])
+	}
+	if w == Responses {
+		sequence(out)
 	}
 	a := Answer{Status: http.StatusOK, Header: http.Header{"Content-Type": {"text/event-stream"}}, Cut: s.DisconnectAfter >= 0}
 	for i, ev := range out {

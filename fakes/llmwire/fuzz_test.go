@@ -15,6 +15,7 @@ import (
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/gateway/anthropic"
 	"github.com/toolout/toolout/core/gateway/openai"
+	"github.com/toolout/toolout/core/gateway/responses"
 	"github.com/toolout/toolout/fakes"
 	"github.com/toolout/toolout/fakes/llmwire"
 )
@@ -25,7 +26,7 @@ const maxFuzzText = 96
 
 // FuzzRender checks the rendered streams against the gateway's own readers
 // (each wire's Assemble), for any text, tool-call argument and chunking, on
-// both wires:
+// the three wires (chat, Messages, Responses):
 //   - the whole stream assembles to the scripted answer: its text, and its
 //     call's name and arguments;
 //   - a stream cut anywhere (in every event: at its start, one byte in,
@@ -46,7 +47,7 @@ func FuzzRender(f *testing.F) {
 			return
 		}
 		n := 1 + int(chunks%6)
-		for _, w := range []llmwire.Wire{llmwire.OpenAI, llmwire.Anthropic} {
+		for _, w := range []llmwire.Wire{llmwire.OpenAI, llmwire.Anthropic, llmwire.Responses} {
 			whole := render(t, w, text, arg, fakes.StreamSpec{Chunks: n})
 			want := decoded(t, w, whole.Bytes(), nil)
 			if want.Text != strings.ReplaceAll(text, "{{nonce}}", "") || len(want.ToolCalls) != 1 || want.ToolCalls[0].Name != "f" {
@@ -140,10 +141,8 @@ func decoded(t *testing.T, w llmwire.Wire, raw, msg []byte) core.Response {
 			t.Fatalf("%s: the whole stream does not assemble: %v\n%s", w, err, raw)
 		}
 	}
-	decode := openai.DecodeResponse
-	if w == llmwire.Anthropic {
-		decode = anthropic.DecodeResponse
-	}
+	decode := map[llmwire.Wire]func([]byte) (core.Response, error){llmwire.OpenAI: openai.DecodeResponse,
+		llmwire.Anthropic: anthropic.DecodeResponse, llmwire.Responses: responses.DecodeResponse}[w]
 	resp, err := decode(msg)
 	if err != nil {
 		t.Fatalf("%s: the assembled message does not decode: %v\n%s", w, err, msg)
