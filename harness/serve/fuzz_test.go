@@ -20,9 +20,9 @@ import (
 // text/event-stream; a request refused before matching (400, 404, 405,
 // 413, 415) leaves the scripts untouched and is counted as rejected,
 // which no other answer is; count_tokens never asks the script either,
-// and its 200 is {"input_tokens": N}. Seeds: the specs' requests of both
-// APIs, streaming or not, broken forms of them, and Claude Code's
-// requests.
+// and its 200 is {"input_tokens": N}. Seeds: the specs' requests of the
+// three APIs, streaming or not, broken forms of them, Claude Code's
+// requests, and Codex-like Responses requests.
 func FuzzRequest(f *testing.F) {
 	load := func() *serve.Server {
 		srv, err := serve.Load([]string{overCap, streamScenario}, serve.Options{MaxBodyBytes: 64 << 10})
@@ -51,9 +51,17 @@ func FuzzRequest(f *testing.F) {
 		f.Add(uint8(7+i%2), string(data), "application/json", "")
 	}
 	f.Add(uint8(8), `{"messages":[{"role":"user","content":"Count ERROR lines per host."},{"role":"system","content":[{"type":"text","text":"env"}]}]}`, "application/json", "")
+	// Issue 35: the Responses wire, Codex-like turns, streamed or not, a
+	// continuation, faults, and broken items.
+	for i, b := range []string{respTurn1, respTurn2, respUser("whole", `,"stream":true`), respUser("error", `,"stream":true`),
+		`{"model":"m","previous_response_id":"resp_1","input":[{"type":"function_call_output","call_id":"call-1","output":"x"}]}`,
+		`{"model":"m","input":[{"type":7}]}`, `{"model":"m","input":{"role":"user"}}`, `{"input":"x","store":"no"}`} {
+		f.Add(uint8(9+i%2), b, "application/json", "")
+	}
 	routes := []string{"/session/over-cap-handle/v1/chat/completions", "/session/over-cap-handle/v1/messages",
 		"/stream/v1/chat/completions", "/stream/v1/messages", "/v1/chat/completions", "/stream/v1/models", "/stream/v1/x",
-		"/session/over-cap-handle/v1/messages?beta=true", "/stream/v1/messages/count_tokens?beta=true"}
+		"/session/over-cap-handle/v1/messages?beta=true", "/stream/v1/messages/count_tokens?beta=true",
+		"/session/over-cap-handle/v1/responses", "/stream/v1/responses?api-version=1"}
 	f.Fuzz(func(t *testing.T, route uint8, body, contentType, tag string) {
 		path := routes[int(route)%len(routes)]
 		req := httptest.NewRequest(http.MethodPost, path, strings.NewReader(body))

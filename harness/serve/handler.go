@@ -23,6 +23,7 @@ const (
 // The routes under a base path.
 const (
 	pathChat        = "/v1/chat/completions"
+	pathResponses   = "/v1/responses"
 	pathMessages    = "/v1/messages"
 	pathCountTokens = "/v1/messages/count_tokens"
 	pathModels      = "/v1/models"
@@ -49,13 +50,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.complete(w, r, sc, llmwire.OpenAI)
 	case rest == pathMessages:
 		s.complete(w, r, sc, llmwire.Anthropic)
+	case rest == pathResponses:
+		s.complete(w, r, sc, llmwire.Responses)
 	case rest == pathCountTokens:
 		s.countTokens(w, r, sc)
 	case rest == pathModels || strings.HasPrefix(rest, pathModels+"/"):
 		s.models(w, r, sc, api, strings.TrimPrefix(strings.TrimPrefix(rest, pathModels), "/"))
 	default:
-		s.reject(w, r, sc, api, http.StatusNotFound, fmt.Sprintf("no route %s under %s/v1 (routes: POST %s, POST %s, POST %s, GET %s)",
-			clip(rest), sc.prefix, pathChat, pathMessages, pathCountTokens, pathModels))
+		s.reject(w, r, sc, api, http.StatusNotFound, fmt.Sprintf("no route %s under %s/v1 (routes: POST %s, POST %s, POST %s, POST %s, GET %s)",
+			clip(rest), sc.prefix, pathChat, pathResponses, pathMessages, pathCountTokens, pathModels))
 	}
 }
 
@@ -137,11 +140,14 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request, sc *script, ap
 	default:
 		id := sc.nextID(api)
 		if a, err = api.Reply(st, id, in.stream); err != nil {
-			s.fail(w, api, http.StatusInternalServerError, err.Error())
+			s.unsendable(w, r, sc, api, in.req.Tag, err)
 			return
 		}
 		if in.includeUsage {
 			a = api.WithUsage(a, st.Response.Usage, id)
+		}
+		if api == llmwire.Responses && in.keep {
+			sc.chain.keep(id, in.req, st.Response)
 		}
 	}
 	s.logf("%s: %s %s: %s: %d", sc.sc.ID, r.Method, r.URL.Path, in.req.Tag, a.Status)
@@ -154,6 +160,16 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request, sc *script, ap
 		s.logf("%s: %s %s: %s: the answer was cut short: %v", sc.sc.ID, r.Method, r.URL.Path, in.req.Tag, err)
 		panic(http.ErrAbortHandler)
 	}
+}
+
+// unsendable answers a request whose step's answer its wire cannot carry
+// (a custom tool call asked on Chat Completions or Messages) with 422, as
+// a request no step answers is, and records it as a problem of the
+// scenario: the step is spent, the script was not followed.
+func (s *Server) unsendable(w http.ResponseWriter, r *http.Request, sc *script, api llmwire.Wire, tag fmt.Stringer, err error) {
+	s.logf("%s: %s %s: %s: 422 %v", sc.sc.ID, r.Method, r.URL.Path, tag, err)
+	sc.unsent.add(fmt.Sprintf("answered %s %s: 422 %v", r.Method, clip(r.URL.Path), err))
+	s.fail(w, api, http.StatusUnprocessableEntity, err.Error())
 }
 
 // fail writes an error in the API's error shape.

@@ -41,6 +41,11 @@ type incoming struct {
 	stream bool
 	// includeUsage is OpenAI's stream_options.include_usage.
 	includeUsage bool
+	// previous is a Responses request's previous_response_id.
+	previous string
+	// keep says a Responses answer is kept for previous_response_id
+	// (store is not false).
+	keep bool
 }
 
 // Bounds on a request body's JSON, as the gateway's: tokens ({ [ , :) and
@@ -57,7 +62,12 @@ func (s *Server) read(w http.ResponseWriter, r *http.Request, sc *script, wire l
 	if err != nil {
 		return in, status, err
 	}
-	if in.req.Tag, err = requestTag(r.Header, sc.site, in.req); err != nil {
+	if in.previous != "" {
+		if in.req, err = sc.chain.continued(in.previous, in.req); err != nil {
+			return in, http.StatusBadRequest, err
+		}
+	}
+	if in.req.Tag, err = requestTag(r.Header, sc.site, wire, in.req); err != nil {
 		return in, http.StatusBadRequest, err
 	}
 	return in, 0, nil
@@ -102,6 +112,16 @@ func (s *Server) decode(w http.ResponseWriter, r *http.Request, wire llmwire.Wir
 		}
 		in.includeUsage = opts.StreamOptions.IncludeUsage
 	}
+	if wire == llmwire.Responses {
+		st, err := readResponsesState(body)
+		if err != nil {
+			return in, http.StatusBadRequest, err
+		}
+		in.keep = st.Store == nil || *st.Store
+		if st.Previous != nil {
+			in.previous = *st.Previous
+		}
+	}
 	if wire == llmwire.OpenAI && len(in.req.Messages) == 0 {
 		return in, http.StatusBadRequest, errors.New("request: messages: want at least one message")
 	}
@@ -111,7 +131,7 @@ func (s *Server) decode(w http.ResponseWriter, r *http.Request, wire llmwire.Wir
 // requestTag is the tag a request is matched with: X-Toolout-Tag when it
 // carries one; else the scenario's site and a turn (agentTurn), with the
 // round of the gateway's header when the toolout gateway forwarded it.
-func requestTag(h http.Header, site string, req core.Request) (core.Tag, error) {
+func requestTag(h http.Header, site string, wire llmwire.Wire, req core.Request) (core.Tag, error) {
 	if v := h.Values(TagHeader); len(v) > 0 {
 		if len(v) > 1 {
 			return core.Tag{}, fmt.Errorf("%s: given %d times, want once", TagHeader, len(v))
@@ -131,7 +151,7 @@ func requestTag(h http.Header, site string, req core.Request) (core.Tag, error) 
 		t.Round = n
 	}
 	var err error
-	t.Turn, err = agentTurn(site, req, t.Round)
+	t.Turn, err = agentTurn(site, wire, req, t.Round)
 	return t, err
 }
 
@@ -140,26 +160,47 @@ func requestTag(h http.Header, site string, req core.Request) (core.Tag, error) 
 const maxRound = 1000
 
 // agentTurn is the turn of a request: 1 + the assistant messages the
-// agent sent. Behind the toolout gateway (round > 0) each expansion round
+// agent sent; on the Responses wire, 1 + the runs of assistant messages
+// (assistantTurns: a turn's message and function calls come as separate
+// items, each its own assistant message once decoded). Behind the toolout gateway (round > 0) each expansion round
 // before this one appended one assistant message of its own (the
 // expand_context call, then its result), so the agent sent round - 1
 // fewer; a request that holds fewer than that was not built by the
 // gateway, and is refused. A gateway scenario (site gateway.upstream)
 // scripts one client request whose turns are the gateway's rounds, as its
 // component numbers them in process, so there the turn is the round.
-func agentTurn(site string, req core.Request, round int) (int, error) {
+func agentTurn(site string, wire llmwire.Wire, req core.Request, round int) (int, error) {
 	if site == core.SiteGatewayUpstream && round > 0 {
 		return round, nil
 	}
-	assistants := 0
-	for _, m := range req.Messages {
-		if m.Role == core.RoleAssistant {
-			assistants++
-		}
-	}
+	assistants := assistantTurns(wire, req.Messages)
 	if round > 0 && assistants < round-1 {
 		return 0, fmt.Errorf("%s %s: the request holds %d assistant message(s), fewer than the %d the gateway's expansion rounds before round %d add",
 			gateway.RoundHeader, clip(strconv.Itoa(round)), assistants, round-1, round)
 	}
 	return 1 + assistants - max(round-1, 0), nil
+}
+
+// assistantTurns counts the model's turns a request's messages hold:
+// every assistant message on the chat and Messages wires; on the
+// Responses wire, every run of assistant messages that no user or tool
+// message interrupts. A Responses turn is a list of output items (Codex
+// replays reasoning, then a message, then its function_call items, each
+// function_call_output after them), which decode to one assistant message
+// per message item and per call; the items of one turn are contiguous,
+// and the next turn comes after the calls' outputs or the user's
+// message, so a run is a turn. Items without a message of their own
+// (reasoning) are not counted.
+func assistantTurns(wire llmwire.Wire, msgs []core.Message) int {
+	n := 0
+	for i, m := range msgs {
+		if m.Role != core.RoleAssistant {
+			continue
+		}
+		if wire == llmwire.Responses && i > 0 && msgs[i-1].Role == core.RoleAssistant {
+			continue
+		}
+		n++
+	}
+	return n
 }

@@ -68,6 +68,8 @@ type script struct {
 	ids    atomic.Int64
 
 	rejected rejections // its requests refused with a 4xx of serve's own
+	unsent   rejections // answers its wire cannot carry (a custom call on chat)
+	chain    chain      // Responses answers kept for previous_response_id
 }
 
 // Load reads the scenario files with toolout's own components
@@ -224,6 +226,7 @@ func (s *Server) Problems() []Problem {
 			}
 			out = append(out, p)
 		}
+		out = append(out, sc.unsent.problems(sc.sc.ID, sc.sc.Path)...)
 		out = append(out, sc.rejected.problems(sc.sc.ID, sc.sc.Path)...)
 	}
 	return append(out, s.unrouted.problems("", "")...)
