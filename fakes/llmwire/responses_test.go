@@ -52,13 +52,21 @@ var _ = Describe("The Responses wire", func() {
 			"response.completed"}))
 		Expect(a.Events[0].Data).To(MatchJSON(`{"type":"response.created","sequence_number":0,"response":{"id":"resp_7","object":"response","created_at":0,` +
 			`"status":"in_progress","error":null,"incomplete_details":null,"model":"scripted","output":[],"parallel_tool_calls":true,"tool_choice":"auto","tools":[],"usage":null}}`))
-		Expect(a.Events[4].Data).To(Equal(`{"type":"response.output_text.delta","sequence_number":4,"content_index":0,"delta":"Hello","item_id":"msg_7","logprobs":[],"output_index":0}`))
-		Expect(a.Events[16].Data).To(Equal(`{"type":"response.custom_tool_call_input.delta","sequence_number":16,"delta":"*** Begin","item_id":"ctc_7_1","output_index":2}`))
+		Expect(a.Events[4].Data).To(Equal(`{"type":"response.output_text.delta","sequence_number":4,"item_id":"msg_7","output_index":0,"content_index":0,"delta":"Hello","logprobs":[]}`))
+		Expect(a.Events[16].Data).To(Equal(`{"type":"response.custom_tool_call_input.delta","sequence_number":16,"item_id":"ctc_7_1","output_index":2,"delta":"*** Begin"}`))
 		Expect(a.Events[20].Data).To(Equal(`{"type":"response.completed","sequence_number":20,"response":` + string(llmwire.Responses.JSON(withCustom().Response, "resp_7")) + `}`))
 
 		body, err := responses.Assemble(a.Bytes())
 		Expect(err).NotTo(HaveOccurred())
 		Expect(body).To(Equal(llmwire.Responses.JSON(withCustom().Response, "resp_7")), "the stream assembles to the JSON answer")
+	})
+
+	It("streams a one-chunk answer byte for byte as core/gateway/responses encodes its stream", func() {
+		s := withCustom()
+		s.Text, s.Args = []string{"Hello, world"}, [][]string{{`{"a":1}`}, {"*** Begin Patch\n"}}
+		a, err := llmwire.Responses.Reply(s, "resp_2", true)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(a.Bytes())).To(Equal(string(responses.EncodeStream(s.Response, "resp_2", llmwire.Model))))
 	})
 
 	It("ends with the API's error event at error_after, numbered in turn, and cuts mid-event at disconnect_after", func() {

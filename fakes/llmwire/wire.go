@@ -133,7 +133,7 @@ func (w Wire) Reply(s fakes.Stream, id string, stream bool) (Answer, error) {
 		evs = anthropicEvents(s, id)
 	case Responses:
 		var err error
-		if evs, err = responsesEvents(s, w.JSON(s.Response, id)); err != nil {
+		if evs, err = responsesEvents(s, id); err != nil {
 			return Answer{}, err
 		}
 	default:

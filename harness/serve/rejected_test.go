@@ -36,7 +36,7 @@ var _ = Describe("toolout serve's rejected requests", func() {
 			{Scenario: "session/over-cap-handle", Pos: file, Msg: "rejected POST /v1/chat/completions: 400 request: messages: want at least one message"},
 			{Scenario: "session/over-cap-handle", Pos: file, Msg: `rejected GET /v1/chat/completions: 405 GET "/v1/chat/completions": want POST`},
 			{Scenario: "session/over-cap-handle", Pos: file, Msg: `rejected POST /v1/embeddings: 404 no route "/v1/embeddings" under /session/over-cap-handle/v1 ` +
-				"(routes: POST /v1/chat/completions, POST /v1/messages, POST /v1/messages/count_tokens, GET /v1/models)"},
+				"(routes: POST /v1/chat/completions, POST /v1/responses, POST /v1/messages, POST /v1/messages/count_tokens, GET /v1/models)"},
 			{Scenario: "session/over-cap-handle", Pos: file, Msg: `rejected POST /v2/chat: 404 no scenario is served at "/v2/chat" (bases: /session/over-cap-handle/v1)`},
 			{Scenario: "session/over-cap-handle", Pos: file, Msg: `rejected POST /v1/messages: 415 content type "text/plain": want application/json`},
 		}))
