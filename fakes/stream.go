@@ -192,13 +192,44 @@ func (l *LLM) CompleteStream(ctx context.Context, req core.Request) (Stream, err
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	last := l.calls[len(l.calls)-1]
-	var spec StreamSpec
-	var pos string
+	spec, pos, _ := l.streamSpec(last.Step)
+	s, msg := cutStream(resp, req, spec)
+	if msg != "" {
+		return l.streamViolation(pos, last.Step, msg)
+	}
+	return s, nil
+}
+
+// Streamed returns the answer of a call the LLM answered (one of
+// [LLM.Calls], with its request) cut as [LLM.CompleteStream] cut it, and
+// whether its step scripts a stream (respond.stream): a transcript shows
+// with it the events a streaming client got. It records nothing.
+func (l *LLM) Streamed(c Call) (Stream, bool, error) {
+	l.mu.Lock()
+	spec, _, scripted := l.streamSpec(c.Step)
+	l.mu.Unlock()
+	s, msg := cutStream(c.Response, c.Request, spec)
+	if msg != "" {
+		return s, scripted, fmt.Errorf("fakes: step %q: stream: %s", c.Step, msg)
+	}
+	return s, scripted, nil
+}
+
+// streamSpec is the respond.stream of the step with the given id, the
+// step's position, and whether it has one (else the zero spec); l.mu is
+// held.
+func (l *LLM) streamSpec(id string) (StreamSpec, string, bool) {
 	for _, st := range l.steps {
-		if st.ID == last.Step && st.Respond.Stream != nil {
-			spec, pos = *st.Respond.Stream, st.Pos
+		if st.ID == id && st.Respond.Stream != nil {
+			return *st.Respond.Stream, st.Pos, true
 		}
 	}
+	return StreamSpec{}, "", false
+}
+
+// cutStream cuts resp, the answer to req, as spec says, or says why it
+// cannot.
+func cutStream(resp core.Response, req core.Request, spec StreamSpec) (Stream, string) {
 	s := Stream{Response: resp, ErrorAfter: -1, DisconnectAfter: -1}
 	n := max(spec.Chunks, 1)
 	switch {
@@ -213,11 +244,11 @@ func (l *LLM) CompleteStream(ctx context.Context, req core.Request) (Stream, err
 		s.Args = append(s.Args, cut(c.Input(), n))
 	}
 	if strings.Join(s.Text, "") != resp.Text {
-		return l.streamViolation(pos, last.Step, "split: a {{nonce}} spans two pieces")
+		return Stream{}, "split: a {{nonce}} spans two pieces"
 	}
 	for _, f := range spec.faults() {
 		if f.k != nil && *f.k > s.Chunks() {
-			return l.streamViolation(pos, last.Step, fmt.Sprintf("%s %d: the stream has %d chunks", f.name, *f.k, s.Chunks()))
+			return Stream{}, fmt.Sprintf("%s %d: the stream has %d chunks", f.name, *f.k, s.Chunks())
 		}
 	}
 	if spec.ErrorAfter != nil {
@@ -229,10 +260,10 @@ func (l *LLM) CompleteStream(ctx context.Context, req core.Request) (Stream, err
 	s.MidEvent = spec.MidEvent
 	if spec.Delay != nil {
 		if msg := s.delay(*spec.Delay); msg != "" {
-			return l.streamViolation(pos, last.Step, msg)
+			return Stream{}, msg
 		}
 	}
-	return s, nil
+	return s, ""
 }
 
 // delay sets s.Delays from d, or says why d does not fit the stream: a

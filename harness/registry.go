@@ -12,6 +12,7 @@ import (
 
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/fakes"
+	"github.com/toolout/toolout/fakes/llmwire"
 	"github.com/toolout/toolout/internal/yamlstrict"
 )
 
@@ -24,6 +25,9 @@ type Env struct {
 	Clock *fakes.Clock
 	// LLM is the scripted fake built from the scenario's llm steps.
 	LLM *fakes.LLM
+	// Wire is the scenario's wire, empty when it names none; a
+	// component's model is Model, which answers through it.
+	Wire llmwire.Wire
 	// Dir is the folder of the scenario file.
 	Dir string
 	// TempDir is a scratch folder removed after the run; its path is replaced

@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/fakes"
+	"github.com/toolout/toolout/fakes/llmwire"
 )
 
 // Runner runs scenarios and compares their transcripts with golden files.
@@ -86,7 +87,7 @@ func (r *Runner) Execute(ctx context.Context, sc *Scenario) *Result {
 	}
 	clock := &fakes.Clock{}
 	env := &Env{Sources: core.Sources{Now: clock.Now, NewID: (&fakes.IDs{}).Next, Nonce: (&fakes.Nonces{}).Next, Timeout: clock.WithTimeout},
-		Clock: clock, LLM: llm, Dir: filepath.Dir(sc.File)}
+		Clock: clock, LLM: llm, Wire: llmwire.Wire(sc.Wire), Dir: filepath.Dir(sc.File)}
 	if env.TempDir, err = tempDir(); err != nil {
 		fail(Pos{File: sc.Path}, "harness: %v", err)
 		return res
@@ -116,7 +117,7 @@ func (r *Runner) Execute(ctx context.Context, sc *Scenario) *Result {
 
 	t := &Transcript{Header: []string{"scenario: " + sc.ID, "component: " + sc.Component}}
 	t.Sections = append(t.Sections, sections...)
-	t.Sections = append(t.Sections, callSections(llm.Calls())...)
+	t.Sections = append(t.Sections, callSections(llm.Calls(), env)...)
 	if len(env.logs) > 0 {
 		t.Sections = append(t.Sections, Section{Name: "log", Body: strings.Join(env.logs, "\n")})
 	}

@@ -32,6 +32,7 @@ type Scenario struct {
 	Description string       `yaml:"description"`
 	Labels      []string     `yaml:"labels"`
 	Component   string       `yaml:"component"`
+	Wire        string       `yaml:"wire"` // the API the model speaks: openai, anthropic, responses (checkWire)
 	Source      *Source      `yaml:"source"`
 	Config      yaml.Node    `yaml:"config"`
 	Input       yaml.Node    `yaml:"input"`
@@ -170,6 +171,7 @@ func parse(reg *Registry, src []byte, display, dir string) (*Scenario, ErrorList
 		}
 	}
 	d.checkStepIDs(sc)
+	d.checkWire(sc)
 	for i, l := range sc.Labels {
 		if !labelRE.MatchString(l) {
 			_, ln := lookup(root, "labels")

@@ -114,8 +114,9 @@ func orderCalls(calls []fakes.Call) []fakes.Call {
 	return out
 }
 
-// callSections renders each call as a section named "llm/NN <tag>".
-func callSections(calls []fakes.Call) []Section {
+// callSections renders each call as a section named "llm/NN <tag>",
+// with its answer on the scenario's wire when it names one (wireBlock).
+func callSections(calls []fakes.Call, env *Env) []Section {
 	calls = orderCalls(calls)
 	width := len(fmt.Sprint(len(calls)))
 	width = max(width, 2)
@@ -139,6 +140,9 @@ func callSections(calls []fakes.Call) []Section {
 			}
 			if u := c.Response.Usage; u != (core.Usage{}) {
 				fmt.Fprintf(&b, "usage: input=%d output=%d\n", u.InputTokens, u.OutputTokens)
+			}
+			if env != nil && env.Wire != "" {
+				b.WriteString(wireBlock(env.Wire, env.LLM, i+1, c))
 			}
 		}
 		secs[i] = Section{Name: fmt.Sprintf("llm/%0*d %s", width, i+1, c.Request.Tag), Body: b.String()}

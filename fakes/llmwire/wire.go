@@ -71,6 +71,18 @@ func (w Wire) Decode(body []byte, tag core.Tag) (core.Request, bool, error) {
 	return openai.DecodeRequest(body, tag)
 }
 
+// DecodeResponse reads a whole (non-streamed) answer body as a client of
+// the wire's API does.
+func (w Wire) DecodeResponse(body []byte) (core.Response, error) {
+	switch w {
+	case Anthropic:
+		return anthropic.DecodeResponse(body)
+	case Responses:
+		return responses.DecodeResponse(body)
+	}
+	return openai.DecodeResponse(body)
+}
+
 // errorBody is the wire's JSON error object (the Responses API's is
 // OpenAI's).
 func (w Wire) errorBody(status int, msg string) []byte {

@@ -158,7 +158,7 @@ func runExtract(ctx context.Context, env *harness.Env, cfg *extractConfig, in *e
 			return extractOutcome{}, fmt.Errorf("input.symlinks: %w", err)
 		}
 	}
-	ex, err := extract.New(extract.Options{Store: st, LLM: env.LLM, Tokenizer: tk, Sources: env.Sources,
+	ex, err := extract.New(extract.Options{Store: st, LLM: env.Model(), Tokenizer: tk, Sources: env.Sources,
 		Config: cfg.Config, TruncateBytes: cfg.TruncateBytes, Logf: env.Logf})
 	if err != nil {
 		return extractOutcome{}, err

@@ -103,7 +103,7 @@ func registerLLM(reg *harness.Registry) {
 			out := make([]llmReply, len(in.Requests))
 			send := func(i int) {
 				req := in.Requests[i].request()
-				resp, err := env.LLM.Complete(ctx, req)
+				resp, err := env.Model().Complete(ctx, req)
 				out[i] = llmReply{Tag: req.Tag.String(), Text: resp.Text}
 				for _, c := range resp.ToolCalls {
 					out[i].ToolCalls = append(out[i].ToolCalls, llmToolCall{c.ID, c.Name, string(c.Arguments)})

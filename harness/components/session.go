@@ -220,7 +220,7 @@ func runSession(ctx context.Context, env *harness.Env, cfg *sessionConfig, in *s
 			}})
 	}
 	res, err := session.Run(ctx, session.Options{
-		LLM: env.LLM, Tokenizer: tk, Sources: env.Sources, Tools: tools, System: in.System.Value, StoreBase: env.TempDir,
+		LLM: env.Model(), Tokenizer: tk, Sources: env.Sources, Tools: tools, System: in.System.Value, StoreBase: env.TempDir,
 		Policy: cfg.Policy.policy(), MaxToolResponseBytes: cfg.MaxToolResponseBytes, ContextWindow: cfg.ContextWindow, TruncateBytes: cfg.TruncateBytes, Extract: cfg.Extract.config(cfg.ContextWindow),
 		MaxTurns: cfg.MaxTurns, MaxRetries: cfg.MaxRetries, MaxToolCallsPerTurn: cfg.MaxToolCallsPerTurn, Logf: env.Logf,
 	}, in.User.Value)
