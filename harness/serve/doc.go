@@ -1,6 +1,6 @@
 // Package serve is the scripted model of toolout's scenarios as an HTTP
 // server (`toolout serve`): an agent in any language points its OpenAI or
-// Anthropic SDK at it and gets, request by request, the answers a
+// Anthropic SDK (or Codex) at it and gets, request by request, the answers a
 // scenario's llm steps script, with the strictness of the in-process fake.
 //
 // # Routes
@@ -13,6 +13,7 @@
 // Under a base path:
 //
 //	POST /v1/chat/completions       OpenAI Chat Completions
+//	POST /v1/responses              OpenAI Responses (Codex, the Agents SDK)
 //	POST /v1/messages               Anthropic Messages
 //	POST /v1/messages/count_tokens  Anthropic token counting (no step)
 //	GET  /v1/models[/ID]            the model list (one model, "scripted"),
@@ -23,6 +24,62 @@
 // An OpenAI SDK takes the base URL with "/v1", an Anthropic SDK without.
 // Routes are matched on the path alone: a query string (the Anthropic
 // SDKs' beta calls post to /v1/messages?beta=true) is ignored.
+//
+// # The Responses wire
+//
+// POST /v1/responses is decoded by core/gateway/responses (input as a
+// string or items, instructions and developer/system messages as system
+// text, function_call and custom_tool_call items as the assistant's
+// calls, every *_call_output as a tool result; reasoning, compaction and
+// item_reference are not matched on) and answered by fakes/llmwire from
+// the step: its text as a message item, its tool calls as function_call
+// items, a call with custom: true as a custom_tool_call item (its input
+// the step's text). Ids are numbered per scenario, one sequence with the
+// other wires' answers: resp_N for the response, msg_N for its message,
+// fc_N_I and ctc_N_I for its I-th call (the call_id is the step's id for
+// the call, else call-1, call-2... of the scripted LLM). A request with
+// "stream": true gets the API's events, byte for byte those of
+// responses.EncodeStream for a one-chunk answer (event: TYPE, data with
+// type and sequence_number first): response.created,
+// response.in_progress, then per item response.output_item.added, its
+// deltas (response.output_text.delta inside
+// response.content_part.added/.done, response.function_call_arguments.delta,
+// response.custom_tool_call_input.delta: one per chunk of the step's
+// respond.stream) and .done events, response.output_item.done, last
+// response.completed; no [DONE]. error_after ends it with the API's
+// "error" event ({"type":"error","sequence_number":N,"code":
+// "server_error","message":...,"param":null}); disconnect_after and
+// mid_event cut it as on the other wires. Usage is counted as on the
+// other wires (input_tokens, output_tokens, total_tokens).
+//
+// The turn is 1 + the runs of the model's items in input that no user
+// message or tool output interrupts: Codex replays a turn as reasoning,
+// a message and its function_call items, each function_call_output after
+// them, so a turn's items count once, however many calls it made
+// (counting every assistant item, as on the chat wire, would make a turn
+// with a message and two calls three turns). Behind the gateway each
+// expansion round adds one run (its expand_context call and output), and
+// the round rule below holds as on the other wires.
+//
+// previous_response_id: serve keeps the conversation of each response it
+// answered on this wire with store not false (the request's messages
+// without its system text, and the answer), the last MaxKeptResponses of
+// a scenario and at most MaxKeptResponseBytes, and a request that names
+// one is matched as the whole conversation: the kept one, then its own
+// input, after its own instructions (the API does not carry instructions
+// over). So the Agents SDK's and the SDKs' chained calls count their
+// turns and match on what came before. A response answered with store:
+// false is not kept, as the API keeps none: a continuation of it, or of
+// an id serve never answered or no longer keeps, is refused with 400
+// (counted as rejected). Codex sends store: false and its whole input
+// every time, so it needs nothing kept.
+//
+// A custom tool call has no form on Chat Completions and Messages: a step
+// that scripts one, matched by a request on those routes, is spent and
+// answered 422, and the answer is a problem of the scenario ("answered
+// POST /v1/chat/completions: 422 ...: apply_patch (post to
+// /v1/responses)"). A scenario that names its wire (`wire: openai` or
+// `anthropic`) is refused at load instead.
 //
 // # Claude Code
 //
@@ -50,8 +107,9 @@
 // # Answers
 //
 // Answers are fakes/llmwire's, the same bytes the harness's in-process
-// scripted upstream answers: each API's real shape, model "scripted", ids
-// numbered per scenario (cmpl-1, msg_1, ...), usage counted with
+// scripted upstream answers (and a scenario that names its wire shows in
+// its golden transcript): each API's real shape, model "scripted", ids
+// numbered per scenario (cmpl-1, msg_1, resp_1, ...), usage counted with
 // cl100k_base. A request with "stream": true gets server-sent events, one
 // delta per chunk of its step's respond.stream (one per part without
 // one), with its faults: error_after ends the stream with the API's error

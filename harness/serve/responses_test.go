@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -210,5 +211,33 @@ var _ = Describe("toolout serve's Responses wire", func() {
 		Expect(a.json()["error"]).To(HaveKeyWithValue("type", "invalid_request_error"))
 		Expect(r.srv.Rejected()).To(Equal(3))
 		Expect(regexp.MustCompile(`rejected POST /responses/v1/responses: 400 `).MatchString(r.srv.Check().Error())).To(BeTrue(), r.srv.Check().Error())
+	})
+})
+
+var _ = Describe("toolout serve and Codex", func() {
+	codexBody := func(name string) string {
+		b, err := os.ReadFile("../../core/gateway/responses/testdata/codex/" + name)
+		Expect(err).NotTo(HaveOccurred())
+		return string(b)
+	}
+
+	It("answers the two requests Codex CLI 0.171.0 sent, streamed, turn by turn, every step used", func() {
+		r := start(serve.Options{}, "testdata/codex.yaml")
+		a := post(r.base+"/v1/responses", codexBody("turn1-request.json"), "Accept", "text/event-stream", "originator", "codex_exec")
+		Expect(a.status).To(Equal(http.StatusOK), a.body)
+		Expect(a.header.Get("Content-Type")).To(Equal("text/event-stream"))
+		Expect(a.header.Get(serve.TagHeader)).To(Equal("session.turn turn=1"), "two developer and two user messages: no turn yet")
+		Expect(a.body).To(ContainSubstring(`"name":"exec_command","arguments":"{\"cmd\":\"echo toolout-codex-check\"}"`))
+
+		a = post(r.base+"/v1/responses", codexBody("turn2-request.json"))
+		Expect(a.status).To(Equal(http.StatusOK), a.body)
+		Expect(a.header.Get(serve.TagHeader)).To(Equal("session.turn turn=2"))
+		body, err := responses.Assemble([]byte(a.body))
+		Expect(err).NotTo(HaveOccurred())
+		resp, err := responses.DecodeResponse(body)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(resp.Text).To(Equal("The command printed toolout-codex-check."))
+		Expect(r.srv.Check()).To(Succeed())
+		Eventually(r.srv.Done()).Should(BeClosed())
 	})
 })
