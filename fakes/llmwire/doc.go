@@ -1,8 +1,8 @@
 // Package llmwire is the scripted model's HTTP face: it turns what a
 // scripted [fakes.LLM] answers (a [fakes.Stream], or its error) into the
 // answer an HTTP client of the provider's API gets, on the OpenAI Chat
-// Completions wire ([OpenAI]) and the Anthropic Messages wire
-// ([Anthropic]). The harness's in-process upstream of the gateway and
+// Completions wire ([OpenAI]), the Anthropic Messages wire ([Anthropic])
+// and the OpenAI Responses wire ([Responses]). The harness's in-process upstream of the gateway and
 // toolout serve both answer through it, so a scenario's model answers the
 // same bytes in process and over a socket.
 //
@@ -26,7 +26,17 @@
 //     chunk with the finish_reason, then "data: [DONE]". Anthropic:
 //     message_start, a text block with one text_delta per piece, a
 //     tool_use block per call with one input_json_delta per piece,
-//     message_delta with the stop_reason, message_stop.
+//     message_delta with the stop_reason, message_stop. Responses: the
+//     events of core/gateway/responses.EncodeStream (response.created,
+//     response.in_progress, per output item added, deltas, done,
+//     response.completed; each data with its type and sequence_number
+//     first), byte for byte for a one-chunk answer, each delta event
+//     (output_text, function_call_arguments, custom_tool_call_input)
+//     once per piece; the sequence numbers count the events as sent.
+//
+// A custom tool call (core.ToolCall.Custom) has a form on the Responses
+// wire only (a custom_tool_call item); [Wire.Reply] on the other wires
+// returns [ErrCustomCall].
 //
 // # Faults
 //
@@ -34,7 +44,8 @@
 // fakes). error_after K: the events up to the K-th content delta (for K =
 // 0, up to the first delta, or the final events when there is none), then
 // an error event in the wire's shape ({"error":{...}} as a data-only chunk
-// on OpenAI, "event: error" on Anthropic), then a clean end.
+// on OpenAI, "event: error" on Anthropic, the "error" event with code
+// server_error on Responses), then a clean end.
 // disconnect_after K: the same events, then the connection drops
 // ([Answer.Cut]): no end event, no clean end of the body. With mid_event,
 // the event that follows the K-th chunk goes out too, but only its first
