@@ -11,7 +11,11 @@
 // renders a transcript: a txtar of the component's sections, every LLM
 // request and answer (concurrent map calls ordered by chunk, messages over
 // ElideAbove bytes shortened around their SHA-256), the log and the expected
-// failure. The transcript must equal the scenario's golden byte for byte;
+// failure. A scenario that names its model's wire (`wire: openai`,
+// `anthropic` or `responses`) runs its model through that wire's bytes
+// ([Env.Model]) and its transcript shows each answer as toolout serve
+// sends it: the choice where the issue left "the in-process transport
+// renders the same bytes" open. The transcript must equal the scenario's golden byte for byte;
 // Runner.Update rewrites the goldens of passing scenarios (a failing
 // scenario's golden is never written), with CI set a missing golden fails
 // and is never created, and without either a missing golden is created and
