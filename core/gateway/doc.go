@@ -170,6 +170,11 @@
 // response listing the items sent before its own (the SDKs' accumulator
 // takes the response.completed response as the whole answer); the client
 // has the text the model wrote before its call, then the answer.
+// No trace of the phantom tool reaches the client: a final answer that
+// names it goes through the wire's StripPhantom, and so does the response
+// object of each Responses API event relayed (the API echoes the
+// request's tools, expand_context among them, in response.created,
+// in_progress and completed; those events start no call).
 // A response that starts with a call relays nothing: the loop runs
 // buffered and the final message is re-streamed whole (after one round
 // without phantom calls, as the model sent it), so the phantom tool never

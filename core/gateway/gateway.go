@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -179,7 +180,7 @@ func (g *Gateway) HandlePrepared(ctx context.Context, body []byte, results []Res
 			return out, fmt.Errorf("%w: round %d: response: %w", ErrUpstream, round, err)
 		}
 		if len(calls) == 0 {
-			out.Response = g.summed(out, usage)
+			out.Response = g.summed(out, g.scrubbed(out), usage)
 			return out, nil
 		}
 		if round > maxRounds {
@@ -201,13 +202,27 @@ func (g *Gateway) HandlePrepared(ctx context.Context, body []byte, results []Res
 	}
 }
 
-// summed is the final response with the usage of every round when there
-// were several.
-func (g *Gateway) summed(out Outcome, usage usageSum) []byte {
+// summed is the final response resp with the usage of every round when
+// there were several.
+func (g *Gateway) summed(out Outcome, resp []byte, usage usageSum) []byte {
 	if out.Rounds == 1 {
+		return resp
+	}
+	return usage.apply(resp)
+}
+
+// scrubbed is the final response without a trace of the phantom tool: a
+// response that names it went through the wire's StripPhantom (the
+// Responses API echoes the request's tools, expand_context among them,
+// in its response object).
+func (g *Gateway) scrubbed(out Outcome) []byte {
+	if !g.Expand || !bytes.Contains(out.Response, []byte(ExpandToolName)) {
 		return out.Response
 	}
-	return usage.apply(out.Response)
+	if stripped, err := g.Wire.StripPhantom(out.Response); err == nil {
+		return stripped
+	}
+	return out.Response
 }
 
 // capped ends a loop stopped at the cap: the response without its phantom
@@ -223,7 +238,7 @@ func (g *Gateway) capped(out Outcome, usage usageSum, resp []byte, maxRounds, pe
 	if !hasAnswer(stripped) {
 		return out, fmt.Errorf("gateway: %w (%d expansion rounds, %d forwards)", ErrCapped, maxRounds, out.Rounds)
 	}
-	out.Response = g.summed(out, usage)
+	out.Response = g.summed(out, out.Response, usage)
 	return out, nil
 }
 

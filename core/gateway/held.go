@@ -227,8 +227,10 @@ func (s *liveRound) begin(key, value string) {
 	s.sent = true
 }
 
-// send writes events to the client, noting what they started.
+// send writes events to the client, noting what they started, without a
+// trace of the phantom tool in a Responses API response object (scrub).
 func (s *liveRound) send(evs []byte) {
+	evs = scrub(evs, s.wire)
 	s.shown.note(evs)
 	_, _ = s.errs.Write(evs)
 	_, _ = s.w.Write(evs)
@@ -270,20 +272,27 @@ func carriesText(ev []byte) bool {
 // names the phantom tool (an OpenAI tool_calls delta, an Anthropic tool_use
 // block, a Responses API output item of a "*_call" type; the quoted names
 // only occur as JSON keys and values, a text that holds them has its
-// quotes escaped).
+// quotes escaped). A Responses API response.created, in_progress or
+// queued event starts none, though its response echoes the tools
+// offered, expand_context among them.
 func startsCall(ev []byte) bool {
+	if bytes.Contains(ev, []byte(`"response.`)) {
+		data, _ := eventData(ev)
+		root, err := jsonspan.Parse(data)
+		switch typ := root.Get("type").Text(); {
+		case err != nil:
+		case responsesStart[typ]: // the response's echo of the request's tools names expand_context
+			return false
+		case typ == "response.output_item.added":
+			return strings.HasSuffix(root.Get("item").Get("type").Text(), "_call")
+		}
+	}
 	for _, s := range []string{`"tool_calls"`, `"tool_use"`, `"server_tool_use"`, ExpandToolName} {
 		if bytes.Contains(ev, []byte(s)) {
 			return true
 		}
 	}
-	if !bytes.Contains(ev, []byte(`"response.output_item.added"`)) {
-		return false
-	}
-	data, _ := eventData(ev)
-	root, err := jsonspan.Parse(data)
-	return err == nil && root.Get("type").Text() == "response.output_item.added" &&
-		strings.HasSuffix(root.Get("item").Get("type").Text(), "_call")
+	return false
 }
 
 // responsesText are the Responses API events whose delta is text the

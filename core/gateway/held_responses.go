@@ -99,3 +99,46 @@ func (s *shown) continueResponses(ev []byte, kind string) []byte {
 	edited := jsonspan.Splice(data, edits)
 	return append(append(append([]byte(nil), ev[:at]...), edited...), ev[at+len(data):]...)
 }
+
+// scrub returns events about to be sent with the response object of each
+// Responses API event that names the phantom tool (response.created,
+// in_progress and completed echo the request's tools, expand_context
+// among them) put through the wire's StripPhantom; every other event, and
+// every other byte, as they are.
+func scrub(evs []byte, wire Wire) []byte {
+	if !bytes.Contains(evs, []byte(ExpandToolName)) || !bytes.Contains(evs, []byte(`"response.`)) {
+		return evs
+	}
+	var out []byte
+	rd := bufio.NewReader(bytes.NewReader(evs))
+	for {
+		ev, err := readEvent(rd)
+		if len(ev) > 0 {
+			out = append(out, scrubEvent(ev, wire)...)
+		}
+		if err != nil {
+			return out
+		}
+	}
+}
+
+func scrubEvent(ev []byte, wire Wire) []byte {
+	if !bytes.Contains(ev, []byte(ExpandToolName)) {
+		return ev
+	}
+	data, at := eventData(ev)
+	root, err := jsonspan.Parse(data)
+	if err != nil || !strings.HasPrefix(root.Get("type").Text(), "response.") {
+		return ev
+	}
+	r := root.Get("response")
+	if r == nil || r.Kind != '{' {
+		return ev
+	}
+	stripped, err := wire.StripPhantom(data[r.Start:r.End])
+	if err != nil {
+		return ev
+	}
+	edited := jsonspan.Splice(data, []jsonspan.Edit{{Start: r.Start, End: r.End, Text: stripped}})
+	return append(append(append([]byte(nil), ev[:at]...), edited...), ev[at+len(data):]...)
+}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/gateway"
+	"github.com/toolout/toolout/core/gateway/jsonspan"
 	"github.com/toolout/toolout/core/gateway/memstore"
 	"github.com/toolout/toolout/core/gateway/responses"
 	"github.com/toolout/toolout/fakes"
@@ -23,15 +24,31 @@ import (
 )
 
 // responsesServer is a Responses API scripted upstream, answering as one
-// response object or as its event stream (responses.EncodeStream).
+// response object or as its event stream (responses.EncodeStream). As the
+// API does, the response object echoes the request's tools.
 func responsesServer(llm core.LLM) *httptest.Server {
-	return scriptedUpstream(llm, responses.DecodeRequest, func(w http.ResponseWriter, resp core.Response, stream bool) {
+	var tools sync.Map // request tools by round, for the echo
+	srv := scriptedUpstream(llm, func(body []byte, tag core.Tag) (core.Request, bool, error) {
+		if root, err := jsonspan.Parse(body); err == nil && root.Get("tools") != nil {
+			t := root.Get("tools")
+			tools.Store(tag.Turn, body[t.Start:t.End])
+		}
+		return responses.DecodeRequest(body, tag)
+	}, func(w http.ResponseWriter, resp core.Response, stream bool) {
+		body := responses.EncodeResponse(resp, "resp_1", "gpt-test")
+		tools.Range(func(_, v any) bool { // the one round in flight (the specs send one request at a time)
+			body = bytes.Replace(body, []byte(`"tools":[]`), append([]byte(`"tools":`), v.([]byte)...), 1)
+			return false
+		})
+		tools.Clear()
 		if !stream {
-			_, _ = w.Write(responses.EncodeResponse(resp, "resp_1", "gpt-test"))
+			_, _ = w.Write(body)
 			return
 		}
-		_, _ = w.Write(responses.EncodeStream(resp, "resp_1", "gpt-test"))
+		out, _ := responses.StreamOf(body)
+		_, _ = w.Write(out)
 	})
+	return srv
 }
 
 // bodyRecorder keeps the bodies an upstream got, by path.
@@ -312,7 +329,13 @@ var _ = Describe("the proxy on a Responses stream that offers expand_context", f
 		resp, out := httpspec.Post(url+responses.Path, responsesBody(content, true, ""))
 		Expect(resp.StatusCode).To(Equal(200), out)
 		Expect(llm.Check()).To(Succeed())
-		Expect(out).To(Equal(string(responses.EncodeStream(core.Response{Text: "Running.", ToolCalls: []core.ToolCall{
-			{ID: "call_r", Name: "exec_command", Arguments: json.RawMessage(`{"cmd":"ls"}`)}}}, "resp_1", "gpt-test"))))
+		Expect(out).NotTo(ContainSubstring("expand_context"), "the response's echo of the tools lists the client's own")
+		Expect(strings.Count(out, `"tools":[{"type":"function","name":"exec_command","parameters":{"type":"object"}},{"type":"web_search"}]`)).To(Equal(3))
+		whole, err := responses.Assemble([]byte(out))
+		Expect(err).NotTo(HaveOccurred())
+		final, err := responses.DecodeResponse(whole)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(final).To(Equal(core.Response{Text: "Running.", FinishReason: core.FinishToolCalls, ToolCalls: []core.ToolCall{
+			{ID: "call_r", Name: "exec_command", Arguments: json.RawMessage(`{"cmd":"ls"}`)}}}))
 	})
 })

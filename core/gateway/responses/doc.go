@@ -136,7 +136,11 @@
 //     a reasoning item without encrypted_content is left out (the API
 //     could not resolve it); a string input becomes a list that starts
 //     with it as a user message. StripPhantom removes the phantom
-//     function_call items from output.
+//     function_call items from output, and the expand_context tool from
+//     the response's "tools": the API echoes the request's tools in every
+//     response object (the gateway strips it from the answer it returns
+//     and from the response.created, in_progress and completed events it
+//     relays), so the client never sees a tool it did not offer.
 //   - previous_response_id (or conversation) continues history the
 //     provider holds: the gateway compresses the items the request
 //     carries, and Read reports the member (gateway.Conversation's

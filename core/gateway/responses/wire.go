@@ -170,26 +170,51 @@ func joinRaw(parts [][]byte) []byte {
 }
 
 // StripPhantom removes the expand_context function_call items from
-// output; every other byte stays.
+// output, and the expand_context tool from "tools" (the API echoes the
+// request's tools in the response object, and the client never offered
+// that one); every other byte stays.
 func (Wire) StripPhantom(resp []byte) ([]byte, error) {
 	root, items, err := output(resp)
 	if err != nil {
 		return resp, err
 	}
-	var keep [][]byte
-	phantom := false
-	for _, it := range items {
-		if isPhantom(it) {
-			phantom = true
-			continue
-		}
-		keep = append(keep, resp[it.Start:it.End])
+	var edits []jsonspan.Edit
+	if e, ok := without(resp, root.Get("output"), items, isPhantom); ok {
+		edits = append(edits, e)
 	}
-	if !phantom {
+	if tools := root.Get("tools"); tools != nil {
+		if e, ok := without(resp, tools, tools.Items(), isExpandTool); ok {
+			edits = append(edits, e)
+		}
+	}
+	if len(edits) == 0 {
 		return resp, nil
 	}
-	out := root.Get("output")
-	return jsonspan.Splice(resp, []jsonspan.Edit{{Start: out.Start, End: out.End, Text: []byte("[" + string(joinRaw(keep)) + "]")}}), nil
+	return jsonspan.Splice(resp, edits), nil
+}
+
+// isExpandTool reports whether a tool of "tools" is the expand_context
+// function.
+func isExpandTool(t *jsonspan.Node) bool {
+	return t.Get("type").Text() == "function" && t.Get("name").Text() == gateway.ExpandToolName
+}
+
+// without returns the edit that rewrites array arr (whose elements are
+// elems) without the elements drop matches; ok is false when none does.
+func without(body []byte, arr *jsonspan.Node, elems []*jsonspan.Node, drop func(*jsonspan.Node) bool) (jsonspan.Edit, bool) {
+	var keep [][]byte
+	dropped := false
+	for _, e := range elems {
+		if drop(e) {
+			dropped = true
+			continue
+		}
+		keep = append(keep, body[e.Start:e.End])
+	}
+	if !dropped {
+		return jsonspan.Edit{}, false
+	}
+	return jsonspan.Edit{Start: arr.Start, End: arr.End, Text: []byte("[" + string(joinRaw(keep)) + "]")}, true
 }
 
 // Assemble is [Assemble]: the response of the stream's terminal event.

@@ -103,6 +103,13 @@ var _ = Describe("Wire", func() {
 		Expect(string(out)).To(HavePrefix(`{"model":"m","input":[{"type":"reasoning","id":"rs_1","summary":[]},`), "stored: the API resolves it by id")
 	})
 
+	It("strips the expand_context tool the response echoes from the request", func() {
+		r := []byte(`{"output":[],"tools":[{"type":"function","name":"exec_command"},{"type":"function","name":"expand_context","parameters":{}},{"type":"web_search"}]}`)
+		out, err := w.StripPhantom(r)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(out)).To(Equal(`{"output":[],"tools":[{"type":"function","name":"exec_command"},{"type":"web_search"}]}`))
+	})
+
 	It("strips the phantom calls and nothing else", func() {
 		out, err := w.StripPhantom(resp)
 		Expect(err).NotTo(HaveOccurred())
