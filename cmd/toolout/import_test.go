@@ -230,6 +230,25 @@ var _ = Describe("toolout import", func() {
 		Entry("the Responses log, responses whole", "codex-responses-log.jsonl", wholeResponses),
 	)
 
+	It("imports a rollout's custom tool call (Codex's apply_patch) as a custom call, into a scenario that passes on its first run", func() {
+		line := func(typ, payload string) string {
+			return `{"timestamp": "2026-11-27T21:37:25.000Z", "type": "` + typ + `", "payload": ` + payload + "}\n"
+		}
+		trace := filepath.Join(dir, "rollout.jsonl")
+		Expect(os.WriteFile(trace, []byte(line("session_meta", `{"base_instructions": {"text": "You are Codex."}}`)+
+			line("response_item", `{"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Fix the typo."}]}`)+
+			line("response_item", `{"type": "custom_tool_call", "call_id": "call_1", "name": "apply_patch", "input": "*** Begin Patch\n*** Update File: a.txt\n-teh\n+the\n*** End Patch"}`)+
+			line("response_item", `{"type": "custom_tool_call_output", "call_id": "call_1", "output": "`+strings.Repeat(`Success. Updated the following files:\nM a.txt\n`, 400)+`"}`)+
+			line("response_item", `{"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "Fixed."}]}`)), 0o644)).To(Succeed())
+		out := filepath.Join(dir, "scenarios", "regress", "patch.yaml")
+		code, stdout, stderr := invoke("", "import", trace, "-o", out, "--update")
+		Expect(code).To(Equal(0), stdout+stderr)
+		Expect(stdout).To(HaveSuffix("ok   regress/patch\n     created golden/regress/patch.txtar\n1 passed, 0 failed\n"))
+		scenario, err := os.ReadFile(out)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(scenario)).To(ContainSubstring("          name: apply_patch\n          custom: true\n          input: |-\n            *** Begin Patch\n"))
+	})
+
 	It("names the line:col of a rollout's or a Responses log's problem, told from the content or with --format", func() {
 		trace := filepath.Join(dir, "rollout.jsonl")
 		meta := `{"timestamp": "2026-11-27T21:37:25.000Z", "type": "session_meta", "payload": {"base_instructions": {"text": "s"}}}`

@@ -131,7 +131,8 @@
 // ...}, "response": {"id", "object": "response", "status", "output":
 // [...], ...}}, laid out as an Anthropic log is (JSONL, one object
 // pretty-printed, or a JSON list); a response may be wrapped as
-// {"status_code", "body"} or be the text of its event stream (below).
+// {"status_code", "body"} and the request be under "body" (the Batch
+// API's lines), or the response be the text of its event stream (below).
 // Auto takes a trace for it when its first call has no "messages" and
 // its request has "input", or its response is an event stream whose
 // events are response.*, or an object with "output" or "object":
@@ -184,8 +185,8 @@
 //     model's turn: its messages' texts (one a line), and its calls as
 //     tool calls: function_call (call_id, name, arguments kept as
 //     written, absent: {}), custom_tool_call (call_id, name, input: free
-//     text, scripted as the call's raw arguments), and any other *_call
-//     item the agent runs (local_shell_call, shell_call, apply_patch_call,
+//     text, scripted as a custom call: custom: true, input: the text), and
+//     any other *_call item the agent runs (local_shell_call, shell_call, apply_patch_call,
 //     computer_call), named by its type without "_call", its members
 //     other than type, id, call_id and status as the arguments, compact.
 //   - each *_call_output item (function_call_output,
@@ -208,6 +209,10 @@
 //     stored, which the log does not hold), and so is any other item
 //     type: replaying it as text, or leaving it out, would replay a
 //     conversation that did not happen.
+//
+// The session scenario imported from either names wire: responses: its
+// scripted model answers in the Responses API's bytes, as the trace's
+// did, and a custom call can only be scripted on that wire.
 //
 // Errors name the item's JSON path (request.input[3].call_id,
 // response.output[0].type; a rollout's payload.content[1].type) after

@@ -77,10 +77,12 @@ type importedRespond struct {
 }
 
 type importedCall struct {
-	ID   string         `yaml:"id"`
-	Name string         `yaml:"name"`
-	Args map[string]any `yaml:"args,omitempty"`
-	Raw  *string        `yaml:"raw,omitempty"`
+	ID     string         `yaml:"id"`
+	Name   string         `yaml:"name"`
+	Custom bool           `yaml:"custom,omitempty"`
+	Input  *string        `yaml:"input,omitempty"`
+	Args   map[string]any `yaml:"args,omitempty"`
+	Raw    *string        `yaml:"raw,omitempty"`
 }
 
 // The YAML shapes of imported scenarios, in field order.
@@ -105,6 +107,7 @@ type importedScenario struct {
 	Description string         `yaml:"description"`
 	Labels      []string       `yaml:"labels"`
 	Component   string         `yaml:"component"`
+	Wire        string         `yaml:"wire,omitempty"`
 	Source      harness.Source `yaml:"source"`
 	Config      any            `yaml:"config,omitempty"`
 	Input       any            `yaml:"input"`
@@ -324,7 +327,7 @@ func (im *importer) omitted(messages []int) []string {
 
 // sessionScenario renders the session scenario.
 func (im *importer) sessionScenario() ([]byte, error) {
-	sc := importedScenario{Component: "session", Source: im.source()}
+	sc := importedScenario{Component: "session", Wire: im.tr.wire, Source: im.source()}
 	// The session's cap is the importer's: what it stores, and so the IDs
 	// it draws, are what the replay counted.
 	config := map[string]any{"max_turns": len(im.steps) + 3, "max_tool_response_bytes": im.maxBytes}
@@ -435,7 +438,10 @@ func (im *importer) oversizedParts(sc *importedScenario, expect map[string]any, 
 	// native call's as the fake LLM marshals the scripted ones, a leaked
 	// call's as the agent recovers them from the (redacted) text.
 	storedArgs := m.callArgs
-	if m.leaked {
+	if !m.leaked && im.msgs[m.callMsg].ToolCalls[m.callIndex].Type == "custom" {
+		b, _ := json.Marshal(m.callArgs) // a custom call's input, stored as one JSON string
+		storedArgs = string(b)
+	} else if m.leaked {
 		storedArgs = string(components.RecoverLeaked(im.msgs[m.callMsg].text).Calls[m.callIndex].Arguments)
 	} else if args := scriptedArgs(m.callArgs); args != nil {
 		b, _ := json.Marshal(args)

@@ -56,7 +56,10 @@ func (im *importer) step(i int) importedStep {
 	for _, tc := range m.ToolCalls {
 		im.addTool(tc.Function.Name)
 		cs := importedCall{ID: tc.ID, Name: tc.Function.Name}
-		if args := scriptedArgs(tc.Function.Arguments); args != nil {
+		if tc.Type == "custom" { // a custom tool call: its free text
+			input := tc.Function.Arguments
+			cs.Custom, cs.Input = true, &input
+		} else if args := scriptedArgs(tc.Function.Arguments); args != nil {
 			cs.Args = args
 		} else {
 			raw := tc.Function.Arguments

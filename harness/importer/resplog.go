@@ -59,6 +59,7 @@ func parseResponsesLog(data []byte, name string) (*parsedTrace, error) {
 	if len(spans) == 0 {
 		return nil, t.errorf(0, "no LLM call: a Responses log holds {\"request\": ..., \"response\": ...} calls, one a line")
 	}
+	t.wire = "responses"
 	l := &respLog{t: t, byID: map[string]*chatCall{}, linked: map[*chatCall]bool{}}
 	var system []traceMessage
 	read := func(k int) (*chatCall, error) {
@@ -112,6 +113,9 @@ func (l *respLog) call(s span) (*chatCall, string, []traceMessage, error) {
 		return nil, "", nil, t.errorf(n.at, "want an LLM call, {\"request\": ..., \"response\": ...}, got %s", jsonKind(n.kind))
 	}
 	req := n.get("request")
+	if req == nil {
+		req = n.get("body") // the Batch API's line
+	}
 	if req == nil || req.kind != '{' {
 		return nil, "", nil, t.fieldError(n, "request", what, "an object")
 	}

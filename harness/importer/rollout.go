@@ -50,6 +50,7 @@ func parseRollout(data []byte, name string) (*parsedTrace, error) {
 	if len(lines) == 0 {
 		return nil, t.errorf(0, "no line: a Codex rollout holds one {\"type\": ..., \"payload\": ...} a line")
 	}
+	t.wire = "responses"
 	r := &respReader{t: t}
 	meta := false
 	for _, s := range lines {

@@ -87,6 +87,13 @@ var _ = Describe("Import of Codex rollout files", func() {
 		Expect(again).To(Equal(files))
 	})
 
+	It("scripts a custom_tool_call as a custom call whose input is its free text", func() {
+		sc := string(scenarioOf(mustImport(rolloutSeeds[1], o)))
+		Expect(sc).To(ContainSubstring("        - id: c1\n          name: apply_patch\n          custom: true\n          input: |-\n            *** Begin Patch\n            *** End Patch\n"))
+		Expect(sc).To(ContainSubstring("message 2 is a 18000-byte result of apply_patch"))
+		Expect(sc).To(ContainSubstring("  omitted:\n    - reasoning x1\n"))
+	})
+
 	DescribeTable("maps each item onto chat messages",
 		func(items []string, want []string) {
 			conv, err := importer.Conversation([]byte(rollout("", items...)), importer.FormatCodexRollout)

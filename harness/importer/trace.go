@@ -56,6 +56,11 @@ type parsedTrace struct {
 	segs []segment
 	// traceID picks the conversation of an OTel trace (see stitch).
 	traceID string
+	// wire is the API the trace's model spoke when its format tells it
+	// ("responses" for a Codex rollout or a Responses log), else "": an
+	// imported session scenario names it, so that its model answers in
+	// that API's bytes, custom tool calls included.
+	wire string
 	// outer is the log that holds this trace, a message assembled from
 	// an event stream at offset outerAt of outer (see sse.go).
 	outer   *parsedTrace
