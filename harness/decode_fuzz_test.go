@@ -105,6 +105,9 @@ func hostile() []string {
 		// they name, inside flow mappings, lists and an alias.
 		"component: session\nconfig:\n  max_tool_response_bytes: 5\n  policy:\n    max_bytes: 1\n    context_factor: 2\n" +
 			"    recovery_tools: &r [a, a, '']\n    tools: {Read: {max_bytes: 1}, '': {}, b: {context_factor: 0.0000001}}\ninput: {user: x, tools: *r}\n",
+		// Issue 35: a scenario's wire, and custom tool calls it may not carry.
+		"component: session\nwire: anthropic\ninput: {user: x}\nllm:\n- respond: {tool_calls: [{name: p, custom: true, input: x}, {name: q, input: y}, {name: r, custom: true}]}\n",
+		"component: gateway\nwire: [responses]\ninput: {requests: []}\n",
 	}
 }
 
