@@ -211,6 +211,27 @@ var _ = Describe("the proxy on the Responses API, end to end over loopback", fun
 		Expect(obs.members()).To(Equal([]string{"responses/previous_response_id"}))
 	})
 
+	It("relays a stream with nothing to compress as it comes, counted ok though every response object says \"error\": null", func() {
+		small := responsesBody("a short output", true, "")
+		llm, err := fakes.NewLLM([]fakes.Step{{ID: "answers", Match: fakes.Match{Tag: core.SiteGatewayUpstream, Turn: 1},
+			Respond: fakes.Respond{Text: ptr("nothing failed")}}}, fakes.Options{})
+		Expect(err).NotTo(HaveOccurred())
+		up := responsesServer(llm)
+		DeferCleanup(up.Close)
+		u, _ := url.Parse(up.URL)
+		obs := &historyEvents{}
+		proxy := gateway.NewProxy(newGatewayOn(responses.Wire{}), u, up.Client())
+		proxy.Observer = obs
+		gw := httptest.NewServer(proxy)
+		DeferCleanup(gw.Close)
+		resp, out := httpspec.Post(gw.URL+responses.Path, small)
+		Expect(resp.StatusCode).To(Equal(200), out)
+		Expect(resp.Header.Get(gateway.RoundsHeader)).To(Equal("1"))
+		Expect(out).To(ContainSubstring(`"error":null`))
+		Expect(llm.Check()).To(Succeed())
+		Eventually(func() []string { r, _ := obs.snapshot(); return r }).Should(Equal([]string{"responses/ok"}), "not upstream_error")
+	})
+
 	It("passes /v1/responses/compact and other paths under /v1/responses through", func() {
 		url, _, rec, _ := serve()
 		for _, path := range []string{"/v1/responses/compact", "/v1/responses/resp_1/input_items"} {
