@@ -165,6 +165,14 @@ func (l *LLM) Complete(ctx context.Context, req core.Request) (core.Response, er
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	call, err := l.complete(ctx, req)
+	return call.Response, err
+}
+
+// complete answers req as Complete does and returns its call, whose Step
+// names the step that answered it (l.mu is held): CompleteStream cuts by
+// that step's stream, whatever was recorded since or not kept.
+func (l *LLM) complete(ctx context.Context, req core.Request) (Call, error) {
 	l.arrivals++
 	call := Call{Seq: l.arrivals, Request: req}
 	st, v := l.pick(req)
@@ -198,7 +206,7 @@ func (l *LLM) Complete(ctx context.Context, req core.Request) (core.Response, er
 	if !l.opts.Bounded || len(l.calls) < MaxKept {
 		l.calls = append(l.calls, call)
 	}
-	return call.Response, err
+	return call, err
 }
 
 // record keeps a violation, or counts it past MaxKept (Options.Bounded).

@@ -185,17 +185,19 @@ func (s Stream) Chunks() int {
 // cut as its step's respond.stream says (one chunk per part without one).
 // A fault beyond the stream's chunks is a violation.
 func (l *LLM) CompleteStream(ctx context.Context, req core.Request) (Stream, error) {
-	resp, err := l.Complete(ctx, req)
-	if err != nil {
+	if err := ctx.Err(); err != nil {
 		return Stream{}, err
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	last := l.calls[len(l.calls)-1]
-	spec, pos, _ := l.streamSpec(last.Step)
-	s, msg := cutStream(resp, req, spec)
+	call, err := l.complete(ctx, req)
+	if err != nil {
+		return Stream{}, err
+	}
+	spec, pos, _ := l.streamSpec(call.Step)
+	s, msg := cutStream(call.Response, req, spec)
 	if msg != "" {
-		return l.streamViolation(pos, last.Step, msg)
+		return l.streamViolation(pos, call.Step, msg)
 	}
 	return s, nil
 }

@@ -114,3 +114,53 @@ var _ = Describe("CompleteStream", func() {
 		}))
 	})
 })
+
+var _ = Describe("CompleteStream, past the calls it keeps and under concurrency", func() {
+	// The stream of a request is cut by the respond.stream of the step that
+	// answered that request, not of the call recorded last.
+	It("cuts by its own step after MaxKept calls of a bounded LLM", func() {
+		l, err := fakes.NewLLM([]fakes.Step{
+			{ID: "plain", Match: fakes.Match{Tag: "a"}, Repeat: true, Respond: fakes.Respond{Text: ptr("ab")}},
+			{ID: "split", Match: fakes.Match{Tag: "b"}, Respond: fakes.Respond{Text: ptr("abcd"), Stream: &fakes.StreamSpec{Chunks: 4}}},
+		}, fakes.Options{Bounded: true})
+		Expect(err).NotTo(HaveOccurred())
+		for range fakes.MaxKept {
+			_, err := l.CompleteStream(ctx, req("a", 0, 0, 0))
+			Expect(err).NotTo(HaveOccurred())
+		}
+		s, err := l.CompleteStream(ctx, req("b", 0, 0, 0))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(s.Text).To(Equal([]string{"a", "b", "c", "d"}))
+	})
+
+	It("cuts each of many concurrent requests by its own step", func() {
+		l, err := fakes.NewLLM([]fakes.Step{
+			{ID: "plain", Match: fakes.Match{Tag: "a"}, Repeat: true, Respond: fakes.Respond{Text: ptr("ab")}},
+			{ID: "split", Match: fakes.Match{Tag: "b"}, Repeat: true, Respond: fakes.Respond{Text: ptr("abcd"), Stream: &fakes.StreamSpec{Chunks: 4}}},
+		}, fakes.Options{})
+		Expect(err).NotTo(HaveOccurred())
+		const n = 200
+		got := make([][]string, n)
+		done := make(chan struct{})
+		for i := range n {
+			go func() {
+				defer GinkgoRecover()
+				defer func() { done <- struct{}{} }()
+				site := map[bool]string{true: "a", false: "b"}[i%2 == 0]
+				s, err := l.CompleteStream(ctx, req(site, 0, 0, 0))
+				Expect(err).NotTo(HaveOccurred())
+				got[i] = s.Text
+			}()
+		}
+		for range n {
+			<-done
+		}
+		for i, text := range got {
+			if i%2 == 0 {
+				Expect(text).To(Equal([]string{"ab"}), "request %d (step plain)", i)
+			} else {
+				Expect(text).To(Equal([]string{"a", "b", "c", "d"}), "request %d (step split)", i)
+			}
+		}
+	})
+})
