@@ -57,20 +57,10 @@ func runGatewayServe(ctx context.Context, args []string, stdout, stderr io.Write
 	if *upstream == "" || *config == "" {
 		return fail("--upstream and --config are required")
 	}
-	u, err := parseUpstream(*upstream)
+	u, au, err := gatewayUpstreams(stderr, *upstream, *anthropicUp)
 	if err != nil {
-		return fail("--upstream %q: %v", *upstream, err)
+		return fail("%v", err)
 	}
-	au := u
-	if *anthropicUp != "" {
-		if au, err = parseUpstream(*anthropicUp); err != nil {
-			return fail("--anthropic-upstream %q: %v", *anthropicUp, err)
-		}
-		au = normalizeUpstream(stderr, "--anthropic-upstream", au, anthropic.Path)
-	} else {
-		au = gateway.NormalizeUpstream(u, anthropic.Path)
-	}
-	u = normalizeUpstream(stderr, "--upstream", u, openai.Path)
 	fc, err := loadGatewayConfig(*config)
 	if err != nil {
 		return fail("--config: %v", err)
@@ -122,6 +112,23 @@ func runGatewayServe(ctx context.Context, args []string, stdout, stderr io.Write
 	fmt.Fprintf(stdout, "toolout gateway: stopped; cache hits %d, misses %d, compressions ok %d, failed %d, bytes saved %d\n",
 		m.CacheHits, m.CacheMisses, m.CompressionsOK, m.CompressionsFailed, m.BytesSaved)
 	return exitOK
+}
+
+// gatewayUpstreams reads --upstream (the OpenAI upstream, which serves the
+// chat completions and Responses routes) and --anthropic-upstream (default:
+// --upstream), each normalized to a base URL.
+func gatewayUpstreams(stderr io.Writer, upstream, anthropicUp string) (u, au *url.URL, err error) {
+	if u, err = parseUpstream(upstream); err != nil {
+		return nil, nil, fmt.Errorf("--upstream %q: %w", upstream, err)
+	}
+	au = gateway.NormalizeUpstream(u, anthropic.Path)
+	if anthropicUp != "" {
+		if au, err = parseUpstream(anthropicUp); err != nil {
+			return nil, nil, fmt.Errorf("--anthropic-upstream %q: %w", anthropicUp, err)
+		}
+		au = normalizeUpstream(stderr, "--anthropic-upstream", au, anthropic.Path)
+	}
+	return normalizeUpstream(stderr, "--upstream", u, openai.Path), au, nil
 }
 
 // parseUpstream checks an upstream base URL.
