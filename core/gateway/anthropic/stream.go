@@ -1,6 +1,10 @@
 package anthropic
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/toolout/toolout/core/gateway/sse"
+)
 
 // AssembleStream rebuilds, from a Messages API event stream, the message
 // JSON the API would have returned without streaming: the message of
@@ -57,12 +61,12 @@ type pending struct {
 var eventKeys = []string{"type", "message", "index", "content_block", "delta", "usage", "error"}
 
 // event handles one server-sent event; offsets in its errors are offsets
-// in e.data.
-func (a *assembler) event(e *event) error {
-	if !handled(e.name) && e.name != "" {
+// in e.Data.
+func (a *assembler) event(e *sse.Event) error {
+	if !handled(e.Name) && e.Name != "" {
 		return nil
 	}
-	r := reader{b: e.data}
+	r := reader{b: e.Data}
 	f, err := readFields(&r, eventKeys)
 	if err == nil {
 		err = r.end()
@@ -71,7 +75,7 @@ func (a *assembler) event(e *event) error {
 	if err == nil {
 		typ, err = f.str(0)
 	}
-	name := e.name
+	name := e.Name
 	switch {
 	case err != nil:
 	case name == "":

@@ -8,6 +8,7 @@ import (
 
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/gateway/jsonspan"
+	"github.com/toolout/toolout/core/gateway/sse"
 )
 
 // EncodeStream renders a core.Response as the event stream of
@@ -215,24 +216,24 @@ func assemble(raw []byte) ([]byte, error) {
 	var final []byte
 	var finalNode *jsonspan.Node
 	var items []doneItem
-	err := scanEvents(raw, func(e *event) error {
+	err := sse.Scan(raw, nil, func(e *sse.Event) error {
 		if final != nil {
 			return nil
 		}
-		n, err := jsonspan.Parse(e.data)
+		n, err := jsonspan.Parse(e.Data)
 		if err != nil {
 			var se *jsonspan.SyntaxError
 			off := 0
 			if errors.As(err, &se) {
 				off = se.Offset
 			}
-			return &Error{Offset: e.rawOffset(off), Event: e.name, Msg: "data: invalid JSON: " + syntaxMsg(err)}
+			return &Error{Offset: e.Offset(off), Event: e.Name, Msg: "data: invalid JSON: " + syntaxMsg(err)}
 		}
-		v := value{b: e.data, n: n}
+		v := value{b: e.Data, n: n}
 		fail := func(err error) error {
 			var pe *Error
 			if errors.As(err, &pe) {
-				pe.Offset, pe.Event = e.rawOffset(pe.Offset), v.key("type").n.Text()
+				pe.Offset, pe.Event = e.Offset(pe.Offset), v.key("type").n.Text()
 			}
 			return err
 		}
@@ -370,8 +371,8 @@ func oneLineJSON(b []byte) []byte {
 // keep returns b, a view of an event's data, as a view of the stream when
 // the data is one (the event has one data line), else as a copy: the
 // buffer of a data of several lines is reused for the next event.
-func keep(b []byte, e *event) []byte {
-	if len(e.segs) == 1 {
+func keep(b []byte, e *sse.Event) []byte {
+	if e.InStream() {
 		return b
 	}
 	return bytes.Clone(b)
