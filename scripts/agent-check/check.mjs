@@ -38,6 +38,7 @@ import { fileURLToPath } from 'node:url';
 import { runBounded, startGateway, startServe, stop, stopAll } from './lib/procs.mjs';
 import { describe, startRecorder } from './lib/record.mjs';
 import { codexRun, rollouts } from './agents/codex.mjs';
+import { checker } from '../lib/check.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, '../..');
@@ -62,30 +63,7 @@ const knownDefect = (name) => KNOWN.find(([re]) => re.test(name))?.[1];
 
 // ---------------------------------------------------------------- checks
 
-const tally = { ok: 0, failed: 0, known: 0 };
-
-function check(name, fn) {
-  let err;
-  try {
-    fn();
-  } catch (e) {
-    err = e;
-  }
-  const known = knownDefect(name);
-  if (!err) {
-    tally.ok++;
-    console.log(`ok    ${name}${known ? '  (listed as KNOWN, now passes: take it off the list)' : ''}`);
-    return;
-  }
-  const msg = String(err.message).split('\n').map((l) => l.trim()).filter(Boolean).join(' ').slice(0, 600);
-  if (known && !STRICT) {
-    tally.known++;
-    console.log(`KNOWN ${name}: ${msg} [${known}]`);
-  } else {
-    tally.failed++;
-    console.log(`FAIL  ${name}: ${msg}`);
-  }
-}
+const { tally, check } = checker(knownDefect, STRICT, 600);
 
 // lastLine is the last non-empty line of a process's stderr.
 const lastLine = (s) => s.trim().split('\n').pop() || '';

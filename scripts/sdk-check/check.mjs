@@ -52,6 +52,7 @@ import { ANTHROPIC_ID, KEEP_EXPANDING, OPENAI_ID, SEEN, startFake } from './fake
 import { RESPONSES_ID } from './fake-responses.mjs';
 import { responsesCalls } from './responses-calls.mjs';
 import { serveRuns } from './serve-runs.mjs';
+import { checker } from '../lib/check.mjs';
 
 const TOOLOUT = process.env.TOOLOUT || 'toolout';
 const SDK_DIR = path.resolve(process.env.SDK_DIR || '/tmp/sdk-check');
@@ -136,30 +137,7 @@ async function stopGateway(proc) {
 
 // ---------------------------------------------------------------- checks
 
-const tally = { ok: 0, failed: 0, known: 0 };
-
-function check(name, fn) {
-  let err;
-  try {
-    fn();
-  } catch (e) {
-    err = e;
-  }
-  const known = KNOWN.get(name);
-  if (!err) {
-    tally.ok++;
-    console.log(`ok    ${name}${known ? '  (listed as KNOWN, now passes: take it off the list)' : ''}`);
-    return;
-  }
-  const msg = String(err.message).split('\n').map((l) => l.trim()).filter(Boolean).join(' ');
-  if (known && !STRICT) {
-    tally.known++;
-    console.log(`KNOWN ${name}: ${msg} [${known}]`);
-  } else {
-    tally.failed++;
-    console.log(`FAIL  ${name}: ${msg}`);
-  }
-}
+const { tally, check } = checker((name) => KNOWN.get(name), STRICT);
 
 // buildLog returns ~10 KB of CI log lines with one status=FAILED line in the
 // middle, far past the first 20 words the simple compressor keeps.
