@@ -25,11 +25,22 @@ const (
 )
 
 // baseURL waits for the first line of a serve process's stdout: its URL.
+// A process that exits before printing it fails the spec at once, with its
+// stderr, rather than after the wait.
 func (p *program) baseURL() string {
 	var first string
 	Eventually(func() bool {
+		var exited bool
+		select {
+		case <-p.done: // read before stdout: all it printed is in the file
+			exited = true
+		default:
+		}
 		out := p.stdout() // one read: a second could see the line the first did not
 		first, _, _ = strings.Cut(out, "\n")
+		if !strings.HasSuffix(out, "\n") && exited {
+			StopTrying("the program exited before printing its URL: " + p.stderr()).Now()
+		}
 		return strings.HasSuffix(out, "\n")
 	}).WithTimeout(time.Minute).WithPolling(5*time.Millisecond).Should(BeTrue(), func() string { return p.stderr() })
 	return first
@@ -42,6 +53,14 @@ func (p *program) exited() int {
 }
 
 var _ = Describe("toolout serve", func() {
+	It("fails a spec waiting for its URL as soon as serve exits without one, with serve's error", func() {
+		p := startProgram("serve", "no-such-scenario.yaml")
+		failures := InterceptGomegaFailures(func() { p.baseURL() })
+		Expect(failures).To(HaveLen(1))
+		Expect(failures[0]).To(ContainSubstring("the program exited before printing its URL: no-such-scenario.yaml: "))
+		Expect(p.exited()).To(Equal(2))
+	})
+
 	It("prints its base URL first, and reports the steps a client left unused at SIGINT with exit 1", func() {
 		p := startProgram("serve", serveScenario)
 		url := p.baseURL()
