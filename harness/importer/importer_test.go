@@ -65,6 +65,25 @@ var _ = Describe("Import", func() {
 		Expect(string(files[len(files)-1].Data)).To(ContainSubstring("Bearer <REDACTED_BEARER_1>"))
 	})
 
+	It("redacts home folders, so that a trace from a developer's machine names no user", func() {
+		trace := `[{"role": "system", "content": "cwd: /home/alice/src/app, also /Users/alice.b/x and /home/alice"},
+			{"role": "user", "content": "list /home/bob"}, {"role": "assistant", "content": null,
+			"tool_calls": [{"id": "c1", "type": "function", "function": {"name": "ls", "arguments": "{}"}}]},
+			{"role": "tool", "tool_call_id": "c1", "content": "` + strings.Repeat("/home/alice/src/app/f.go ", 600) + `"}]`
+		files, err := importer.Import([]byte(trace), opts(-1))
+		Expect(err).NotTo(HaveOccurred())
+		for _, f := range files {
+			Expect(string(f.Data)).NotTo(MatchRegexp(`/(home|Users)/[a-z]`), f.Path)
+		}
+		all := ""
+		for _, f := range files {
+			all += string(f.Data)
+		}
+		Expect(all).To(ContainSubstring("cwd: <REDACTED_HOME_1>/src/app, also <REDACTED_HOME_2>/x and <REDACTED_HOME_1>"))
+		Expect(all).To(ContainSubstring("list <REDACTED_HOME_3>"))
+		Expect(all).To(ContainSubstring("<REDACTED_HOME_1>/src/app/f.go "))
+	})
+
 	It("asks for --at when several messages qualify, and refuses a non-candidate", func() {
 		_, err := importer.Import(load("leaked-tools.json"), opts(-1))
 		Expect(err).To(MatchError("t.json: several messages could be imported: 1 (leaked), 3 (leaked); choose one with --at"))

@@ -30,6 +30,9 @@ func newRedactor(emails bool, extra []string) (*redactor, error) {
 		{"TOKEN", regexp.MustCompile(`\b(?:ghp|gho|ghu|ghs|github_pat|xox[abpr])_[A-Za-z0-9_-]{16,}`), 0},
 		{"BEARER", regexp.MustCompile(`(?i)\bbearer\s+([A-Za-z0-9._~+/=-]{8,})`), 1},
 		{"PASSWORD", regexp.MustCompile(`[a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@]+:([^\s@/]+)@`), 1},
+		// a home folder names the developer whose machine wrote the trace
+		// (Claude Code and Codex put the working directory in their prompts)
+		{"HOME", regexp.MustCompile(`(?:/home|/Users)/[A-Za-z0-9._-]+`), 0},
 	}
 	if emails {
 		r.rules = append(r.rules, redactRule{"EMAIL", regexp.MustCompile(`[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}`), 0})

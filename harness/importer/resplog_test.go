@@ -68,9 +68,11 @@ var _ = Describe("Import of Responses API logs", func() {
 				// The rollout records the base instructions Codex resolved
 				// when the session started (20,903 bytes); the request
 				// carried 17,119 of them (without its "## Planning" section: the
-				// request offers no update_plan tool), as a developer message.
-				Expect(len(want[i].Data)).To(Equal(20903 + len("\n\n") + 2124 + len("\n") + 362))
-				Expect(len(got[i].Data)).To(Equal(17119 + len("\n\n") + 2124 + len("\n") + 362))
+				// request offers no update_plan tool), as a developer message;
+				// then the developer and user messages (2,124 and 362 bytes,
+				// 13 more once their home folders are redacted).
+				Expect(len(want[i].Data)).To(Equal(20903 + len("\n\n") + 2124 + len("\n") + 362 + 13))
+				Expect(len(got[i].Data)).To(Equal(17119 + len("\n\n") + 2124 + len("\n") + 362 + 13))
 				Expect(string(got[i].Data[:4000])).To(Equal(string(want[i].Data[:4000])))
 				continue
 			}
