@@ -289,13 +289,25 @@ func jsonEqual(a, b string) bool {
 	return json.Unmarshal([]byte(a), &x) == nil && json.Unmarshal([]byte(b), &y) == nil && reflect.DeepEqual(x, y)
 }
 
-// anthAnswers checks that each tool_result answers a tool_use of an
-// earlier assistant message that no result answered yet (the latest one
-// with its id, as checkCalls pairs them), at the tool_use_id.
+// anthAnswers checks the pairing of tool_result blocks (answers) at
+// their tool_use_id.
 func (t *parsedTrace) anthAnswers() error {
+	return t.answersOnce(answerWords{"tool_use_id", "tool_use", "tool_use of an earlier assistant message"},
+		func(m *traceMessage) int { return m.at + locate(m.raw, "tool_use_id") })
+}
+
+// answerWords name, in a wire's own terms, the field of a result that
+// names its call, a call, and where a call must stand.
+type answerWords struct{ field, call, earlier string }
+
+// answersOnce checks that each tool message answers a call of an earlier
+// assistant turn that no result answered yet (the latest with its id, as
+// checkCalls pairs them); an error stands at the offset at gives.
+func (t *parsedTrace) answersOnce(w answerWords, at func(m *traceMessage) int) error {
 	open := map[string]int{}
 	answered := map[string]bool{}
-	for _, m := range t.msgs {
+	for i := range t.msgs {
+		m := &t.msgs[i]
 		for _, tc := range m.ToolCalls {
 			open[tc.ID]++
 		}
@@ -307,11 +319,10 @@ func (t *parsedTrace) anthAnswers() error {
 			answered[id] = true
 			continue
 		}
-		at := m.at + locate(m.raw, "tool_use_id")
 		if answered[m.ToolCallID] {
-			return t.errorf(at, "%s.tool_use_id: %q: that tool_use was already answered", m.path, harness.Clip(m.ToolCallID))
+			return t.errorf(at(m), "%s.%s: %q: that %s was already answered", m.path, w.field, harness.Clip(m.ToolCallID), w.call)
 		}
-		return t.errorf(at, "%s.tool_use_id: %q answers no tool_use of an earlier assistant message", m.path, harness.Clip(m.ToolCallID))
+		return t.errorf(at(m), "%s.%s: %q answers no %s", m.path, w.field, harness.Clip(m.ToolCallID), w.earlier)
 	}
 	return nil
 }

@@ -286,29 +286,8 @@ func (r *respReader) isParts(l *jnode) bool {
 	return len(l.kids) > 0 && l.kids[0].kind == '{' && l.kids[0].get("type") != nil
 }
 
-// respAnswers checks that each tool message answers a call of an earlier
-// assistant turn that no output answered yet (the latest with its id, as
-// checkCalls pairs them), at its call_id.
+// respAnswers checks the pairing of *_call_output items at their call_id.
 func (t *parsedTrace) respAnswers() error {
-	open := map[string]int{}
-	answered := map[string]bool{}
-	for _, m := range t.msgs {
-		for _, tc := range m.ToolCalls {
-			open[tc.ID]++
-		}
-		if m.Role != "tool" {
-			continue
-		}
-		if id := m.ToolCallID; open[id] > 0 {
-			open[id]--
-			answered[id] = true
-			continue
-		}
-		at := m.fields["tool_call_id"]
-		if answered[m.ToolCallID] {
-			return t.errorf(at, "%s.call_id: %q: that call was already answered", m.path, harness.Clip(m.ToolCallID))
-		}
-		return t.errorf(at, "%s.call_id: %q answers no call of an earlier item", m.path, harness.Clip(m.ToolCallID))
-	}
-	return nil
+	return t.answersOnce(answerWords{"call_id", "call", "call of an earlier item"},
+		func(m *traceMessage) int { return m.fields["tool_call_id"] })
 }
