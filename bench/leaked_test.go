@@ -25,10 +25,7 @@ func repeatTo(unit string, size int) string {
 // leakedAdversarial are the inputs built to make a scanner super-linear, each
 // as a function of the size. Every one runs at 1 MiB and 10 MiB, so the pair
 // shows whether 10x the input costs about 10x the time.
-var leakedAdversarial = []struct {
-	name string
-	gen  func(size int) string
-}{
+var leakedAdversarial = append([]adversarial{
 	// Code spans: single backticks with letters (one line), runs of growing
 	// length (each length searched on the same line), fence-like runs.
 	{"backtick-pairs", func(n int) string { return repeatTo("`a", n) }},
@@ -85,6 +82,13 @@ var leakedAdversarial = []struct {
 		return repeatTo("<tool_calls>\n<tool_call>{\"name\":\"a\"}</tool_call>\n</tool_calls>\n", n)
 	}},
 	{"container-opens", func(n int) string { return repeatTo("<tool_calls><tool_call>", n) }},
+}, familyAdversarial()...)
+
+// adversarial is an input built to make a scanner super-linear, as a
+// function of its size.
+type adversarial struct {
+	name string
+	gen  func(size int) string
 }
 
 // backtickLadder is runs of 1, 2, 3, ... backticks separated by a letter, on

@@ -77,6 +77,9 @@ func getScanner(s string, opts Options) *scanner {
 	for _, m := range sc.needles {
 		*m = memo{}
 	}
+	for _, m := range sc.exact {
+		*m = memo{}
+	}
 	return sc
 }
 
@@ -103,7 +106,7 @@ func (sc *scanner) release() {
 	}
 	*sc = scanner{
 		spans: sc.spans[:0], calls: sc.calls[:0], dropped: sc.dropped[:0], repairs: sc.repairs[:0],
-		patterns: sc.patterns[:0], stack: sc.stack[:0], needles: sc.needles,
+		patterns: sc.patterns[:0], stack: sc.stack[:0], needles: sc.needles, exact: sc.exact,
 		json: strict{stack: sc.json.stack[:0], kids: sc.json.kids[:0]}, kept: sc.kept[:0],
 		arena: sc.arena, params: params{buf: sc.params.buf[:0], list: sc.params.list[:0]},
 	}

@@ -14,6 +14,13 @@ type Options struct {
 	// ScanFences also looks for wrappers inside fenced code blocks, which are
 	// skipped by default (a model showing an example is not calling a tool).
 	ScanFences bool
+	// Tools types the parameter values of XML-parameter calls by the tools'
+	// declared schemas (ParseTools); the zero value is no list.
+	Tools Tools
+	// Pythonic also recognizes Llama 4's pythonic calls,
+	// [get_weather(city="NYC"), ...], which plain prose can look like, so
+	// they are off by default.
+	Pythonic bool
 }
 
 // Call is one recovered tool call. Arguments is always a JSON object.

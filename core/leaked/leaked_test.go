@@ -31,7 +31,7 @@ func checkProperties(input string, r leaked.Result) {
 var _ = Describe("Extract", func() {
 	DescribeTable("keeps the properties on every scenario input",
 		func(v vector) {
-			checkProperties(v.Input, leaked.Extract(v.Input, leaked.Options{Sources: seqIDs(), ScanFences: v.Config.ScanFences}))
+			checkProperties(v.Input, leaked.Extract(v.Input, v.options()))
 		},
 		vectorEntries(),
 	)

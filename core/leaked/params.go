@@ -34,11 +34,11 @@ func (p *params) reset() {
 	p.buf, p.list, p.index = p.buf[:0], p.list[:0], nil
 }
 
-// set records a parameter's key and its raw text v (see appendParamValue);
-// j is scratch for validating JSON.
-func (p *params) set(key, v string, j *strict) {
+// set records a parameter's key and its raw text v, typed by kind (see
+// appendValue); j is scratch for validating JSON.
+func (p *params) set(key, v string, kind valueKind, j *strict) {
 	v0 := len(p.buf)
-	p.buf = appendParamValue(p.buf, v, j)
+	p.buf = appendValue(p.buf, v, kind, j)
 	if k, ok := p.lookup(key); ok {
 		p.list[k].v0, p.list[k].v1 = v0, len(p.buf)
 		return
@@ -97,18 +97,7 @@ func (p *params) object(a *arena) []byte {
 // it is a JSON object, array, number, true or false (compacted); else it
 // is a string, verbatim. j is scratch for validating JSON.
 func appendParamValue(dst []byte, v string, j *strict) []byte {
-	switch {
-	case strings.HasPrefix(v, "\r\n"):
-		v = v[2:]
-	case strings.HasPrefix(v, "\n"):
-		v = v[1:]
-	}
-	switch {
-	case strings.HasSuffix(v, "\r\n"):
-		v = v[:len(v)-2]
-	case strings.HasSuffix(v, "\n"):
-		v = v[:len(v)-1]
-	}
+	v = stripNewlines(v)
 	t := strings.Trim(v, " \t\r\n")
 	switch {
 	case t == "true" || t == "false" || isJSONNumber(t):

@@ -20,6 +20,7 @@ type scanner struct {
 
 	gt, lt, nl, dq, sq memo             // next '>', '<', '\n', '"', '\''
 	needles            map[string]*memo // next occurrence of a tag (case-insensitive)
+	exact              map[string]*memo // next occurrence of a family's needle (case matters)
 	opener, param      memo             // next block opener, next parameter tag
 	inline             inlineState
 
@@ -106,10 +107,19 @@ func (sc *scanner) lineEnd(j int) int { return sc.nextByte(&sc.nl, '\n', j) }
 
 func (sc *scanner) run() {
 	s := sc.s
-	// Only '<', '`' and '~' can start something; jump between them with
-	// IndexByte, so text without them runs at the speed of IndexByte.
-	lt, bt, tl := -1, -1, -1 // next '<', '`', '~' (len(s) when none)
-	for i := 0; i < len(s); {
+	i := 0
+	// A message that is only JSON calls: Llama 3 or Mistral with their
+	// special tokens stripped.
+	if j := skipSpace(s, 0); j < len(s) && (s[j] == '{' || s[j] == '[') {
+		if next, ok := sc.bareJSON(j); ok {
+			i = next
+		}
+	}
+	// Only '<', '`', '~' and the families' needles can start something;
+	// jump between them with IndexByte and memoized searches, so text
+	// without them runs at the speed of IndexByte.
+	lt, bt, tl, ft := -1, -1, -1, -1 // next '<', '`', '~', needle (len(s) when none)
+	for i < len(s) {
 		if lt < i {
 			lt = indexFrom(s, i, '<')
 		}
@@ -119,11 +129,20 @@ func (sc *scanner) run() {
 		if tl < i {
 			tl = indexFrom(s, i, '~')
 		}
-		i = min(lt, bt, tl)
+		if ft < i {
+			ft = sc.nextFamily(i)
+		}
+		i = min(lt, bt, tl, ft)
 		if i >= len(s) {
 			break
 		}
 		switch {
+		case i == ft && s[i] != '<' && s[i] != '`' && s[i] != '~':
+			next, ok := sc.familyAt(i)
+			if !ok {
+				next = i + 1
+			}
+			i = next
 		case s[i] != '<':
 			i = sc.code(i)
 		case !mayOpen(s, i):
@@ -144,14 +163,18 @@ func (sc *scanner) run() {
 
 // mayOpen reports whether the '<' at s[i] may open a tag the scanner reads:
 // <think>, a wrapper (<tool_call…>, <tools>, <function…>,
-// <minimax:tool_call>) or a form (<function=…>, <invoke …>). Most '<' of
+// <minimax:tool_call>, <seed:tool_call>, <TOOLCALL>), a form (<function=…>,
+// <invoke …>) or a family's special-token tag (<|…, <｜…). Most '<' of
 // prose and markup are followed by none of their first letters.
 func mayOpen(s string, i int) bool {
 	if i+1 >= len(s) {
 		return false
 	}
 	switch s[i+1] | 0x20 { // lower-case for letters; no other byte becomes one of these
-	case 't', 'f', 'm', 'i':
+	case 't', 'f', 'm', 'i', 's', '|': // '|' | 0x20 is '|'
+		return true
+	}
+	if s[i+1] == 0xEF { // '｜' (U+FF5C) of DeepSeek's tokens
 		return true
 	}
 	return false

@@ -4,7 +4,8 @@ import "strings"
 
 // wrappers in matching order: a longer name before its prefix. A wrapper is
 // an index into it; bare is no wrapper (an XML-parameter call on its own).
-var wrappers = []string{"tool_calls", "tool_call", "tools", "function_call", "function", "minimax:tool_call"}
+var wrappers = []string{"tool_calls", "tool_call", "tools", "function_call", "function", "minimax:tool_call",
+	"seed:tool_call", "toolcall"}
 
 const bare = -1
 

@@ -1,6 +1,7 @@
 package leaked_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/toolout/toolout/core/leaked"
 	"github.com/toolout/toolout/internal/seeds"
 )
 
@@ -19,8 +21,26 @@ type vector struct {
 	Name   string `yaml:"-"`
 	Input  string `yaml:"-"`
 	Config struct {
-		ScanFences bool `yaml:"scan_fences"`
+		ScanFences bool             `yaml:"scan_fences"`
+		Pythonic   bool             `yaml:"pythonic"`
+		Tools      []map[string]any `yaml:"tools"`
 	} `yaml:"config"`
+}
+
+// options are the extractor's options of the vector's config, with
+// sequential IDs.
+func (v vector) options() leaked.Options {
+	opts := leaked.Options{Sources: seqIDs(), ScanFences: v.Config.ScanFences, Pythonic: v.Config.Pythonic}
+	if v.Config.Tools != nil {
+		data, err := json.Marshal(v.Config.Tools)
+		if err == nil {
+			opts.Tools, err = leaked.ParseTools(data)
+		}
+		if err != nil {
+			panic(v.Name + ": config.tools: " + err.Error())
+		}
+	}
+	return opts
 }
 
 const vectorDir = "../../scenarios/leaked"

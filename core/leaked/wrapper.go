@@ -11,6 +11,9 @@ import (
 // false when no block starts there.
 func (sc *scanner) block(i int) (int, bool) {
 	if w, after, ok := sc.openTag(i); ok {
+		if next, ok := sc.wrapperFamily(i, w, after); ok {
+			return next, true
+		}
 		j := skipSpace(sc.s, after)
 		switch {
 		case sc.isWrapperAt(j):
@@ -28,7 +31,7 @@ func (sc *scanner) block(i int) (int, bool) {
 	if sc.isFormAt(i) {
 		return sc.xmlBlock(i, bare, i), true
 	}
-	return 0, false
+	return sc.familyTag(i)
 }
 
 func (sc *scanner) isWrapperAt(j int) bool {

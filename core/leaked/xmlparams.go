@@ -154,7 +154,7 @@ func (sc *scanner) parseForm(f form) (formCall, *formError) {
 		if !ok {
 			return formCall{}, &formError{vstart, fmt.Sprintf("parameter %q is not closed by </parameter>", key)}
 		}
-		sc.params.set(key, s[vstart:vend], &sc.json)
+		sc.params.set(key, s[vstart:vend], sc.kindOf(f.name, key, kindAuto), &sc.json)
 		end = vend + len(closeParam)
 		k = skipSpace(s, end)
 	}

@@ -16,7 +16,11 @@ import (
 // leaked component:
 //
 //	component: leaked
-//	config: {scan_fences: false}
+//	config:
+//	  scan_fences: false
+//	  pythonic: false                # also recognize [name(k=v), ...] lists
+//	  tools:                         # the tools offered, to type XML parameters
+//	  - {name: get_weather, parameters: {properties: {days: {type: integer}}}}
 //	input: {text: <Text>}
 //	expect:
 //	  content: "remaining text"      # or null for no content left
@@ -29,7 +33,24 @@ import (
 // Every run is also checked to lose no text: the content must be the input
 // with the removed spans cut out, trimmed.
 type leakedConfig struct {
-	ScanFences bool `yaml:"scan_fences"`
+	ScanFences bool             `yaml:"scan_fences"`
+	Pythonic   bool             `yaml:"pythonic"`
+	Tools      []map[string]any `yaml:"tools"`
+}
+
+// options builds the extractor's options from a scenario's config.
+func (c *leakedConfig) options(env *harness.Env) (leaked.Options, error) {
+	opts := leaked.Options{Sources: env.Sources, ScanFences: c.ScanFences, Pythonic: c.Pythonic}
+	if c.Tools != nil {
+		data, err := json.Marshal(c.Tools)
+		if err != nil {
+			return opts, fmt.Errorf("config.tools: %w", err)
+		}
+		if opts.Tools, err = leaked.ParseTools(data); err != nil {
+			return opts, fmt.Errorf("config.tools: %w", err)
+		}
+	}
+	return opts, nil
 }
 
 type leakedInput struct {
@@ -60,7 +81,11 @@ func registerLeaked(reg *harness.Registry) {
 		Name: "leaked",
 		Doc:  "recovers tool calls leaked as text in input.text (core/leaked)",
 		Run: func(_ context.Context, env *harness.Env, cfg *leakedConfig, in *leakedInput) (leakedOutcome, error) {
-			res := leaked.Extract(in.Text.Value, leaked.Options{Sources: env.Sources, ScanFences: cfg.ScanFences})
+			opts, err := cfg.options(env)
+			if err != nil {
+				return leakedOutcome{}, err
+			}
+			res := leaked.Extract(in.Text.Value, opts)
 			return leakedOutcome{input: in.Text.Value, res: res}, nil
 		},
 		Render: func(o leakedOutcome) ([]harness.Section, error) {

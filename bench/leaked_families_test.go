@@ -1,0 +1,44 @@
+package bench
+
+// familyAdversarial are the adversarial inputs of the model families' forms
+// (core/leaked's families), one list per family, each in its family's file.
+func familyAdversarial() []adversarial {
+	var out []adversarial
+	for _, list := range [][]adversarial{
+		harmonyAdversarial,
+
+		kimiAdversarial,
+
+		deepseekAdversarial,
+
+		glmAdversarial,
+
+		gemmaAdversarial,
+
+		jsonFamiliesAdversarial,
+
+		pythonicAdversarial,
+
+		qwenAdversarial,
+	} {
+		out = append(out, list...)
+	}
+	return out
+}
+
+// Stubs, each replaced by its family's file.
+var harmonyAdversarial []adversarial
+
+var kimiAdversarial []adversarial
+
+var deepseekAdversarial []adversarial
+
+var glmAdversarial []adversarial
+
+var gemmaAdversarial []adversarial
+
+var jsonFamiliesAdversarial []adversarial
+
+var pythonicAdversarial []adversarial
+
+var qwenAdversarial []adversarial

@@ -1,0 +1,148 @@
+package leaked
+
+import "strings"
+
+// The model families' own forms are found at three kinds of place:
+//
+//   - a '<' that the wrapper scan does not claim: the special-token tags of
+//     gpt-oss harmony (<|start|>, <|channel|>), Kimi K2
+//     (<|tool_calls_section_begin|>, <|tool_call_begin|>), Gemma 4
+//     (<|tool_call>), Llama 3 (<|python_tag|>), DeepSeek (<｜tool▁calls▁begin｜>)
+//     and DeepSeek DSML (<｜DSML｜function_calls>): familyTag;
+//   - the body of a wrapper the scan already knows, as GLM's
+//     <tool_call>NAME<arg_key>…: wrapperFamily;
+//   - a needle that is not a tag, where a form starts whose special tokens a
+//     server stripped or that has none: [TOOL_CALLS], functools[, the
+//     stripped harmony and Kimi ids, Gemma's call:, pythonic lists:
+//     familyAt, at the positions nextFamily finds; and a message that is
+//     only JSON calls (Llama 3, Mistral with their tokens stripped):
+//     bareJSON, at the start of the text.
+//
+// Each handler gets the position of the trigger and returns where scanning
+// resumes and true, or false when no block of its family starts there (the
+// scan then goes on one byte further). A handler follows the rules of the
+// package: it removes whole blocks only, lists each removed block that
+// yields no call in Dropped, reads the text only through bounded local
+// checks and the memoized searches (sc.find, sc.findExact, sc.nextByte,
+// sc.lineEnd), so that the scan stays linear, and never looks back before
+// its trigger.
+
+// needles are the non-tag starts, longest first where one is a prefix of
+// another at the same position; familyAt dispatches on their index. The
+// last, '[', is searched only with Options.Pythonic. (A table of strings
+// and a switch, not of method values: a handler that scans on would make
+// the table's initialization refer to itself.)
+var needles = []string{
+	"[TOOL_CALLS]",
+	"functools[",
+	"assistantcommentary to=functions.",
+	"commentary to=functions.",
+	"assistant to=functions.",
+	"to=functions.",
+	"functions.",
+	"call:",
+	"[", // pythonic, with Options.Pythonic only
+}
+
+// tryNeedle runs the handler of needles[k] at s[i].
+func (sc *scanner) tryNeedle(k, i int) (int, bool) {
+	switch needles[k] {
+	case "[TOOL_CALLS]":
+		return sc.mistral(i)
+	case "functools[":
+		return sc.phi4(i)
+	case "functions.":
+		return sc.kimiStripped(i)
+	case "call:":
+		return sc.gemmaStripped(i)
+	case "[":
+		return sc.pythonic(i)
+	}
+	return sc.harmonyStripped(i)
+}
+
+// activeNeedles is how many of needles the scan looks for.
+func (sc *scanner) activeNeedles() int {
+	if sc.opts.Pythonic {
+		return len(needles)
+	}
+	return len(needles) - 1
+}
+
+// nextFamily returns the first position at or after j where a needle starts,
+// or len(s).
+func (sc *scanner) nextFamily(j int) int {
+	at := len(sc.s)
+	for _, n := range needles[:sc.activeNeedles()] {
+		at = min(at, sc.findExact(n, j))
+	}
+	return at
+}
+
+// familyAt tries each family whose needle starts at s[i].
+func (sc *scanner) familyAt(i int) (int, bool) {
+	for k, n := range needles[:sc.activeNeedles()] {
+		if strings.HasPrefix(sc.s[i:], n) {
+			if next, ok := sc.tryNeedle(k, i); ok {
+				return next, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// familyTag tries the special-token tags of the families at the '<' at s[i].
+func (sc *scanner) familyTag(i int) (int, bool) {
+	s := sc.s
+	if i+1 >= len(s) {
+		return 0, false
+	}
+	switch s[i+1] {
+	case '|':
+		if next, ok := sc.harmony(i); ok {
+			return next, true
+		}
+		if next, ok := sc.kimi(i); ok {
+			return next, true
+		}
+		if next, ok := sc.gemma(i); ok {
+			return next, true
+		}
+		return sc.llama(i)
+	case 0xEF: // the first byte of '｜' (U+FF5C)
+		if next, ok := sc.deepseek(i); ok {
+			return next, true
+		}
+		return sc.dsml(i)
+	}
+	return 0, false
+}
+
+// wrapperFamily tries the families whose calls sit in a wrapper the scan
+// knows: the wrapper w opens at s[i] and its tag ends at after.
+func (sc *scanner) wrapperFamily(i, w, after int) (int, bool) {
+	return sc.glm(i, w, after)
+}
+
+// findExact returns the index of the first occurrence of needle (case
+// matters) at or after j, or len(s).
+func (sc *scanner) findExact(needle string, j int) int {
+	s := sc.s
+	if j >= len(s) {
+		return len(s)
+	}
+	m := sc.exact[needle]
+	if m == nil {
+		m = &memo{}
+		if sc.exact == nil {
+			sc.exact = map[string]*memo{}
+		}
+		sc.exact[needle] = m
+	}
+	return m.next(j, len(s), func(j, limit int) int {
+		if k := strings.Index(s[j:min(limit+len(needle)-1, len(s))], needle); k >= 0 {
+			return j + k
+		}
+		return -1
+	})
+}

@@ -1,0 +1,18 @@
+package leaked
+
+// Stubs of the family handlers, each replaced by its own file.
+
+func (sc *scanner) harmony(i int) (int, bool)         { return 0, false }
+func (sc *scanner) harmonyStripped(i int) (int, bool) { return 0, false }
+func (sc *scanner) kimi(i int) (int, bool)            { return 0, false }
+func (sc *scanner) kimiStripped(i int) (int, bool)    { return 0, false }
+func (sc *scanner) deepseek(i int) (int, bool)        { return 0, false }
+func (sc *scanner) dsml(i int) (int, bool)            { return 0, false }
+func (sc *scanner) gemma(i int) (int, bool)           { return 0, false }
+func (sc *scanner) gemmaStripped(i int) (int, bool)   { return 0, false }
+func (sc *scanner) llama(i int) (int, bool)           { return 0, false }
+func (sc *scanner) bareJSON(i int) (int, bool)        { return 0, false }
+func (sc *scanner) mistral(i int) (int, bool)         { return 0, false }
+func (sc *scanner) phi4(i int) (int, bool)            { return 0, false }
+func (sc *scanner) pythonic(i int) (int, bool)        { return 0, false }
+func (sc *scanner) glm(i, w, after int) (int, bool)   { return 0, false }
