@@ -146,3 +146,50 @@ func (sc *scanner) findExact(needle string, j int) int {
 		return -1
 	})
 }
+
+// skip returns the index of the first byte at or after j that is not white
+// space. Family handlers use it rather than skipSpace, so that what they
+// read is accounted for by the streaming parser.
+func (sc *scanner) skip(j int) int { return skipSpace(sc.s, j) }
+
+// jsonRead is one JSON value read at a position: its text (repaired when
+// repairs were needed), where it ends, and whether the strict parser read it
+// as written (sc.json then holds its members, for decodeCalls).
+type jsonRead struct {
+	text    string
+	end     int
+	parsed  bool
+	repairs []string
+	err     error // not valid JSON, even repaired (truncated, Python literals, ...)
+}
+
+// readJSON reads the JSON object or array that starts at s[j]: as written
+// when it is valid, else with the lossless repairs of scanJSON, else an
+// error in encoding/json's words.
+func (sc *scanner) readJSON(j int) jsonRead {
+	s := sc.s
+	if end := sc.json.value(s, j); end >= 0 {
+		return jsonRead{text: s[j:end], end: end, parsed: true}
+	}
+	end, fixed, reps, err := scanJSON(s, j)
+	r := jsonRead{text: s[j:end], end: end, repairs: reps, err: err}
+	if fixed != nil {
+		r.text = string(fixed)
+	}
+	if r.err == nil {
+		r.err = validJSON(r.text)
+	}
+	return r
+}
+
+// addCall appends a recovered call: name, and args, the text of a valid
+// JSON object (compacted into the arena). Its ID comes at the end.
+func (sc *scanner) addCall(name, args string) {
+	sc.calls = append(more(sc.calls), Call{Name: name, Arguments: sc.arena.compact(args)})
+}
+
+// addParamsCall appends the call whose arguments sc.params holds (built
+// with sc.params.reset and sc.params.set).
+func (sc *scanner) addParamsCall(name string) {
+	sc.calls = append(more(sc.calls), Call{Name: name, Arguments: sc.params.object(&sc.arena)})
+}

@@ -67,6 +67,9 @@ func FuzzExtract(f *testing.F) {
 	for _, s := range fuzzSeeds() {
 		f.Add(s)
 	}
+	for _, s := range familySeeds() {
+		f.Add(s)
+	}
 	f.Fuzz(func(t *testing.T, in string) {
 		for _, fences := range []bool{false, true} {
 			r := leaked.Extract(in, leaked.Options{Sources: seqIDs(), ScanFences: fences})
