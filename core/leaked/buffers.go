@@ -80,6 +80,7 @@ func getScanner(s string, opts Options) *scanner {
 	for _, m := range sc.exact {
 		*m = memo{}
 	}
+	sc.fam = [len(anchors)]memo{}
 	return sc
 }
 

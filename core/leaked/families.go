@@ -69,14 +69,79 @@ func (sc *scanner) activeNeedles() int {
 	return len(needles) - 1
 }
 
+// anchors are the bytes the needles are found by: each needle holds exactly
+// one of them, and the scan looks for that byte with IndexByte and checks
+// the needles around it. A search for each needle would visit every 'f',
+// 'c', 'a' and 't' of prose (1 MiB of prose took 3.4 ms instead of 0.04);
+// '[', '=', '.' and ':' are rarer. As each needle holds its anchor once,
+// the needles of one anchor start in the order of their anchors, so the
+// first anchor with a match gives the first start.
+var anchors = [...]byte{'[', '=', '.', ':'}
+
+// anchorOf returns the anchor of needle n (an index into anchors) and its
+// offset in n.
+func anchorOf(n string) (int, int) {
+	for a, c := range anchors {
+		if k := strings.IndexByte(n, c); k >= 0 {
+			return a, k
+		}
+	}
+	panic("leaked: needle without an anchor: " + n)
+}
+
+// needleAnchor holds each needle's anchor and offset; maxNeedle is the
+// length of the longest needle.
+var needleAnchor, maxNeedle = func() ([][2]int, int) {
+	out := make([][2]int, len(needles))
+	longest := 0
+	for k, n := range needles {
+		a, off := anchorOf(n)
+		out[k] = [2]int{a, off}
+		longest = max(longest, len(n))
+	}
+	return out, longest
+}()
+
 // nextFamily returns the first position at or after j where a needle starts,
 // or len(s).
 func (sc *scanner) nextFamily(j int) int {
-	at := len(sc.s)
-	for _, n := range needles[:sc.activeNeedles()] {
-		at = min(at, sc.findExact(n, j))
+	s := sc.s
+	if j >= len(s) {
+		return len(s)
+	}
+	at := len(s)
+	for a := range anchors {
+		at = min(at, sc.fam[a].next(j, len(s), func(j, limit int) int { return sc.anchored(a, j, limit) }))
 	}
 	return at
+}
+
+// anchored returns the first start in [j, limit) of an active needle whose
+// anchor is anchors[a], or -1.
+func (sc *scanner) anchored(a, j, limit int) int {
+	s := sc.s
+	c := anchors[a]
+	end := min(limit+maxNeedle, len(s))
+	for p := j; p < end; p++ {
+		k := strings.IndexByte(s[p:end], c)
+		if k < 0 {
+			return -1
+		}
+		p += k
+		best := -1
+		for n, needle := range needles[:sc.activeNeedles()] {
+			if needleAnchor[n][0] != a {
+				continue
+			}
+			if st := p - needleAnchor[n][1]; st >= j && st < limit && strings.HasPrefix(s[st:], needle) && (best < 0 || st < best) {
+				best = st
+			}
+		}
+		if best >= 0 {
+			return best
+		}
+	}
+	return -1
 }
 
 // familyAt tries each family whose needle starts at s[i].

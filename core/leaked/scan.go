@@ -18,10 +18,11 @@ type scanner struct {
 	patterns []string
 	stack    []container // the containers around the current position
 
-	gt, lt, nl, dq, sq memo             // next '>', '<', '\n', '"', '\''
-	needles            map[string]*memo // next occurrence of a tag (case-insensitive)
-	exact              map[string]*memo // next occurrence of a family's needle (case matters)
-	opener, param      memo             // next block opener, next parameter tag
+	gt, lt, nl, dq, sq memo               // next '>', '<', '\n', '"', '\''
+	needles            map[string]*memo   // next occurrence of a tag (case-insensitive)
+	exact              map[string]*memo   // next occurrence of a string (case matters)
+	fam                [len(anchors)]memo // next start of a family's needle, by anchor
+	opener, param      memo               // next block opener, next parameter tag
 	inline             inlineState
 
 	json   strict    // the parser of the values inside wrappers
