@@ -131,13 +131,13 @@ type formError struct {
 	reason string
 }
 
-// parseForm reads the parameters of the call that opens with f, up to its
-// closing tag. A parameter that is not closed by </parameter> before the next
-// parameter tag, the call's closing tag or the end of input, or a malformed
-// parameter tag, makes the call broken. A missing closing tag of the call is
-// not an error: the call ends after its last parameter (or at the end of
-// input, when only a cut-off closing tag follows).
-func (sc *scanner) parseForm(f form) (formCall, *formError) {
+// parseForm reads the parameters of the call that opens with f inside the
+// wrapper w (bare for none), up to its closing tag. A malformed parameter
+// tag, or a parameter that nothing closes (see paramEnd), makes the call
+// broken. A missing closing tag of the call is not an error: the call ends
+// after its last parameter (or at the end of input, when only a cut-off
+// closing tag follows).
+func (sc *scanner) parseForm(f form, w int) (formCall, *formError) {
 	s := sc.s
 	sc.params.reset()
 	end := f.body
@@ -150,12 +150,12 @@ func (sc *scanner) parseForm(f form) (formCall, *formError) {
 			}
 			break
 		}
-		vend, ok := sc.paramEnd(f, vstart)
+		vend, next, ok := sc.paramEnd(f, w, vstart)
 		if !ok {
 			return formCall{}, &formError{vstart, fmt.Sprintf("parameter %q is not closed by </parameter>", key)}
 		}
 		sc.params.set(key, s[vstart:vend], sc.kindOf(f.name, key, kindAuto), &sc.json)
-		end = vend + len(closeParam)
+		end = next
 		k = skipSpace(s, end)
 	}
 	switch {
@@ -169,12 +169,19 @@ func (sc *scanner) parseForm(f form) (formCall, *formError) {
 
 const closeParam = "</parameter>"
 
-// paramEnd returns where the value that starts at vstart ends: at the first
-// </parameter> that structure follows (see structural), so that a value may
-// hold "</parameter>" itself; else at the first </parameter>. Only closing
-// tags before the next parameter tag and the call's closing tag count; ok is
-// false when there is none.
-func (sc *scanner) paramEnd(f form, vstart int) (end int, ok bool) {
+// paramEnd returns where the value that starts at vstart ends, and where
+// the call goes on after it: at the first </parameter> that structure
+// follows (see structural), so that a value may hold "</parameter>" itself;
+// else at the first </parameter>. Only closing tags before the next
+// parameter tag and the call's closing tag count.
+//
+// A Qwen3-Coder value with no </parameter> there ends, as the serving
+// stacks read it, at the first of: the next parameter tag, the call's
+// </function>, the wrapper's closing tag (</tool_call> for a bare call),
+// the next call's <function=…> (openEnd); these are not consumed. ok is
+// false when nothing closes the value (the end of input, or a MiniMax
+// <invoke>, whose parameters need </parameter>).
+func (sc *scanner) paramEnd(f form, w, vstart int) (end, next int, ok bool) {
 	limit := min(sc.nextParam(vstart), sc.find(f.closeTag(), vstart))
 	first := -1
 	for c := sc.find(closeParam, vstart); c < limit; c = sc.find(closeParam, c+1) {
@@ -182,10 +189,36 @@ func (sc *scanner) paramEnd(f form, vstart int) (end int, ok bool) {
 			first = c
 		}
 		if sc.structural(f, c+len(closeParam)) {
-			return c, true
+			return c, c + len(closeParam), true
 		}
 	}
-	return first, first >= 0
+	if first >= 0 {
+		return first, first + len(closeParam), true
+	}
+	if !f.qwen {
+		return 0, 0, false
+	}
+	end = sc.openEnd(w, vstart, limit)
+	return end, end, end < len(sc.s)
+}
+
+// openEnd returns where a Qwen3-Coder value that starts at vstart and has
+// no </parameter> before limit (the next parameter tag or </function>)
+// ends: limit, or the closing tag of the wrapper w (</tool_call> when
+// bare) or the next call's opening tag when one comes first; len(s) when
+// none is there.
+func (sc *scanner) openEnd(w, vstart, limit int) int {
+	wrapperClose := "</tool_call>"
+	if w != bare {
+		wrapperClose = closeTags[w]
+	}
+	end := min(limit, sc.find(wrapperClose, vstart))
+	// Only the first "<function=" after the value is looked at (one
+	// memoized search): when it opens no call, the value ends at a closer.
+	if c := sc.find("<function=", vstart); c < end && sc.isFormAt(c) {
+		end = c
+	}
+	return end
 }
 
 // structural reports whether what follows s[p], after white space, is the
@@ -249,7 +282,7 @@ func (sc *scanner) xmlBlock(i, w, after int) int {
 			break
 		}
 		last = f
-		c, err := sc.parseForm(f)
+		c, err := sc.parseForm(f, w)
 		if err != nil {
 			clear(sc.calls[mark:])
 			sc.calls = sc.calls[:mark] // the whole block is dropped
