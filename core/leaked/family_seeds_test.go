@@ -34,8 +34,6 @@ var kimiSeeds []string
 
 var deepseekSeeds []string
 
-var glmSeeds []string
-
 var gemmaSeeds []string
 
 var jsonFamiliesSeeds []string

@@ -15,4 +15,3 @@ func (sc *scanner) bareJSON(i int) (int, bool)        { return 0, false }
 func (sc *scanner) mistral(i int) (int, bool)         { return 0, false }
 func (sc *scanner) phi4(i int) (int, bool)            { return 0, false }
 func (sc *scanner) pythonic(i int) (int, bool)        { return 0, false }
-func (sc *scanner) glm(i, w, after int) (int, bool)   { return 0, false }

@@ -124,6 +124,12 @@ func propertyTypes(schema json.RawMessage) map[string]string {
 // Len is how many tools the list declares.
 func (t Tools) Len() int { return len(t.types) }
 
+// Declares reports whether the list declares a tool of that name.
+func (t Tools) Declares(tool string) bool {
+	_, ok := t.types[tool]
+	return ok
+}
+
 // Type returns the declared JSON Schema type of a tool's parameter, or ""
 // when the list does not declare it.
 func (t Tools) Type(tool, param string) string {
