@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/chunk"
 	"github.com/toolout/toolout/core/extract"
 	"github.com/toolout/toolout/core/finalreport"
@@ -131,29 +130,58 @@ func truncateLeaf() leaf {
 }
 
 // leakedLeaf prints the tool calls leaked as text in FILE or stdin:
-// {"content","tool_calls","patterns","dropped","repairs"}.
+// {"content","tool_calls","patterns","dropped","repairs"}. --tools FILE
+// reads the tools offered to the model (leaked.ParseTools: a tool list of
+// any wire, or a request body with "tools"), which types the values of
+// XML-parameter calls and lets a GLM call without arguments through.
 func leakedLeaf() leaf {
 	return leaf{name: "leaked", summary: "recover tool calls leaked as text inside <tool_call>-like tags",
-		synopsis: "[FILE] [--ids uuid|seq] [--scan-fences] [--max-input BYTES]", input: true,
+		synopsis: "[FILE] [--ids uuid|seq] [--scan-fences] [--tools FILE] [--max-input BYTES]", input: true,
 		setup: func(fs *flag.FlagSet) leafFunc {
 			ids := fs.String("ids", "uuid", "call ids: uuid (random UUIDv4) or seq (00000000-0000-4000-8000-000000000001, ... for reproducible output)")
 			fences := fs.Bool("scan-fences", false, "also extract wrappers inside fenced code blocks")
+			tools := fs.String("tools", "", "the tools offered to the model (a JSON tool list or a request body with \"tools\"): types XML parameter values by their schemas")
 			return func(_ context.Context, c *call) (any, error) {
-				var src core.Sources
+				opts := leaked.Options{ScanFences: *fences}
 				switch *ids {
 				case "uuid":
 				case "seq":
-					src = fakes.NewSources()
+					opts.Sources = fakes.NewSources()
 				default:
 					return nil, fmt.Errorf("--ids %q: want uuid or seq", *ids)
+				}
+				if *tools != "" {
+					var err error
+					if opts.Tools, err = readTools(*tools, c.maxInput); err != nil {
+						return nil, err
+					}
 				}
 				_, text, err := c.text()
 				if err != nil {
 					return nil, err
 				}
-				return leaked.Extract(text, leaked.Options{Sources: src, ScanFences: *fences}), nil
+				return leaked.Extract(text, opts), nil
 			}
 		}}
+}
+
+// readTools reads the tool list of --tools FILE, within --max-input. A list
+// it cannot read is named with the byte where the problem is:
+// "--tools t.json: byte 14: invalid JSON: invalid character '}' ...".
+func readTools(file string, limit byteSize) (leaked.Tools, error) {
+	if file == "-" {
+		return leaked.Tools{}, errors.New("--tools -: want a file (standard input holds the text)")
+	}
+	name, data, err := readBytes([]string{file}, nil, limit)
+	if err != nil {
+		return leaked.Tools{}, fmt.Errorf("--tools %w", err)
+	}
+	t, err := leaked.ParseTools(data)
+	var te *leaked.ToolsError
+	if errors.As(err, &te) {
+		return leaked.Tools{}, fmt.Errorf("--tools %s: byte %d: %s", name, te.Offset, te.Msg)
+	}
+	return t, err
 }
 
 // finalReportLeaf prints {"found":bool,"content":string,"closed":bool} for

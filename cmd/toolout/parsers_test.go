@@ -120,6 +120,57 @@ var _ = Describe("toolout leaked", func() {
 		Expect(code).To(Equal(2))
 		Expect(stderr).To(Equal("toolout leaked: --ids \"counter\": want uuid or seq\n"))
 	})
+
+	Describe("--tools FILE", func() {
+		writeTools := func(data string) string {
+			f := filepath.Join(GinkgoT().TempDir(), "tools.json")
+			Expect(os.WriteFile(f, []byte(data), 0o600)).To(Succeed())
+			return f
+		}
+		const qwen = "<tool_call>\n<function=f>\n<parameter=zip>\n007\n</parameter>\n<parameter=n>\n7\n</parameter>\n<parameter=o>\n{\"a\": 1}\n</parameter>\n<parameter=x>\n42\n</parameter>\n</function>\n</tool_call>"
+
+		It("types XML parameters by the declared schemas of a request body's tools", func() {
+			f := writeTools(`{"model":"m","tools":[{"type":"function","function":{"name":"f","parameters":{"type":"object","properties":{"zip":{"type":"string"},"n":{"type":"integer"},"o":{"type":"object"},"x":{"type":"string"}}}}}]}`)
+			stdout := succeeds(qwen, "leaked", "--ids", "seq", "--tools", f)
+			Expect(stdout).To(ContainSubstring(`"arguments":{"zip":"007","n":7,"o":{"a":1},"x":"42"}`))
+			stdout = succeeds(qwen, "leaked", "--ids", "seq")
+			Expect(stdout).To(ContainSubstring(`"arguments":{"zip":"007","n":7,"o":{"a":1},"x":42}`))
+		})
+
+		It("reads an Anthropic tool list and lets a GLM call without arguments through", func() {
+			f := writeTools(`[{"name":"get_time","input_schema":{"type":"object","properties":{}}}]`)
+			stdout := succeeds("<tool_call>get_time</tool_call>", "leaked", "--ids", "seq", "--tools", f)
+			Expect(stdout).To(Equal(`{"content":null,"tool_calls":[{"id":"00000000-0000-4000-8000-000000000001","name":"get_time","arguments":{}}],"patterns":["<tool_call>"],"dropped":[],"repairs":[]}` + "\n"))
+			code, stdout, _ := invoke("<tool_call>get_time</tool_call>", "leaked", "--ids", "seq")
+			Expect(code).To(Equal(0))
+			Expect(stdout).To(HavePrefix(`{"content":"<tool_call>get_time</tool_call>","tool_calls":[]`))
+		})
+
+		DescribeTable("a bad file fails with one line naming it and the byte, exit 2",
+			func(data, want string) {
+				f := writeTools(data)
+				code, stdout, stderr := invoke("<tool_call>get_time</tool_call>", "leaked", "--tools", f)
+				Expect(code).To(Equal(2))
+				Expect(stdout).To(BeEmpty())
+				Expect(stderr).To(Equal("toolout leaked: --tools " + f + ": " + want + "\n"))
+			},
+			Entry("bad JSON", `[{"name":"a",}]`, "byte 14: invalid JSON: invalid character '}' looking for beginning of object key string"),
+			Entry("empty", ``, "byte 0: invalid JSON: unexpected end of JSON input"),
+			Entry("not a tool list", `{"name":"a"}`, `byte 0: want a JSON array of tools or an object with a "tools" array: the object has no "tools"`),
+		)
+
+		It("names a missing file", func() {
+			code, _, stderr := invoke("x", "leaked", "--tools", "no-such-tools.json")
+			Expect(code).To(Equal(2))
+			Expect(stderr).To(Equal("toolout leaked: --tools no-such-tools.json: no such file or directory\n"))
+		})
+
+		It("refuses standard input, which holds the text", func() {
+			code, _, stderr := invoke("x", "leaked", "--tools", "-")
+			Expect(code).To(Equal(2))
+			Expect(stderr).To(Equal("toolout leaked: --tools -: want a file (standard input holds the text)\n"))
+		})
+	})
 })
 
 var _ = Describe("toolout schema", func() {

@@ -1,6 +1,7 @@
 package leaked
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -28,20 +29,69 @@ type Tools struct {
 // wires use: OpenAI Chat Completions {"type":"function","function":{"name",
 // "parameters"}}, Responses {"type":"function","name","parameters"},
 // Anthropic {"name","input_schema"}, MCP {"name","inputSchema"}. A
-// parameter's type is its schema's "type", or the first non-null one of a
-// list (["integer","null"] is integer); a parameter without one is untyped.
-// Entries that are not tools (no name) are skipped.
+// parameter's type is its schema's "type" (trimmed, lower case); a list of
+// types, or the alternatives of "anyOf"/"oneOf", give the one type they
+// hold besides "null" (["integer","null"] is integer) and none when they
+// hold two or more (["string","integer"] is untyped); a parameter without a
+// type is untyped, and so is the rule without a list. Entries that are not
+// tools (not an object, no name) are skipped; a tool without parameters is
+// declared with none. An empty list is no list. Data that is not JSON, or
+// not one of the two shapes, is a *ToolsError with its byte offset.
 func ParseTools(data []byte) (Tools, error) {
-	var list []json.RawMessage
-	if err := json.Unmarshal(data, &list); err != nil {
-		var body struct {
-			Tools []json.RawMessage `json:"tools"`
+	var top any
+	if err := json.Unmarshal(data, &top); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return Tools{}, &ToolsError{Offset: se.Offset, Msg: "invalid JSON: " + se.Error(), Err: err}
 		}
-		if err2 := json.Unmarshal(data, &body); err2 != nil || body.Tools == nil {
-			return Tools{}, toolsError(data, err)
-		}
-		list = body.Tools
+		return Tools{}, &ToolsError{Msg: err.Error(), Err: err}
 	}
+	var list []json.RawMessage
+	switch top.(type) {
+	case []any:
+		if err := json.Unmarshal(data, &list); err != nil {
+			return Tools{}, &ToolsError{Msg: err.Error(), Err: err}
+		}
+	case map[string]any:
+		var body struct {
+			Tools *[]json.RawMessage `json:"tools"`
+		}
+		if err := json.Unmarshal(data, &body); err != nil {
+			var te *json.UnmarshalTypeError
+			if errors.As(err, &te) {
+				return Tools{}, &ToolsError{Offset: te.Offset, Msg: `"tools" is not an array`, Err: err}
+			}
+			return Tools{}, &ToolsError{Msg: err.Error(), Err: err}
+		}
+		if body.Tools == nil {
+			return Tools{}, &ToolsError{Offset: int64(len(data) - len(bytes.TrimLeft(data, " \t\r\n"))),
+				Msg: `want a JSON array of tools or an object with a "tools" array: the object has no "tools"`}
+		}
+		list = *body.Tools
+	default:
+		return Tools{}, &ToolsError{Offset: int64(len(data) - len(bytes.TrimLeft(data, " \t\r\n"))),
+			Msg: "want a JSON array of tools or an object with a \"tools\" array"}
+	}
+	return readTools(list), nil
+}
+
+// ToolsError is a tool list that ParseTools cannot read. Offset counts the
+// bytes read when the problem was found, as json.SyntaxError's does (the
+// offending byte is the Offset-th, counting from 1); Msg says what.
+type ToolsError struct {
+	Offset int64
+	Msg    string
+	Err    error // the decoder's error, when there is one
+}
+
+func (e *ToolsError) Error() string {
+	return fmt.Sprintf("leaked: parse tools: byte %d: %s", e.Offset, e.Msg)
+}
+
+func (e *ToolsError) Unwrap() error { return e.Err }
+
+// readTools reads the name and the parameter types of each tool of list.
+func readTools(list []json.RawMessage) Tools {
 	t := Tools{types: map[string]map[string]string{}}
 	for _, raw := range list {
 		var tool struct {
@@ -49,36 +99,28 @@ func ParseTools(data []byte) (Tools, error) {
 			Parameters  json.RawMessage `json:"parameters"`
 			InputSchema json.RawMessage `json:"input_schema"`
 			MCPSchema   json.RawMessage `json:"inputSchema"`
-			Function    *struct {
-				Name       string          `json:"name"`
-				Parameters json.RawMessage `json:"parameters"`
-			} `json:"function"`
+			Function    json.RawMessage `json:"function"`
 		}
 		if json.Unmarshal(raw, &tool) != nil {
 			continue
 		}
 		name, schema := tool.Name, firstRaw(tool.Parameters, tool.InputSchema, tool.MCPSchema)
-		if tool.Function != nil && tool.Function.Name != "" {
-			name, schema = tool.Function.Name, tool.Function.Parameters
+		var fn struct {
+			Name       string          `json:"name"`
+			Parameters json.RawMessage `json:"parameters"`
 		}
-		if name == "" {
+		if json.Unmarshal(tool.Function, &fn) == nil && fn.Name != "" {
+			name, schema = fn.Name, fn.Parameters
+		}
+		if strings.TrimSpace(name) == "" {
 			continue
 		}
 		t.types[name] = propertyTypes(schema)
 	}
-	return t, nil
-}
-
-// toolsError words a JSON error with the byte offset where it was found.
-func toolsError(data []byte, err error) error {
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		return fmt.Errorf("invalid JSON at byte %d: %v", se.Offset, err)
+	if len(t.types) == 0 {
+		return Tools{}
 	}
-	if _, ok := err.(*json.UnmarshalTypeError); ok || strings.TrimSpace(string(data)) != "" {
-		return fmt.Errorf("want a JSON array of tools or an object with \"tools\": %v", err)
-	}
-	return fmt.Errorf("empty tool list: %v", err)
+	return t
 }
 
 func firstRaw(list ...json.RawMessage) json.RawMessage {
@@ -90,35 +132,68 @@ func firstRaw(list ...json.RawMessage) json.RawMessage {
 	return nil
 }
 
-// propertyTypes reads the type of each property of an object schema.
+// propertyTypes reads the type of each property of an object schema; a
+// property whose schema cannot be read is untyped.
 func propertyTypes(schema json.RawMessage) map[string]string {
 	var s struct {
-		Properties map[string]struct {
-			Type json.RawMessage `json:"type"`
-		} `json:"properties"`
+		Properties map[string]json.RawMessage `json:"properties"`
 	}
 	out := map[string]string{}
 	if json.Unmarshal(schema, &s) != nil {
 		return out
 	}
 	for k, p := range s.Properties {
-		var one string
-		var many []string
-		switch {
-		case json.Unmarshal(p.Type, &one) == nil:
-		case json.Unmarshal(p.Type, &many) == nil:
-			for _, t := range many {
-				if t != "null" {
-					one = t
-					break
-				}
-			}
-		}
-		if one != "" {
+		if one := schemaType(p); one != "" {
 			out[k] = one
 		}
 	}
 	return out
+}
+
+// schemaType returns the one type other than "null" that a property's
+// schema allows, from "type" (a string or a list), else from the
+// alternatives of "anyOf" or "oneOf"; "" when it allows none or several.
+func schemaType(raw json.RawMessage) string {
+	var p struct {
+		Type  json.RawMessage   `json:"type"`
+		AnyOf []json.RawMessage `json:"anyOf"`
+		OneOf []json.RawMessage `json:"oneOf"`
+	}
+	if json.Unmarshal(raw, &p) != nil {
+		return ""
+	}
+	var types []string
+	var one string
+	switch {
+	case json.Unmarshal(p.Type, &one) == nil:
+		types = []string{one}
+	case json.Unmarshal(p.Type, &types) == nil:
+	default:
+		for _, alt := range append(p.AnyOf, p.OneOf...) {
+			var a struct {
+				Type string `json:"type"`
+			}
+			if json.Unmarshal(alt, &a) != nil || a.Type == "" {
+				return "" // an alternative of no single type: any value
+			}
+			types = append(types, a.Type)
+		}
+	}
+	found := ""
+	for _, t := range types {
+		t = strings.ToLower(strings.TrimSpace(t))
+		switch {
+		case t == "null" || t == found:
+		case found != "":
+			return ""
+		default:
+			found = t
+		}
+	}
+	if found == "" && len(types) > 0 && strings.EqualFold(strings.TrimSpace(types[0]), "null") {
+		return "null"
+	}
+	return found
 }
 
 // Len is how many tools the list declares.
