@@ -67,8 +67,10 @@ func Check(in string, r Result) error {
 	if len(r.Removed) > 0 && len(r.Calls) == 0 && len(r.Dropped) == 0 {
 		return fmt.Errorf("blocks removed without a call and without a dropped entry")
 	}
-	if !strings.Contains(in, "<") && len(r.Removed) > 0 {
-		return fmt.Errorf("no '<' in the input, but something was removed")
+	if !strings.ContainsAny(in, "<{[") && len(r.Removed) > 0 {
+		// Every block has a tag or, its special tokens stripped, a JSON or
+		// Gemma body or a list.
+		return fmt.Errorf("no '<', '{' or '[' in the input, but something was removed")
 	}
 	// Every dropped entry points at a removed block; a whole dropped block is
 	// the input's text and lies inside its span.

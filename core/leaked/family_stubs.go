@@ -4,8 +4,6 @@ package leaked
 
 func (sc *scanner) harmony(i int) (int, bool)         { return 0, false }
 func (sc *scanner) harmonyStripped(i int) (int, bool) { return 0, false }
-func (sc *scanner) kimi(i int) (int, bool)            { return 0, false }
-func (sc *scanner) kimiStripped(i int) (int, bool)    { return 0, false }
 func (sc *scanner) deepseek(i int) (int, bool)        { return 0, false }
 func (sc *scanner) dsml(i int) (int, bool)            { return 0, false }
 func (sc *scanner) gemma(i int) (int, bool)           { return 0, false }
