@@ -35,8 +35,6 @@ var glmAdversarial []adversarial
 
 var gemmaAdversarial []adversarial
 
-var jsonFamiliesAdversarial []adversarial
-
 var pythonicAdversarial []adversarial
 
 var qwenAdversarial []adversarial

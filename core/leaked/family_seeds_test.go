@@ -34,8 +34,6 @@ var deepseekSeeds []string
 
 var gemmaSeeds []string
 
-var jsonFamiliesSeeds []string
-
 var pythonicSeeds []string
 
 var qwenSeeds []string

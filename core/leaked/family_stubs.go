@@ -8,8 +8,6 @@ func (sc *scanner) deepseek(i int) (int, bool)        { return 0, false }
 func (sc *scanner) dsml(i int) (int, bool)            { return 0, false }
 func (sc *scanner) gemma(i int) (int, bool)           { return 0, false }
 func (sc *scanner) gemmaStripped(i int) (int, bool)   { return 0, false }
-func (sc *scanner) llama(i int) (int, bool)           { return 0, false }
-func (sc *scanner) bareJSON(i int) (int, bool)        { return 0, false }
+func (sc *scanner) pythonic(i int) (int, bool)        { return 0, false }
 func (sc *scanner) mistral(i int) (int, bool)         { return 0, false }
 func (sc *scanner) phi4(i int) (int, bool)            { return 0, false }
-func (sc *scanner) pythonic(i int) (int, bool)        { return 0, false }

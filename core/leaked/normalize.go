@@ -22,6 +22,9 @@ type decoded struct {
 	args   string // a call's arguments: a JSON object, not yet compact
 	raw    string // the value, for a dropped entry
 	reason string // why it is not a call
+	// explicit: the call names its arguments ("parameters" or
+	// "arguments"), as a message of bare JSON calls must (bareJSON).
+	explicit bool
 }
 
 // decodeCalls turns one valid JSON value (an object or an array) into calls,
@@ -185,7 +188,7 @@ func decodeCall(m members) decoded {
 		d.kind, d.reason = broken, err.Error()
 		return d
 	}
-	d.kind, d.name, d.args = isCall, name, args
+	d.kind, d.name, d.args, d.explicit = isCall, name, args, m.v[mParameters] != "" || m.v[mArguments] != ""
 	return d
 }
 

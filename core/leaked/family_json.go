@@ -1,0 +1,231 @@
+package leaked
+
+import (
+	"slices"
+	"strings"
+)
+
+// The JSON-bodied families: Llama 3.x/4 (<|python_tag|>{…}; {…}), Mistral
+// ([TOOL_CALLS][{…}]), Phi-4-mini (functools[{…}]), and a message that is
+// only JSON calls (Llama 3 or Mistral with their special tokens stripped).
+// Their bodies are read as a wrapper's are (readJSON, decodeCalls), and
+// sorted the same way: calls, broken calls, values that are not calls.
+
+// jsonForm is what differs between the JSON-bodied families: the pattern
+// they report, whether ';' may separate their values (Llama), the tokens
+// that end a block when they follow it directly (white space between), and
+// the triggers that end a broken block of theirs.
+type jsonForm struct {
+	pattern string
+	semi    bool
+	ends    []string // end-of-message tokens that belong to the block
+	opens   []string // the family's triggers: a broken block stops before the next one
+}
+
+// values reads the JSON values that start at s[j], back to back with white
+// space between them (and with semi, one ';' too), and calls each with each
+// value (repaired when repairs were needed) until it returns false. It
+// returns where the last value read ends (j when none was read), the
+// repairs made, and the error of the first value that is not valid JSON.
+func (sc *scanner) values(j int, semi bool, each func(text string, parsed bool) bool) (int, []string, error) {
+	s := sc.s
+	end := j
+	var repairs []string
+	for jsonStart(s, j) {
+		r := sc.readJSON(j)
+		if r.err != nil {
+			return end, repairs, r.err
+		}
+		for _, k := range r.repairs {
+			if !contains(repairs, k) {
+				repairs = append(repairs, k)
+			}
+		}
+		if !each(r.text, r.parsed) {
+			return r.end, repairs, nil
+		}
+		end = r.end
+		j = sc.skip(end)
+		if semi && j < len(s) && s[j] == ';' {
+			if k := sc.skip(j + 1); jsonStart(s, k) {
+				j = k
+			}
+		}
+	}
+	return end, repairs, nil
+}
+
+// familyJSON handles the JSON values at s[j] of a block of form f whose
+// trigger is at s[i], as jsonBlock handles a wrapper's body: values that
+// are all "not a call" leave the block as text; a value that does not parse
+// makes the whole block a broken attempt, removed and listed; otherwise the
+// block is removed, its calls extracted and its other values listed. It
+// returns where scanning resumes.
+func (sc *scanner) familyJSON(f *jsonForm, i, j int) int {
+	kept := sc.kept[:0]
+	firstAt, n := -1, 0
+	end, repairs, err := sc.values(j, f.semi, func(v string, parsed bool) bool {
+		mark := len(kept)
+		kept = decodeCalls(kept, &sc.json, v, parsed)
+		if firstAt < 0 {
+			if slices.ContainsFunc(kept[mark:], isAttempt) {
+				firstAt = n
+			} else {
+				clear(kept[mark:]) // values before the first attempt are decoded again if one comes
+				kept = kept[:mark]
+			}
+		}
+		n++
+		return true
+	})
+	defer func() {
+		clear(kept)
+		sc.kept = kept[:0]
+	}()
+	if err != nil {
+		return sc.closers(sc.brokenFamily(f, i, j, "invalid JSON: "+err.Error()))
+	}
+	if firstAt < 0 {
+		sc.flush()
+		return end // well-formed JSON, but no call: text
+	}
+	sc.enter()
+	sc.seen(f.pattern)
+	for _, r := range repairs {
+		sc.repairs = append(sc.repairs, Repair{Pattern: f.pattern, Offset: i, Kind: r})
+	}
+	if firstAt > 0 {
+		n = 0
+		sc.values(j, f.semi, func(v string, parsed bool) bool {
+			if n == firstAt {
+				return false
+			}
+			n++
+			for _, d := range decodeCalls(nil, &sc.json, v, parsed) {
+				sc.report(f.pattern, i, d)
+			}
+			return true
+		})
+	}
+	for _, d := range kept {
+		sc.report(f.pattern, i, d)
+	}
+	stop := sc.endTokens(end, f.ends)
+	sc.remove(i, stop)
+	return sc.closers(stop)
+}
+
+// brokenFamily removes and lists the broken block of form f whose trigger
+// is at s[i] and whose body starts at s[j], and returns its end.
+func (sc *scanner) brokenFamily(f *jsonForm, i, j int, reason string) int {
+	end := sc.familyBrokenEnd(f, i, j)
+	sc.enter()
+	sc.seen(f.pattern)
+	sc.drop(f.pattern, i, sc.s[i:end], reason)
+	sc.remove(i, end)
+	return end
+}
+
+// familyBrokenEnd returns the end of a broken block of form f whose trigger
+// is at s[i] and whose body starts at s[from]: through the first of its end
+// tokens, or before the next trigger of its family, the next wrapper or
+// XML-parameter opener or the next needle of a family, whichever comes
+// first, else the end of input; so that a broken block never swallows a
+// later call.
+func (sc *scanner) familyBrokenEnd(f *jsonForm, i, from int) int {
+	end := min(sc.nextOpen(from), sc.nextFamily(from))
+	for _, t := range f.opens {
+		end = min(end, sc.findExact(t, from))
+	}
+	for _, t := range f.ends {
+		if k := sc.findExact(t, from); k < end {
+			end = k + len(t)
+		}
+	}
+	return max(end, i+1)
+}
+
+// endTokens returns the end of a block whose body ends at end: after the
+// end-of-message tokens of ends that follow it, white space between (at
+// most two, as Llama 4's <|python_end|><|eom|>), else end.
+func (sc *scanner) endTokens(end int, ends []string) int {
+	s := sc.s
+	for range 2 {
+		k := sc.skip(end)
+		found := false
+		for _, t := range ends {
+			if strings.HasPrefix(s[k:], t) {
+				end, found = k+len(t), true
+				break
+			}
+		}
+		if !found {
+			break
+		}
+	}
+	return end
+}
+
+// bareForms are the messages of bare JSON calls: an object first (Llama 3's
+// {"name": …, "parameters": …}; {…}) or an array (Mistral's [{"name": …,
+// "arguments": …}]).
+var bareForms = [2]jsonForm{
+	{pattern: "{json}", semi: true, ends: llamaEnds},
+	{pattern: "[json]", semi: true, ends: []string{"</s>"}},
+}
+
+// bareJSON recognizes a message that is only JSON calls, with the JSON's
+// first byte at s[j] (only white space before it): Llama 3 or Mistral with
+// their special tokens stripped. Every value (objects separated by white
+// space or ';', or arrays of them) must be a call that names its arguments
+// ("parameters" or "arguments"), and nothing but white space may follow
+// (after an end-of-message token). Anything else (an object that is data,
+// a call beside text, JSON that does not parse) is left to the scan, and
+// stays text: nothing but the JSON marks it as a call.
+//
+// The values are read twice when they are calls: once to decide, keeping
+// nothing (a long message of calls that ends in text costs no memory),
+// once to report them.
+func (sc *scanner) bareJSON(j int) (int, bool) {
+	s := sc.s
+	if !jsonStart(s, j) {
+		return 0, false
+	}
+	f := &bareForms[0]
+	if s[j] == '[' {
+		f = &bareForms[1]
+	}
+	kept := sc.kept[:0]
+	defer func() {
+		clear(kept)
+		sc.kept = kept[:0]
+	}()
+	calls := true
+	end, repairs, err := sc.values(j, f.semi, func(v string, parsed bool) bool {
+		kept = decodeCalls(kept[:0], &sc.json, v, parsed)
+		for _, d := range kept {
+			calls = calls && d.kind == isCall && d.explicit
+		}
+		return calls
+	})
+	if err != nil || !calls {
+		return 0, false
+	}
+	stop := sc.endTokens(end, f.ends)
+	if sc.skip(stop) < len(s) {
+		return 0, false // text follows: the JSON is part of a message, not a call
+	}
+	sc.seen(f.pattern)
+	for _, r := range repairs {
+		sc.repairs = append(sc.repairs, Repair{Pattern: f.pattern, Offset: j, Kind: r})
+	}
+	sc.values(j, f.semi, func(v string, parsed bool) bool {
+		kept = decodeCalls(kept[:0], &sc.json, v, parsed)
+		for _, d := range kept {
+			sc.report(f.pattern, j, d)
+		}
+		return true
+	})
+	sc.remove(j, stop)
+	return len(s), true
+}

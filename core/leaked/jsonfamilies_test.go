@@ -1,0 +1,137 @@
+package leaked_test
+
+import (
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/toolout/toolout/core/leaked"
+)
+
+// The JSON-bodied families: what the scenarios under scenarios/leaked/llama3,
+// mistral, nemotron and phi4 do not state (spans, offsets, large inputs,
+// the scan around them).
+
+// extract runs Extract with sequential IDs and checks the contract.
+func extract(in string) leaked.Result {
+	GinkgoHelper()
+	r := leaked.Extract(in, leaked.Options{Sources: seqIDs()})
+	checkProperties(in, r)
+	return r
+}
+
+// calls returns "name arguments" for each call.
+func callsOf(r leaked.Result) []string {
+	var out []string
+	for _, c := range r.Calls {
+		out = append(out, c.Name+" "+string(c.Arguments))
+	}
+	return out
+}
+
+var _ = Describe("Llama 3 JSON calls", func() {
+	It("removes the tag, the calls and the end token, and nothing else", func() {
+		in := `ok <|python_tag|>{"name": "a", "parameters": {"x": 1}}; {"name": "b", "parameters": {}} <|eom_id|> after`
+		r := extract(in)
+		Expect(callsOf(r)).To(Equal([]string{`a {"x":1}`, `b {}`}))
+		Expect(r.Removed).To(Equal([]leaked.Span{{Offset: 3, Length: strings.Index(in, " after") - 3}}))
+		Expect(*r.Content).To(Equal("ok  after"))
+	})
+
+	It("lists a broken block from its tag through its end token", func() {
+		in := `x <|python_tag|>{"name": "a", "parameters": {"x": }}<|eot_id|> y`
+		r := extract(in)
+		Expect(r.Dropped).To(HaveLen(1))
+		Expect(r.Dropped[0].Offset).To(Equal(2))
+		Expect(r.Dropped[0].Raw).To(Equal(`<|python_tag|>{"name": "a", "parameters": {"x": }}<|eot_id|>`))
+		Expect(*r.Content).To(Equal("x  y"))
+	})
+
+	It("resumes after well-formed JSON that is no call, so a tag in its strings is data", func() {
+		in := `<|python_tag|>{"q": "<tool_call>{\"name\": \"x\"}</tool_call>"}`
+		r := extract(in)
+		Expect(r.Calls).To(BeEmpty())
+		Expect(*r.Content).To(Equal(in))
+	})
+
+	It("leaves a ';' that no value follows as text", func() {
+		r := extract(`<|python_tag|>{"name": "a", "parameters": {}}; and then I stop`)
+		Expect(callsOf(r)).To(Equal([]string{`a {}`}))
+		Expect(*r.Content).To(Equal("; and then I stop"))
+	})
+})
+
+var _ = Describe("A message of bare JSON calls", func() {
+	It("starts its span at the JSON, after the leading white space", func() {
+		in := "\n  " + `{"name": "a", "parameters": {"x": 1}}` + "\n"
+		r := extract(in)
+		Expect(r.Removed).To(Equal([]leaked.Span{{Offset: 3, Length: len(in) - 4}}))
+		Expect(r.Content).To(BeNil())
+	})
+
+	It("is not a call when one value is not, and the scan goes on over the text", func() {
+		in := `{"name": "a", "parameters": {}}; {"x": 1} <tool_call>{"name": "b"}</tool_call>`
+		r := extract(in)
+		Expect(callsOf(r)).To(Equal([]string{`b {}`}))
+		Expect(*r.Content).To(Equal(`{"name": "a", "parameters": {}}; {"x": 1}`))
+	})
+
+	It("is not a call when text follows it; a wrapper after it is still read", func() {
+		in := `{"name": "a", "parameters": {}} then <tool_call>{"name": "b"}</tool_call>`
+		r := extract(in)
+		Expect(callsOf(r)).To(Equal([]string{`b {}`}))
+		Expect(*r.Content).To(Equal(`{"name": "a", "parameters": {}} then`))
+	})
+
+	It("needs every value to name its arguments", func() {
+		in := `{"name": "a", "parameters": {}} {"name": "b"}`
+		Expect(*extract(in).Content).To(Equal(in))
+	})
+
+	It("keeps a 1 MiB JSON object that is no call byte-identical", func() {
+		in := `{"name": "report", "body": "` + strings.Repeat("lorem ipsum ", 1<<20/12) + `"}`
+		r := extract(in)
+		Expect(r.Calls).To(BeEmpty())
+		Expect(*r.Content == in).To(BeTrue())
+	})
+
+	It("recovers a long run of calls separated by ';', in order", func() {
+		var b strings.Builder
+		for k := range 5000 {
+			if k > 0 {
+				b.WriteString("; ")
+			}
+			b.WriteString(`{"name": "f` + string(rune('a'+k%26)) + `", "parameters": {"k": 1}}`)
+		}
+		r := extract(b.String())
+		Expect(r.Calls).To(HaveLen(5000))
+		Expect(r.Calls[27].Name).To(Equal("fb"))
+		Expect(r.Patterns).To(Equal([]string{"{json}"}))
+	})
+
+	It("reports repairs at the JSON's offset", func() {
+		r := extract(` {"name": "a", "parameters": {"x": 1,}}`)
+		Expect(r.Repairs).To(Equal([]leaked.Repair{{Pattern: "{json}", Offset: 1, Kind: leaked.RepairTrailingComma}}))
+	})
+})
+
+// jsonFamiliesSeeds are small adversarial units of the JSON-bodied families
+// for FuzzExtract: unclosed tokens, repeated openers, truncated bodies.
+var jsonFamiliesSeeds = func() []string {
+	units := []string{
+		"<|python_tag|>", "<|python_tag|>{", `<|python_tag|>{"name":"a","parameters":{}};`, `<|python_tag|>{"s":"`,
+		`<|python_tag|>{"name":"a"}<|eom_id|>`, "<|python_start|>{", `{"name":"a","parameters":{}};`, `{"name":"a","parameters":{}} `,
+		"<|eot_id|><|eom_id|>", "; ;",
+	}
+	out := []string{
+		`{"name":"a","parameters":{"x":1}}; {"name":"b","arguments":{}}<|eot_id|>`,
+		`[{"name":"a","arguments":{"x":1},"id":"abc123456"}]</s>`,
+		`<|python_tag|>{"name":"a","parameters":{"x":1}}; {"q":1}<|eom_id|> text`,
+		`<|python_start|>{"name":"a","parameters":{}}<|python_end|><|eom|>`,
+	}
+	for _, u := range units {
+		out = append(out, strings.Repeat(u, 40))
+	}
+	return out
+}()
