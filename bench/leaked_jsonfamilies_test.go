@@ -30,4 +30,14 @@ var jsonFamiliesAdversarial = []adversarial{
 	{"json-bare-array-calls", func(n int) string {
 		return "[" + strings.TrimSuffix(repeatTo(`{"name":"a","arguments":{"k":1}},`, n), ",") + "]"
 	}},
+	// Mistral.
+	{"json-mistral-tokens", func(n int) string { return repeatTo("[TOOL_CALLS]", n) }},
+	{"json-mistral-array-open", func(n int) string { return repeatTo("[TOOL_CALLS][{", n) }},
+	{"json-mistral-args-no-body", func(n int) string { return repeatTo("[TOOL_CALLS]get_weather[ARGS]", n) }},
+	{"json-mistral-args-open", func(n int) string { return repeatTo(`[TOOL_CALLS]a[ARGS]{"s":"`, n) }},
+	{"json-mistral-long-names", func(n int) string { return repeatTo("[TOOL_CALLS]"+strings.Repeat("n", 63)+"[CALL_ID]", n) }},
+	{"json-mistral-calls", func(n int) string { return repeatTo(`[TOOL_CALLS]a[ARGS]{"k":1}`, n) + "</s>" }},
+	{"json-mistral-array-never-closed", func(n int) string {
+		return "[TOOL_CALLS][" + repeatTo(`{"name":"a","arguments":{"k":1}},`, n)
+	}},
 }

@@ -116,6 +116,51 @@ var _ = Describe("A message of bare JSON calls", func() {
 	})
 })
 
+var _ = Describe("Mistral calls", func() {
+	It("ends a broken call at the next opener, so the wrapper after it is read", func() {
+		in := `[TOOL_CALLS][{"name": "a", "arguments": {` + "\n" + `<tool_call>{"name": "b"}</tool_call>`
+		r := extract(in)
+		Expect(callsOf(r)).To(Equal([]string{`b {}`}))
+		Expect(r.Dropped).To(HaveLen(1))
+		Expect(r.Dropped[0].Raw).To(Equal(`[TOOL_CALLS][{"name": "a", "arguments": {` + "\n"))
+	})
+
+	It("lists a broken call of the newer form from its token to the next one", func() {
+		in := `x [TOOL_CALLS]a[ARGS]{"k": tru [TOOL_CALLS]b[ARGS]{}`
+		r := extract(in)
+		Expect(callsOf(r)).To(Equal([]string{`b {}`}))
+		Expect(r.Dropped[0].Offset).To(Equal(2))
+		Expect(r.Dropped[0].Raw).To(Equal(`[TOOL_CALLS]a[ARGS]{"k": tru `))
+		Expect(*r.Content).To(Equal("x"))
+	})
+
+	It("reports repairs at the token's offset", func() {
+		r := extract(`ok [TOOL_CALLS]a[ARGS]{"x": 1,}</s>`)
+		Expect(callsOf(r)).To(Equal([]string{`a {"x":1}`}))
+		Expect(r.Repairs).To(Equal([]leaked.Repair{{Pattern: "[TOOL_CALLS]", Offset: 3, Kind: leaked.RepairTrailingComma}}))
+		Expect(*r.Content).To(Equal("ok"))
+	})
+
+	DescribeTable("leaves the token as text when no call follows it",
+		func(in string) {
+			Expect(*extract(in).Content).To(Equal(in))
+		},
+		Entry("a name longer than 64 bytes", "[TOOL_CALLS]"+strings.Repeat("n", 65)+`[ARGS]{"x": 1}`),
+		Entry("a call id without [ARGS]", `[TOOL_CALLS]a[CALL_ID]abc123456{"x": 1}`),
+		Entry("a name and the end of input", "[TOOL_CALLS]get_weather"),
+		Entry("a name and prose", "[TOOL_CALLS]get_weather is the tool"),
+		Entry("the token at the end", "call it with [TOOL_CALLS]"),
+		Entry("[ARGS] alone", `[TOOL_CALLS][ARGS]{"x": 1}`),
+	)
+
+	It("drops only the tokens when [ARGS] is followed by a bracket that is no JSON", func() {
+		r := extract(`[TOOL_CALLS]a[ARGS][see the docs] for it`)
+		Expect(r.Calls).To(BeEmpty())
+		Expect(r.Dropped[0].Raw).To(Equal(`[TOOL_CALLS]a[ARGS]`))
+		Expect(*r.Content).To(Equal("[see the docs] for it"))
+	})
+})
+
 // jsonFamiliesSeeds are small adversarial units of the JSON-bodied families
 // for FuzzExtract: unclosed tokens, repeated openers, truncated bodies.
 var jsonFamiliesSeeds = func() []string {
@@ -123,12 +168,16 @@ var jsonFamiliesSeeds = func() []string {
 		"<|python_tag|>", "<|python_tag|>{", `<|python_tag|>{"name":"a","parameters":{}};`, `<|python_tag|>{"s":"`,
 		`<|python_tag|>{"name":"a"}<|eom_id|>`, "<|python_start|>{", `{"name":"a","parameters":{}};`, `{"name":"a","parameters":{}} `,
 		"<|eot_id|><|eom_id|>", "; ;",
+		"[TOOL_CALLS]", "[TOOL_CALLS][", "[TOOL_CALLS][{", "[TOOL_CALLS]a[ARGS]", "[TOOL_CALLS]a[ARGS]{", `[TOOL_CALLS]a[ARGS]{"s":"`,
+		"[TOOL_CALLS]a[CALL_ID]", "[TOOL_CALLS]a[CALL_ID]b[ARGS]", `[TOOL_CALLS]a{"x":1}</s>`, "[ARGS]", "</s>",
 	}
 	out := []string{
 		`{"name":"a","parameters":{"x":1}}; {"name":"b","arguments":{}}<|eot_id|>`,
 		`[{"name":"a","arguments":{"x":1},"id":"abc123456"}]</s>`,
 		`<|python_tag|>{"name":"a","parameters":{"x":1}}; {"q":1}<|eom_id|> text`,
 		`<|python_start|>{"name":"a","parameters":{}}<|python_end|><|eom|>`,
+		`[TOOL_CALLS]a[ARGS]{"x":1}[TOOL_CALLS]b[CALL_ID]abc123456[ARGS]{}</s>`,
+		"[TOOL_CALLS]" + strings.Repeat("n", 70) + "[ARGS]{}",
 	}
 	for _, u := range units {
 		out = append(out, strings.Repeat(u, 40))
