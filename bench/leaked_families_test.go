@@ -29,8 +29,6 @@ func familyAdversarial() []adversarial {
 // Stubs, each replaced by its family's file.
 var harmonyAdversarial []adversarial
 
-var deepseekAdversarial []adversarial
-
 var glmAdversarial []adversarial
 
 var gemmaAdversarial []adversarial

@@ -173,6 +173,9 @@ func (sc *scanner) familyTag(i int) (int, bool) {
 		if next, ok := sc.gemma(i); ok {
 			return next, true
 		}
+		if next, ok := sc.deepseekASCII(i); ok {
+			return next, true
+		}
 		return sc.llama(i)
 	case 0xEF: // the first byte of '｜' (U+FF5C)
 		if next, ok := sc.deepseek(i); ok {

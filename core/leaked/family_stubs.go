@@ -4,7 +4,6 @@ package leaked
 
 func (sc *scanner) harmony(i int) (int, bool)         { return 0, false }
 func (sc *scanner) harmonyStripped(i int) (int, bool) { return 0, false }
-func (sc *scanner) deepseek(i int) (int, bool)        { return 0, false }
 func (sc *scanner) dsml(i int) (int, bool)            { return 0, false }
 func (sc *scanner) gemma(i int) (int, bool)           { return 0, false }
 func (sc *scanner) gemmaStripped(i int) (int, bool)   { return 0, false }
