@@ -31,8 +31,6 @@ var harmonyAdversarial []adversarial
 
 var glmAdversarial []adversarial
 
-var gemmaAdversarial []adversarial
-
 var pythonicAdversarial []adversarial
 
 var qwenAdversarial []adversarial

@@ -5,7 +5,5 @@ package leaked
 func (sc *scanner) harmony(i int) (int, bool)         { return 0, false }
 func (sc *scanner) harmonyStripped(i int) (int, bool) { return 0, false }
 func (sc *scanner) dsml(i int) (int, bool)            { return 0, false }
-func (sc *scanner) gemma(i int) (int, bool)           { return 0, false }
-func (sc *scanner) gemmaStripped(i int) (int, bool)   { return 0, false }
 func (sc *scanner) pythonic(i int) (int, bool)        { return 0, false }
 func (sc *scanner) phi4(i int) (int, bool)            { return 0, false }
