@@ -28,8 +28,6 @@ func familySeeds() []string {
 }
 
 // Stubs, each replaced by its family's spec file.
-var harmonySeeds []string
-
 var pythonicSeeds []string
 
 var qwenSeeds []string
