@@ -27,8 +27,6 @@ func familyAdversarial() []adversarial {
 }
 
 // Stubs, each replaced by its family's file.
-var harmonyAdversarial []adversarial
-
 var glmAdversarial []adversarial
 
 var pythonicAdversarial []adversarial
