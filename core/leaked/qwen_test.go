@@ -74,3 +74,40 @@ var _ = Describe("Qwen3-Coder: closing an open parameter", func() {
 			`<minimax:tool_call><invoke name="a"><parameter name="x">1</invoke></minimax:tool_call>`),
 	)
 })
+
+var _ = Describe("Seed-OSS", func() {
+	It("does not look inside <seed:think>, as inside <think>", func() {
+		in := "<seed:think>I could call <seed:tool_call><function=a><parameter=x>1</parameter></function></seed:tool_call></seed:think>Done."
+		r := leaked.Extract(in, leaked.Options{Sources: seqIDs()})
+		checkProperties(in, r)
+		Expect(r.Calls).To(BeEmpty())
+		Expect(r.Content).To(HaveValue(Equal(in)))
+	})
+
+	It("reads the call after the thinking", func() {
+		in := "<SEED:THINK>plan</SEED:THINK>\n<seed:tool_call>\n<function=a>\n<parameter=x>\n1\n</parameter>\n</function>\n</seed:tool_call>"
+		Expect(qwenArgs(in, leaked.Options{})).To(Equal([]string{`a {"x":1}`}))
+		r := leaked.Extract(in, leaked.Options{Sources: seqIDs()})
+		Expect(r.Content).To(HaveValue(Equal("<SEED:THINK>plan</SEED:THINK>")))
+	})
+
+	It("hides the rest of the text behind an unclosed <seed:think>", func() {
+		in := "<seed:think>still thinking <seed:tool_call><function=a><parameter=x>1</parameter></function></seed:tool_call>"
+		Expect(outcome(in)).To(Equal("kept"))
+	})
+
+	It("removes a bare call's stray </seed:tool_call> with it, not only </tool_call>", func() {
+		in := "Calling.\n<function=a>\n<parameter=x>\n1\n</parameter>\n</function>\n</seed:tool_call>"
+		r := leaked.Extract(in, leaked.Options{Sources: seqIDs()})
+		checkProperties(in, r)
+		Expect(r.Calls).To(HaveLen(1))
+		Expect(r.Content).To(HaveValue(Equal("Calling.")))
+	})
+
+	It("closes a bare call's open parameter at a stray </seed:tool_call>", func() {
+		in := "<function=a>\n<parameter=x>\n1\n</seed:tool_call>"
+		Expect(qwenArgs(in, leaked.Options{})).To(Equal([]string{`a {"x":1}`}))
+		r := leaked.Extract(in, leaked.Options{Sources: seqIDs()})
+		Expect(r.Content).To(BeNil())
+	})
+})

@@ -152,6 +152,8 @@ func (sc *scanner) run() {
 			sc.flush()
 			end := sc.find("</think>", i+len("<think>"))
 			i = min(end+len("</think>"), len(s)) // unclosed: the rest is thinking
+		case hasPrefixFold(s[i:], seedThink):
+			i = sc.seedThinking(i)
 		default:
 			next, ok := sc.block(i)
 			if !ok {

@@ -208,11 +208,12 @@ func (sc *scanner) paramEnd(f form, w, vstart int) (end, next int, ok bool) {
 // bare) or the next call's opening tag when one comes first; len(s) when
 // none is there.
 func (sc *scanner) openEnd(w, vstart, limit int) int {
-	wrapperClose := "</tool_call>"
+	var end int
 	if w != bare {
-		wrapperClose = closeTags[w]
+		end = min(limit, sc.find(closeTags[w], vstart))
+	} else {
+		end = min(limit, sc.find("</tool_call>", vstart), sc.find(seedClose, vstart))
 	}
-	end := min(limit, sc.find(wrapperClose, vstart))
 	// Only the first "<function=" after the value is looked at (one
 	// memoized search): when it opens no call, the value ends at a closer.
 	if c := sc.find("<function=", vstart); c < end && sc.isFormAt(c) {
@@ -305,7 +306,7 @@ func (sc *scanner) xmlBlock(i, w, after int) int {
 	}
 	sc.seen(forms[:nforms]...)
 	if w == bare {
-		return sc.finish(i, w, last.stray(), after)
+		return sc.finish(i, w, sc.strayAt(last, after), after)
 	}
 	return sc.finish(i, w, closeTags[w], after)
 }
@@ -320,8 +321,8 @@ func (sc *scanner) brokenForm(i, w int, f form, err *formError) int {
 	if w == bare {
 		pattern = f.pattern()
 		end = sc.brokenEnd(i, f.closeTag(), err.at)
-		if j := skipSpace(s, end); hasPrefixFold(s[j:], f.stray()) {
-			end = j + len(f.stray())
+		if j, stray := skipSpace(s, end), sc.strayAt(f, end); hasPrefixFold(s[j:], stray) {
+			end = j + len(stray)
 		}
 	} else {
 		pattern = openTags[w]
