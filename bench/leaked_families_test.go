@@ -27,8 +27,4 @@ func familyAdversarial() []adversarial {
 }
 
 // Stubs, each replaced by its family's file.
-var glmAdversarial []adversarial
-
 var pythonicAdversarial []adversarial
-
-var qwenAdversarial []adversarial

@@ -29,5 +29,3 @@ func familySeeds() []string {
 
 // Stubs, each replaced by its family's spec file.
 var pythonicSeeds []string
-
-var qwenSeeds []string

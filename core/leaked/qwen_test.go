@@ -1,11 +1,34 @@
 package leaked_test
 
 import (
+	"strings"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
 	"github.com/toolout/toolout/core/leaked"
 )
+
+// qwenSeeds are small adversarial Qwen3-Coder and Seed-OSS inputs for
+// FuzzExtract: the close fix's inputs, open parameters closed or not,
+// repeated openers, Seed's thinking.
+var qwenSeeds = []string{
+	"<tool_call>\n<function=get_weather>\n<parameter=location>\nNYC\n</function>\n</tool_call>",
+	"<tool_call>\n<function=get_weather>\n<parameter=location>\nNYC\n</tool_call>",
+	"<function=a><parameter=x>1<parameter=y>2</parameter></function>",
+	"<tool_call><function=a><parameter=x>1<tool_call><function=b><parameter=y>2</parameter></function></tool_call>",
+	"<seed:tool_call><function=a><parameter=x>1</seed:tool_call>",
+	"<function=a>\n<parameter=x>\n1\n</parameter>\n</function>\n</seed:tool_call>",
+	"<function=a>\n<parameter=x>\n1\n</seed:tool_ca",
+	"<seed:think>" + `<seed:tool_call><function=a><parameter=x>1</parameter></function></seed:tool_call>`,
+	strings.Repeat("<function=a><parameter=x>1</function>", 30),
+	"<function=a>" + strings.Repeat("<parameter=x>1", 30),
+	strings.Repeat("<seed:tool_call><function=a><parameter=x>", 30),
+	strings.Repeat("<seed:think>", 30) + strings.Repeat("</seed:think>", 30),
+	strings.Repeat("<function=a><parameter=x>1</tool_call>", 30),
+	"<function=a><parameter=x>" + strings.Repeat("<function=b> ", 30),
+	strings.Repeat("<tool_call><function=a><parameter=x>1</parameter></function></seed:tool_call>", 20),
+}
 
 // qwenArgs returns the arguments of each call recovered from in, and
 // checks the contract on the result.
@@ -42,6 +65,9 @@ var _ = Describe("Qwen3-Coder: closing an open parameter", func() {
 			[]string{`a {"x":1,"y":2}`}),
 		Entry("the next call, not its parameter",
 			"<tool_call>\n<function=a>\n<parameter=x>\n1\n<function=b>\n<parameter=y>\n2\n</parameter>\n</function>\n</tool_call>",
+			[]string{`a {"x":1}`, `b {"y":2}`}),
+		Entry("the next wrapper, when the model starts over",
+			"<tool_call>\n<function=a>\n<parameter=x>\n1\n<tool_call>\n<function=b>\n<parameter=y>\n2\n</parameter>\n</function>\n</tool_call>",
 			[]string{`a {"x":1}`, `b {"y":2}`}),
 		Entry("the Seed-OSS wrapper's closing tag",
 			"<seed:tool_call><function=a><parameter=x>1</seed:tool_call>",

@@ -178,7 +178,7 @@ const closeParam = "</parameter>"
 // A Qwen3-Coder value with no </parameter> there ends, as the serving
 // stacks read it, at the first of: the next parameter tag, the call's
 // </function>, the wrapper's closing tag (</tool_call> for a bare call),
-// the next call's <function=…> (openEnd); these are not consumed. ok is
+// the next block's opening tag (openEnd); these are not consumed. ok is
 // false when nothing closes the value (the end of input, or a MiniMax
 // <invoke>, whose parameters need </parameter>).
 func (sc *scanner) paramEnd(f form, w, vstart int) (end, next int, ok bool) {
@@ -204,9 +204,9 @@ func (sc *scanner) paramEnd(f form, w, vstart int) (end, next int, ok bool) {
 
 // openEnd returns where a Qwen3-Coder value that starts at vstart and has
 // no </parameter> before limit (the next parameter tag or </function>)
-// ends: limit, or the closing tag of the wrapper w (</tool_call> when
-// bare) or the next call's opening tag when one comes first; len(s) when
-// none is there.
+// ends: limit, or the closing tag of the wrapper w (</tool_call> or
+// </seed:tool_call> when bare) or the next block's opening tag (a wrapper
+// or a call) when one comes first; len(s) when none is there.
 func (sc *scanner) openEnd(w, vstart, limit int) int {
 	var end int
 	if w != bare {
@@ -214,12 +214,7 @@ func (sc *scanner) openEnd(w, vstart, limit int) int {
 	} else {
 		end = min(limit, sc.find("</tool_call>", vstart), sc.find(seedClose, vstart))
 	}
-	// Only the first "<function=" after the value is looked at (one
-	// memoized search): when it opens no call, the value ends at a closer.
-	if c := sc.find("<function=", vstart); c < end && sc.isFormAt(c) {
-		end = c
-	}
-	return end
+	return min(end, sc.nextOpen(vstart))
 }
 
 // structural reports whether what follows s[p], after white space, is the
