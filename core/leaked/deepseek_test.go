@@ -29,8 +29,10 @@ func dsV3(name, args string) string {
 }
 
 // deepseekSeeds are small adversarial inputs of DeepSeek's tokens for
-// FuzzExtract: unclosed and repeated tokens, truncated bodies.
-var deepseekSeeds = func() []string {
+// FuzzExtract: unclosed and repeated tokens, truncated bodies; and DSML's.
+var deepseekSeeds = append(deepseekTokenSeeds(), dsmlSeeds...)
+
+func deepseekTokenSeeds() []string {
 	out := []string{
 		dsCB + dsV3("a", `{"x": 1}`) + "\n" + dsV3("b", `{}`) + dsCE,
 		dsCB + dsV31("a", `{"x": 1}`) + dsV31("b", `{"f": True}`) + dsCE + " after",
@@ -47,7 +49,7 @@ var deepseekSeeds = func() []string {
 		out = append(out, strings.Repeat(u, 20))
 	}
 	return out
-}()
+}
 
 var _ = Describe("DeepSeek V3 and V3.1 calls", func() {
 	DescribeTable("what counts as an attempt",

@@ -2,6 +2,5 @@ package leaked
 
 // Stubs of the family handlers, each replaced by its own file.
 
-func (sc *scanner) dsml(i int) (int, bool)     { return 0, false }
 func (sc *scanner) pythonic(i int) (int, bool) { return 0, false }
 func (sc *scanner) phi4(i int) (int, bool)     { return 0, false }
