@@ -84,6 +84,9 @@ func (sc *scanner) gemma(i int) (int, bool) {
 // stripped rules (see gemmaReader.bare); anything else stays text.
 func (sc *scanner) gemmaStripped(i int) (int, bool) {
 	s := sc.s
+	if i > 0 && isNameByte(s[i-1]) {
+		return 0, false // "recall:", "on_call:": the end of a longer word (the byte before is already read)
+	}
 	name, body, ok := gemmaName(s, i+len(gemmaCall))
 	if !ok {
 		return 0, false

@@ -17,6 +17,7 @@ const (
 
 // gemmaSeeds are small adversarial units of Gemma 4's form for FuzzExtract.
 var gemmaSeeds = []string{
+	"recall:x{a:1} on_call:y{b:2} call:z{c:3}",
 	strings.Repeat(gOpen, 40),
 	strings.Repeat(gOpen+"call:a{", 40),
 	strings.Repeat(gOpen+"call:a{x:"+gQuote, 40),
@@ -110,6 +111,8 @@ var _ = Describe("Gemma 4", func() {
 		Entry("a name longer than the bound", "call:"+strings.Repeat("a", 200)+"{x:1}"),
 		Entry("a list never closed", "call:a{x:[1,2}"),
 		Entry("a string never closed", "call:a{x:"+gQuote+"b}"),
+		Entry("call: ending a longer word", "recall:x{a:1}"),
+		Entry("call: ending an identifier", "on_call:x{a:1}"),
 	)
 
 	It("keeps a number beyond float64's range a number of a well-formed call", func() {
