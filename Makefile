@@ -31,7 +31,7 @@ FUZZMINTIME ?= 5s
 AGENT_DIR ?= scripts/agent-check
 
 
-.PHONY: test fmt-check vet deps golden bench bench-linear bench-ratios bench-check bench-baseline fuzz agent-check help
+.PHONY: test fmt-check vet deps golden bench bench-linear bench-ratios bench-check bench-baseline parser-corpus fuzz agent-check help
 
 REPORTS   ?= reports
 # FIRST: the slowest test packages, started first so that the two-core tail is short (order only:
@@ -146,6 +146,14 @@ bench-ratios:
 ## a recall drops or total tokens grow by more than 10%
 bench-check:
 	$(GO) run ./cmd/toolout bench strategies --baseline bench/baseline.json --svg bench/strategies.svg
+
+## parser-corpus: measure core/leaked on the Dynamo/vLLM/SGLang parser-parity corpus vendored in
+## bench/testdata/parsercorpus and print, per family and in total, the cases where two of the three
+## peers agree and toolout returns the same calls, Dynamo's calls toolout recovers, and the families
+## where toolout finds no call, then every agreed case toolout misses. A measurement, not a gate: it
+## fails only when the corpus cannot be read (make test runs the same test, 0.2 s, without printing)
+parser-corpus:
+	$(GO) test -count=1 -run 'TestParserCorpus$$' -v ./bench
 
 ## bench-baseline: accept the current strategy results as the baseline (review the diff first)
 bench-baseline:
