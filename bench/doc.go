@@ -99,4 +99,20 @@
 // users) never touch each other's files. The read-grep prompt names that
 // directory; token counts are measured as if it were PromptBase, so they do
 // not depend on the random name or on TMPDIR.
+//
+// # Parser-parity corpus
+//
+// LoadParserCorpus reads the fixtures of Dynamo's parser-parity harness,
+// vendored in testdata/parsercorpus (README there), and MeasureParserCorpus
+// runs a parser on each case and compares its calls with the peers' (Dynamo,
+// vLLM, SGLang): issue 36's figures. Choices where the issue is silent: calls
+// are equal when their names and their arguments as JSON values are, in
+// order (a peer that returns the arguments as a raw string, as vLLM does for
+// broken JSON, agrees with no object); "the peers agree" means two of the
+// three peers that recorded calls for the case returned equal calls, so a
+// case recorded with Dynamo's output alone (the corpus's first schema)
+// counts for Dynamo's calls but never as agreed; Dynamo's calls recovered
+// are matched one to one, in any order. ExtractCorpusCalls gives the case's
+// tools to core/leaked and turns its pythonic option on in the pythonic
+// family only, as a user would for a model that writes them.
 package bench

@@ -18,6 +18,7 @@ type CorpusResult struct {
 	Consensus []CorpusCall
 	Agreed    bool
 	Same      bool // Agreed, and toolout's calls equal the consensus
+	More      bool // Agreed, not Same, and toolout's calls hold every consensus call and more
 	Recovered int  // Dynamo's calls that toolout returned (each matched once)
 }
 
@@ -27,6 +28,7 @@ type FamilyFigures struct {
 	Cases       int // cases with a model text
 	Agreed      int // cases where at least two of the three peers return the same calls
 	Same        int // of those, cases where toolout returns those calls too
+	More        int // of those, cases where toolout returns those calls and more (a missing end token recovered)
 	DynamoCalls int // calls Dynamo returns over the family's cases
 	Recovered   int // of those, calls toolout returns too
 	Calls       int // calls toolout returns
@@ -43,6 +45,8 @@ func MeasureParserCorpus(cases []CorpusCase, extract func(CorpusCase) ([]CorpusC
 		r.Calls, r.Err = extract(c)
 		r.Consensus, r.Agreed = consensus(c.Outputs)
 		r.Same = r.Agreed && r.Err == nil && slices.Equal(r.Calls, r.Consensus)
+		r.More = r.Agreed && !r.Same && r.Err == nil && len(r.Calls) > len(r.Consensus) &&
+			matched(r.Consensus, r.Calls) == len(r.Consensus)
 		r.Recovered = matched(c.Outputs["dynamo"], r.Calls)
 		out = append(out, r)
 	}
@@ -96,6 +100,9 @@ func SummarizeParserCorpus(results []CorpusResult) []FamilyFigures {
 			if r.Same {
 				f.Same++
 			}
+			if r.More {
+				f.More++
+			}
 			if r.Err != nil {
 				f.Errors++
 			}
@@ -116,16 +123,18 @@ func NoCallFamilies(rows []FamilyFigures) []string {
 }
 
 // WriteParserCorpusTable prints the per-family table, the total and the
-// families with no call found.
+// families with no call found. "toolout more" counts agreed cases where
+// toolout returns the peers' calls and more, as when it recovers a call whose
+// end token is missing and the peers drop it.
 func WriteParserCorpusTable(w io.Writer, rows []FamilyFigures) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "family\tcases\tpeers agree\ttoolout same\tdynamo calls\ttoolout recovers\ttoolout calls\terrors\t")
+	fmt.Fprintln(tw, "family\tcases\tpeers agree\ttoolout same\ttoolout more\tdynamo calls\ttoolout recovers\ttoolout calls\terrors\t")
 	for _, f := range rows {
 		name := f.Family
 		if name == "" {
 			name = "total"
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t\n", name, f.Cases, f.Agreed, f.Same,
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t\n", name, f.Cases, f.Agreed, f.Same, f.More,
 			f.DynamoCalls, f.Recovered, f.Calls, f.Errors)
 	}
 	if err := tw.Flush(); err != nil {
