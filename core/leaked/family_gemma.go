@@ -171,16 +171,16 @@ func (g *gemmaReader) value(p int) (gemmaValue, int, bool) {
 }
 
 // typed appends the JSON of a top-level value of key: a delimited string
-// is a string, and a bare value is JSON when it is a number, true, false
-// or null, else a string; a declared type overrides both (kindOf: a
-// declared string keeps 42 a string, a declared integer decodes a
-// delimited "42", and stays a string when it is not JSON).
+// is a string whatever the tool list declares (the <|"|> quotes say so, and
+// vLLM, SGLang and Dynamo keep it a string), and a bare value is JSON when
+// it is a number, true, false or null, else a string, unless a declared
+// type overrides it (kindOf: a declared string keeps 42 a string; a
+// declared integer keeps a bare value that is not JSON a string).
 func (g *gemmaReader) typed(dst []byte, key string, v gemmaValue) []byte {
-	hint := kindJSON
-	if v.kind == '"' {
-		hint = kindString
+	kind := kindString
+	if v.kind != '"' {
+		kind = g.sc.kindOf(g.name, key, kindJSON)
 	}
-	kind := g.sc.kindOf(g.name, key, hint)
 	switch {
 	case kind == kindString:
 		return jsonlex.Append(dst, v.text)
