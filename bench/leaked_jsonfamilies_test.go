@@ -40,4 +40,16 @@ var jsonFamiliesAdversarial = []adversarial{
 	{"json-mistral-array-never-closed", func(n int) string {
 		return "[TOOL_CALLS][" + repeatTo(`{"name":"a","arguments":{"k":1}},`, n)
 	}},
+	// Nemotron (a wrapper of the scan).
+	{"json-nemotron-open", func(n int) string { return repeatTo("<TOOLCALL>[", n) }},
+	{"json-nemotron-unclosed-calls", func(n int) string { return repeatTo(`<TOOLCALL>[{"name":"a","arguments":{}}] `, n) }},
+	{"json-nemotron-array-never-closed", func(n int) string {
+		return "<TOOLCALL>[" + repeatTo(`{"name":"a","arguments":{"k":1}},`, n)
+	}},
+	// Phi-4-mini.
+	{"json-phi4-needles", func(n int) string { return repeatTo("functools[", n) }},
+	{"json-phi4-open", func(n int) string { return repeatTo("functools[{", n) }},
+	{"json-phi4-unclosed-arrays", func(n int) string { return repeatTo(`functools[{"name":"a","arguments":{}}`, n) }},
+	{"json-phi4-near-miss", func(n int) string { return repeatTo("functools.partial functools [ functools[] ", n) }},
+	{"json-phi4-calls", func(n int) string { return repeatTo(`functools[{"name":"a","arguments":{"k":1}}]<|end|>`, n) }},
 }

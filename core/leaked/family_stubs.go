@@ -3,4 +3,3 @@ package leaked
 // Stubs of the family handlers, each replaced by its own file.
 
 func (sc *scanner) pythonic(i int) (int, bool) { return 0, false }
-func (sc *scanner) phi4(i int) (int, bool)     { return 0, false }

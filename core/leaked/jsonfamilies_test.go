@@ -161,6 +161,48 @@ var _ = Describe("Mistral calls", func() {
 	})
 })
 
+var _ = Describe("Phi-4-mini calls", func() {
+	It("lists a broken block through its <|end|>", func() {
+		in := `x functools[{"name": "a", "arguments": {<|end|> next`
+		r := extract(in)
+		Expect(r.Dropped).To(HaveLen(1))
+		Expect(r.Dropped[0].Offset).To(Equal(2))
+		Expect(r.Dropped[0].Raw).To(Equal(`functools[{"name": "a", "arguments": {<|end|>`))
+		Expect(*r.Content).To(Equal("x  next"))
+	})
+
+	It("ends a broken block at the next opener, so the wrapper after it is read", func() {
+		r := extract(`functools[{"name": "a", "arguments": <tool_call>{"name": "b"}</tool_call>`)
+		Expect(callsOf(r)).To(Equal([]string{`b {}`}))
+		Expect(r.Dropped[0].Raw).To(Equal(`functools[{"name": "a", "arguments": `))
+	})
+
+	DescribeTable("leaves functools as text when no array of objects follows",
+		func(in string) {
+			Expect(*extract(in).Content).To(Equal(in))
+		},
+		Entry("white space before the bracket", `functools [{"name": "a", "arguments": {}}]`),
+		Entry("a bracket with no object", `functools["a"]`),
+		Entry("the needle at the end", "import functools["),
+		Entry("an array of arrays", `functools[[{"name": "a"}]]`),
+	)
+})
+
+var _ = Describe("Nemotron calls", func() {
+	It("removes an unclosed block whose closing tag is cut off at the end of input", func() {
+		r := extract(`ok <TOOLCALL>[{"name": "a", "arguments": {}}]</TOOLC`)
+		Expect(callsOf(r)).To(Equal([]string{`a {}`}))
+		Expect(*r.Content).To(Equal("ok"))
+	})
+
+	It("lists a broken block through its closing tag", func() {
+		in := `<TOOLCALL>[{"name": "a", "arguments": {]</TOOLCALL> after`
+		r := extract(in)
+		Expect(r.Dropped[0].Raw).To(Equal(`<TOOLCALL>[{"name": "a", "arguments": {]</TOOLCALL>`))
+		Expect(*r.Content).To(Equal("after"))
+	})
+})
+
 // jsonFamiliesSeeds are small adversarial units of the JSON-bodied families
 // for FuzzExtract: unclosed tokens, repeated openers, truncated bodies.
 var jsonFamiliesSeeds = func() []string {
@@ -170,6 +212,8 @@ var jsonFamiliesSeeds = func() []string {
 		"<|eot_id|><|eom_id|>", "; ;",
 		"[TOOL_CALLS]", "[TOOL_CALLS][", "[TOOL_CALLS][{", "[TOOL_CALLS]a[ARGS]", "[TOOL_CALLS]a[ARGS]{", `[TOOL_CALLS]a[ARGS]{"s":"`,
 		"[TOOL_CALLS]a[CALL_ID]", "[TOOL_CALLS]a[CALL_ID]b[ARGS]", `[TOOL_CALLS]a{"x":1}</s>`, "[ARGS]", "</s>",
+		"functools[", "functools[{", `functools[{"name":"a","arguments":{}}`, `functools[{"s":"`, "functools", "<|end|>",
+		"<TOOLCALL>", "<TOOLCALL>[", "<TOOLCALL>[{", `<TOOLCALL>[{"name":"a","arguments":{}}]`, "</TOOLCALL>",
 	}
 	out := []string{
 		`{"name":"a","parameters":{"x":1}}; {"name":"b","arguments":{}}<|eot_id|>`,
@@ -178,6 +222,8 @@ var jsonFamiliesSeeds = func() []string {
 		`<|python_start|>{"name":"a","parameters":{}}<|python_end|><|eom|>`,
 		`[TOOL_CALLS]a[ARGS]{"x":1}[TOOL_CALLS]b[CALL_ID]abc123456[ARGS]{}</s>`,
 		"[TOOL_CALLS]" + strings.Repeat("n", 70) + "[ARGS]{}",
+		`functools[{"name":"a","arguments":{"x":1}},{"name":"b","arguments":{}}]<|end|>`,
+		`<TOOLCALL>[{"name":"a","arguments":{"x":1}}]</TOOLCALL><toolcall>[{"name":"b"}]`,
 	}
 	for _, u := range units {
 		out = append(out, strings.Repeat(u, 40))
