@@ -34,6 +34,7 @@ var deepseekSeeds = append(deepseekTokenSeeds(), dsmlSeeds...)
 
 func deepseekTokenSeeds() []string {
 	out := []string{
+		"<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>\n```json\n{\"location\": \"NYC\"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
 		dsCB + dsV3("a", `{"x": 1}`) + "\n" + dsV3("b", `{}`) + dsCE,
 		dsCB + dsV31("a", `{"x": 1}`) + dsV31("b", `{"f": True}`) + dsCE + " after",
 		ascii(dsCB + dsV31("a", `{}`) + dsCE),
@@ -69,6 +70,9 @@ var _ = Describe("DeepSeek V3 and V3.1 calls", func() {
 		Entry("arguments that are an array: broken", dsB+"a"+dsSep+"[1]"+dsE, "dropped"),
 		Entry("a separator and nothing after it: broken", dsB+"a"+dsSep, "dropped"),
 		Entry("unquoted keys: broken", dsV31("a", "{x: 1}"), "dropped"),
+		Entry("V3's type word and no name before a fence: broken, not a call of 'function' (parity corpus deepseek_v3/4.c)",
+			dsB+"function"+dsSep+"\n```json\n{\"location\": \"NYC\"}\n```"+dsE, "dropped"),
+		Entry("V3's type word and no name before the JSON: broken", dsB+"function"+dsSep+`{"x": 1}`+dsE, "dropped"),
 		Entry("the tokens with spaces for joiners are not DeepSeek's", "<｜tool calls begin｜><｜tool call begin｜>a<｜tool sep｜>{}", "kept"),
 	)
 

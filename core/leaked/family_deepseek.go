@@ -137,8 +137,9 @@ func (sc *scanner) dsRecord(pattern string, c dsCall) {
 // (or a code fence around one) is the arguments of the V3.1 form, the
 // name being the text before the separator; anything else is the V3 form:
 // the name runs to the end of the line (or to a fence or '{'), and the
-// arguments follow in a code fence (or bare). A missing name, missing
-// arguments or invalid JSON make the call broken.
+// arguments follow in a code fence (or bare). A missing name (also V3's
+// type word "function" with nothing after the separator but the
+// arguments), missing arguments or invalid JSON make the call broken.
 func (sc *scanner) dsParse(p int) (dsCall, bool) {
 	s := sc.s
 	q, _ := dsCallBegin.at(s, p)
@@ -150,6 +151,12 @@ func (sc *scanner) dsParse(p int) (dsCall, bool) {
 	c := dsCall{start: p}
 	afterSep, _ := dsSep.at(s, sep)
 	name, body, fenced := strings.TrimSpace(s[q:sep]), sc.skip(afterSep), false
+	if name == "function" {
+		// V3's type word with the name missing after the separator
+		// (vLLM returns a call named "", Dynamo and SGLang none): no
+		// call of a tool named "function".
+		name = ""
+	}
 	switch {
 	case strings.HasPrefix(s[body:], "```"): // V3.1, fenced
 		c.repairs = []string{RepairCodeFence}
