@@ -22,51 +22,63 @@ type jsonForm struct {
 	opens   []string // the family's triggers: a broken block stops before the next one
 }
 
+// valuesRead is what values read: where the last value read ends (the
+// start when none was), the repairs made, and the error of the first value
+// that is not valid JSON, which starts at errAt.
+type valuesRead struct {
+	end     int
+	repairs []string
+	err     error
+	errAt   int
+}
+
 // values reads the JSON values that start at s[j], back to back with white
 // space between them (and with semi, one ';' too), and calls each with each
-// value (repaired when repairs were needed) until it returns false. It
-// returns where the last value read ends (j when none was read), the
-// repairs made, and the error of the first value that is not valid JSON.
-func (sc *scanner) values(j int, semi bool, each func(text string, parsed bool) bool) (int, []string, error) {
+// value (repaired when repairs were needed) until it returns false.
+func (sc *scanner) values(j int, semi bool, each func(text string, parsed bool) bool) valuesRead {
 	s := sc.s
-	end := j
-	var repairs []string
+	v := valuesRead{end: j}
 	for jsonStart(s, j) {
 		r := sc.readJSON(j)
 		if r.err != nil {
-			return end, repairs, r.err
+			v.err, v.errAt = r.err, j
+			return v
 		}
 		for _, k := range r.repairs {
-			if !contains(repairs, k) {
-				repairs = append(repairs, k)
+			if !contains(v.repairs, k) {
+				v.repairs = append(v.repairs, k)
 			}
 		}
 		if !each(r.text, r.parsed) {
-			return r.end, repairs, nil
+			v.end = r.end
+			return v
 		}
-		end = r.end
-		j = sc.skip(end)
+		v.end = r.end
+		j = sc.skip(v.end)
 		if semi && j < len(s) && s[j] == ';' {
 			if k := sc.skip(j + 1); jsonStart(s, k) {
 				j = k
 			}
 		}
 	}
-	return end, repairs, nil
+	return v
 }
 
 // familyJSON handles the JSON values at s[j] of a block of form f whose
 // trigger is at s[i], as jsonBlock handles a wrapper's body: values that
 // are all "not a call" leave the block as text; a value that does not parse
 // makes the whole block a broken attempt, removed and listed; otherwise the
-// block is removed, its calls extracted and its other values listed. It
-// returns where scanning resumes.
+// block is removed, its calls extracted and its other values listed. In a
+// form whose values ';' separates (Llama), each value is a call of its own:
+// the values before one that does not parse are a block when they hold an
+// attempt, and the broken value alone is dropped after them. It returns
+// where scanning resumes.
 func (sc *scanner) familyJSON(f *jsonForm, i, j int) int {
 	kept := sc.kept[:0]
 	firstAt, n := -1, 0
-	end, repairs, err := sc.values(j, f.semi, func(v string, parsed bool) bool {
+	v := sc.values(j, f.semi, func(text string, parsed bool) bool {
 		mark := len(kept)
-		kept = decodeCalls(kept, &sc.json, v, parsed)
+		kept = decodeCalls(kept, &sc.json, text, parsed)
 		if firstAt < 0 {
 			if slices.ContainsFunc(kept[mark:], isAttempt) {
 				firstAt = n
@@ -82,37 +94,46 @@ func (sc *scanner) familyJSON(f *jsonForm, i, j int) int {
 		clear(kept)
 		sc.kept = kept[:0]
 	}()
-	if err != nil {
-		return sc.closers(sc.brokenFamily(f, i, j, "invalid JSON: "+err.Error()))
-	}
-	if firstAt < 0 {
+	switch {
+	case v.err != nil && (!f.semi || firstAt < 0):
+		return sc.closers(sc.brokenFamily(f, i, j, "invalid JSON: "+v.err.Error()))
+	case firstAt < 0:
 		sc.flush()
-		return end // well-formed JSON, but no call: text
+		return v.end // well-formed JSON, but no call: text
 	}
 	sc.enter()
 	sc.seen(f.pattern)
-	for _, r := range repairs {
+	for _, r := range v.repairs {
 		sc.repairs = append(sc.repairs, Repair{Pattern: f.pattern, Offset: i, Kind: r})
 	}
-	if firstAt > 0 {
-		n = 0
-		sc.values(j, f.semi, func(v string, parsed bool) bool {
-			if n == firstAt {
-				return false
-			}
-			n++
-			for _, d := range decodeCalls(nil, &sc.json, v, parsed) {
-				sc.report(f.pattern, i, d)
-			}
-			return true
-		})
-	}
+	sc.reportBefore(f, i, j, firstAt)
 	for _, d := range kept {
 		sc.report(f.pattern, i, d)
 	}
-	stop := sc.endTokens(end, f.ends)
+	if v.err != nil {
+		sc.remove(i, v.errAt)
+		return sc.closers(sc.brokenFamily(f, v.errAt, v.errAt, "invalid JSON: "+v.err.Error()))
+	}
+	stop := sc.endTokens(v.end, f.ends)
 	sc.remove(i, stop)
 	return sc.closers(stop)
+}
+
+// reportBefore reports the first n values at s[j] of a block of form f
+// whose trigger is at s[i]: values that are no call, before its first
+// attempt, decoded again.
+func (sc *scanner) reportBefore(f *jsonForm, i, j, n int) {
+	k := 0
+	sc.values(j, f.semi, func(text string, parsed bool) bool {
+		if k == n {
+			return false
+		}
+		k++
+		for _, d := range decodeCalls(nil, &sc.json, text, parsed) {
+			sc.report(f.pattern, i, d)
+		}
+		return true
+	})
 }
 
 // brokenFamily removes and lists the broken block of form f whose trigger
@@ -171,7 +192,7 @@ func (sc *scanner) endTokens(end int, ends []string) int {
 // "arguments": …}]).
 var bareForms = [2]jsonForm{
 	{pattern: "{json}", semi: true, ends: llamaEnds},
-	{pattern: "[json]", semi: true, ends: []string{"</s>"}},
+	{pattern: "[json]", semi: true, ends: mistralEnds},
 }
 
 // bareJSON recognizes a message that is only JSON calls, with the JSON's
@@ -201,22 +222,22 @@ func (sc *scanner) bareJSON(j int) (int, bool) {
 		sc.kept = kept[:0]
 	}()
 	calls := true
-	end, repairs, err := sc.values(j, f.semi, func(v string, parsed bool) bool {
-		kept = decodeCalls(kept[:0], &sc.json, v, parsed)
+	v := sc.values(j, f.semi, func(text string, parsed bool) bool {
+		kept = decodeCalls(kept[:0], &sc.json, text, parsed)
 		for _, d := range kept {
 			calls = calls && d.kind == isCall && d.explicit
 		}
 		return calls
 	})
-	if err != nil || !calls {
+	if v.err != nil || !calls {
 		return 0, false
 	}
-	stop := sc.endTokens(end, f.ends)
+	stop := sc.endTokens(v.end, f.ends)
 	if sc.skip(stop) < len(s) {
 		return 0, false // text follows: the JSON is part of a message, not a call
 	}
 	sc.seen(f.pattern)
-	for _, r := range repairs {
+	for _, r := range v.repairs {
 		sc.repairs = append(sc.repairs, Repair{Pattern: f.pattern, Offset: j, Kind: r})
 	}
 	sc.values(j, f.semi, func(v string, parsed bool) bool {

@@ -9,11 +9,17 @@ import "strings"
 // [TOOL_CALLS]NAME[ARGS]{…} (Mistral Small 3.2, Magistral, Devstral;
 // several in a row), also with [CALL_ID]ID before [ARGS], or with [ARGS]
 // stripped ([TOOL_CALLS]NAME{…}, as a server that skips control tokens
-// sends it). The block takes an end-of-sequence </s> that directly follows.
+// sends it). The block takes an end-of-sequence </s> or a [/TOOL_CALLS]
+// that directly follows.
 
 const mistralToken = "[TOOL_CALLS]"
 
-var mistralForm = jsonForm{pattern: mistralToken, ends: []string{"</s>"}, opens: []string{mistralToken}}
+// mistralEnds end a block when they follow it directly: the end of
+// sequence, and the [/TOOL_CALLS] that Dynamo's parser-parity corpus closes
+// its blocks with.
+var mistralEnds = []string{"</s>", "[/TOOL_CALLS]"}
+
+var mistralForm = jsonForm{pattern: mistralToken, ends: mistralEnds, opens: []string{mistralToken}}
 
 // maxMistralName bounds a function name and a call id (OpenAI's limit for
 // a function name is 64).

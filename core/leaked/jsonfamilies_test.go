@@ -55,6 +55,24 @@ var _ = Describe("Llama 3 JSON calls", func() {
 		Expect(*r.Content).To(Equal(in))
 	})
 
+	It("removes the calls before a broken value as one block and the broken value as another", func() {
+		in := `ok <|python_tag|>{"name": "a", "parameters": {}}; {"name": "b", "parameters": {"x": 1` + "\n"
+		r := extract(in)
+		Expect(callsOf(r)).To(Equal([]string{`a {}`}))
+		at := strings.Index(in, `{"name": "b"`)
+		Expect(r.Removed).To(Equal([]leaked.Span{{Offset: 3, Length: at - 3}, {Offset: at, Length: len(in) - at}}))
+		Expect(r.Dropped).To(HaveLen(1))
+		Expect(r.Dropped[0].Offset).To(Equal(at))
+	})
+
+	It("drops the whole block when no call comes before the broken value", func() {
+		in := `<|python_tag|>{"q": 1}; {"name": "b", "parameters": {`
+		r := extract(in)
+		Expect(r.Calls).To(BeEmpty())
+		Expect(r.Dropped).To(HaveLen(1))
+		Expect(r.Dropped[0].Raw).To(Equal(in))
+	})
+
 	It("leaves a ';' that no value follows as text", func() {
 		r := extract(`<|python_tag|>{"name": "a", "parameters": {}}; and then I stop`)
 		Expect(callsOf(r)).To(Equal([]string{`a {}`}))
@@ -212,6 +230,7 @@ var jsonFamiliesSeeds = func() []string {
 		"<|eot_id|><|eom_id|>", "; ;",
 		"[TOOL_CALLS]", "[TOOL_CALLS][", "[TOOL_CALLS][{", "[TOOL_CALLS]a[ARGS]", "[TOOL_CALLS]a[ARGS]{", `[TOOL_CALLS]a[ARGS]{"s":"`,
 		"[TOOL_CALLS]a[CALL_ID]", "[TOOL_CALLS]a[CALL_ID]b[ARGS]", `[TOOL_CALLS]a{"x":1}</s>`, "[ARGS]", "</s>",
+		`<|python_tag|>{"name":"a","parameters":{}};{"name":"b","parameters":{"x":`, "[/TOOL_CALLS]", `[{"name":"a","arguments":{}}][/TOOL_CALLS]`,
 		"functools[", "functools[{", `functools[{"name":"a","arguments":{}}`, `functools[{"s":"`, "functools", "<|end|>",
 		"<TOOLCALL>", "<TOOLCALL>[", "<TOOLCALL>[{", `<TOOLCALL>[{"name":"a","arguments":{}}]`, "</TOOLCALL>",
 	}
