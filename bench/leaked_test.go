@@ -102,15 +102,18 @@ func backtickLadder(size int) string {
 	return b.String()
 }
 
+// denseCalls is a text of JSON calls in wrappers, each after a line of
+// text, size bytes or a little more.
+func denseCalls(size int) string {
+	var b strings.Builder
+	for i := 0; b.Len() < size; i++ {
+		fmt.Fprintf(&b, "Step %d.\n<tool_call>{\"name\": \"logs__query\", \"arguments\": {\"host\": \"web-%d\", \"since\": \"1h\", \"q\": \"level=ERROR </tool_call>\"}}</tool_call>\n", i, i%8)
+	}
+	return b.String()
+}
+
 // leakedInputs are the throughput cases of the leaked-call scanner.
 func leakedInputs() []leakedCase {
-	dense := func(size int) string {
-		var b strings.Builder
-		for i := 0; b.Len() < size; i++ {
-			fmt.Fprintf(&b, "Step %d.\n<tool_call>{\"name\": \"logs__query\", \"arguments\": {\"host\": \"web-%d\", \"since\": \"1h\", \"q\": \"level=ERROR </tool_call>\"}}</tool_call>\n", i, i%8)
-		}
-		return b.String()
-	}
 	xml := func(size int) string {
 		var b strings.Builder
 		for i := 0; b.Len() < size; i++ {
@@ -124,7 +127,7 @@ func leakedInputs() []leakedCase {
 	}
 	out := []leakedCase{
 		{"input=prose/size=1MiB", func() string { return generate("prose", 1<<20) }},
-		{"input=dense-calls/size=1MiB", func() string { return dense(1 << 20) }},
+		{"input=dense-calls/size=1MiB", func() string { return denseCalls(1 << 20) }},
 		{"input=xml-calls/size=1MiB", func() string { return xml(1 << 20) }},
 		{"input=one-big-call/size=100KiB", func() string { return bigArg(100 << 10) }},
 		{"input=llm-text/size=1MiB", func() string { return llmText(1 << 20) }},

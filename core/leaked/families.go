@@ -107,13 +107,13 @@ var needleAnchor, maxNeedle = func() ([][2]int, int) {
 func (sc *scanner) nextFamily(j int) int {
 	s := sc.s
 	if j >= len(s) {
-		return len(s)
+		return sc.reached(len(s))
 	}
 	at := len(s)
 	for a := range anchors {
 		at = min(at, sc.fam[a].next(j, len(s), func(j, limit int) int { return sc.anchored(a, j, limit) }))
 	}
-	return at
+	return sc.reached(at)
 }
 
 // anchored returns the first start in [j, limit) of an active needle whose
@@ -197,7 +197,7 @@ func (sc *scanner) wrapperFamily(i, w, after int) (int, bool) {
 func (sc *scanner) findExact(needle string, j int) int {
 	s := sc.s
 	if j >= len(s) {
-		return len(s)
+		return sc.reached(len(s))
 	}
 	m := sc.exact[needle]
 	if m == nil {
@@ -207,18 +207,18 @@ func (sc *scanner) findExact(needle string, j int) int {
 		}
 		sc.exact[needle] = m
 	}
-	return m.next(j, len(s), func(j, limit int) int {
+	return sc.reached(m.next(j, len(s), func(j, limit int) int {
 		if k := strings.Index(s[j:min(limit+len(needle)-1, len(s))], needle); k >= 0 {
 			return j + k
 		}
 		return -1
-	})
+	}))
 }
 
 // skip returns the index of the first byte at or after j that is not white
 // space. Family handlers use it rather than skipSpace, so that what they
 // read is accounted for by the streaming parser.
-func (sc *scanner) skip(j int) int { return skipSpace(sc.s, j) }
+func (sc *scanner) skip(j int) int { return sc.reached(skipSpace(sc.s, j)) }
 
 // jsonRead is one JSON value read at a position: its text (repaired when
 // repairs were needed), where it ends, and whether the strict parser read it
@@ -236,10 +236,11 @@ type jsonRead struct {
 // error in encoding/json's words.
 func (sc *scanner) readJSON(j int) jsonRead {
 	s := sc.s
-	if end := sc.json.value(s, j); end >= 0 {
+	if end := sc.reached(sc.json.value(s, j)); end >= 0 {
 		return jsonRead{text: s[j:end], end: end, parsed: true}
 	}
 	end, fixed, reps, err := scanJSON(s, j)
+	sc.reached(end)
 	r := jsonRead{text: s[j:end], end: end, repairs: reps, err: err}
 	if fixed != nil {
 		r.text = string(fixed)

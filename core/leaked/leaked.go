@@ -115,14 +115,22 @@ func orEmpty[T any](s []T) []T {
 func Extract(text string, opts Options) Result {
 	sc := getScanner(text, opts)
 	sc.run()
-	res := Result{Calls: exact(sc.calls), Patterns: exact(sc.patterns), Dropped: exact(sc.dropped),
-		Repairs: exact(sc.repairs), Removed: exact(sc.spans)}
+	res := sc.result()
 	sc.release()
 	k := 0
 	for id := range opts.Sources.IDs(len(res.Calls)) {
 		res.Calls[k].ID = id
 		k++
 	}
+	return res
+}
+
+// result returns what the scan of sc.s found, in lists of their exact
+// length, with the content.
+func (sc *scanner) result() Result {
+	text := sc.s
+	res := Result{Calls: exact(sc.calls), Patterns: exact(sc.patterns), Dropped: exact(sc.dropped),
+		Repairs: exact(sc.repairs), Removed: exact(sc.spans)}
 	if len(res.Removed) == 0 {
 		res.Content = &text
 		return res

@@ -18,6 +18,8 @@ type scanner struct {
 	patterns []string
 	stack    []container // the containers around the current position
 
+	reach int // how far the current step read (reached), for the stream
+
 	gt, lt, nl, dq, sq memo               // next '>', '<', '\n', '"', '\''
 	needles            map[string]*memo   // next occurrence of a tag (case-insensitive)
 	exact              map[string]*memo   // next occurrence of a string (case matters)
@@ -65,6 +67,10 @@ func (m *memo) next(j, n int, find func(j, limit int) int) int {
 // is memo.next written out for a byte: the scan asks it for the end of a
 // line or the next '>' at every inline code span and tag.
 func (sc *scanner) nextByte(m *memo, c byte, j int) int {
+	return sc.reached(sc.byteMemo(m, c, j))
+}
+
+func (sc *scanner) byteMemo(m *memo, c byte, j int) int {
 	s := sc.s
 	switch {
 	case j >= len(s):
@@ -84,84 +90,117 @@ func (sc *scanner) nextByte(m *memo, c byte, j int) int {
 	return k
 }
 
+// reached records that the current step of the scan read s up to k (the
+// answer of a search, the end of white space or of a JSON value; len(s)
+// when it ran to the end of the text), for the streaming parser, which
+// keeps a step only when all it read is there (stream.go). It returns k.
+func (sc *scanner) reached(k int) int {
+	if k > sc.reach {
+		sc.reach = k
+	}
+	return k
+}
+
 // find returns the index of the first occurrence of needle (ASCII,
 // case-insensitive) at or after j, or len(s).
 func (sc *scanner) find(needle string, j int) int {
 	s := sc.s
 	if j >= len(s) {
-		return len(s)
+		return sc.reached(len(s))
 	}
 	m := sc.needles[needle]
 	if m == nil {
 		m = &memo{}
 		sc.needles[needle] = m
 	}
-	return m.next(j, len(s), func(j, limit int) int {
+	return sc.reached(m.next(j, len(s), func(j, limit int) int {
 		if k := indexFold(s[j:min(limit+len(needle)-1, len(s))], needle); k >= 0 {
 			return j + k
 		}
 		return -1
-	})
+	}))
 }
 
 func (sc *scanner) lineEnd(j int) int { return sc.nextByte(&sc.nl, '\n', j) }
 
 func (sc *scanner) run() {
+	c := newCursor()
+	for i := sc.begin(); ; {
+		if i = sc.trigger(&c, i); i >= len(sc.s) {
+			return
+		}
+		i = sc.step(i)
+	}
+}
+
+// begin looks for a message that is only JSON calls (Llama 3 or Mistral
+// with their special tokens stripped) and returns where the scan starts.
+func (sc *scanner) begin() int {
 	s := sc.s
-	i := 0
-	// A message that is only JSON calls: Llama 3 or Mistral with their
-	// special tokens stripped.
-	if j := skipSpace(s, 0); j < len(s) && (s[j] == '{' || s[j] == '[') {
+	if j := sc.skip(0); j < len(s) && (s[j] == '{' || s[j] == '[') {
 		if next, ok := sc.bareJSON(j); ok {
-			i = next
+			return next
 		}
 	}
-	// Only '<', '`', '~' and the families' needles can start something;
-	// jump between them with IndexByte and memoized searches, so text
-	// without them runs at the speed of IndexByte.
-	lt, bt, tl, ft := -1, -1, -1, -1 // next '<', '`', '~', needle (len(s) when none)
-	for i < len(s) {
-		if lt < i {
-			lt = indexFrom(s, i, '<')
-		}
-		if bt < i {
-			bt = indexFrom(s, i, '`')
-		}
-		if tl < i {
-			tl = indexFrom(s, i, '~')
-		}
-		if ft < i {
-			ft = sc.nextFamily(i)
-		}
-		i = min(lt, bt, tl, ft)
-		if i >= len(s) {
-			break
-		}
-		switch {
-		case i == ft && s[i] != '<' && s[i] != '`' && s[i] != '~':
-			next, ok := sc.familyAt(i)
-			if !ok {
-				next = i + 1
-			}
-			i = next
-		case s[i] != '<':
-			i = sc.code(i)
-		case !mayOpen(s, i):
-			i++ // "a < b", "</div>": no tag of ours
-		case hasPrefixFold(s[i:], "<think>"):
-			sc.flush()
-			end := sc.find("</think>", i+len("<think>"))
-			i = min(end+len("</think>"), len(s)) // unclosed: the rest is thinking
-		case hasPrefixFold(s[i:], seedThink):
-			i = sc.seedThinking(i)
-		default:
-			next, ok := sc.block(i)
-			if !ok {
-				next = i + 1
-			}
-			i = next
-		}
+	return 0
+}
+
+// cursor holds the next '<', '`', '~' and family needle at or after the
+// scan's position (len(s) when there is none; -1 before the first search).
+type cursor struct{ lt, bt, tl, ft int }
+
+func newCursor() cursor { return cursor{-1, -1, -1, -1} }
+
+// trigger returns the first position at or after i where something may
+// start, or len(s). Only '<', '`', '~' and the families' needles can start
+// something; the scan jumps between them with IndexByte and memoized
+// searches, so text without them runs at the speed of IndexByte.
+func (sc *scanner) trigger(c *cursor, i int) int {
+	s := sc.s
+	if i >= len(s) {
+		return len(s)
 	}
+	if c.lt < i {
+		c.lt = indexFrom(s, i, '<')
+	}
+	if c.bt < i {
+		c.bt = indexFrom(s, i, '`')
+	}
+	if c.tl < i {
+		c.tl = indexFrom(s, i, '~')
+	}
+	if c.ft < i {
+		c.ft = sc.nextFamily(i)
+	}
+	return min(c.lt, c.bt, c.tl, c.ft)
+}
+
+// step handles what may start at the trigger s[i] and returns where the
+// scan resumes. No needle starts with '<', '`' or '~', so any other byte
+// is a needle's.
+func (sc *scanner) step(i int) int {
+	s := sc.s
+	switch {
+	case s[i] == '`' || s[i] == '~':
+		return sc.code(i)
+	case s[i] != '<':
+		if next, ok := sc.familyAt(i); ok {
+			return next
+		}
+		return i + 1
+	case !mayOpen(s, i):
+		return i + 1 // "a < b", "</div>": no tag of ours
+	case hasPrefixFold(s[i:], "<think>"):
+		sc.flush()
+		end := sc.find("</think>", i+len("<think>"))
+		return min(end+len("</think>"), len(s)) // unclosed: the rest is thinking
+	case hasPrefixFold(s[i:], seedThink):
+		return sc.seedThinking(i)
+	}
+	if next, ok := sc.block(i); ok {
+		return next
+	}
+	return i + 1
 }
 
 // mayOpen reports whether the '<' at s[i] may open a tag the scanner reads:
@@ -203,25 +242,33 @@ func runLen(s string, i, limit int, c byte) int {
 // code handles a run of backticks or tildes at s[i]: a fenced code block, an
 // inline code span, or plain text. It returns where scanning resumes.
 func (sc *scanner) code(i int) int {
+	c, n, fence := sc.fence(i)
+	switch {
+	case fence && sc.opts.ScanFences:
+		sc.flush()
+		return sc.lineEnd(i + n) // step over the fence line itself
+	case fence:
+		return sc.skipFence(i, c, n)
+	case c == '~':
+		return i + n
+	}
+	return sc.inlineCode(i, n)
+}
+
+// fence reads the run of c (a backtick or a tilde) at s[i], n long, and
+// reports whether it opens a fenced code block.
+func (sc *scanner) fence(i int) (c byte, n int, ok bool) {
 	s := sc.s
-	c := s[i]
-	n := runLen(s, i, len(s), c)
+	c = s[i]
+	n = runLen(s, i, len(s), c)
+	sc.reached(i + n)
 	if n >= 3 && atLineStart(s, i) {
 		end := sc.lineEnd(i + n)
 		// A backtick fence's info string holds no backtick (else the line
 		// opens inline code), as in CommonMark.
-		if c == '~' || strings.IndexByte(s[i+n:end], '`') < 0 {
-			if sc.opts.ScanFences {
-				sc.flush()
-				return end // step over the fence line itself
-			}
-			return sc.skipFence(i, c, n)
-		}
+		return c, n, c == '~' || strings.IndexByte(s[i+n:end], '`') < 0
 	}
-	if c == '~' {
-		return i + n
-	}
-	return sc.inlineCode(i, n)
+	return c, n, false
 }
 
 // atLineStart reports whether only up to three spaces stand between s[i] and

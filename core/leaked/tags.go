@@ -64,9 +64,9 @@ func (sc *scanner) isOpener(j int) bool {
 func (sc *scanner) nextOpen(j int) int {
 	s := sc.s
 	if j >= len(s) {
-		return len(s)
+		return sc.reached(len(s))
 	}
-	return sc.opener.next(j, len(s), func(j, limit int) int {
+	return sc.reached(sc.opener.next(j, len(s), func(j, limit int) int {
 		for j < limit {
 			k := strings.IndexByte(s[j:limit], '<')
 			if k < 0 {
@@ -79,7 +79,7 @@ func (sc *scanner) nextOpen(j int) int {
 			j++
 		}
 		return -1
-	})
+	}))
 }
 
 // isClosePrefix reports whether rest is a proper prefix of the closing tag,
@@ -126,7 +126,7 @@ func (sc *scanner) flush() { sc.stack = sc.stack[:0] }
 func (sc *scanner) closers(p int) int {
 	s := sc.s
 	for len(sc.stack) > 0 {
-		q := skipSpace(s, p)
+		q := sc.skip(p)
 		k, end := sc.closerAt(q)
 		switch {
 		case k >= 0:

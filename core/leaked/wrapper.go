@@ -14,7 +14,7 @@ func (sc *scanner) block(i int) (int, bool) {
 		if next, ok := sc.wrapperFamily(i, w, after); ok {
 			return next, true
 		}
-		j := skipSpace(sc.s, after)
+		j := sc.skip(after)
 		switch {
 		case sc.isWrapperAt(j):
 			// A container: its tags go when a block inside it goes. Deeper
@@ -68,6 +68,14 @@ func jsonStart(s string, j int) bool {
 	return false
 }
 
+// startsJSON is jsonStart, with the white space it reads accounted for (reach).
+func (sc *scanner) startsJSON(j int) bool {
+	if j < len(sc.s) && sc.s[j] == '[' {
+		sc.reached(sc.skip(j + 1))
+	}
+	return jsonStart(sc.s, j)
+}
+
 // parseBody reads the JSON values after an opening tag that ends at after:
 // white space, an optional code fence, then values back to back. It calls
 // each with every valid value, repaired, until each returns false; parsed
@@ -77,19 +85,19 @@ func jsonStart(s string, j int) bool {
 func (sc *scanner) parseBody(after int, each func(value string, parsed bool) bool) body {
 	s := sc.s
 	var b body
-	j := skipSpace(s, after)
+	j := sc.skip(after)
 	fenced := false
 	if strings.HasPrefix(s[j:], "```") {
-		if k := skipSpace(s, sc.lineEnd(j)); jsonStart(s, k) {
+		if k := sc.skip(sc.lineEnd(j)); sc.startsJSON(k) {
 			fenced, j = true, k
 		}
 	}
-	if !jsonStart(s, j) {
+	if !sc.startsJSON(j) {
 		return b
 	}
 	b.started = true
-	for jsonStart(s, j) {
-		end := sc.json.value(s, j)
+	for sc.startsJSON(j) {
+		end := sc.reached(sc.json.value(s, j))
 		parsed := end >= 0
 		text := s[j:max(end, j)]
 		if !parsed {
@@ -97,6 +105,7 @@ func (sc *scanner) parseBody(after int, each func(value string, parsed bool) boo
 			var reps []string
 			var err error
 			end, fixed, reps, err = scanJSON(s, j)
+			sc.reached(end)
 			text = s[j:end]
 			if fixed != nil {
 				text = string(fixed)
@@ -118,7 +127,7 @@ func (sc *scanner) parseBody(after int, each func(value string, parsed bool) boo
 			return b
 		}
 		b.end = end
-		j = skipSpace(s, end)
+		j = sc.skip(end)
 	}
 	if fenced {
 		if strings.HasPrefix(s[j:], "```") {
@@ -226,7 +235,7 @@ func (sc *scanner) report(pattern string, i int, d decoded) {
 // resumes. w is the wrapper (bare for an XML-parameter call on its own).
 func (sc *scanner) finish(i, w int, closeTag string, end int) int {
 	s := sc.s
-	j := skipSpace(s, end)
+	j := sc.skip(end)
 	switch {
 	case hasPrefixFold(s[j:], closeTag):
 		sc.remove(i, j+len(closeTag))

@@ -54,7 +54,7 @@ func (sc *scanner) formAt(j int) (form, bool) {
 	if !ok {
 		return f, false
 	}
-	k := skipSpace(s, f.body)
+	k := sc.skip(f.body)
 	if _, _, pok := sc.paramAt(k); pok || hasPrefixFold(s[k:], f.closeTag()) {
 		return f, true
 	}
@@ -92,7 +92,7 @@ func (sc *scanner) eqName(k int) (string, int, bool) {
 // follow up to the '>'. It returns the index after the '>'.
 func (sc *scanner) attrName(k int) (string, int, bool) {
 	s := sc.s
-	k = skipSpace(s, k)
+	k = sc.skip(k)
 	if !hasPrefixFold(s[k:], "name=") || k+len("name=") >= len(s) {
 		return "", 0, false
 	}
@@ -141,7 +141,7 @@ func (sc *scanner) parseForm(f form, w int) (formCall, *formError) {
 	s := sc.s
 	sc.params.reset()
 	end := f.body
-	k := skipSpace(s, end)
+	k := sc.skip(end)
 	for {
 		key, vstart, ok := sc.paramAt(k)
 		if !ok {
@@ -156,7 +156,7 @@ func (sc *scanner) parseForm(f form, w int) (formCall, *formError) {
 		}
 		sc.params.set(key, s[vstart:vend], sc.kindOf(f.name, key, kindAuto), &sc.json)
 		end = next
-		k = skipSpace(s, end)
+		k = sc.skip(end)
 	}
 	switch {
 	case hasPrefixFold(s[k:], f.closeTag()):
@@ -223,7 +223,7 @@ func (sc *scanner) openEnd(w, vstart, limit int) int {
 // off at the end of input), or another call.
 func (sc *scanner) structural(f form, p int) bool {
 	s := sc.s
-	k := skipSpace(s, p)
+	k := sc.skip(p)
 	switch {
 	case k == len(s):
 		return true
@@ -247,9 +247,9 @@ func (sc *scanner) structural(f form, p int) bool {
 func (sc *scanner) nextParam(j int) int {
 	s := sc.s
 	if j >= len(s) {
-		return len(s)
+		return sc.reached(len(s))
 	}
-	return sc.param.next(j, len(s), func(j, limit int) int {
+	return sc.reached(sc.param.next(j, len(s), func(j, limit int) int {
 		for p := j; p < limit; p++ {
 			k := indexFold(s[p:min(limit+len("<parameter")-1, len(s))], "<parameter")
 			if k < 0 {
@@ -261,18 +261,17 @@ func (sc *scanner) nextParam(j int) int {
 			}
 		}
 		return -1
-	})
+	}))
 }
 
 // xmlBlock handles XML-parameter calls: inside a wrapper w whose opening tag
 // at s[i] ends at after (a sequence of calls), or bare (i == after: one call).
 func (sc *scanner) xmlBlock(i, w, after int) int {
-	s := sc.s
 	mark := len(sc.calls)
 	var forms [2]string // the patterns of its calls, in order of first appearance
 	nforms := 0
 	var last form
-	for j := skipSpace(s, after); ; {
+	for j := sc.skip(after); ; {
 		f, ok := sc.formAt(j)
 		if !ok {
 			break
@@ -293,7 +292,7 @@ func (sc *scanner) xmlBlock(i, w, after int) int {
 		if w == bare {
 			break
 		}
-		j = skipSpace(s, c.end)
+		j = sc.skip(c.end)
 	}
 	sc.enter()
 	if w != bare {
@@ -316,7 +315,7 @@ func (sc *scanner) brokenForm(i, w int, f form, err *formError) int {
 	if w == bare {
 		pattern = f.pattern()
 		end = sc.brokenEnd(i, f.closeTag(), err.at)
-		if j, stray := skipSpace(s, end), sc.strayAt(f, end); hasPrefixFold(s[j:], stray) {
+		if j, stray := sc.skip(end), sc.strayAt(f, end); hasPrefixFold(s[j:], stray) {
 			end = j + len(stray)
 		}
 	} else {
