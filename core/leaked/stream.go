@@ -34,6 +34,8 @@ type Stream struct {
 	redo    int    // where the next attempt reads again from (a waiting step, a fence's run)
 	tried   int    // the length of the text at the last attempt
 	from    int    // think and fence: where the search for their end resumes
+	endTag  string // think: the tag that ends it
+	blank   int    // where the white space that ends the text starts
 	fc      byte   // fence: its character and length
 	fn      int
 	emitted int // the text up to here is emitted or cut out
@@ -69,8 +71,16 @@ func (st *Stream) Write(delta string) []Event {
 	if st.closed {
 		panic("leaked: Stream.Write after Close")
 	}
-	st.buf.WriteString(delta)
 	n := st.buf.Len()
+	k := len(delta) - 1
+	for k >= 0 && isSpace(delta[k]) {
+		k--
+	}
+	if k >= 0 {
+		st.blank = n + k + 1
+	}
+	st.buf.WriteString(delta)
+	n += len(delta)
 	// A step that waits is tried again once the new text is an eighth of
 	// the text it reads again, so that its retries cost linear time in all.
 	if st.waits && 8*(n-st.tried) < n-st.redo {
@@ -166,19 +176,35 @@ func (st *Stream) step(t int, final bool) (int, bool) {
 	case s[t] == '<' && sc.reached(t+1) < len(s) && !mayOpen(s, t):
 		next = t + 1
 	case s[t] == '<' && t+1 < len(s) && hasPrefixFold(s[t:], "<think>"):
-		// The thinking is kept text, whatever follows.
-		sc.flush()
-		st.state, st.from = stateThink, t+len("<think>")
-		return t, true
+		return st.thinking(t, "<think>", "</think>"), true
+	case s[t] == '<' && t+1 < len(s) && hasPrefixFold(s[t:], seedThink):
+		return st.thinking(t, seedThink, seedThinkEnd), true
 	default:
 		need = margin
 		next = sc.step(t)
 	}
-	if !final && (sc.reach >= len(s) || sc.reach+need > len(s)) {
+	if !final && !st.read(need) {
 		st.restore()
 		return 0, false
 	}
 	return next, true
+}
+
+// read reports whether the text holds all that the last step read: the
+// furthest position it reached, need more bytes for its local checks, and,
+// for a step that needs them, not only white space after that (a handler
+// that skipped white space without sc.skip may have run to the end).
+func (st *Stream) read(need int) bool {
+	r, n := st.sc.reach, len(st.sc.s)
+	return r < n && r+need <= n && (need == 0 || st.blank > r+need)
+}
+
+// thinking starts the thinking that opens at s[t] with the tag open: kept
+// text, whatever follows, up to the tag end.
+func (st *Stream) thinking(t int, open, end string) int {
+	st.sc.flush()
+	st.state, st.from, st.endTag = stateThink, t+len(open), end
+	return t
 }
 
 // begin runs the scan's first step: a message that is only JSON calls.
@@ -192,7 +218,7 @@ func (st *Stream) begin(final bool) {
 		need = margin
 	}
 	next := sc.begin()
-	if !final && (sc.reach >= len(s) || sc.reach+need > len(s)) {
+	if !final && !st.read(need) {
 		st.restore()
 		st.wait(0)
 		return
@@ -200,10 +226,10 @@ func (st *Stream) begin(final bool) {
 	st.state, st.pos = stateScan, next
 }
 
-// think looks for the </think> that ends the thinking opened before from.
+// think looks for the tag that ends the thinking opened before from.
 func (st *Stream) think(final bool) {
 	s := st.sc.s
-	const end = "</think>"
+	end := st.endTag
 	switch k := indexFold(s[st.from:], end); {
 	case k >= 0:
 		st.state, st.pos = stateScan, st.from+k+len(end)

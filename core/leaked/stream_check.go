@@ -101,6 +101,9 @@ func (h *heldCheck) check(n int) error {
 			end = h.removed[h.span].Offset
 		}
 		step := min(end-h.pos, h.kept-h.k)
+		if step <= 0 {
+			return fmt.Errorf("emitted %d bytes of text, more than Extract keeps of the first %d", h.kept, n)
+		}
 		h.pos, h.k = h.pos+step, h.k+step
 	}
 	if h.pos >= n {

@@ -2,6 +2,7 @@ package leaked_test
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/toolout/toolout/core/leaked"
@@ -15,7 +16,7 @@ func FuzzStream(f *testing.F) {
 	for k, v := range vectors() {
 		f.Add(v.Input, uint64(k))
 	}
-	for k, s := range append(fuzzSeeds(), familySeeds()...) {
+	for k, s := range append(append(fuzzSeeds(), familySeeds()...), streamSeeds...) {
 		f.Add(s, uint64(k))
 	}
 	f.Fuzz(func(t *testing.T, in string, seed uint64) {
@@ -42,4 +43,11 @@ func randomSizes(seed uint64, n int) []int {
 		total += k
 	}
 	return out
+}
+
+// streamSeeds are the inputs on which the stream differed from Extract.
+var streamSeeds = []string{
+	"<|python_tag|>[" + strings.Repeat(" ", 100) + `{"name":"a","parameters":{}}]`,
+	"[" + strings.Repeat(" ", 100) + `{"name":"a","arguments":{}}]`,
+	"<tool_call>[" + strings.Repeat(" ", 100) + `{"name":"a","arguments":{}}]</tool_call>`,
 }

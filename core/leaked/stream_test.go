@@ -133,6 +133,17 @@ var _ = Describe("Stream", func() {
 		Expect(*r.Content).To(Equal(in))
 	})
 
+	It("waits for a JSON array whose first '{' comes after more white space than the margin", func() {
+		// The Llama and bare-JSON handlers read the white space with the
+		// plain jsonStart, which the stream did not see: the step was kept
+		// before its '{' came, and its text was emitted.
+		for _, in := range streamSeeds {
+			for _, size := range []int{1, 20, 50} {
+				Expect(leaked.CheckStream(in, []int{size}, leaked.Options{})).To(Succeed(), "%q in deltas of %d", in, size)
+			}
+		}
+	})
+
 	It("refuses a Write after Close", func() {
 		st := leaked.NewStream(leaked.Options{})
 		st.Close()
