@@ -84,7 +84,14 @@ func (st *Stream) Write(delta string) []Event {
 	// A step that waits is tried again once the new text is an eighth of
 	// the text it reads again, so that its retries cost linear time in all.
 	if st.waits && 8*(n-st.tried) < n-st.redo {
-		return nil
+		if st.state != stateFence {
+			return nil
+		}
+		// Inside a fence all the text is kept, whatever ends it.
+		st.sc.s = st.buf.String()
+		st.sc.forget()
+		st.cur = newCursor()
+		return st.text(nil, st.frontier())
 	}
 	return st.advance(false)
 }

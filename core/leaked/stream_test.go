@@ -79,6 +79,15 @@ var _ = Describe("Stream", func() {
 		Expect(text).To(Equal("</think>ok\n```\n<tool_call>{\"name\": \"b\"}</tool_call>"))
 	})
 
+	It("emits a fenced block's text while a line that may close it goes on", func() {
+		// Found by FuzzStream: the retry of the line was put off, and the
+		// text with it.
+		Expect(leaked.CheckStream("0\n```\n```000000", []int{2, 7, 5, 7}, leaked.Options{})).To(Succeed())
+		st := leaked.NewStream(leaked.Options{})
+		text, _, _ := feed(st, "```\n", "```", "0000", "00", "0")
+		Expect(text).To(Equal("```\n```0000000"))
+	})
+
 	It("keeps an unclosed wrapper's text back until Close decides it", func() {
 		st := leaked.NewStream(leaked.Options{Sources: seqIDs()})
 		text, _, _ := feed(st, `Run <tool_call>{"name": "a", "arguments": {`, strings.Repeat(`"k": 1, `, 20))
