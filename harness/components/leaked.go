@@ -31,7 +31,10 @@ import (
 //	  repairs: [trailing_comma]
 //
 // Every run is also checked to lose no text: the content must be the input
-// with the removed spans cut out, trimmed.
+// with the removed spans cut out, trimmed; and the input is streamed
+// (leaked.NewStream) whole, in deltas of 1, 2, 3, 7 and 64 bytes and in a
+// random split seeded by the input: a split where the stream differs from
+// Extract is a "stream" mismatch.
 type leakedConfig struct {
 	ScanFences bool             `yaml:"scan_fences"`
 	Pythonic   bool             `yaml:"pythonic"`
@@ -72,8 +75,9 @@ type leakedExpect struct {
 }
 
 type leakedOutcome struct {
-	input string
-	res   leaked.Result
+	input  string
+	res    leaked.Result
+	stream []harness.Mismatch // where the streaming parser differs from Extract
 }
 
 func registerLeaked(reg *harness.Registry) {
@@ -86,7 +90,7 @@ func registerLeaked(reg *harness.Registry) {
 				return leakedOutcome{}, err
 			}
 			res := leaked.Extract(in.Text.Value, opts)
-			return leakedOutcome{input: in.Text.Value, res: res}, nil
+			return leakedOutcome{input: in.Text.Value, res: res, stream: streamMismatches(in.Text.Value, opts, leaked.CheckStream)}, nil
 		},
 		Render: func(o leakedOutcome) ([]harness.Section, error) {
 			sec, err := harness.JSONSection("result.json", o.res)
@@ -123,6 +127,7 @@ func checkLeaked(exp *leakedExpect, o leakedOutcome) []harness.Mismatch {
 	if err := leaked.Check(o.input, r); err != nil {
 		out = append(out, harness.Mismatch{Field: "contract", Msg: err.Error()})
 	}
+	out = append(out, o.stream...)
 	if exp.Calls != nil {
 		if len(exp.Calls) != len(r.Calls) {
 			out = append(out, harness.Mismatch{Field: "calls", Msg: fmt.Sprintf("got %d calls, want %d; %s", len(r.Calls), len(exp.Calls), harness.Found("calls", leakedCalls(r)))})

@@ -1,0 +1,9 @@
+package components
+
+import (
+	"testing"
+
+	"github.com/toolout/toolout/internal/junit"
+)
+
+func TestComponents(t *testing.T) { junit.RunSpecs(t, "components", "harness-components") }
