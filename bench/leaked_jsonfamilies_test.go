@@ -17,6 +17,9 @@ var jsonFamiliesAdversarial = []adversarial{
 	{"json-llama-semicolon-calls", func(n int) string {
 		return "<|python_tag|>" + repeatTo(`{"name":"a","parameters":{"k":1}}; `, n) + "<|eom_id|>"
 	}},
+	{"json-llama-function-open", func(n int) string { return repeatTo("<function=a>{", n) }},
+	{"json-llama-function-strings", func(n int) string { return repeatTo(`<function=a>{"s":"`, n) }},
+	{"json-llama-function-calls", func(n int) string { return repeatTo(`<function=a>{"k":1}</function>`, n) }},
 	{"json-llama-end-tokens", func(n int) string { return repeatTo("<|eom_id|><|eot_id|><|python_end|>", n) }},
 	// A message that starts like bare JSON calls.
 	{"json-bare-object-not-call", func(n int) string {

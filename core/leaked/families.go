@@ -177,6 +177,8 @@ func (sc *scanner) familyTag(i int) (int, bool) {
 			return next, true
 		}
 		return sc.llama(i)
+	case 'f', 'F':
+		return sc.llamaFunction(i) // Llama 3.1's <function=NAME>{…}</function>
 	case 0xEF: // the first byte of '｜' (U+FF5C)
 		if next, ok := sc.deepseek(i); ok {
 			return next, true

@@ -36,3 +36,58 @@ func (sc *scanner) llama(i int) (int, bool) {
 	}
 	return 0, false
 }
+
+// Llama 3.1's prompt format also offers custom tools a call of its own:
+// <function=NAME>{…arguments…}</function>, the JSON object being the
+// arguments. A <function=NAME> followed by parameter tags is Qwen3-Coder's
+// form (xmlBlock, tried first); followed by '{' it is this one.
+
+const llamaFunctionOpen = "<function="
+
+var llamaFunctionForm = jsonForm{
+	pattern: "<function=>",
+	ends:    append([]string{"</function>"}, llamaEnds...),
+	opens:   []string{llamaFunctionOpen},
+}
+
+// llamaFunction handles <function=NAME>{…} at s[i] (the tag's name
+// case-insensitive): NAME is 1 to 64 letters, digits, '_', '-' or '.', then
+// '>' and, after white space, a JSON object (its first key or '}' after
+// the '{'). The block takes </function>
+// and an end-of-message token that directly follow; without </function>
+// the call is still recovered and the text after it stays.
+func (sc *scanner) llamaFunction(i int) (int, bool) {
+	s := sc.s
+	if !hasPrefixFold(s[i:], llamaFunctionOpen) {
+		return 0, false
+	}
+	j := i + len(llamaFunctionOpen)
+	n := nameLen(s, j, isToolNameByte)
+	if n == 0 || j+n >= len(s) || s[j+n] != '>' {
+		return 0, false
+	}
+	k := sc.skip(j + n + 1)
+	if k >= len(s) || s[k] != '{' {
+		return 0, false
+	}
+	// The tag is plain text, which prose and docs write too
+	// (<function=NAME>{...}): only an object that starts as JSON does, with
+	// a key or '}', is an attempt.
+	if q := sc.skip(k + 1); q >= len(s) || s[q] != '"' && s[q] != '}' {
+		return 0, false
+	}
+	f := &llamaFunctionForm
+	r := sc.readJSON(k)
+	if r.err != nil {
+		return sc.closers(sc.brokenFamily(f, i, k, "invalid JSON: "+r.err.Error())), true
+	}
+	sc.enter()
+	sc.seen(f.pattern)
+	for _, kind := range r.repairs {
+		sc.repairs = append(sc.repairs, Repair{Pattern: f.pattern, Offset: i, Kind: kind})
+	}
+	sc.addCall(s[j:j+n], r.text)
+	stop := sc.endTokens(r.end, f.ends)
+	sc.remove(i, stop)
+	return sc.closers(stop), true
+}

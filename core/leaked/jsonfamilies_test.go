@@ -80,6 +80,32 @@ var _ = Describe("Llama 3 JSON calls", func() {
 	})
 })
 
+var _ = Describe("Llama 3.1's <function=NAME>{...} calls", func() {
+	It("removes the tag, the closing tag and the end token", func() {
+		in := `a <FUNCTION=get_time>{}</function> <|eom_id|> b`
+		r := extract(in)
+		Expect(callsOf(r)).To(Equal([]string{`get_time {}`}))
+		Expect(*r.Content).To(Equal("a  b"))
+	})
+
+	It("leaves Qwen3-Coder's parameters to the XML form", func() {
+		r := extract("<function=a>\n<parameter=x>\n1\n</parameter>\n</function>")
+		Expect(callsOf(r)).To(Equal([]string{`a {"x":1}`}))
+		Expect(r.Patterns).To(Equal([]string{"<function=>"}))
+	})
+
+	DescribeTable("leaves the tag as text when no JSON object follows it",
+		func(in string) {
+			Expect(*extract(in).Content).To(Equal(in))
+		},
+		Entry("a name longer than 64 bytes", "<function="+strings.Repeat("n", 65)+`>{"x": 1}</function>`),
+		Entry("an object that does not start as JSON", `<function=f>{x: 1}</function>`),
+		Entry("an array", `<function=f>["x"]</function>`),
+		Entry("a name with a space", `<function=get weather>{"x": 1}</function>`),
+		Entry("the tag cut off", `<function=f`),
+	)
+})
+
 var _ = Describe("A message of bare JSON calls", func() {
 	It("starts its span at the JSON, after the leading white space", func() {
 		in := "\n  " + `{"name": "a", "parameters": {"x": 1}}` + "\n"
@@ -231,6 +257,7 @@ var jsonFamiliesSeeds = func() []string {
 		"[TOOL_CALLS]", "[TOOL_CALLS][", "[TOOL_CALLS][{", "[TOOL_CALLS]a[ARGS]", "[TOOL_CALLS]a[ARGS]{", `[TOOL_CALLS]a[ARGS]{"s":"`,
 		"[TOOL_CALLS]a[CALL_ID]", "[TOOL_CALLS]a[CALL_ID]b[ARGS]", `[TOOL_CALLS]a{"x":1}</s>`, "[ARGS]", "</s>",
 		`<|python_tag|>{"name":"a","parameters":{}};{"name":"b","parameters":{"x":`, "[/TOOL_CALLS]", `[{"name":"a","arguments":{}}][/TOOL_CALLS]`,
+		"<function=a>{", `<function=a>{"`, `<function=a>{"x":1}</function>`, "<function=", "</function>",
 		"functools[", "functools[{", `functools[{"name":"a","arguments":{}}`, `functools[{"s":"`, "functools", "<|end|>",
 		"<TOOLCALL>", "<TOOLCALL>[", "<TOOLCALL>[{", `<TOOLCALL>[{"name":"a","arguments":{}}]`, "</TOOLCALL>",
 	}
