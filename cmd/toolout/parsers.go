@@ -136,13 +136,14 @@ func truncateLeaf() leaf {
 // XML-parameter calls and lets a GLM call without arguments through.
 func leakedLeaf() leaf {
 	return leaf{name: "leaked", summary: "recover tool calls leaked as text inside <tool_call>-like tags",
-		synopsis: "[FILE] [--ids uuid|seq] [--scan-fences] [--tools FILE] [--max-input BYTES]", input: true,
+		synopsis: "[FILE] [--ids uuid|seq] [--scan-fences] [--tools FILE] [--pythonic] [--max-input BYTES]", input: true,
 		setup: func(fs *flag.FlagSet) leafFunc {
 			ids := fs.String("ids", "uuid", "call ids: uuid (random UUIDv4) or seq (00000000-0000-4000-8000-000000000001, ... for reproducible output)")
 			fences := fs.Bool("scan-fences", false, "also extract wrappers inside fenced code blocks")
+			pythonic := fs.Bool("pythonic", false, "also recognize pythonic call lists: [get_weather(city=\"NYC\"), ...] (Llama 3.2, Llama 4)")
 			tools := fs.String("tools", "", "the tools offered to the model (a JSON tool list or a request body with \"tools\"): types XML parameter values by their schemas")
 			return func(_ context.Context, c *call) (any, error) {
-				opts := leaked.Options{ScanFences: *fences}
+				opts := leaked.Options{ScanFences: *fences, Pythonic: *pythonic}
 				switch *ids {
 				case "uuid":
 				case "seq":

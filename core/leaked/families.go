@@ -7,7 +7,8 @@ import "strings"
 //   - a '<' that the wrapper scan does not claim: the special-token tags of
 //     gpt-oss harmony (<|start|>, <|channel|>), Kimi K2
 //     (<|tool_calls_section_begin|>, <|tool_call_begin|>), Gemma 4
-//     (<|tool_call>), Llama 3 (<|python_tag|>), DeepSeek (<｜tool▁calls▁begin｜>)
+//     (<|tool_call>), Llama 3 (<|python_tag|>), Llama 4's pythonic calls
+//     (<|python_start|>, with Options.Pythonic), DeepSeek (<｜tool▁calls▁begin｜>)
 //     and DeepSeek DSML (<｜DSML｜function_calls>): familyTag;
 //   - the body of a wrapper the scan already knows, as GLM's
 //     <tool_call>NAME<arg_key>…: wrapperFamily;
@@ -174,6 +175,9 @@ func (sc *scanner) familyTag(i int) (int, bool) {
 			return next, true
 		}
 		if next, ok := sc.deepseekASCII(i); ok {
+			return next, true
+		}
+		if next, ok := sc.pythonicTag(i); ok {
 			return next, true
 		}
 		return sc.llama(i)

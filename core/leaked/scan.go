@@ -31,6 +31,7 @@ type scanner struct {
 	kept   []decoded // jsonBlock's decoded values, reused from block to block
 	arena  arena     // the bytes of the calls' arguments
 	params params    // the parameters of the XML-parameter call being read
+	py     pyState   // the pythonic parser's buffers
 }
 
 // memo remembers the answer of one forward search, "the first match at or

@@ -1,0 +1,272 @@
+package leaked
+
+import (
+	"strings"
+
+	"github.com/toolout/toolout/core/jsonlex"
+)
+
+// Pythonic calls (Llama 3.2, Llama 4; vLLM's pythonic and llama4_pythonic
+// parsers), with Options.Pythonic only:
+//
+//	[get_weather(city="San Francisco", days=3), search(q='x', tags=["a"])]
+//
+// and Llama 4's <|python_start|>…<|python_end|> around them. The package
+// doc states the contract; in short, only a whole list of calls with
+// keyword arguments whose values are literals is a block, and everything
+// else is text, but a list cut off by the end of input at the start of a
+// line.
+
+const (
+	pythonicPattern = "[pythonic]"
+	pyStartTag      = "<|python_start|>"
+	pyEndTag        = "<|python_end|>"
+)
+
+// pyCall is a call read from a list: its name, and its arguments, a JSON
+// object, in py.out[a:b].
+type pyCall struct {
+	name string
+	a, b int
+}
+
+// pyOutcome is what a call list turned out to be.
+type pyOutcome uint8
+
+const (
+	pyNone  pyOutcome = iota // no call starts it: text
+	pyCalls                  // a whole list of calls
+	pyOpen                   // whole calls, then the end of input before the list's ']'
+	pyCut                    // the end of input inside a call
+	pyBad                    // not a list of keyword calls with literal values: text
+)
+
+// pythonic handles the '[' at s[i]. A '[' right after a name, ')' or ']'
+// is a subscript (x[f(a=1)]), not a list: the byte before the trigger is
+// read for that, and up to four bytes before it to know whether the list
+// starts a line (atLineStart), which only decides a list cut off by the
+// end of input; both lie in text the scan has already passed.
+func (sc *scanner) pythonic(i int) (int, bool) {
+	s := sc.s
+	if i > 0 && (isIdentByte(s[i-1]) || s[i-1] == ')' || s[i-1] == ']') {
+		return 0, false
+	}
+	return sc.pyBlock(i, i, atLineStart(s, i), true)
+}
+
+// pythonicTag handles Llama 4's <|python_start|> at s[i]: a call list after
+// it (or calls without the brackets, alone up to <|python_end|> or the end
+// of input) is a block that starts at the token.
+func (sc *scanner) pythonicTag(i int) (int, bool) {
+	s := sc.s
+	if !sc.opts.Pythonic || !strings.HasPrefix(s[i:], pyStartTag) {
+		return 0, false
+	}
+	j := sc.skip(i + len(pyStartTag))
+	return sc.pyBlock(i, j, true, j < len(s) && s[j] == '[')
+}
+
+// pyBlock reads the call list at s[j], of a block that starts at s[start]
+// (j, or a <|python_start|> before it), and records what it found.
+// lineStart says whether a list cut off by the end of input counts.
+func (sc *scanner) pyBlock(start, j int, lineStart, bracketed bool) (int, bool) {
+	s := sc.s
+	end, out := sc.pyCallList(j, bracketed)
+	switch {
+	case out == pyCalls && bracketed && linkAfter(s, end):
+		return 0, false // [text](url), [a][b], [x].y: markup or code
+	case out == pyCalls && start < j:
+		after := sc.pyEnd(end)
+		if !bracketed && after == end && sc.skip(end) < len(s) {
+			return 0, false // bare calls followed by something else
+		}
+		end = after
+	case out == pyCalls:
+	case out == pyOpen && (lineStart || !bracketed):
+		end = len(s)
+	case out == pyCut && lineStart:
+		sc.enter()
+		sc.seen(pythonicPattern)
+		sc.drop(pythonicPattern, start, s[start:], "truncated pythonic call list: "+sc.py.fail.msg)
+		sc.remove(start, len(s))
+		return len(s), true
+	default:
+		return 0, false
+	}
+	sc.enter()
+	sc.seen(pythonicPattern)
+	for _, c := range sc.py.calls {
+		args := sc.py.out[c.a:c.b]
+		sc.calls = append(more(sc.calls), Call{Name: c.name, Arguments: append(sc.arena.alloc(len(args)), args...)})
+	}
+	sc.remove(start, end)
+	return sc.closers(end), true
+}
+
+// pyEnd returns the end of a <|python_end|> that follows s[end] after white
+// space (or of the start of one cut off by the end of input), else end.
+func (sc *scanner) pyEnd(end int) int {
+	s := sc.s
+	k := sc.skip(end)
+	switch rest := s[k:]; {
+	case strings.HasPrefix(rest, pyEndTag):
+		return k + len(pyEndTag)
+	case k == len(s) || strings.HasPrefix(pyEndTag, rest):
+		return len(s)
+	}
+	return end
+}
+
+// linkAfter reports whether what follows a list at s[end] makes it markup
+// or code: '(' or '[' ([text](url), [text][ref], [f(x=1)][0]) or '.' and a
+// name ([f(x=1)].pop).
+func linkAfter(s string, end int) bool {
+	if end >= len(s) {
+		return false
+	}
+	switch s[end] {
+	case '(', '[':
+		return true
+	case '.':
+		return end+1 < len(s) && isIdentStart(s[end+1])
+	}
+	return false
+}
+
+// pyCallList reads the calls at s[j]: a list ('[' at s[j]) or, when not
+// bracketed, calls separated by commas. It returns where the list ends
+// (after ']', or after the last call) and what it is.
+func (sc *scanner) pyCallList(j int, bracketed bool) (int, pyOutcome) {
+	s, p := sc.s, &sc.py
+	k := j
+	if bracketed {
+		k = sc.skip(j + 1)
+	}
+	// A list of calls starts with a name and '(' right after it.
+	if n := sc.pyName(k); n == k || n >= len(s) || s[n] != '(' {
+		return j, pyNone
+	}
+	p.out, p.calls, p.depth = p.out[:0], p.calls[:0], 0
+	for {
+		end, ok := sc.pyCall(k)
+		switch {
+		case !ok && p.fail.cut:
+			return end, pyCut
+		case !ok:
+			return end, pyBad
+		}
+		k = sc.skip(end)
+		switch {
+		case k >= len(s):
+			return len(s), pyOpen
+		case s[k] == ',':
+			if k = sc.skip(k + 1); k >= len(s) {
+				return len(s), pyOpen
+			}
+			if bracketed && s[k] == ']' {
+				return k + 1, pyCalls
+			}
+		case bracketed && s[k] == ']':
+			return k + 1, pyCalls
+		case !bracketed:
+			return end, pyCalls
+		default:
+			return k, pyBad
+		}
+	}
+}
+
+// pyName returns the end of the call name at s[k]: identifiers joined by
+// dots (github.create_issue); k when there is none.
+func (sc *scanner) pyName(k int) int {
+	s := sc.s
+	end := identEnd(s, k)
+	for end > k && end+1 < len(s) && s[end] == '.' && isIdentStart(s[end+1]) {
+		end = identEnd(s, end+1)
+	}
+	return end
+}
+
+// pyCall reads one call at s[k], NAME(KEY=VALUE, ...), and appends it to
+// py.calls with its arguments as a JSON object. A positional argument, a
+// keyword given twice and a value that is not a literal make it no call.
+func (sc *scanner) pyCall(k int) (int, bool) {
+	s, p := sc.s, &sc.py
+	nameEnd := sc.pyName(k)
+	switch {
+	case nameEnd >= len(s):
+		return p.cut(nameEnd, "a call's name")
+	case nameEnd == k || s[nameEnd] != '(':
+		return p.bad(k, "expected a call")
+	}
+	call := pyCall{name: s[k:nameEnd], a: len(p.out)}
+	p.out = append(p.out, '{')
+	p.keys, p.set = p.keys[:0], nil
+	k = sc.skip(nameEnd + 1)
+	for {
+		if k >= len(s) {
+			return p.cut(k, "a call's arguments")
+		}
+		if s[k] == ')' {
+			p.out = append(p.out, '}')
+			call.b = len(p.out)
+			p.calls = append(p.calls, call)
+			return k + 1, true
+		}
+		keyEnd := identEnd(s, k)
+		e := sc.skip(keyEnd)
+		switch {
+		case keyEnd == k:
+			return p.bad(k, "expected a keyword argument")
+		case e >= len(s):
+			return p.cut(e, "a call's arguments")
+		case s[e] != '=' || e+1 < len(s) && s[e+1] == '=':
+			return p.bad(k, "a positional argument")
+		case !p.newKey(s[k:keyEnd]):
+			return p.bad(k, "a keyword argument given twice")
+		}
+		if len(p.keys) > 1 {
+			p.out = append(p.out, ',')
+		}
+		p.out = append(jsonlex.Append(p.out, s[k:keyEnd]), ':')
+		end, ok := sc.pyValue(sc.skip(e + 1))
+		if !ok {
+			return end, false
+		}
+		k = sc.skip(end)
+		switch {
+		case k >= len(s):
+			return p.cut(k, "a call's arguments")
+		case s[k] == ',':
+			k = sc.skip(k + 1)
+		case s[k] != ')':
+			return p.bad(k, "expected ',' or ')'")
+		}
+	}
+}
+
+// newKey records a keyword argument of the current call, and reports
+// whether it is new.
+func (p *pyState) newKey(key string) bool {
+	if p.set != nil {
+		if _, dup := p.set[key]; dup {
+			return false
+		}
+		p.set[key] = struct{}{}
+		p.keys = append(p.keys, key)
+		return true
+	}
+	for _, k := range p.keys {
+		if k == key {
+			return false
+		}
+	}
+	p.keys = append(p.keys, key)
+	if len(p.keys) > paramsIndexed {
+		p.set = make(map[string]struct{}, 2*len(p.keys))
+		for _, k := range p.keys {
+			p.set[k] = struct{}{}
+		}
+	}
+	return true
+}

@@ -1,0 +1,574 @@
+package leaked
+
+import (
+	"math/big"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/toolout/toolout/core/jsonlex"
+)
+
+// The Python literals of pythonic calls, written as JSON: strings (single,
+// double and triple quotes, the prefixes r and u, the escapes of Python,
+// adjacent literals joined), integers (decimal, 0x, 0o, 0b, underscores)
+// and floats, a sign before a number, True, False and None, lists and
+// tuples as arrays, dicts with string keys as objects. Anything else (a
+// name, an expression, a set, a call) is not a literal. One pass, no
+// backtracking; nesting is bounded by maxPyDepth.
+
+// pyState holds what the pythonic parser reads and writes.
+type pyState struct {
+	out   []byte // the calls' arguments as JSON, back to back
+	str   []byte // the string literal being decoded
+	depth int
+	calls []pyCall
+	keys  []string            // the keyword arguments of the current call
+	set   map[string]struct{} // the same, once a call has many
+	fail  pyFail
+}
+
+// pyFail is why a parse stopped: at what byte, and whether the input ended
+// first (cut) or the text is not what the grammar wants.
+type pyFail struct {
+	at  int
+	cut bool
+	msg string
+}
+
+// maxPyDepth bounds the nesting of lists, tuples and dicts in a value.
+const maxPyDepth = 100
+
+// maxRadixDigits bounds a 0x, 0o or 0b integer (its conversion to decimal
+// is not linear); 256 hex digits already exceed a float64.
+const maxRadixDigits = 256
+
+func (p *pyState) bad(at int, msg string) (int, bool) {
+	p.fail = pyFail{at: at, msg: msg}
+	return at, false
+}
+
+func (p *pyState) cut(at int, inside string) (int, bool) {
+	p.fail = pyFail{at: at, cut: true, msg: "the input ends inside " + inside}
+	return at, false
+}
+
+func isIdentStart(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' }
+func isIdentByte(c byte) bool  { return isIdentStart(c) || isDigit(c) }
+func isDigit(c byte) bool      { return c >= '0' && c <= '9' }
+
+// identEnd returns the end of the identifier at s[j] (j when there is none).
+func identEnd(s string, j int) int {
+	if j >= len(s) || !isIdentStart(s[j]) {
+		return j
+	}
+	j++
+	for j < len(s) && isIdentByte(s[j]) {
+		j++
+	}
+	return j
+}
+
+// pyValue reads the literal at s[j] and appends it as JSON.
+func (sc *scanner) pyValue(j int) (int, bool) {
+	s, p := sc.s, &sc.py
+	if j >= len(s) {
+		return p.cut(j, "a value")
+	}
+	switch c := s[j]; {
+	case sc.pyStringAt(j):
+		return sc.pyStrings(j)
+	case c == '[':
+		return sc.pyList(j)
+	case c == '(':
+		return sc.pyTuple(j)
+	case c == '{':
+		return sc.pyDict(j)
+	case c == '-' || c == '+':
+		k := sc.skip(j + 1)
+		if k >= len(s) {
+			return p.cut(k, "a number")
+		}
+		if !numberAt(s, k) {
+			return p.bad(j, "a sign before something that is not a number")
+		}
+		return sc.pyNumber(k, c == '-')
+	case numberAt(s, j):
+		return sc.pyNumber(j, false)
+	case isIdentStart(c):
+		return sc.pyWord(j)
+	}
+	return p.bad(j, "not a literal")
+}
+
+// pyWord reads True, False or None.
+func (sc *scanner) pyWord(j int) (int, bool) {
+	s, p := sc.s, &sc.py
+	end := identEnd(s, j)
+	w := s[j:end]
+	switch w {
+	case "True":
+		p.out = append(p.out, "true"...)
+	case "False":
+		p.out = append(p.out, "false"...)
+	case "None":
+		p.out = append(p.out, "null"...)
+	default:
+		if end == len(s) && (strings.HasPrefix("True", w) || strings.HasPrefix("False", w) || strings.HasPrefix("None", w)) {
+			return p.cut(end, "a value")
+		}
+		return p.bad(j, "a name, not a literal")
+	}
+	return end, true
+}
+
+// pyDeeper enters a list, tuple or dict.
+func (sc *scanner) pyDeeper(j int) bool {
+	sc.py.depth++
+	if sc.py.depth > maxPyDepth {
+		sc.py.bad(j, "nested too deep")
+		return false
+	}
+	return true
+}
+
+// pyList reads a list at s[j] as a JSON array.
+func (sc *scanner) pyList(j int) (int, bool) {
+	if !sc.pyDeeper(j) {
+		return j, false
+	}
+	defer func() { sc.py.depth-- }()
+	sc.py.out = append(sc.py.out, '[')
+	return sc.pyItems(sc.skip(j+1), ']', 0)
+}
+
+// pyTuple reads a tuple at s[j] as a JSON array; (x) without a comma is x.
+func (sc *scanner) pyTuple(j int) (int, bool) {
+	s, p := sc.s, &sc.py
+	if !sc.pyDeeper(j) {
+		return j, false
+	}
+	defer func() { p.depth-- }()
+	mark := len(p.out)
+	k := sc.skip(j + 1)
+	if k < len(s) && s[k] == ')' {
+		p.out = append(p.out, "[]"...)
+		return k + 1, true
+	}
+	end, ok := sc.pyValue(k)
+	if !ok {
+		return end, false
+	}
+	k = sc.skip(end)
+	switch {
+	case k >= len(s):
+		return p.cut(k, "a tuple")
+	case s[k] == ')':
+		return k + 1, true
+	case s[k] != ',':
+		return p.bad(k, "expected ',' or ')'")
+	}
+	p.out = slices.Insert(p.out, mark, '[')
+	return sc.pyItems(sc.skip(k+1), ')', 1)
+}
+
+// pyItems reads the items of a list or tuple from s[k] (the start of an
+// item or the closing bracket), n of them already read, and closes the
+// JSON array.
+func (sc *scanner) pyItems(k int, closing byte, n int) (int, bool) {
+	s, p := sc.s, &sc.py
+	for {
+		if k >= len(s) {
+			return p.cut(k, "a list")
+		}
+		if s[k] == closing {
+			p.out = append(p.out, ']')
+			return k + 1, true
+		}
+		if n > 0 {
+			p.out = append(p.out, ',')
+		}
+		end, ok := sc.pyValue(k)
+		if !ok {
+			return end, false
+		}
+		n++
+		k = sc.skip(end)
+		switch {
+		case k >= len(s):
+			return p.cut(k, "a list")
+		case s[k] == ',':
+			k = sc.skip(k + 1)
+		case s[k] != closing:
+			return p.bad(k, "expected ',' or a closing bracket")
+		}
+	}
+}
+
+// pyDict reads a dict at s[j], whose keys are strings, as a JSON object. A
+// key given twice is written twice (JSON readers keep the last value, as
+// Python does).
+func (sc *scanner) pyDict(j int) (int, bool) {
+	s, p := sc.s, &sc.py
+	if !sc.pyDeeper(j) {
+		return j, false
+	}
+	defer func() { p.depth-- }()
+	p.out = append(p.out, '{')
+	k := sc.skip(j + 1)
+	for n := 0; ; n++ {
+		if k >= len(s) {
+			return p.cut(k, "a dict")
+		}
+		if s[k] == '}' {
+			p.out = append(p.out, '}')
+			return k + 1, true
+		}
+		if n > 0 {
+			p.out = append(p.out, ',')
+		}
+		if !sc.pyStringAt(k) {
+			return p.bad(k, "a dict key that is not a string")
+		}
+		end, ok := sc.pyStrings(k)
+		if !ok {
+			return end, false
+		}
+		if k = sc.skip(end); k >= len(s) {
+			return p.cut(k, "a dict")
+		} else if s[k] != ':' {
+			return p.bad(k, "expected ':'")
+		}
+		p.out = append(p.out, ':')
+		if end, ok = sc.pyValue(sc.skip(k + 1)); !ok {
+			return end, false
+		}
+		k = sc.skip(end)
+		switch {
+		case k >= len(s):
+			return p.cut(k, "a dict")
+		case s[k] == ',':
+			k = sc.skip(k + 1)
+		case s[k] != '}':
+			return p.bad(k, "expected ',' or '}'")
+		}
+	}
+}
+
+// numberAt reports whether a number starts at s[j]: a digit, or a '.'
+// followed by one.
+func numberAt(s string, j int) bool {
+	return isDigit(s[j]) || s[j] == '.' && j+1 < len(s) && isDigit(s[j+1])
+}
+
+// pyNumber reads the number at s[j] (after its sign, neg for '-') and
+// appends it as a JSON number: underscores dropped, 0x/0o/0b in decimal,
+// "1." as 1.0 and ".5" as 0.5. A complex number, a decimal integer with
+// leading zeros (007) and a number too large for a float64 are not
+// literals we take.
+func (sc *scanner) pyNumber(j int, neg bool) (int, bool) {
+	s, p := sc.s, &sc.py
+	mark := len(p.out)
+	if neg {
+		p.out = append(p.out, '-')
+	}
+	var end int
+	var ok bool
+	if s[j] == '0' && j+1 < len(s) && strings.IndexByte("xXoObB", s[j+1]) >= 0 {
+		end, ok = sc.pyRadix(j)
+	} else {
+		end, ok = sc.pyDecimal(j)
+	}
+	if !ok {
+		return end, false
+	}
+	if end < len(s) && (isIdentByte(s[end]) || s[end] == '.') {
+		return p.bad(end, "a malformed number")
+	}
+	if num := p.out[mark:]; len(num) > 300 || slices.Contains(num, 'e') {
+		if _, err := strconv.ParseFloat(string(num), 64); err != nil {
+			return p.bad(j, "a number out of range")
+		}
+	}
+	return end, true
+}
+
+// pyDigits appends the digits of the digit part at s[j] (digits, single
+// underscores between them) and returns its end, j when there is none.
+func (sc *scanner) pyDigits(j int, digit func(byte) bool) (int, bool) {
+	s, p := sc.s, &sc.py
+	k := j
+	for k < len(s) {
+		switch {
+		case digit(s[k]):
+			p.out = append(p.out, s[k])
+			k++
+		case s[k] == '_' && k > j && k+1 < len(s) && digit(s[k+1]):
+			k++
+		case s[k] == '_':
+			return p.bad(k, "a malformed number")
+		default:
+			return k, true
+		}
+	}
+	return k, true
+}
+
+// pyDecimal reads a decimal integer or a float.
+func (sc *scanner) pyDecimal(j int) (int, bool) {
+	s, p := sc.s, &sc.py
+	start := len(p.out)
+	k, ok := sc.pyDigits(j, isDigit)
+	if !ok {
+		return k, false
+	}
+	intEnd, float := len(p.out), false
+	if k == j {
+		p.out = append(p.out, '0') // .5
+	}
+	if k < len(s) && s[k] == '.' {
+		float = true
+		p.out = append(p.out, '.')
+		f := len(p.out)
+		if k, ok = sc.pyDigits(k+1, isDigit); !ok {
+			return k, false
+		}
+		if len(p.out) == f {
+			p.out = append(p.out, '0') // 1.
+		}
+	}
+	if k < len(s) && s[k]|0x20 == 'e' {
+		float = true
+		p.out = append(p.out, 'e')
+		k++
+		if k < len(s) && (s[k] == '+' || s[k] == '-') {
+			p.out = append(p.out, s[k])
+			k++
+		}
+		if k >= len(s) {
+			return p.cut(k, "a number")
+		}
+		e := k
+		if k, ok = sc.pyDigits(k, isDigit); !ok {
+			return k, false
+		}
+		if k == e {
+			return p.bad(k, "a malformed number")
+		}
+	}
+	// Leading zeros: none in JSON; in Python only in floats and in 0 itself.
+	z := start
+	for z < intEnd-1 && p.out[z] == '0' {
+		z++
+	}
+	if z > start {
+		if !float && p.out[z] != '0' {
+			return p.bad(j, "a decimal integer with leading zeros")
+		}
+		p.out = append(p.out[:start], p.out[z:]...)
+	}
+	return k, true
+}
+
+// pyRadix reads a 0x, 0o or 0b integer at s[j] and appends it in decimal.
+func (sc *scanner) pyRadix(j int) (int, bool) {
+	s, p := sc.s, &sc.py
+	base, digit := 16, func(c byte) bool { return hexVal(c) >= 0 }
+	switch s[j+1] | 0x20 {
+	case 'o':
+		base, digit = 8, func(c byte) bool { return c >= '0' && c <= '7' }
+	case 'b':
+		base, digit = 2, func(c byte) bool { return c == '0' || c == '1' }
+	}
+	k := j + 2
+	if k < len(s) && s[k] == '_' {
+		k++ // 0x_ff
+	}
+	mark := len(p.out)
+	end, ok := sc.pyDigits(k, digit)
+	switch {
+	case !ok:
+		return end, false
+	case end == k && end >= len(s):
+		return p.cut(end, "a number")
+	case end == k:
+		return p.bad(end, "a malformed number")
+	case end-k > maxRadixDigits:
+		return p.bad(j, "a number out of range")
+	}
+	var n big.Int
+	n.SetString(string(p.out[mark:]), base)
+	p.out = n.Append(p.out[:mark], 10)
+	return end, true
+}
+
+// pyStringAt reports whether a string literal starts at s[j]: a quote, or
+// the prefix r, R, u or U and a quote.
+func (sc *scanner) pyStringAt(j int) bool {
+	s := sc.s
+	if j >= len(s) {
+		return false
+	}
+	if c := s[j]; c == '"' || c == '\'' {
+		return true
+	}
+	return strings.IndexByte("rRuU", s[j]) >= 0 && j+1 < len(s) && (s[j+1] == '"' || s[j+1] == '\'')
+}
+
+// pyStrings reads the string literal at s[j] and those that follow it
+// (Python joins adjacent literals), and appends them as one JSON string.
+func (sc *scanner) pyStrings(j int) (int, bool) {
+	p := &sc.py
+	p.str = p.str[:0]
+	for {
+		end, ok := sc.pyString(j)
+		if !ok {
+			return end, false
+		}
+		if j = sc.skip(end); !sc.pyStringAt(j) {
+			p.out = jsonlex.Append(p.out, p.str)
+			return end, true
+		}
+	}
+}
+
+// pyString decodes one string literal at s[j] into p.str.
+func (sc *scanner) pyString(j int) (int, bool) {
+	s, p := sc.s, &sc.py
+	raw := false
+	if c := s[j]; c != '"' && c != '\'' {
+		raw = c|0x20 == 'r'
+		j++
+	}
+	q := s[j]
+	triple := j+2 < len(s) && s[j+1] == q && s[j+2] == q
+	k := j + 1
+	if triple {
+		k = j + 3
+	}
+	for {
+		if k >= len(s) {
+			return p.cut(k, "a string")
+		}
+		switch c := s[k]; {
+		case c == q && !triple:
+			return k + 1, true
+		case c == q && k+2 < len(s) && s[k+1] == q && s[k+2] == q:
+			return k + 3, true
+		case (c == '\n' || c == '\r') && !triple:
+			return p.bad(k, "a line break in a string")
+		case c == '\\':
+			var ok bool
+			if k, ok = sc.pyEscape(k, raw); !ok {
+				return k, false
+			}
+		default:
+			r := k + 1
+			for r < len(s) && s[r] != q && s[r] != '\\' && s[r] != '\n' && s[r] != '\r' {
+				r++
+			}
+			p.str = append(p.str, s[k:r]...)
+			k = r
+		}
+	}
+}
+
+// pyEscape decodes the escape at s[k] ('\\') into p.str, as Python does:
+// the named escapes, octal, \x, \u, \U (a surrogate pair written as two
+// \u escapes is joined; a lone surrogate becomes U+FFFD), a line
+// continuation; an unknown escape keeps its backslash, and \N{...} is not
+// supported. In a raw string the backslash and the next byte stay as they
+// are.
+func (sc *scanner) pyEscape(k int, raw bool) (int, bool) {
+	s, p := sc.s, &sc.py
+	if k+1 >= len(s) {
+		return p.cut(k+1, "a string")
+	}
+	e := s[k+1]
+	if raw {
+		p.str = append(p.str, '\\', e)
+		return k + 2, true
+	}
+	if i := strings.IndexByte(`\'"abfnrtv`, e); i >= 0 {
+		p.str = append(p.str, "\\'\"\a\b\f\n\r\t\v"[i])
+		return k + 2, true
+	}
+	switch e {
+	case '\n':
+		return k + 2, true
+	case '\r':
+		if k+2 < len(s) && s[k+2] == '\n' {
+			return k + 3, true
+		}
+		return k + 2, true
+	case 'x', 'u', 'U':
+		return sc.pyHexEscape(k)
+	case 'N':
+		return p.bad(k, "a named escape")
+	}
+	if e >= '0' && e <= '7' {
+		r, n := rune(0), k+1
+		for ; n < len(s) && n < k+4 && s[n] >= '0' && s[n] <= '7'; n++ {
+			r = r*8 + rune(s[n]-'0')
+		}
+		p.str = utf8.AppendRune(p.str, r)
+		return n, true
+	}
+	p.str = append(p.str, '\\') // unknown: kept, and the byte after it is read as text
+	return k + 1, true
+}
+
+// pyHexEscape decodes \xNN, \uNNNN or \UNNNNNNNN at s[k].
+func (sc *scanner) pyHexEscape(k int) (int, bool) {
+	s, p := sc.s, &sc.py
+	n := 2
+	switch s[k+1] {
+	case 'u':
+		n = 4
+	case 'U':
+		n = 8
+	}
+	r, end, ok := hexAt(s, k+2, n)
+	switch {
+	case !ok && end >= len(s):
+		return p.cut(end, "a string")
+	case !ok || r > utf8.MaxRune:
+		return p.bad(k, "a malformed escape")
+	}
+	if r >= 0xD800 && r < 0xDC00 && strings.HasPrefix(s[end:], `\u`) {
+		if lo, e2, ok := hexAt(s, end+2, 4); ok && lo >= 0xDC00 && lo < 0xE000 {
+			r, end = 0x10000+(r-0xD800)<<10+(lo-0xDC00), e2
+		}
+	}
+	p.str = utf8.AppendRune(p.str, rune(r)) // a lone surrogate is written as U+FFFD
+	return end, true
+}
+
+// hexAt reads n hex digits at s[j]: their value, and where they end (or
+// where a byte that is not a hex digit stands, or len(s)).
+func hexAt(s string, j, n int) (uint32, int, bool) {
+	var r uint32
+	for k := j; k < j+n; k++ {
+		if k >= len(s) {
+			return 0, k, false
+		}
+		v := hexVal(s[k])
+		if v < 0 {
+			return 0, k, false
+		}
+		r = r<<4 | uint32(v)
+	}
+	return r, j + n, true
+}
+
+// hexVal is the value of a hex digit, or -1.
+func hexVal(c byte) int {
+	switch {
+	case isDigit(c):
+		return int(c - '0')
+	case c|0x20 >= 'a' && c|0x20 <= 'f':
+		return int(c|0x20-'a') + 10
+	}
+	return -1
+}
