@@ -26,6 +26,3 @@ func familySeeds() []string {
 	}
 	return out
 }
-
-// Stubs, each replaced by its family's spec file.
-var pythonicSeeds []string
