@@ -25,6 +25,3 @@ func familyAdversarial() []adversarial {
 	}
 	return out
 }
-
-// Stubs, each replaced by its family's file.
-var pythonicAdversarial []adversarial

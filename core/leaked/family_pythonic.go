@@ -97,7 +97,12 @@ func (sc *scanner) pyBlock(start, j int, lineStart, bracketed bool) (int, bool) 
 	sc.seen(pythonicPattern)
 	for _, c := range sc.py.calls {
 		args := sc.py.out[c.a:c.b]
-		sc.calls = append(more(sc.calls), Call{Name: c.name, Arguments: append(sc.arena.alloc(len(args)), args...)})
+		if sc.py.spaced {
+			args = appendCompact(sc.arena.alloc(len(args)), string(args))
+		} else {
+			args = append(sc.arena.alloc(len(args)), args...)
+		}
+		sc.calls = append(more(sc.calls), Call{Name: c.name, Arguments: args})
 	}
 	sc.remove(start, end)
 	return sc.closers(end), true
@@ -146,7 +151,7 @@ func (sc *scanner) pyCallList(j int, bracketed bool) (int, pyOutcome) {
 	if n := sc.pyName(k); n == k || n >= len(s) || s[n] != '(' {
 		return j, pyNone
 	}
-	p.out, p.calls, p.depth = p.out[:0], p.calls[:0], 0
+	p.out, p.calls, p.depth, p.spaced = p.out[:0], p.calls[:0], 0, false
 	for {
 		end, ok := sc.pyCall(k)
 		switch {
@@ -187,6 +192,10 @@ func (sc *scanner) pyName(k int) int {
 	return end
 }
 
+// maxPyKeywords bounds the keyword arguments of a call (each is checked
+// against the others, in a map whose size would outgrow the CPU's caches).
+const maxPyKeywords = 1000
+
 // pyCall reads one call at s[k], NAME(KEY=VALUE, ...), and appends it to
 // py.calls with its arguments as a JSON object. A positional argument, a
 // keyword given twice and a value that is not a literal make it no call.
@@ -222,6 +231,8 @@ func (sc *scanner) pyCall(k int) (int, bool) {
 			return p.cut(e, "a call's arguments")
 		case s[e] != '=' || e+1 < len(s) && s[e+1] == '=':
 			return p.bad(k, "a positional argument")
+		case len(p.keys) == maxPyKeywords:
+			return p.bad(k, "too many keyword arguments")
 		case !p.newKey(s[k:keyEnd]):
 			return p.bad(k, "a keyword argument given twice")
 		}

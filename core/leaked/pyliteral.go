@@ -23,10 +23,12 @@ type pyState struct {
 	out   []byte // the calls' arguments as JSON, back to back
 	str   []byte // the string literal being decoded
 	depth int
-	calls []pyCall
-	keys  []string            // the keyword arguments of the current call
-	set   map[string]struct{} // the same, once a call has many
-	fail  pyFail
+	// spaced: a value in parentheses left white space in out
+	spaced bool
+	calls  []pyCall
+	keys   []string            // the keyword arguments of the current call
+	set    map[string]struct{} // the same, once a call has many
+	fail   pyFail
 }
 
 // pyFail is why a parse stopped: at what byte, and whether the input ended
@@ -150,12 +152,16 @@ func (sc *scanner) pyTuple(j int) (int, bool) {
 		return j, false
 	}
 	defer func() { p.depth-- }()
-	mark := len(p.out)
 	k := sc.skip(j + 1)
 	if k < len(s) && s[k] == ')' {
 		p.out = append(p.out, "[]"...)
 		return k + 1, true
 	}
+	// A place for the '[' of a tuple, white space when the parentheses
+	// hold one value (the call's arguments are compacted then), so that
+	// what was written need not move.
+	mark := len(p.out)
+	p.out = append(p.out, ' ')
 	end, ok := sc.pyValue(k)
 	if !ok {
 		return end, false
@@ -165,11 +171,12 @@ func (sc *scanner) pyTuple(j int) (int, bool) {
 	case k >= len(s):
 		return p.cut(k, "a tuple")
 	case s[k] == ')':
+		p.spaced = true
 		return k + 1, true
 	case s[k] != ',':
 		return p.bad(k, "expected ',' or ')'")
 	}
-	p.out = slices.Insert(p.out, mark, '[')
+	p.out[mark] = '['
 	return sc.pyItems(sc.skip(k+1), ')', 1)
 }
 

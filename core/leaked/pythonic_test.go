@@ -2,6 +2,7 @@ package leaked_test
 
 import (
 	"math/rand/v2"
+	"strconv"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -169,6 +170,23 @@ var _ = Describe("pythonic calls", func() {
 		}
 		Expect(extractPy(b.String() + ")]").Calls).To(HaveLen(1))
 		Expect(extractPy(b.String() + "ka=2)]").Calls).To(BeEmpty())
+	})
+
+	It("takes at most 1000 keyword arguments in a call", func() {
+		call := func(n int) string {
+			var b strings.Builder
+			b.WriteString("[f(")
+			for k := range n {
+				b.WriteString("k" + strconv.Itoa(k) + "=1,")
+			}
+			return b.String() + ")]"
+		}
+		Expect(extractPy(call(1000)).Calls).To(HaveLen(1))
+		Expect(extractPy(call(1001)).Calls).To(BeEmpty())
+	})
+
+	It("compacts the arguments when parentheses held a single value", func() {
+		Expect(argsOf(`[f(a=(1), b=((("x"))), c=(2,))]`)).To(Equal(`{"a":1,"b":"x","c":[2]}`))
 	})
 
 	It("drops a list cut off at the start of a line, the removed text as raw", func() {
