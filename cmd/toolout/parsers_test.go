@@ -115,6 +115,16 @@ var _ = Describe("toolout leaked", func() {
 		Expect(stdout).To(HavePrefix(`{"content":null,`))
 	})
 
+	It("recovers pythonic calls with --pythonic only", func() {
+		in := "Checking.\n[get_weather(city='Paris', days=-1)]"
+		code, stdout, _ := invoke(in, "leaked", "--ids", "seq")
+		Expect(code).To(Equal(0))
+		Expect(stdout).To(Equal(`{"content":"Checking.\n[get_weather(city='Paris', days=-1)]","tool_calls":[],"patterns":[],"dropped":[],"repairs":[]}` + "\n"))
+		code, stdout, _ = invoke(in, "leaked", "--pythonic", "--ids", "seq")
+		Expect(code).To(Equal(0))
+		Expect(stdout).To(Equal(`{"content":"Checking.","tool_calls":[{"id":"00000000-0000-4000-8000-000000000001","name":"get_weather","arguments":{"city":"Paris","days":-1}}],"patterns":["[pythonic]"],"dropped":[],"repairs":[]}` + "\n"))
+	})
+
 	It("rejects a bad --ids", func() {
 		code, _, stderr := invoke("", "leaked", "--ids", "counter")
 		Expect(code).To(Equal(2))
