@@ -49,6 +49,8 @@ var pythonicAdversarial = []adversarial{
 		return b.String() + ")]"
 	}},
 	{"py-repeated-keyword", func(n int) string { return repeatTo("[a(k=1, k=1)] ", n) }},
+	{"py-wrapped-then-text", func(n int) string { return repeatTo("<tool_call>[a(b=1)] x ", n) }},
+	{"py-wrapped-unclosed", func(n int) string { return repeatTo("<tool_calls><tool_call>[a(b=", n) }},
 	{"py-python-start", func(n int) string { return repeatTo("<|python_start|>", n) }},
 	{"py-python-start-bare", func(n int) string { return repeatTo("<|python_start|>a(b=1) ", n) }},
 }

@@ -11,7 +11,8 @@ import "strings"
 //     (<|python_start|>, with Options.Pythonic), DeepSeek (<｜tool▁calls▁begin｜>)
 //     and DeepSeek DSML (<｜DSML｜function_calls>): familyTag;
 //   - the body of a wrapper the scan already knows, as GLM's
-//     <tool_call>NAME<arg_key>…: wrapperFamily;
+//     <tool_call>NAME<arg_key>… or a pythonic list in <tool_call>[f(x=1)]
+//     (with Options.Pythonic): wrapperFamily;
 //   - a needle that is not a tag, where a form starts whose special tokens a
 //     server stripped or that has none: [TOOL_CALLS], functools[, the
 //     stripped harmony and Kimi ids, Gemma's call:, pythonic lists:
@@ -195,7 +196,10 @@ func (sc *scanner) familyTag(i int) (int, bool) {
 // wrapperFamily tries the families whose calls sit in a wrapper the scan
 // knows: the wrapper w opens at s[i] and its tag ends at after.
 func (sc *scanner) wrapperFamily(i, w, after int) (int, bool) {
-	return sc.glm(i, w, after)
+	if next, ok := sc.glm(i, w, after); ok {
+		return next, true
+	}
+	return sc.pythonicWrapped(i, w, after)
 }
 
 // findExact returns the index of the first occurrence of needle (case

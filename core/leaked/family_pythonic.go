@@ -95,6 +95,43 @@ func (sc *scanner) pyBlock(start, j int, lineStart, bracketed bool) (int, bool) 
 	}
 	sc.enter()
 	sc.seen(pythonicPattern)
+	sc.addPyCalls()
+	sc.remove(start, end)
+	return sc.closers(end), true
+}
+
+// pythonicWrapped handles a wrapper the scan knows (w, its opening tag at
+// s[i] ending at after) whose body is a whole call list followed by its
+// closing tag (or the end of input, or a closing tag cut off by it): the
+// wrapper goes with the list. Anything else after the list, and a list
+// that is not whole, leave the wrapper to the scan (its tag stays text).
+func (sc *scanner) pythonicWrapped(i, w, after int) (int, bool) {
+	s := sc.s
+	j := sc.skip(after)
+	if !sc.opts.Pythonic || j >= len(s) || s[j] != '[' {
+		return 0, false
+	}
+	end, out := sc.pyCallList(j, true)
+	if out != pyCalls || linkAfter(s, end) {
+		return 0, false
+	}
+	switch k := sc.skip(end); {
+	case hasPrefixFold(s[k:], closeTags[w]):
+		end = k + len(closeTags[w])
+	case k == len(s) || isClosePrefix(s[k:], closeTags[w]):
+		end = len(s)
+	default:
+		return 0, false
+	}
+	sc.enter()
+	sc.seen(openTags[w], pythonicPattern)
+	sc.addPyCalls()
+	sc.remove(i, end)
+	return sc.closers(end), true
+}
+
+// addPyCalls adds the calls of the list just read to the result.
+func (sc *scanner) addPyCalls() {
 	for _, c := range sc.py.calls {
 		args := sc.py.out[c.a:c.b]
 		if sc.py.spaced {
@@ -104,8 +141,6 @@ func (sc *scanner) pyBlock(start, j int, lineStart, bracketed bool) (int, bool) 
 		}
 		sc.calls = append(more(sc.calls), Call{Name: c.name, Arguments: args})
 	}
-	sc.remove(start, end)
-	return sc.closers(end), true
 }
 
 // pyEnd returns the end of a <|python_end|> that follows s[end] after white

@@ -20,6 +20,7 @@ var pythonicSeeds = func() []string {
 		`[a(b="[a(b=\"`, `[a(b="[a(b='[a(b="`, "[a(b=(", "[a(b={", `[a(b={"k":`, "[a(b=-", "[a(b=0x", "[a(b=1e",
 		`[a(b="\x4`, `[a(b="\u12`, `[a(b="\`, "[a.b.c(", "[x](y) ", "[a(b)] ", "[f(x=1) for x in y] ",
 		"<|python_start|>", "<|python_start|>[a(b=1)]<|python_end|>", "<|python_start|>a(b=1)", "\n[a(b=1)]\n",
+		"<tool_call>[a(b=1)]</tool_call>", "<tool_call>[a(b=1)] x ", "<tool_calls><tool_call>[a(b=", "<tool_call>[a(b=1)]</tool_cal",
 	}
 	var out []string
 	for _, u := range units {
@@ -211,6 +212,19 @@ var _ = Describe("pythonic calls", func() {
 	It("keeps names as written, dotted and with underscores", func() {
 		r := extractPy(`[github.create_issue(title="x"), _private2(), a.b.c_d(e=1)]`)
 		Expect([]string{r.Calls[0].Name, r.Calls[1].Name, r.Calls[2].Name}).To(Equal([]string{"github.create_issue", "_private2", "a.b.c_d"}))
+	})
+
+	It("removes a wrapper directly around a call list with it", func() {
+		r := extractPy("Now.\n<tool_calls>\n<tool_call>[f(x=1)]</tool_call>\n<tool_call> [g()] \n</tool_call>\n</tool_calls>\nDone.")
+		Expect(r.Calls).To(HaveLen(2))
+		Expect(*r.Content).To(Equal("Now.\n\n\nDone."), "as with JSON bodies: the white space between sibling blocks stays")
+		Expect(r.Patterns).To(Equal([]string{"<tool_calls>", "<tool_call>", "[pythonic]"}))
+		r = extractPy("<tool_call>[f(x=1)]")
+		Expect(r.Calls).To(HaveLen(1))
+		Expect(r.Content).To(BeNil())
+		r = extractPy("<tool_call>[f(x=1)] I wait.</tool_call>")
+		Expect(r.Calls).To(HaveLen(1))
+		Expect(*r.Content).To(Equal("<tool_call> I wait.</tool_call>"))
 	})
 
 	It("takes <|python_end|> cut off at the end of input with the block", func() {
