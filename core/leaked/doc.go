@@ -1,15 +1,20 @@
 // Package leaked recovers tool calls that a model wrote as text instead of
 // calling the tool through the API (docs/contracts.md, section 4):
 // JSON inside <tool_calls>, <tool_call>, <tools>, <function_call>,
-// <function> or <minimax:tool_call> wrappers, and the XML-parameter calls of
-// current open models.
+// <function>, <minimax:tool_call>, <seed:tool_call> or <TOOLCALL> wrappers,
+// the XML-parameter calls of current open models, and the forms of the model
+// families people serve today, with their special tokens or without them
+// (gpt-oss harmony, Kimi K2, DeepSeek V3, V3.1 and DSML, GLM, Gemma 4,
+// Llama 3 and 4, Mistral, Nemotron, Phi-4-mini, Seed-OSS, and pythonic
+// lists on request: see Model families below).
 //
 // It is an isolated module: one entry point, Extract, which takes the
 // assistant's text and returns the cleaned content, the calls, the patterns
-// removed, every dropped block, every repair and the removed spans. It knows
-// nothing of sessions, providers or tool lists. The session calls it at its
-// single hook point, when a turn has text but no native calls and no final
-// report.
+// removed, every dropped block, every repair and the removed spans, and its
+// streaming twin, Stream, which takes the text as it arrives. It knows
+// nothing of sessions or providers; a tool list (Options.Tools) is used
+// only to type parameter values. The session calls it at its single hook
+// point, when a turn has text but no native calls and no final report.
 //
 // # Contract
 //
@@ -109,20 +114,60 @@
 // tag of the call or of a wrapper, another call or the end of input, so that
 // a value may hold "</parameter>" itself (echo "</parameter>"); when none
 // is, the first </parameter>. Only closing tags before the next parameter
-// tag and the call's closing tag count. The
-// value is JSON when, trimmed of white space, it is a JSON object, array,
-// number, true or false; otherwise it is a string, unchanged. So null,
-// "007", True, quoted text and an empty value are strings ("null", "007",
-// …), since only those four JSON types are typed. A parameter given twice
-// keeps its first place and its last value.
+// tag and the call's closing tag count. A parameter given twice keeps its
+// first place and its last value.
+//
+// Typing. Without a tool list, a value (of <parameter>, DSML, GLM's
+// <arg_value>, Gemma's bare values) is JSON when, trimmed of white space, it
+// is a JSON object, array, number, true or false; otherwise it is a string,
+// unchanged. So null, "007", True, quoted text and an empty value are
+// strings ("null", "007", …), since only those four JSON types are typed.
+// With a tool list (Options.Tools, from ParseTools; `toolout leaked --tools
+// FILE`), the type the tool's JSON Schema declares for the parameter wins,
+// as the serving stacks type values: a declared string stays a string
+// whatever it holds ("007", "42", "true"; one leading and one trailing
+// newline stripped as above); a declared integer, number, boolean, object,
+// array or null is decoded as JSON when, trimmed, it is valid JSON ("7" is
+// 7, an object is compacted) and kept a string when it is not ("seven", as
+// the peers degrade it). A parameter the tool does not declare, or declares
+// without a type, a tool the list does not declare, and a type name that is
+// not JSON Schema's follow the rule without a list; names are never
+// validated against the list. A form that says its own type keeps it where
+// the peers do: DSML's string="true|false" (a declared type still wins) and
+// Gemma's <|"|> delimiters (a delimited value is a string whatever is
+// declared). ParseTools reads a JSON array of tools or an object with a
+// "tools" array (a request body), each tool in the shape of OpenAI Chat
+// Completions ({"type":"function","function":{…}}), Responses, Anthropic
+// (input_schema) or MCP (inputSchema). A property's type is its "type"
+// (trimmed, lower-cased); a list of types, or the alternatives of
+// anyOf/oneOf, give the one type they hold besides "null" (["integer","null"]
+// and Pydantic's Optional[int] are integer), and none when they hold two
+// (["string","integer"] is untyped). An empty list is no list. Data that is
+// not JSON or not one of these shapes is a *ToolsError with the byte offset;
+// the CLI prints it in one line naming the file and exits 2. Values of
+// JSON-bodied forms (wrappers' JSON, harmony, Kimi, DeepSeek, Llama,
+// Mistral, Phi-4, pythonic literals) are never re-typed.
 //
 // Broken or recoverable. A missing </function> or </invoke> is recoverable,
 // like a missing closing tag of a JSON wrapper: the call ends after its last
-// parameter. A parameter not closed by </parameter> before the next
-// parameter tag, the call's closing tag or the end of input, and a
-// malformed parameter tag (<parameter=>, <parameter junk>) make the call a
-// broken attempt: the whole block (wrapper or bare call) is removed and
-// listed in Dropped with the reason, as for broken JSON.
+// parameter. A Qwen3-Coder parameter (in a <function=…> call) that has no
+// </parameter> before the next parameter tag and the call's </function>
+// ends, as the three serving stacks read it (vLLM's qwen3_coder, SGLang,
+// Dynamo), at the first of: the next parameter tag, </function>, the
+// closing tag of its wrapper (</tool_call>, </seed:tool_call>; for a bare
+// call a stray </tool_call> or </seed:tool_call>), or the opening tag of
+// the next block (a model that starts over); that tag is not part of the
+// value and is read next. So
+// "<tool_call><function=get_weather><parameter=location>NYC</function></tool_call>"
+// is {"location":"NYC"} (it was dropped before issue 36). vLLM also ends an
+// open value at the end of input; here a parameter cut off by the end of
+// input (a closing tag cut off included) stays a broken attempt, since the
+// value may be cut anywhere ("NY" of "NYC"). A MiniMax <invoke> parameter
+// still needs its </parameter> (its serving parser's rule). A parameter
+// nothing closes, and a malformed parameter tag (<parameter=>, <parameter
+// junk>), make the call a broken attempt: the whole block (wrapper or bare
+// call) is removed and listed in Dropped with the reason, as for broken
+// JSON.
 //
 // Fields of a JSON call. The name comes from "name", "function" (a string)
 // or "tool", in that order of precedence; it must be a string that is not
@@ -136,8 +181,9 @@
 // arguments are kept verbatim, not flattened. Arguments are returned as
 // compact JSON objects.
 //
-// Not scanned: inside <think>…</think> (case-insensitive; an unclosed
-// <think> hides the rest of the text); inside fenced code blocks (a line
+// Not scanned: inside <think>…</think> and Seed-OSS's <seed:think>…
+// </seed:think> (case-insensitive; an unclosed one hides the rest of the
+// text), and harmony's analysis channel (Model families); inside fenced code blocks (a line
 // starting, after up to three spaces, with ``` or ~~~ or longer, whose info
 // string holds no backtick for a backtick fence, up to a line of at least as
 // many of the same character followed only by white space, or the end of
@@ -156,6 +202,82 @@
 // [Check] states the contract as properties of one result (no text lost but
 // the removed spans, calls well formed, every removed block accounted for);
 // the specs, FuzzExtract and every leaked scenario of the harness run it.
+//
+// # Model families
+//
+// A model served without its tool parser (or through a stack whose parser
+// is broken) leaks its calls in its own form. Each form below is recognized
+// by its own handler (family_*.go, whose comments state its full reading),
+// with the rules of the wrappers: only a block that yields a call or is a
+// broken attempt at one is removed, and each broken block is listed in
+// Dropped; text before, between and after blocks stays byte for byte; a
+// missing end token is recoverable when the call's body is complete (the
+// block runs to the end of input when only white space or a cut-off token
+// follows, else it ends with the body and the text after it stays); a
+// block inside <think> is not scanned. With its special tokens stripped,
+// as servers that skip them send it, a form is recognized where a marker
+// that survives names it without doubt; where nothing survives that prose
+// could not hold, the text stays. The pattern each form reports is in
+// parentheses.
+//
+//   - gpt-oss harmony (<|channel|>; stripped: to=functions.): a message
+//     whose recipient is functions.NAME, its content the JSON arguments,
+//     from <|start|> or <|channel|> to <|call|> (or <|end|>, <|return|>);
+//     the analysis channel is reasoning, kept and not scanned; other
+//     messages (final answers, preambles, built-in tools such as
+//     to=browser.search) stay text with their tokens. Stripped:
+//     "commentary to=functions.NAME json{…}" and its fused variants.
+//   - Kimi K2 (<|tool_calls_section_begin|>; a call alone
+//     <|tool_call_begin|>; stripped functions.NAME:IDX): the id
+//     functions.NAME:IDX names the tool, the JSON after
+//     <|tool_call_argument_begin|> is the arguments; singular and plural
+//     section names; each call of a section is judged on its own.
+//   - DeepSeek V3 and R1 (<｜tool▁calls▁begin｜>; a call alone
+//     <｜tool▁call▁begin｜>): function<｜tool▁sep｜>NAME then fenced JSON;
+//     V3.1: NAME<｜tool▁sep｜>{…}; told apart by what follows the
+//     separator; the ASCII-bar spelling reads the same. Stripped, nothing
+//     marks them: text.
+//   - DeepSeek V3.2 and V4 DSML (<｜DSML｜function_calls>; an invoke alone
+//     <｜DSML｜invoke>): <｜DSML｜invoke name="NAME"> with <｜DSML｜parameter
+//     name="K" string="true|false"> values, typed by that attribute.
+//   - GLM 4.5 to 5 (<tool_call>, <arg_key>): <tool_call>NAME<arg_key>K
+//     </arg_key><arg_value>V</arg_value>…</tool_call>; a call without
+//     arguments only when the tool list declares NAME (else it is a word in
+//     a wrapper). Stripped: text.
+//   - Gemma 4 (<|tool_call>; stripped call:): <|tool_call>call:NAME{key:
+//     <|"|>string<|"|>,n:42,…}<tool_call|>, converted to a JSON object;
+//     stripped, call:NAME{…} only when it parses whole and call: starts a
+//     word.
+//   - Llama 3.x (<|python_tag|>) and Llama 4 (<|python_start|>): JSON calls
+//     separated by ';', each judged on its own; Llama 3.1's
+//     <function=NAME>{…}</function> (<function=>). Stripped, and Mistral
+//     stripped ({json}, [json]): a message that is only calls naming their
+//     arguments, nothing else but white space and an end token.
+//   - Mistral ([TOOL_CALLS]): [TOOL_CALLS][{…}, …] and
+//     [TOOL_CALLS]NAME[ARGS]{…} (with [CALL_ID]ID, or [ARGS] stripped).
+//   - Nemotron (<toolcall>): <TOOLCALL>[{…}]</TOOLCALL>, a wrapper.
+//   - Phi-4-mini (functools[): functools[{…}, …].
+//   - Seed-OSS (<seed:tool_call>): Qwen3-Coder's calls in <seed:tool_call>,
+//     removed whole with its wrapper; <seed:think> is not scanned.
+//   - Pythonic, Llama 3.2 and 4 ([pythonic]), only with Options.Pythonic
+//     (plain prose and Markdown can look like it): a whole list of keyword
+//     calls whose values are Python literals, [get_weather(city="NYC"),
+//     …], written as JSON by a literal parser of our own.
+//
+// The families are found by the scan at three kinds of place (families.go):
+// a '<' that starts no wrapper (special-token tags: <|…, <｜…), the body of
+// a wrapper the scan knows (GLM, a pythonic list), and needles that are not
+// tags ([TOOL_CALLS], functools[, to=functions. and its stripped variants,
+// functions., call:, and '[' for pythonic lists), each found by one rare
+// byte it holds ('[', '=', '.' or ':'), with one memoized IndexByte pass per
+// byte, so prose without those bytes costs a pass per byte; a text whose
+// first byte other than white space is '{' or '[' is tried as a message of
+// bare calls. Handlers read the text through the scanner's memoized
+// searches and bounded local checks, never remove text before their
+// trigger, and record how far they read, which is what the stream needs.
+// The parser-parity corpus of NVIDIA Dynamo (bench/testdata/parsercorpus:
+// the cases Dynamo, vLLM and SGLang are checked against) measures the
+// result against the serving stacks: `make parser-corpus`.
 //
 // IDs come from Options.Sources.NewID (a random UUIDv4 by default), one per
 // call, in document order. They are drawn once the scan is done, all at

@@ -2,6 +2,51 @@ package leaked
 
 import "strings"
 
+// The reading this file implements (core/leaked/doc.go summarizes it
+// under Model families):
+//
+// DeepSeek V3, R1 and V3.1. Their calls stand between special tokens
+// (bars U+FF5C, joiners U+2581): a section
+// <｜tool▁calls▁begin｜>…<｜tool▁calls▁end｜> around calls
+// <｜tool▁call▁begin｜>…<｜tool▁call▁end｜>. V3 and R1 write the type word,
+// the separator, the name and the arguments in a code fence
+// (function<｜tool▁sep｜>NAME\n```json\n{…}\n```); V3.1 writes the name, the
+// separator and the bare arguments (NAME<｜tool▁sep｜>{…}). Which form a call
+// has is read from what follows the separator: a JSON object (or a fence
+// around one) makes the text before the separator the name; anything else
+// makes it the type word (any word, ignored) and the name the rest of that
+// line, up to a fence or '{'. A V3 fence is the form and is not reported;
+// a fence in the V3.1 form is reported as the code_fence repair. White space
+// and newlines between the tokens are allowed. A call token is an attempt
+// only when the separator follows on the same line with no '<' before it;
+// otherwise the tokens are text ("the <｜tool▁call▁begin｜> token starts a
+// call" stays), and so is a section token not followed by such a call.
+// Tokens written with ASCII bars (<|tool▁calls▁begin|>, as some servers and
+// detokenizers write them) are read the same, and either spelling may
+// close the other; the tokens with spaces or underscores for the joiners
+// are not DeepSeek's and stay text. Patterns report the canonical
+// <｜tool▁calls▁begin｜> for a section and <｜tool▁call▁begin｜> for calls
+// without one (consecutive calls, white space between, are one block).
+//
+// Each call is judged on its own, since its tokens delimit it: a call
+// without a name (V3's type word with nothing but the arguments after the
+// separator is not a call of a tool named "function"), without a JSON object after the name, or with invalid
+// JSON is dropped (its Dropped entry is at the call's begin token, with the
+// section's pattern, and runs through its end token, or to the next call,
+// section token or block, else the end of input), and the other calls of
+// its section come out. A missing end token is recoverable, as for a
+// wrapper: the call ends after its JSON (and closing fence); when only
+// white space or a cut-off token follows, the block runs to the end of
+// input. When text follows an unterminated call or section, the text stays
+// and the first run of end tokens after it, before any other call or
+// block, is removed with the block. A section end token right after calls
+// without a section is removed with them. The arguments are the JSON object
+// as written (lossless repairs only) and are not re-typed by a tool list.
+//
+// With the special tokens stripped, V3 leaves functionNAME and a fenced
+// JSON block, and V3.1 NAME{…}: nothing left marks a call rather than an
+// example or prose, so both stay text (the fence is not scanned anyway).
+
 // DeepSeek V3, R1 and V3.1 write their calls between special tokens:
 //
 //	<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME

@@ -5,6 +5,53 @@ import (
 	"strings"
 )
 
+// The reading this file implements (core/leaked/doc.go summarizes it
+// under Model families):
+//
+// DeepSeek V3.2 and V4 DSML. Calls are XML-like tags whose names start with
+// the token ｜DSML｜: a wrapper <｜DSML｜function_calls> (V4:
+// <｜DSML｜tool_calls>) around invokes <｜DSML｜invoke name="NAME"> holding
+// parameters <｜DSML｜parameter name="KEY" string="true|false">V
+// </｜DSML｜parameter>, closed by </｜DSML｜invoke> and the wrapper's
+// closing tag. They are read as MiniMax's invokes are: an invoke is a call
+// only when a parameter tag or its closing tag follows it (after white
+// space) and its name is not blank; a wrapper is an attempt only when such
+// an invoke follows it; otherwise the tags are text. An invoke may stand
+// without the wrapper (pattern <｜DSML｜invoke>), and a wrapper's closing
+// tag right after it is removed with it. The parameter tag's attributes
+// come in any order, in double or single quotes; its name is required. A
+// value is the text up to the first </｜DSML｜parameter> that structure
+// follows (another parameter tag, the invoke's or a wrapper's closing tag,
+// another invoke, the end of input), so a value may hold that tag itself;
+// one leading and one trailing newline are stripped, as for every XML
+// parameter. string="true" makes the value a string, verbatim ("007",
+// "true", "{…}" stay strings); string="false" makes it JSON when it is
+// valid JSON and a string otherwise (null is null here); without the
+// attribute, or with another value, the rule of XML parameters applies.
+// With a tool list, the declared type wins over the attribute (a parameter
+// declared integer is decoded from string="true">5; one declared string
+// stays "12" from string="false">12). Tags written with ASCII bars
+// (<|DSML|function_calls>) are read the same; patterns report the
+// canonical spelling.
+//
+// Broken or recoverable, as for MiniMax: a missing </｜DSML｜invoke> is
+// recoverable (the call ends after its last parameter), and so is a
+// missing wrapper closing tag (the block runs to the end of input, or
+// text follows it and a wrapper closing tag after that text, before any
+// other block, is removed too). A parameter not closed before the next
+// parameter tag, the invoke's closing tag or the end of input (a truncated
+// output), and a malformed parameter tag, break the invoke, and the whole
+// wrapper is dropped through its closing tag (or the next DSML wrapper or
+// block opener, else the end of input): the unclosed value may have run
+// into the invokes after it. Unlike DeepSeek V3's calls, which their
+// tokens delimit, a DSML block is judged whole.
+//
+// Stripped of the ｜DSML｜ token, the tags are no longer DSML: the
+// invokes (<invoke name="…"><parameter name="…" string="true">…) are
+// MiniMax's form and come out as such (pattern <invoke>, values typed by
+// the rule of XML parameters, the string attribute ignored), and the
+// <function_calls> tags around them, no wrapper of ours, stay text.
+
 // DeepSeek V3.2 and V4 write their calls in DSML, XML-like tags whose names
 // start with the token ｜DSML｜ (U+FF5C bars; ASCII bars are read too):
 //

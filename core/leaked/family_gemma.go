@@ -7,6 +7,60 @@ import (
 	"github.com/toolout/toolout/core/jsonlex"
 )
 
+// The reading this file implements (core/leaked/doc.go summarizes it
+// under Model families):
+//
+// Gemma 4. A call is <|tool_call>call:NAME{ARGS}<tool_call|> (call: may
+// be missing after the token; NAME is at most 128 bytes of letters,
+// digits, '_', '-' and '.', and the brace follows it directly), several
+// back to back without separators. ARGS is Gemma's own syntax, converted
+// to a JSON object: key:value pairs separated by commas (white space
+// around the parts allowed, a trailing comma too); keys bare (letters,
+// digits, '_', '-', '.') or delimited; a string value is delimited by
+// <|"|>…<|"|> and taken verbatim (it may hold commas, braces, quotes,
+// newlines and <tool_call|> itself; no newline is stripped); other values
+// are JSON numbers, true, false, null, nested {…} objects and […] lists of
+// the same syntax (at most 1000 deep). A value without delimiters that is
+// not a number or a literal is one word and a string ("fast"); one holding
+// white space, '<', '"', '{', '[' or a line break, an empty value (x:),
+// a missing ':' or ',', a string never closed and arguments cut short make
+// the call broken: the block from <|tool_call> to its <tool_call|> or the
+// next <|tool_call>, whichever comes first, else the end of input, is
+// removed and listed in Dropped with the reason and its byte offset
+// (invalid arguments: want ':' after key "x" at byte 29). A <|tool_call>
+// not followed by call:NAME{ is text. The closing token is recoverable
+// like a closing tag: missing or cut off at the end of input, the call
+// ends after its arguments; text after them stays, and a <tool_call|>
+// after that text, before any other call, is removed too.
+//
+// Typing. Without a tool list a delimited value is a string and a bare
+// one is JSON when it is a JSON number, true, false or null, else a string
+// (so 02139 and 1.5.2 are strings, not numbers; the peers read 02139 as
+// 2139). With one, a bare top-level value is typed by its declared type
+// (kindOf): a declared string keeps a bare 42 a string, and a value that
+// does not decode stays a string; a delimited value stays a string even
+// when an integer is declared (the delimiters say string; all three peers
+// keep <|"|>20<|"|> "20"); values nested in objects and lists keep the
+// rule. A repeated
+// key keeps its first place and its last value.
+//
+// Stripped (pattern call:): servers that strip the special tokens also
+// strip <|"|>, so call:get_weather{city:Paris} stands for
+// <|tool_call>call:get_weather{city:<|"|>Paris<|"|>}<tool_call|>. It is a
+// call only when the whole body parses by the same rules, but for strings:
+// a value without delimiters runs to the ',', '}' or ']' that ends it,
+// trimmed, and may hold white space, '<' and quotes (city:New York is
+// "New York"); it may not hold '{', '[' or a line break, nor be empty.
+// After a ',' a key and ':' must follow, so a string that held a comma
+// (call:echo{text:Hello, world}) does not parse, and neither does anything
+// cut short or nested too deep: the text stays, never a guessed call, and
+// nothing is dropped. Delimiters that survive are read as delimiters, and
+// a <tool_call|> right after the call goes with it. What cannot be told
+// apart: a string that held ',', '}' or ']' followed by what looks like
+// key:value is split there. call: must start a word: recall:x{a:1} and
+// on_call:x{a:1} stay text (the byte before the needle is read, never
+// removed).
+
 // Gemma 4's tokens: a call is <|tool_call>call:NAME{…}<tool_call|>, its
 // strings delimited by <|"|>.
 const (

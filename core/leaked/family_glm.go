@@ -2,6 +2,44 @@ package leaked
 
 import "fmt"
 
+// The reading this file implements (core/leaked/doc.go summarizes it
+// under Model families):
+//
+// GLM 4.5, 4.6, 4.7 and 5 write a call inside <tool_call> as the tool's
+// name followed by key and value pairs:
+// <tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value>…</tool_call>,
+// with white space allowed between the parts (GLM-4.5's template puts each
+// on its own line, GLM-4.7's none). The body of a <tool_call> is read this
+// way first, before a container, an XML-parameter call or JSON: it is a GLM
+// call when the name (after white space: at most 128 bytes, no white space
+// or '<' inside, not starting with '{' or '[') is followed, after white
+// space, by <arg_key>. A key is the text up to </arg_key>, trimmed, with no
+// '<' in it; a value is the text between <arg_value> and the first
+// </arg_value> before the next <arg_key>, verbatim (so it may hold
+// </tool_call> or markup), typed like an XML parameter (below). Tags are
+// case-insensitive. A repeated key keeps its first place and its last
+// value. Patterns report "<tool_call>" and "<arg_key>".
+//
+// A missing </tool_call> is recoverable as for any wrapper: the call ends
+// after its last </arg_value> and the text after it stays (a </tool_call>
+// after that text, before any other block, still goes with the call). A key
+// not closed by </arg_key>, a key without its <arg_value>, a value not
+// closed by </arg_value> before the next <arg_key> or the end of input, and
+// an <arg_value> without its key make the call a broken attempt: the block
+// runs to its </tool_call>, the next block or the end of input, and is
+// removed and listed in Dropped. (vLLM's glm4_moe parser skips a pair
+// without </arg_value> and runs the call without that argument; a call with
+// an argument missing is not run here.)
+//
+// A call without arguments, <tool_call>NAME</tool_call>, cannot be told
+// from a word in a wrapper ("<tool_call> hello </tool_call>" is prose): it
+// is recovered only when Options.Tools declares NAME (Tools.Declares), with
+// arguments {}; otherwise it stays text. With GLM's special tokens
+// stripped ("get_weather\n<arg_key>city</arg_key>…" without <tool_call>),
+// nothing tells where the name starts without looking back before
+// <arg_key>, which the scan never does: the text stays. <arg_key> pairs in
+// another wrapper (<tools>, <function_call>) are not GLM's and stay text.
+
 // GLM 4.5 to 5 write a call inside <tool_call> as its name, then each
 // argument as a key and a value, white space between the parts (newlines in
 // GLM-4.5's template, none in GLM-4.7's):

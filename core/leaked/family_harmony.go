@@ -2,6 +2,72 @@ package leaked
 
 import "strings"
 
+// The reading this file implements (core/leaked/doc.go summarizes it
+// under Model families):
+//
+// gpt-oss harmony. gpt-oss writes OpenAI's harmony format: a message is a
+// header up to <|message|>, its content, then an end token:
+// <|start|>assistant<|channel|>commentary to=functions.NAME
+// <|constrain|>json<|message|>{…}<|call|>. The header's items (the
+// channel after <|channel|>, the recipient after to=, the content type after
+// <|constrain|> or bare, json or code) come in any order, each once, with
+// white space between; the recipient may stand before the channel, as the
+// chat template renders past calls (<|start|>assistant to=functions.NAME
+// <|channel|>commentary json<|message|>…), and an output often starts at
+// <|channel|> (the role is in the prompt). A message is a call when its
+// recipient is functions.NAME (NAME: letters, digits, '_', '-', '.', at
+// most 128 bytes) from the assistant (or no role), on any channel. Its
+// content is the arguments: a JSON object. Pattern "<|channel|>".
+//
+// Only the call message is removed, from its <|start|> (or <|channel|>) to
+// its end token: <|call|>, or <|end|> or <|return|> in its place (white
+// space before it allowed). When none follows the JSON (servers strip
+// <|call|>; a stream stops before it), the call is still recovered, as a
+// wrapper missing its closing tag: the block runs to the end of input when
+// only white space or a cut-off end token (<|ca) follows, else it ends with
+// the JSON and the text after it stays. Content that starts like JSON and
+// does not parse is a broken block: removed and listed, up to its end token,
+// or the next message header, block opener or family needle, whichever
+// comes first, else the end of input. A JSON array is a broken call
+// ("arguments are not a JSON object"). Content that does not start like
+// JSON (prose, a string, nothing) is no attempt, as prose in a wrapper: the
+// header stays text and the content is scanned. Repairs apply as in a
+// wrapper.
+//
+// Every other message stays text, byte for byte with its tokens, so that a
+// client that reads harmony can still tell the channels apart (removing the
+// tokens of a final answer would have merged it with the reasoning before
+// it). The analysis channel is reasoning and is not scanned, like <think>:
+// a call written inside an analysis message is thinking. Its message ends
+// at its end token or the next <|start|> or <|channel|>; an analysis
+// message never ended hides the rest of the text, as an unclosed <think>.
+// A message to a recipient other than functions.NAME (to=browser.search,
+// to=python, to=container.exec) calls a built-in tool of gpt-oss, which the
+// server runs and which is none of the agent's functions (the agent's tools
+// are always rendered under the functions namespace): it is not recovered,
+// and stays text, not scanned; so does a message of another author (a tool
+// result echoed, <|start|>functions.NAME to=assistant…). Preambles (a
+// commentary message without a recipient) and final messages are text for
+// the user and are scanned.
+//
+// Stripped. Servers that skip special tokens send the header's words fused
+// with their neighbours: "analysisNeed the weather.assistantcommentary
+// to=functions.get_weather json{"city":"Paris"}". The needles
+// "assistantcommentary to=functions.", "commentary to=functions.",
+// "assistant to=functions." and "to=functions." start a block (pattern
+// "to=functions.") when the recipient is followed, after an optional
+// content type (json, code; <|constrain|> or <|message|> may be left in
+// place) and white space, by '{' or '['; the words before the needle (the
+// analysis text) stay. Otherwise it is prose and stays: "to=functions.x"
+// in a sentence, "to=functions.x, then {…}", a content type followed by
+// words. Stripping also fuses what followed a name written without white
+// space: "NAMEjson{" (<|constrain|>json right after the name) and
+// "NAMEcommentary json{" (the recipient-first form's <|channel|>
+// commentary); those suffixes are cut, unless the tool list (Options.Tools)
+// declares the longer name, and a name that would be left empty is kept
+// ("to=functions.to_json{" gives to_ without a list that declares to_json).
+// Harmony's arguments are JSON: the tool list does not re-type them.
+
 // gpt-oss writes its messages in OpenAI's harmony format:
 //
 //	<|start|>assistant<|channel|>commentary to=functions.NAME <|constrain|>json<|message|>{…}<|call|>

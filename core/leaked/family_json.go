@@ -5,6 +5,103 @@ import (
 	"strings"
 )
 
+// The reading this file implements (core/leaked/doc.go summarizes it
+// under Model families):
+//
+// JSON-bodied families. Llama 3.x, Mistral, Nemotron and Phi-4-mini write
+// their calls as JSON after a token or in a tag; the JSON is read and sorted
+// as a wrapper's body (values that are calls, broken calls, values that are
+// no call: only values that are no call leave the text as it was; one value
+// that does not parse makes the whole block a broken attempt, removed and
+// listed), and its values are not re-typed by a tool list. After a token,
+// a call without "parameters" or "arguments" has {} as a wrapper's does
+// (the peers of the parser-parity corpus return no call, case 6.c). A broken block
+// runs from its token to its end token (included), the next token of its
+// family, the next wrapper or XML-parameter opener or the next needle of a
+// family, whichever comes first, else to the end of input. Text before and
+// after a block stays (the peers drop what follows a call).
+//
+// Llama 3.x: <|python_tag|> then JSON values separated by white space or
+// ';' ({"name": "get_weather", "parameters": {"city": "Paris"}}; {…}), as
+// vLLM's llama3_json parser reads them; "parameters" or "arguments". An
+// <|eom_id|> or <|eot_id|> that directly follows (white space between)
+// belongs to the block. Llama 4 has no <|python_tag|>: its code block
+// <|python_start|>…<|python_end|> holding JSON calls is read the same way
+// (pattern "<|python_start|>"), and <|python_end|>, <|eom|> and <|eot|> end
+// it; Llama 4's usual JSON calls are bare messages (below). After the
+// token, anything but JSON (Llama 3.1's built-in tools,
+// brave_search.call(query="…"), Python for its code interpreter) is no JSON
+// call: the token stays text. A ';' that no value follows stays text. The
+// values ';' separates are calls of their own, so a value that does not
+// parse after a call (the last call cut off) does not take the calls
+// before it: they are a block, extracted, and the broken value is dropped
+// alone, from its first byte (the parser-parity corpus's Dynamo and SGLang
+// keep the first call of llama3_json 5.d and 5.e too). With no call before
+// it, the whole block is the broken attempt.
+//
+// Llama 3.1's prompt format also gives custom tools
+// <function=NAME>{"city": "Paris"}</function>, the object being the
+// arguments (pattern "<function=>", as Qwen3-Coder's form, which a
+// parameter tag after the opening tag selects). NAME is 1 to 64 letters,
+// digits, '_', '-' or '.', the tag's name case-insensitive; the object must
+// start as JSON does ('{' then a key or '}'), since the tag is plain text
+// that prose and docs write (<function=NAME>{...} stays text). </function>
+// and an end-of-message token that directly follow belong to the block;
+// without </function> the call is still recovered and the text after it
+// stays; an object that does not parse is dropped through </function>.
+//
+// Mistral: [TOOL_CALLS] then a JSON array of calls ([{"name": …,
+// "arguments": {…}, "id": "a1b2c3d4e"}], Mistral 7B v0.3 and Nemo; the "id"
+// is ignored; white space after the token allowed), or one call per token
+// with the name outside the JSON, [TOOL_CALLS]NAME[ARGS]{…} (Mistral Small
+// 3.2, Magistral, Devstral; several in a row, each its own block), also
+// NAME[CALL_ID]ID[ARGS]{…}, and NAME{…} with [ARGS] stripped, as a server
+// that skips control tokens sends it (vLLM reads that form). NAME is 1 to 64
+// letters, digits, '_', '-' or '.' (OpenAI's limit; read by a bounded
+// check), ID up to 64 letters or digits. A </s>, or the [/TOOL_CALLS]
+// that Dynamo's parser-parity corpus closes its blocks with, that directly
+// follows belongs to the block (and ends a broken one). [ARGS] followed by nothing, or by prose, is a
+// broken attempt of its tokens only (the prose stays); a JSON array after
+// [ARGS] is a broken call, removed whole; an object that does not parse is
+// dropped as above. [TOOL_CALLS] followed by prose, by a name alone, a name
+// over 64 bytes, or [CALL_ID] without [ARGS], is text. Magistral's
+// [THINK]…[/THINK] is not skipped like <think> (a call after it is read;
+// the reasoning stays text).
+//
+// Nemotron: <TOOLCALL>[{"name": …, "arguments": {…}}, …]</TOOLCALL> is a
+// wrapper (toolcall, case-insensitive) and follows the wrapper rules: an
+// array or one object, a missing or cut-off closing tag, prose inside it
+// stays. Nemotron Nano's Qwen3-Coder-style <tool_call><function=…> calls
+// are XML-parameter calls.
+//
+// Phi-4-mini: functools[{"name": …, "arguments": {…}}, …]: the '[' after
+// "functools" opens the array of calls; an <|end|> that directly follows
+// belongs to the block. "functools" is not a special token, so there is no
+// stripped form; functools followed by anything but '[' and an object
+// (functools.partial, functools [, functools[partial], functools[]) is
+// text. The needle is matched wherever it starts, even inside a word (the
+// scan never looks back before a trigger).
+//
+// Stripped tokens: a message that is only JSON calls. When the first byte
+// of the text other than white space is '{' or '[', the text may be a
+// Llama 3/4 or Mistral message whose special tokens the server removed:
+// {"name": …, "parameters": {…}} (several separated by white space or
+// ';'), or [{"name": …, "arguments": {…}}, …]. It is a message of calls
+// only when every value is a call that names its arguments ("parameters"
+// or "arguments": {"name": "Ada"} is data), and nothing follows the JSON
+// but white space, after an optional end token (<|eom_id|>, <|eot_id|>,
+// <|eom|>, <|eot|>, <|python_end|> after an object, </s> or [/TOOL_CALLS]
+// after an array).
+// Then the JSON is removed and its calls extracted (pattern "{json}" or
+// "[json]"; repairs are reported at the JSON's offset). Anything else (an
+// object that is data, a call beside text or beside data, a tool
+// definition, JSON that does not parse, a call after other text) is not
+// recognized, nothing is listed, and the text is scanned as usual: no
+// marker but the JSON itself says that it is a call, so a cut-off or
+// malformed bare message stays text. Stripped forms with nothing left to
+// recognize stay text too: Mistral's NAME[ARGS]{…} without both tokens
+// (get_weather{"city": "Paris"}) and Llama's JSON after other text.
+
 // The JSON-bodied families: Llama 3.x/4 (<|python_tag|>{…}; {…}), Mistral
 // ([TOOL_CALLS][{…}]), Phi-4-mini (functools[{…}]), and a message that is
 // only JSON calls (Llama 3 or Mistral with their special tokens stripped).

@@ -5,6 +5,54 @@ import (
 	"strings"
 )
 
+// The reading this file implements (core/leaked/doc.go summarizes it
+// under Model families):
+//
+// Kimi K2. A tool-call section, <|tool_calls_section_begin|> (or the
+// singular <|tool_call_section_begin|>), holds calls
+// <|tool_call_begin|>ID<|tool_call_argument_begin|>{…}<|tool_call_end|>,
+// white space allowed between the tokens, up to
+// <|tool_calls_section_end|> (or <|tool_call_section_end|>). The id
+// functions.NAME:IDX names the tool: NAME is what stands between the
+// functions. prefix and the last ':' (an id without the prefix, search:0,
+// names search; NAME may hold dots, so functions.github.create_issue:3
+// calls github.create_issue; at most 128 bytes of letters, digits, '_', '-'
+// and '.', and at most ten digits of index); the JSON object after the
+// argument token is the arguments, read as the JSON bodies of wrappers are
+// (string-aware, the same lossless repairs, not re-typed with a tool list).
+// A call may also stand without its section (pattern <|tool_call_begin|>;
+// a stray section end token right after it goes with it), and the argument
+// token may be missing when the object follows the id directly.
+//
+// A token is a call only once the id and the argument token follow it (or
+// a valid id and '{'); a section token followed by anything but such a
+// call, an empty section and a token in prose stay text. From the argument
+// token on it is an attempt: a bad id (no :IDX), arguments that are not a
+// JSON object, JSON that does not parse or is cut short make it a broken
+// call, removed and listed in Dropped from <|tool_call_begin|> to its
+// <|tool_call_end|>, the next call or the section end, whichever comes
+// first, else the end of input; the other calls of the section are kept.
+// The section is removed as the spans of its tokens and calls, with the
+// white space between them. A missing <|tool_call_end|> or section end is
+// recoverable, like a missing closing tag: the call ends after its JSON,
+// the section after its last call; text after it ends the section and
+// stays, and a section end token that follows that text before any other
+// call is removed too (a <|tool_call_end|> there stays text).
+//
+// Reasoning: a section inside <think>…</think> is not scanned, and after
+// an unclosed <think> nothing is (vLLM's Kimi reasoning parser ends the
+// reasoning at the first tool token when </think> is missing; we keep the
+// rule of every form, so the text comes back whole, and a streaming reader
+// never has to hold a call back until the end of input to know whether a
+// </think> follows).
+//
+// Stripped (pattern functions.NAME:IDX): functions.NAME:DIGITS followed,
+// directly or after white space (or a surviving argument token), by a JSON
+// object that parses is a call; end tokens left right after it go with it.
+// Anything else, an id in prose or one followed by an object that does not
+// parse, is prose and stays: without its tokens a broken call is not told
+// apart from text, so it is never dropped.
+
 // Kimi K2's special tokens. The section names come singular and plural.
 const (
 	kimiSections    = "<|tool_calls_section_begin|>"

@@ -6,6 +6,90 @@ import (
 	"github.com/toolout/toolout/core/jsonlex"
 )
 
+// The reading this file implements (core/leaked/doc.go summarizes it
+// under Model families):
+//
+// Pythonic calls (Llama 3.2, Llama 4; the pythonic and llama4_pythonic
+// parsers of vLLM), recognized only with Options.Pythonic, since plain
+// prose and Markdown can look like them:
+//
+//	[get_weather(city="San Francisco", days=3), search(q='x', tags=["a", "b"])]
+//
+// A block is a whole list: '[', calls separated by commas (white space and
+// line breaks anywhere between tokens, a trailing comma allowed), ']'. A
+// call is a name (identifiers joined by dots, github.create_issue) directly
+// followed by '(' and keyword arguments KEY=VALUE only. Each value is a
+// Python literal, written as JSON by a parser of our own (no Python, no
+// dependency): strings in single, double or triple quotes, with the
+// prefixes r and u, Python's escapes (\n, \t, \\, \', \", \a … \v, octal,
+// \xNN, \uNNNN, \UNNNNNNNN; a surrogate pair written as two \u escapes is
+// joined, a lone surrogate becomes U+FFFD, an unknown escape such as \d
+// keeps its backslash, a backslash at the end of a line continues it;
+// \N{…} is not taken), adjacent literals joined ('a' "b" is "ab");
+// integers (underscores, 0x, 0o, 0b, written in decimal) and floats (1. is
+// 1.0, .5 is 0.5), with one sign; True, False, None as true, false, null;
+// lists and tuples as arrays ((x) is x, () and (x,) are arrays); dicts
+// with string keys as objects (a key given twice is written twice; JSON
+// readers keep the last value, as Python does). Better than vLLM's parser,
+// which takes only constants, lists and dicts: a negative number
+// (x=-3) and a tuple are values. The names keep their case and dots. With a
+// tool list the values keep the types their syntax gives them (days="3"
+// stays a string); they are not re-typed. The block is removed and listed
+// in Patterns as "[pythonic]".
+//
+// White space may stand between any two tokens inside the brackets, as
+// Python allows: [get_time( )] is a call (vLLM, SGLang and Dynamo keep it
+// as text, their patterns need "()"; parity corpus pythonic/6.b).
+//
+// Everything else is text, byte for byte, and no call is made of it: a
+// list whose first item is not NAME( ([1, 2], [see docs], [TODO]); a call
+// with a positional argument ([feat(api)], [get_weather("Paris")]), a
+// keyword given twice, more than 1000 keyword arguments, **kwargs, or a
+// value that is not a literal (a name such as city=Paris, an expression, a
+// call, a set, a dict with other keys, an f-string or bytes, a decimal
+// integer with leading zeros, a complex number, a number beyond a float64,
+// a 0x/0o/0b integer of more than 256 digits, a line break in a
+// single-quoted string, values nested deeper than 100); a list with
+// anything but a call as an item, or followed by anything but ',' or ']'
+// after a call ([f(x=1) for x in xs], a comprehension); a list directly
+// followed by '(' or '[' or by '.' and a name ([f(a=1)](https://…), a
+// Markdown link; [f(a=1)][0]; [f(a=1)].pop); a '[' right after a name, ')'
+// or ']' (rows[index(i=1)], a subscript); calls without brackets outside
+// Llama 4's tokens (below): print(end='') in prose is not a call, and
+// vLLM's parser wants the brackets too. Without a closing marker there is
+// no telling where a broken list ends and prose resumes, so a malformed
+// list is never dropped as a broken attempt: it stays, and the reader sees
+// what the model wrote. Text before, between and after lists stays (vLLM
+// and SGLang take the message only when it is nothing but the list).
+//
+// A list cut off by the end of input (the model or the server stopped
+// mid-call) is read only where such a list stands on its own: at the start
+// of a line (after up to three spaces) or after <|python_start|>. There,
+// when every call was whole and only the closing ']' is missing
+// ([f(x=1), g(y=2)), the calls are recovered and the block runs to the end
+// of input; when the input ends inside a call ([get_weather(city="San Fr),
+// which needs at least the first call's name and '('), the whole list to
+// the end of input is removed and listed in Dropped ("truncated pythonic
+// call list: the input ends inside a string"). Inside a sentence ("the
+// call would be [f(x=") it stays text. This reads up to four bytes before
+// the '[' (and one for a subscript), all of which the scan has passed.
+//
+// Llama 4 writes <|python_start|> before its calls and <|python_end|> after
+// them: with Options.Pythonic, a call list directly after <|python_start|>
+// (white space between) is a block that starts at the token and takes a
+// <|python_end|> that follows it (white space between, or cut off at the
+// end of input). Between the tokens the calls may also stand without
+// brackets (<|python_start|>get_weather(city="Paris")<|python_end|>), as
+// they must then be all there is up to <|python_end|> or the end of input.
+// Anything else after the token (code for the interpreter, import math…)
+// stays text with the tokens. Without the option nothing of this form is
+// read: the tokens name Python code, not only calls. In the same way a
+// whole call list directly inside a wrapper the scan knows
+// (<tool_call>[f(x=1)]</tool_call>, white space around it) is one block
+// with the wrapper, which is listed in Patterns before "[pythonic]"; when
+// anything but the closing tag (or the end of input) follows the list, the
+// wrapper's tag stays text and the list is read on its own.
+
 // Pythonic calls (Llama 3.2, Llama 4; vLLM's pythonic and llama4_pythonic
 // parsers), with Options.Pythonic only:
 //
