@@ -109,6 +109,8 @@ func (l leaf) run(ctx context.Context, args []string, stdin io.Reader, stdout, s
 		return exitUsage
 	}
 	switch v := v.(type) {
+	case jsonLines:
+		return l.lines(v, stdout, stderr)
 	case toolText:
 		return printToolResult(stdout, string(v))
 	case plainText:
@@ -116,6 +118,27 @@ func (l leaf) run(ctx context.Context, args []string, stdin io.Reader, stdout, s
 		return exitOK
 	}
 	return writeJSON(stdout, stderr, v)
+}
+
+// lines runs a result printed as it is made (jsonLines), and reports its
+// error as run does.
+func (l leaf) lines(v jsonLines, stdout, stderr io.Writer) int {
+	enc := json.NewEncoder(stdout)
+	enc.SetEscapeHTML(false)
+	err := v(func(x any) error {
+		if err := enc.Encode(x); err != nil {
+			return failure{err}
+		}
+		return nil
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "toolout %s: %v\n", l.name, err)
+		if errors.As(err, new(failure)) {
+			return exitFailed
+		}
+		return exitUsage
+	}
+	return exitOK
 }
 
 // A group is a command made of subcommands (schema, gateway, extract).

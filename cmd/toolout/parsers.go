@@ -134,14 +134,17 @@ func truncateLeaf() leaf {
 // reads the tools offered to the model (leaked.ParseTools: a tool list of
 // any wire, or a request body with "tools"), which types the values of
 // XML-parameter calls and lets a GLM call without arguments through.
+// --stream reads deltas instead and prints events as they come
+// (streamLeaked).
 func leakedLeaf() leaf {
 	return leaf{name: "leaked", summary: "recover tool calls leaked as text inside <tool_call>-like tags",
-		synopsis: "[FILE] [--ids uuid|seq] [--scan-fences] [--tools FILE] [--pythonic] [--max-input BYTES]", input: true,
+		synopsis: "[FILE] [--ids uuid|seq] [--scan-fences] [--tools FILE] [--pythonic] [--stream] [--max-input BYTES]", input: true,
 		setup: func(fs *flag.FlagSet) leafFunc {
 			ids := fs.String("ids", "uuid", "call ids: uuid (random UUIDv4) or seq (00000000-0000-4000-8000-000000000001, ... for reproducible output)")
 			fences := fs.Bool("scan-fences", false, "also extract wrappers inside fenced code blocks")
 			pythonic := fs.Bool("pythonic", false, "also recognize pythonic call lists: [get_weather(city=\"NYC\"), ...] (Llama 3.2, Llama 4)")
 			tools := fs.String("tools", "", "the tools offered to the model (a JSON tool list or a request body with \"tools\"): types XML parameter values by their schemas")
+			stream := fs.Bool("stream", false, "read deltas, one JSON string per line, and print the events as JSON lines as they come: {\"text\":…}, {\"call\":…}, then {\"result\":…}")
 			return func(_ context.Context, c *call) (any, error) {
 				opts := leaked.Options{ScanFences: *fences, Pythonic: *pythonic}
 				switch *ids {
@@ -156,6 +159,9 @@ func leakedLeaf() leaf {
 					if opts.Tools, err = readTools(*tools, c.maxInput); err != nil {
 						return nil, err
 					}
+				}
+				if *stream {
+					return streamLeaked(c, opts), nil
 				}
 				_, text, err := c.text()
 				if err != nil {
