@@ -170,31 +170,28 @@ func (sc *scanner) values(j int, semi bool, each func(text string, parsed bool) 
 // the values before one that does not parse are a block when they hold an
 // attempt, and the broken value alone is dropped after them. It returns
 // where scanning resumes.
+//
+// The values are read twice: once to decide, decoding them only up to the
+// first attempt and keeping nothing, once to report them, so that a long
+// run of calls costs no list of decoded values.
 func (sc *scanner) familyJSON(f *jsonForm, i, j int) int {
 	kept := sc.kept[:0]
-	firstAt, n := -1, 0
-	v := sc.values(j, f.semi, func(text string, parsed bool) bool {
-		mark := len(kept)
-		kept = decodeCalls(kept, &sc.json, text, parsed)
-		if firstAt < 0 {
-			if slices.ContainsFunc(kept[mark:], isAttempt) {
-				firstAt = n
-			} else {
-				clear(kept[mark:]) // values before the first attempt are decoded again if one comes
-				kept = kept[:mark]
-			}
-		}
-		n++
-		return true
-	})
 	defer func() {
 		clear(kept)
 		sc.kept = kept[:0]
 	}()
+	attempt := false
+	v := sc.values(j, f.semi, func(text string, parsed bool) bool {
+		if !attempt {
+			kept = decodeCalls(kept[:0], &sc.json, text, parsed)
+			attempt = slices.ContainsFunc(kept, isAttempt)
+		}
+		return true
+	})
 	switch {
-	case v.err != nil && (!f.semi || firstAt < 0):
+	case v.err != nil && (!f.semi || !attempt):
 		return sc.closers(sc.brokenFamily(f, i, j, "invalid JSON: "+v.err.Error()))
-	case firstAt < 0:
+	case !attempt:
 		sc.flush()
 		return v.end // well-formed JSON, but no call: text
 	}
@@ -203,10 +200,13 @@ func (sc *scanner) familyJSON(f *jsonForm, i, j int) int {
 	for _, r := range v.repairs {
 		sc.repairs = append(sc.repairs, Repair{Pattern: f.pattern, Offset: i, Kind: r})
 	}
-	sc.reportBefore(f, i, j, firstAt)
-	for _, d := range kept {
-		sc.report(f.pattern, i, d)
-	}
+	sc.values(j, f.semi, func(text string, parsed bool) bool {
+		kept = decodeCalls(kept[:0], &sc.json, text, parsed)
+		for _, d := range kept {
+			sc.report(f.pattern, i, d)
+		}
+		return true
+	})
 	if v.err != nil {
 		sc.remove(i, v.errAt)
 		return sc.closers(sc.brokenFamily(f, v.errAt, v.errAt, "invalid JSON: "+v.err.Error()))
@@ -214,23 +214,6 @@ func (sc *scanner) familyJSON(f *jsonForm, i, j int) int {
 	stop := sc.endTokens(v.end, f.ends)
 	sc.remove(i, stop)
 	return sc.closers(stop)
-}
-
-// reportBefore reports the first n values at s[j] of a block of form f
-// whose trigger is at s[i]: values that are no call, before its first
-// attempt, decoded again.
-func (sc *scanner) reportBefore(f *jsonForm, i, j, n int) {
-	k := 0
-	sc.values(j, f.semi, func(text string, parsed bool) bool {
-		if k == n {
-			return false
-		}
-		k++
-		for _, d := range decodeCalls(nil, &sc.json, text, parsed) {
-			sc.report(f.pattern, i, d)
-		}
-		return true
-	})
 }
 
 // brokenFamily removes and lists the broken block of form f whose trigger
