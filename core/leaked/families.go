@@ -211,11 +211,13 @@ func (sc *scanner) findExact(needle string, j int) int {
 	}
 	m := sc.exact[needle]
 	if m == nil {
-		m = &memo{}
+		m = &memo{gen: sc.gen}
 		if sc.exact == nil {
 			sc.exact = map[string]*memo{}
 		}
 		sc.exact[needle] = m
+	} else if m.gen != sc.gen {
+		*m = memo{gen: sc.gen}
 	}
 	return sc.reached(m.next(j, len(s), func(j, limit int) int {
 		if k := strings.Index(s[j:min(limit+len(needle)-1, len(s))], needle); k >= 0 {

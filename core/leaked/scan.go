@@ -18,7 +18,8 @@ type scanner struct {
 	patterns []string
 	stack    []container // the containers around the current position
 
-	reach int // how far the current step read (reached), for the stream
+	reach int    // how far the current step read (reached), for the stream
+	gen   uint32 // the text's generation: the stream's text grows (forget)
 
 	gt, lt, nl, dq, sq memo               // next '>', '<', '\n', '"', '\''
 	needles            map[string]*memo   // next occurrence of a tag (case-insensitive)
@@ -40,6 +41,7 @@ type scanner struct {
 type memo struct {
 	from, at int
 	ok       bool
+	gen      uint32 // a memo of the needles' maps holds for the text of scanner.gen only
 }
 
 // next returns the first match at or after j, or n when there is none.
@@ -111,8 +113,10 @@ func (sc *scanner) find(needle string, j int) int {
 	}
 	m := sc.needles[needle]
 	if m == nil {
-		m = &memo{}
+		m = &memo{gen: sc.gen}
 		sc.needles[needle] = m
+	} else if m.gen != sc.gen {
+		*m = memo{gen: sc.gen}
 	}
 	return sc.reached(m.next(j, len(s), func(j, limit int) int {
 		if k := indexFold(s[j:min(limit+len(needle)-1, len(s))], needle); k >= 0 {

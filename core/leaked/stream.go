@@ -389,12 +389,7 @@ func (st *Stream) restore() {
 func (sc *scanner) forget() {
 	sc.gt, sc.lt, sc.nl, sc.dq, sc.sq, sc.opener, sc.param = memo{}, memo{}, memo{}, memo{}, memo{}, memo{}, memo{}
 	sc.fam = [len(anchors)]memo{}
-	for _, m := range sc.needles {
-		*m = memo{}
-	}
-	for _, m := range sc.exact {
-		*m = memo{}
-	}
+	sc.gen++ // the memos of the needles' maps, when next used
 }
 
 // needleFirst marks the first bytes of the needles.
