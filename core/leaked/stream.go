@@ -21,7 +21,9 @@ type Event struct {
 // with the same IDs when Options.Sources is deterministic, and the Result
 // deep-equals Extract's. It runs the scanner of Extract on the text
 // received so far, one step at a time, and keeps a step only when all the
-// step read is there (see the package documentation, Streaming).
+// step read is there (see the package documentation, Streaming). It keeps
+// the whole text, as Extract's result refers to it (the content, the raw
+// text of dropped blocks). A Stream is not safe for concurrent use.
 type Stream struct {
 	sc     *scanner
 	buf    strings.Builder
