@@ -182,7 +182,7 @@ func (st *Stream) step(t int, final bool) (int, bool) {
 			return t, true
 		}
 		next = sc.code(t)
-	case s[t] == '<' && sc.reached(t+1) < len(s) && !mayOpen(s, t):
+	case s[t] == '<' && sc.reached(t+1) < len(s) && (!mayOpen(s, t) || !mayTag(s[t:])):
 		next = t + 1
 	case s[t] == '<' && t+1 < len(s) && hasPrefixFold(s[t:], "<think>"):
 		return st.thinking(t, "<think>", "</think>"), true
@@ -392,6 +392,27 @@ func (sc *scanner) forget() {
 	sc.gt, sc.lt, sc.nl, sc.dq, sc.sq, sc.opener, sc.param = memo{}, memo{}, memo{}, memo{}, memo{}, memo{}, memo{}
 	sc.fam = [len(anchors)]memo{}
 	sc.gen++ // the memos of the needles' maps, when next used
+}
+
+// letterTags are the tags that a '<' and a letter may open: the wrappers,
+// the thinking, the XML-parameter forms (also Llama 3.1's <function=).
+// The families' special tokens start "<|" or "<｜" instead.
+var letterTags = append(tagsOf("<", ""), "<think>", seedThink, "<function=", "<invoke")
+
+// mayTag reports whether rest, which starts with a '<' that mayOpen lets
+// through, may still become one of letterTags or a family's token: when
+// it may not, its step finds no block whatever follows ("<span>", "<img"),
+// and the stream emits it without waiting for the margin.
+func mayTag(rest string) bool {
+	if rest[1] == '|' || rest[1] == 0xEF {
+		return true
+	}
+	for _, tag := range letterTags {
+		if n := min(len(rest), len(tag)); equalFold(rest[:n], tag[:n]) {
+			return true
+		}
+	}
+	return false
 }
 
 // needleFirst marks the first bytes of the needles.

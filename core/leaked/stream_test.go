@@ -48,6 +48,12 @@ var _ = Describe("Stream", func() {
 		Expect(text).To(Equal("Hello, world. The logs say: all good.\n"))
 	})
 
+	It("emits a '<' at once when no tag of ours can start there", func() {
+		st := leaked.NewStream(leaked.Options{})
+		text, _, _ := feed(st, "Use <span>bold</span> or <img src=x> and <i>it</i>", " <tool")
+		Expect(text).To(Equal("Use <span>bold</span> or <img src=x> and <i>it</i> "))
+	})
+
 	It("holds back only a suffix that may start a needle, and emits it once it cannot", func() {
 		st := leaked.NewStream(leaked.Options{})
 		text, _, _ := feed(st, "Call it with to=fun")
