@@ -196,17 +196,7 @@ func (sc *scanner) familyJSON(f *jsonForm, i, j int) int {
 		return v.end // well-formed JSON, but no call: text
 	}
 	sc.enter()
-	sc.seen(f.pattern)
-	for _, r := range v.repairs {
-		sc.repairs = append(sc.repairs, Repair{Pattern: f.pattern, Offset: i, Kind: r})
-	}
-	sc.values(j, f.semi, func(text string, parsed bool) bool {
-		kept = decodeCalls(kept[:0], &sc.json, text, parsed)
-		for _, d := range kept {
-			sc.report(f.pattern, i, d)
-		}
-		return true
-	})
+	kept = sc.reportValues(f, i, j, v.repairs, kept)
 	if v.err != nil {
 		sc.remove(i, v.errAt)
 		return sc.closers(sc.brokenFamily(f, v.errAt, v.errAt, "invalid JSON: "+v.err.Error()))
@@ -316,17 +306,26 @@ func (sc *scanner) bareJSON(j int) (int, bool) {
 	if sc.skip(stop) < len(s) {
 		return 0, false // text follows: the JSON is part of a message, not a call
 	}
+	kept = sc.reportValues(f, j, j, v.repairs, kept)
+	sc.remove(j, stop)
+	return len(s), true
+}
+
+// reportValues reports a block of f whose values start at s[j] and that is
+// reported at offset at: its pattern, its repairs, then each value read
+// again (a call, or a dropped value with its reason). kept is scratch for
+// the decoded values; it returns it, grown.
+func (sc *scanner) reportValues(f *jsonForm, at, j int, repairs []string, kept []decoded) []decoded {
 	sc.seen(f.pattern)
-	for _, r := range v.repairs {
-		sc.repairs = append(sc.repairs, Repair{Pattern: f.pattern, Offset: j, Kind: r})
+	for _, r := range repairs {
+		sc.repairs = append(sc.repairs, Repair{Pattern: f.pattern, Offset: at, Kind: r})
 	}
-	sc.values(j, f.semi, func(v string, parsed bool) bool {
-		kept = decodeCalls(kept[:0], &sc.json, v, parsed)
+	sc.values(j, f.semi, func(text string, parsed bool) bool {
+		kept = decodeCalls(kept[:0], &sc.json, text, parsed)
 		for _, d := range kept {
-			sc.report(f.pattern, j, d)
+			sc.report(f.pattern, at, d)
 		}
 		return true
 	})
-	sc.remove(j, stop)
-	return len(s), true
+	return kept
 }
