@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/toolout/toolout/core/leaked"
-	"github.com/toolout/toolout/internal/hostile"
 )
 
 // pythonicAdversarial are the inputs built to make the pythonic form's
@@ -77,12 +76,7 @@ func pythonicInputs() []leakedCase {
 		{"input=prose/size=1MiB", func() string { return generate("prose", 1<<20) }},
 		{"input=llm-text/size=1MiB", func() string { return llmText(1 << 20) }},
 	}
-	for _, a := range pythonicAdversarial {
-		for _, size := range []int{1 << 20, 10 << 20} {
-			out = append(out, leakedCase{fmt.Sprintf("input=%s/size=%s", a.name, hostile.SizeName(size)), func() string { return a.gen(size) }})
-		}
-	}
-	return out
+	return append(out, sized(pythonicAdversarial)...)
 }
 
 // BenchmarkLeakedPythonic measures the scanner with Options.Pythonic on.
@@ -100,15 +94,5 @@ func BenchmarkLeakedPythonicBaseline(b *testing.B) {
 }
 
 func pythonicRuns(b *testing.B, unit string, scan func(text string) int) {
-	for _, in := range pythonicInputs() {
-		b.Run(in.name, func(b *testing.B) {
-			text := in.gen()
-			b.SetBytes(int64(len(text)))
-			n := 0
-			for b.Loop() {
-				n = scan(text)
-			}
-			b.ReportMetric(float64(n), unit)
-		})
-	}
+	runCases(b, pythonicInputs(), unit, scan)
 }

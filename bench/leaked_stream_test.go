@@ -1,11 +1,9 @@
 package bench
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/toolout/toolout/core/leaked"
-	"github.com/toolout/toolout/internal/hostile"
 )
 
 // streamDeltas are the lengths of the deltas a stream benchmark feeds, in
@@ -22,13 +20,7 @@ func streamInputs() []leakedCase {
 		{"dense-calls", denseCalls},
 		{"llm-text", llmText},
 	}
-	var out []leakedCase
-	for _, a := range append(plain, leakedAdversarial...) {
-		for _, size := range []int{1 << 20, 10 << 20} {
-			out = append(out, leakedCase{fmt.Sprintf("input=%s/size=%s", a.name, hostile.SizeName(size)), func() string { return a.gen(size) }})
-		}
-	}
-	return out
+	return sized(append(plain, leakedAdversarial...))
 }
 
 // BenchmarkLeakedStream measures the streaming parser fed in small deltas
@@ -55,15 +47,5 @@ func BenchmarkLeakedStreamBaseline(b *testing.B) {
 }
 
 func streamRuns(b *testing.B, scan func(text string) int) {
-	for _, in := range streamInputs() {
-		b.Run(in.name, func(b *testing.B) {
-			text := in.gen()
-			b.SetBytes(int64(len(text)))
-			n := 0
-			for b.Loop() {
-				n = scan(text)
-			}
-			b.ReportMetric(float64(n), "events")
-		})
-	}
+	runCases(b, streamInputs(), "events", scan)
 }

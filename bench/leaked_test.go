@@ -132,7 +132,14 @@ func leakedInputs() []leakedCase {
 		{"input=one-big-call/size=100KiB", func() string { return bigArg(100 << 10) }},
 		{"input=llm-text/size=1MiB", func() string { return llmText(1 << 20) }},
 	}
-	for _, a := range leakedAdversarial {
+	return append(out, sized(leakedAdversarial)...)
+}
+
+// sized makes a case of each input at 1 MiB and at 10 MiB, named
+// input=NAME/size=SIZE, so that bench-linear compares the pair.
+func sized(list []adversarial) []leakedCase {
+	var out []leakedCase
+	for _, a := range list {
 		for _, size := range []int{1 << 20, 10 << 20} {
 			out = append(out, leakedCase{fmt.Sprintf("input=%s/size=%s", a.name, hostile.SizeName(size)), func() string { return a.gen(size) }})
 		}
@@ -160,7 +167,13 @@ func BenchmarkLeakedBaseline(b *testing.B) {
 // leakedRuns runs scan on each of leakedInputs, and reports the number the
 // last round returned as unit.
 func leakedRuns(b *testing.B, unit string, scan func(text string) int) {
-	for _, in := range leakedInputs() {
+	runCases(b, leakedInputs(), unit, scan)
+}
+
+// runCases runs scan on each case, as a sub-benchmark named by the case,
+// and reports the number the last round returned as unit.
+func runCases(b *testing.B, cases []leakedCase, unit string, scan func(text string) int) {
+	for _, in := range cases {
 		b.Run(in.name, func(b *testing.B) {
 			text := in.gen()
 			b.SetBytes(int64(len(text)))

@@ -1,6 +1,7 @@
 package leaked_test
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -61,25 +62,36 @@ func fuzzSeeds() []string {
 // on. The scenario inputs, the defect inputs and small adversarial inputs
 // seed it.
 func FuzzExtract(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, in string) {
+		for _, fences := range []bool{false, true} {
+			checkExtract(t, in, fmt.Sprintf("scan_fences=%v", fences), func() leaked.Options {
+				return leaked.Options{Sources: seqIDs(), ScanFences: fences}
+			})
+		}
+	})
+}
+
+// addSeeds adds every scenario input, the defect inputs and the families'
+// seeds to f.
+func addSeeds(f *testing.F) {
 	for _, v := range vectors() {
 		f.Add(v.Input)
 	}
-	for _, s := range fuzzSeeds() {
+	for _, s := range append(fuzzSeeds(), familySeeds()...) {
 		f.Add(s)
 	}
-	for _, s := range familySeeds() {
-		f.Add(s)
+}
+
+// checkExtract runs Extract on in twice, with fresh options each time, and
+// fails t when the result breaks the contract (Check) or the two differ.
+func checkExtract(t *testing.T, in, label string, opts func() leaked.Options) {
+	t.Helper()
+	r := leaked.Extract(in, opts())
+	if err := leaked.Check(in, r); err != nil {
+		t.Fatalf("%s: %v", label, err)
 	}
-	f.Fuzz(func(t *testing.T, in string) {
-		for _, fences := range []bool{false, true} {
-			r := leaked.Extract(in, leaked.Options{Sources: seqIDs(), ScanFences: fences})
-			if err := leaked.Check(in, r); err != nil {
-				t.Fatalf("scan_fences=%v: %v", fences, err)
-			}
-			again := leaked.Extract(in, leaked.Options{Sources: seqIDs(), ScanFences: fences})
-			if !reflect.DeepEqual(r, again) {
-				t.Fatalf("scan_fences=%v: not deterministic", fences)
-			}
-		}
-	})
+	if again := leaked.Extract(in, opts()); !reflect.DeepEqual(r, again) {
+		t.Fatalf("%s: not deterministic", label)
+	}
 }
