@@ -91,17 +91,20 @@ func anchorOf(n string) (int, int) {
 	panic("leaked: needle without an anchor: " + n)
 }
 
-// needleAnchor holds each needle's anchor and offset; maxNeedle is the
-// length of the longest needle.
-var needleAnchor, maxNeedle = func() ([][2]int, int) {
+// needleAnchor holds each needle's anchor and offset, byAnchor the needles
+// of each anchor (indexes into needles), and maxNeedle the length of the
+// longest needle.
+var needleAnchor, byAnchor, maxNeedle = func() ([][2]int, [len(anchors)][]int, int) {
 	out := make([][2]int, len(needles))
+	var by [len(anchors)][]int
 	longest := 0
 	for k, n := range needles {
 		a, off := anchorOf(n)
 		out[k] = [2]int{a, off}
+		by[a] = append(by[a], k)
 		longest = max(longest, len(n))
 	}
-	return out, longest
+	return out, by, longest
 }()
 
 // nextFamily returns the first position at or after j where a needle starts,
@@ -123,6 +126,7 @@ func (sc *scanner) nextFamily(j int) int {
 func (sc *scanner) anchored(a, j, limit int) int {
 	s := sc.s
 	c := anchors[a]
+	active := sc.activeNeedles()
 	end := min(limit+maxNeedle, len(s))
 	for p := j; p < end; p++ {
 		k := strings.IndexByte(s[p:end], c)
@@ -131,11 +135,11 @@ func (sc *scanner) anchored(a, j, limit int) int {
 		}
 		p += k
 		best := -1
-		for n, needle := range needles[:sc.activeNeedles()] {
-			if needleAnchor[n][0] != a {
+		for _, n := range byAnchor[a] {
+			if n >= active {
 				continue
 			}
-			if st := p - needleAnchor[n][1]; st >= j && st < limit && strings.HasPrefix(s[st:], needle) && (best < 0 || st < best) {
+			if st := p - needleAnchor[n][1]; st >= j && st < limit && strings.HasPrefix(s[st:], needles[n]) && (best < 0 || st < best) {
 				best = st
 			}
 		}
