@@ -13,7 +13,8 @@ import (
 // trimmed (the input byte for byte when nothing was removed), so no text is
 // lost but what is reported; patterns are listed exactly when something was
 // removed; a removed block without a call has a dropped entry, and every
-// dropped entry starts a removed span and has a reason. The specs, the fuzz
+// dropped entry has a reason and its raw is exactly the span removed at its
+// offset. The specs, the fuzz
 // target and the harness's leaked scenarios all run it, like fstest.TestFS.
 func Check(in string, r Result) error {
 	ids := map[string]bool{}
@@ -72,15 +73,15 @@ func Check(in string, r Result) error {
 		// Gemma body or a list.
 		return fmt.Errorf("no '<', '{' or '[' in the input, but something was removed")
 	}
-	// Every dropped entry points at a removed block; a whole dropped block is
-	// the input's text and lies inside its span.
+	// Every dropped entry is a removed span: its raw is exactly the text
+	// removed at its offset, tags included.
 	for _, d := range r.Dropped {
 		end, ok := starts[d.Offset]
 		if !ok || d.Reason == "" || d.Raw == "" {
 			return fmt.Errorf("dropped %+v: not at the start of a removed span, or no reason", d)
 		}
-		if strings.HasPrefix(in[d.Offset:], d.Raw) && d.Offset+len(d.Raw) > end && strings.HasPrefix(d.Raw, "<") {
-			return fmt.Errorf("dropped block %q runs past its span (ends %d)", d.Raw, end)
+		if in[d.Offset:end] != d.Raw {
+			return fmt.Errorf("dropped raw %q is not the text removed at %d, %q", d.Raw, d.Offset, in[d.Offset:end])
 		}
 	}
 	return nil

@@ -196,13 +196,16 @@ func (sc *scanner) familyJSON(f *jsonForm, i, j int) int {
 		return v.end // well-formed JSON, but no call: text
 	}
 	sc.enter()
+	mark := len(sc.dropped)
 	kept = sc.reportValues(f, i, j, v.repairs, kept)
 	if v.err != nil {
 		sc.remove(i, v.errAt)
+		sc.rawOfSpans(mark)
 		return sc.closers(sc.brokenFamily(f, v.errAt, v.errAt, "invalid JSON: "+v.err.Error()))
 	}
 	stop := sc.endTokens(v.end, f.ends)
 	sc.remove(i, stop)
+	sc.rawOfSpans(mark)
 	return sc.closers(stop)
 }
 

@@ -160,12 +160,14 @@ func (sc *scanner) kimiBare(i int) (int, bool) {
 	}
 	sc.enter()
 	sc.seen(kimiCallBegin)
+	mark := len(sc.dropped)
 	end := sc.kimiRecord(kimiCallBegin, i, c)
 	k := sc.skip(end)
 	if n := kimiEndAt(sc.s, k); n > 0 {
 		end = k + n
 	}
 	sc.remove(i, end)
+	sc.rawOfSpans(mark) // with the stray end token
 	return sc.closers(end), true
 }
 
@@ -180,11 +182,13 @@ func (sc *scanner) kimiStripped(i int) (int, bool) {
 	}
 	sc.enter()
 	sc.seen(kimiStrippedPattern)
+	mark := len(sc.dropped)
 	end := sc.kimiRecord(kimiStrippedPattern, i, c)
 	if k := sc.skip(end); kimiEndAt(sc.s, k) > 0 {
 		end = k + kimiEndAt(sc.s, k)
 	}
 	sc.remove(i, end)
+	sc.rawOfSpans(mark) // with the stray end token
 	return sc.closers(end), true
 }
 

@@ -201,6 +201,7 @@ func (sc *scanner) jsonBlock(i, w, after int) int {
 	for _, r := range b.repairs {
 		sc.repairs = append(sc.repairs, Repair{Pattern: pattern, Offset: i, Kind: r})
 	}
+	mark := len(sc.dropped)
 	if firstAt > 0 {
 		n = 0
 		sc.parseBody(after, func(v string, parsed bool) bool {
@@ -217,7 +218,24 @@ func (sc *scanner) jsonBlock(i, w, after int) int {
 	for _, d := range kept {
 		sc.report(pattern, i, d)
 	}
-	return sc.finish(i, w, closeTags[w], b.end)
+	next := sc.finish(i, w, closeTags[w], b.end)
+	sc.rawOfSpans(mark)
+	return next
+}
+
+// rawOfSpans sets the raw text of the dropped entries from mark on, values
+// of a block that also yielded calls, to the span removed at their offset
+// (the block's opening tag): raw is exactly what was removed there.
+func (sc *scanner) rawOfSpans(mark int) {
+	for k := mark; k < len(sc.dropped); k++ {
+		d := &sc.dropped[k]
+		for n := len(sc.spans) - 1; n >= 0 && sc.spans[n].Offset >= d.Offset; n-- {
+			if sp := sc.spans[n]; sp.Offset == d.Offset {
+				d.Raw = sc.s[sp.Offset : sp.Offset+sp.Length]
+				break
+			}
+		}
+	}
 }
 
 // report adds a decoded value of the block at s[i] to the result: a call,
