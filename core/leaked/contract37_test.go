@@ -33,3 +33,39 @@ var _ = Describe("Issue 37: dropped raw is the removed text", func() {
 			`<function_call>{"name": "b", "arguments": [1,],}</function_call>`),
 	)
 })
+
+var _ = Describe("Issue 37: tool names", func() {
+	DescribeTable("are trimmed and lose chat-template tokens, nothing else",
+		func(in, name string) {
+			r := extract37(in)
+			Expect(r.Calls).To(HaveLen(1))
+			Expect(r.Calls[0].Name).To(Equal(name))
+			Expect(r.Dropped).To(BeEmpty())
+		},
+		Entry("white space around", `<tool_call>{"name": "  get_weather\n", "arguments": {}}</tool_call>`, "get_weather"),
+		Entry("a token after", `<tool_call>{"name": "get_weather<|call|>"}</tool_call>`, "get_weather"),
+		Entry("tokens around and white space", `<tool_call>{"name": "<|im_start|> search <|im_end|>"}</tool_call>`, "search"),
+		Entry("a token inside", `<tool_call>{"name": "git<|x|>hub.create_issue"}</tool_call>`, "github.create_issue"),
+		Entry("no other change", `<tool_call>{"name": "github.create_issue/v2 (beta)"}</tool_call>`, "github.create_issue/v2 (beta)"),
+		Entry("an unclosed token stays", `<tool_call>{"name": "a<|b"}</tool_call>`, "a<|b"),
+		Entry("from function", `<tool_call>{"function": " run "}</tool_call>`, "run"),
+		Entry("in a JSON family", `[TOOL_CALLS][{"name": " get_time<|end|>", "arguments": {}}]`, "get_time"),
+	)
+	DescribeTable("a name blank after that is no call, and the block is listed",
+		func(in string) {
+			r := extract37(in)
+			Expect(r.Calls).To(BeEmpty())
+			Expect(r.Dropped).To(HaveLen(1))
+			Expect(r.Dropped[0].Raw).To(Equal(in))
+		},
+		Entry("only a token", `<tool_call>{"name": "<|im_end|>", "arguments": {"x": 1}}</tool_call>`),
+		Entry("tokens and white space", `<tool_call>{"name": " <|a|> <|b|> ", "arguments": {}}</tool_call>`),
+		Entry("unclosed wrapper", `<tool_call>{"name": "<|call|>", "arguments": {}}`),
+	)
+	It("lists a blank name beside a call, the call extracted", func() {
+		r := extract37(`<tool_calls>[{"name": "a"}, {"name": "<|eot|>"}]</tool_calls>`)
+		Expect(r.Calls).To(HaveLen(1))
+		Expect(r.Dropped).To(HaveLen(1))
+		Expect(r.Content).To(BeNil())
+	})
+})

@@ -29,6 +29,9 @@ func fuzzSeeds() []string {
 		"<tool_call>\n<function=run>\n<parameter=cmd>\necho \"</parameter>\"\n</parameter>\n</function>\n</tool_call>",
 		`<minimax:tool_call><invoke name="a"><parameter name="x">1</parameter></invoke><invoke name="b"></invoke></minimax:tool_call>`,
 		`<invoke name="a"><parameter name="x">1</invoke></minimax:tool_call>`,
+		// Issue 37.
+		`Go <tool_call>[{"name": "ls"}, {"path": "/tmp"}]</tool_call> now`,
+		`<tool_call>{"name": " <|a|> <|b|> ", "arguments": {}}</tool_call> <tool_call>{"name": "x<|call|>"}`,
 	}
 	units := []string{
 		"`a", "`a` b ", "x ```` ``` `` ", "```\n", "~~~\n", "`````````\n", "`` <tool_call>{\"name\":\"a\"}\n",

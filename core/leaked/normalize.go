@@ -175,6 +175,12 @@ func decodeCall(m members) decoded {
 		d.reason = noName
 		return d
 	}
+	if name = sanitizeName(name); name == "" {
+		// A string name, blank once trimmed and rid of chat-template
+		// tokens: an attempt at a call that names no tool.
+		d.kind, d.reason = broken, blankName
+		return d
+	}
 	if isToolDefinition(m) {
 		d.reason = "a tool definition, not a call"
 		return d
@@ -192,7 +198,36 @@ func decodeCall(m members) decoded {
 	return d
 }
 
-const noName = "no tool name (want a non-empty string in name, function or tool)"
+const (
+	noName    = "no tool name (want a non-empty string in name, function or tool)"
+	blankName = "blank tool name (white space and chat-template tokens only)"
+)
+
+// sanitizeName removes the chat-template tokens <|…|> from a tool name
+// (each from a "<|" to the next "|>"; an unclosed "<|" stays) and trims
+// the white space around it, as the reference's sanitizeToolName does;
+// nothing else changes (no cut at an odd character, no validation).
+func sanitizeName(name string) string {
+	if strings.Contains(name, "<|") {
+		var b strings.Builder
+		rest := name
+		for {
+			k := strings.Index(rest, "<|")
+			if k < 0 {
+				break
+			}
+			e := strings.Index(rest[k+2:], "|>")
+			if e < 0 {
+				break
+			}
+			b.WriteString(rest[:k])
+			rest = rest[k+2+e+2:]
+		}
+		b.WriteString(rest)
+		name = b.String()
+	}
+	return strings.TrimSpace(name)
+}
 
 // unquote returns the string a JSON string literal denotes; false when
 // raw is not a string. raw is valid JSON (every member value is).
@@ -212,17 +247,14 @@ func isString(raw string, want string) bool {
 	return ok && s == want
 }
 
-// nameOf returns the call's name: name wins over function, function over tool.
+// nameOf returns the call's name as written: name wins over function,
+// function over tool; false when it is not a string.
 func nameOf(m members) (string, bool) {
 	for _, raw := range m.v[mName : mTool+1] {
 		if raw == "" {
 			continue
 		}
-		s, ok := unquote(raw)
-		if !ok || strings.TrimSpace(s) == "" {
-			return "", false
-		}
-		return s, true
+		return unquote(raw)
 	}
 	return "", false
 }

@@ -35,7 +35,7 @@ var _ = Describe("What counts as an attempt at a call", func() {
 		Entry("an array of numbers is text", "<tool_call>[1, 2]</tool_call>", "kept"),
 		Entry("a JSON string is text", `<tool_call>"name"</tool_call>`, "kept"),
 		Entry("an object with no name is not a call", `<tool_call>{"x": 1}</tool_call>`, "kept"),
-		Entry("a blank name is not a call", `<tool_call>{"name": " "}</tool_call>`, "kept"),
+		Entry("a blank name is an attempt, listed", `<tool_call>{"name": " "}</tool_call>`, "dropped"),
 		Entry("a non-string name is not a call", `<tool_call>{"name": 7}</tool_call>`, "kept"),
 		Entry("a tool definition is not a call", `<tools>{"name": "a", "description": "d", "parameters": {"type": "object"}}</tools>`, "kept"),
 		Entry("an OpenAI tool definition is not a call", `<tools>{"type": "function", "function": {"name": "a", "description": "d", "parameters": {"properties": {}}}}</tools>`, "kept"),
