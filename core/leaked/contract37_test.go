@@ -69,3 +69,22 @@ var _ = Describe("Issue 37: tool names", func() {
 		Expect(r.Content).To(BeNil())
 	})
 })
+
+var _ = Describe("Issue 37: an unclosed wrapper takes a close tag of another name", func() {
+	DescribeTable("directly after its JSON, white space between",
+		func(in, content string) {
+			r := extract37(in)
+			Expect(r.Calls).To(HaveLen(1))
+			if content == "" {
+				Expect(r.Content).To(BeNil())
+			} else {
+				Expect(r.Content).To(HaveValue(Equal(content)))
+			}
+		},
+		Entry("</tool_calls> after a <tool_call> body", `<tool_call>{"name": "a"}</tool_calls> Done.`, "Done."),
+		Entry("white space between", "Sure. <tools>{\"name\": \"a\"}\n</function_call>\nDone.", "Sure. \nDone."),
+		Entry("a close tag of another name cut off at the end", `<function_call>{"name": "a"} </tool_c`, ""),
+		Entry("text between: the other tag stays", `<tool_call>{"name": "a"} ok </tools>`, "ok </tools>"),
+		Entry("a container still closes with its own tag", `<tool_calls><tool_call>{"name": "a"}</tool_calls> x`, "x"),
+	)
+})

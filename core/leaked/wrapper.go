@@ -258,16 +258,23 @@ func (sc *scanner) finish(i, w int, closeTag string, end int) int {
 	case hasPrefixFold(s[j:], closeTag):
 		sc.remove(i, j+len(closeTag))
 		return sc.closers(j + len(closeTag))
-	case j == len(s) || isClosePrefix(s[j:], closeTag):
+	case j == len(s) || isClosePrefix(s[j:], closeTag) || w != bare && anyClosePrefix(s[j:]):
 		// Missing closing tag (servers often strip it as a special token), or
 		// a closing tag cut at the end of input: the span ends there.
 		sc.remove(i, len(s))
 		return len(s)
 	}
-	sc.remove(i, end)
 	if k, _ := sc.closerAt(j); k >= 0 {
+		sc.remove(i, end)
 		return sc.closers(end) // the enclosing container closes
 	}
+	if n := closeTagAt(s, j); w != bare && n > 0 {
+		// A closing tag of another wrapper name right after the body (a
+		// <tool_call> body closed by </tool_calls>): it goes with the block.
+		sc.remove(i, j+n)
+		return sc.closers(j + n)
+	}
+	sc.remove(i, end)
 	// Text follows the body; it stays. A closing tag that comes after it,
 	// before any other block, still belongs to this block.
 	if c := sc.find(closeTag, j); c < len(s) && c < sc.nextOpen(j) {
@@ -281,6 +288,31 @@ func (sc *scanner) finish(i, w int, closeTag string, end int) int {
 		return j
 	}
 	return sc.closers(end)
+}
+
+// closeTagAt returns the length of the closing wrapper tag at s[j], of any
+// wrapper name, or 0.
+func closeTagAt(s string, j int) int {
+	if !strings.HasPrefix(s[j:], "</") {
+		return 0
+	}
+	for _, tag := range closeTags {
+		if hasPrefixFold(s[j:], tag) {
+			return len(tag)
+		}
+	}
+	return 0
+}
+
+// anyClosePrefix reports whether rest is a closing wrapper tag of any name
+// cut off by the end of input.
+func anyClosePrefix(rest string) bool {
+	for _, tag := range closeTags {
+		if isClosePrefix(rest, tag) {
+			return true
+		}
+	}
+	return false
 }
 
 // brokenEnd returns the end of a broken block that opened at s[i] and whose
