@@ -106,7 +106,7 @@ func (sc *scanner) release() {
 		return
 	}
 	*sc = scanner{
-		spans: sc.spans[:0], calls: sc.calls[:0], dropped: sc.dropped[:0], repairs: sc.repairs[:0],
+		spans: sc.spans[:0], empties: sc.empties[:0], calls: sc.calls[:0], dropped: sc.dropped[:0], repairs: sc.repairs[:0],
 		patterns: sc.patterns[:0], stack: sc.stack[:0], needles: sc.needles, exact: sc.exact,
 		json: strict{stack: sc.json.stack[:0], kids: sc.json.kids[:0]}, kept: sc.kept[:0],
 		arena: sc.arena, params: params{buf: sc.params.buf[:0], list: sc.params.list[:0]},

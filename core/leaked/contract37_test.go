@@ -88,3 +88,40 @@ var _ = Describe("Issue 37: an unclosed wrapper takes a close tag of another nam
 		Entry("a container still closes with its own tag", `<tool_calls><tool_call>{"name": "a"}</tool_calls> x`, "x"),
 	)
 })
+
+var _ = Describe("Issue 37: an empty wrapper", func() {
+	DescribeTable("on its own changes nothing",
+		func(in string) {
+			r := extract37(in)
+			Expect(r.Content).To(HaveValue(Equal(in)))
+			Expect(r.Dropped).To(BeEmpty())
+			Expect(r.Patterns).To(BeEmpty())
+		},
+		Entry("empty", "Nothing: <tool_call></tool_call> here."),
+		Entry("white space only", "<tools>\n \t</tools>"),
+		Entry("several", "<tool_call></tool_call> and <function_call> </function_call>\n"),
+	)
+	DescribeTable("is removed, unlisted, when the text yields a call or a dropped block",
+		func(in, content string, calls, dropped int) {
+			r := extract37(in)
+			Expect(r.Calls).To(HaveLen(calls))
+			Expect(r.Dropped).To(HaveLen(dropped))
+			Expect(r.Content).To(HaveValue(Equal(content)))
+			Expect(CheckStreamAll(in)).To(Succeed())
+		},
+		Entry("before a call", `A <tool_call></tool_call> B <tool_call>{"name": "a"}</tool_call> C`, "A  B  C", 1, 0),
+		Entry("after a call", "<tool_call>{\"name\": \"a\"}</tool_call> B <tools>\n</tools> C", "B  C", 1, 0),
+		Entry("beside a dropped block", `<tool_call>{"name": "b", "arguments": 3}</tool_call> x <tool_call> </tool_call>`, "x", 0, 1),
+		Entry("in a container with a call", "<tool_calls>\n<tool_call>{\"name\": \"a\"}</tool_call>\n<tool_call></tool_call>\n</tool_calls> end", "end", 1, 0),
+	)
+})
+
+// CheckStreamAll streams in through every split size the harness uses.
+func CheckStreamAll(in string) error {
+	for _, sizes := range [][]int{nil, {1}, {2}, {3}, {7}, {64}} {
+		if err := leaked.CheckStream(in, sizes, leaked.Options{}); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -32,6 +32,7 @@ func fuzzSeeds() []string {
 		// Issue 37.
 		`Go <tool_call>[{"name": "ls"}, {"path": "/tmp"}]</tool_call> now`,
 		`<tool_call>{"name": " <|a|> <|b|> ", "arguments": {}}</tool_call> <tool_call>{"name": "x<|call|>"}`,
+		"A <tool_call></tool_call> B <tools>\n</tools> <tool_call>{\"name\": \"a\"}</tool_call> <tool_call> </tool_call>",
 		"<tool_call>{\"name\": \"a\"}</tool_calls> Done. <tools>{\"name\": \"b\"}\n</function_call> <function_call>{\"name\": \"c\"} </tool_c",
 	}
 	units := []string{

@@ -125,12 +125,29 @@ func Extract(text string, opts Options) Result {
 	return res
 }
 
+// mergeSpans returns the spans of a and b, both in order and disjoint from
+// each other, in one ordered list.
+func mergeSpans(a, b []Span) []Span {
+	out := make([]Span, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if a[0].Offset < b[0].Offset {
+			out, a = append(out, a[0]), a[1:]
+		} else {
+			out, b = append(out, b[0]), b[1:]
+		}
+	}
+	return append(append(out, a...), b...)
+}
+
 // result returns what the scan of sc.s found, in lists of their exact
 // length, with the content.
 func (sc *scanner) result() Result {
 	text := sc.s
 	res := Result{Calls: exact(sc.calls), Patterns: exact(sc.patterns), Dropped: exact(sc.dropped),
 		Repairs: exact(sc.repairs), Removed: exact(sc.spans)}
+	if len(res.Removed) > 0 && len(sc.empties) > 0 {
+		res.Removed = mergeSpans(sc.spans, sc.empties)
+	}
 	if len(res.Removed) == 0 {
 		res.Content = &text
 		return res

@@ -12,6 +12,7 @@ type scanner struct {
 	opts Options
 
 	spans    []Span // removed byte ranges, in order
+	empties  []Span // empty wrappers, removed only when spans is not empty
 	calls    []Call
 	dropped  []Dropped
 	repairs  []Repair

@@ -42,6 +42,8 @@ type Stream struct {
 	fn      int
 	emitted int // the text up to here is emitted or cut out
 	span    int // sc.spans[:span] lie before emitted
+	empty   int // sc.empties[:empty] lie before emitted
+	final   bool
 	ncalls  int // sc.calls[:ncalls] are emitted, with their IDs
 	saved   snapshot
 	pieces  []string
@@ -104,6 +106,7 @@ func (st *Stream) Close() ([]Event, Result) {
 	if st.closed {
 		panic("leaked: Stream.Close twice")
 	}
+	st.final = true
 	ev := st.advance(true)
 	st.closed = true
 	return ev, st.sc.result()
@@ -314,6 +317,12 @@ func (st *Stream) frontier() int {
 	case stateBegin:
 		f = 0
 	}
+	if st.empty < len(sc.empties) && len(sc.spans) == 0 && !(st.final && st.pos >= len(sc.s)) {
+		// An empty wrapper goes only when something else is removed: the
+		// text from it on waits for that, or for the end of the scan at
+		// Close.
+		f = min(f, sc.empties[st.empty].Offset)
+	}
 	for _, c := range sc.stack {
 		if !c.productive {
 			return min(f, c.start)
@@ -322,18 +331,36 @@ func (st *Stream) frontier() int {
 	return f
 }
 
+// nextCut returns the next span cut out at or after the text emitted and
+// before f, and advances past it: a removed span, or an empty wrapper when
+// something else was removed; false when there is none.
+func (st *Stream) nextCut(f int) (Span, bool) {
+	sc := st.sc
+	sp, ok := Span{}, false
+	if st.span < len(sc.spans) && sc.spans[st.span].Offset < f {
+		sp, ok = sc.spans[st.span], true
+	}
+	if st.empty < len(sc.empties) && len(sc.spans) > 0 && sc.empties[st.empty].Offset < f &&
+		(!ok || sc.empties[st.empty].Offset < sp.Offset) {
+		st.empty++
+		return sc.empties[st.empty-1], true
+	}
+	if ok {
+		st.span++
+	}
+	return sp, ok
+}
+
 // text appends an event with the kept text from emitted up to f.
 func (st *Stream) text(ev []Event, f int) []Event {
 	sc := st.sc
 	st.pieces = st.pieces[:0]
 	for st.emitted < f {
-		if st.span < len(sc.spans) && sc.spans[st.span].Offset < f {
-			sp := sc.spans[st.span]
+		if sp, ok := st.nextCut(f); ok {
 			if sp.Offset > st.emitted {
 				st.pieces = append(st.pieces, sc.s[st.emitted:sp.Offset])
 			}
 			st.emitted = max(st.emitted, sp.Offset+sp.Length)
-			st.span++
 			continue
 		}
 		st.pieces = append(st.pieces, sc.s[st.emitted:f])
@@ -362,14 +389,14 @@ func (st *Stream) newCalls(ev []Event) []Event {
 
 // snapshot is the scanner's state before a step, to undo it.
 type snapshot struct {
-	spans, calls, dropped, repairs, patterns int
-	stack                                    []container
-	inline                                   inlineState
+	spans, empties, calls, dropped, repairs, patterns int
+	stack                                             []container
+	inline                                            inlineState
 }
 
 func (st *Stream) save() {
 	sc := st.sc
-	st.saved = snapshot{spans: len(sc.spans), calls: len(sc.calls), dropped: len(sc.dropped),
+	st.saved = snapshot{spans: len(sc.spans), empties: len(sc.empties), calls: len(sc.calls), dropped: len(sc.dropped),
 		repairs: len(sc.repairs), patterns: len(sc.patterns), stack: append(st.saved.stack[:0], sc.stack...),
 		inline: sc.inline}
 	st.saved.inline.last.long = maps.Clone(sc.inline.last.long)
@@ -381,6 +408,7 @@ func (st *Stream) restore() {
 	clear(sc.calls[v.calls:])
 	clear(sc.dropped[v.dropped:])
 	sc.spans, sc.calls, sc.dropped = sc.spans[:v.spans], sc.calls[:v.calls], sc.dropped[:v.dropped]
+	sc.empties = sc.empties[:v.empties]
 	sc.repairs, sc.patterns = sc.repairs[:v.repairs], sc.patterns[:v.patterns]
 	sc.stack = append(sc.stack[:0], v.stack...)
 	sc.inline = v.inline

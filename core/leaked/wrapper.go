@@ -181,6 +181,13 @@ func (sc *scanner) jsonBlock(i, w, after int) int {
 		sc.kept = kept[:0]
 	}()
 	if !b.started {
+		if j := sc.skip(after); hasPrefixFold(s[j:], closeTags[w]) {
+			// An empty wrapper: never listed, removed only when the text
+			// yields a call or a dropped block (result).
+			end := j + len(closeTags[w])
+			sc.empties = append(sc.empties, Span{Offset: i, Length: end - i})
+			return sc.closers(end)
+		}
 		sc.flush()
 		return after // prose: the opening tag stays text
 	}
