@@ -125,3 +125,51 @@ func CheckStreamAll(in string) error {
 	}
 	return nil
 }
+
+var _ = Describe("Issue 37: a closed wrapper that yields no call", func() {
+	DescribeTable("is removed and listed",
+		func(in, content string, reasons ...string) {
+			r := extract37(in)
+			Expect(r.Calls).To(BeEmpty())
+			if content == "" {
+				Expect(r.Content).To(BeNil())
+			} else {
+				Expect(r.Content).To(HaveValue(Equal(content)))
+			}
+			Expect(r.Dropped).To(HaveLen(len(reasons)))
+			for k, want := range reasons {
+				Expect(r.Dropped[k].Reason).To(ContainSubstring(want))
+			}
+		},
+		Entry("prose", "Say <tool_call> hello </tool_call> now", "Say  now", "not JSON"),
+		Entry("a bracketed word", "<tool_call>[see docs]</tool_call>", "", "not JSON"),
+		Entry("a JSON string", `x <tools>"get_time"</tools>`, "x", "not JSON"),
+		Entry("an empty array", "<tool_call>[]</tool_call>", "", "not JSON"),
+		Entry("invalid JSON", `<tool_call>{name: "x"}</tool_call> ok`, "ok", "invalid JSON"),
+		Entry("no name", `<tool_call>{"x": 1}</tool_call>`, "", "no tool name"),
+		Entry("a name that is not a string", `<tool_call>{"name": 7, "arguments": {}}</tool_call>`, "", "no tool name"),
+		Entry("a fenced object with no name", "<tool_call>\n```json\n{\"x\": 1}\n```\n</tool_call>", "", "no tool name"),
+		Entry("text between the JSON and the closing tag", `<tool_call>{"x": 1} see </tool_call> end`, "end", "no tool name"),
+		Entry("two values, neither a call", "<tool_call>{\"x\": 1}\n{\"y\": 2}</tool_call>", "", "no tool name", "no tool name"),
+		Entry("a definition beside a value that is no call", `<tools>[{"name": "a", "description": "d", "parameters": {"type": "object"}}, {"q": 1}]</tools>`, "", "a tool definition", "no tool name"),
+		Entry("inside a container: its tags go too", "<tool_calls>\n<tool_call>oops</tool_call>\n</tool_calls> end", "end", "not JSON"),
+		Entry("a bare word without a tool list (not a GLM call)", "<tool_call>get_time</tool_call>", "", "not JSON"),
+	)
+	DescribeTable("stays only when it holds echoed tool definitions",
+		func(in string) {
+			r := extract37(in)
+			Expect(r.Content).To(HaveValue(Equal(in)))
+			Expect(r.Dropped).To(BeEmpty())
+		},
+		Entry("one", `<tools>{"name": "a", "description": "d", "parameters": {"type": "object", "properties": {}}}</tools>`),
+		Entry("a list, OpenAI shape", `<tools>[{"type": "function", "function": {"name": "a", "description": "d", "parameters": {"properties": {}}}}]</tools>`),
+	)
+	DescribeTable("an open tag whose closing tag belongs to a later block is not closed",
+		func(in string, calls int) {
+			r := extract37(in)
+			Expect(r.Calls).To(HaveLen(calls))
+			Expect(*r.Content).To(HavePrefix("Use <tool_call>"))
+		},
+		Entry("a call follows", `Use <tool_call> like this: <tool_call>{"name": "a"}</tool_call>`, 1),
+	)
+})

@@ -58,14 +58,18 @@ var _ = Describe("GLM calls", func() {
 			[]string{`f {"a":3,"b":2}`}),
 	)
 
-	DescribeTable("what stays text",
-		func(in string) { Expect(outcome(in)).To(Equal("kept")) },
+	DescribeTable("what is no GLM call, in a closed wrapper: removed and listed (issue 37)",
+		func(in string) { Expect(outcome(in)).To(Equal("dropped")) },
 		Entry("prose in a wrapper", "<tool_call> hello </tool_call>"),
 		Entry("a no-argument call without a tool list", "<tool_call>get_time</tool_call>"),
 		Entry("a name of two words", "<tool_call>get weather<arg_key>city</arg_key><arg_value>Paris</arg_value></tool_call>"),
 		Entry("a name longer than 128 bytes", "<tool_call>"+strings.Repeat("n", 129)+"<arg_key>k</arg_key><arg_value>1</arg_value></tool_call>"),
 		Entry("no name", "<tool_call><arg_key>k</arg_key><arg_value>1</arg_value></tool_call>"),
 		Entry("another wrapper than <tool_call>", "<tools>f<arg_key>k</arg_key><arg_value>1</arg_value></tools>"),
+	)
+
+	DescribeTable("what stays text",
+		func(in string) { Expect(outcome(in)).To(Equal("kept")) },
 		Entry("GLM's tags without their wrapper (no name can be told)", "f<arg_key>k</arg_key><arg_value>1</arg_value>"),
 		Entry("a name and nothing after it", "<tool_call>get_time"),
 	)
@@ -111,7 +115,8 @@ var _ = Describe("GLM calls", func() {
 			Expect(r.Calls).To(HaveLen(1))
 			Expect(r.Calls[0].Name).To(Equal("get_time"))
 			Expect(string(r.Calls[0].Arguments)).To(Equal(`{}`))
-			Expect(r.Content).To(HaveValue(Equal("<tool_call>hello</tool_call>")))
+			Expect(r.Content).To(BeNil(), "a word the list does not declare: a closed wrapper without a call (issue 37)")
+			Expect(r.Dropped).To(HaveLen(1))
 			Expect(r.Patterns).To(Equal([]string{"<tool_call>"}))
 		})
 

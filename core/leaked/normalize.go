@@ -182,7 +182,7 @@ func decodeCall(m members) decoded {
 		return d
 	}
 	if isToolDefinition(m) {
-		d.reason = "a tool definition, not a call"
+		d.reason = toolDefinition
 		return d
 	}
 	argRaw := m.v[mParameters]
@@ -199,8 +199,9 @@ func decodeCall(m members) decoded {
 }
 
 const (
-	noName    = "no tool name (want a non-empty string in name, function or tool)"
-	blankName = "blank tool name (white space and chat-template tokens only)"
+	toolDefinition = "a tool definition, not a call"
+	noName         = "no tool name (want a non-empty string in name, function or tool)"
+	blankName      = "blank tool name (white space and chat-template tokens only)"
 )
 
 // sanitizeName removes the chat-template tokens <|…|> from a tool name

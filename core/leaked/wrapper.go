@@ -162,9 +162,11 @@ func (sc *scanner) jsonBlock(i, w, after int) int {
 	pattern := openTags[w]
 	kept := sc.kept[:0]
 	firstAt, n := -1, 0
+	defs := true // every value so far is an echoed tool definition
 	b := sc.parseBody(after, func(v string, parsed bool) bool {
 		mark := len(kept)
 		kept = decodeCalls(kept, &sc.json, v, parsed)
+		defs = defs && !slices.ContainsFunc(kept[mark:], notDefinition)
 		if firstAt < 0 {
 			if slices.ContainsFunc(kept[mark:], isAttempt) {
 				firstAt = n
@@ -181,15 +183,7 @@ func (sc *scanner) jsonBlock(i, w, after int) int {
 		sc.kept = kept[:0]
 	}()
 	if !b.started {
-		if j := sc.skip(after); hasPrefixFold(s[j:], closeTags[w]) {
-			// An empty wrapper: never listed, removed only when the text
-			// yields a call or a dropped block (result).
-			end := j + len(closeTags[w])
-			sc.empties = append(sc.empties, Span{Offset: i, Length: end - i})
-			return sc.closers(end)
-		}
-		sc.flush()
-		return after // prose: the opening tag stays text
+		return sc.notJSON(i, w, after)
 	}
 	if b.err != nil {
 		end := sc.brokenEnd(i, closeTags[w], after)
@@ -200,8 +194,11 @@ func (sc *scanner) jsonBlock(i, w, after int) int {
 		return sc.closers(end)
 	}
 	if firstAt < 0 {
+		if end, closed := sc.closedAt(w, b.end); closed && !defs {
+			return sc.noCall(i, w, after, end, b.repairs)
+		}
 		sc.flush()
-		return b.end // well-formed JSON but no call: text
+		return b.end // unclosed, or echoed tool definitions: text
 	}
 	sc.enter()
 	sc.seen(pattern)
@@ -228,6 +225,77 @@ func (sc *scanner) jsonBlock(i, w, after int) int {
 	next := sc.finish(i, w, closeTags[w], b.end)
 	sc.rawOfSpans(mark)
 	return next
+}
+
+// notDefinition reports whether a decoded value is anything but an echoed
+// tool definition.
+func notDefinition(d decoded) bool { return d.reason != toolDefinition }
+
+// notJSON handles a wrapper whose opening tag at s[i] ends at after and
+// whose body does not start like a JSON call. Empty or white space only,
+// it is recorded apart (never listed; removed only when the text yields a
+// call or a dropped block: result); closed, its body is prose, an attempt
+// that the spec strips: removed and listed; unclosed, or with a family's
+// needle in its body, the tag is prose and stays, and scanning goes on
+// right after it.
+func (sc *scanner) notJSON(i, w, after int) int {
+	s := sc.s
+	if j := sc.skip(after); hasPrefixFold(s[j:], closeTags[w]) {
+		end := j + len(closeTags[w])
+		sc.empties = append(sc.empties, Span{Offset: i, Length: end - i})
+		return sc.closers(end)
+	}
+	end, closed := sc.closedAt(w, after)
+	if !closed || sc.nextFamily(after) < end-len(closeTags[w]) {
+		// Unclosed, or holding a family's needle (a pythonic list, a
+		// stripped form), which the scan reads next: the tag is text.
+		sc.flush()
+		return after
+	}
+	sc.enter()
+	sc.seen(openTags[w])
+	sc.drop(openTags[w], i, s[i:end], notJSONReason)
+	sc.remove(i, end)
+	return sc.closers(end)
+}
+
+const notJSONReason = "not JSON: the wrapper holds prose or a value that is not an object"
+
+// closedAt returns the end of the closing tag of the wrapper w that closes
+// a body read up to from: the first one at or after from, when it comes
+// before the next block opener and the closing tag of the enclosing
+// container; false when the wrapper is not closed.
+func (sc *scanner) closedAt(w, from int) (int, bool) {
+	c := sc.find(closeTags[w], from)
+	if c >= len(sc.s) || c > sc.nextOpen(from) {
+		return 0, false
+	}
+	if n := len(sc.stack); n > 0 && sc.find(closeTags[sc.stack[n-1].w], from) < c {
+		return 0, false
+	}
+	return c + len(closeTags[w]), true
+}
+
+// noCall removes the closed wrapper at s[i], whose JSON body is well-formed
+// but yields no call and is not only echoed tool definitions, up to end,
+// and lists each of its values.
+func (sc *scanner) noCall(i, w, after, end int, repairs []string) int {
+	pattern := openTags[w]
+	sc.enter()
+	sc.seen(pattern)
+	for _, r := range repairs {
+		sc.repairs = append(sc.repairs, Repair{Pattern: pattern, Offset: i, Kind: r})
+	}
+	mark := len(sc.dropped)
+	sc.parseBody(after, func(v string, parsed bool) bool {
+		for _, d := range decodeCalls(nil, &sc.json, v, parsed) {
+			sc.report(pattern, i, d)
+		}
+		return true
+	})
+	sc.remove(i, end)
+	sc.rawOfSpans(mark)
+	return sc.closers(end)
 }
 
 // rawOfSpans sets the raw text of the dropped entries from mark on, values

@@ -27,19 +27,20 @@ func outcome(in string) string {
 var _ = Describe("What counts as an attempt at a call", func() {
 	DescribeTable("one block",
 		func(in, want string) { Expect(outcome(in)).To(Equal(want)) },
-		Entry("prose after the opening tag is text", "<tool_call> hello </tool_call>", "kept"),
-		Entry("an empty wrapper is text", "<tool_call></tool_call>", "kept"),
+		Entry("prose in a closed wrapper is an attempt, listed (issue 37)", "<tool_call> hello </tool_call>", "dropped"),
+		Entry("an empty wrapper on its own is text", "<tool_call></tool_call>", "kept"),
 		Entry("an opening tag at the end is text", "see <tool_call>", "kept"),
-		Entry("brackets that do not open an object are text", "<tool_call>[see docs]</tool_call>", "kept"),
-		Entry("an empty array is text", "<tool_call>[]</tool_call>", "kept"),
-		Entry("an array of numbers is text", "<tool_call>[1, 2]</tool_call>", "kept"),
-		Entry("a JSON string is text", `<tool_call>"name"</tool_call>`, "kept"),
-		Entry("an object with no name is not a call", `<tool_call>{"x": 1}</tool_call>`, "kept"),
+		Entry("brackets that do not open an object, closed, are listed", "<tool_call>[see docs]</tool_call>", "dropped"),
+		Entry("an empty array, closed, is listed", "<tool_call>[]</tool_call>", "dropped"),
+		Entry("an array of numbers, closed, is listed", "<tool_call>[1, 2]</tool_call>", "dropped"),
+		Entry("a JSON string, closed, is listed", `<tool_call>"name"</tool_call>`, "dropped"),
+		Entry("an object with no name, closed, is listed", `<tool_call>{"x": 1}</tool_call>`, "dropped"),
+		Entry("an object with no name, unclosed, is text", `<tool_call>{"x": 1} and more`, "kept"),
 		Entry("a blank name is an attempt, listed", `<tool_call>{"name": " "}</tool_call>`, "dropped"),
-		Entry("a non-string name is not a call", `<tool_call>{"name": 7}</tool_call>`, "kept"),
+		Entry("a non-string name, closed, is listed", `<tool_call>{"name": 7}</tool_call>`, "dropped"),
 		Entry("a tool definition is not a call", `<tools>{"name": "a", "description": "d", "parameters": {"type": "object"}}</tools>`, "kept"),
 		Entry("an OpenAI tool definition is not a call", `<tools>{"type": "function", "function": {"name": "a", "description": "d", "parameters": {"properties": {}}}}</tools>`, "kept"),
-		Entry("a fenced object with no name is text", "<tool_call>\n```json\n{\"x\": 1}\n```\n</tool_call>", "kept"),
+		Entry("a fenced object with no name, closed, is listed", "<tool_call>\n```json\n{\"x\": 1}\n```\n</tool_call>", "dropped"),
 		Entry("a truncated object is a broken call", `<tool_call>{"name": "x", "arguments": {`, "dropped"),
 		Entry("an object with unquoted keys is a broken call", `<tool_call>{name: "x"}</tool_call>`, "dropped"),
 		Entry("a truncated array of objects is a broken call", `<tool_call>[{"name": "x"</tool_call>`, "dropped"),
@@ -79,11 +80,11 @@ var _ = Describe("Containers", func() {
 	})
 
 	It("leaves an unproductive container as text and stops at text between blocks", func() {
-		in := "<tool_calls><tool_call> prose </tool_call></tool_calls> <tool_calls>\n<tool_call>{\"name\": \"a\"}</tool_call> text </tool_calls>"
+		in := "<tool_calls><tool_call> prose <tool_calls>\n<tool_call>{\"name\": \"a\"}</tool_call> text </tool_calls>"
 		r := leaked.Extract(in, leaked.Options{Sources: seqIDs()})
 		checkProperties(in, r)
 		Expect(r.Calls).To(HaveLen(1))
-		Expect(r.Content).To(HaveValue(Equal("<tool_calls><tool_call> prose </tool_call></tool_calls>  text </tool_calls>")))
+		Expect(r.Content).To(HaveValue(Equal("<tool_calls><tool_call> prose  text </tool_calls>")))
 	})
 
 	It("numbers calls from Sources in document order across shapes", func() {
