@@ -173,3 +173,30 @@ var _ = Describe("Issue 37: a closed wrapper that yields no call", func() {
 		Entry("a call follows", `Use <tool_call> like this: <tool_call>{"name": "a"}</tool_call>`, 1),
 	)
 })
+
+var _ = Describe("Issue 37: an unclosed tag whose JSON does not complete", func() {
+	DescribeTable("stays byte for byte and is not listed",
+		func(in string) {
+			r := extract37(in)
+			Expect(r.Content).To(HaveValue(Equal(in)))
+			Expect(r.Dropped).To(BeEmpty())
+			Expect(CheckStreamAll(in)).To(Succeed())
+		},
+		Entry("prose after broken JSON", `Use <tools>{"name": ...} to call tools, e.g. foo`),
+		Entry("JSON cut off by the end", `<tool_call>{"name": "x", "arguments": {`),
+		Entry("a string cut off by the end", `Calling <function_call>{"name": "search", "arguments": {"q": "go`),
+		Entry("broken JSON then the next line", "<tool_call>{name: x}\nthen more text"),
+	)
+	It("leaves a later call to be extracted", func() {
+		in := `Use <tools>{"name": ...} like <tool_call>{"name": "a"}</tool_call> done`
+		r := extract37(in)
+		Expect(r.Calls).To(HaveLen(1))
+		Expect(r.Dropped).To(BeEmpty())
+		Expect(r.Content).To(HaveValue(Equal(`Use <tools>{"name": ...} like  done`)))
+	})
+	It("still drops broken JSON in a closed wrapper", func() {
+		r := extract37(`A <tool_call>{"name": ...}</tool_call> B`)
+		Expect(r.Dropped).To(HaveLen(1))
+		Expect(r.Content).To(HaveValue(Equal("A  B")))
+	})
+})

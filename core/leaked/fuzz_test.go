@@ -33,6 +33,7 @@ func fuzzSeeds() []string {
 		`Go <tool_call>[{"name": "ls"}, {"path": "/tmp"}]</tool_call> now`,
 		`<tool_call>{"name": " <|a|> <|b|> ", "arguments": {}}</tool_call> <tool_call>{"name": "x<|call|>"}`,
 		"Say <tool_call> hello </tool_call> <tools>{\"x\": 1}</tools> <tool_calls>\n<tool_call>oops</tool_call>\n</tool_calls> <tool_call>get_time</tool_call>",
+		`Use <tools>{"name": ...} to call tools, e.g. foo <tool_call>{"name": "a"}</tool_call> <function_call>{"name": "s", "arguments": {"q": "go`,
 		"A <tool_call></tool_call> B <tools>\n</tools> <tool_call>{\"name\": \"a\"}</tool_call> <tool_call> </tool_call>",
 		"<tool_call>{\"name\": \"a\"}</tool_calls> Done. <tools>{\"name\": \"b\"}\n</function_call> <function_call>{\"name\": \"c\"} </tool_c",
 	}

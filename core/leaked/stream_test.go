@@ -99,9 +99,10 @@ var _ = Describe("Stream", func() {
 		text, _, _ := feed(st, `Run <tool_call>{"name": "a", "arguments": {`, strings.Repeat(`"k": 1, `, 20))
 		Expect(text).To(Equal("Run "))
 		ev, r := st.Close()
-		Expect(ev).To(BeEmpty(), "a broken attempt: removed and dropped")
-		Expect(r.Dropped).To(HaveLen(1))
-		Expect(r.Removed).To(Equal([]leaked.Span{{Offset: 4, Length: len(`<tool_call>{"name": "a", "arguments": {`) + 20*len(`"k": 1, `)}}))
+		Expect(ev).To(Equal([]leaked.Event{{Text: `<tool_call>{"name": "a", "arguments": {` + strings.Repeat(`"k": 1, `, 20)}}),
+			"JSON cut off by the end, unclosed: the text stays (issue 37)")
+		Expect(r.Dropped).To(BeEmpty())
+		Expect(r.Removed).To(BeEmpty())
 	})
 
 	It("holds a container's opening tag, which a block inside it removes", func() {

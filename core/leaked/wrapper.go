@@ -186,7 +186,14 @@ func (sc *scanner) jsonBlock(i, w, after int) int {
 		return sc.notJSON(i, w, after)
 	}
 	if b.err != nil {
-		end := sc.brokenEnd(i, closeTags[w], after)
+		end, closed := sc.closedAt(w, after)
+		if !closed {
+			// JSON cut off by the end of input, or broken JSON followed by
+			// more text, and no closing tag: the tag is text, kept byte for
+			// byte, and scanning goes on right after it.
+			sc.flush()
+			return after
+		}
 		sc.enter()
 		sc.seen(pattern)
 		sc.drop(pattern, i, s[i:end], "invalid JSON: "+b.err.Error())
