@@ -101,7 +101,7 @@ func (sc *scanner) release() {
 	clear(sc.patterns)
 	clear(sc.json.kids)
 	clear(sc.params.list)
-	if max(cap(sc.calls), cap(sc.spans), cap(sc.kept), cap(sc.json.kids), cap(sc.json.stack), cap(sc.params.list),
+	if max(cap(sc.calls), cap(sc.spans), cap(sc.dropped), cap(sc.empties), cap(sc.kept), cap(sc.json.kids), cap(sc.json.stack), cap(sc.params.list),
 		cap(sc.params.buf)/16) > maxPooled {
 		return
 	}

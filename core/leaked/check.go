@@ -84,5 +84,73 @@ func Check(in string, r Result) error {
 			return fmt.Errorf("dropped raw %q is not the text removed at %d, %q", d.Raw, d.Offset, in[d.Offset:end])
 		}
 	}
+	return closedSurvivor(in, r.Removed)
+}
+
+// closedSurvivor returns an error when a closed wrapper that the scan
+// surely read survived into the content with a body that is neither empty
+// nor a tool definition. It looks only at simple cases it can tell from the
+// input alone: a bare opening tag (<tool_call>, no attributes), its own
+// closing tag, a body without '<', '`', '~' or a family's needle (which a
+// family may read), nothing before it that may hide it from the scan or
+// hold it in a value (a backtick, a tilde, a quote, a brace, a bracket, a
+// special token, thinking), and no "description" in the body (an echoed
+// tool definition stays).
+func closedSurvivor(in string, removed []Span) error {
+	hidden := strings.IndexAny(in, "`~\"{[|\uff5c")
+	if k := indexFold(in, "think>"); k >= 0 && (hidden < 0 || k < hidden) {
+		hidden = k
+	}
+	if hidden < 0 {
+		hidden = len(in)
+	}
+	for p := strings.IndexByte(in, '<'); p >= 0 && p < hidden; {
+		if w := bareOpenTag(in[p:]); w >= 0 {
+			open, close := openTags[w], closeTags[w]
+			body := in[p+len(open):]
+			if k := strings.IndexByte(body, '<'); k >= 0 && hasPrefixFold(body[k:], close) {
+				body = body[:k]
+				end := p + len(open) + k + len(close)
+				if end <= hidden && strings.TrimSpace(body) != "" && !strings.ContainsAny(body, "`~") &&
+					!strings.Contains(body, "description") && !holdsNeedle(body) && kept(p, end, removed) {
+					return fmt.Errorf("closed wrapper %q at %d survived into the content", in[p:end], p)
+				}
+			}
+		}
+		k := strings.IndexByte(in[p+1:], '<')
+		if k < 0 {
+			break
+		}
+		p += 1 + k
+	}
 	return nil
+}
+
+// bareOpenTag returns the wrapper whose bare opening tag s starts with, or -1.
+func bareOpenTag(s string) int {
+	for w, tag := range openTags {
+		if hasPrefixFold(s, tag) {
+			return w
+		}
+	}
+	return -1
+}
+
+func holdsNeedle(body string) bool {
+	for _, n := range needles {
+		if strings.Contains(body, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// kept reports whether no removed span overlaps in[start:end].
+func kept(start, end int, removed []Span) bool {
+	for _, sp := range removed {
+		if sp.Offset < end && sp.Offset+sp.Length > start {
+			return false
+		}
+	}
+	return true
 }

@@ -200,3 +200,29 @@ var _ = Describe("Issue 37: an unclosed tag whose JSON does not complete", func(
 		Expect(r.Content).To(HaveValue(Equal("A  B")))
 	})
 })
+
+var _ = Describe("Issue 37: Check", func() {
+	DescribeTable("fails a result that keeps a closed wrapper with a body",
+		func(in string) {
+			Expect(leaked.Check(in, leaked.Result{Content: &in})).To(MatchError(ContainSubstring("survived")))
+		},
+		Entry("prose", "Say <tool_call> hello </tool_call> now"),
+		Entry("a bare word", "<TOOLS>get_time</tools>"),
+	)
+	DescribeTable("lets through what may stay",
+		func(in string) { Expect(leaked.Check(in, leaked.Result{Content: &in})).To(Succeed()) },
+		Entry("an empty wrapper", "<tool_call> </tool_call>"),
+		Entry("an unclosed tag", "Use <tool_call> then"),
+		Entry("inside inline code", "`<tool_call>x</tool_call>`"),
+		Entry("after thinking", "<think>a <tool_call>x</tool_call>"),
+		Entry("after a DeepSeek token", "<｜tool▁calls▁begin｜> <tool_call>x</tool_call>"),
+	)
+	It("fails a dropped raw that is not the removed text", func() {
+		in := "a <tool_call>{} </tool_call>"
+		content := "a"
+		r := leaked.Result{Content: &content, Patterns: []string{"<tool_call>"},
+			Removed: []leaked.Span{{Offset: 2, Length: len(in) - 2}},
+			Dropped: []leaked.Dropped{{Pattern: "<tool_call>", Offset: 2, Raw: "{}", Reason: "no tool name"}}}
+		Expect(leaked.Check(in, r)).To(MatchError(ContainSubstring("not the text removed")))
+	})
+})

@@ -18,26 +18,43 @@
 //
 // # Contract
 //
-// Never lose text. Only two kinds of block are removed from the content, a
-// block that yields a call and a block that attempted a call and is broken,
-// together with the tags of the containers around them. All other text,
-// tags included, stays byte for byte. Result.Removed lists the spans cut
-// out; Content is the input with them cut out, trimmed.
+// The contract follows the spec ("strips invalid XML") where it speaks and
+// says where it does better (issue 37 made it follow the spec again for
+// closed wrappers and names). A closed wrapper is an attempt at a call: its
+// span is removed whatever its body, and each removed block that yields no
+// call is listed in Dropped. An open tag that is not closed and not
+// followed by a complete JSON value loses nothing. Result.Removed lists
+// the spans cut out; Content is the input with them cut out, trimmed.
 //
-// Wrappers. The six names above, case-insensitive; the name must end at '>'
-// or white space, so attributes (<tool_call id="1">) are allowed and ignored,
+// Wrappers. The names above, case-insensitive; the name must end at '>' or
+// white space, so attributes (<tool_call id="1">) are allowed and ignored,
 // and <tool_call_result> is not a wrapper. An opening tag runs to the first
 // '>' and holds no '<'.
 //
-// What follows an opening tag, after white space, decides what it is:
+// Closed or not. A wrapper is closed when its own closing tag follows its
+// body before the next block opener and before the closing tag of the
+// container around it; for a JSON body the search starts after the JSON,
+// so a closing tag inside a JSON string is data. What follows an opening
+// tag, after white space, decides what it is:
 //   - another opening wrapper tag: a container (below);
 //   - an XML-parameter call (below);
+//   - its own closing tag, white space between or nothing: an empty
+//     wrapper. It is never listed; it is removed with the other spans when
+//     the text yields at least one call or dropped block, and on its own
+//     changes nothing (the input comes back byte-identical). It reports no
+//     pattern.
 //   - a JSON start: '{', or '[' followed (after white space) by '{',
 //     optionally inside a code fence (```json … ```): a JSON body (below);
-//   - anything else (prose, an empty wrapper, "[see docs]", a JSON string or
-//     number, "[]", the end of input): the tag is prose and stays, and
-//     scanning goes on right after it. "Use the <tools> syntax" comes back
-//     byte-identical.
+//   - anything else (prose, "[see docs]", a JSON string or number, "[]"):
+//     closed, the block is removed and listed ("not JSON: …"), as the spec
+//     strips it; <tool_call> hello </tool_call> and a bare word
+//     <tool_call>get_time</tool_call> go (the second is a GLM call without
+//     arguments when Options.Tools declares get_time, else a closed wrapper
+//     without a call). Unclosed, the tag is prose and stays, and scanning
+//     goes on right after it: "Use the <tools> syntax" and "Use <tool_call>
+//     then" come back byte-identical. A closed prose body that holds a
+//     family's needle (a pythonic list with Options.Pythonic, a stripped
+//     form) is left to that family, and the tag stays text.
 //
 // JSON body. One value, an array of calls, or several values back to back
 // (JSONL). Scanning is string-aware: a closing tag inside a JSON string value
@@ -45,24 +62,34 @@
 // system stopped at the first closing tag). Each value is sorted into a call,
 // a broken call, or not a call:
 //   - a call has a name and arguments (Fields, below);
-//   - a broken call has a name but arguments that are not an object (a
-//     number, an array, a string that does not hold a JSON object);
-//   - not a call: an object without a usable name (missing, not a string,
-//     empty or blank), an object shaped like a tool definition (a
-//     description and a JSON-Schema "parameters", no "arguments", also in
-//     the OpenAI {"type":"function","function":{…}} shape), anything that is
-//     not an object.
+//   - a broken call has a name that is blank once cleaned (Fields), or
+//     arguments that are not an object (a number, an array, a string that
+//     does not hold a JSON object);
+//   - not a call: an object without a name that is a string, an object
+//     shaped like a tool definition (a description and a JSON-Schema
+//     "parameters", no "arguments", also in the OpenAI
+//     {"type":"function","function":{…}} shape), anything that is not an
+//     object.
 //
-// A body whose values are all "not a call" is well-formed JSON that is no
-// call, such as a tool list the model echoed from its prompt: the block
-// stays in the content and nothing is reported. A body with at least one
-// call or broken call is removed; its calls are extracted, and each other
-// value is listed in Dropped with its reason. A body that starts like JSON
-// and does not parse (truncated, unquoted keys, bad literals, Python
-// True/None, single quotes) is a broken attempt: the whole block is removed
-// and listed in Dropped, even when an earlier value of a JSONL body was
-// valid, so "<tool_call>{"name": "x", "arguments": {" is dropped while
-// "<tool_call> hello </tool_call>" stays.
+// A body with at least one call or broken call is removed, closed or not;
+// its calls are extracted, and each other value is listed in Dropped with
+// its reason. A closed body whose values are all "not a call" is removed
+// too, each value listed, unless every value is a tool definition: a tool
+// list the model echoed from its prompt is not an attempt and stays. An
+// unclosed body of values that are not calls stays. A body that starts like
+// JSON and does not parse (truncated, unquoted keys, bad literals, Python
+// True/None, single quotes) is a broken attempt when the wrapper is closed:
+// the whole block is removed and listed, even when an earlier value of a
+// JSONL body was valid. Unclosed, it stays byte for byte and is not listed,
+// and consumes nothing after it: JSON cut off by the end of input
+// ("<tool_call>{"name": "x", "arguments": {") and broken JSON followed by
+// more text ("Use <tools>{"name": ...} to call tools, e.g. foo" comes back
+// whole; it came back as "Use" before issue 37).
+//
+// Dropped. Each entry's Raw is exactly the text removed at its Offset (the
+// whole span, tags included), also for a value listed beside calls of the
+// same block: several entries of one block share its offset and raw, each
+// with its own reason.
 //
 // Repairs are lossless and reported, and apply only to removed blocks: the
 // code fence around the JSON, trailing commas before a closing bracket, raw
@@ -70,18 +97,20 @@
 // quotes, no Python literals, no invented braces.
 //
 // Span of a block. With the closing tag right after the body (white space
-// between is allowed), the block runs through the closing tag. When the
-// closing tag is missing (servers often strip it as a special token) the
-// call is still extracted (the reference ignored it): the block runs to the
-// end of input when only white space or a cut-off closing tag follows;
-// otherwise it ends after the body and the text after it stays. If that
-// text is followed by the block's closing tag before any other block, that
-// closing tag is removed too and the text in between stays ("<tool_call>{…}
-// I wait</tool_call>" leaves "I wait"). If the body is followed by another
-// block, the unclosed wrapper is treated as a container around it. A broken
-// block runs from its opening tag to its closing tag, the next block opener,
-// or the closing tag of the enclosing container, whichever comes first, else
-// to the end of input; so a broken block never swallows a later call.
+// between is allowed), the block runs through the closing tag; a closing
+// tag of another wrapper name right after the body of an unclosed wrapper
+// goes with it too (<tool_call>{…}</tool_calls> leaves no stray tag),
+// unless it closes a container around the block. When the closing tag is
+// missing (servers often strip it as a special token) the call is still
+// extracted (the reference ignored it): the block runs to the end of input
+// when only white space or a cut-off closing tag (of any wrapper name)
+// follows; otherwise it ends after the body and the text after it stays.
+// If that text is followed by the block's closing tag before any other
+// block, that closing tag is removed too and the text in between stays
+// ("<tool_call>{…} I wait</tool_call>" leaves "I wait"). If the body is
+// followed by another block, the unclosed wrapper is treated as a
+// container around it. A broken block runs from its opening tag to its
+// closing tag; so a broken block never swallows a later call.
 //
 // Containers. An opening tag followed directly by another block, as
 // <tool_calls> around <tool_call> blocks or a tag nested in itself, is a
@@ -170,8 +199,15 @@
 // JSON.
 //
 // Fields of a JSON call. The name comes from "name", "function" (a string)
-// or "tool", in that order of precedence; it must be a string that is not
-// blank. The OpenAI shape {"type":"function","function":{"name":…,
+// or "tool", in that order of precedence; it must be a string. As the
+// spec's sanitizeToolName, the white space around it is trimmed and each
+// chat-template token <|…|> is removed (from "<|" to the next "|>"; an
+// unclosed "<|" stays): " get_weather<|call|>" is get_weather. A name blank
+// after that is no call, and its block is listed ("blank tool name"). No
+// other change: the reference also cut a name at its first odd character
+// (github.create_issue became github, another tool); here it stays whole.
+// This applies to names read from JSON; the tag forms (<function=NAME>,
+// <invoke name=…>, functions.NAME) have their own syntax. The OpenAI shape {"type":"function","function":{"name":…,
 // "arguments":"…"}} is unwrapped. Arguments come from "parameters", else
 // "arguments" (parameters wins when both are present, as in the reference
 // tests); a string holding a JSON object is decoded once (the reference
@@ -193,14 +229,18 @@
 // tool, and an executed example can have side effects.
 //
 // Content. When nothing is removed, the input comes back byte-identical
-// (not trimmed) and Patterns is empty. Otherwise the removed spans are cut
+// (not trimmed) and Patterns is empty (empty wrappers alone remove
+// nothing). Otherwise the removed spans are cut
 // out, the rest is trimmed, and empty becomes nil. Patterns lists the tags
 // of the removed blocks and containers in order of first appearance; it is
 // non-empty exactly when something was removed, and when it is non-empty and
 // no call was extracted, Dropped says why.
 //
 // [Check] states the contract as properties of one result (no text lost but
-// the removed spans, calls well formed, every removed block accounted for);
+// the removed spans, calls well formed, every removed block accounted for,
+// each dropped raw exactly the span removed at its offset, and no closed
+// wrapper with a body that is not a tool definition left in the content,
+// where the input alone shows the scan read it);
 // the specs, FuzzExtract and every leaked scenario of the harness run it.
 //
 // # Model families
@@ -360,7 +400,10 @@
 // ended; a '<' followed by the start of one of our tags or a family's
 // token, until 64 bytes follow it, while "<span>" or "<img" go at once; a
 // backtick run until its line ends); the opening tag of a container, which a block
-// inside it may still remove; and at the start of the text, a message
+// inside it may still remove; until something is removed, the text from an
+// empty wrapper on (it goes only when something else in the text is removed,
+// which a later block may decide, and the events keep document order); and
+// at the start of the text, a message
 // whose first byte is '{' or '[', which may be only JSON calls (a whole
 // message of them is decided at Close). Thinking (<think>, <seed:think>)
 // and fenced code blocks are kept text whatever ends them, so their text is

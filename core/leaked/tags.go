@@ -190,7 +190,7 @@ func (sc *scanner) seen(patterns ...string) {
 }
 
 func (sc *scanner) drop(pattern string, offset int, raw, reason string) {
-	sc.dropped = append(sc.dropped, Dropped{Pattern: pattern, Offset: offset, Raw: raw, Reason: reason})
+	sc.dropped = append(more(sc.dropped), Dropped{Pattern: pattern, Offset: offset, Raw: raw, Reason: reason})
 }
 
 func contains(list []string, s string) bool {
