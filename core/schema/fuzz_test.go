@@ -115,7 +115,7 @@ func parseLine(t *testing.T, l string, abs bool) line {
 		if err != nil {
 			t.Fatalf("marker %q: field_path %s: %v", l, m[4], err)
 		}
-		if abs && fp != m[1] && !(m[1] == "." && fp == "") {
+		if abs && fp != m[1] && !(m[1] == "data" && fp == "") {
 			t.Fatalf("marker %q: field_path %q is not its path %q", l, fp, m[1])
 		}
 		if !abs && !strings.HasSuffix(fp, m[1]) {

@@ -100,8 +100,10 @@ var _ = DescribeTable("Summarize on every shape",
 	Entry(nil, `false`, []string{".: never"}, false),
 	Entry(nil, `[1,2]`, []string{".: any"}, false),
 	Entry(nil, `"x"`, []string{".: any"}, false),
-	Entry(nil, `{"type":"object"}`, []string{`.: object (unknown keys; inspect_tool_output(..., field_path=""))`}, true),
-	Entry(nil, `{"type":"object","properties":{"data":{"type":"object","additionalProperties":true}}}`, []string{`.: object (unknown keys; inspect_tool_output(..., field_path=""))`}, true),
+	// A root with unknown keys is named "data", the envelope's field (REFERENCE, issue 37 item 4).
+	Entry(nil, `{"type":"object"}`, []string{`data: object (unknown keys; inspect_tool_output(..., field_path=""))`}, true),
+	Entry(nil, `{"type":"object","properties":{"data":{"type":"object","additionalProperties":true}}}`, []string{`data: object (unknown keys; inspect_tool_output(..., field_path=""))`}, true),
+	Entry(nil, `{"additionalProperties":{"type":"integer"}}`, []string{`data: object (unknown keys; inspect_tool_output(..., field_path=""))`}, true),
 	Entry(nil, `{"type":"object","properties":{"data":{}}}`, []string{".: any"}, false),
 	// allOf.
 	Entry(nil, field(`{"allOf":[{"type":"string"},{"minLength":1}]}`), []string{"f: string"}, false),
