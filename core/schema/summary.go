@@ -114,7 +114,10 @@ func summarize(raw any, o Options) Summary {
 	switch {
 	case !r.expandable():
 		shown := r.path(false)
-		if shown == "" {
+		switch {
+		case shown == "" && r.marker():
+			shown = "data" // unknown keys: the envelope's field
+		case shown == "":
 			shown = "."
 		}
 		return Summary{OutputFields: []string{r.line(shown)}, HasHiddenFields: r.marker()}
