@@ -64,10 +64,10 @@ var _ = Describe("Tier-1 regex", func() {
 })
 
 var _ = Describe("Summarize", func() {
-	It("lists every leaf of a small schema, with has_hidden_fields false", func() {
+	It("lists every leaf of a small schema breadth-first, no line for a container, with has_hidden_fields false", func() {
 		s := summarize(load("small-fits"))
 		Expect(s.HasHiddenFields).To(BeFalse())
-		Expect(s.OutputFields).To(Equal([]string{"id: string", "name: string", "created: string", "owner: object", "tags[]: string", "score: number",
+		Expect(s.OutputFields).To(Equal([]string{"id: string", "name: string", "created: string", "tags[]: string", "score: number",
 			"owner.id: string", "owner.email: string"}))
 	})
 
@@ -78,6 +78,30 @@ var _ = Describe("Summarize", func() {
 		Expect(s.OutputFields[0]).To(Equal(`orders[]: object (contains 52 sub-fields; inspect_tool_output(..., field_path="orders[]"))`))
 		Expect(s.OutputFields[1]).To(Equal(`page_info: object (contains 2 sub-fields; inspect_tool_output(..., field_path="page_info"))`))
 		Expect(s.OutputFields).To(ContainElement("orders[].line_items[].variant_id: integer|null"))
+	})
+
+	It("lists only leaves, breadth-first, when nothing is hidden: three levels of containers and exactly 30 leaves", func() {
+		props := map[string]any{}
+		for i := range 6 {
+			inner := map[string]any{}
+			for j := range 4 {
+				inner[fmt.Sprintf("leaf%d", j)] = map[string]any{"type": "integer"}
+			}
+			props[fmt.Sprintf("c%d", i)] = map[string]any{"type": "object", "properties": map[string]any{
+				"x": map[string]any{"type": "string"},
+				"inner": map[string]any{"type": "object", "properties": inner},
+			}}
+		}
+		data, _ := json.Marshal(map[string]any{"type": "object", "properties": props})
+		s := summarize(data)
+		Expect(s.HasHiddenFields).To(BeFalse())
+		Expect(s.OutputFields).To(HaveLen(30))
+		for i, l := range s.OutputFields {
+			Expect(l).NotTo(ContainSubstring(": object"), "line %d", i)
+		}
+		// Breadth-first: the six depth-2 leaves come before the depth-3 ones.
+		Expect(s.OutputFields[:6]).To(HaveEach(MatchRegexp(`^c\d\.x: string$`)))
+		Expect(s.OutputFields[6:]).To(HaveEach(MatchRegexp(`^c\d\.inner\.leaf\d: integer$`)))
 	})
 
 	It("marks containers cut by the depth limit instead of hiding them", func() {
