@@ -125,10 +125,45 @@ func summarize(raw any, o Options) Summary {
 		return s.overflow()
 	}
 	kids, _ := w.children(r) // at most MaxFields of them: always fit
+	if lines, ok := s.allLeaves(kids); ok && !b.capped && !w.capped {
+		return Summary{OutputFields: lines}
+	}
 	s.budget = o.MaxFields - len(kids)
 	s.scanTier1(kids)
 	s.expand(kids)
 	return s.render(kids, b.capped)
+}
+
+// allLeaves returns the leaf lines, breadth-first, when nothing is hidden:
+// every field down to MaxDepth is a leaf or a container whose fields all lie
+// within it, none has unknown keys or closes a cycle, the leaves fit in
+// MaxFields lines and no cap cuts anything. A container has no line: its
+// leaves' paths show it. Otherwise it returns false.
+func (s *summarizer) allLeaves(roots []*entry) ([]string, bool) {
+	queue := append([]*entry(nil), roots...)
+	var lines []string
+	out := s.w.out
+	for head := 0; head < len(queue); head++ {
+		k := queue[head]
+		switch {
+		case k.marker() && (!k.expandable() || int(k.depth) >= s.o.MaxDepth):
+			return nil, false // unknown keys, recursion, or cut by the depth
+		case k.expandable():
+			kids, ok := s.w.children(k)
+			if !ok {
+				return nil, false
+			}
+			queue = append(queue, kids...)
+		default:
+			l := k.line(k.path(false))
+			if len(lines) == s.o.MaxFields || len(l) > out {
+				return nil, false
+			}
+			out -= len(l)
+			lines = append(lines, l)
+		}
+	}
+	return lines, true
 }
 
 // overflow lists MaxFields-1 root fields, those with a Tier-1 name first,
