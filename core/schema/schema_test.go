@@ -106,7 +106,7 @@ var _ = Describe("Summarize", func() {
 
 	It("marks containers cut by the depth limit instead of hiding them", func() {
 		s := summarize(load("depth-limited"))
-		Expect(s.OutputFields).To(Equal([]string{"a: object", "id: string", `a.b.c: object (contains 1 sub-fields; inspect_tool_output(..., field_path="a.b.c"))`}))
+		Expect(s.OutputFields).To(Equal([]string{`a: object (contains 1 sub-fields; inspect_tool_output(..., field_path="a"))`, "id: string", `a.b.c: object (contains 1 sub-fields; inspect_tool_output(..., field_path="a.b.c"))`}))
 		Expect(s.HasHiddenFields).To(BeTrue())
 	})
 
@@ -123,14 +123,14 @@ var _ = Describe("Summarize", func() {
 		Expect(s.HasHiddenFields).To(BeTrue())
 	})
 
-	It("lists every root key on its own line, containers as fold markers, even when the fill expands them", func() {
+	It("lists every root key on its own line, a container always as its fold marker with N, even when its fields are listed below it", func() {
 		s := summarize(load("customer"))
 		Expect(s.OutputFields[:8]).To(Equal([]string{
-			"customer: object",
+			`customer: object (contains 12 sub-fields; inspect_tool_output(..., field_path="customer"))`,
 			`default_address: object (contains 12 sub-fields; inspect_tool_output(..., field_path="default_address"))`,
 			`recent_orders[]: object (contains 6 sub-fields; inspect_tool_output(..., field_path="recent_orders[]"))`,
 			`loyalty: object (contains 3 sub-fields; inspect_tool_output(..., field_path="loyalty"))`,
-			"marketing: object",
+			`marketing: object (contains 2 sub-fields; inspect_tool_output(..., field_path="marketing"))`,
 			`metafields: object (unknown keys; inspect_tool_output(..., field_path="metafields"))`,
 			"segments[]: string",
 			"requested_at: string",
