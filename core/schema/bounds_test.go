@@ -64,7 +64,7 @@ var _ = Describe("bounds", func() {
 	It("lists a Tier-1 leaf 4,000 levels deep, below the summary depth", func() {
 		s := summarize(hostileSchema("deep-properties")(1))
 		Expect(len(s.OutputFields)).To(Equal(3))
-		Expect(s.OutputFields[0]).To(Equal("c0: object"))
+		Expect(s.OutputFields[0]).To(Equal(`c0: object (contains 1 sub-fields; inspect_tool_output(..., field_path="c0"))`))
 		Expect(s.OutputFields[2]).To(Equal(`c0.a.a: object (contains 1 sub-fields; inspect_tool_output(..., field_path="c0.a.a"))`))
 		Expect(s.OutputFields[1]).To(HavePrefix("c0.a.a.a."))
 		Expect(s.OutputFields[1]).To(HaveSuffix(".a.id: string"))

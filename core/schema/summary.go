@@ -289,8 +289,8 @@ func (s *summarizer) fits(kids []*entry) bool {
 	return true
 }
 
-// render writes the lines: every root field (a container whose fields are
-// all listed reads "key: object", any other its fold marker), the Tier-1
+// render writes the lines: every root field (a container as its fold
+// marker, with N, even when its fields are listed below), the Tier-1
 // leaves, then the fill, less the containers it expanded.
 func (s *summarizer) render(roots []*entry, capped bool) Summary {
 	out := Summary{OutputFields: make([]string, 0, min(s.o.MaxFields, 64))}
@@ -304,7 +304,7 @@ func (s *summarizer) render(roots []*entry, capped bool) Summary {
 		out.HasHiddenFields = out.HasHiddenFields || folded
 	}
 	for _, k := range roots {
-		add(k, k.marker() && !k.expanded && !allListed(k))
+		add(k, k.marker()) // a container is always its fold marker
 	}
 	for _, k := range s.tier1 {
 		add(k, false)
@@ -316,17 +316,4 @@ func (s *summarizer) render(roots []*entry, capped bool) Summary {
 	}
 	out.HasHiddenFields = out.HasHiddenFields || capped || s.w.capped
 	return out
-}
-
-// allListed reports a container whose fields are all listed (by Tier 1).
-func allListed(e *entry) bool {
-	if len(e.kids) == 0 {
-		return false
-	}
-	for _, k := range e.kids {
-		if !k.listed {
-			return false
-		}
-	}
-	return true
 }
