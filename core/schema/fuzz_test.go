@@ -172,7 +172,9 @@ func plainNames(data []byte) bool {
 // with a summary and invalid JSON with a positioned error; that the summary
 // has at most max_fields lines, each `path: type` or a fold or overflow
 // marker in the exact formats; that every root key is listed when they fit;
-// that has_hidden_fields is set when a marker is present; that every
+// that has_hidden_fields is set when a marker is present; that the budget
+// is used when fields remain (fewer lines than max_fields only when every
+// field down to the summary depth is listed); that every
 // "contains N" marker can be inspected and has N children; and that the
 // answer is the same twice.
 func FuzzSummarize(f *testing.F) {
@@ -217,10 +219,49 @@ func FuzzSummarize(f *testing.F) {
 			}
 		}
 		checkRootKeys(t, data, s, limit, shown)
+		depthOr := opts.MaxDepth
+		if depthOr == 0 {
+			depthOr = schema.DefaultSummaryMaxDepth
+		}
+		if l := budgetUnused(data, s, limit, depthOr); l != "" {
+			t.Fatalf("%d lines of %d, but %q is not listed: %q", len(s.OutputFields), limit, l, s.OutputFields)
+		}
 		if again, _ := schema.Summarize(data, opts); !reflect.DeepEqual(again, s) {
 			t.Fatalf("not deterministic:\n%q\n%q", s.OutputFields, again.OutputFields)
 		}
 	})
+}
+
+// budgetUnused names a field the summary left out although it has lines to
+// spare ("" when there is none): the budget is used when fields remain. When
+// the summary has fewer than limit lines, every field down to the summary
+// depth has its line, that is every line of the inspector's preview of the
+// root at that depth (its leaves, and the fold markers of the containers
+// the depth stops, of unknown keys and of recursion). Only schemas whose whole
+// tree an inspection walks uncut (so no cap cuts the summary either), with
+// plain names and an object root, are checked.
+func budgetUnused(data []byte, s schema.Summary, limit, depth int) string {
+	if len(s.OutputFields) >= limit || len(data) >= 8<<10 || !plainNames(data) {
+		return ""
+	}
+	all, err := schema.Inspect(data, "t", "", schema.InspectOptions{MaxFields: 1 << 20, MaxDepth: 1 << 20})
+	if err != nil || all.Truncated || all.NodeType == "array" {
+		return ""
+	}
+	in, err := schema.Inspect(data, "t", "", schema.InspectOptions{MaxFields: 1 << 20, MaxDepth: depth})
+	if err != nil {
+		return ""
+	}
+	listed := map[string]bool{}
+	for _, l := range s.OutputFields {
+		listed[l] = true
+	}
+	for _, l := range in.FlattenedFields {
+		if !listed[l] {
+			return l
+		}
+	}
+	return ""
 }
 
 // checkRootKeys: when the root is an object with at most max fields, each

@@ -104,6 +104,43 @@ var _ = Describe("Summarize", func() {
 		Expect(s.OutputFields[6:]).To(HaveEach(MatchRegexp(`^c\d\.inner\.leaf\d: integer$`)))
 	})
 
+	It("fills all 30 lines from one large root container, listing it in part (its marker gives N)", func() {
+		order := map[string]any{}
+		for i := range 50 {
+			order[fmt.Sprintf("f%02d", i)] = map[string]any{"type": "string"}
+		}
+		data, _ := json.Marshal(map[string]any{"type": "object", "properties": map[string]any{
+			"id": map[string]any{"type": "string"}, "order": map[string]any{"type": "object", "properties": order}}})
+		s := summarize(data)
+		Expect(s.HasHiddenFields).To(BeTrue())
+		Expect(s.OutputFields).To(HaveLen(30))
+		Expect(s.OutputFields[:3]).To(Equal([]string{"id: string",
+			`order: object (contains 50 sub-fields; inspect_tool_output(..., field_path="order"))`, "order.f00: string"}))
+		Expect(s.OutputFields[29]).To(Equal("order.f27: string"))
+	})
+
+	It("fills breadth-first, one line at a time: a nested container has no line, its fields do", func() {
+		data := []byte(`{"properties":{
+			"p":{"properties":{"p1":{"type":"string"},"p2":{"type":"string"},"q":{"properties":{"q1":{"type":"string"},"q2":{"type":"string"}}}}},
+			"r":{"properties":{"r1":{"type":"string"},"r2":{"type":"string"}}},
+			"m":{"type":"object"}}}`)
+		marker := func(p string, n int) string {
+			return fmt.Sprintf(`%s: object (contains %d sub-fields; inspect_tool_output(..., field_path=%q))`, p, n, p)
+		}
+		tier2 := []string{marker("p", 3), marker("r", 2), `m: object (unknown keys; inspect_tool_output(..., field_path="m"))`}
+		s := summarize(data)
+		Expect(s.OutputFields).To(Equal(append(tier2, "p.p1: string", "p.p2: string", "r.r1: string", "r.r2: string", "p.q.q1: string", "p.q.q2: string")))
+		s, err := schema.Summarize(data, schema.Options{MaxFields: 6})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(s.OutputFields).To(Equal(append(tier2, "p.p1: string", "p.p2: string", "r.r1: string")))
+	})
+
+	It("lists the customer's first_name, last_name and phone, and uses all 30 lines", func() {
+		s := summarize(load("customer"))
+		Expect(s.OutputFields).To(HaveLen(30))
+		Expect(s.OutputFields).To(ContainElements("customer.first_name: string", "customer.last_name: string", "customer.phone: string|null"))
+	})
+
 	It("marks containers cut by the depth limit instead of hiding them", func() {
 		s := summarize(load("depth-limited"))
 		Expect(s.OutputFields).To(Equal([]string{`a: object (contains 1 sub-fields; inspect_tool_output(..., field_path="a"))`, "id: string", `a.b.c: object (contains 1 sub-fields; inspect_tool_output(..., field_path="a.b.c"))`}))
@@ -162,7 +199,7 @@ var _ = Describe("Summarize", func() {
 		Expect(syn.Offset).To(BeEquivalentTo(34))
 	})
 
-	It("holds its invariants on random schemas: at most 30 lines, every Tier-1 leaf that fits, hidden iff marked, deterministic", func() {
+	It("holds its invariants on random schemas: at most 30 lines, all of them used while fields remain, every Tier-1 leaf that fits, hidden iff marked, deterministic", func() {
 		for seed := range uint64(300) {
 			rng := rand.New(rand.NewPCG(seed, 7))
 			data, _ := json.Marshal(map[string]any{"type": "object", "properties": map[string]any{"data": randomObject(rng, 0)}})
@@ -175,6 +212,7 @@ var _ = Describe("Summarize", func() {
 			Expect(s.HasHiddenFields).To(Equal(marked), "seed %d: %v", seed, s.OutputFields)
 			again := summarize(data)
 			Expect(again).To(Equal(s))
+			Expect(budgetUnused(data, s, 30, schema.DefaultSummaryMaxDepth)).To(BeEmpty(), "seed %d: the budget is used when fields remain: %q", seed, s.OutputFields)
 			if root := rootKeys(data); len(root) <= 30 {
 				for _, k := range root {
 					Expect(s.OutputFields).To(ContainElement(Or(HavePrefix(k+": "), HavePrefix(k+"[]: "))), "seed %d: root key %s", seed, k)
