@@ -44,7 +44,7 @@ func ExampleSummarize() {
 	}
 	fmt.Println("has_hidden_fields:", s.HasHiddenFields)
 	// Output:
-	// order: object
+	// order: object (contains 4 sub-fields; inspect_tool_output(..., field_path="order"))
 	// line_items[]: object (contains 3 sub-fields; inspect_tool_output(..., field_path="line_items[]"))
 	// metafields: object (unknown keys; inspect_tool_output(..., field_path="metafields"))
 	// order.id: string
@@ -52,7 +52,7 @@ func ExampleSummarize() {
 	// line_items[].price: string
 	// order.customer.email: string
 	// order.note: string|null
-	// order.customer.tags[]: any
+	// line_items[].sku: string
 	// has_hidden_fields: true
 }
 

@@ -226,72 +226,44 @@ func (s *summarizer) scanTier1(roots []*entry) {
 	}
 }
 
-// expand is the fill: containers breadth-first from the root fields, each
-// expanded wholly (all of its fields listed) while that fits the lines left.
-// A root field keeps its own line; a deeper container's line is replaced
-// by its fields. Fields below MaxDepth are not added, and a container too
-// big for what is left stays folded while smaller ones after it may still
-// be expanded.
+// expand is the fill: the fields not listed yet, breadth-first from the
+// root fields down to MaxDepth, one line each, until the lines run out. A
+// leaf is "path: type"; a container the depth limit stops, one with unknown
+// keys or one that closes a cycle is its fold marker; a container within
+// the depth has no line of its own, its fields follow in breadth-first
+// order. So a large container may be listed in part; the fold marker of its
+// root field gives its N.
 func (s *summarizer) expand(roots []*entry) {
 	var queue []*entry
 	for _, k := range roots {
-		if k.expandable() {
+		if k.expandable() && int(k.depth) < s.o.MaxDepth {
 			queue = append(queue, k)
 		}
 	}
-	for head := 0; head < len(queue); head++ {
-		c := queue[head]
-		kids, ok := s.w.children(c)
+	for head := 0; head < len(queue) && s.budget > 0; head++ {
+		kids, ok := s.w.children(queue[head])
 		if !ok {
-			continue
+			continue // cut by the node cap; smaller containers may follow
 		}
-		added := 0
 		for _, k := range kids {
-			if !k.listed {
-				added++
-			}
-		}
-		cost := added
-		if c.depth > 1 {
-			cost-- // its own line goes
-		}
-		if added > 0 && int(c.depth)+1 > s.o.MaxDepth || cost > s.budget || !s.fits(kids) {
-			continue
-		}
-		s.budget -= cost
-		c.expanded = true
-		for _, k := range kids {
-			if !k.listed {
+			switch {
+			case k.expandable() && int(k.depth) < s.o.MaxDepth:
+				queue = append(queue, k)
+			case k.listed:
+			case s.budget == 0 || !s.w.spend(k.line(k.path(false))):
+				return
+			default:
 				k.listed = true
 				s.fill = append(s.fill, k)
-			}
-			if k.expandable() {
-				queue = append(queue, k)
+				s.budget--
 			}
 		}
 	}
-}
-
-// fits reports whether the unlisted kids' lines fit in the output cap, and
-// takes them from it when they do.
-func (s *summarizer) fits(kids []*entry) bool {
-	size := 0
-	for _, k := range kids {
-		if !k.listed {
-			size += len(k.line(k.path(false)))
-		}
-	}
-	if size > s.w.out {
-		s.w.capped = true
-		return false
-	}
-	s.w.out -= size
-	return true
 }
 
 // render writes the lines: every root field (a container as its fold
 // marker, with N, even when its fields are listed below), the Tier-1
-// leaves, then the fill, less the containers it expanded.
+// leaves, then the fill.
 func (s *summarizer) render(roots []*entry, capped bool) Summary {
 	out := Summary{OutputFields: make([]string, 0, min(s.o.MaxFields, 64))}
 	add := func(e *entry, folded bool) {
@@ -310,9 +282,7 @@ func (s *summarizer) render(roots []*entry, capped bool) Summary {
 		add(k, false)
 	}
 	for _, k := range s.fill {
-		if !k.expanded {
-			add(k, k.marker())
-		}
+		add(k, k.marker())
 	}
 	out.HasHiddenFields = out.HasHiddenFields || capped || s.w.capped
 	return out

@@ -159,9 +159,7 @@ type entry struct {
 	arrays int32
 	depth  int32
 	rec    bool // reached through a back edge: recursion, never expanded
-	listed bool // a summary shows it (or shows its children)
-	// expanded: a summary lists all of its children.
-	expanded bool
+	listed bool // a summary shows it
 }
 
 // rootEntry starts a walk at n, whose path is at.
