@@ -131,7 +131,7 @@ func summarize(raw any, o Options) Summary {
 	s.budget = o.MaxFields - len(kids)
 	s.scanTier1(kids)
 	s.expand(kids)
-	return s.render(kids, b.capped)
+	return s.render(kids)
 }
 
 // allLeaves returns the leaf lines, breadth-first, when nothing is hidden:
@@ -263,27 +263,13 @@ func (s *summarizer) expand(roots []*entry) {
 
 // render writes the lines: every root field (a container as its fold
 // marker, with N, even when its fields are listed below), the Tier-1
-// leaves, then the fill.
-func (s *summarizer) render(roots []*entry, capped bool) Summary {
-	out := Summary{OutputFields: make([]string, 0, min(s.o.MaxFields, 64))}
-	add := func(e *entry, folded bool) {
-		path := e.path(false)
-		line := path + ": " + e.n.label
-		if folded {
-			line = e.line(path)
+// leaves, then the fill. It is reached only when something is hidden.
+func (s *summarizer) render(roots []*entry) Summary {
+	out := Summary{OutputFields: make([]string, 0, min(s.o.MaxFields, 64)), HasHiddenFields: true}
+	for _, list := range [][]*entry{roots, s.tier1, s.fill} {
+		for _, k := range list {
+			out.OutputFields = append(out.OutputFields, k.line(k.path(false)))
 		}
-		out.OutputFields = append(out.OutputFields, line)
-		out.HasHiddenFields = out.HasHiddenFields || folded
 	}
-	for _, k := range roots {
-		add(k, k.marker()) // a container is always its fold marker
-	}
-	for _, k := range s.tier1 {
-		add(k, false)
-	}
-	for _, k := range s.fill {
-		add(k, k.marker())
-	}
-	out.HasHiddenFields = out.HasHiddenFields || capped || s.w.capped
 	return out
 }
