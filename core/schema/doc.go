@@ -91,43 +91,64 @@
 //
 // # Summary
 //
-// At most MaxFields (MaxSummaryFields, 30) lines, in the spec's order:
+// At most MaxFields (MaxSummaryFields, 30) lines.
 //
-//  1. Tier 2: every field of the root, as "key: type" for a leaf or a fold
-//     marker for a container: `key: object (contains N sub-fields;
-//     inspect_tool_output(..., field_path="key"))`, `key[]: object (…)` for
-//     an array of objects, `key: object (unknown keys; …)`, with N the
-//     number of immediate children. A root field is always listed on its own
-//     line. When all of a root container's fields are listed below it, its
-//     line drops the marker and reads "key: object" ("key[]: object",
-//     "key: union").
+// Nothing hidden: when every field down to the summary depth (MaxDepth, 3;
+// a root field has depth 1) is a leaf or a container whose fields all lie
+// within it, no object has unknown keys, no field closes a cycle, the
+// leaves fit in MaxFields lines and no cap cut anything, the summary is the
+// leaf lines only, breadth-first, and has_hidden_fields is false. No line
+// for a container: its leaves' paths show it ("owner.id: string", no
+// "owner: object"). A leaf is "key: type", "key[]: type" for an array of
+// leaves; an object that can have no keys (additionalProperties false) is
+// the leaf "key: object".
+//
+// Otherwise has_hidden_fields is true and the lines are, deduplicated, in
+// the spec's order:
+//
+//  1. Tier 2: every field of the root, a leaf as "key: type", a container
+//     always as its fold marker, even when its fields are listed below it:
+//     `key: object (contains N sub-fields; inspect_tool_output(...,
+//     field_path="key"))`, `key[]: object (…)` for an array of objects,
+//     `key: object (unknown keys; …)`, with N the number of immediate
+//     children ("1 sub-fields" as is).
 //  2. Tier 1: leaves anywhere below (any depth within the node cap,
 //     breadth-first) whose path matches [Tier1Regex], as many as the lines
 //     left hold.
-//  3. Fill: containers are expanded breadth-first from the root fields, each
-//     wholly, while its fields fit the lines left and lie within the summary
-//     depth (MaxDepth, 3); expanding a deeper container replaces its line by
-//     its fields. A container too big for what is left stays folded, and
-//     smaller ones after it may still be expanded.
+//  3. Fill: the fields not listed yet, breadth-first from the root fields
+//     down to the summary depth, one line each, until the lines are used. A
+//     container within the depth has no line of its own (its fields follow
+//     in breadth-first order), so a large container may be listed in part:
+//     the fold marker of its root field gives its N. A container the depth
+//     limit stops, one with unknown keys and one that closes a cycle are
+//     their fold markers (the reference drops a container cut by the depth
+//     silently).
 //
-// When Tier 2 and Tier 1 do not fit together, every root field is kept and
-// Tier-1 leaves are listed breadth-first until the lines run out; the fill
-// then expands nothing, so the leaves left out lie below root containers
-// whose fold markers are listed, and those markers mark the cut. When the
-// root alone has more than MaxFields fields, MaxFields-1 of them are listed
-// (those with a Tier-1 name first, then the others in order, shown in
-// schema order) and the last line is the overflow marker
-// `* (+N more fields; inspect_tool_output(..., field_path=""))` ("[].*"
-// for a root array); deeper fields are then left to the inspector.
+// So fewer than MaxFields lines means every field down to the summary depth
+// is listed (a fuzz property). When Tier 2 and Tier 1 do not fit together,
+// every root field is kept and Tier-1 leaves are listed breadth-first until
+// the lines run out; which ones is not part of the contract.
 //
-// A root that is not a container with fields is one line with the path "."
-// (or "[]" for a root array): ".: any", "[]: string", or `.: object
-// (unknown keys; inspect_tool_output(..., field_path=""))`.
+// Unchanged by issue 37: when the root alone has more than MaxFields fields,
+// MaxFields-1 of them are listed (those with a Tier-1 name first, then the
+// others in order, shown in schema order) and the last line is the overflow
+// marker `* (+N more fields; inspect_tool_output(..., field_path=""))`
+// ("[].*" for a root array); deeper fields are then left to the inspector.
+// The labels (see Shapes and labels), the fold markers of containers cut by
+// the depth limit, and the inspector (below; no cap of 80 children,
+// truncated only when something was cut) are as before.
 //
-// has_hidden_fields is true exactly when a line is a fold or overflow
-// marker, or a cap cut the walk. The reference returns plain leaves with
-// false when 30 fields fit even if its depth limit cut deeper containers;
-// here such containers are marked, so nothing is hidden silently.
+// A root that is not a container with fields is one line: a root with
+// unknown keys is `data: object (unknown keys; inspect_tool_output(...,
+// field_path=""))`, named after the envelope's field; any other is the path
+// "." (or "[]" for a root array): ".: any", "[]: string".
+//
+// has_hidden_fields is true exactly when the summary is not the
+// nothing-hidden list: a line is a fold or overflow marker, a field down to
+// the summary depth has no line, or a cap cut the walk. The reference
+// returns plain leaves with false when 30 fields fit even if its depth limit
+// cut deeper containers; here such containers are marked, so nothing is
+// hidden silently.
 //
 // # Inspector
 //
