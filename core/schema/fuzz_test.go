@@ -27,6 +27,8 @@ const scenarioDir = "../../scenarios/schema"
 // lists, and the field paths the inspect scenarios ask for.
 func seedSchemas() (schemas [][]byte, paths []string) {
 	files, _ := filepath.Glob(filepath.Join(scenarioDir, "data", "*.json"))
+	providers, _ := filepath.Glob(filepath.Join(scenarioDir, "data", "providers", "*.json"))
+	files = append(files, providers...)
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
