@@ -89,6 +89,13 @@ func seedSchemas() (schemas [][]byte, paths []string) {
 	} {
 		schemas = append(schemas, []byte(s))
 	}
+	// Issue 37: one large root container got 2 of its 30 lines (the fill
+	// expanded only containers that fit whole).
+	var large strings.Builder
+	for i := range 50 {
+		fmt.Fprintf(&large, `,"f%02d":{"type":"string"}`, i)
+	}
+	schemas = append(schemas, []byte(`{"properties":{"id":{"type":"string"},"order":{"properties":{`+large.String()[1:]+`}}}}`))
 	for _, in := range hostile.Schemas {
 		schemas = append(schemas, in.Make(4<<10))
 	}
