@@ -201,6 +201,32 @@ var _ = Describe("json-aware and head-tail", func() {
 			Expect(logs).To(ContainElement(ContainSubstring("truncate_with json-aware: jsonaware: invalid JSON at 1:1")))
 		})
 
+		It("never answers json-aware over the budget: JSON whose every-key form is too large falls back to truncate, saying why (issue 38)", func() {
+			var b strings.Builder
+			b.WriteString("{")
+			for i := range 3000 {
+				if i > 0 {
+					b.WriteString(",")
+				}
+				fmt.Fprintf(&b, `"key%04d":"v%05d"`, i, i)
+			}
+			b.WriteString("}")
+			for _, c := range []struct{ mode, with string }{{"json-aware", "bytes"}, {"truncate", "json-aware"}} {
+				ex := newEx(func(x *extract.Config) { x.OfferModes = []string{"json-aware"}; x.TruncateWith = c.with })
+				h := put(b.String())
+				o := call(ex, h, c.mode)
+				Expect(o.Strategy).To(Equal("truncate"), c.mode)
+				Expect(o.Cut).To(Equal("bytes"))
+				_, body, _ := strings.Cut(o.Text, "\n\n")
+				body = strings.TrimPrefix(body, extract.FallbackWarning("json-aware failed")+"\n")
+				Expect(len(body)).To(BeNumerically("<=", 900+len(extract.Marker(len(b.String())))), c.mode)
+			}
+			o := call(newEx(func(x *extract.Config) { x.OfferModes = []string{"json-aware"} }), put(b.String()), "json-aware")
+			Expect(o.Fallback).To(Equal("json-aware failed"))
+			Expect(o.Failure).To(Equal("extract: json-aware: even the smallest form (every key kept) is 57001 bytes, over the budget of 900"))
+			Expect(logs).To(ContainElement(ContainSubstring("truncate_with json-aware: extract: json-aware: even the smallest form")))
+		})
+
 		It("keeps today's byte cut by default", func() {
 			ex := newEx(func(*extract.Config) {})
 			o := call(ex, put(logText), "truncate")
