@@ -1,6 +1,8 @@
 package extract
 
 import (
+	"fmt"
+
 	"github.com/toolout/toolout/core/headtail"
 	"github.com/toolout/toolout/core/jsonaware"
 )
@@ -14,14 +16,31 @@ func (e *Extractor) headTail(output string) string {
 
 // jsonAware is the json-aware strategy: output shortened into valid JSON of
 // at most TruncateBytes. Output that is not JSON is a failure (the strategy
-// could not execute: spec decision 4), and the caller falls back to
-// truncate; it calls no model.
+// could not execute: spec decision 4), and so is JSON whose smallest form
+// (every key path kept) is over the budget (issue 38: a budget is a bound,
+// so the strategy cannot answer within it); either way the caller falls
+// back to truncate, which fits, and the failure says why. It calls no
+// model.
 func (e *Extractor) jsonAware(output string) (string, error) {
 	out, over, err := shortenJSON(output, e.opts.TruncateBytes)
-	if over {
-		e.logf("tool_output: json-aware: even the smallest form (every key kept) is %d bytes, over the budget of %d", len(out), e.opts.TruncateBytes)
+	if err != nil {
+		return "", err
 	}
-	return out, err
+	if over {
+		return "", &OverBudgetError{Bytes: len(out), Budget: e.opts.TruncateBytes}
+	}
+	return out, nil
+}
+
+// OverBudgetError is json-aware's failure on JSON whose smallest form, every
+// key path kept, is larger than the budget (an object of thousands of keys).
+type OverBudgetError struct {
+	// Bytes is the size of the smallest form, Budget the budget it missed.
+	Bytes, Budget int
+}
+
+func (e *OverBudgetError) Error() string {
+	return fmt.Sprintf("extract: json-aware: even the smallest form (every key kept) is %d bytes, over the budget of %d", e.Bytes, e.Budget)
 }
 
 // cut is truncate's body, explicit or as the fallback: output cut as
