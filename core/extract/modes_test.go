@@ -219,12 +219,25 @@ var _ = Describe("json-aware and head-tail", func() {
 				Expect(o.Cut).To(Equal("bytes"))
 				_, body, _ := strings.Cut(o.Text, "\n\n")
 				body = strings.TrimPrefix(body, extract.FallbackWarning("json-aware failed")+"\n")
-				Expect(len(body)).To(BeNumerically("<=", 900+len(extract.Marker(len(b.String())))), c.mode)
+				Expect(len(body)).To(BeNumerically("<=", 900), c.mode)
 			}
 			o := call(newEx(func(x *extract.Config) { x.OfferModes = []string{"json-aware"} }), put(b.String()), "json-aware")
 			Expect(o.Fallback).To(Equal("json-aware failed"))
 			Expect(o.Failure).To(Equal("extract: json-aware: even the smallest form (every key kept) is 57001 bytes, over the budget of 900"))
 			Expect(logs).To(ContainElement(ContainSubstring("truncate_with json-aware: extract: json-aware: even the smallest form")))
+		})
+
+		It("answers truncate within the budget, its marker included, in each way it cuts (issue 38)", func() {
+			doc := `{"rows":[` + strings.Repeat(`{"id":1,"status":"ok"},`, 300) + `{"id":2,"status":"error"}]}`
+			for _, with := range []string{"bytes", "head-tail", "json-aware"} {
+				ex := newEx(func(c *extract.Config) { c.TruncateWith = with })
+				for _, out := range []string{logText, doc} {
+					o := call(ex, put(out), "truncate")
+					_, body, _ := strings.Cut(o.Text, "\n\n")
+					Expect(len(body)).To(BeNumerically("<=", 900), with)
+					Expect(len(body)).To(BeNumerically(">=", 850), with)
+				}
+			}
 		})
 
 		It("keeps today's byte cut by default", func() {
