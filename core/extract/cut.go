@@ -57,7 +57,7 @@ func (e *Extractor) cut(handle, output string) (body, how string) {
 		}
 		e.logf("tool_output: handle %s: truncate_with json-aware: %v; cutting bytes", handle, err)
 	}
-	body, _ = Truncate(output, e.opts.TruncateBytes)
+	body, _ = TruncateWithin(output, e.opts.TruncateBytes)
 	return body, CutBytes
 }
 

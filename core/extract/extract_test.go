@@ -51,11 +51,11 @@ var _ = Describe("tool_output", func() {
 
 		run := func(args string) (string, bool) { return ex.Run(context.Background(), json.RawMessage(args)) }
 
-		It("truncates on request, in the success format", func() {
+		It("truncates on request, in the success format, within the budget (20 bytes: too few for a marker, so the head alone)", func() {
 			text, isErr := run(`{"handle":"h-1","extract":"errors","mode":"truncate"}`)
 			Expect(isErr).To(BeFalse())
 			Expect(text).To(Equal("ABSTRACT FROM TOOL OUTPUT logs__query WITH HANDLE h-1, STRATEGY:truncate:\n\n" +
-				"0123456789\n[... 80 bytes truncated ...]\n0123456789"))
+				"01234567890123456789"))
 		})
 
 		It("falls back to truncate with the warning when the routed strategy cannot run", func() {
@@ -108,5 +108,19 @@ var _ = Describe("tool_output", func() {
 		Entry("ascii", "abcdefghij", 4, "ab\n[... 6 bytes truncated ...]\nij"),
 		Entry("multi-byte at the cut", "ééééé", 5, "é\n[... 6 bytes truncated ...]\né"),
 		Entry("zero budget", "abc", 0, "\n[... 3 bytes truncated ...]\n"),
+	)
+
+	DescribeTable("TruncateWithin keeps its marker inside the budget",
+		func(text string, max int, want string) {
+			got, _ := extract.TruncateWithin(text, max)
+			Expect(got).To(Equal(want))
+			Expect(len(got)).To(BeNumerically("<=", max))
+			Expect(utf8.ValidString(got)).To(BeTrue())
+		},
+		Entry("within budget", "hello", 5, "hello"),
+		Entry("room for the marker", strings.Repeat("x", 100), 40, "xxxx\n[... 91 bytes truncated ...]\nxxxxx"),
+		Entry("too small for the marker: the head alone", "abcdefghij", 4, "abcd"),
+		Entry("the head alone on a rune boundary", "ééééé", 3, "é"),
+		Entry("zero budget", "abc", 0, ""),
 	)
 })

@@ -30,3 +30,29 @@ func Truncate(text string, maxBytes int) (string, int) {
 
 // Marker is the text that stands for n cut bytes.
 func Marker(n int) string { return fmt.Sprintf("\n[... %d bytes truncated ...]\n", n) }
+
+// TruncateWithin is [Truncate] held to maxBytes, its marker included: the
+// truncate strategy's cut (issue 38: a budget is a bound). The marker's room
+// is set aside first, at its widest (a count of len(text) bytes), and head
+// and tail share what is left as in Truncate, so the output is at most
+// maxBytes and at most a few bytes under it. A budget too small for the
+// marker gets the head alone, maxBytes bytes backed off to a rune start,
+// without a marker. Text within the budget comes back unchanged. It also
+// returns the number of bytes cut.
+func TruncateWithin(text string, maxBytes int) (string, int) {
+	if maxBytes < 0 {
+		maxBytes = 0
+	}
+	if len(text) <= maxBytes {
+		return text, 0
+	}
+	keep := maxBytes - len(Marker(len(text)))
+	if keep < 0 {
+		head := maxBytes
+		for head > 0 && !utf8.RuneStart(text[head]) {
+			head--
+		}
+		return text[:head], len(text) - head
+	}
+	return Truncate(text, keep)
+}
