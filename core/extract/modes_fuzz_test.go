@@ -3,6 +3,7 @@ package extract_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -22,14 +23,20 @@ const maxModesFuzzBytes = 8 << 10
 // output up to 8 KiB and any budget, and checks: the success format with the
 // routed strategy or truncate in the header; the exact fallback warning when
 // json-aware falls back, and only then; a json-aware answer (and a truncate
-// cut with json-aware) valid JSON; no model called; the same answer twice.
-// Seeds: the tool outputs of the bundled scenarios, and JSON shapes.
+// cut with json-aware) valid JSON; the body (the cut, after any fallback
+// warning) within the budget, its markers included, in every mode and cut
+// (issue 38: a budget is a bound), and a json-aware fallback saying why in
+// Outcome.Failure; no model called; the same answer twice.
+// Seeds: the tool outputs of the bundled scenarios, JSON shapes, and issue
+// 38's object of many keys whose every-key form is over the budget.
 func FuzzModes(f *testing.F) {
 	texts := append(seeds.MustOutputs(f, "../../scenarios", 100), `[{"id":1,"error":"boom"},{"id":2}]`, `{"a":"`+strings.Repeat("x", 3000)+`"}`, "", "[", `"\ud800"`, "[[[[[[[[[[1]]]]]]]]]]")
 	for i, s := range texts {
 		s = s[:min(len(s), maxModesFuzzBytes)]
 		f.Add(s, uint16(len(s)*(i%10)/10+1), uint8(i), uint8(i/3), uint8(i*7))
 	}
+	f.Add(manyKeys(400), uint16(999), uint8(2), uint8(0), uint8(20)) // issue 38: came back whole, 4,801 bytes at 1,000
+	f.Add(manyKeys(400), uint16(999), uint8(0), uint8(2), uint8(20))
 	modes := []string{extract.ModeTruncate, extract.ModeHeadTail, extract.ModeJSONAware}
 	cuts := []string{extract.CutBytes, extract.CutHeadTail, extract.CutJSONAware}
 	// One store serves 64 inputs, then is closed (which removes its files)
@@ -100,8 +107,28 @@ func FuzzModes(f *testing.F) {
 			t.Fatalf("fallback %q, body %q", o.Fallback, body)
 		}
 		body = strings.TrimPrefix(body, warning)
+		if len(body) > int(budget)+1 {
+			t.Fatalf("%s (cut %s) answered %d bytes over the budget of %d: %q", o.Strategy, o.Cut, len(body), int(budget)+1, body)
+		}
+		if o.Fallback != "" && o.Failure == "" {
+			t.Fatalf("fallback %q without a failure saying why", o.Fallback)
+		}
 		if (o.Strategy == extract.ModeJSONAware || o.Cut == extract.CutJSONAware) && !json.Valid([]byte(body)) {
 			t.Fatalf("%s (cut %s) gave invalid JSON: %q", o.Strategy, o.Cut, body)
 		}
 	})
+}
+
+// manyKeys is an object of n keys, "key0000":"v00000" and on: every key
+// path is kept by json-aware, so its smallest form is the whole object.
+func manyKeys(n int) string {
+	var b strings.Builder
+	b.WriteString("{")
+	for i := range n {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `"key%04d":"v%05d"`, i, i)
+	}
+	return b.String() + "}"
 }
