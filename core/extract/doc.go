@@ -88,6 +88,18 @@
 //     definition of failure), so it falls back to truncate with the exact
 //     warning "(json-aware failed)"; the log and Outcome.Failure carry the
 //     parse error with its position.
+//   - A budget is a bound (issue 38): the body each of truncate, head-tail
+//     and json-aware answers (after the fallback warning, when there is
+//     one; the success format's header line and the warning line are the
+//     answer's frame, on top) is at most Options.TruncateBytes, markers
+//     included. JSON whose smallest form (every key path kept, so an
+//     object of thousands of keys) is over the budget is json-aware's
+//     failure too, [*OverBudgetError]: it falls back to truncate with the
+//     same warning, and Outcome.Failure and the log give the smallest
+//     form's size and the budget. Of the bound-keeping fallbacks this one
+//     says what happened in the words the model already knows, and is cut
+//     as Config.TruncateWith says (json-aware there cuts bytes instead,
+//     logged). FuzzModes checks the bound in every mode and cut.
 //   - Decision 5 keeps truncate a single mode; Config.TruncateWith changes
 //     how it cuts, explicit or as the fallback: bytes (the default, today's
 //     [Truncate], so every existing answer is unchanged), head-tail (what the
@@ -118,7 +130,11 @@
 //   - Truncate keeps the first half of the byte budget from the head and the
 //     rest from the tail, cutting on UTF-8 boundaries, around the marker
 //     "\n[... N bytes truncated ...]\n". The budget is Options.TruncateBytes
-//     (16 KiB by default); the marker comes on top.
+//     (16 KiB by default) and holds the marker too ([TruncateWithin]: its
+//     widest room is set aside first; until issue 38 the marker came on
+//     top). A budget too small for the marker gets the head alone, as
+//     core/headtail does. [Truncate], the marker on top, is the session's
+//     in-place cut of recovery results, which keeps its own sizes.
 //   - Config is the one definition of the extraction knobs: scenarios,
 //     bench sweeps, the CLI's flags and the session bind to its fields by
 //     their yaml/json names, through one range table ([Knobs]). A value means
