@@ -27,9 +27,17 @@ type program struct {
 
 func startProgram(args ...string) *program {
 	dir := GinkgoT().TempDir()
-	p := &program{tmp: filepath.Join(dir, "tmp"), outPath: filepath.Join(dir, "stdout"), errPath: filepath.Join(dir, "stderr"),
+	tmp := filepath.Join(dir, "tmp")
+	Expect(os.Mkdir(tmp, 0o700)).To(Succeed())
+	return startProgramIn(tmp, args...)
+}
+
+// startProgramIn is startProgram with TMPDIR at tmp, which several
+// programs may share.
+func startProgramIn(tmp string, args ...string) *program {
+	dir := GinkgoT().TempDir()
+	p := &program{tmp: tmp, outPath: filepath.Join(dir, "stdout"), errPath: filepath.Join(dir, "stderr"),
 		done: make(chan struct{})}
-	Expect(os.Mkdir(p.tmp, 0o700)).To(Succeed())
 	stdout, err := os.Create(p.outPath)
 	Expect(err).NotTo(HaveOccurred())
 	stderr, err := os.Create(p.errPath)
@@ -216,6 +224,50 @@ var _ = Describe("toolout test", func() {
 		Entry("SIGTERM", syscall.SIGTERM),
 		Entry("SIGINT", syscall.SIGINT),
 	)
+
+	// waitStore waits until p has made a store, and returns them.
+	waitStore := func(p *program) []string {
+		GinkgoHelper()
+		Eventually(func() []string { return agentDirs(p.tmp) }).WithTimeout(time.Minute).WithPolling(5*time.Millisecond).
+			ShouldNot(BeEmpty(), func() string { return p.stderr() })
+		return agentDirs(p.tmp)
+	}
+	// scratchDirs lists the runs' scratch folders (toolout-scenario-*) in tmp.
+	scratchDirs := func(tmp string) []string {
+		found, err := filepath.Glob(filepath.Join(tmp, "toolout-scenario-*"))
+		Expect(err).NotTo(HaveOccurred())
+		return found
+	}
+
+	It("removes at its next run the store and scratch folder of a run killed with SIGKILL", func() {
+		p := startProgram("test", "--update", filepath.Join(blockedRoot(), "scenarios"))
+		left := waitStore(p)
+		Expect(p.cmd.Process.Signal(syscall.SIGKILL)).To(Succeed())
+		Eventually(p.done).WithTimeout(10 * time.Second).Should(BeClosed())
+		Expect(agentDirs(p.tmp)).To(Equal(left), "SIGKILL runs no cleanup: the store is still there")
+		Expect(scratchDirs(p.tmp)).To(HaveLen(1))
+
+		next := startProgramIn(p.tmp, "test", "--update", filepath.Join(scenarioRoot("ok.yaml", okScenario), "scenarios"))
+		Eventually(next.done).WithTimeout(time.Minute).Should(BeClosed())
+		Expect(next.cmd.ProcessState.ExitCode()).To(Equal(0), next.stderr())
+		Expect(agentDirs(p.tmp)).To(BeEmpty(), "the killed run's store outlived the next run")
+		Expect(scratchDirs(p.tmp)).To(BeEmpty())
+	})
+
+	It("never removes the store of a run still going when another run starts in the same temp folder", func() {
+		live := startProgramIn(GinkgoT().TempDir(), "test", "--update", filepath.Join(blockedRoot(), "scenarios"))
+		stores := waitStore(live)
+		for range 2 {
+			next := startProgramIn(live.tmp, "test", "--update", filepath.Join(scenarioRoot("ok.yaml", okScenario), "scenarios"))
+			Eventually(next.done).WithTimeout(time.Minute).Should(BeClosed())
+			Expect(next.cmd.ProcessState.ExitCode()).To(Equal(0), next.stderr())
+		}
+		Expect(agentDirs(live.tmp)).To(Equal(stores), "a later run removed a live run's store")
+		Expect(live.done).NotTo(BeClosed())
+		live.interrupt(syscall.SIGTERM)
+		Expect(agentDirs(live.tmp)).To(BeEmpty())
+		Expect(scratchDirs(live.tmp)).To(BeEmpty())
+	})
 
 	It("stops a running scenario when its context ends: its store and scratch folder go, it counts as interrupted", func() {
 		root := blockedRoot()
