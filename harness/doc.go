@@ -93,6 +93,11 @@
 //     the leaked parser recovers) it asks components, and the ids and nonces
 //     a run will draw it takes from fakes.
 //
+// A run's scratch folder (Env.TempDir) is removed with everything in it when
+// the run returns; how it is made is the registry's (Registry.SetScratch):
+// components.Default's also removes the folders of runs killed before they
+// could, which this package cannot judge without core's store.
+//
 // A component type may decode its own YAML node (NodeDecoder) with the
 // strict Decoder, so that a section whose defaults depend on whether a key
 // is there is still checked like the rest of the file.

@@ -87,6 +87,22 @@ type component interface {
 // reads once built.
 type Registry struct {
 	components map[string]component
+	scratch    func() (string, error)
+}
+
+// SetScratch sets how a run makes its scratch folder (Env.TempDir), which
+// the run removes with everything in it when it returns. nil, the default,
+// is os.MkdirTemp("", "toolout-scenario-"). The components that store
+// outputs there set one that also removes the folders of runs killed before
+// they could (components.Default). Call it before the registry is used.
+func (reg *Registry) SetScratch(mk func() (string, error)) { reg.scratch = mk }
+
+// tempDir makes a scratch folder for one run.
+func (reg *Registry) tempDir() (string, error) {
+	if reg.scratch != nil {
+		return reg.scratch()
+	}
+	return os.MkdirTemp("", "toolout-scenario-")
 }
 
 // NewRegistry returns an empty registry.
@@ -192,9 +208,6 @@ func withoutKey(n *yaml.Node, key string) *yaml.Node {
 	}
 	return &cp
 }
-
-// tempDir makes a scratch folder for one run.
-func tempDir() (string, error) { return os.MkdirTemp("", "toolout-scenario-") }
 
 // normalizeTemp replaces the scratch folder's path in text by $TMP.
 func normalizeTemp(text, dir string) string {

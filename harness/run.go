@@ -88,7 +88,7 @@ func (r *Runner) Execute(ctx context.Context, sc *Scenario) *Result {
 	clock := &fakes.Clock{}
 	env := &Env{Sources: core.Sources{Now: clock.Now, NewID: (&fakes.IDs{}).Next, Nonce: (&fakes.Nonces{}).Next, Timeout: clock.WithTimeout},
 		Clock: clock, LLM: llm, Wire: llmwire.Wire(sc.Wire), Dir: filepath.Dir(sc.File)}
-	if env.TempDir, err = tempDir(); err != nil {
+	if env.TempDir, err = r.registry().tempDir(); err != nil {
 		fail(Pos{File: sc.Path}, "harness: %v", err)
 		return res
 	}

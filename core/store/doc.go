@@ -53,6 +53,10 @@
 //     open. A failed sweep never fails New; Options.Logf hears of it and of
 //     each directory removed. Session ids must be unique within a base (the
 //     default UUIDs are): a sweep judges a directory by name, then removes it.
+//   - A program that puts its stores under a base of its own per run (the
+//     harness: TMPDIR/toolout-scenario-*/ai-agent-*) marks that base with
+//     MarkOwner and sweeps the bases' parent with SweepPrefix: the store's
+//     own sweep never looks into a killed run's base again.
 //
 // A Store is safe for concurrent use. Handles are opaque: one that this Store
 // did not hand out is ErrNotFound, whatever it looks like (a path, "../x"), so

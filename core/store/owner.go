@@ -91,6 +91,21 @@ func ParseOwner(text string) (Owner, error) {
 // no marker, and Sweep removes nothing.
 func Self() (Owner, error) { return self() }
 
+// MarkOwner records this process as the owner of dir, a directory it has
+// just made: the marker New writes into a session directory, for another
+// directory that SweepPrefix is to judge. Without an identity (see [Self])
+// it writes nothing and returns nil: such a directory is never swept.
+func MarkOwner(dir string) error {
+	me, err := Self()
+	if err != nil {
+		return nil
+	}
+	if err := os.Symlink(me.String(), filepath.Join(dir, OwnerFile)); err != nil {
+		return fmt.Errorf("store: owner: %w", err)
+	}
+	return nil
+}
+
 // ReadOwner returns the owner recorded in a session directory.
 func ReadOwner(dir string) (Owner, error) {
 	text, err := os.Readlink(filepath.Join(dir, OwnerFile))

@@ -177,6 +177,28 @@ var _ = Describe("Sweep", func() {
 		Expect(filepath.Join(base, "ai-agent-plain-file")).To(BeARegularFile())
 	})
 
+	It("sweeps another prefix with SweepPrefix: a dead owner's folder goes with what it holds, MarkOwner's own stays", func() {
+		dead := stale("toolout-scenario-1")
+		handMarker(dead, deadPID(), "1")
+		Expect(os.Mkdir(filepath.Join(dead, "ai-agent-inner"), 0o700)).To(Succeed())
+		live := stale("toolout-scenario-2")
+		Expect(store.MarkOwner(live)).To(Succeed())
+		Expect(store.ReadOwner(live)).To(Equal(self()))
+		session := stale("ai-agent-x")
+		handMarker(session, deadPID(), "1")
+		got, err := store.SweepPrefix(base, "toolout-scenario-")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(got).To(Equal([]string{dead}))
+		Expect(dead).NotTo(BeAnExistingFile())
+		Expect(live).To(BeADirectory())
+		Expect(session).To(BeADirectory(), "another prefix is not swept")
+		got, err = store.SweepPrefix(base, "")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(got).To(BeEmpty(), "an empty prefix removes nothing")
+		Expect(session).To(BeADirectory())
+		Expect(store.MarkOwner(live)).To(MatchError(ContainSubstring("store: owner: symlink ")), "a second marker")
+	})
+
 	It("reports a base it cannot read", func() {
 		_, err := store.Sweep(filepath.Join(base, "missing"))
 		Expect(err).To(MatchError(ContainSubstring("store: sweep: open ")))

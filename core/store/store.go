@@ -74,12 +74,10 @@ func New(opts Options) (*Store, error) {
 	if err := os.Mkdir(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("store: new: %w", err)
 	}
-	if me, err := Self(); err == nil {
-		// Without a marker the directory is never swept; it is still
-		// removed by Close, so a failure here is not the session's.
-		if err := os.Symlink(me.String(), filepath.Join(dir, OwnerFile)); err != nil && opts.Logf != nil {
-			opts.Logf("store: new: no owner marker, so a sweep will never remove %s: %v", dir, err)
-		}
+	// Without a marker the directory is never swept; it is still removed
+	// by Close, so a failure here is not the session's.
+	if err := MarkOwner(dir); err != nil && opts.Logf != nil {
+		opts.Logf("store: new: no owner marker, so a sweep will never remove %s: %v", dir, err)
 	}
 	s := &Store{dir: dir, opts: opts, metas: map[string]Meta{}}
 	open.add(s)

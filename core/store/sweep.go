@@ -22,7 +22,17 @@ const SweepInterval = time.Minute
 // that is not a directory (a symbolic link named ai-agent-x is not
 // followed). Where this process has no identity (see [Self]), it removes
 // nothing.
-func Sweep(base string) ([]string, error) {
+func Sweep(base string) ([]string, error) { return SweepPrefix(base, DirPrefix) }
+
+// SweepPrefix is Sweep over the directories under base named prefix
+// followed by anything, each judged by its own owner marker (see
+// [MarkOwner]). The harness sweeps its scratch folders (toolout-scenario-*)
+// with it, each of which holds the stores of one run. An empty prefix
+// removes nothing.
+func SweepPrefix(base, prefix string) ([]string, error) {
+	if prefix == "" {
+		return nil, nil
+	}
 	me, err := Self()
 	if err != nil {
 		return nil, nil
@@ -39,7 +49,7 @@ func Sweep(base string) ([]string, error) {
 	var removed []string
 	var errs []error
 	for _, e := range entries {
-		if !e.IsDir() || !strings.HasPrefix(e.Name(), DirPrefix) {
+		if !e.IsDir() || !strings.HasPrefix(e.Name(), prefix) {
 			continue
 		}
 		p := filepath.Join(base, e.Name())

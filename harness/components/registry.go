@@ -24,6 +24,7 @@ var (
 func Default() *harness.Registry {
 	defaultOnce.Do(func() {
 		defaultReg = harness.NewRegistry()
+		defaultReg.SetScratch(scratchDir)
 		registerExtract(defaultReg)
 		registerFinalReport(defaultReg)
 		registerGateway(defaultReg)
