@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/toolout/toolout/harness"
 	"github.com/toolout/toolout/harness/serve"
 )
 
@@ -69,7 +70,7 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	}
 	srv, err := serve.Load(files, opts)
 	if err != nil {
-		fmt.Fprintln(stderr, strings.TrimPrefix(err.Error(), "serve: "))
+		printLoadErrors(stderr, err)
 		return exitUsage
 	}
 	ln, err := serve.Listen(*addr, *remote)
@@ -97,6 +98,32 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		_ = hs.Close()
 	}
 	return report(srv, stderr)
+}
+
+// printLoadErrors prints why the scenarios did not load, one line each: a
+// problem at a line of a file as the compiler-style FILE:LINE:COL: what
+// (as toolout test lists them), and any other (a file that cannot be read,
+// a scenario with nothing to serve) as "toolout serve: ...", like every
+// other error of the command.
+func printLoadErrors(stderr io.Writer, err error) {
+	errs := []error{err}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = j.Unwrap()
+	}
+	for _, e := range errs {
+		var list harness.ErrorList
+		if !errors.As(e, &list) {
+			fmt.Fprintf(stderr, "toolout serve: %s\n", strings.TrimPrefix(e.Error(), "serve: "))
+			continue
+		}
+		for _, p := range list {
+			if p.Pos.Line == 0 {
+				fmt.Fprintf(stderr, "toolout serve: %v\n", p)
+			} else {
+				fmt.Fprintln(stderr, p)
+			}
+		}
+	}
 }
 
 // awaitStop blocks until serve is to stop: a signal (ctx), every step

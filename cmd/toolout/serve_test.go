@@ -57,7 +57,7 @@ var _ = Describe("toolout serve", func() {
 		p := startProgram("serve", "no-such-scenario.yaml")
 		failures := InterceptGomegaFailures(func() { p.baseURL() })
 		Expect(failures).To(HaveLen(1))
-		Expect(failures[0]).To(ContainSubstring("the program exited before printing its URL: no-such-scenario.yaml: "))
+		Expect(failures[0]).To(ContainSubstring("the program exited before printing its URL: toolout serve: no-such-scenario.yaml: "))
 		Expect(p.exited()).To(Equal(2))
 	})
 
@@ -174,14 +174,14 @@ var _ = Describe("toolout serve", func() {
 	DescribeTable("refuses bad usage and bad scenarios with exit 2 and one line each",
 		refused("", "serve"),
 		Entry("no scenario", []string{}, "toolout serve: want at least one scenario file\n"),
-		Entry("missing file", []string{"no/such.yaml"}, "no/such.yaml: no such file or directory\n"),
+		Entry("missing file", []string{"no/such.yaml"}, "toolout serve: no/such.yaml: no such file or directory\n"),
 		Entry("not loopback", []string{"--addr", "0.0.0.0:0", serveScenario},
 			`toolout serve: --addr: address "0.0.0.0:0" is not loopback (127.0.0.1, ::1, localhost); the scripted model answers anyone who reaches it, so serving beyond this machine needs --allow-remote`+"\n"),
 		Entry("bad limit", []string{"--max-body", "0", serveScenario}, "toolout serve: --max-body and --max-concurrent: want positive numbers\n"),
 		Entry("bad timeout", []string{"--timeout", "-1s", serveScenario}, "toolout serve: --timeout -1s: want a positive duration\n"),
 		Entry("bad deadline", []string{"--exit-when-done", "--deadline", "0s", serveScenario}, "toolout serve: --deadline 0s: want a positive duration\n"),
 		Entry("nothing to serve", []string{"../../scenarios/schema/" + firstScenario("../../scenarios/schema")},
-			"scenarios/schema/"+firstScenario("../../scenarios/schema")+": no llm steps: nothing to serve\n"),
+			"toolout serve: scenarios/schema/"+firstScenario("../../scenarios/schema")+": no llm steps: nothing to serve\n"),
 	)
 
 	It("names every problem of a malformed scenario at its file:line:col", func() {
