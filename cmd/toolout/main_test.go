@@ -89,7 +89,7 @@ var _ = Describe("toolout", func() {
 			Entry("bad nonce", []string{"--nonce", "a b"}, "toolout final-report: <stdin>: finalreport: invalid nonce: \"a b\" has ' ' at byte 1 (want letters, digits, '_', '-')\n"),
 			Entry("missing file", []string{"--nonce", "a", "no-such.txt"}, "toolout final-report: no-such.txt: no such file or directory\n"),
 			Entry("two files", []string{"--nonce", "a", "x", "y"}, "toolout final-report: want at most one FILE, got 2 (x y)\n"),
-			Entry("unknown flag", []string{"--nonse", "a"}, "toolout final-report: flag provided but not defined: -nonse\n"),
+			Entry("unknown flag", []string{"--nonse", "a"}, "toolout final-report: flag provided but not defined: -nonse (run 'toolout final-report --help')\n"),
 		)
 	})
 })

@@ -173,13 +173,19 @@ func newFlagSet(name, synopsis string, stderr io.Writer) *flagSet {
 }
 
 // usageError reports a flag problem in one line, exit 2; -h and --help
-// print the usage on stdout and succeed.
+// print the usage on stdout and succeed. An unknown flag ends with where
+// the command's flags are listed, "(run 'toolout CMD --help')", as an
+// unknown command ends with "(run 'toolout help')".
 func usageError(fs *flagSet, stderr io.Writer, err error) int {
 	if errors.Is(err, flag.ErrHelp) {
 		fs.help()
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "%s: %v\n", fs.Name(), err)
+	hint := ""
+	if strings.HasPrefix(err.Error(), "flag provided but not defined: ") {
+		hint = fmt.Sprintf(" (run '%s --help')", fs.Name())
+	}
+	fmt.Fprintf(stderr, "%s: %v%s\n", fs.Name(), err, hint)
 	return exitUsage
 }
 

@@ -124,6 +124,18 @@ var _ = Describe("errors", func() {
 			"pipes:\n  tool_output: [enabled\nstore: {}\n",
 			"gw.yaml:2:16: did not find expected ',' or ']'\n")),
 		Entry("an unknown flag", bad{args: []string{"chunk", "--budge", "5"}, code: 2,
-			want: "toolout chunk: flag provided but not defined: -budge\n"}),
+			want: "toolout chunk: flag provided but not defined: -budge (run 'toolout chunk --help')\n"}),
+	)
+
+	// Issue 38 item 7: `toolout test --bogus` said only that the flag was
+	// not defined; every command's unknown flag now ends with where its
+	// usage is, as an unknown command does ("run 'toolout help'").
+	DescribeTable("an unknown flag is one line, exit 2, ending with how to see the command's usage",
+		func(args []string, want string) { refused("")(args, want) },
+		Entry("test", []string{"test", "--bogus"}, "toolout test: flag provided but not defined: -bogus (run 'toolout test --help')\n"),
+		Entry("serve", []string{"serve", "--bogus", "x.yaml"}, "toolout serve: flag provided but not defined: -bogus (run 'toolout serve --help')\n"),
+		Entry("import", []string{"import", "--bogus"}, "toolout import: flag provided but not defined: -bogus (run 'toolout import --help')\n"),
+		Entry("gateway serve", []string{"gateway", "serve", "-x"}, "toolout gateway serve: flag provided but not defined: -x (run 'toolout gateway serve --help')\n"),
+		Entry("bench strategies", []string{"bench", "strategies", "--nope=1"}, "toolout bench strategies: flag provided but not defined: -nope (run 'toolout bench strategies --help')\n"),
 	)
 })
