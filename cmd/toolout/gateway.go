@@ -27,6 +27,7 @@ import (
 	"github.com/toolout/toolout/core/gateway/prom"
 	"github.com/toolout/toolout/core/gateway/responses"
 	"github.com/toolout/toolout/core/gateway/wires"
+	"github.com/toolout/toolout/harness/serve"
 )
 
 // gatewayGroup is `toolout gateway serve|compress|shadow-id`.
@@ -42,8 +43,9 @@ func gatewayGroup() group {
 // runGatewayServe runs the proxy until interrupted, then shuts down
 // gracefully.
 func runGatewayServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("gateway serve", "--listen 127.0.0.1:PORT --upstream URL --config FILE", stderr)
-	listen := fs.String("listen", "127.0.0.1:8787", "address to listen on")
+	fs := newFlagSet("gateway serve", "--listen 127.0.0.1:PORT [--allow-remote] --upstream URL --config FILE", stderr)
+	listen := fs.String("listen", "127.0.0.1:8787", "address to listen on; loopback only unless --allow-remote")
+	remote := fs.Bool("allow-remote", false, "allow a --listen address that is not loopback")
 	upstream := fs.String("upstream", "", "OpenAI-compatible server to forward to, e.g. https://api.openai.com (required)")
 	anthropicUp := fs.String("anthropic-upstream", "", "Anthropic-compatible server for POST /v1/messages, e.g. https://api.anthropic.com (default: --upstream)")
 	config := fs.String("config", "", "YAML config with pipes.tool_output, store, limits, server (required)")
@@ -56,6 +58,9 @@ func runGatewayServe(ctx context.Context, args []string, stdout, stderr io.Write
 	}
 	if *upstream == "" || *config == "" {
 		return fail("--upstream and --config are required")
+	}
+	if err := checkListen(*listen, *remote); err != nil {
+		return fail("--listen: %v", err)
 	}
 	u, au, err := gatewayUpstreams(stderr, *upstream, *anthropicUp)
 	if err != nil {
@@ -112,6 +117,22 @@ func runGatewayServe(ctx context.Context, args []string, stdout, stderr io.Write
 	fmt.Fprintf(stdout, "toolout gateway: stopped; cache hits %d, misses %d, compressions ok %d, failed %d, bytes saved %d\n",
 		m.CacheHits, m.CacheMisses, m.CompressionsOK, m.CompressionsFailed, m.BytesSaved)
 	return exitOK
+}
+
+// checkListen refuses a --listen address that is not loopback (an IP
+// outside 127.0.0.0/8 and ::1, an empty host, any name but localhost)
+// unless remote (--allow-remote) is set, as toolout serve refuses its
+// --addr: the gateway has no authentication of its own.
+func checkListen(addr string, remote bool) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("address %q: %w", addr, err)
+	}
+	if !remote && !serve.Loopback(host) {
+		return fmt.Errorf("address %q is not loopback (127.0.0.1, ::1, localhost); the gateway forwards anyone who reaches it "+
+			"to the upstream and expands its stored originals for them, so serving beyond this machine needs --allow-remote", addr)
+	}
+	return nil
 }
 
 // gatewayUpstreams reads --upstream (the OpenAI upstream, which serves the

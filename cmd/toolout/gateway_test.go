@@ -59,6 +59,22 @@ var _ = Describe("toolout gateway", func() {
 		Entry("external provider", []string{"compress", "--strategy", "external_provider"}, "toolout gateway compress: --strategy external_provider runs from a serve config (a provider model); here: simple, passthrough or api\n"),
 		Entry("bad bounds", []string{"compress", "--min-bytes", "10", "--max-bytes", "5"}, "toolout gateway compress: gateway: min_bytes 10 must be below max_bytes 5\n"),
 		Entry("serve without upstream", []string{"serve", "--config", "x.yaml"}, "toolout gateway serve: --upstream and --config are required\n"),
+		// Issue 38 item 7: --listen 0.0.0.0 bound every interface with no
+		// opt-in, where toolout serve asks for --allow-remote. Refused
+		// before the config is read or a store opened.
+		Entry("serve on every interface", []string{"serve", "--listen", "0.0.0.0:0", "--upstream", "http://127.0.0.1:1", "--config", "no/such.yaml"},
+			`toolout gateway serve: --listen: address "0.0.0.0:0" is not loopback (127.0.0.1, ::1, localhost); `+
+				"the gateway forwards anyone who reaches it to the upstream and expands its stored originals for them, so serving beyond this machine needs --allow-remote\n"),
+		Entry("serve on an empty host", []string{"serve", "--listen", ":8787", "--upstream", "http://127.0.0.1:1", "--config", "no/such.yaml"},
+			`toolout gateway serve: --listen: address ":8787" is not loopback (127.0.0.1, ::1, localhost); `+
+				"the gateway forwards anyone who reaches it to the upstream and expands its stored originals for them, so serving beyond this machine needs --allow-remote\n"),
+		Entry("serve on a host name", []string{"serve", "--listen", "example.com:80", "--upstream", "http://127.0.0.1:1", "--config", "no/such.yaml"},
+			`toolout gateway serve: --listen: address "example.com:80" is not loopback (127.0.0.1, ::1, localhost); `+
+				"the gateway forwards anyone who reaches it to the upstream and expands its stored originals for them, so serving beyond this machine needs --allow-remote\n"),
+		Entry("serve remote with --allow-remote gets past the address", []string{"serve", "--allow-remote", "--listen", "0.0.0.0:0", "--upstream", "http://127.0.0.1:1", "--config", "no/such.yaml"},
+			"toolout gateway serve: --config: open no/such.yaml: no such file or directory\n"),
+		Entry("serve on loopback needs no opt-in", []string{"serve", "--listen", "[::1]:0", "--upstream", "http://127.0.0.1:1", "--config", "no/such.yaml"},
+			"toolout gateway serve: --config: open no/such.yaml: no such file or directory\n"),
 	)
 
 	It("rejects an unknown config field with its line", func() {

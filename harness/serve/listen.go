@@ -16,7 +16,7 @@ func Listen(addr string, remote bool) (net.Listener, error) {
 	if err != nil {
 		return nil, fmt.Errorf("serve: address %q: %w", addr, err)
 	}
-	if !remote && !loopback(host) {
+	if !remote && !Loopback(host) {
 		return nil, fmt.Errorf("serve: address %q is not loopback (127.0.0.1, ::1, localhost); "+
 			"the scripted model answers anyone who reaches it, so serving beyond this machine needs --allow-remote", addr)
 	}
@@ -27,7 +27,10 @@ func Listen(addr string, remote bool) (net.Listener, error) {
 	return ln, nil
 }
 
-func loopback(host string) bool {
+// Loopback reports whether host (of a host:port) is loopback: an IP in
+// 127.0.0.0/8 or ::1, or "localhost". An empty host (every interface) or
+// any other name is not. toolout gateway serve checks --listen with it too.
+func Loopback(host string) bool {
 	if strings.EqualFold(host, "localhost") {
 		return true
 	}
