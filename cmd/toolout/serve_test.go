@@ -136,10 +136,10 @@ var _ = Describe("toolout serve", func() {
 			Expect(resp.StatusCode).To(Equal(http.StatusOK), answer)
 		}
 		Expect(p.exited()).To(Equal(1), p.stderr())
-		bad := "scenarios/session/over-cap-handle.yaml: rejected POST /v1/chat/completions: 400 openai: chat request: json: cannot unmarshal object into Go struct field"
+		bad := "scenarios/session/over-cap-handle.yaml: rejected POST /v1/chat/completions: 400 openai: chat request: 1:66 (byte 65): tools: want an array, got an object"
 		lines := strings.Split(strings.TrimSuffix(p.stderr(), "\n"), "\n")
 		Expect(lines).To(HaveLen(4), p.stderr())
-		Expect(lines[0]).To(HavePrefix(bad))
+		Expect(lines[0]).To(Equal(bad))
 		Expect(lines[1]).To(Equal(lines[0]))
 		Expect(lines[2]).To(Equal(`scenarios/session/over-cap-handle.yaml: rejected GET /v1/chat/completions: 405 GET "/v1/chat/completions": want POST`))
 		Expect(lines[3]).To(Equal("toolout serve: stopped after 5 request(s), 3 rejected: 3 problem(s)"))

@@ -33,7 +33,7 @@ var _ = Describe("toolout serve's bounds", func() {
 		Entry(nil, "/v1/chat/completions", strings.Repeat(" ", 1<<20+1)+"{}", nil, 413, "request body larger than 1048576 bytes"),
 		Entry(nil, "/v1/messages", `{"messages":[`+strings.Repeat(`"a",`, 300_000)+`]}`, nil, 413, "request body larger than 1048576 bytes"),
 		Entry(nil, "/v1/chat/completions", `{"messages":[{"role":"user","content":"x"}]`, nil, 400, "openai: chat request: unexpected end of JSON input"),
-		Entry(nil, "/v1/chat/completions", `{"messages":"no"}`, nil, 400, "cannot unmarshal string"),
+		Entry(nil, "/v1/chat/completions", `{"messages":"no"}`, nil, 400, "messages: want an array, got a string"),
 		Entry(nil, "/v1/chat/completions", `{"messages":[]}`, nil, 400, "messages: want at least one message"),
 		Entry(nil, "/v1/chat/completions", strings.Repeat("[", 300)+strings.Repeat("]", 300), nil, 400, "JSON nested deeper than 256 levels"),
 		Entry(nil, "/v1/chat/completions", `{"x":[`+strings.Repeat(`0,`, 200_001)+`0]}`, nil, 413, "more than 200000 JSON values"),

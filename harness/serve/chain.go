@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/toolout/toolout/core"
+	"github.com/toolout/toolout/core/gateway/jsonspan"
 )
 
 // Bounds on the responses a scenario keeps for previous_response_id.
@@ -109,7 +110,7 @@ type responsesState struct {
 func readResponsesState(body []byte) (responsesState, error) {
 	var st responsesState
 	if err := json.Unmarshal(body, &st); err != nil {
-		return st, fmt.Errorf("responses: request: %w", err)
+		return st, fmt.Errorf("responses: request: %w", jsonspan.TypeError(body, err))
 	}
 	return st, nil
 }

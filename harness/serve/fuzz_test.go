@@ -58,6 +58,12 @@ func FuzzRequest(f *testing.F) {
 		`{"model":"m","input":[{"type":7}]}`, `{"model":"m","input":{"role":"user"}}`, `{"input":"x","store":"no"}`} {
 		f.Add(uint8(9+i%2), b, "application/json", "")
 	}
+	// Issue 38 item 7: values of the wrong JSON type, which got a 400
+	// quoting a Go struct type.
+	for _, b := range []string{`{"messages":[{"role":1}]}`, `{"messages":{}}`, `{"max_tokens":1.5,"messages":[]}`,
+		`{"messages":[{"role":"user","content":"x"}],"stream_options":5}`, "{\"messages\":[\r\n[1]]}"} {
+		f.Add(uint8(0), b, "application/json", "")
+	}
 	routes := []string{"/session/over-cap-handle/v1/chat/completions", "/session/over-cap-handle/v1/messages",
 		"/stream/v1/chat/completions", "/stream/v1/messages", "/v1/chat/completions", "/stream/v1/models", "/stream/v1/x",
 		"/session/over-cap-handle/v1/messages?beta=true", "/stream/v1/messages/count_tokens?beta=true",

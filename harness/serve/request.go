@@ -12,6 +12,7 @@ import (
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/gateway"
 	"github.com/toolout/toolout/core/gateway/anthropic"
+	"github.com/toolout/toolout/core/gateway/jsonspan"
 	"github.com/toolout/toolout/core/gateway/openai"
 	"github.com/toolout/toolout/fakes/llmwire"
 )
@@ -108,7 +109,7 @@ func (s *Server) decode(w http.ResponseWriter, r *http.Request, wire llmwire.Wir
 			} `json:"stream_options"`
 		}
 		if err := json.Unmarshal(body, &opts); err != nil {
-			return in, http.StatusBadRequest, fmt.Errorf("openai: chat request: stream_options: %w", err)
+			return in, http.StatusBadRequest, fmt.Errorf("openai: chat request: stream_options: %w", jsonspan.TypeError(body, err))
 		}
 		in.includeUsage = opts.StreamOptions.IncludeUsage
 	}

@@ -12,6 +12,13 @@
 // json (what most upstreams run) read them, so the gateway edits the value
 // the upstream will use. [Splice] applies non-overlapping edits in one pass.
 //
+// [TypeError] turns encoding/json's type mismatch, which names a Go type
+// (an anonymous struct spelled out with its tags), into the line the
+// hand-written wire readers give: "LINE:COL (byte N): PATH: want a string,
+// got a number", the path with indices found in the span tree by the
+// error's field path and offset (a map key, which encoding/json leaves
+// out, by the offset alone).
+//
 // Why hand-written: encoding/json does not report where a value starts and
 // ends, and json.Decoder's token offsets do not survive unescaping keys;
 // the span tree is what makes byte-exact splicing possible. The fuzz

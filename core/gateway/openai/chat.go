@@ -51,7 +51,7 @@ type ToolCall struct {
 func DecodeRequest(body []byte, tag core.Tag) (core.Request, bool, error) {
 	var c chat
 	if err := json.Unmarshal(body, &c); err != nil {
-		return core.Request{}, false, fmt.Errorf("openai: chat request: %w", err)
+		return core.Request{}, false, fmt.Errorf("openai: chat request: %w", jsonspan.TypeError(body, err))
 	}
 	req := core.Request{Tag: tag, MaxOutputTokens: max(c.MaxTokens, c.MaxCompletionTokens)}
 	for _, m := range c.Messages {
@@ -171,7 +171,7 @@ func DecodeResponse(body []byte) (core.Response, error) {
 		} `json:"usage"`
 	}
 	if err := json.Unmarshal(body, &c); err != nil {
-		return core.Response{}, fmt.Errorf("openai: chat response: %w", err)
+		return core.Response{}, fmt.Errorf("openai: chat response: %w", jsonspan.TypeError(body, err))
 	}
 	if len(c.Choices) == 0 {
 		return core.Response{}, fmt.Errorf("openai: chat response: no choices")

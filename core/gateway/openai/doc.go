@@ -43,7 +43,10 @@
 // map bodies to and from core.Request and core.Response (for scripted
 // upstreams in tests, and for [Client], the external_provider strategy's
 // model). They use encoding/json and are not bounded: the proxy never
-// calls them on client bodies.
+// calls them on client bodies. A value of the wrong JSON type is reported
+// as the other wires report it (jsonspan.TypeError): "openai: chat
+// request: 1:22 (byte 21): messages[0].role: want a string, got a
+// number", never a Go type.
 //
 // [Client] is a core.LLM over any OpenAI-compatible endpoint (the
 // external_provider strategy's model, `toolout bench strategies --llm`).
