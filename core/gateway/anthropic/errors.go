@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/toolout/toolout/core/gateway/jsonspan"
 )
 
 // Sentinels wrapped by an [*Error], for callers that branch.
@@ -122,26 +124,8 @@ func locate(err error, input string, src []byte) error {
 	}
 	e.Input = input
 	e.Offset = min(max(e.Offset, 0), len(src))
-	e.Line, e.Col = position(src, e.Offset)
+	e.Line, e.Col = jsonspan.LineCol(src, e.Offset)
 	return e
-}
-
-// position returns the 1-based line and byte column of off in src; a line
-// ends at "\n", "\r\n" or "\r".
-func position(src []byte, off int) (line, col int) {
-	line, start := 1, 0
-	for i := 0; i < off; i++ {
-		switch src[i] {
-		case '\n':
-			line, start = line+1, i+1
-		case '\r':
-			if i+1 < len(src) && src[i+1] == '\n' {
-				continue
-			}
-			line, start = line+1, i+1
-		}
-	}
-	return line, off - start + 1
 }
 
 // quote renders a value read from the input for an error message: quoted,

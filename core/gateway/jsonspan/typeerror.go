@@ -27,12 +27,12 @@ func TypeError(body []byte, err error) error {
 		return errors.New(strings.TrimPrefix(te.Field+": ", ": ") + "want " + want + ", got " + article(te.Value))
 	}
 	n, path := locateType(root, te)
-	line, col := lineCol(body, n.Start)
+	line, col := LineCol(body, n.Start)
 	msg := strconv.Itoa(line) + ":" + strconv.Itoa(col) + " (byte " + strconv.Itoa(n.Start) + "): "
 	if path != "" {
 		msg += path + ": "
 	}
-	got := kindName(n)
+	got := KindName(n)
 	if v, ok := strings.CutPrefix(te.Value, "number "); ok && n.Kind == 'n' { // 1.5 or 1e99 for an integer
 		got = "the number " + clip(v)
 	}
@@ -139,8 +139,12 @@ func jsonType(t reflect.Type) string {
 	return "a JSON value"
 }
 
-// kindName names a parsed value's type, as the wire readers do.
-func kindName(n *Node) string {
+// KindName names a parsed value's JSON type as the wire readers' errors
+// do ("an object", "a string", ...; "nothing" for nil).
+func KindName(n *Node) string {
+	if n == nil {
+		return "nothing"
+	}
 	switch n.Kind {
 	case '{':
 		return "an object"
@@ -192,9 +196,9 @@ func seg(key string) string {
 	return key
 }
 
-// lineCol is the 1-based line and byte column of off in src; a line ends
-// at "\n", "\r\n" or "\r".
-func lineCol(src []byte, off int) (line, col int) {
+// LineCol returns the 1-based line and byte column of off in src, as the
+// wire readers' errors give it; a line ends at "\n", "\r\n" or "\r".
+func LineCol(src []byte, off int) (line, col int) {
 	line, start := 1, 0
 	for i := 0; i < off && i < len(src); i++ {
 		switch src[i] {

@@ -85,22 +85,5 @@ func parse(b []byte, input string) (*jsonspan.Node, error) {
 	return root, nil
 }
 
-// kind names a value for messages.
-func kind(n *jsonspan.Node) string {
-	if n == nil {
-		return "nothing"
-	}
-	switch n.Kind {
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	case '"':
-		return "a string"
-	case 't', 'f':
-		return "a boolean"
-	case '0':
-		return "null"
-	}
-	return "a number"
-}
+// kind names a value's JSON type as the errors do.
+func kind(n *jsonspan.Node) string { return jsonspan.KindName(n) }
