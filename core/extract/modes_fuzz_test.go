@@ -3,7 +3,6 @@ package extract_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -12,6 +11,7 @@ import (
 	"github.com/toolout/toolout/core/extract"
 	"github.com/toolout/toolout/core/store"
 	"github.com/toolout/toolout/core/tokens"
+	"github.com/toolout/toolout/internal/hostile"
 	"github.com/toolout/toolout/internal/seeds"
 )
 
@@ -35,8 +35,8 @@ func FuzzModes(f *testing.F) {
 		s = s[:min(len(s), maxModesFuzzBytes)]
 		f.Add(s, uint16(len(s)*(i%10)/10+1), uint8(i), uint8(i/3), uint8(i*7))
 	}
-	f.Add(manyKeys(400), uint16(999), uint8(2), uint8(0), uint8(20)) // issue 38: came back whole, 4,801 bytes at 1,000
-	f.Add(manyKeys(400), uint16(999), uint8(0), uint8(2), uint8(20))
+	f.Add(hostile.ManyKeys(400), uint16(999), uint8(2), uint8(0), uint8(20)) // issue 38: came back whole, 4,801 bytes at 1,000
+	f.Add(hostile.ManyKeys(400), uint16(999), uint8(0), uint8(2), uint8(20))
 	modes := []string{extract.ModeTruncate, extract.ModeHeadTail, extract.ModeJSONAware}
 	cuts := []string{extract.CutBytes, extract.CutHeadTail, extract.CutJSONAware}
 	// One store serves 64 inputs, then is closed (which removes its files)
@@ -117,18 +117,4 @@ func FuzzModes(f *testing.F) {
 			t.Fatalf("%s (cut %s) gave invalid JSON: %q", o.Strategy, o.Cut, body)
 		}
 	})
-}
-
-// manyKeys is an object of n keys, "key0000":"v00000" and on: every key
-// path is kept by json-aware, so its smallest form is the whole object.
-func manyKeys(n int) string {
-	var b strings.Builder
-	b.WriteString("{")
-	for i := range n {
-		if i > 0 {
-			b.WriteString(",")
-		}
-		fmt.Fprintf(&b, `"key%04d":"v%05d"`, i, i)
-	}
-	return b.String() + "}"
 }

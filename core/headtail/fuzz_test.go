@@ -1,12 +1,12 @@
 package headtail_test
 
 import (
-	"fmt"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/toolout/toolout/core/headtail"
+	"github.com/toolout/toolout/internal/hostile"
 	"github.com/toolout/toolout/internal/seeds"
 )
 
@@ -29,7 +29,7 @@ func FuzzCut(f *testing.F) {
 		s = s[:min(len(s), maxFuzzBytes)]
 		f.Add(s, uint16(len(s)*(i%10)/10), uint8(i*37), uint8(i*53), int8(i%7-2), i%3 == 0)
 	}
-	f.Add(manyKeys(3000)[:maxFuzzBytes], uint16(1000), uint8(40), uint8(0), int8(0), false) // issue 38
+	f.Add(hostile.ManyKeys(3000)[:maxFuzzBytes], uint16(1000), uint8(40), uint8(0), int8(0), false) // issue 38
 	letter := regexp.MustCompile(`x`)
 	f.Fuzz(func(t *testing.T, text string, budget uint16, ratio, share uint8, context int8, x bool) {
 		text = text[:min(len(text), maxFuzzBytes)]
@@ -65,18 +65,4 @@ func specTexts() []string {
 		"one\r\ntwo\r\n" + strings.Repeat("ERROR\r\n", 50) + "three\r\n",
 		"TRACEBAC\u212a\nexception\u017f\nE1126 10:00:00.1 x\nF0000 00:00:00\nE12\nerr!\nERR!\nTypeError\nxOOM\n",
 	}
-}
-
-// manyKeys is an object of n keys on one line, "key0000":"v00000" and on
-// (issue 38's json-aware input that came back whole).
-func manyKeys(n int) string {
-	var b strings.Builder
-	b.WriteString("{")
-	for i := range n {
-		if i > 0 {
-			b.WriteString(",")
-		}
-		fmt.Fprintf(&b, `"key%04d":"v%05d"`, i, i)
-	}
-	return b.String() + "}"
 }

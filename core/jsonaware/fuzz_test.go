@@ -32,7 +32,7 @@ const maxFuzzBytes = 64 << 10
 // Seeds: the JSON files of the scenarios, records with error rows and
 // outliers, markers, escapes and the bounds of the package doc.
 func FuzzShorten(f *testing.F) {
-	f.Add([]byte(manyKeys(3000)), uint16(1000), uint8(0), uint8(0)) // issue 38's figure
+	f.Add([]byte(hostile.ManyKeys(3000)), uint16(1000), uint8(0), uint8(0)) // issue 38's figure
 	for _, s := range seedDocs(f) {
 		f.Add(s, uint16(len(s)/3), uint8(0), uint8(0))
 		f.Add(s, uint16(40), uint8(8), uint8(1))
@@ -59,7 +59,7 @@ func seedDocs(f *testing.F) [][]byte {
 		records(30, 12, 20), `[1,2,3,4,5,6,7,8,9,10,11,12,1000]`, `"` + strings.Repeat(`\ud83d\ude00é\n`, 30) + `"`,
 		`{"a":["[… 5 rows cut …]",1,2,3,4,5,6,7,"[… 1 row cut …]"],"b":"xyz… [+12 bytes]"}`,
 		"\uFEFF{\"x\": [ {}, [], \"\", 0, -1.5e300, true, false, null ] }", `[[[[{"deep":[{"k":1},{"k":2,"j":3}]}]]]]`,
-		manyKeys(3000), // issue 38: 57,001 bytes whatever the budget (its smallest form)
+		hostile.ManyKeys(3000), // issue 38: 57,001 bytes whatever the budget (its smallest form)
 		`{"a":1,"a":2}`, `123456789012345678901234567890`, `[{"a":1},{"b":2},{"c":3},{"d":4},{"e":5},{"f":6},{"g":7}]`,
 		`["` + strings.Repeat("status ", 2000) + `"]`, // the 5xx regexp once ran over the whole string per "status"
 		``, ` `, `[1,]`, `{"a" 1}`, `[1] x`, "\"\xff\"", strings.Repeat("[", 10_001), `"\ud800"`,
@@ -284,18 +284,4 @@ func hostileDocs(size int) [][]byte {
 		out = append(out, a.Make(size))
 	}
 	return out
-}
-
-// manyKeys is an object of n keys, "key0000":"v00000" and on (issue 38):
-// every key path is kept, so its smallest form is the whole object.
-func manyKeys(n int) string {
-	var b strings.Builder
-	b.WriteString("{")
-	for i := range n {
-		if i > 0 {
-			b.WriteString(",")
-		}
-		fmt.Fprintf(&b, `"key%04d":"v%05d"`, i, i)
-	}
-	return b.String() + "}"
 }
