@@ -3,6 +3,7 @@ package importer_test
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -73,4 +74,24 @@ func timeImport(b *testing.B, trace []byte, o importer.ImportOptions) {
 		// at the end, after all the work, so the cost is the same.
 		_, _ = importer.Import(trace, o)
 	}
+}
+
+// atMarker is "t.jsonl:LINE:COL: " of the first occurrence of marker in
+// text: where a one-line-per-call log is refused.
+func atMarker(text, marker string) string {
+	i := strings.Index(text, marker)
+	Expect(i).To(BeNumerically(">=", 0), marker)
+	line := strings.Count(text[:i], "\n") + 1
+	return fmt.Sprintf("t.jsonl:%d:%d: ", line, i-strings.LastIndex(text[:i], "\n"))
+}
+
+// expectRefusedAt expects importing text in format to fail with want,
+// prefixed by where marker stands (or by marker itself, when it is already
+// a "t.jsonl:" position).
+func expectRefusedAt(text, format, marker, want string) {
+	if !strings.HasPrefix(marker, "t.jsonl:") {
+		marker = atMarker(text, marker)
+	}
+	_, err := importer.Conversation([]byte(text), format)
+	Expect(err).To(MatchError(marker + want))
 }

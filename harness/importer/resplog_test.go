@@ -3,7 +3,6 @@ package importer_test
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"os"
 	"strings"
 
@@ -139,20 +138,8 @@ var _ = Describe("Import of Responses API logs", func() {
 			[]string{`system: "two"`, `user: "q"`, `assistant: "a"`, `user: "more"`, `assistant: "b" | omitted reasoning`}),
 	)
 
-	at := func(log, marker string) string {
-		i := strings.Index(log, marker)
-		Expect(i).To(BeNumerically(">=", 0), marker)
-		line := strings.Count(log[:i], "\n") + 1
-		return fmt.Sprintf("t.jsonl:%d:%d: ", line, i-strings.LastIndex(log[:i], "\n"))
-	}
 	DescribeTable("refuses a log on one line at the line:col of the problem",
-		func(log, marker, want string) {
-			_, err := importer.Conversation([]byte(log), importer.FormatResponsesLog)
-			if !strings.HasPrefix(marker, "t.jsonl:") {
-				marker = at(log, marker)
-			}
-			Expect(err).To(MatchError(marker + want))
-		},
+		func(log, marker, want string) { expectRefusedAt(log, importer.FormatResponsesLog, marker, want) },
 		Entry("a failed call", respSeeds[2], `"failed"`, `response.status: "failed": a log replays the calls that were answered`),
 		Entry("a request that ends with the assistant's turn", respSeeds[3], `{"role":"assistant"`,
 			`request.input[1]: the request ends with the assistant's turn, which its reply would continue: a log replays whole turns`),

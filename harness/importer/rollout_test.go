@@ -1,7 +1,6 @@
 package importer_test
 
 import (
-	"fmt"
 	"os"
 	"strings"
 
@@ -142,21 +141,8 @@ var _ = Describe("Import of Codex rollout files", func() {
 		Expect(conv).To(Equal([]string{`system: "old"`, `user: "q"`, `assistant: "hi" | omitted compacted`}))
 	})
 
-	// at is "t.jsonl:LINE:COL: " of the first occurrence of marker in trace.
-	at := func(trace, marker string) string {
-		i := strings.Index(trace, marker)
-		Expect(i).To(BeNumerically(">=", 0), marker)
-		line := strings.Count(trace[:i], "\n") + 1
-		return fmt.Sprintf("t.jsonl:%d:%d: ", line, i-strings.LastIndex(trace[:i], "\n"))
-	}
 	DescribeTable("refuses a rollout on one line at the line:col of the problem",
-		func(trace, marker, want string) {
-			_, err := importer.Conversation([]byte(trace), importer.FormatCodexRollout)
-			if !strings.HasPrefix(marker, "t.jsonl:") {
-				marker = at(trace, marker)
-			}
-			Expect(err).To(MatchError(marker + want))
-		},
+		func(trace, marker, want string) { expectRefusedAt(trace, importer.FormatCodexRollout, marker, want) },
 		Entry("a line that is not JSON", rolloutSeeds[7], `t.jsonl:2:43: `, `invalid character '}' looking for beginning of value`),
 		Entry("a payload that is not an object", rolloutSeeds[6], `[]}`, `line 1: field payload: want an object, got a list`),
 		Entry("an output that answers no call", rolloutSeeds[3], `"nope"`, `payload.call_id: "nope" answers no call of an earlier item`),
