@@ -271,17 +271,11 @@ func (sc *scanner) harmonyName(name string, after byte) string {
 		}
 	}
 	for _, c := range cands {
-		if sc.opts.Tools.declares(c) {
+		if sc.opts.Tools.Declares(c) {
 			return c
 		}
 	}
 	return cands[2]
-}
-
-// declares reports whether the tool list holds a tool of that name.
-func (t Tools) declares(name string) bool {
-	_, ok := t.types[name]
-	return ok
 }
 
 // harmonyCall reads the content of a call message whose header starts at
