@@ -278,3 +278,10 @@ func (sc *scanner) addCall(name, args string) {
 func (sc *scanner) addParamsCall(name string) {
 	sc.calls = append(more(sc.calls), Call{Name: name, Arguments: sc.params.object(&sc.arena)})
 }
+
+// isNameByte reports whether c may stand in a tool name as the families
+// write it bare (Kimi's ids, Gemma's and Mistral's names, harmony's header
+// words): an ASCII letter or digit, '_', '-' or '.'.
+func isNameByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.'
+}

@@ -239,17 +239,13 @@ func (sc *scanner) harmonyHeader(j int, h *harmonyHead) bool {
 // than harmonyMaxWord.
 func harmonyWord(s string, j int) (string, int) {
 	k := j
-	for k < len(s) && k-j <= harmonyMaxWord && isHarmonyWordByte(s[k]) {
+	for k < len(s) && k-j <= harmonyMaxWord && isNameByte(s[k]) {
 		k++
 	}
 	if k-j > harmonyMaxWord {
 		return "", j
 	}
 	return s[j:k], k
-}
-
-func isHarmonyWordByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.'
 }
 
 // harmonyName returns the tool name of a stripped recipient functions.NAME

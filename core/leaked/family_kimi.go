@@ -307,12 +307,6 @@ func kimiEndAt(s string, k int) int {
 	return 0
 }
 
-// isNameByte reports whether c may be part of a tool name in the families'
-// forms: an ASCII letter or digit, '_', '-' or '.'.
-func isNameByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.'
-}
-
 // cutToken reports whether rest, not empty, is a proper prefix of tok: a
 // token cut off by the end of input.
 func cutToken(rest, tok string) bool {

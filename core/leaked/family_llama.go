@@ -62,7 +62,7 @@ func (sc *scanner) llamaFunction(i int) (int, bool) {
 		return 0, false
 	}
 	j := i + len(llamaFunctionOpen)
-	n := nameLen(s, j, isToolNameByte)
+	n := nameLen(s, j, isNameByte)
 	if n == 0 || j+n >= len(s) || s[j+n] != '>' {
 		return 0, false
 	}

@@ -78,7 +78,7 @@ func (sc *scanner) mistral(i int) (int, bool) {
 // maxMistralName bytes each) and returns the name and where the arguments
 // start.
 func mistralHead(s string, j int) (name string, args int, ok bool) {
-	n := nameLen(s, j, isToolNameByte)
+	n := nameLen(s, j, isNameByte)
 	if n == 0 {
 		return "", 0, false
 	}
@@ -109,11 +109,6 @@ func nameLen(s string, j int, ok func(byte) bool) int {
 		}
 	}
 	return n
-}
-
-// isToolNameByte: letters, digits, '_', '-' and '.' (server.tool names).
-func isToolNameByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.'
 }
 
 // isCallIDByte: Mistral's call ids are nine letters or digits.
