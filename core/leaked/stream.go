@@ -80,6 +80,9 @@ func (st *Stream) Write(delta string) []Event {
 	for k >= 0 && isSpace(delta[k]) {
 		k--
 	}
+	// The first step waits on a text of white space alone for what comes
+	// after it; the first other byte decides it, whatever its length.
+	decides := st.state == stateBegin && st.blank == 0 && k >= 0
 	if k >= 0 {
 		st.blank = n + k + 1
 	}
@@ -87,7 +90,7 @@ func (st *Stream) Write(delta string) []Event {
 	n += len(delta)
 	// A step that waits is tried again once the new text is an eighth of
 	// the text it reads again, so that its retries cost linear time in all.
-	if st.waits && 8*(n-st.tried) < n-st.redo {
+	if st.waits && !decides && 8*(n-st.tried) < n-st.redo {
 		if st.state != stateFence {
 			return nil
 		}

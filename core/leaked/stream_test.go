@@ -94,6 +94,17 @@ var _ = Describe("Stream", func() {
 		Expect(text).To(Equal("```\n```0000000"))
 	})
 
+	It("emits white space at the start once a byte that starts no block follows", func() {
+		// Found by FuzzStream: eight spaces made the first step wait, and
+		// the '0' after them was put off by the retry rule, held with them.
+		for _, opts := range []leaked.Options{{}, {Pythonic: true}} {
+			Expect(leaked.CheckStream("        0", []int{8, 5}, opts)).To(Succeed())
+			st := leaked.NewStream(opts)
+			text, _, _ := feed(st, "        ", "0")
+			Expect(text).To(Equal("        0"))
+		}
+	})
+
 	It("keeps an unclosed wrapper's text back until Close decides it", func() {
 		st := leaked.NewStream(leaked.Options{Sources: seqIDs()})
 		text, _, _ := feed(st, `Run <tool_call>{"name": "a", "arguments": {`, strings.Repeat(`"k": 1, `, 20))
