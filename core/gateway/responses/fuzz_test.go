@@ -166,6 +166,7 @@ func streamSeeds(f *testing.F) [][]byte {
 		"event: error\ndata: {\"type\":\"error\",\"error\":{\"code\":\"x\",\"message\":\"y\"}}\n\n",
 		"\xef\xbb\xbfdata: {\"type\":\"response.failed\",\"response\":{\"status\":\"failed\",\"output\":[]}}\r\r",
 		"data: {\"type\":\"response.output_item.done\",\"output_index\":99999999999,\"item\":{}}\n\n",
+		"data:{\"type\":\"response.failed\",\"response\":{\"output\":[0]}}\r\r",
 	} {
 		out = append(out, []byte(s))
 	}

@@ -57,7 +57,8 @@ func member(key string, raw []byte) []byte {
 // status) with the body as it is. Every value is copied from the body
 // byte for byte, so [Assemble] of the stream gives the body back; line
 // ends between the body's tokens (a pretty-printed body) become spaces,
-// since an event's data is one line.
+// since an event's data is one line. An output item that is not an
+// object is an error with its position.
 func StreamOf(body []byte) ([]byte, error) {
 	body = oneLineJSON(body)
 	n, err := parse(body, "response")
@@ -68,6 +69,9 @@ func StreamOf(body []byte) ([]byte, error) {
 	ov := root.key("output")
 	if ov.n == nil || ov.n.Kind != '[' {
 		return nil, locate(ov.want("an array of output items"), "response", body)
+	}
+	if err := objectItems(ov); err != nil {
+		return nil, locate(err, "response", body)
 	}
 	var w writer
 	start := startResponse(body, n)
@@ -202,7 +206,9 @@ type doneItem struct {
 // (deltas, added events, keep-alives) are not needed and are skipped,
 // events after the terminal one too. A stream without a terminal event
 // was cut ([ErrIncomplete]); an "error" event is an error with its code
-// and message ([ErrStreamError]). Errors are [*Error] values with the
+// and message ([ErrStreamError]); an output item that is not an object,
+// in the terminal response or an event, is an error, so that what
+// Assemble returns [StreamOf] renders. Errors are [*Error] values with the
 // position in raw.
 func Assemble(raw []byte) ([]byte, error) {
 	out, err := assemble(raw)
@@ -254,6 +260,10 @@ func assemble(raw []byte) ([]byte, error) {
 			}
 			if o := r.key("output"); !o.missing() && o.n.Kind != '[' {
 				return fail(o.want("an array of output items"))
+			} else if !o.missing() {
+				if err := objectItems(o); err != nil {
+					return fail(err)
+				}
 			}
 			final, finalNode = bytes.Clone(r.raw()), rebase(r.n, r.n.Start)
 		case "response.output_item.done":
@@ -279,6 +289,17 @@ func assemble(raw []byte) ([]byte, error) {
 		return nil, &Error{Offset: len(raw), Msg: "the stream ended before response.completed (cut)", Err: ErrIncomplete}
 	}
 	return withItems(final, finalNode, items), nil
+}
+
+// objectItems checks that every item of an output array is an object, as
+// an output_item.done event's item must be.
+func objectItems(output value) error {
+	for _, it := range output.items() {
+		if err := it.object("type"); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // rebase returns the output member of a response node parsed in a larger

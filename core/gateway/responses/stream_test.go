@@ -117,5 +117,16 @@ var _ = Describe("EncodeStream and Assemble", func() {
 		Entry("a bad value in the second data line", "data: {\"type\":\"response.completed\",\ndata: \"response\":[]}\n\n",
 			"responses: stream: 2:18 (byte 53): event response.completed: response: want an object, got an array", nil),
 		Entry("an event without a type", "data: {\"x\":1}\n\n", "responses: stream: 1:7 (byte 6): type: missing", nil),
+		// Found by FuzzAssemble: the terminal response's items were taken
+		// as they were, while an output_item.done event's item must be an
+		// object, so StreamOf made a stream of the result Assemble refused.
+		Entry("a terminal response whose output item is not an object",
+			"data:{\"type\":\"response.failed\",\"response\":{\"output\":[0]}}\r\r",
+			"responses: stream: 1:54 (byte 53): event response.failed: response.output[0]: want an object, got a number", nil),
 	)
+
+	It("StreamOf refuses a response whose output item is not an object, with the position", func() {
+		_, err := responses.StreamOf([]byte(`{"output":[{"type":"message","content":[]},"x"]}`))
+		Expect(err).To(MatchError("responses: response: 1:44 (byte 43): output[1]: want an object, got a string"))
+	})
 })
