@@ -43,12 +43,14 @@ func gatewayGroup() group {
 // runGatewayServe runs the proxy until interrupted, then shuts down
 // gracefully.
 func runGatewayServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("gateway serve", "--listen 127.0.0.1:PORT [--allow-remote] --upstream URL --config FILE", stderr)
+	fs := newFlagSet("gateway serve", "--listen 127.0.0.1:PORT [--allow-remote] --upstream URL --config FILE [--caller-header NAME]", stderr)
 	listen := fs.String("listen", "127.0.0.1:8787", "address to listen on; loopback only unless --allow-remote")
 	remote := fs.Bool("allow-remote", false, "allow a --listen address that is not loopback")
 	upstream := fs.String("upstream", "", "OpenAI-compatible server to forward to, e.g. https://api.openai.com (required)")
 	anthropicUp := fs.String("anthropic-upstream", "", "Anthropic-compatible server for POST /v1/messages, e.g. https://api.anthropic.com (default: --upstream)")
-	config := fs.String("config", "", "YAML config with pipes.tool_output, store, limits, server (required)")
+	config := fs.String("config", "", "YAML config with pipes.tool_output, store, limits, server, caller (required)")
+	callerHeader := fs.String("caller-header", "", "request header that names the caller whose originals a request may expand, e.g. X-User-Id "+
+		"(default: caller.header, else the API key)")
 	if _, err := parseFlags(fs, args); err != nil {
 		return usageError(fs, stderr, err)
 	}
@@ -62,6 +64,9 @@ func runGatewayServe(ctx context.Context, args []string, stdout, stderr io.Write
 	if err := checkListen(*listen, *remote); err != nil {
 		return fail("--listen: %v", err)
 	}
+	if err := (gateway.Identity{Header: *callerHeader}).Validate(); err != nil {
+		return fail("--caller-header: %v", err)
+	}
 	u, au, err := gatewayUpstreams(stderr, *upstream, *anthropicUp)
 	if err != nil {
 		return fail("%v", err)
@@ -69,6 +74,11 @@ func runGatewayServe(ctx context.Context, args []string, stdout, stderr io.Write
 	fc, err := loadGatewayConfig(*config)
 	if err != nil {
 		return fail("--config: %v", err)
+	}
+	if *callerHeader != "" {
+		fc.Caller.Header = *callerHeader
+	} else if err := fc.Caller.Validate(); err != nil {
+		return fail("--config: caller.%v", err)
 	}
 	store, err := openStore(ctx, fc, core.Sources{})
 	if err != nil {
@@ -90,11 +100,15 @@ func runGatewayServe(ctx context.Context, args []string, stdout, stderr io.Write
 	// The OpenAI upstream serves the Responses API too (wires.Routes).
 	proxy.Handle(&gateway.Gateway{Pipe: g.Pipe, Wire: responses.Wire{}, Expand: g.Expand, Logf: logf}, u)
 	proxy.Logf, proxy.Limits, proxy.Observer, proxy.Metrics = logf, fc.gatewayLimits(), metrics, metrics.Handler()
+	proxy.Identity = fc.Caller
 	ln, err := net.Listen("tcp", *listen)
 	if err != nil {
 		return fail("--listen: %v", err)
 	}
 	srv := fc.httpServer(proxy)
+	if fc.Caller.Header != "" {
+		fmt.Fprintf(stderr, "toolout gateway serve: originals scoped to the caller named by header %s (else by the API key)\n", fc.Caller.Header)
+	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	fmt.Fprintf(stdout, "toolout gateway: listening on http://%s, forwarding %s and %s to %s and %s to %s (strategy %s, expand_context %v, store %s)\n",

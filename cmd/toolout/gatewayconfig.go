@@ -33,6 +33,9 @@ type FileConfig struct {
 	Store  StoreConfig  `yaml:"store"`
 	Limits LimitsConfig `yaml:"limits"`
 	Server ServerConfig `yaml:"server"`
+	// Caller scopes the originals to their caller: caller.header names an
+	// identity header (default: the API key), caller.salt keys the hash.
+	Caller gateway.Identity `yaml:"caller"`
 }
 
 // StoreConfig picks the store backend: memory (the default, one process)

@@ -19,6 +19,7 @@ import (
 	"github.com/toolout/toolout/core/gateway/openai"
 	"github.com/toolout/toolout/core/gateway/redisstore"
 	"github.com/toolout/toolout/fakes"
+	"github.com/toolout/toolout/internal/httpspec"
 	"github.com/toolout/toolout/internal/redistest"
 )
 
@@ -64,24 +65,33 @@ var callerStores = []callerStore{
 
 // scopeFront serves llm behind server and, in front of it, a proxy over
 // store on the OpenAI route and on wire's route (unless nil), with
-// configure applied to the proxy.
+// configure applied to the proxy. Every log line of the proxy and its
+// gateways goes to logs.
 func scopeFront(llm core.LLM, server func(core.LLM) *httptest.Server, wire gateway.Wire, store gateway.Store, configure ...func(*gateway.Proxy)) string {
+	front, _ := scopeFrontLogged(llm, server, wire, store, configure...)
+	return front
+}
+
+func scopeFrontLogged(llm core.LLM, server func(core.LLM) *httptest.Server, wire gateway.Wire, store gateway.Store,
+	configure ...func(*gateway.Proxy)) (string, *httpspec.Log) {
 	up := server(llm)
 	DeferCleanup(up.Close)
 	u, _ := url.Parse(up.URL)
 	src, _ := manual()
 	p, err := gateway.NewPipe(gateway.Options{Config: gateway.Config{RateLimit: 1000}, Compressor: gateway.Simple{Words: 8}, Store: store, Sources: src})
 	Expect(err).NotTo(HaveOccurred())
-	proxy := gateway.NewProxy(&gateway.Gateway{Pipe: p, Wire: openai.Wire{}, Expand: true}, u, up.Client())
+	logs := &httpspec.Log{}
+	proxy := gateway.NewProxy(&gateway.Gateway{Pipe: p, Wire: openai.Wire{}, Expand: true, Logf: logs.Logf}, u, up.Client())
 	if wire != nil {
-		proxy.Handle(&gateway.Gateway{Pipe: p, Wire: wire, Expand: true}, u)
+		proxy.Handle(&gateway.Gateway{Pipe: p, Wire: wire, Expand: true, Logf: logs.Logf}, u)
 	}
+	proxy.Logf = logs.Logf
 	for _, c := range configure {
 		c(proxy)
 	}
 	front := httptest.NewServer(proxy)
 	DeferCleanup(front.Close)
-	return front.URL
+	return front.URL, logs
 }
 
 // scopeScript is a model that answers request A (which compresses the
@@ -146,7 +156,7 @@ var _ = Describe("originals scoped to their caller, end to end over loopback", f
 			It("answers client B, with another API key and A's marker and compressed text, as for an expired id; A still expands", func() {
 				llm := scopeScript(shadow)
 				src, _ := manual()
-				front := scopeFront(llm, modelServer, nil, st.open(src))
+				front, logs := scopeFrontLogged(llm, modelServer, nil, st.open(src))
 				code, out := postAs(front+openai.Path, chatBody("A", "logs__query", content, false), "Authorization", "Bearer sk-client-a")
 				Expect(code).To(Equal(http.StatusOK), out)
 				marked := markedOf(llm, "a")
@@ -168,6 +178,10 @@ var _ = Describe("originals scoped to their caller, end to end over loopback", f
 				Expect(code).To(Equal(http.StatusOK), out)
 				Expect(expansionOf(llm, "A2-answers")).To(Equal(content))
 				Expect(llm.Check()).To(Succeed())
+				Expect(logs.Lines()).NotTo(BeEmpty())
+				for _, l := range logs.Lines() {
+					Expect(l).NotTo(ContainSubstring("sk-client"), "a log line holds an API key")
+				}
 			})
 		})
 	}
@@ -198,6 +212,22 @@ var _ = Describe("originals scoped to their caller, end to end over loopback", f
 		send("B", marked, "sk-ant-b")
 		Expect(expansionOf(llm, "B-answers")).To(Equal(gateway.ExpandMissing(shadow)))
 		send("A2", marked, "sk-ant-a")
+		Expect(expansionOf(llm, "A2-answers")).To(Equal(content))
+	})
+
+	It("scopes by a named header when told to, whatever the key", func() {
+		llm := scopeScript(shadow)
+		src, _ := manual()
+		front := scopeFront(llm, modelServer, nil, memstore.New(gateway.StoreOptions{Sources: src}), func(p *gateway.Proxy) { p.Identity = gateway.Identity{Header: "X-User-Id"} })
+		post := func(who, content, user string) {
+			code, out := postAs(front+openai.Path, chatBody(who, "logs__query", content, false), "Authorization", "Bearer sk-shared", "X-User-Id", user)
+			Expect(code).To(Equal(http.StatusOK), out)
+		}
+		post("A", content, "alice")
+		marked := markedOf(llm, "a")
+		post("B", marked, "bob")
+		Expect(expansionOf(llm, "B-answers")).To(Equal(gateway.ExpandMissing(shadow)))
+		post("A2", marked, "alice")
 		Expect(expansionOf(llm, "A2-answers")).To(Equal(content))
 	})
 

@@ -58,12 +58,52 @@
 //
 // # Store
 //
-// A [Store] keeps originals for OriginalTTL (5 minutes) and compressed
-// texts for CompressedTTL (24 hours) on the injected clock, bounded by
+// A [Store] keeps originals, per caller, for OriginalTTL (5 minutes) and
+// compressed texts for CompressedTTL (24 hours) on the injected clock,
+// bounded by
 // entries per kind (10,000) and bytes (256 MiB), oldest out first, and
 // drops expired entries without waiting for their lookup. A store failure
 // never shows a marker: the result passes through. memstore is the
 // default; redisstore shares one store between replicas.
+//
+// # Callers
+//
+// Originals are scoped to their caller (issue 38, after the Compresr
+// guardrail for LiteLLM, which scopes by caller): the provider and its logs
+// hold every marker and compressed text the gateway sent, so
+// without a scope anyone holding both could send them back from any client
+// and have the model expand the original. [Identity] makes a request's
+// caller, once, where the proxy takes the request ([WithCaller] on its
+// context; the pipe and the expand loop, streamed or not, read it with
+// [CallerOf]): the value of the header Identity.Header names (caller.header
+// in the config, --caller-header, e.g. X-User-Id set by an authenticating
+// proxy in front) when the request has it; else its API key ([APIKey]:
+// x-api-key, else Authorization without "Bearer ", else api-key, so Claude
+// Code's x-api-key, OAuth clients' and the OpenAI and Responses SDKs'
+// Bearer, and Azure's api-key all count, and one key sent either way is
+// one caller); else [AnonymousCaller]. A caller is the first 16 bytes of
+// HMAC-SHA256, keyed by Identity.Salt (caller.salt; empty by default), of a
+// fixed domain string, the kind (header or key) and the value, in hex: no
+// key or header value is stored, logged, counted in a metric or sent to
+// Redis in clear, and the hash is not the plain SHA-256 of the key that
+// other systems log. The salt is not random per process: callers must
+// match across restarts and across replicas sharing a Redis store; an
+// operator who wants the hashes unlinkable to a leaked key list sets one
+// (the same on every replica).
+//
+// The pipe puts each original under the request's caller, on a cache hit
+// too, and the loop looks it up under that caller, so an expand_context
+// call of another caller on an issued id (a marker whose compressed text
+// the store holds) gets [ExpandMissing], word for word the answer for an
+// expired original: it tells nothing of whether the original exists.
+// Compressed texts stay shared by all callers: one is only found by the
+// shadow id of the content it compresses, that is by a caller who sent
+// that content, and it shows nothing that caller did not send. Requests
+// with no key and no header (a loopback gateway without auth, the
+// scenarios) share one anonymous scope: every such client can expand
+// every such client's originals, as before. The Identity of an OAuth
+// client changes with its token, and an original stored under the old
+// token then answers as expired.
 //
 // # Wires
 //
@@ -90,8 +130,9 @@
 // this request gets [ExpandNotAvailable] without a store lookup, so no
 // conversation can read another's originals (shadow ids are content hashes
 // that appear in every compressed text, and a prompt injection can name
-// any of them); otherwise the original verbatim, [ExpandMissing] for an
-// expired original, [ExpandRepeated] for an id already expanded in this
+// any of them); otherwise the original verbatim when this request's
+// caller stored it, [ExpandMissing] for an expired original or one another
+// caller stored, [ExpandRepeated] for an id already expanded in this
 // request. Calls to expand_context are intercepted whenever expansion is
 // enabled, offered or not: the gateway owns that tool name. It appends the calls and
 // answers to the request and forwards again, for at most MaxExpandRounds

@@ -245,7 +245,10 @@ func (g *Gateway) capped(out Outcome, usage usageSum, resp []byte, maxRounds, pe
 // answer looks up one expand_context call. An id the gateway did not issue
 // into this conversation gets [ExpandNotAvailable] without touching the
 // store, so a model (or a prompt injection) cannot read another client's
-// originals by naming their ids.
+// originals by naming their ids. An issued id is looked up under the
+// request's caller ([CallerOf]): a marker and compressed text sent back by
+// another caller (the provider and its logs hold both) find no original,
+// and get [ExpandMissing], as an expired id does.
 func (g *Gateway) answer(ctx context.Context, id string, issued, seen map[string]bool) (answer, text string) {
 	switch {
 	case !issued[id]:
@@ -253,7 +256,7 @@ func (g *Gateway) answer(ctx context.Context, id string, issued, seen map[string
 	case seen[id]:
 		return AnswerRepeated, ExpandRepeated(id)
 	}
-	orig, ok, err := g.Pipe.Store().Original(ctx, id)
+	orig, ok, err := g.Pipe.Store().Original(ctx, CallerOf(ctx), id)
 	if err != nil {
 		g.logf("gateway: expand_context %s: store: %v", id, err)
 	}

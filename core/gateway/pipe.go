@@ -349,8 +349,10 @@ func (p *Pipe) one(ctx context.Context, o ToolOutput, query string) (Result, err
 	if err == nil {
 		// keep the original expandable while it is in use (a hit), or
 		// before compressing it (a miss): never show a marker whose
-		// original could not be stored
-		err = st.PutOriginal(ctx, id, o.Content)
+		// original could not be stored. It is kept under this request's
+		// caller, on a hit too: the compressed text is shared, the
+		// original is not.
+		err = st.PutOriginal(ctx, CallerOf(ctx), id, o.Content)
 	}
 	if err != nil {
 		r.Action, r.Reason = ActionPassthrough, "store failed: "+err.Error()

@@ -56,6 +56,10 @@ type Proxy struct {
 	// upstream timeout (Sources.WithTimeout: the wall clock by default, so
 	// that a scripted clock can drive a stream past it).
 	Sources core.Sources
+	// Identity tells callers apart: each route request runs under the
+	// caller it gives ([WithCaller]), which scopes the originals it stores
+	// and expands. The zero Identity scopes by API key.
+	Identity Identity
 
 	routes       map[string]Route
 	passthrough  *httputil.ReverseProxy
@@ -171,6 +175,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case r.Method == http.MethodGet && r.URL.Path == MetricsPath && p.Metrics != nil:
 		p.Metrics.ServeHTTP(cw, r)
 	case r.Method == http.MethodPost && isRoute:
+		r = r.WithContext(WithCaller(r.Context(), p.Identity.Caller(r.Header)))
 		outcome := p.serveRoute(cw, r, route)
 		p.observer().Request(route.Gateway.Wire.Name(), outcome)
 		if cw.cut {

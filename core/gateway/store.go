@@ -15,19 +15,31 @@ const (
 	DefaultStoreMaxBytes = 256 << 20
 )
 
-// Store keeps, per shadow id, the original content for OriginalTTL (to
-// answer expand_context) and the compressed text for CompressedTTL (to
-// reuse a compression). Implementations are safe for concurrent use, bound
-// both the entries and the bytes they hold (the oldest entry goes first),
-// and drop expired entries without waiting for them to be looked up. Expiry
-// follows the injected clock of StoreOptions.Sources.
+// Store keeps, per caller and shadow id, the original content for
+// OriginalTTL (to answer expand_context), and per shadow id the compressed
+// text for CompressedTTL (to reuse a compression). Implementations are safe
+// for concurrent use, bound both the entries and the bytes they hold (the
+// oldest entry goes first), and drop expired entries without waiting for
+// them to be looked up. Expiry follows the injected clock of
+// StoreOptions.Sources.
+//
+// Originals are scoped to their caller ([Identity.Caller]: a hash of the
+// API key or of an identity header, never the key itself): an original put
+// by one caller is another entry than the same id put by another, and
+// Original answers only the caller that put it; for any other caller it is
+// missing, exactly as an id never put. An original counts
+// len(caller)+len(id)+len(content) against MaxBytes. Compressed texts are
+// shared by every caller: one is only found through the shadow id of the
+// content it compresses, so a caller reuses a compression only of content
+// it sent itself (the gateway then puts the original again, under that
+// caller).
 //
 // Backends: memstore (one process, the default) and redisstore (shared by
-// replicas). An error is a backend failure; a missing or expired id is
-// (“”, false, nil).
+// replicas). An error is a backend failure; a missing or expired id, or
+// one of another caller, is (“”, false, nil).
 type Store interface {
-	PutOriginal(ctx context.Context, id, content string) error
-	Original(ctx context.Context, id string) (string, bool, error)
+	PutOriginal(ctx context.Context, caller, id, content string) error
+	Original(ctx context.Context, caller, id string) (string, bool, error)
 	PutCompressed(ctx context.Context, id, text string) error
 	Compressed(ctx context.Context, id string) (string, bool, error)
 	// Stats reports what the store holds now (expired entries not counted).
@@ -40,7 +52,7 @@ type Store interface {
 type StoreStats struct {
 	Originals  int   `json:"originals"`
 	Compressed int   `json:"compressed"`
-	Bytes      int64 `json:"bytes"` // keys and values of both kinds
+	Bytes      int64 `json:"bytes"` // callers, ids and values of both kinds
 }
 
 // StoreOptions configure a Store backend. The yaml names are the spec's

@@ -177,9 +177,9 @@ func describeCancel(open Opener) {
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
 		calls := map[string]func() error{
-			"PutOriginal":   func() error { return e.store.PutOriginal(ctx, "new", "v") },
+			"PutOriginal":   func() error { return e.store.PutOriginal(ctx, e.caller, "new", "v") },
 			"PutCompressed": func() error { return e.store.PutCompressed(ctx, "new", "v") },
-			"Original":      getter(ctx, e.store.Original),
+			"Original":      getter(ctx, e.originalOf(e.caller)),
 			"Compressed":    getter(ctx, e.store.Compressed),
 			"Stats": func() error {
 				st, err := e.store.Stats(ctx)

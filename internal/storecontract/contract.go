@@ -5,6 +5,10 @@
 //   - put and get of both kinds, which are separate namespaces; a missing id
 //     is ("", false, nil); a put of the same id replaces the value, restarts
 //     its TTL and counts its bytes once;
+//   - originals are scoped to their caller: one caller's original of an id is
+//     another entry than another caller's, and is missing for every other
+//     caller (whatever the bytes of the callers and ids); an original counts
+//     len(caller)+len(id)+len(value); compressed texts have no caller;
 //   - originals expire at OriginalTTL and compressed texts at CompressedTTL
 //     on the injected clock (an entry is gone when now >= put time + TTL),
 //     and expired entries leave Stats without being looked up;
@@ -44,11 +48,14 @@ import (
 // the store at the end of the spec.
 type Opener func(gateway.StoreOptions) gateway.Store
 
-// env is one spec's store, clock and context.
+// env is one spec's store, clock and context, and the caller its
+// originals are put and looked up under (the anonymous one unless a spec
+// sets it).
 type env struct {
-	store gateway.Store
-	clock *fakes.Clock
-	ctx   context.Context
+	store  gateway.Store
+	clock  *fakes.Clock
+	ctx    context.Context
+	caller string
 }
 
 // newEnv opens a store on a clock that moves only through Advance.
@@ -63,7 +70,7 @@ func newEnv(open Opener, opts gateway.StoreOptions) *env {
 
 func (e *env) putOriginal(id, v string) {
 	ginkgo.GinkgoHelper()
-	Expect(e.store.PutOriginal(e.ctx, id, v)).To(Succeed())
+	Expect(e.store.PutOriginal(e.ctx, e.caller, id, v)).To(Succeed())
 }
 
 func (e *env) putCompressed(id, v string) {
@@ -71,10 +78,22 @@ func (e *env) putCompressed(id, v string) {
 	Expect(e.store.PutCompressed(e.ctx, id, v)).To(Succeed())
 }
 
-// original returns the original of id, or "<missing>".
+// original returns e.caller's original of id, or "<missing>".
 func (e *env) original(id string) string {
 	ginkgo.GinkgoHelper()
-	return e.lookup(e.store.Original, id)
+	return e.lookup(e.originalOf(e.caller), id)
+}
+
+// as returns e for caller: the same store, clock and context.
+func (e *env) as(caller string) *env {
+	c := *e
+	c.caller = caller
+	return &c
+}
+
+// originalOf is the Original lookup of caller.
+func (e *env) originalOf(caller string) func(context.Context, string) (string, bool, error) {
+	return func(ctx context.Context, id string) (string, bool, error) { return e.store.Original(ctx, caller, id) }
 }
 
 // compressed returns the compressed text of id, or "<missing>".
@@ -116,6 +135,7 @@ func Describe(name string, open Opener) bool {
 		describeBasics(open)
 		describeExpiry(open)
 		describeBounds(open)
+		describeCallers(open)
 		describeConcurrency(open)
 		describeCancel(open)
 	})

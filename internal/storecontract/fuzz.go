@@ -32,6 +32,12 @@ const (
 
 var fuzzIDs = []string{"a", "bb", "ccc", "shadow_0123456789abcdef0123456789abcdef", "e", "ff", "g", "hhhhhhhhhhhhhhhh"}
 
+// fuzzCallers are the callers of originals, picked by an argument's top
+// two bits (arguments below 64 are the anonymous caller): one that is the
+// hash form the gateway uses, one that holds OriginalKey's separator, one
+// that is an id.
+var fuzzCallers = []string{gateway.AnonymousCaller, "0123456789abcdef0123456789abcdef", "1:a", "a"}
+
 // Fuzz is the body of a backend's fuzz target. It runs an operation
 // program against a store from open and against a model that rescans a
 // slice on every step, and requires the same answers: every lookup, every
@@ -57,6 +63,12 @@ func Fuzz(f *testing.F, seedDir string, open func(*testing.T, gateway.StoreOptio
 		{4, 2, opPutOriginal, 8, opPutOriginal, 16, opPutOriginal, 200, opOriginal, 8, opStats, 0},
 		// the entry cap of one kind leaves the other kind alone
 		{1, 250, opPutCompressed, 1, opPutOriginal, 1, opPutOriginal, 2, opCompressed, 1, opOriginal, 1, opStats, 0},
+		// issue 38 item 6: the original of id "bb" put by caller 1 (arg 65)
+		// is missing for the anonymous caller (arg 1), for caller 2 (129)
+		// and caller 3 (193), and answered to caller 1; a put of the same id
+		// by caller 2 leaves caller 1's
+		{4, 250, opPutOriginal, 65, opOriginal, 1, opOriginal, 129, opOriginal, 193, opOriginal, 65,
+			opPutOriginal, 129, opOriginal, 65, opOriginal, 129, opStats, 0},
 	}
 	for _, b := range bodies {
 		data, err := os.ReadFile(b)
@@ -84,10 +96,10 @@ func Fuzz(f *testing.F, seedDir string, open func(*testing.T, gateway.StoreOptio
 		m := &model{opts: opts}
 		for i := 2; i+1 < len(program); i += 2 {
 			code, arg := program[i]%opCount, program[i+1]
-			id := fuzzIDs[int(arg)%len(fuzzIDs)]
-			value := text[:(int(arg)*7)%(len(text)+1)]
+			op := fuzzOp{code: code, arg: arg, id: fuzzIDs[int(arg)%len(fuzzIDs)], caller: fuzzCallers[arg>>6],
+				value: text[:(int(arg)*7)%(len(text)+1)]}
 			step := fmt.Sprintf("step %d (code %d, arg %d)", i/2, code, arg)
-			if err := check(s, m, clock, code, arg, id, value); err != nil {
+			if err := check(s, m, clock, op); err != nil {
 				t.Fatalf("%s: %v", step, err)
 			}
 			st, err := s.Stats(context.Background())
@@ -101,28 +113,39 @@ func Fuzz(f *testing.F, seedDir string, open func(*testing.T, gateway.StoreOptio
 	})
 }
 
+// fuzzOp is one operation of a program: its code, its argument, and the
+// id, caller (originals only) and value the argument picks.
+type fuzzOp struct {
+	code, arg         byte
+	id, caller, value string
+}
+
 // check runs one operation on the store and on the model and compares.
-func check(s gateway.Store, m *model, clock *fakes.Clock, code, arg byte, id, value string) error {
+func check(s gateway.Store, m *model, clock *fakes.Clock, op fuzzOp) error {
 	ctx := context.Background()
 	var err error
-	switch code {
+	switch op.code {
 	case opPutOriginal:
-		err = s.PutOriginal(ctx, id, value)
-		m.put(0, id, value, clock.Now())
+		err = s.PutOriginal(ctx, op.caller, op.id, op.value)
+		m.put(0, op.caller, op.id, op.value, clock.Now())
 	case opPutCompressed:
-		err = s.PutCompressed(ctx, id, value)
-		m.put(1, id, value, clock.Now())
+		err = s.PutCompressed(ctx, op.id, op.value)
+		m.put(1, "", op.id, op.value, clock.Now())
 	case opOriginal, opCompressed:
-		get := s.Original
-		if code == opCompressed {
-			get = s.Compressed
+		var v string
+		var ok bool
+		var wv string
+		var wok bool
+		if op.code == opOriginal {
+			v, ok, err = s.Original(ctx, op.caller, op.id)
+			wv, wok = m.get(0, op.caller, op.id, clock.Now())
+		} else {
+			v, ok, err = s.Compressed(ctx, op.id)
+			wv, wok = m.get(1, "", op.id, clock.Now())
 		}
-		v, ok, gerr := get(ctx, id)
-		wv, wok := m.get(int(code-opOriginal), id, clock.Now())
 		if v != wv || ok != wok {
-			return fmt.Errorf("get %q: (%q, %v), want (%q, %v)", id, v, ok, wv, wok)
+			return fmt.Errorf("get %q (caller %q): (%q, %v), want (%q, %v)", op.id, op.caller, v, ok, wv, wok)
 		}
-		err = gerr
 	case opStats:
 		st, serr := s.Stats(ctx)
 		if want := m.stats(clock.Now()); st != want {
@@ -130,7 +153,7 @@ func check(s gateway.Store, m *model, clock *fakes.Clock, code, arg byte, id, va
 		}
 		err = serr
 	case opAdvance:
-		clock.Advance(time.Duration(arg) * 100 * time.Millisecond)
+		clock.Advance(time.Duration(op.arg) * 100 * time.Millisecond)
 	}
 	return err
 }
@@ -143,10 +166,12 @@ type model struct {
 }
 
 type modelEntry struct {
-	kind      int // 0 original, 1 compressed
-	id, value string
-	expires   time.Time
+	kind              int    // 0 original, 1 compressed
+	caller, id, value string // caller: "" for a compressed text
+	expires           time.Time
 }
+
+func (e modelEntry) size() int64 { return int64(len(e.caller) + len(e.id) + len(e.value)) }
 
 func (m *model) expire(now time.Time) {
 	m.filter(func(e modelEntry) bool { return now.Before(e.expires) })
@@ -162,17 +187,18 @@ func (m *model) filter(keep func(modelEntry) bool) {
 	m.entries = out
 }
 
-func (m *model) put(kind int, id, value string, now time.Time) {
+func (m *model) put(kind int, caller, id, value string, now time.Time) {
 	m.expire(now)
-	m.filter(func(e modelEntry) bool { return e.kind != kind || e.id != id })
-	if int64(len(id)+len(value)) > m.opts.MaxBytes {
-		return
-	}
+	m.filter(func(e modelEntry) bool { return e.kind != kind || e.caller != caller || e.id != id })
 	ttl := m.opts.OriginalTTL
 	if kind == 1 {
 		ttl = m.opts.CompressedTTL
 	}
-	m.entries = append(m.entries, modelEntry{kind, id, value, now.Add(ttl)})
+	e := modelEntry{kind, caller, id, value, now.Add(ttl)}
+	if e.size() > m.opts.MaxBytes {
+		return
+	}
+	m.entries = append(m.entries, e)
 	for m.count(kind) > m.opts.MaxEntries {
 		first := true
 		m.filter(func(e modelEntry) bool {
@@ -186,10 +212,10 @@ func (m *model) put(kind int, id, value string, now time.Time) {
 	}
 }
 
-func (m *model) get(kind int, id string, now time.Time) (string, bool) {
+func (m *model) get(kind int, caller, id string, now time.Time) (string, bool) {
 	m.expire(now)
 	for _, e := range m.entries {
-		if e.kind == kind && e.id == id {
+		if e.kind == kind && e.caller == caller && e.id == id {
 			return e.value, true
 		}
 	}
@@ -217,7 +243,7 @@ func (m *model) count(kind int) int {
 func (m *model) bytes() int64 {
 	var n int64
 	for _, e := range m.entries {
-		n += int64(len(e.id) + len(e.value))
+		n += e.size()
 	}
 	return n
 }

@@ -12,8 +12,14 @@
 //     lookup and Stats counts live entries only. Each kind has one TTL, so
 //     put order is expiry order and the drop works from the front of a
 //     queue: O(1) amortized per operation (each entry is dropped once).
-//   - MaxEntries bounds each kind; MaxBytes bounds the bytes of all entries
-//     of both kinds, an entry counting len(id)+len(value). Past either bound
+//   - Originals are kept per caller: the map key of an original is
+//     gateway.OriginalKey(caller, id), so one caller's original of an id is
+//     another entry than another caller's, and a lookup by any other caller
+//     misses it. Compressed texts are keyed by id alone.
+//   - MaxEntries bounds each kind (the originals of every caller together);
+//     MaxBytes bounds the bytes of all entries of both kinds, an original
+//     counting len(caller)+len(id)+len(value), a compressed text
+//     len(id)+len(value). Past either bound
 //     the oldest entry goes first (put order, across both kinds for the
 //     byte cap). Stats.Bytes is that same sum.
 //   - An entry larger than MaxBytes on its own is not kept: Put returns nil,
@@ -29,8 +35,9 @@
 //   - Eviction is first-in first-out, not least-recently-used: a lookup does
 //     not refresh an entry. The gateway puts the original again on every
 //     cache hit, which does.
-//   - MaxBytes counts ids and values, not the bookkeeping around them (about
-//     150 bytes per entry: map slot, list links, expiry), so the heap the
+//   - MaxBytes counts callers, ids and values, not the bookkeeping around
+//     them (about 150 bytes per entry: map slot, list links, expiry, and the
+//     few digits and colons OriginalKey adds), so the heap the
 //     store holds is about MaxBytes + 150 B x entries. With the defaults
 //     (256 MiB, 10,000 entries per kind) that is at most about 259 MiB.
 //   - The clock is read once per operation, under the lock, so put order is

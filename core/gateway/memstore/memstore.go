@@ -29,21 +29,23 @@ func New(opts gateway.StoreOptions) *Store {
 	return &Store{opts: opts, original: newQueue("original", opts.OriginalTTL), compressed: newQueue("compressed", opts.CompressedTTL)}
 }
 
-// PutOriginal keeps the original content of id for OriginalTTL, replacing
-// any original already kept for id.
-func (s *Store) PutOriginal(ctx context.Context, id, content string) error {
-	return s.put(ctx, s.original, id, content)
+// PutOriginal keeps caller's original content of id for OriginalTTL,
+// replacing any original caller already kept for id (another caller's
+// stays).
+func (s *Store) PutOriginal(ctx context.Context, caller, id, content string) error {
+	return s.put(ctx, s.original, gateway.OriginalKey(caller, id), len(caller)+len(id), content)
 }
 
-// Original returns the original content of id, if it has not expired.
-func (s *Store) Original(ctx context.Context, id string) (string, bool, error) {
-	return s.get(ctx, s.original, id)
+// Original returns caller's original content of id, if it has not
+// expired; another caller's is missing.
+func (s *Store) Original(ctx context.Context, caller, id string) (string, bool, error) {
+	return s.get(ctx, s.original, gateway.OriginalKey(caller, id))
 }
 
 // PutCompressed keeps the compressed text of id for CompressedTTL,
 // replacing any compressed text already kept for id.
 func (s *Store) PutCompressed(ctx context.Context, id, text string) error {
-	return s.put(ctx, s.compressed, id, text)
+	return s.put(ctx, s.compressed, id, len(id), text)
 }
 
 // Compressed returns the compressed text of id, if it has not expired.
@@ -74,10 +76,11 @@ func (s *Store) Close() error {
 	return nil
 }
 
-// put replaces the entry of id in q, then evicts: the oldest of q past
-// MaxEntries, the oldest of both kinds past MaxBytes. The clock is read
-// under the lock, so put order is the order of the readings.
-func (s *Store) put(ctx context.Context, q *queue, id, value string) error {
+// put replaces the entry of key in q, then evicts: the oldest of q past
+// MaxEntries, the oldest of both kinds past MaxBytes. keyBytes is what the
+// key counts against MaxBytes (the caller's and the id's bytes). The clock
+// is read under the lock, so put order is the order of the readings.
+func (s *Store) put(ctx context.Context, q *queue, key string, keyBytes int, value string) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("memstore: put %s: %w", q.kind, err)
 	}
@@ -85,10 +88,10 @@ func (s *Store) put(ctx context.Context, q *queue, id, value string) error {
 	defer s.mu.Unlock()
 	now := s.opts.Sources.Time()
 	s.purge(now)
-	if old, ok := q.byID[id]; ok {
+	if old, ok := q.byID[key]; ok {
 		s.drop(q, old)
 	}
-	e := &entry{id: id, value: value, expires: now.Add(q.ttl), seq: s.seq}
+	e := &entry{id: key, keyBytes: keyBytes, value: value, expires: now.Add(q.ttl), seq: s.seq}
 	if e.size() > s.opts.MaxBytes {
 		return nil // larger than the whole store: not kept
 	}
@@ -104,8 +107,8 @@ func (s *Store) put(ctx context.Context, q *queue, id, value string) error {
 	return nil
 }
 
-// get returns the live value of id in q.
-func (s *Store) get(ctx context.Context, q *queue, id string) (string, bool, error) {
+// get returns the live value of key in q.
+func (s *Store) get(ctx context.Context, q *queue, key string) (string, bool, error) {
 	if err := ctx.Err(); err != nil {
 		return "", false, fmt.Errorf("memstore: get %s: %w", q.kind, err)
 	}
@@ -113,7 +116,7 @@ func (s *Store) get(ctx context.Context, q *queue, id string) (string, bool, err
 	defer s.mu.Unlock()
 	now := s.opts.Sources.Time()
 	s.purge(now)
-	e, ok := q.byID[id]
+	e, ok := q.byID[key]
 	if !ok {
 		return "", false, nil
 	}

@@ -30,9 +30,9 @@ var _ = Describe("Close while the store is in use", func() {
 				defer GinkgoRecover()
 				for i := range 100 {
 					id := fmt.Sprintf("w%d-%d", w, i)
-					Expect(s.PutOriginal(ctx, id, "o")).To(Succeed())
+					Expect(s.PutOriginal(ctx, "w", id, "o")).To(Succeed())
 					Expect(s.PutCompressed(ctx, id, "c")).To(Succeed())
-					_, _, err := s.Original(ctx, id)
+					_, _, err := s.Original(ctx, "w", id)
 					Expect(err).NotTo(HaveOccurred())
 				}
 			})
@@ -46,8 +46,8 @@ var _ = Describe("Close while the store is in use", func() {
 		wg.Wait()
 		Expect(s.Close()).To(Succeed())
 		Expect(s.Stats(ctx)).To(Equal(gateway.StoreStats{}))
-		Expect(s.PutOriginal(ctx, "after", "x")).To(Succeed())
-		v, ok, err := s.Original(ctx, "after")
+		Expect(s.PutOriginal(ctx, "", "after", "x")).To(Succeed())
+		v, ok, err := s.Original(ctx, "", "after")
 		Expect(err).NotTo(HaveOccurred())
 		Expect(ok).To(BeTrue())
 		Expect(v).To(Equal("x"))

@@ -4,14 +4,15 @@ import "time"
 
 // entry is one stored value, linked into its kind's queue in put order.
 type entry struct {
-	id, value  string
+	id, value  string // id: the key of its queue (gateway.OriginalKey for an original)
+	keyBytes   int    // what the key counts: len(caller)+len(id) of an original, len(id) of a compressed text
 	expires    time.Time
 	seq        uint64 // put order across both kinds
 	prev, next *entry
 }
 
 // size is what the entry counts against MaxBytes.
-func (e *entry) size() int64 { return int64(len(e.id) + len(e.value)) }
+func (e *entry) size() int64 { return int64(e.keyBytes + len(e.value)) }
 
 // queue holds the entries of one kind: a map by id and a doubly linked list
 // in put order. Every entry of a kind has the same TTL, so put order is

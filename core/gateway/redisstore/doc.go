@@ -6,10 +6,12 @@
 // # Contract
 //
 // The same as every gateway.Store (the specs of internal/storecontract run
-// against both backends): originals live for OriginalTTL and compressed
-// texts for CompressedTTL on the injected clock; a put of an id held
+// against both backends): originals, kept per caller (another caller's
+// lookup misses them), live for OriginalTTL and compressed texts for
+// CompressedTTL on the injected clock; a put of an id held
 // replaces it, restarts its TTL and counts its bytes once; MaxEntries bounds
-// each kind and MaxBytes the len(id)+len(value) of both kinds, the oldest
+// each kind and MaxBytes the len(caller)+len(id)+len(value) of originals and
+// len(id)+len(value) of compressed texts together, the oldest
 // entry going first; an entry larger than MaxBytes alone is not kept (Put
 // returns nil) and the id's old value is dropped; expired entries are
 // dropped on every Put, lookup and Stats. Every call honours its context (a
@@ -21,14 +23,22 @@
 //
 // With PREFIX the Options.Prefix ("toolout:" by default):
 //
-//	PREFIX o:ID     hash {v: original, e: logical expiry, Unix ms}, PEXPIRE OriginalTTL
-//	PREFIX c:ID     hash {v: compressed text, e: ...},              PEXPIRE CompressedTTL
-//	PREFIX idx:o    sorted set of original ids, scored by put sequence
-//	PREFIX idx:c    the same for compressed texts
-//	PREFIX size:o   hash id -> len(id)+len(value), for the byte counter
-//	PREFIX size:c   the same for compressed texts
-//	PREFIX bytes    the byte count of both kinds
-//	PREFIX seq      the put sequence, shared by both kinds
+//	PREFIX o:N:CALLER:ID  hash {v: original, e: logical expiry, Unix ms}, PEXPIRE OriginalTTL
+//	PREFIX c:ID           hash {v: compressed text, e: ...},              PEXPIRE CompressedTTL
+//	PREFIX idx:o          sorted set of N:CALLER:ID, scored by put sequence
+//	PREFIX idx:c          sorted set of compressed ids, the same
+//	PREFIX size:o         hash N:CALLER:ID -> len(CALLER)+len(ID)+len(value), for the byte counter
+//	PREFIX size:c         hash id -> len(id)+len(value)
+//	PREFIX bytes          the byte count of both kinds
+//	PREFIX seq            the put sequence, shared by both kinds
+//
+// N:CALLER:ID is gateway.OriginalKey: N the length of CALLER in decimal, so
+// no caller and id can spell another's key. CALLER is what
+// gateway.Identity makes of a request (32 hex digits of an HMAC-SHA256 of
+// its API key or identity header; empty for the anonymous caller, as in
+// "o:0::shadow_…"): Redis never holds a key or header value in clear. The
+// originals of a store written before this layout (PREFIX o:ID) are never
+// found again; they leave, with their bytes, at their expiry.
 //
 // # How the bounds are kept
 //

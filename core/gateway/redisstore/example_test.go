@@ -3,6 +3,7 @@ package redisstore_test
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"time"
 
 	"github.com/toolout/toolout/core/gateway"
@@ -32,12 +33,17 @@ func ExampleNew() {
 	}
 	defer b.Close()
 
-	if err := a.PutOriginal(ctx, "shadow_1", "the full tool output"); err != nil {
+	// caller is what gateway.Identity.Caller makes of the request's API
+	// key: a hash, never the key.
+	caller := gateway.Identity{}.Caller(http.Header{"Authorization": {"Bearer sk-example"}})
+	if err := a.PutOriginal(ctx, caller, "shadow_1", "the full tool output"); err != nil {
 		fmt.Println(err)
 		return
 	}
-	original, ok, err := b.Original(ctx, "shadow_1")
+	original, ok, err := b.Original(ctx, caller, "shadow_1")
 	fmt.Println(original, ok, err)
+	_, ok, _ = b.Original(ctx, gateway.AnonymousCaller, "shadow_1")
+	fmt.Println("another caller finds it:", ok)
 	st, _ := b.Stats(ctx)
 	fmt.Printf("%+v\n", st)
 }

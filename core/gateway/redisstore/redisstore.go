@@ -138,19 +138,22 @@ func (s *Store) script(ctx context.Context, sc *redis.Script, keys []string, arg
 	return s.do(ctx, func(ctx context.Context, cn redis.Conn) (any, error) { return sc.DoContext(ctx, cn, all...) })
 }
 
-// PutOriginal keeps the original content of id for OriginalTTL.
-func (s *Store) PutOriginal(ctx context.Context, id, content string) error {
-	return s.put(ctx, "o", "put original", id, content, s.opts.OriginalTTL)
+// PutOriginal keeps caller's original content of id for OriginalTTL,
+// under the key gateway.OriginalKey(caller, id) (caller is a hash, never
+// an API key).
+func (s *Store) PutOriginal(ctx context.Context, caller, id, content string) error {
+	return s.put(ctx, "o", "put original", gateway.OriginalKey(caller, id), len(caller)+len(id), content, s.opts.OriginalTTL)
 }
 
-// Original returns the original content of id, if it has not expired.
-func (s *Store) Original(ctx context.Context, id string) (string, bool, error) {
-	return s.get(ctx, "o", "get original", id)
+// Original returns caller's original content of id, if it has not
+// expired; another caller's is missing.
+func (s *Store) Original(ctx context.Context, caller, id string) (string, bool, error) {
+	return s.get(ctx, "o", "get original", gateway.OriginalKey(caller, id))
 }
 
 // PutCompressed keeps the compressed text of id for CompressedTTL.
 func (s *Store) PutCompressed(ctx context.Context, id, text string) error {
-	return s.put(ctx, "c", "put compressed", id, text, s.opts.CompressedTTL)
+	return s.put(ctx, "c", "put compressed", id, len(id), text, s.opts.CompressedTTL)
 }
 
 // Compressed returns the compressed text of id, if it has not expired.
@@ -182,26 +185,28 @@ func (s *Store) Close() error {
 	return nil
 }
 
-func (s *Store) put(ctx context.Context, kind, op, id, value string, ttl time.Duration) error {
+// put keeps value under key (the member of the kind's index), counting
+// keyBytes+len(value) against MaxBytes.
+func (s *Store) put(ctx context.Context, kind, op, key string, keyBytes int, value string, ttl time.Duration) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("redisstore: %s: %w", op, err)
 	}
 	now := s.opts.Sources.Time()
 	exp := now.Add(ttl).UnixMilli()
 	ttlMS := max(ttl.Milliseconds(), 1)
-	_, err := s.script(ctx, putScript, s.scriptKeys(kind+":"+id), s.prefix, now.UnixMilli(),
-		kind, id, value, exp, ttlMS, s.opts.MaxEntries, s.opts.MaxBytes)
+	_, err := s.script(ctx, putScript, s.scriptKeys(kind+":"+key), s.prefix, now.UnixMilli(),
+		kind, key, value, exp, ttlMS, s.opts.MaxEntries, s.opts.MaxBytes, keyBytes)
 	if err != nil {
 		return fmt.Errorf("redisstore: %s: %w", op, oneLine(err))
 	}
 	return nil
 }
 
-func (s *Store) get(ctx context.Context, kind, op, id string) (string, bool, error) {
+func (s *Store) get(ctx context.Context, kind, op, key string) (string, bool, error) {
 	if err := ctx.Err(); err != nil {
 		return "", false, fmt.Errorf("redisstore: %s: %w", op, err)
 	}
-	v, err := redis.String(s.script(ctx, getScript, s.scriptKeys(kind+":"+id), s.prefix, s.now(), kind, id))
+	v, err := redis.String(s.script(ctx, getScript, s.scriptKeys(kind+":"+key), s.prefix, s.now(), kind, key))
 	switch {
 	case errors.Is(err, redis.ErrNil):
 		return "", false, nil
@@ -212,7 +217,8 @@ func (s *Store) get(ctx context.Context, kind, op, id string) (string, bool, err
 }
 
 // scriptKeys returns the scripts' KEYS, with KEYS[7] the entry key of
-// rest ("o:ID" or "c:ID") unless rest is empty.
+// rest ("o:" and the original's gateway.OriginalKey, or "c:ID") unless
+// rest is empty.
 func (s *Store) scriptKeys(rest string) []string {
 	if rest == "" {
 		return s.keys[:6:6]

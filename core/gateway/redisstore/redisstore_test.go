@@ -40,10 +40,10 @@ var _ = Describe("redisstore", func() {
 		opts := gateway.StoreOptions{MaxBytes: 100, Sources: core.Sources{Now: clock.Now}}
 		prefix := newPrefix()
 		a, b := open(server().URL, prefix, opts), open(server().URL, prefix, opts)
-		Expect(a.PutOriginal(ctx, "shadow_1", strings.Repeat("o", 52))).To(Succeed())
-		Expect(get(b.Original, "shadow_1")).To(Equal(strings.Repeat("o", 52)))
+		Expect(a.PutOriginal(ctx, "", "shadow_1", strings.Repeat("o", 52))).To(Succeed())
+		Expect(get(anon(b), "shadow_1")).To(Equal(strings.Repeat("o", 52)))
 		Expect(b.PutCompressed(ctx, "shadow_2", strings.Repeat("c", 52))).To(Succeed())
-		Expect(get(a.Original, "shadow_1")).To(Equal("<missing>"), "the byte cap is shared: the oldest went")
+		Expect(get(anon(a), "shadow_1")).To(Equal("<missing>"), "the byte cap is shared: the oldest went")
 		for _, s := range []*redisstore.Store{a, b} {
 			Expect(s.Stats(ctx)).To(Equal(gateway.StoreStats{Compressed: 1, Bytes: 60}))
 		}
@@ -54,15 +54,15 @@ var _ = Describe("redisstore", func() {
 	It("sets a Redis expiration of the TTL on each entry key, and none on the bookkeeping", func() {
 		prefix := newPrefix()
 		s := open(server().URL, prefix, gateway.StoreOptions{OriginalTTL: 3 * time.Minute, CompressedTTL: time.Hour})
-		Expect(s.PutOriginal(ctx, "id", "o")).To(Succeed())
+		Expect(s.PutOriginal(ctx, "c0ffee", "id", "o")).To(Succeed())
 		Expect(s.PutCompressed(ctx, "id", "c")).To(Succeed())
 		rc := dial()
-		Expect(redis.Int64(rc.Do("PTTL", prefix+"o:id"))).To(BeNumerically("~", (3 * time.Minute).Milliseconds(), 5000))
+		Expect(redis.Int64(rc.Do("PTTL", prefix+"o:6:c0ffee:id"))).To(BeNumerically("~", (3 * time.Minute).Milliseconds(), 5000))
 		Expect(redis.Int64(rc.Do("PTTL", prefix+"c:id"))).To(BeNumerically("~", time.Hour.Milliseconds(), 5000))
-		Expect(redis.StringMap(rc.Do("HGETALL", prefix+"o:id"))).To(HaveKeyWithValue("v", "o"))
+		Expect(redis.StringMap(rc.Do("HGETALL", prefix+"o:6:c0ffee:id"))).To(HaveKeyWithValue("v", "o"))
 		keys, err := redis.Strings(rc.Do("KEYS", prefix+"*"))
 		Expect(err).NotTo(HaveOccurred())
-		Expect(keys).To(ConsistOf(prefix+"o:id", prefix+"c:id", prefix+"idx:o", prefix+"idx:c",
+		Expect(keys).To(ConsistOf(prefix+"o:6:c0ffee:id", prefix+"c:id", prefix+"idx:o", prefix+"idx:c",
 			prefix+"size:o", prefix+"size:c", prefix+"bytes", prefix+"seq"))
 		Expect(redis.Int64(rc.Do("PTTL", prefix+"bytes"))).To(BeEquivalentTo(-1), "no expiration")
 	})
@@ -70,11 +70,11 @@ var _ = Describe("redisstore", func() {
 	It("forgets an entry Redis dropped on its own, in lookups and then in Stats", func() {
 		prefix := newPrefix()
 		s := open(server().URL, prefix, gateway.StoreOptions{})
-		Expect(s.PutOriginal(ctx, "a", "1")).To(Succeed())
-		Expect(s.PutOriginal(ctx, "b", "2")).To(Succeed())
+		Expect(s.PutOriginal(ctx, "", "a", "1")).To(Succeed())
+		Expect(s.PutOriginal(ctx, "", "b", "2")).To(Succeed())
 		rc := dial()
-		Expect(rc.Do("DEL", prefix+"o:a")).To(BeEquivalentTo(1)) // as a real-clock TTL or maxmemory would
-		Expect(get(s.Original, "a")).To(Equal("<missing>"))
+		Expect(rc.Do("DEL", prefix+"o:0::a")).To(BeEquivalentTo(1)) // as a real-clock TTL or maxmemory would
+		Expect(get(anon(s), "a")).To(Equal("<missing>"))
 		Expect(s.Stats(ctx)).To(Equal(gateway.StoreStats{Originals: 1, Bytes: 2}))
 	})
 
@@ -93,7 +93,7 @@ var _ = Describe("redisstore", func() {
 				DialTimeout: 300 * time.Millisecond, ReadTimeout: 300 * time.Millisecond, WriteTimeout: 300 * time.Millisecond})
 			Expect(err).NotTo(HaveOccurred())
 			DeferCleanup(s.Close)
-			Expect(s.PutOriginal(ctx, "a", "1")).To(Succeed())
+			Expect(s.PutOriginal(ctx, "", "a", "1")).To(Succeed())
 		})
 
 		It("fails each call within the timeouts once it is stopped", func() {
@@ -120,7 +120,7 @@ var _ = Describe("redisstore", func() {
 			errs := make(chan error, 30)
 			start := time.Now()
 			for range cap(errs) {
-				go func() { _, _, err := pooled.Original(ctx, "a"); errs <- err }()
+				go func() { _, _, err := pooled.Original(ctx, "", "a"); errs <- err }()
 			}
 			for range cap(errs) {
 				Expect(<-errs).To(MatchError(HavePrefix("redisstore: get original: ")))
@@ -130,10 +130,10 @@ var _ = Describe("redisstore", func() {
 
 		It("serves again once a hung server answers", func() {
 			Expect(srv.Pause()).To(Succeed())
-			_, _, err := s.Original(ctx, "a")
+			_, _, err := s.Original(ctx, "", "a")
 			Expect(err).To(HaveOccurred())
 			Expect(srv.Resume()).To(Succeed())
-			Expect(get(s.Original, "a")).To(Equal("1"))
+			Expect(get(anon(s), "a")).To(Equal("1"))
 		})
 	})
 
@@ -159,6 +159,13 @@ var _ = Describe("redisstore", func() {
 })
 
 // get returns the value of a lookup, or "<missing>".
+// anon is the Original lookup of s for the anonymous caller.
+func anon(s *redisstore.Store) func(context.Context, string) (string, bool, error) {
+	return func(ctx context.Context, id string) (string, bool, error) {
+		return s.Original(ctx, gateway.AnonymousCaller, id)
+	}
+}
+
 func get(lookup func(context.Context, string) (string, bool, error), id string) string {
 	GinkgoHelper()
 	v, ok, err := lookup(context.Background(), id)
@@ -175,9 +182,9 @@ func expectFastError(s *redisstore.Store) {
 	GinkgoHelper()
 	ctx := context.Background()
 	calls := map[string]func() error{
-		"put original":   func() error { return s.PutOriginal(ctx, "b", "2") },
+		"put original":   func() error { return s.PutOriginal(ctx, "", "b", "2") },
 		"put compressed": func() error { return s.PutCompressed(ctx, "b", "2") },
-		"get original":   func() error { _, _, err := s.Original(ctx, "a"); return err },
+		"get original":   func() error { _, _, err := s.Original(ctx, "", "a"); return err },
 		"get compressed": func() error { _, _, err := s.Compressed(ctx, "a"); return err },
 		"stats":          func() error { _, err := s.Stats(ctx); return err },
 	}

@@ -8,7 +8,8 @@ import "github.com/gomodule/redigo/redis"
 //
 // KEYS: 1 bytes counter, 2 put sequence, 3 and 4 the index (sorted set, id
 // scored by put sequence) of originals and of compressed texts, 5 and 6
-// their sizes (hash id -> len(id)+len(value)), 7 the entry (put and get).
+// their sizes (hash id -> the bytes the entry counts), 7 the entry (put and
+// get). An original's id here is gateway.OriginalKey(caller, shadow id).
 // ARGV: 1 prefix, 2 now (logical ms), then the script's own.
 //
 // Entry keys of other ids (the ones evicted or purged) are built from the
@@ -55,14 +56,15 @@ purge("c")
 `
 
 // putScript: ARGV 3 kind ("o" or "c"), 4 id, 5 value, 6 logical expiry
-// (ms), 7 Redis TTL (ms), 8 MaxEntries, 9 MaxBytes. Returns 1 when the
-// entry is kept, 0 when it is larger than MaxBytes alone (the id's old
-// value is dropped either way).
+// (ms), 7 Redis TTL (ms), 8 MaxEntries, 9 MaxBytes, 10 the bytes the id
+// counts (len(caller)+len(shadow id) for an original, len(id) for a
+// compressed text). Returns 1 when the entry is kept, 0 when it is larger
+// than MaxBytes alone (the id's old value is dropped either way).
 var putScript = redis.NewScript(-1, prelude+`
 local kind, id, value = ARGV[3], ARGV[4], ARGV[5]
 local maxEntries, maxBytes = tonumber(ARGV[8]), tonumber(ARGV[9])
 drop(kind, id)
-local size = #id + #value
+local size = tonumber(ARGV[10]) + #value
 if size > maxBytes then return 0 end
 local seq = redis.call("INCR", seqKey)
 redis.call("HSET", KEYS[7], "v", value, "e", ARGV[6])
