@@ -93,56 +93,8 @@ func FuzzSweep(f *testing.F) {
 		if len(layout) > 64 {
 			layout = layout[:64]
 		}
-		base, elsewhere := t.TempDir(), t.TempDir()
-		var want, kept []string
-		for i, b := range layout {
-			name := "other-" + strconv.Itoa(i)
-			if b&1 == 1 {
-				name = store.DirPrefix + strconv.Itoa(i)
-			}
-			p := filepath.Join(base, name)
-			kind, mark := b>>1&3, int(b>>3&7)
-			switch kind {
-			case 1:
-				must(t, os.WriteFile(p, []byte("x"), 0o600))
-				kept = append(kept, p)
-				continue
-			case 2:
-				target := filepath.Join(elsewhere, name)
-				must(t, os.Mkdir(target, 0o700))
-				must(t, os.Symlink(store.Owner{Host: me.Host, Boot: me.Boot, PIDNS: me.PIDNS, PID: dead, Start: 1}.String(), filepath.Join(target, store.OwnerFile)))
-				must(t, os.Symlink(target, p))
-				kept = append(kept, filepath.Join(target, store.OwnerFile))
-				continue
-			}
-			must(t, os.Mkdir(p, 0o700))
-			must(t, os.WriteFile(filepath.Join(p, "payload"), []byte("stored"), 0o600))
-			o := me
-			switch mark {
-			case markDead:
-				o.PID = dead
-			case markReused:
-				o.Start++
-			case markOtherNS:
-				o.PID, o.PIDNS = dead, "pid:[1]"
-			case markPastBoot:
-				o.Boot = "past-boot"
-			case markOtherHost:
-				o.Boot, o.Host = "other-boot", "other-host"
-			}
-			switch mark {
-			case markNone:
-			case markNotAnOwner:
-				must(t, os.Symlink("pid 1", filepath.Join(p, store.OwnerFile)))
-			default:
-				must(t, os.Symlink(o.String(), filepath.Join(p, store.OwnerFile)))
-			}
-			if b&1 == 1 && (mark == markDead || mark == markReused || mark == markPastBoot) {
-				want = append(want, p)
-			} else {
-				kept = append(kept, filepath.Join(p, "payload"))
-			}
-		}
+		base := t.TempDir()
+		want, kept := buildLayout(t, base, t.TempDir(), layout, me, dead)
 		got, err := store.Sweep(base)
 		if err != nil {
 			t.Fatal(err)
@@ -162,6 +114,67 @@ func FuzzSweep(f *testing.F) {
 			}
 		}
 	})
+}
+
+// buildLayout makes the entries of layout (see FuzzSweep) in base, with the
+// symbolic links' targets in elsewhere, and returns the paths Sweep must
+// remove and the paths it must keep.
+func buildLayout(t *testing.T, base, elsewhere string, layout []byte, me store.Owner, dead int) (want, kept []string) {
+	for i, b := range layout {
+		name := "other-" + strconv.Itoa(i)
+		if b&1 == 1 {
+			name = store.DirPrefix + strconv.Itoa(i)
+		}
+		p := filepath.Join(base, name)
+		kind, mark := b>>1&3, int(b>>3&7)
+		switch kind {
+		case 1:
+			must(t, os.WriteFile(p, []byte("x"), 0o600))
+			kept = append(kept, p)
+			continue
+		case 2:
+			target := filepath.Join(elsewhere, name)
+			must(t, os.Mkdir(target, 0o700))
+			must(t, os.Symlink(store.Owner{Host: me.Host, Boot: me.Boot, PIDNS: me.PIDNS, PID: dead, Start: 1}.String(), filepath.Join(target, store.OwnerFile)))
+			must(t, os.Symlink(target, p))
+			kept = append(kept, filepath.Join(target, store.OwnerFile))
+			continue
+		}
+		must(t, os.Mkdir(p, 0o700))
+		must(t, os.WriteFile(filepath.Join(p, "payload"), []byte("stored"), 0o600))
+		switch mark {
+		case markNone:
+		case markNotAnOwner:
+			must(t, os.Symlink("pid 1", filepath.Join(p, store.OwnerFile)))
+		default:
+			must(t, os.Symlink(ownerOf(me, mark, dead).String(), filepath.Join(p, store.OwnerFile)))
+		}
+		if b&1 == 1 && (mark == markDead || mark == markReused || mark == markPastBoot) {
+			want = append(want, p)
+		} else {
+			kept = append(kept, filepath.Join(p, "payload"))
+		}
+	}
+	return want, kept
+}
+
+// ownerOf returns the owner marker of kind mark: me, changed as the kind
+// says.
+func ownerOf(me store.Owner, mark, dead int) store.Owner {
+	o := me
+	switch mark {
+	case markDead:
+		o.PID = dead
+	case markReused:
+		o.Start++
+	case markOtherNS:
+		o.PID, o.PIDNS = dead, "pid:[1]"
+	case markPastBoot:
+		o.Boot = "past-boot"
+	case markOtherHost:
+		o.Boot, o.Host = "other-boot", "other-host"
+	}
+	return o
 }
 
 func must(t *testing.T, err error) {
