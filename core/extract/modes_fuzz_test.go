@@ -39,37 +39,8 @@ func FuzzModes(f *testing.F) {
 	f.Add(hostile.ManyKeys(400), uint16(999), uint8(0), uint8(2), uint8(20))
 	modes := []string{extract.ModeTruncate, extract.ModeHeadTail, extract.ModeJSONAware}
 	cuts := []string{extract.CutBytes, extract.CutHeadTail, extract.CutJSONAware}
-	// One store serves 64 inputs, then is closed (which removes its files)
-	// and replaced: a store per input spends the run in mkdir.
-	base := f.TempDir()
-	var st *store.Store
-	uses, n := 0, 0
-	defer func() {
-		if st != nil {
-			st.Close()
-		}
-	}()
-	put := func(t *testing.T, output string) (*store.Store, string) {
-		if st == nil || uses == 64 {
-			if st != nil {
-				st.Close()
-			}
-			var err error
-			if st, err = store.New(store.Options{Base: base, SessionID: "fuzz", Sources: core.Sources{NewID: func() string {
-				n++
-				return "h" + strconv.Itoa(n)
-			}}}); err != nil {
-				t.Fatal(err)
-			}
-			uses = 0
-		}
-		uses++
-		m, err := st.Put("t", "{}", output, store.Measure(output, tokens.Estimator{}))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return st, m.Handle
-	}
+	stores := &rotatingStore{base: f.TempDir()}
+	defer stores.close()
 	f.Fuzz(func(t *testing.T, output string, budget uint16, mode, cut, head uint8) {
 		output = output[:min(len(output), maxModesFuzzBytes)]
 		c := extract.DefaultConfig()
@@ -77,7 +48,7 @@ func FuzzModes(f *testing.F) {
 		c.TruncateWith = cuts[int(cut)%len(cuts)]
 		c.HeadPercent = int(head) % 101
 		m := modes[int(mode)%len(modes)]
-		st, h := put(t, output)
+		st, h := stores.put(t, output)
 		answer := func() extract.Outcome {
 			ex, err := extract.New(extract.Options{Store: st, Tokenizer: tokens.Estimator{}, Nonce: "n1", Config: c, TruncateBytes: int(budget) + 1,
 				LLM: core.LLMFunc(func(context.Context, core.Request) (core.Response, error) {
@@ -94,27 +65,74 @@ func FuzzModes(f *testing.F) {
 		if o2 := answer(); o2.Text != o.Text {
 			t.Fatalf("two answers differ:\n%q\n%q", o.Text, o2.Text)
 		}
-		header := "ABSTRACT FROM TOOL OUTPUT t WITH HANDLE " + h + ", STRATEGY:" + o.Strategy + ":\n\n"
-		body, ok := strings.CutPrefix(o.Text, header)
-		switch {
-		case o.IsError || !ok:
-			t.Fatalf("not the success format of %s: %q", o.Strategy, o.Text)
-		case o.Strategy != m && !(m == extract.ModeJSONAware && o.Strategy == extract.ModeTruncate):
-			t.Fatalf("mode %s answered as %s", m, o.Strategy)
-		}
-		warning := extract.FallbackWarning("json-aware failed") + "\n"
-		if fell := o.Fallback != ""; fell != strings.HasPrefix(body, warning) || fell != (m != o.Strategy) {
-			t.Fatalf("fallback %q, body %q", o.Fallback, body)
-		}
-		body = strings.TrimPrefix(body, warning)
-		if len(body) > int(budget)+1 {
-			t.Fatalf("%s (cut %s) answered %d bytes over the budget of %d: %q", o.Strategy, o.Cut, len(body), int(budget)+1, body)
-		}
-		if o.Fallback != "" && o.Failure == "" {
-			t.Fatalf("fallback %q without a failure saying why", o.Fallback)
-		}
-		if (o.Strategy == extract.ModeJSONAware || o.Cut == extract.CutJSONAware) && !json.Valid([]byte(body)) {
-			t.Fatalf("%s (cut %s) gave invalid JSON: %q", o.Strategy, o.Cut, body)
-		}
+		checkModeAnswer(t, o, m, h, int(budget)+1)
 	})
+}
+
+// checkModeAnswer checks an answer of mode m for handle h: the success
+// format; the mode asked for, or truncate for json-aware with a fallback
+// warning and a failure saying why; at most budget bytes; valid JSON from
+// json-aware.
+func checkModeAnswer(t *testing.T, o extract.Outcome, m, h string, budget int) {
+	t.Helper()
+	header := "ABSTRACT FROM TOOL OUTPUT t WITH HANDLE " + h + ", STRATEGY:" + o.Strategy + ":\n\n"
+	body, ok := strings.CutPrefix(o.Text, header)
+	switch {
+	case o.IsError || !ok:
+		t.Fatalf("not the success format of %s: %q", o.Strategy, o.Text)
+	case o.Strategy != m && !(m == extract.ModeJSONAware && o.Strategy == extract.ModeTruncate):
+		t.Fatalf("mode %s answered as %s", m, o.Strategy)
+	}
+	warning := extract.FallbackWarning("json-aware failed") + "\n"
+	if fell := o.Fallback != ""; fell != strings.HasPrefix(body, warning) || fell != (m != o.Strategy) {
+		t.Fatalf("fallback %q, body %q", o.Fallback, body)
+	}
+	body = strings.TrimPrefix(body, warning)
+	if len(body) > budget {
+		t.Fatalf("%s (cut %s) answered %d bytes over the budget of %d: %q", o.Strategy, o.Cut, len(body), budget, body)
+	}
+	if o.Fallback != "" && o.Failure == "" {
+		t.Fatalf("fallback %q without a failure saying why", o.Fallback)
+	}
+	if (o.Strategy == extract.ModeJSONAware || o.Cut == extract.CutJSONAware) && !json.Valid([]byte(body)) {
+		t.Fatalf("%s (cut %s) gave invalid JSON: %q", o.Strategy, o.Cut, body)
+	}
+}
+
+// rotatingStore serves 64 inputs from one store, then closes it (which
+// removes its files) and makes another: a store per input spends the run
+// in mkdir.
+type rotatingStore struct {
+	base string
+	st   *store.Store
+	uses int
+	n    int
+}
+
+// put stores output and returns the store and its handle.
+func (r *rotatingStore) put(t *testing.T, output string) (*store.Store, string) {
+	if r.st == nil || r.uses == 64 {
+		r.close()
+		st, err := store.New(store.Options{Base: r.base, SessionID: "fuzz", Sources: core.Sources{NewID: func() string {
+			r.n++
+			return "h" + strconv.Itoa(r.n)
+		}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.st, r.uses = st, 0
+	}
+	r.uses++
+	m, err := r.st.Put("t", "{}", output, store.Measure(output, tokens.Estimator{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r.st, m.Handle
+}
+
+func (r *rotatingStore) close() {
+	if r.st != nil {
+		r.st.Close()
+		r.st = nil
+	}
 }
