@@ -32,38 +32,7 @@ func FuzzRequest(f *testing.F) {
 		return srv
 	}
 	srv := load()
-	bodies := []string{openaiTurn1, openaiTurn2, anthropicTurn1, anthropicTurn2, openaiStream("whole", `,"stream_options":{"include_usage":true}`),
-		anthropicStream("whole"), openaiStream("error", ""), `{"messages":[]}`, `[`, `{"max_tokens":1}`, strings.Repeat("[", 300), ""}
-	for i, b := range bodies {
-		f.Add(uint8(i), b, "application/json", []string{"", "session.turn turn=2", "extract.map chunk=2/5", "turn=0"}[i%4])
-	}
-	f.Add(uint8(0), openaiTurn1, "text/plain", "")
-	f.Add(uint8(3), anthropicTurn1, "application/json; charset=utf-8", "session.turn\tturn=1")
-	f.Add(uint8(0), openaiTurn2, "application/json", "session.turn turn=2 round=2")
-	f.Add(uint8(0), "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff", "application/json", "") // a gzip body sent without its Content-Encoding
-	// Issue 34: Claude Code's requests, to /v1/messages?beta=true and to
-	// count_tokens, and a system message inside messages[].
-	for i, name := range []string{"turn1.json", "turn2.json", "budgeted.json", "count_tokens.json"} {
-		data, err := os.ReadFile("../../core/gateway/anthropic/testdata/claude-code/" + name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(uint8(7+i%2), string(data), "application/json", "")
-	}
-	f.Add(uint8(8), `{"messages":[{"role":"user","content":"Count ERROR lines per host."},{"role":"system","content":[{"type":"text","text":"env"}]}]}`, "application/json", "")
-	// Issue 35: the Responses wire, Codex-like turns, streamed or not, a
-	// continuation, faults, and broken items.
-	for i, b := range []string{respTurn1, respTurn2, respUser("whole", `,"stream":true`), respUser("error", `,"stream":true`),
-		`{"model":"m","previous_response_id":"resp_1","input":[{"type":"function_call_output","call_id":"call-1","output":"x"}]}`,
-		`{"model":"m","input":[{"type":7}]}`, `{"model":"m","input":{"role":"user"}}`, `{"input":"x","store":"no"}`} {
-		f.Add(uint8(9+i%2), b, "application/json", "")
-	}
-	// Issue 38 item 7: values of the wrong JSON type, which got a 400
-	// quoting a Go struct type.
-	for _, b := range []string{`{"messages":[{"role":1}]}`, `{"messages":{}}`, `{"max_tokens":1.5,"messages":[]}`,
-		`{"messages":[{"role":"user","content":"x"}],"stream_options":5}`, "{\"messages\":[\r\n[1]]}"} {
-		f.Add(uint8(0), b, "application/json", "")
-	}
+	addRequestSeeds(f)
 	routes := []string{"/session/over-cap-handle/v1/chat/completions", "/session/over-cap-handle/v1/messages",
 		"/stream/v1/chat/completions", "/stream/v1/messages", "/v1/chat/completions", "/stream/v1/models", "/stream/v1/x",
 		"/session/over-cap-handle/v1/messages?beta=true", "/stream/v1/messages/count_tokens?beta=true",
@@ -113,4 +82,41 @@ func FuzzRequest(f *testing.F) {
 			t.Fatalf("%s %q: content type %q", path, body, ct)
 		}
 	})
+}
+
+// addRequestSeeds adds FuzzRequest's seeds: route index, body, content
+// type and tag header.
+func addRequestSeeds(f *testing.F) {
+	bodies := []string{openaiTurn1, openaiTurn2, anthropicTurn1, anthropicTurn2, openaiStream("whole", `,"stream_options":{"include_usage":true}`),
+		anthropicStream("whole"), openaiStream("error", ""), `{"messages":[]}`, `[`, `{"max_tokens":1}`, strings.Repeat("[", 300), ""}
+	for i, b := range bodies {
+		f.Add(uint8(i), b, "application/json", []string{"", "session.turn turn=2", "extract.map chunk=2/5", "turn=0"}[i%4])
+	}
+	f.Add(uint8(0), openaiTurn1, "text/plain", "")
+	f.Add(uint8(3), anthropicTurn1, "application/json; charset=utf-8", "session.turn\tturn=1")
+	f.Add(uint8(0), openaiTurn2, "application/json", "session.turn turn=2 round=2")
+	f.Add(uint8(0), "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff", "application/json", "") // a gzip body sent without its Content-Encoding
+	// Issue 34: Claude Code's requests, to /v1/messages?beta=true and to
+	// count_tokens, and a system message inside messages[].
+	for i, name := range []string{"turn1.json", "turn2.json", "budgeted.json", "count_tokens.json"} {
+		data, err := os.ReadFile("../../core/gateway/anthropic/testdata/claude-code/" + name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(uint8(7+i%2), string(data), "application/json", "")
+	}
+	f.Add(uint8(8), `{"messages":[{"role":"user","content":"Count ERROR lines per host."},{"role":"system","content":[{"type":"text","text":"env"}]}]}`, "application/json", "")
+	// Issue 35: the Responses wire, Codex-like turns, streamed or not, a
+	// continuation, faults, and broken items.
+	for i, b := range []string{respTurn1, respTurn2, respUser("whole", `,"stream":true`), respUser("error", `,"stream":true`),
+		`{"model":"m","previous_response_id":"resp_1","input":[{"type":"function_call_output","call_id":"call-1","output":"x"}]}`,
+		`{"model":"m","input":[{"type":7}]}`, `{"model":"m","input":{"role":"user"}}`, `{"input":"x","store":"no"}`} {
+		f.Add(uint8(9+i%2), b, "application/json", "")
+	}
+	// Issue 38 item 7: values of the wrong JSON type, which got a 400
+	// quoting a Go struct type.
+	for _, b := range []string{`{"messages":[{"role":1}]}`, `{"messages":{}}`, `{"max_tokens":1.5,"messages":[]}`,
+		`{"messages":[{"role":"user","content":"x"}],"stream_options":5}`, "{\"messages\":[\r\n[1]]}"} {
+		f.Add(uint8(0), b, "application/json", "")
+	}
 }
