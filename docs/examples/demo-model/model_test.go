@@ -181,88 +181,14 @@ func events(stream string) []sse {
 func readStream(path, stream string) answer {
 	evs := events(stream)
 	if path == "/v1/responses" {
-		for i, e := range evs {
-			var d struct {
-				Type  string
-				Seq   int `json:"sequence_number"`
-				Delta *string
-			}
-			Expect(json.Unmarshal([]byte(e.Data), &d)).To(Succeed(), e.Data)
-			Expect(d.Type).To(Equal(e.Event))
-			Expect(d.Seq).To(Equal(i))
-			if d.Delta != nil {
-				Expect(len([]rune(*d.Delta))).To(BeNumerically("<=", 12))
-			}
-		}
-		whole, err := responses.Assemble([]byte(stream))
-		Expect(err).NotTo(HaveOccurred())
-		return read(path, string(whole))
+		return readResponsesStream(path, stream, evs)
 	}
 	var a answer
 	var args strings.Builder
 	if path == "/v1/messages" {
-		order := []string{}
-		for _, e := range evs {
-			var d struct {
-				Type  string
-				Delta struct {
-					Type, Text  string
-					PartialJSON string `json:"partial_json"`
-					StopReason  string `json:"stop_reason"`
-				}
-				ContentBlock struct{ Type, Name string } `json:"content_block"`
-			}
-			Expect(json.Unmarshal([]byte(e.Data), &d)).To(Succeed(), e.Data)
-			Expect(d.Type).To(Equal(e.Event))
-			if len(order) == 0 || order[len(order)-1] != d.Type {
-				order = append(order, d.Type)
-			}
-			switch {
-			case d.Type == "content_block_start" && d.ContentBlock.Type == "tool_use":
-				Expect(d.ContentBlock.Name).To(Equal("expand_context"))
-			case d.Type == "content_block_delta" && d.Delta.Type == "text_delta":
-				Expect(len([]rune(d.Delta.Text))).To(BeNumerically("<=", 12))
-				a.Text += d.Delta.Text
-			case d.Type == "content_block_delta":
-				Expect(d.Delta.Type).To(Equal("input_json_delta"))
-				args.WriteString(d.Delta.PartialJSON)
-			case d.Type == "message_delta":
-				a.Stop = d.Delta.StopReason
-			}
-		}
-		Expect(order).To(Equal([]string{"message_start", "content_block_start", "content_block_delta", "content_block_stop",
-			"message_delta", "message_stop"}))
+		readMessagesStream(evs, &a, &args)
 	} else {
-		Expect(evs[len(evs)-1]).To(Equal(sse{Data: "[DONE]"}))
-		for _, e := range evs[:len(evs)-1] {
-			Expect(e.Event).To(BeEmpty())
-			var c struct {
-				Object  string
-				Choices []struct {
-					Delta struct {
-						Content   string
-						ToolCalls []struct {
-							Function struct{ Name, Arguments string }
-						} `json:"tool_calls"`
-					}
-					FinishReason *string `json:"finish_reason"`
-				}
-			}
-			Expect(json.Unmarshal([]byte(e.Data), &c)).To(Succeed(), e.Data)
-			Expect(c.Object).To(Equal("chat.completion.chunk"))
-			Expect(c.Choices).To(HaveLen(1))
-			d := c.Choices[0].Delta
-			a.Text += d.Content
-			for _, tc := range d.ToolCalls {
-				if tc.Function.Name != "" {
-					Expect(tc.Function.Name).To(Equal("expand_context"))
-				}
-				args.WriteString(tc.Function.Arguments)
-			}
-			if f := c.Choices[0].FinishReason; f != nil {
-				a.Stop = *f
-			}
-		}
+		readChatStream(evs, &a, &args)
 	}
 	if args.Len() > 0 {
 		var v struct {
@@ -272,6 +198,100 @@ func readStream(path, stream string) answer {
 		a.Shadow = v.ShadowID
 	}
 	return a
+}
+
+// readResponsesStream checks a Responses API stream's events (type,
+// sequence numbers, short deltas) and reads the response it assembles to.
+func readResponsesStream(path, stream string, evs []sse) answer {
+	for i, e := range evs {
+		var d struct {
+			Type  string
+			Seq   int `json:"sequence_number"`
+			Delta *string
+		}
+		Expect(json.Unmarshal([]byte(e.Data), &d)).To(Succeed(), e.Data)
+		Expect(d.Type).To(Equal(e.Event))
+		Expect(d.Seq).To(Equal(i))
+		if d.Delta != nil {
+			Expect(len([]rune(*d.Delta))).To(BeNumerically("<=", 12))
+		}
+	}
+	whole, err := responses.Assemble([]byte(stream))
+	Expect(err).NotTo(HaveOccurred())
+	return read(path, string(whole))
+}
+
+// readMessagesStream checks an Anthropic Messages stream's events and
+// their order, and reads its text, stop reason and tool input into a and
+// args.
+func readMessagesStream(evs []sse, a *answer, args *strings.Builder) {
+	order := []string{}
+	for _, e := range evs {
+		var d struct {
+			Type  string
+			Delta struct {
+				Type, Text  string
+				PartialJSON string `json:"partial_json"`
+				StopReason  string `json:"stop_reason"`
+			}
+			ContentBlock struct{ Type, Name string } `json:"content_block"`
+		}
+		Expect(json.Unmarshal([]byte(e.Data), &d)).To(Succeed(), e.Data)
+		Expect(d.Type).To(Equal(e.Event))
+		if len(order) == 0 || order[len(order)-1] != d.Type {
+			order = append(order, d.Type)
+		}
+		switch {
+		case d.Type == "content_block_start" && d.ContentBlock.Type == "tool_use":
+			Expect(d.ContentBlock.Name).To(Equal("expand_context"))
+		case d.Type == "content_block_delta" && d.Delta.Type == "text_delta":
+			Expect(len([]rune(d.Delta.Text))).To(BeNumerically("<=", 12))
+			a.Text += d.Delta.Text
+		case d.Type == "content_block_delta":
+			Expect(d.Delta.Type).To(Equal("input_json_delta"))
+			args.WriteString(d.Delta.PartialJSON)
+		case d.Type == "message_delta":
+			a.Stop = d.Delta.StopReason
+		}
+	}
+	Expect(order).To(Equal([]string{"message_start", "content_block_start", "content_block_delta", "content_block_stop",
+		"message_delta", "message_stop"}))
+}
+
+// readChatStream checks a Chat Completions stream's chunks and its
+// [DONE], and reads its text, finish reason and tool arguments into a and
+// args.
+func readChatStream(evs []sse, a *answer, args *strings.Builder) {
+	Expect(evs[len(evs)-1]).To(Equal(sse{Data: "[DONE]"}))
+	for _, e := range evs[:len(evs)-1] {
+		Expect(e.Event).To(BeEmpty())
+		var c struct {
+			Object  string
+			Choices []struct {
+				Delta struct {
+					Content   string
+					ToolCalls []struct {
+						Function struct{ Name, Arguments string }
+					} `json:"tool_calls"`
+				}
+				FinishReason *string `json:"finish_reason"`
+			}
+		}
+		Expect(json.Unmarshal([]byte(e.Data), &c)).To(Succeed(), e.Data)
+		Expect(c.Object).To(Equal("chat.completion.chunk"))
+		Expect(c.Choices).To(HaveLen(1))
+		d := c.Choices[0].Delta
+		a.Text += d.Content
+		for _, tc := range d.ToolCalls {
+			if tc.Function.Name != "" {
+				Expect(tc.Function.Name).To(Equal("expand_context"))
+			}
+			args.WriteString(tc.Function.Arguments)
+		}
+		if f := c.Choices[0].FinishReason; f != nil {
+			a.Stop = *f
+		}
+	}
 }
 
 var _ = Describe("serve", func() {
