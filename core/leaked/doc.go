@@ -18,13 +18,13 @@
 //
 // # Contract
 //
-// The contract follows the spec ("strips invalid XML") where it speaks and
-// says where it does better (issue 37 made it follow the spec again for
-// closed wrappers and names). A closed wrapper is an attempt at a call: its
-// span is removed whatever its body, and each removed block that yields no
-// call is listed in Dropped. An open tag that is not closed and not
-// followed by a complete JSON value loses nothing. Result.Removed lists
-// the spans cut out; Content is the input with them cut out, trimmed.
+// The contract follows the spec ("strips invalid XML") where it speaks, and
+// each choice where it is silent is stated below. A closed wrapper is an
+// attempt at a call: its span is removed whatever its body, and each removed
+// block that yields no call is listed in Dropped. An open tag that is not
+// closed and not followed by a complete JSON value loses nothing.
+// Result.Removed lists the spans cut out; Content is the input with them cut
+// out, trimmed.
 //
 // Wrappers. The names above, case-insensitive; the name must end at '>' or
 // white space, so attributes (<tool_call id="1">) are allowed and ignored,
@@ -39,10 +39,10 @@
 //   - another opening wrapper tag: a container (below);
 //   - an XML-parameter call (below);
 //   - its own closing tag, white space between or nothing: an empty
-//     wrapper. It is never listed; it is removed with the other spans when
-//     the text yields at least one call or dropped block, and on its own
-//     changes nothing (the input comes back byte-identical). It reports no
-//     pattern.
+//     wrapper. It is never listed and reports no pattern; it is removed
+//     with the other spans when the text yields at least one call or
+//     dropped block, and on its own changes nothing (the input comes back
+//     byte-identical).
 //   - a JSON start: '{', or '[' followed (after white space) by '{',
 //     optionally inside a code fence (```json … ```): a JSON body (below);
 //   - anything else (prose, "[see docs]", a JSON string or number, "[]"):
@@ -58,9 +58,8 @@
 //
 // JSON body. One value, an array of calls, or several values back to back
 // (JSONL). Scanning is string-aware: a closing tag inside a JSON string value
-// is data ({"command":"echo '</tool_call>'"} stays whole; the reference
-// system stopped at the first closing tag). Each value is sorted into a call,
-// a broken call, or not a call:
+// is data ({"command":"echo '</tool_call>'"} stays whole). Each value is
+// sorted into a call, a broken call, or not a call:
 //   - a call has a name and arguments (Fields, below);
 //   - a broken call has a name that is blank once cleaned (Fields), or
 //     arguments that are not an object (a number, an array, a string that
@@ -80,11 +79,11 @@
 // JSON and does not parse (truncated, unquoted keys, bad literals, Python
 // True/None, single quotes) is a broken attempt when the wrapper is closed:
 // the whole block is removed and listed, even when an earlier value of a
-// JSONL body was valid. Unclosed, it stays byte for byte and is not listed,
+// JSONL body was valid. Unclosed, it stays byte for byte, is not listed,
 // and consumes nothing after it: JSON cut off by the end of input
 // ("<tool_call>{"name": "x", "arguments": {") and broken JSON followed by
-// more text ("Use <tools>{"name": ...} to call tools, e.g. foo" comes back
-// whole; it came back as "Use" before issue 37).
+// more text ("Use <tools>{"name": ...} to call tools, e.g. foo") come back
+// whole.
 //
 // Dropped. Each entry's Raw is exactly the text removed at its Offset (the
 // whole span, tags included), also for a value listed beside calls of the
@@ -102,27 +101,28 @@
 // goes with it too (<tool_call>{…}</tool_calls> leaves no stray tag),
 // unless it closes a container around the block. When the closing tag is
 // missing (servers often strip it as a special token) the call is still
-// extracted (the reference ignored it): the block runs to the end of input
-// when only white space or a cut-off closing tag (of any wrapper name)
-// follows; otherwise it ends after the body and the text after it stays.
-// If that text is followed by the block's closing tag before any other
-// block, that closing tag is removed too and the text in between stays
-// ("<tool_call>{…} I wait</tool_call>" leaves "I wait"). If the body is
-// followed by another block, the unclosed wrapper is treated as a
-// container around it. A broken block runs from its opening tag to its
-// closing tag; so a broken block never swallows a later call.
+// extracted: the block runs to the end of input when only white space or a
+// cut-off closing tag (of any wrapper name) follows; otherwise it ends after
+// the body and the text after it stays. If that text is followed by the
+// block's closing tag before any other block, that closing tag is removed
+// too and the text in between stays ("<tool_call>{…} I wait</tool_call>"
+// leaves "I wait"). If the body is followed by another block, the unclosed
+// wrapper is treated as a container around it. A broken block runs from its
+// opening tag to its closing tag, so it never swallows a later call.
 //
 // Containers. An opening tag followed directly by another block, as
 // <tool_calls> around <tool_call> blocks or a tag nested in itself, is a
 // container: every call inside comes out once, in order, and the container's
 // opening and closing tags (with the white space that joins them to the
 // blocks) are removed once a block inside it is removed. Containers hold
-// blocks separated by white space only; text or prose after a block ends
-// them, and a container that holds no removed block stays text. White space
-// between two removed sibling blocks stays. At most 1000 containers are open
-// at once; deeper opening tags stay text.
+// blocks separated by white space only; text after a block ends them, and a
+// container that holds no removed block stays text. White space between two
+// removed sibling blocks stays. At most 1000 containers are open at once;
+// deeper opening tags stay text.
 //
-// XML-parameter calls. Qwen3-Coder writes
+// # XML-parameter calls and typing
+//
+// Qwen3-Coder writes
 // <function=NAME><parameter=KEY>value</parameter>…</function>, MiniMax
 // <invoke name="NAME"><parameter name="KEY">value</parameter>…</invoke>
 // (single quotes allowed; either parameter syntax is accepted in either
@@ -150,53 +150,48 @@
 // <arg_value>, Gemma's bare values) is JSON when, trimmed of white space, it
 // is a JSON object, array, number, true or false; otherwise it is a string,
 // unchanged. So null, "007", True, quoted text and an empty value are
-// strings ("null", "007", …), since only those four JSON types are typed.
-// With a tool list (Options.Tools, from ParseTools; `toolout leaked --tools
-// FILE`), the type the tool's JSON Schema declares for the parameter wins,
-// as the serving stacks type values: a declared string stays a string
-// whatever it holds ("007", "42", "true"; one leading and one trailing
-// newline stripped as above); a declared integer, number, boolean, object,
-// array or null is decoded as JSON when, trimmed, it is valid JSON ("7" is
-// 7, an object is compacted) and kept a string when it is not ("seven", as
-// the peers degrade it). A parameter the tool does not declare, or declares
-// without a type, a tool the list does not declare, and a type name that is
-// not JSON Schema's follow the rule without a list; names are never
-// validated against the list. A form that says its own type keeps it where
-// the peers do: DSML's string="true|false" (a declared type still wins) and
-// Gemma's <|"|> delimiters (a delimited value is a string whatever is
-// declared). ParseTools reads a JSON array of tools or an object with a
-// "tools" array (a request body), each tool in the shape of OpenAI Chat
-// Completions ({"type":"function","function":{…}}), Responses, Anthropic
-// (input_schema) or MCP (inputSchema). A property's type is its "type"
-// (trimmed, lower-cased); a list of types, or the alternatives of
-// anyOf/oneOf, give the one type they hold besides "null" (["integer","null"]
-// and Pydantic's Optional[int] are integer), and none when they hold two
-// (["string","integer"] is untyped). An empty list is no list. Data that is
-// not JSON or not one of these shapes is a *ToolsError with the byte offset;
-// the CLI prints it in one line naming the file and exits 2. Values of
-// JSON-bodied forms (wrappers' JSON, harmony, Kimi, DeepSeek, Llama,
-// Mistral, Phi-4, pythonic literals) are never re-typed.
+// strings ("null", "007", …). With a tool list (Options.Tools, from
+// ParseTools; `toolout leaked --tools FILE`), the type the tool's JSON
+// Schema declares for the parameter wins, as the serving stacks type
+// values: a declared string stays a string whatever it holds ("007", "42",
+// "true"; newlines stripped as above); a declared integer, number, boolean,
+// object, array or null is decoded as JSON when, trimmed, it is valid JSON
+// ("7" is 7, an object is compacted) and kept a string when it is not
+// ("seven", as the serving stacks degrade it). A parameter the tool does not
+// declare, or declares without a type, a tool the list does not declare, and
+// a type name that is not JSON Schema's follow the rule without a list;
+// names are never validated against the list. A form that says its own type
+// keeps it where the serving stacks do: DSML's string="true|false" (a
+// declared type still wins) and Gemma's <|"|> delimiters (a delimited value
+// is a string whatever is declared). Values of JSON-bodied forms (wrappers'
+// JSON, harmony, Kimi, DeepSeek, Llama, Mistral, Phi-4, pythonic literals)
+// are never re-typed.
+//
+// ParseTools reads a tool list in the shapes of OpenAI Chat Completions,
+// Responses, Anthropic and MCP (its doc states how a type is read); data it
+// refuses is a *ToolsError with the byte offset, which the CLI prints in
+// one line naming the file, exiting 2.
 //
 // Broken or recoverable. A missing </function> or </invoke> is recoverable,
 // like a missing closing tag of a JSON wrapper: the call ends after its last
 // parameter. A Qwen3-Coder parameter (in a <function=…> call) that has no
 // </parameter> before the next parameter tag and the call's </function>
-// ends, as the three serving stacks read it (vLLM's qwen3_coder, SGLang,
-// Dynamo), at the first of: the next parameter tag, </function>, the
-// closing tag of its wrapper (</tool_call>, </seed:tool_call>; for a bare
-// call a stray </tool_call> or </seed:tool_call>), or the opening tag of
-// the next block (a model that starts over); that tag is not part of the
-// value and is read next. So
+// ends, as vLLM's qwen3_coder, SGLang and Dynamo read it, at the first of:
+// the next parameter tag, </function>, the closing tag of its wrapper
+// (</tool_call>, </seed:tool_call>; for a bare call a stray </tool_call> or
+// </seed:tool_call>), or the opening tag of the next block (a model that
+// starts over); that tag is not part of the value and is read next. So
 // "<tool_call><function=get_weather><parameter=location>NYC</function></tool_call>"
-// is {"location":"NYC"} (it was dropped before issue 36). vLLM also ends an
-// open value at the end of input; here a parameter cut off by the end of
-// input (a closing tag cut off included) stays a broken attempt, since the
-// value may be cut anywhere ("NY" of "NYC"). A MiniMax <invoke> parameter
-// still needs its </parameter> (its serving parser's rule). A parameter
-// nothing closes, and a malformed parameter tag (<parameter=>, <parameter
-// junk>), make the call a broken attempt: the whole block (wrapper or bare
-// call) is removed and listed in Dropped with the reason, as for broken
-// JSON.
+// is {"location":"NYC"}. A parameter cut off by the end of input (a closing
+// tag cut off included) stays a broken attempt, where vLLM ends the value:
+// the value may be cut anywhere ("NY" of "NYC"). A MiniMax <invoke>
+// parameter still needs its </parameter> (its serving parser's rule). A
+// parameter nothing closes, and a malformed parameter tag (<parameter=>,
+// <parameter junk>), make the call a broken attempt: the whole block
+// (wrapper or bare call) is removed and listed in Dropped with the reason,
+// as for broken JSON.
+//
+// # Names, arguments, and what is not scanned
 //
 // Fields of a JSON call. The name comes from "name", "function" (a string)
 // or "tool", in that order of precedence; it must be a string. As the
@@ -204,44 +199,46 @@
 // chat-template token <|…|> is removed (from "<|" to the next "|>"; an
 // unclosed "<|" stays): " get_weather<|call|>" is get_weather. A name blank
 // after that is no call, and its block is listed ("blank tool name"). No
-// other change: the reference also cut a name at its first odd character
-// (github.create_issue became github, another tool); here it stays whole.
-// This applies to names read from JSON; the tag forms (<function=NAME>,
-// <invoke name=…>, functions.NAME) have their own syntax. The OpenAI shape {"type":"function","function":{"name":…,
-// "arguments":"…"}} is unwrapped. Arguments come from "parameters", else
-// "arguments" (parameters wins when both are present, as in the reference
-// tests); a string holding a JSON object is decoded once (the reference
-// turned it into {}); missing or null means {}; anything else makes a broken
-// call. Names are not validated against a tool list (spec decision 1), and
-// nothing is truncated (decision 3). agent__batch is one call whose
-// arguments are kept verbatim, not flattened. Arguments are returned as
-// compact JSON objects.
+// other change: a name is not cut at its first odd character
+// (github.create_issue stays whole rather than naming another tool). This
+// applies to names read from JSON; the tag forms (<function=NAME>,
+// <invoke name=…>, functions.NAME) have their own syntax. The OpenAI shape
+// {"type":"function","function":{"name":…,"arguments":"…"}} is unwrapped.
+// Arguments come from "parameters", else "arguments" (parameters wins when
+// both are present); a string holding a JSON object is decoded once; missing
+// or null means {}; anything else makes a broken call. Names are not
+// validated against a tool list (spec decision 1), and nothing is truncated
+// (decision 3). agent__batch is one call whose arguments are kept verbatim,
+// not flattened. Arguments are returned as compact JSON objects.
 //
 // Not scanned: inside <think>…</think> and Seed-OSS's <seed:think>…
 // </seed:think> (case-insensitive; an unclosed one hides the rest of the
-// text), and harmony's analysis channel (Model families); inside fenced code blocks (a line
-// starting, after up to three spaces, with ``` or ~~~ or longer, whose info
-// string holds no backtick for a backtick fence, up to a line of at least as
-// many of the same character followed only by white space, or the end of
-// input; Options.ScanFences turns this off); inside inline code (a run of
-// backticks up to the next run of the same length on the same line; a run
-// with no partner is text). A model showing an example is not calling a
-// tool, and an executed example can have side effects.
+// text), and harmony's analysis channel (Model families); inside fenced
+// code blocks (a line starting, after up to three spaces, with ``` or ~~~
+// or longer, whose info string holds no backtick for a backtick fence, up to
+// a line of at least as many of the same character followed only by white
+// space, or the end of input; Options.ScanFences turns this off); inside
+// inline code (a run of backticks up to the next run of the same length on
+// the same line; a run with no partner is text). A model showing an example
+// is not calling a tool, and an executed example can have side effects.
 //
 // Content. When nothing is removed, the input comes back byte-identical
 // (not trimmed) and Patterns is empty (empty wrappers alone remove
-// nothing). Otherwise the removed spans are cut
-// out, the rest is trimmed, and empty becomes nil. Patterns lists the tags
-// of the removed blocks and containers in order of first appearance; it is
-// non-empty exactly when something was removed, and when it is non-empty and
-// no call was extracted, Dropped says why.
+// nothing). Otherwise the removed spans are cut out, the rest is trimmed,
+// and empty becomes nil. Patterns lists the tags of the removed blocks and
+// containers in order of first appearance; it is non-empty exactly when
+// something was removed, and when it is non-empty and no call was
+// extracted, Dropped says why.
+//
+// IDs come from Options.Sources.NewID (a random UUIDv4 by default), one per
+// call, in document order, drawn once the scan is done.
 //
 // [Check] states the contract as properties of one result (no text lost but
 // the removed spans, calls well formed, every removed block accounted for,
 // each dropped raw exactly the span removed at its offset, and no closed
 // wrapper with a body that is not a tool definition left in the content,
-// where the input alone shows the scan read it);
-// the specs, FuzzExtract and every leaked scenario of the harness run it.
+// where the input alone shows the scan read it); the specs, FuzzExtract and
+// every leaked scenario of the harness run it.
 //
 // # Model families
 //
@@ -304,62 +301,39 @@
 //     calls whose values are Python literals, [get_weather(city="NYC"),
 //     …], written as JSON by a literal parser of our own.
 //
-// The families are found by the scan at three kinds of place (families.go):
-// a '<' that starts no wrapper (special-token tags: <|…, <｜…), the body of
-// a wrapper the scan knows (GLM, a pythonic list), and needles that are not
-// tags ([TOOL_CALLS], functools[, to=functions. and its stripped variants,
-// functions., call:, and '[' for pythonic lists), each found by one rare
-// byte it holds ('[', '=', '.' or ':'), with one memoized IndexByte pass per
-// byte, so prose without those bytes costs a pass per byte; a text whose
-// first byte other than white space is '{' or '[' is tried as a message of
-// bare calls. Handlers read the text through the scanner's memoized
-// searches and bounded local checks, never remove text before their
-// trigger, and record how far they read, which is what the stream needs.
 // The parser-parity corpus of NVIDIA Dynamo (bench/testdata/parsercorpus:
-// the cases Dynamo, vLLM and SGLang are checked against) measures the
-// result against the serving stacks: `make parser-corpus`.
+// the cases Dynamo, vLLM and SGLang are checked against) compares the
+// result with the serving stacks: `make parser-corpus`.
 //
-// IDs come from Options.Sources.NewID (a random UUIDv4 by default), one per
-// call, in document order. They are drawn once the scan is done, all at
-// once (core.Sources.IDs: random ones from one read of crypto/rand per 256
-// IDs, written into one string; one crypto/rand read and one fmt.Sprintf
-// per call took a third of the time of a text of calls).
+// # Cost
 //
-// A body's values are read once: a strict parser of our own validates each
-// value exactly as encoding/json does and records the members a call is
-// read from, so a well-formed call is neither decoded into a map nor
-// re-encoded (decoding with encoding/json cost about 8 µs a call, fifty
-// times the scan around it). A value it does not accept (broken, or with an
-// escaped key) takes the slow path: scanJSON finds its extent and repairs
-// it, and encoding/json decodes it and words the error. FuzzStrict holds
-// the two paths to the same answers. A call's arguments are then
-// compacted into chunks shared by the calls of the text (an arena), so a
-// call costs no allocation of its own. The parameters of an XML-parameter
-// call are written as JSON (jsonlex.Append, encoding/json's output without
-// HTML escaping) into a buffer reused from call to call, and its object
-// once, at its exact size, into the same chunks.
+// Time is linear in the input on every input (10x the input costs about 10x
+// the time; bench.BenchmarkLeaked holds the adversarial inputs to it at
+// 1 MiB and 10 MiB), and the result is a deterministic function of it (but
+// for the IDs). The choices that keep it so: the scan visits only '<', '`',
+// '~' and the rare bytes of the families' needles ('[', '=', '.', ':'),
+// each found by a memoized IndexByte pass; every search for a byte or a tag
+// is remembered (its first match at or after a position), so many unclosed
+// tags cost one pass; fences are skipped by runs of their character, inline
+// code by one pass per line; a JSON scan stops at the first byte that
+// cannot be JSON outside a string; containers sit on a bounded stack.
+// Handlers read through the scanner's memoized searches and bounded local
+// checks, never remove text before their trigger, and record how far they
+// read (which the stream needs).
+//
+// A body's values are read once by a strict parser of our own that accepts
+// exactly what encoding/json accepts, so a well-formed call is neither
+// decoded into a map nor re-encoded; a value it refuses (broken, or with an
+// escaped key) takes the slow path through encoding/json, which repairs and
+// words the error. FuzzStrict holds the two paths to the same answers.
 //
 // Memory. Extract allocates what it returns: the content (one copy of the
-// text, sized before it is made; on prose with a few calls it is most of
-// the memory), the result's lists at their exact length, the arguments'
-// chunks and the IDs. The scanner and its growing buffers (calls, spans,
-// decoded values, the parser's stacks) come from a sync.Pool and go back
-// to it emptied of anything that points into the text; a scanner whose
-// buffers grew past 65,536 elements on a large text is not kept. A 1 MiB
-// text of 7,600 JSON calls costs about 70 allocations and 1.5 MB.
-//
-// Time is linear in the input on every input, and the result is a
-// deterministic function of it (but for the IDs). The scan visits only '<',
-// '`' and '~', and a '<' only when the letter after it may start a tag of
-// ours (most '<' of prose and markup go by at once); every search for a
-// byte or a tag is remembered (the first match at or after a position), so
-// many unclosed tags cost one pass; a fenced block is skipped by the runs
-// of its fence character, not line by line; an inline-code search that
-// fails records, for its line, where the last run of each length starts,
-// so runs of backticks cost one pass per line; a JSON scan stops at the
-// first byte that cannot be JSON outside a string; containers sit on a
-// bounded stack. 10x the input costs about 10x the time:
-// bench.BenchmarkLeaked holds the adversarial inputs at 1 MiB and 10 MiB.
+// text, sized before it is made), the result's lists at their exact length,
+// the arguments (compacted into chunks shared by the calls of the text) and
+// the IDs (random ones from one read of crypto/rand per 256). The scanner
+// and its buffers come from a sync.Pool and go back emptied of anything
+// that points into the text; a scanner whose buffers grew past 65,536
+// elements is not kept.
 //
 // # Streaming
 //
@@ -380,51 +354,31 @@
 //
 // The stream runs Extract's own scanner on the text received so far, one
 // top-level step at a time (a block, a code span, a family's form at a
-// trigger), so that it cannot drift from the batch. Every search a step
-// makes records how far it read (the answer of a memoized search, len(s)
-// when it found nothing; the end of white space skipped with sc.skip; the
-// end of a JSON value, or where it failed; a run of backticks). A step is
-// kept when all it read is there: for a step at a '<' that may open a tag
-// or at a family's needle, 64 bytes more (its local checks compare tags up
-// to that long past what it reached) and more than white space after them
-// (a handler that skipped white space without sc.skip may have run to the
-// end). Otherwise the step is undone (the result's lists cut back, the
-// containers and the inline-code state restored) and tried again with more
-// text, and at Close, where every step is final.
+// trigger), so that it cannot drift from the batch. A step is kept when
+// all it read is there: for a step at a '<' that may open a tag or at a
+// family's needle, 64 bytes more (its local checks compare tags up to that
+// long) and more than white space after them. Otherwise the step is undone
+// and tried again with more text, and at Close, where every step is final.
 //
-// What is held back, and why. Text in which nothing may start (no '<',
-// '`', '~' or needle) is emitted at once. At the end of a delta the stream
-// holds only: a suffix that is a proper prefix of a family's needle
-// ("to=fun" may become "to=functions."); the text from a trigger whose step
-// is not final, i.e. a block still open (a wrapper whose body has not
-// ended; a '<' followed by the start of one of our tags or a family's
-// token, until 64 bytes follow it, while "<span>" or "<img" go at once; a
-// backtick run until its line ends); the opening tag of a container, which a block
-// inside it may still remove; until something is removed, the text from an
-// empty wrapper on (it goes only when something else in the text is removed,
-// which a later block may decide, and the events keep document order); and
-// at the start of the text, a message
-// whose first byte is '{' or '[', which may be only JSON calls (a whole
-// message of them is decided at Close). Thinking (<think>, <seed:think>)
-// and fenced code blocks are kept text whatever ends them, so their text is
-// emitted as it comes, unclosed too; only the search for their end goes
-// on. A wrapper that never closes is held to Close, as Extract decides it
-// by what follows it.
+// What is held back. Text in which nothing may start (no '<', '`', '~' or
+// needle) is emitted at once. At the end of a delta the stream holds only:
+// a suffix that is a proper prefix of a family's needle ("to=fun" may
+// become "to=functions."); the text from a trigger whose step is not final
+// (a wrapper whose body has not ended; a '<' followed by the start of one
+// of our tags or a family's token, until 64 bytes follow it, while "<span>"
+// or "<img" go at once; a backtick run until its line ends); the opening
+// tag of a container, which a block inside it may still remove; until
+// something is removed, the text from an empty wrapper on (it goes only
+// when something else is removed); and at the start of the text, a message
+// whose first byte is '{' or '[', which may be only JSON calls (decided at
+// Close). Thinking (<think>, <seed:think>) and fenced code blocks are kept
+// text whatever ends them, so their text is emitted as it comes. A wrapper
+// that never closes is held to Close, as Extract decides it by what
+// follows it.
 //
-// Linear time over any split. A step that waits is tried again only once
+// Linear time over any split: a step that waits is tried again only once
 // the text that came since its last attempt is an eighth of the text it
-// reads again, so its attempts cost at most nine times that text in all;
-// the memos are forgotten once per attempt, by a generation number (their
-// "none" answers held only for the shorter text); the searches for the
-// end of a thinking or a fence resume where they stopped; the check for a
-// needle's prefix looks at most 32 bytes back; where the white space at
-// the end of the text starts is kept by Write in O(delta). The text is
-// held in a strings.Builder, whose String costs nothing, so the scanner
-// reads it without copies. bench.BenchmarkLeakedStream feeds every
-// adversarial input of BenchmarkLeaked, prose, dense calls and LLM-like
-// text in deltas of 1, 3, 7 and 16 bytes at 1 MiB and 10 MiB (make
-// bench-linear), with Extract on the same inputs as its baseline. A delta
-// costs about 180 ns on this machine, so 1 MiB of prose streamed in
-// 7-byte deltas takes 28 ms (Extract: 0.4 ms); a model streams a few
-// hundred bytes a second.
+// reads again, so its attempts cost at most nine times that text in all
+// (bench.BenchmarkLeakedStream, in deltas of 1 to 16 bytes, with Extract
+// as its baseline: make bench-linear).
 package leaked
