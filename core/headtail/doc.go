@@ -1,4 +1,4 @@
-// Package headtail is the head-tail strategy (issue 21): it cuts a text to a
+// Package headtail is the head-tail strategy: it cuts a text to a
 // byte budget by keeping its head and its tail by a configurable ratio, and,
 // from the middle between them, its error-like lines with the lines that
 // continue them (stack frames), with explicit counts of what was cut. It is
@@ -41,7 +41,8 @@
 // valid UTF-8 is ever split.
 //
 // Error-like lines. Each line wholly between the first head and tail (those
-// planned before the error runs' unused bytes go back) is matched alone, without its line ending, against Options.ErrorPattern
+// planned before the error runs' unused bytes go back) is matched alone,
+// without its line ending, against Options.ErrorPattern
 // ([DefaultErrorPattern] when nil; its case rules are documented there). An
 // error-like line and the lines after it that continue it
 // (Options.Continuation, [IsContinuation] when nil: indented lines,
@@ -77,32 +78,23 @@
 // counts. When it cannot hold even that, the output is the head alone,
 // without a marker (a budget under about 40 bytes).
 //
-// Cost. Time is linear in len(text): one pass counting lines, one pass
-// over the middle's lines, and passes no longer than the budget for the
-// head, the tail and the counts (a byte cut's line is found once); memory is
-// the output plus the error runs that fit the error budget. The default
-// pattern is not run line by line (Go's regexp reads it at about 7 MB/s): an
-// Aho-Corasick automaton over its words finds them, and their boundaries
-// and cases are checked in code; a line with a Kelvin sign or a long s,
-// which (?i) folds to k and s, goes to the pattern. A caller's own pattern
-// runs on every line of the middle. Cut is deterministic and safe for
-// concurrent use.
+// # Cost
 //
-// Figures (bench/headtail_test.go, budget 16 KiB, 2-core AMD EPYC shared
-// with other jobs, load 9 to 16, so single runs vary by half; medians of 3
-// runs of 100 ms): a log with a Java trace every 200 lines 5.1 ms per MiB
-// (about 200 MB/s); every line an error run, every line a near miss of the
-// words, 64 KiB error lines: 160 to 240 MB/s; one byte per line (empty
-// lines) 45 MB/s, the worst; one line without a newline 0.7 to 1.4 GB/s,
-// and the 5 MB single line of issue 21 in 3.5 to 5 ms. 10 MiB costs 6.2x
-// to 11.1x 1 MiB on every input (make bench-linear's pairs; logs-traces
-// and one-line read 17x and 15x once in a loaded run and 10.6x and 6.2x
-// measured again alone). Allocation: 0.003 to 0.065 bytes per input byte.
-// core/extract.Truncate on the same inputs takes 4 to 6 us at any size: it
-// reads only the 16 KiB it keeps, so Cut costs about 1,200x it at 1 MiB
-// and 12,000x at 10 MiB, the price of reading the middle for its errors.
+// Time is linear in len(text) (bench/headtail_test.go; make bench-linear
+// holds it to its 1 MiB and 10 MiB pairs): one pass counting lines, one
+// pass over the middle's lines, and passes no longer than the budget for
+// the head, the tail and the counts; memory is the output plus the error
+// runs that fit the error budget. Unlike core/extract.Truncate, which reads
+// only the bytes it keeps, Cut reads the whole middle: that is the price of
+// finding its errors. The default pattern is not run line by line by Go's
+// regexp, which is slow on it: an Aho-Corasick automaton over its words
+// finds them, and their boundaries and cases are checked in code; a line
+// with a Kelvin sign or a long s, which (?i) folds to k and s, goes to the
+// pattern. A caller's own pattern runs on every line of the middle. Cut is
+// deterministic and safe for concurrent use.
 //
-// Choices where the issue is silent:
+// # Choices where the spec is silent
+//
 //   - Budgets are bytes, like core/extract.Truncate's, but unlike it the
 //     markers count within the budget.
 //   - Error-like lines in the head and the tail are not matched: they are

@@ -126,7 +126,7 @@ func isLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
 func isWord(c byte) bool { return isLetter(c) || c >= '0' && c <= '9' || c == '_' }
 
 // matcher returns the test of an error-like line: the pattern's, by hand
-// when it is DefaultErrorPattern (the pattern alone reads about 7 MB/s).
+// when it is DefaultErrorPattern (Go's regexp is slow on that pattern).
 func matcher(o Options) func(string) bool {
 	if o.ErrorPattern == defaultPattern {
 		return matchDefault

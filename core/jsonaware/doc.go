@@ -1,17 +1,16 @@
-// Package jsonaware is the json-aware strategy of issue 21: it shortens a
-// JSON tool output to a byte budget and keeps it JSON. [Shorten] takes
-// valid JSON and returns valid JSON, whatever the budget: every object key
-// path kept, long strings and long arrays shortened with explicit counts of
-// what was cut, and the rows of an array that matter most (first, last,
-// error-like, outliers) kept. It is a pure function: no LLM, no store, no
-// state; the same input, budget and options give the same bytes.
+// Package jsonaware is the json-aware strategy: it shortens a JSON tool
+// output to a byte budget and keeps it JSON. [Shorten] takes valid JSON and
+// returns valid JSON, whatever the budget: every object key path kept, long
+// strings and long arrays shortened with explicit counts of what was cut,
+// and the rows of an array that matter most (first, last, error-like,
+// outliers) kept. It is a pure function: no LLM, no store, no state; the
+// same input, budget and options give the same bytes.
 //
-// It does what the issue reports of two agents, together: Gemini CLI
-// truncates long JSON string values while keeping every key; Headroom keeps
-// the first and last rows of a JSON array, every row that looks like an
-// error, and statistical outliers (and retrieves the rest on demand, which
-// is the caller's business here: the markers say what is missing and
-// where).
+// It combines what two agents do: Gemini CLI truncates long JSON string
+// values while keeping every key; Headroom keeps the first and last rows of
+// a JSON array, every row that looks like an error, and statistical outliers
+// (and retrieves the rest on demand, which is the caller's business here:
+// the markers say what is missing and where).
 //
 // # Contract
 //
@@ -141,7 +140,7 @@
 // Stats.Step says which step was taken (1 is the first above), Stats.Steps
 // how many there are for the options given.
 //
-// # Input, where the RFC or the issue is silent
+// # Input, where the RFC is silent
 //
 //   - A leading UTF-8 byte order mark is skipped (and not written back);
 //     white space around the value is allowed.
@@ -162,38 +161,16 @@
 //
 // # Cost
 //
-// One pass reads the input into a flat array of nodes (16 bytes each) and
-// flags error-like rows, outliers and key path rows as it goes; each step
-// tried is one walk of what that step writes, sizing each node from the
-// sizes of its children (4 bytes a node), without writing. Of a run of
-// rows the step cuts it reads each row's flags, and sizes rows only until
-// they are longer than the run's marker (the marker's length depends only
-// on the count), so a step that keeps a few rows of a large array costs a
-// few flags per row, not the rows. The step taken is then written once, by
-// a walk that makes the same decisions over the sizes its step set. The default options give
-// 134 steps: Shorten measures the smallest form, then 8 steps by binary
-// search, keeping the sizes of the best step that fits so that writing it
-// needs no measuring again. Key paths are interned in one map of 64-bit
-// hashes, only inside arrays (outside every array no object is cut, and a
-// key gets a fresh id without a lookup).
-//
-// The reader is hand-written over core/jsonlex's lexical grammar (shared
-// with core's other JSON readers) because encoding/json's Decoder.Token
-// allocates per token, gives no offsets to copy scalars byte for byte, and
-// is slower: on 1 MiB of records, reading the input (Shorten of an input
-// that fits: read, flags, outliers) costs 7.5 ms of CPU where a
-// Decoder.Token loop alone costs 25.5 ms; on 1 MiB of small numbers, 30.5
-// ms against 124 ms.
-//
-// Figures (BenchmarkJSONAwareAdversarial, hostile.JSONDocs shortened to
-// 40,000 bytes; the median of 5 runs on this shared 2-core machine, quiet,
-// on 2026-11-26), 1 MiB then 10 MiB and their ratio: records 10.5 ms, 106
-// ms (10.1x; 13 ms and 162 ms, 12.5x, when every step sized every node);
-// numbers (the most nodes per byte) 57 ms, 575 ms (10.1x); deep (4,000
-// levels) 44 ms, 323 ms (7.4x); unique-keys (a key path per row, every row
-// kept and sized at every step) 22 ms, 260 ms (11.5-12.5x from run to
-// run, as before the change; json.Compact's pair on it is about 10x);
-// wide-object 6.7 ms, 54 ms (8.1x); long-string 1.3 ms, 5.5 ms; escapes
-// 5.2 ms, 36 ms (7.0x); error-words (the matcher's near misses) 15.7 ms,
-// 161 ms (10.3x). A single-line JSON of 5 MB (records) takes 45 ms.
+// Time is linear in the input (bench.BenchmarkJSONAwareAdversarial holds
+// the hostile documents to it at 1 MiB and 10 MiB). One pass reads the
+// input into a flat array of nodes and flags error-like rows, outliers and
+// key path rows as it goes; each step tried is one walk that sizes what the
+// step would write, without writing, and a run of rows the step cuts is
+// sized only until it is longer than its marker. The default options give
+// 134 steps: Shorten measures the smallest form, then about 8 steps by
+// binary search, and writes the step taken once. Key paths are interned as
+// 64-bit hashes, only inside arrays. The reader is hand-written over
+// core/jsonlex's grammar (shared with core's other JSON readers) rather
+// than encoding/json's Decoder.Token, which allocates per token and gives
+// no offsets to copy scalars byte for byte.
 package jsonaware
