@@ -50,35 +50,34 @@
 // therefore starts from max(N, G) chunks. Pieces can also be too coarse to
 // overlap: when a chunk before the last already reaches the end of the
 // document, the plan stops there, with fewer chunks than it aimed at, rather
-// than emit empty ones (two pieces of exactly B tokens with O >= 1 used to
-// give a third chunk [end,end) with 0 tokens). When balancing fails, the plan
+// than emit empty ones (two pieces of exactly B tokens with O >= 1 give two
+// chunks, not a third [end,end) of 0 tokens). When balancing fails, the plan
 // tries up to seven more chunks and, failing that, packs pieces greedily
 // without overlap (G chunks), still within budget. So a plan has between G
 // and max(N, G) + 7 chunks, and exactly N on text of fine pieces (the specs
 // check both, and FuzzPlan on any input).
 //
 // Cost: one tokenization pass, then O((N+G) log P) for the cuts, each a
-// search over P piece boundaries. The pass records a mark (byte
-// offset and tokens before it) every 32 piece boundaries. With a tokenizer
-// that can count while marking and walk its pieces from any piece boundary
-// on (tokens.Tiktoken's WalkMarks and PiecesFrom: its pre-split reads
-// nothing before a piece's start), that is all it keeps: WalkMarks runs
-// Count's loop, with a call per 32 pieces; reading a boundary between marks
-// walks the pieces of its block again, from the mark or the last boundary
-// walked, and the planner reads only blocks near its cuts (the last four
-// read stay decoded): a search by tokens reads a block up to its answer,
-// a search for a line break steps over blocks whose bytes hold none, and a
-// search over the marks gallops from the last answer. That walks some 80
-// pieces again per chunk of 5,000, and planning 1, 10 or 100 MiB costs 1.04
-// to 1.07 times counting it (bench's ChunkPlanOverCount, timed in pairs on
-// the 2-core VM); memory is a 24-byte mark per 32 pieces, about 0.22 bytes
-// per byte of text whatever its size, in segments reused from one plan to
-// the next; every
+// search over P piece boundaries. The pass records a mark (byte offset and
+// tokens before it) every 32 piece boundaries. With a tokenizer that can
+// count while marking and walk its pieces from any piece boundary on
+// (tokens.Tiktoken's WalkMarks and PiecesFrom: its pre-split reads nothing
+// before a piece's start), that is all it keeps: WalkMarks runs Count's
+// loop, with a call per 32 pieces; reading a boundary between marks walks
+// the pieces of its block again, from the mark or the last boundary walked,
+// and the planner reads only blocks near its cuts (the last four read stay
+// decoded): a search by tokens reads a block up to its answer, a search for
+// a line break steps over blocks whose bytes hold none, and a search over
+// the marks gallops from the last answer. That walks some 80 pieces again
+// per chunk of 5,000, and planning 1, 10 or 100 MiB costs 1.04 to 1.07 times
+// counting it (bench's ChunkPlanOverCount, timed in pairs on the 2-core VM);
+// memory is a 24-byte mark per 32 pieces, about 0.22 bytes per byte of text
+// whatever its size, in segments reused from one plan to the next; every
 // spec and FuzzPlan check that the plan equals the one made from every
 // boundary. Greedy packing (G) is made only when balancing N chunks fails.
 // Any other tokenizer (pieces through WalkPieces or Pieces) has the
 // boundaries between marks kept as varint differences, two bytes a piece
 // under 64 bytes and 64 tokens, plus the marks: under 3 bytes per piece
-// (two []int took 16, and their growth as much again), so at most about 3
-// bytes per byte of text (one-byte pieces), 1 or less for logs and prose.
+// (rather than two []int's 16 and their growth), so at most about 3 bytes
+// per byte of text (one-byte pieces), 1 or less for logs and prose.
 package chunk

@@ -17,8 +17,8 @@ func (e *Extractor) headTail(output string) string {
 // jsonAware is the json-aware strategy: output shortened into valid JSON of
 // at most TruncateBytes. Output that is not JSON is a failure (the strategy
 // could not execute: spec decision 4), and so is JSON whose smallest form
-// (every key path kept) is over the budget (issue 38: a budget is a bound,
-// so the strategy cannot answer within it); either way the caller falls
+// (every key path kept) is over the budget (a budget is a bound, so the
+// strategy cannot answer within it); either way the caller falls
 // back to truncate, which fits, and the failure says why. It calls no
 // model.
 func (e *Extractor) jsonAware(output string) (string, error) {

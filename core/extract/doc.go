@@ -26,25 +26,24 @@
 // core/chunk's: the fewest chunks that fit, balanced, overlapping by
 // Config.OverlapPercent of the budget, cut between tokenizer pieces.
 //
-// Full-chunked: one map call per chunk, tagged extract.map with chunk i/n, at
-// most Config.Concurrency in flight. The system message is the map prompt
+// Full-chunked: one map call per chunk, tagged extract.map with chunk i/n,
+// at most Config.Concurrency in flight. The system message is the map prompt
 // (prompts/map.tmpl); the user message is the chunk's bytes. One chunk means
 // no reduce: its answer is the result. Several mean one extract.reduce call
 // whose prompt (prompts/reduce.tmpl) lists the map answers in chunk order,
 // whatever order they finished in. Every answer must carry the session
-// nonce's final-report wrapper (closing tag optional, core/finalreport);
-// "NO RELEVANT DATA FOUND" answers are successes and reach the reduce. The
+// nonce's final-report wrapper (closing tag optional, core/finalreport); "NO
+// RELEVANT DATA FOUND" answers are successes and reach the reduce. The
 // strategy fails on an LLM error, a missing wrapper, a plan over its chunk
-// limit, a map prompt that leaves no budget, or a reduce prompt that does not
-// fit the window.
-// Every map call runs even when one fails, so the outcome and the log never
-// depend on which call finished first. LLM errors are not retried here:
-// retrying transport errors is the LLM client's job. Once the context ends,
-// no further map call starts (the strategy has failed anyway). A panic in a
-// map call's goroutine (the LLM client, or anything under it) is recovered
-// there and fails the strategy like an error ("extract.map chunk=2/5: panic:
-// …", the stack in the log): left alone it would end the process before the
-// session could remove its store directory.
+// limit, a map prompt that leaves no budget, or a reduce prompt that does
+// not fit the window. Every map call runs even when one fails, so the
+// outcome and the log never depend on which call finished first. LLM errors
+// are not retried here: retrying transport errors is the LLM client's job.
+// Once the context ends, no further map call starts (the strategy has failed
+// anyway). A panic in a map call's goroutine (the LLM client, or anything
+// under it) is recovered there and fails the strategy like an error
+// ("extract.map chunk=2/5: panic: …", the stack in the log), so that the
+// session can still remove its store directory.
 //
 // Read-grep: a sub-agent on core/agent (the loop the session uses; core/session
 // itself sits above this package) whose only tools are core/fstools' Read and
@@ -61,18 +60,17 @@
 // being "WARNING: tool_output fallback to truncate (<mode> failed)." and the
 // log naming the cause.
 //
-// json-aware and head-tail (issue 21) are modes that call no model, each
-// cutting the output to Options.TruncateBytes: json-aware with
-// core/jsonaware (valid JSON in and out, every key kept, long strings and
-// arrays shortened with counts, first, last and error-like rows kept),
-// head-tail with core/headtail (the head, Config.HeadPercent of the
-// budget, the tail, and the middle's error-like lines with their
-// continuation lines, with counts). Their answer is the success format with
-// STRATEGY:json-aware: or STRATEGY:head-tail: and the cut output as the
-// body.
+// json-aware and head-tail are modes that call no model, each cutting the
+// output to Options.TruncateBytes: json-aware with core/jsonaware (valid
+// JSON in and out, every key kept, long strings and arrays shortened with
+// counts, first, last and error-like rows kept), head-tail with
+// core/headtail (the head, Config.HeadPercent of the budget, the tail, and
+// the middle's error-like lines with their continuation lines, with counts).
+// Their answer is the success format with STRATEGY:json-aware: or
+// STRATEGY:head-tail: and the cut output as the body.
 //
-// Choices for the new modes, where the spec is silent or exact:
-//   - The spec's schema is exact, so [Tool] stays it and the new modes are
+// Choices for these two modes, where the spec is silent or exact:
+//   - The spec's schema is exact, so [Tool] stays it and these modes are
 //     not offered by default. Config.OfferModes opts in: [ToolFor] (and
 //     [Extractor.Tool]) then add them to the enum, after the spec's four in
 //     the order json-aware, head-tail, and describe them after the spec's
@@ -88,7 +86,7 @@
 //     definition of failure), so it falls back to truncate with the exact
 //     warning "(json-aware failed)"; the log and Outcome.Failure carry the
 //     parse error with its position.
-//   - A budget is a bound (issue 38): the body each of truncate, head-tail
+//   - A budget is a bound: the body each of truncate, head-tail
 //     and json-aware answers (after the fallback warning, when there is
 //     one; the success format's header line and the warning line are the
 //     answer's frame, on top) is at most Options.TruncateBytes, markers
@@ -101,13 +99,12 @@
 //     as Config.TruncateWith says (json-aware there cuts bytes instead,
 //     logged). FuzzModes checks the bound in every mode and cut.
 //   - Decision 5 keeps truncate a single mode; Config.TruncateWith changes
-//     how it cuts, explicit or as the fallback: bytes (the default, today's
-//     [Truncate], so every existing answer is unchanged), head-tail (what the
-//     schema's description of truncate says, "keeps top and bottom,
-//     truncates in the middle", plus the error lines), or json-aware (JSON
-//     output; any other output by bytes, logged). The header stays
-//     STRATEGY:truncate: and the warning text is unchanged; Outcome.Cut says
-//     how it cut.
+//     how it cuts, explicit or as the fallback: bytes (the default,
+//     [Truncate]), head-tail (what the schema's description of truncate
+//     says, "keeps top and bottom, truncates in the middle", plus the error
+//     lines), or json-aware (JSON output; any other output by bytes,
+//     logged). The header stays STRATEGY:truncate: and the warning text is
+//     unchanged; Outcome.Cut says how it cut.
 //   - head-tail cannot fail. HeadPercent 0 means no head (core/headtail's
 //     negative ratio), 100 all head.
 //
@@ -131,10 +128,10 @@
 //     rest from the tail, cutting on UTF-8 boundaries, around the marker
 //     "\n[... N bytes truncated ...]\n". The budget is Options.TruncateBytes
 //     (16 KiB by default) and holds the marker too ([TruncateWithin]: its
-//     widest room is set aside first; until issue 38 the marker came on
-//     top). A budget too small for the marker gets the head alone, as
-//     core/headtail does. [Truncate], the marker on top, is the session's
-//     in-place cut of recovery results, which keeps its own sizes.
+//     widest room is set aside first). A budget too small for the marker
+//     gets the head alone, as core/headtail does. [Truncate], the marker on
+//     top, is the session's in-place cut of recovery results, which keeps
+//     its own sizes.
 //   - Config is the one definition of the extraction knobs: scenarios,
 //     bench sweeps, the CLI's flags and the session bind to its fields by
 //     their yaml/json names, through one range table ([Knobs]). A value means

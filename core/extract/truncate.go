@@ -32,7 +32,7 @@ func Truncate(text string, maxBytes int) (string, int) {
 func Marker(n int) string { return fmt.Sprintf("\n[... %d bytes truncated ...]\n", n) }
 
 // TruncateWithin is [Truncate] held to maxBytes, its marker included: the
-// truncate strategy's cut (issue 38: a budget is a bound). The marker's room
+// truncate strategy's cut (a budget is a bound). The marker's room
 // is set aside first, at its widest (a count of len(text) bytes), and head
 // and tail share what is left as in Truncate, so the output is at most
 // maxBytes and at most a few bytes under it. A budget too small for the

@@ -12,8 +12,8 @@
 // keeps key order and decodes without recursion (core/schema), the leaked
 // scanner validates a call and reads its members in one pass (core/leaked),
 // the gateway edits requests by byte span (core/gateway/jsonspan) and reads
-// the Anthropic wire format in place (core/gateway/anthropic). Before this
-// package each had its own copy of the grammar below.
+// the Anthropic wire format in place (core/gateway/anthropic). They share
+// the grammar below, so they cannot disagree on what JSON is.
 //
 // The functions accept exactly what encoding/json accepts: FuzzLex holds
 // String, Number and Unescape to json.Valid and json.Unmarshal on any

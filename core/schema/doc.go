@@ -78,13 +78,12 @@
 // otherwise, bounds separately: the fields one walk creates, the properties
 // allOf/anyOf/oneOf merges copy, and the edges the recursion search
 // explores; a merge cut by it keeps the fields it has. The lines a walk
-// renders beyond the root's own fields are bounded to 1 MiB. A cap that
-// cuts anything makes has_hidden_fields (and an inspection's truncated)
-// true. Decoding, normalizing and walking are therefore linear in the
-// schema's size (every schema object is decoded, normalized and searched
-// once; a chain of $refs or of arrays is followed once), and so is memory:
-// the decoded schema and its nodes take about ten times the input, plus
-// what the caps allow.
+// renders beyond the root's own fields are bounded to 1 MiB. A cap that cuts
+// anything makes has_hidden_fields (and an inspection's truncated) true.
+// Decoding, normalizing and walking are therefore linear in the schema's
+// size (every schema object is decoded, normalized and searched once; a
+// chain of $refs or of arrays is followed once), and so is memory (the
+// decoded schema and its nodes), plus what the caps allow.
 //
 // Field names are not escaped: a name holding "." or "[]" is shown as it is
 // and cannot be reached by a field path.
@@ -121,22 +120,19 @@
 //     in breadth-first order), so a large container may be listed in part:
 //     the fold marker of its root field gives its N. A container the depth
 //     limit stops, one with unknown keys and one that closes a cycle are
-//     their fold markers (the reference drops a container cut by the depth
-//     silently).
+//     their fold markers (the spec's reference drops a container cut by
+//     the depth silently).
 //
 // So fewer than MaxFields lines means every field down to the summary depth
 // is listed (a fuzz property). When Tier 2 and Tier 1 do not fit together,
 // every root field is kept and Tier-1 leaves are listed breadth-first until
 // the lines run out; which ones is not part of the contract.
 //
-// Unchanged by issue 37: when the root alone has more than MaxFields fields,
-// MaxFields-1 of them are listed (those with a Tier-1 name first, then the
-// others in order, shown in schema order) and the last line is the overflow
-// marker `* (+N more fields; inspect_tool_output(..., field_path=""))`
-// ("[].*" for a root array); deeper fields are then left to the inspector.
-// The labels (see Shapes and labels), the fold markers of containers cut by
-// the depth limit, and the inspector (below; no cap of 80 children,
-// truncated only when something was cut) are as before.
+// Overflow: when the root alone has more than MaxFields fields, MaxFields-1
+// of them are listed (those with a Tier-1 name first, then the others in
+// order, shown in schema order) and the last line is the overflow marker
+// `* (+N more fields; inspect_tool_output(..., field_path=""))` ("[].*" for
+// a root array); deeper fields are then left to the inspector.
 //
 // A root that is not a container with fields is one line: a root with
 // unknown keys is `data: object (unknown keys; inspect_tool_output(...,
@@ -145,7 +141,7 @@
 //
 // has_hidden_fields is true exactly when the summary is not the
 // nothing-hidden list: a line is a fold or overflow marker, a field down to
-// the summary depth has no line, or a cap cut the walk. The reference
+// the summary depth has no line, or a cap cut the walk. The spec's reference
 // returns plain leaves with false when 30 fields fit even if its depth limit
 // cut deeper containers; here such containers are marked, so nothing is
 // hidden silently.

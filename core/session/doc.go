@@ -17,17 +17,16 @@
 //     six decimal places so that the product is exact (0.29 × 100 is 29);
 //     k = 0, or no figure for the context left, is no context rule.
 //
-// Decision on the unit (the issue leaves it open; Gemini CLI caps at "40k
+// Choice of unit (the spec leaves it open; Gemini CLI caps at "40k
 // characters or 4x the remaining context, whichever is smaller", its 4 being
 // characters per token): the context rule compares tokens with tokens, both
 // counted by the session's tokenizer, so no characters-per-token estimate
 // enters it, and k is the share of what is left that one result may take.
-// Gemini's rule is k = 1 here, and so was this package's rule before k
-// existed ("tokens > remaining budget"): DefaultPolicy keeps k = 1, a 12 KiB
-// cap, and every existing outcome. k above 1 would let in a result that
-// cannot fit, so Validate refuses it. Compared in one unit, the context limit
-// is floor(limit tokens × bytes / tokens) bytes of this output (its own
-// measured bytes per token): that makes storing over either limit the same as
+// Gemini's rule is k = 1 here, and DefaultPolicy has k = 1 ("tokens >
+// remaining budget") and a 12 KiB cap. k above 1 would let in a result that
+// cannot fit, so Validate refuses it. Compared in one unit, the context
+// limit is floor(limit tokens × bytes / tokens) bytes of this output (its
+// own bytes per token): that makes storing over either limit the same as
 // storing over min(cap, context limit). When both rules fire, the reason
 // names the one whose limit is smaller in those bytes (the byte cap on a
 // tie). Arithmetic is exact in 128 bits: no value overflows.
