@@ -11,16 +11,16 @@
 // keeps its default; 0 is 0), and the session's extract: section takes the
 // session's context_window unless it sets its own.
 //
-// Nothing left after kill -9 (issue 38): every run's scratch folder
-// (Env.TempDir, TMPDIR/toolout-scenario-*), where the extract, session and
-// store components open their stores, is made by Default's scratch maker. It
+// Nothing left after kill -9: every run's scratch folder (Env.TempDir,
+// TMPDIR/toolout-scenario-*), where the extract, session and store
+// components open their stores, is made by Default's scratch maker. It
 // records this process as the folder's owner (store.MarkOwner: host, boot,
 // pid namespace, pid and start time) and, the first time a process makes a
 // folder in a temp dir, removes the toolout-scenario-* folders there whose
 // owner is provably gone (store.SweepPrefix). A store's own sweep cannot do
 // this: it looks only in its base, and each run's base is a folder of its
-// own, so the stores of a run killed with SIGKILL were never looked at
-// again. Liveness is proved the way the store proves it, so a run never
+// own, so nothing else would look at the stores of a run killed with
+// SIGKILL. Liveness is proved the way the store proves it, so a run never
 // removes the folder of another run still going (two toolout test at once,
 // or go test beside it), and a folder without a readable marker is kept.
 package components

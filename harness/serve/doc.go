@@ -143,21 +143,19 @@
 //
 // Behind the toolout gateway (`toolout gateway serve --upstream` serve's
 // URL), a request carries X-Toolout-Gateway-Round: 1 for the agent's own
-// request, then 2, 3... for each forward after an expand_context round,
-// each of which appended one assistant message of the gateway's (the
-// expand_context call) and its tool results. The tag's round is that
-// header, and the turn leaves the gateway's messages out: 1 + the
-// assistant messages - (round - 1). So the agent's turns stay its turns
-// through the gateway, a scenario written for an agent passes unchanged
-// directly or through it, and a step scripts an expansion round with
-// match {turn: T, round: 2} (a request without the header is round 1;
-// match.round in fakes). A round header the request's messages cannot
-// hold (round 3 with one assistant message) is refused with 400. A
-// gateway scenario (site gateway.upstream) scripts one client request
-// whose turns are the gateway's rounds, as its in-process component
-// numbers them, so there the turn is the round (it was the round for
-// every scenario, so an agent's turns 2, 3... all arrived as turn 1 and
-// were answered 422 "used up").
+// request, then 2, 3... for each forward after an expand_context round, each
+// of which appended one assistant message of the gateway's (the
+// expand_context call) and its tool results. The tag's round is that header,
+// and the turn leaves the gateway's messages out: 1 + the assistant
+// messages - (round - 1). So the agent's turns stay its turns through the gateway, a
+// scenario written for an agent passes unchanged directly or through it, and
+// a step scripts an expansion round with match {turn: T, round: 2} (a
+// request without the header is round 1; match.round in fakes). A round
+// header the request's messages cannot hold (round 3 with one assistant
+// message) is refused with 400. A gateway scenario (site gateway.upstream)
+// scripts one client request whose turns are the gateway's rounds, as its
+// in-process component numbers them, so there, and only there, the turn is
+// the round.
 //
 // Strict, as in process: a request no step answers (nothing matches, or
 // every match is used up) gets 422 in the API's error shape, whose message
@@ -183,60 +181,56 @@
 // agent sends 10 KB of system reminders sees why the step did not match
 // without a proxy.
 //
-// [Server.Problems] lists every breach: violations as they happened,
-// then the steps used fewer times than scripted, each at its step's
-// file:line:col (a request nothing matched at the scenario's file; its
-// message names the nearest step), then every request serve refused with
-// a 4xx of its own before the script saw it (400 a body it cannot decode,
-// 404, 405, 408, 413, 415), at the scenario's file, as "rejected METHOD
-// PATH: STATUS reason" ([Server.Rejected] counts them): a client that
-// only ever sent malformed requests has not followed the script, and a
-// CI job must fail (seven 400s had ended in "every step answered as
-// scripted", exit 0). A request that reached no scenario is the only
-// scenario's, or, with several, a problem of none (no position). 503
-// (busy, stopping) is the server's state, not the client's, and is not
-// counted; neither are refusals net/http makes before serve sees the
-// request (431, a malformed request line). The refusals are kept as the
-// violations are: the first fakes.MaxKept of each scenario, the rest
-// counted in one problem. [Server.Done] is closed once every
-// step has answered all its times.
+// [Server.Problems] lists every breach: violations as they happened, then
+// the steps used fewer times than scripted, each at its step's file:line:col
+// (a request nothing matched at the scenario's file; its message names the
+// nearest step), then every request serve refused with a 4xx of its own
+// before the script saw it (400 a body it cannot decode, 404, 405, 408, 413,
+// 415), at the scenario's file, as "rejected METHOD PATH: STATUS reason"
+// ([Server.Rejected] counts them): a client that only ever sent malformed
+// requests has not followed the script, and a CI job must fail. A request
+// that reached no scenario is the only scenario's, or, with several, a
+// problem of none (no position). 503 (busy, stopping) is the server's state,
+// not the client's, and is not counted; neither are refusals net/http makes
+// before serve sees the request (431, a malformed request line). The
+// refusals are kept as the violations are: the first fakes.MaxKept of each
+// scenario, the rest counted in one problem. [Server.Done] is closed once
+// every step has answered all its times.
 //
 // # Bounds
 //
-// Every request is bounded: a body of at most Options.MaxBodyBytes
-// (16 MiB; 413, before the body is read when its Content-Length says so,
-// so a client that sent Expect: 100-continue gets no 100 and sends
-// nothing), application/json only and no Content-Encoding (415; a gzip
-// body was a 400 quoting its bytes), a body that comes within the read
-// timeout (408 past it; it was a 400), the JSON shape of the
-// gateway (at most 200,000 values, 413, and 256 levels, 400), at most
-// Options.MaxConcurrent (64) completions at once (503 with Retry-After),
-// and Options.Timeout (fakes.AfterTimeout + 5 s) for one completion: a
-// step with after: waits at most fakes.AfterTimeout and then fails as a
-// violation, and [Server.Close] ends every such wait at once. The
-// http.Server of [Server.HTTPServer] has read-header, read, write and idle
-// timeouts and a 64 KiB header limit; [Listen] refuses an address that is
-// not loopback unless asked. The write timeout only catches a client that
-// stops reading: Timeout, which runs from the start of the handler, always
-// ends a stream first. A stream whose scripted delays add up to more than
-// Timeout (`toolout serve --timeout`) is cut there, and an answer cut for
-// any reason (Timeout, a failed write) drops the connection, as
-// disconnect_after does, rather than end the body cleanly, which a client
-// would take for the whole answer. Requests are matched by the script's
-// lock, so concurrent clients each get the answer of their own request; a
-// client that goes away, waiting or mid-stream, only ends its own request
-// (its context ends the wait; a failed write ends the stream). A request
-// matched to a step has spent it, as a real API bills a request, even if
-// its client goes away before reading the answer; one whose client goes
-// away mid-body spends none; one whose client closes the moment it has
-// sent spends its step unless the server notices the close before
-// matching it (then it is answered with an error nobody reads and
-// recorded nowhere): a race only a client that does not wait can lose. What the server
-// keeps does not grow with the requests it is sent: each scripted LLM is
-// fakes.Options.Bounded, keeping each request's tag only and the first
-// fakes.MaxKept (1,000) calls and violations, the rest counted in one
-// problem (twenty 8 MiB requests kept 308 MB before; now the peak is
-// 94 MB, the same after forty).
+// Every request is bounded: a body of at most Options.MaxBodyBytes (16 MiB;
+// 413, before the body is read when its Content-Length says so, so a client
+// that sent Expect: 100-continue gets no 100 and sends nothing),
+// application/json only and no Content-Encoding (415), a body that comes
+// within the read timeout (408 past it), the JSON shape of the gateway (at
+// most 200,000 values, 413, and 256 levels, 400), at most
+// Options.MaxConcurrent (64) completions at once (503 with Retry-After), and
+// Options.Timeout (fakes.AfterTimeout + 5 s) for one completion: a step with
+// after: waits at most fakes.AfterTimeout and then fails as a violation, and
+// [Server.Close] ends every such wait at once. The http.Server of
+// [Server.HTTPServer] has read-header, read, write and idle timeouts and a
+// 64 KiB header limit; [Listen] refuses an address that is not loopback
+// unless asked. The write timeout only catches a client that stops reading:
+// Timeout, which runs from the start of the handler, always ends a stream
+// first. A stream whose scripted delays add up to more than Timeout
+// (`toolout serve --timeout`) is cut there, and an answer cut for any reason
+// (Timeout, a failed write) drops the connection, as disconnect_after does,
+// rather than end the body cleanly, which a client would take for the whole
+// answer. Requests are matched by the script's lock, so concurrent clients
+// each get the answer of their own request; a client that goes away, waiting
+// or mid-stream, only ends its own request (its context ends the wait; a
+// failed write ends the stream). A request matched to a step has spent it,
+// as a real API bills a request, even if its client goes away before reading
+// the answer; one whose client goes away mid-body spends none; one whose
+// client closes the moment it has sent spends its step unless the server
+// notices the close before matching it (then it is answered with an error
+// nobody reads and recorded nowhere): a race only a client that does not
+// wait can lose. What the server keeps does not grow with the requests it is
+// sent: each scripted LLM is fakes.Options.Bounded, keeping each request's
+// tag only and the first fakes.MaxKept (1,000) calls and violations, the
+// rest counted in one problem, so its memory does not grow with the number
+// of requests it is sent.
 //
 // # Where it lives
 //

@@ -46,12 +46,11 @@
 //     cut stream, [ErrUnsupported] for content not mapped, and an
 //     [*APIError] (Type, Message, the documented HTTP Status) for an error
 //     event or error body, so that a proxy can branch.
-//   - Work is linear in the input and nothing is built for what is not
-//     kept: a value the package does not read is only validated (a 32 MiB
-//     body {"metadata":[0,0,...],"messages":[]} allocates 48 bytes), a
+//   - Work is linear in the input and nothing is built for what is not kept:
+//     a value the package does not read is only validated, never built; a
 //     wrongly shaped value stops the read at its offset ({"messages":
-//     [0,0,...]} fails at byte 13), SSE lines have no length limit but
-//     the input's, text, tool input and thinking pieces are appended, never
+//     [0,0,...]} fails at byte 13), SSE lines have no length limit but the
+//     input's, text, tool input and thinking pieces are appended, never
 //     rebuilt.
 //
 // # JSON
@@ -151,35 +150,34 @@
 // # Streams
 //
 // [AssembleStream] reads server-sent events as the HTML standard defines
-// them (lines ended by "\n", "\r\n" or "\r"; a leading BOM; comments;
-// data lines joined by "\n"; an event is dispatched by a blank line, and
-// one not ended by a blank line when the input ends is discarded, as a
-// cut). An event's name is its "event:" field, or its data's "type" when
-// it has none; both present and different is an error. ping and unknown
-// events are skipped (the API documents that new event types may appear).
-// message_start comes first and once, with empty content; each block is
-// started, receives deltas and is stopped before message_stop; blocks
-// start in index order 0, 1, 2, ... as the API sends them (a gap or a
-// repeat is an error; deltas of started blocks may interleave). A text
-// block is its start text plus its text_delta texts; a tool_use block's
-// input is its input_json_delta pieces joined, which must be a JSON
-// object, or its content_block_start input when no piece came. A thinking
-// block is its start thinking (documented as "") plus its thinking_delta
-// texts, and the signature of its last signature_delta, else of its start
-// (the API sends "" there, or no signature, and one signature_delta just
-// before content_block_stop; a later signature replaces an earlier one, as
-// the official SDKs do). A redacted_thinking block arrives whole in its
-// content_block_start and takes no delta. A delta of a known type for a
-// block of another type (text_delta for a thinking block, thinking_delta
-// for a text block, any delta for redacted_thinking) is an error, not
-// [ErrUnsupported]: the stream is malformed. stop_reason and
-// stop_sequence come from the last message_delta; usage is message_start's
-// with each non-null member of each message_delta's usage over it (the
-// API's counts there are cumulative; a usage object may hold 64 members,
-// the API's hold about 8). Members of the message other than
-// id, type, role, model, content, stop_reason, stop_sequence and usage are
-// not kept. Server-tool and other unknown blocks, and citations and other
-// unknown deltas, are [ErrUnsupported].
+// them (lines ended by "\n", "\r\n" or "\r"; a leading BOM; comments; data
+// lines joined by "\n"; an event is dispatched by a blank line, and one not
+// ended by a blank line when the input ends is discarded, as a cut). An
+// event's name is its "event:" field, or its data's "type" when it has none;
+// both present and different is an error. ping and unknown events are
+// skipped (the API documents that new event types may appear). message_start
+// comes first and once, with empty content; each block is started, receives
+// deltas and is stopped before message_stop; blocks start in index order 0,
+// 1, 2, ... as the API sends them (a gap or a repeat is an error; deltas of
+// started blocks may interleave). A text block is its start text plus its
+// text_delta texts; a tool_use block's input is its input_json_delta pieces
+// joined, which must be a JSON object, or its content_block_start input when
+// no piece came. A thinking block is its start thinking (documented as "")
+// plus its thinking_delta texts, and the signature of its last
+// signature_delta, else of its start (the API sends "" there, or no
+// signature, and one signature_delta just before content_block_stop; a later
+// signature replaces an earlier one, as the official SDKs do). A
+// redacted_thinking block arrives whole in its content_block_start and takes
+// no delta. A delta of a known type for a block of another type (text_delta
+// for a thinking block, thinking_delta for a text block, any delta for
+// redacted_thinking) is an error, not [ErrUnsupported]: the stream is
+// malformed. stop_reason and stop_sequence come from the last message_delta;
+// usage is message_start's with each non-null member of each message_delta's
+// usage over it (the API's counts there are cumulative; a usage object may
+// hold 64 members). Members of the message other than id, type, role, model,
+// content, stop_reason, stop_sequence and usage are not kept. Server-tool
+// and other unknown blocks, and citations and other unknown deltas, are
+// [ErrUnsupported].
 //
 // [StreamOf] and [WriteStream] write what the official SDKs parse: each
 // event an "event:" line, one compact "data:" line and a blank line;
@@ -195,18 +193,17 @@
 //
 // # Test fixtures
 //
-// The streams and bodies in testdata were written by hand to the format
-// the API documents (docs.anthropic.com, "Messages" and "Streaming
-// Messages"), in the shape it emits: compact data lines, `{"type":
-// "ping"}` pings after the first block starts, usage with the cache and
-// service_tier members, a first input_json_delta with an empty
-// partial_json, tool inputs cut at arbitrary points, thinking blocks
-// started with an empty thinking (with and without "signature":"") and
-// signed by one signature_delta before their stop (thinking_tool_use: the
-// phantom-call shape, thinking then text then an expand_context call), a
-// redacted_thinking block whole in its start (redacted_thinking). The
-// signatures and redacted data are made up. They were not captured from
-// the live API. The requests in testdata/claude-code were: Claude Code
-// 2.1.332 sent them to a loopback capture server (its README names the
-// source, the headers and what was trimmed).
+// The streams and bodies in testdata are written by hand to the format the
+// API documents (docs.anthropic.com, "Messages" and "Streaming Messages"),
+// in the shape it emits: compact data lines, `{"type": "ping"}` pings after
+// the first block starts, usage with the cache and service_tier members, a
+// first input_json_delta with an empty partial_json, tool inputs cut at
+// arbitrary points, thinking blocks started with an empty thinking (with and
+// without "signature":"") and signed by one signature_delta before their
+// stop (thinking_tool_use: the phantom-call shape, thinking then text then
+// an expand_context call), a redacted_thinking block whole in its start
+// (redacted_thinking). The signatures and redacted data are made up, not
+// captured from the live API. The requests in testdata/claude-code are
+// captured: Claude Code 2.1.332 sent them to a loopback capture server (its
+// README names the source, the headers and what was trimmed).
 package anthropic

@@ -49,26 +49,25 @@
 // number", never a Go type.
 //
 // [Client] is a core.LLM over any OpenAI-compatible endpoint (the
-// external_provider strategy's model, `toolout bench strategies --llm`).
-// It reads at most [MaxResponseBytes] of an answer and refuses one of more
-// than [MaxResponseValues] JSON values or [MaxResponseNesting] levels
-// before decoding it (ten million empty choices, 30 MB, took 700 MB to
-// decode; refused, 81 MB and 0.06 s); its http.Client's Timeout bounds
-// each attempt, [DefaultTimeout] (2 min) when it has none or there is no
-// http.Client (a server that never answered held a nil-HTTP Client for
-// ever). It never follows a redirect, whatever http.Client it is given: a
-// 3xx is an error naming the Location and the BaseURL, because a 307 or 308
-// re-sends the request, the tool output in it, to a host nobody
-// configured, and net/http keeps the key on a redirect to another port of
-// the same host. With Retries it tries a 429 or 5xx answer
-// again, waiting as long as the answer asks (retry-after-ms, as OpenAI
-// sends it, or Retry-After in seconds or as a date) when that is at most
-// [MaxRetryAfter] (a minute, the rule of OpenAI's own SDKs), and
-// otherwise Backoff, then twice that, and so on up to eight times it (a
-// 429 with "Retry-After: 999999" waits as one that names no wait);
-// other failures (a transport error, a timeout, a 4xx, a body that is not a
-// completion) are returned at once, with the status and the start of the
-// body on one line. With SendTag it sends the request's tag as
+// external_provider strategy's model, `toolout bench strategies --llm`). It
+// reads at most [MaxResponseBytes] of an answer and refuses one of more than
+// [MaxResponseValues] JSON values or [MaxResponseNesting] levels before
+// decoding it, so that a small hostile answer cannot cost the memory of a
+// large decoded one; its http.Client's Timeout bounds each attempt,
+// [DefaultTimeout] (2 min) when it has none or there is no http.Client, so a
+// server that never answers cannot hold a call for ever. It never follows a
+// redirect, whatever http.Client it is given: a 3xx is an error naming the
+// Location and the BaseURL, because a 307 or 308 re-sends the request, the
+// tool output in it, to a host nobody configured, and net/http keeps the key
+// on a redirect to another port of the same host. With Retries it tries a
+// 429 or 5xx answer again, waiting as long as the answer asks
+// (retry-after-ms, as OpenAI sends it, or Retry-After in seconds or as a
+// date) when that is at most [MaxRetryAfter] (a minute, the rule of OpenAI's
+// own SDKs), and otherwise Backoff, then twice that, and so on up to eight
+// times it (a 429 with "Retry-After: 999999" waits as one that names no
+// wait); other failures (a transport error, a timeout, a 4xx, a body that is
+// not a completion) are returned at once, with the status and the start of
+// the body on one line. With SendTag it sends the request's tag as
 // X-Toolout-Tag ([TagHeader], core.Tag.String's form), which a scripted
 // server reads to match the request by tag, chunk and turn.
 package openai
