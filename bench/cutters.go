@@ -28,7 +28,7 @@ func headTail(output string, byteCap int) (kept, note string, err error) {
 // keeps the tail and the errors), and the note says so. When even
 // jsonaware's smallest form is over the cap, that form is what lands, and
 // the note says it. Output that is not valid JSON is an error, which ends
-// the comparison: issue 21 asks valid JSON on every case.
+// the comparison: json-aware promises valid JSON on every case.
 func jsonAware(output string, byteCap int) (kept, note string, err error) {
 	if !json.Valid([]byte(output)) {
 		kept, _ = headtail.Cut(output, byteCap, headtail.Options{})

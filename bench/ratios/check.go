@@ -34,7 +34,7 @@ const (
 // drifts by a tenth between rounds, which pairing cancels (ratios of medians
 // of the same runs read 1.03x to 1.11x for one pair of programs).
 type Goal struct {
-	Row   string // the issue's row, as written there
+	Row   string // the goals table's row, as written there
 	Label string // what the figure is, at the start of its line
 	Of    Metric
 	Per   Metric
@@ -201,7 +201,7 @@ func num(v float64) string {
 	return strconv.FormatFloat(v, 'g', 3, 64)
 }
 
-// goalText is the goal as the issue words it, e.g. "at most 1.1x".
+// goalText is the goal as the table words it, e.g. "at most 1.1x".
 func goalText(g Goal) string {
 	unit := g.Unit
 	if unit != "x" {
@@ -218,7 +218,7 @@ func goalText(g Goal) string {
 	return "(peer, no goal)"
 }
 
-// Write prints the lines, a heading before each row of the issue, and a
+// Write prints the lines, a heading before each row of the table, and a
 // summary; it returns how many lines failed.
 func Write(w io.Writer, lines []Line) int {
 	failed, row := 0, ""

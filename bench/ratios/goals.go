@@ -1,7 +1,7 @@
 package main
 
-// The rows of issue 17's table, each its figure and goal cells as written
-// there, joined by ": ": every goal below names the row it checks.
+// The rows of the goals table, each its figure and goal cells joined by
+// ": ": every goal below names the row it checks.
 const (
 	rowChunk   = "chunk planning / counting alone, 1 MiB and 10 MiB: at most 1.1x at every size; memory under 1 byte per input byte beyond the text"
 	rowSchema  = "schema summary, 10,000 fields: under 5 ms, and at most 2x plain json.Unmarshal of the same bytes"
@@ -20,7 +20,7 @@ var (
 	short     = map[string]string{"cl100k_base": "cl100k", "o200k_base": "o200k"}
 )
 
-// goals returns the table: one goal per figure, in the order of the issue's
+// goals returns the table: one goal per figure, in the order of its
 // rows. The chunk benchmarks' size=100MiB is left out to keep the run
 // short.
 func goals() []Goal {

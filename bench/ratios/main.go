@@ -1,5 +1,6 @@
-// Command ratios runs the benchmarks that issue 17's table of goals needs
-// and checks each figure against its goal: `make bench-ratios`.
+// Command ratios runs the benchmarks that the project's table of speed and
+// memory goals (goals.go) needs and checks each figure against its goal:
+// `make bench-ratios`.
 //
 // It builds the benchmarks of -pkg once, then runs -count rounds; each round
 // runs every benchmark the table names once (-benchtime each), so that a

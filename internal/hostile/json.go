@@ -80,9 +80,8 @@ func jsonArray(size int, open, close string, row func(i int) string) []byte {
 
 // ManyKeys is a JSON object of n keys on one line, "key0000":"v00000" and
 // on: every key path is distinct, so a shortener that keeps every key
-// (core/jsonaware) cannot make it smaller than itself. Issue 38's input
-// that came back whole from json-aware at any budget (3,000 keys: 57,001
-// bytes).
+// (core/jsonaware) cannot make it smaller than itself, at any budget
+// (3,000 keys: 57,001 bytes): the input of json-aware's over-budget path.
 func ManyKeys(n int) string {
 	var b strings.Builder
 	b.WriteString("{")

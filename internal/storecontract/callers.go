@@ -9,7 +9,8 @@ import (
 	"github.com/toolout/toolout/core/gateway"
 )
 
-// describeCallers is the caller scope of originals (issue 38 item 6).
+// describeCallers is the caller scope of originals: an original is answered
+// only to the caller that put it.
 func describeCallers(open Opener) {
 	ginkgo.Context("originals scoped to their caller", func() {
 		ginkgo.It("answers an original only to the caller that put it, as missing to any other", func() {

@@ -63,7 +63,7 @@ func Fuzz(f *testing.F, seedDir string, open func(*testing.T, gateway.StoreOptio
 		{4, 2, opPutOriginal, 8, opPutOriginal, 16, opPutOriginal, 200, opOriginal, 8, opStats, 0},
 		// the entry cap of one kind leaves the other kind alone
 		{1, 250, opPutCompressed, 1, opPutOriginal, 1, opPutOriginal, 2, opCompressed, 1, opOriginal, 1, opStats, 0},
-		// issue 38 item 6: the original of id "bb" put by caller 1 (arg 65)
+		// caller scope: the original of id "bb" put by caller 1 (arg 65)
 		// is missing for the anonymous caller (arg 1), for caller 2 (129)
 		// and caller 3 (193), and answered to caller 1; a put of the same id
 		// by caller 2 leaves caller 1's
