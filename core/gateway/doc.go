@@ -133,7 +133,15 @@
 // any of them); otherwise the original verbatim when this request's
 // caller stored it, [ExpandMissing] for an expired original or one another
 // caller stored, [ExpandRepeated] for an id already expanded in this
-// request. Calls to expand_context are intercepted whenever expansion is
+// request. An original the request compressed (or found in the compressed
+// cache) is answered from the request itself ([Result].Original, the
+// request's own bytes, no copy), never from the store: a store that
+// dropped it meanwhile (an evicting Redis, a TTL passed while the model
+// thought) would otherwise answer "no longer available" to an expansion of
+// a result the model saw moments ago. That memory is the request's body,
+// already bounded (max_body_bytes; what went to the compressor, by
+// max_work_bytes), and it goes with the request. Only a marker sent back
+// from an earlier request is looked up in the store. Calls to expand_context are intercepted whenever expansion is
 // enabled, offered or not: the gateway owns that tool name. It appends the calls and
 // answers to the request and forwards again, for at most MaxExpandRounds
 // (5) rounds; calls left after that are stripped, and when nothing else is

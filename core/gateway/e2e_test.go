@@ -344,21 +344,43 @@ var _ = Describe("the expand_context loop", func() {
 		Expect(llm.Check()).To(Succeed())
 	})
 
-	It("answers an expired original with the fixed message", func() {
+	It("answers an original expired since an earlier request with the fixed message", func() {
+		src, clock := manual()
+		p, _ := gateway.NewPipe(gateway.Options{Compressor: gateway.Simple{Words: 8}, Store: memstore.New(gateway.StoreOptions{Sources: src}), Sources: src})
+		g := &gateway.Gateway{Pipe: p, Wire: openai.Wire{}, Expand: true}
+		llm, _ := fakes.NewLLM([]fakes.Step{
+			{Match: fakes.Match{Turn: 1, Contains: []string{"request 1"}}, Respond: fakes.Respond{Text: ptr("seen")}},
+			{Match: fakes.Match{Turn: 1, Contains: []string{"request 2"}}, Respond: expand(shadow)},
+			{Match: fakes.Match{Turn: 2}, Respond: fakes.Respond{Text: ptr("ok")}},
+		}, fakes.Options{})
+		first, err := g.Handle(ctx, chatBody("1", "t", content, false), upstream(llm))
+		Expect(err).NotTo(HaveOccurred())
+		clock.Advance(6 * 60e9) // the client comes back six minutes later, the marker in its history
+		out, err := g.Handle(ctx, chatBody("2", "t", first.Results[0].Text, false), upstream(llm))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(out.Expansions[0].Answer).To(Equal("missing"))
+		Expect(llm.Check()).To(Succeed())
+	})
+
+	It("answers an original compressed in this request from the request, however long the model thinks", func() {
 		src, clock := manual()
 		p, _ := gateway.NewPipe(gateway.Options{Compressor: gateway.Simple{Words: 8}, Store: memstore.New(gateway.StoreOptions{Sources: src}), Sources: src})
 		g := &gateway.Gateway{Pipe: p, Wire: openai.Wire{}, Expand: true}
 		llm, _ := fakes.NewLLM([]fakes.Step{
 			{Match: fakes.Match{Turn: 1}, Respond: expand(shadow)},
-			{Match: fakes.Match{Turn: 2}, Respond: fakes.Respond{Text: ptr("ok")}},
+			{Match: fakes.Match{Turn: 2, Contains: []string{"host=db-1 status=FAILED"}}, Respond: fakes.Respond{Text: ptr("ok")}},
 		}, fakes.Options{})
 		up := upstream(llm)
 		out, err := g.Handle(ctx, chatBody("1", "t", content, false), func(ctx context.Context, round int, body []byte) ([]byte, error) {
-			clock.Advance(6 * 60e9) // the model thinks for six minutes
+			clock.Advance(6 * 60e9) // the model thinks for six minutes: the store's copy expired
 			return up(ctx, round, body)
 		})
 		Expect(err).NotTo(HaveOccurred())
-		Expect(out.Expansions[0].Answer).To(Equal("missing"))
+		_, kept, err := p.Store().Original(ctx, gateway.AnonymousCaller, shadow)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(kept).To(BeFalse())
+		Expect(out.Expansions[0].Answer).To(Equal("original"))
+		Expect(llm.Check()).To(Succeed())
 	})
 
 	It("stops after five expansion rounds and strips the calls left; with nothing else left, that is ErrCapped, not an empty answer", func() {

@@ -152,10 +152,11 @@ func (g *Gateway) HandlePrepared(ctx context.Context, body []byte, results []Res
 		maxRounds = MaxExpandRounds
 	}
 	seen, issued := map[string]bool{}, issuedIDs(results)
-	saved := map[string]int{} // bytes each output compressed now saved
+	saved := map[string]int{}   // bytes each output compressed now saved
+	held := map[string]string{} // the originals compressed now, by id
 	for _, r := range results {
 		if r.Action == ActionCompressed {
-			saved[r.ShadowID] = r.Saved
+			saved[r.ShadowID], held[r.ShadowID] = r.Saved, r.Original
 		}
 	}
 	usage := usageSum{}
@@ -189,7 +190,7 @@ func (g *Gateway) HandlePrepared(ctx context.Context, body []byte, results []Res
 		answers := make([]string, len(calls))
 		for i, c := range calls {
 			e := Expansion{Round: round, CallID: c.ID, ShadowID: c.ShadowID}
-			e.Answer, answers[i] = g.answer(ctx, c.ShadowID, issued, seen)
+			e.Answer, answers[i] = g.answer(ctx, c.ShadowID, issued, seen, held)
 			g.logf("gateway: round %d: expand_context %s: %s", round, c.ShadowID, e.Answer)
 			if e.Answer == AnswerOriginal {
 				g.Pipe.Unsave(saved[c.ShadowID]) // the saving this request counted is undone
@@ -245,18 +246,25 @@ func (g *Gateway) capped(out Outcome, usage usageSum, resp []byte, maxRounds, pe
 // answer looks up one expand_context call. An id the gateway did not issue
 // into this conversation gets [ExpandNotAvailable] without touching the
 // store, so a model (or a prompt injection) cannot read another client's
-// originals by naming their ids. An issued id is looked up under the
-// request's caller ([CallerOf]): a marker and compressed text sent back by
-// another caller (the provider and its logs hold both) find no original,
-// and get [ExpandMissing], as an expired id does.
-func (g *Gateway) answer(ctx context.Context, id string, issued, seen map[string]bool) (answer, text string) {
+// originals by naming their ids. An original this request compressed is
+// answered from held, the request's own bytes (its caller's, by
+// definition): a store (an evicting Redis) may have dropped it since. Any
+// other issued id is looked up under the request's caller ([CallerOf]): a
+// marker and compressed text sent back by another caller (the provider and
+// its logs hold both) find no original, and get [ExpandMissing], as an
+// expired id does.
+func (g *Gateway) answer(ctx context.Context, id string, issued, seen map[string]bool, held map[string]string) (answer, text string) {
 	switch {
 	case !issued[id]:
 		return AnswerNotAvailable, ExpandNotAvailable(id)
 	case seen[id]:
 		return AnswerRepeated, ExpandRepeated(id)
 	}
-	orig, ok, err := g.Pipe.Store().Original(ctx, CallerOf(ctx), id)
+	orig, ok := held[id]
+	var err error
+	if !ok {
+		orig, ok, err = g.Pipe.Store().Original(ctx, CallerOf(ctx), id)
+	}
 	if err != nil {
 		g.logf("gateway: expand_context %s: store: %v", id, err)
 	}

@@ -191,6 +191,10 @@ type Result struct {
 	// (LimitResults, LimitWork, LimitMaxBytes), for Observer.Limited;
 	// empty otherwise.
 	Limit string `json:"-"`
+	// Original is the content of a compressed result (the request's own
+	// bytes, not a copy): the gateway answers expand_context for it from
+	// here within the request, never from a store that may have dropped it.
+	Original string `json:"-"`
 }
 
 // Metrics count what the pipe did.
@@ -406,7 +410,7 @@ func (p *Pipe) marked(ctx context.Context, r Result, content string) Result {
 
 func (p *Pipe) compressed(r Result, id, c, reason string) Result {
 	r.Action, r.Reason, r.ShadowID = ActionCompressed, reason, id
-	r.Text = Mark(id, c)
+	r.Original, r.Text = r.Text, Mark(id, c)
 	r.Saved = r.Bytes - len(r.Text)
 	p.saved.Add(int64(r.Saved))
 	return r

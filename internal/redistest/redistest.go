@@ -50,14 +50,15 @@ type Server struct {
 }
 
 // Start runs redis-server on a free loopback port, with dir as its working
-// directory, and returns once it answers PING.
-func Start(dir string) (*Server, error) {
+// directory, and returns once it answers PING. args are more of its
+// command-line options, such as "--maxmemory", "2mb".
+func Start(dir string, args ...string) (*Server, error) {
 	bin, err := exec.LookPath("redis-server")
 	if err != nil {
 		return nil, ErrMissing
 	}
 	for attempt := 1; ; attempt++ {
-		s, err := start(bin, dir)
+		s, err := start(bin, dir, args)
 		if err == nil || attempt == 3 || !errors.Is(err, errExited) {
 			return s, err
 		}
@@ -66,15 +67,15 @@ func Start(dir string) (*Server, error) {
 
 var errExited = errors.New("redis-server exited")
 
-func start(bin, dir string) (*Server, error) {
+func start(bin, dir string, args []string) (*Server, error) {
 	port, err := freePort()
 	if err != nil {
 		return nil, fmt.Errorf("redistest: free port: %w", err)
 	}
 	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
 	s := &Server{URL: "redis://" + addr + "/0", Addr: addr, done: make(chan struct{}), log: &tail{max: 2048}}
-	s.cmd = exec.Command(bin, "--port", strconv.Itoa(port), "--bind", "127.0.0.1",
-		"--save", "", "--appendonly", "no", "--dir", dir)
+	s.cmd = exec.Command(bin, append([]string{"--port", strconv.Itoa(port), "--bind", "127.0.0.1",
+		"--save", "", "--appendonly", "no", "--dir", dir}, args...)...)
 	s.cmd.Stdout, s.cmd.Stderr = s.log, s.log
 	setDeathSignal(s.cmd)
 	if err := s.cmd.Start(); err != nil {
