@@ -80,7 +80,8 @@ func runGatewayServe(ctx context.Context, args []string, stdout, stderr io.Write
 	} else if err := fc.Caller.Validate(); err != nil {
 		return fail("--config: caller.%v", err)
 	}
-	store, err := openStore(ctx, fc, core.Sources{})
+	logf := func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }
+	store, err := openStore(ctx, fc, core.Sources{}, logf)
 	if err != nil {
 		return fail("--config: %v", err)
 	}
@@ -89,7 +90,6 @@ func runGatewayServe(ctx context.Context, args []string, stdout, stderr io.Write
 	if err != nil {
 		return fail("%v", err)
 	}
-	logf := func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }
 	g.Logf = logf
 	metrics, err := prom.New(prometheus.NewRegistry(), g.Pipe.Metrics, store)
 	if err != nil {

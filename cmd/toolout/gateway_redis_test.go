@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -11,8 +12,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
+	"github.com/gomodule/redigo/redis"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -84,6 +87,43 @@ var _ = Describe("toolout gateway serve on a misbehaving Redis", func() {
 		Expect(srv.Resume()).To(Succeed())
 		send(2)
 		Expect(compressed()).To(HaveSuffix(" 10"), "the pool serves again")
+	})
+
+	// serve runs gateway serve with config until its first line (or its
+	// exit), then stops it, and returns its exit code and what it wrote to
+	// stderr.
+	serve := func(config string) (int, string) {
+		cfg := filepath.Join(GinkgoT().TempDir(), "gateway.yaml")
+		Expect(os.WriteFile(cfg, []byte(config), 0o644)).To(Succeed())
+		cmd := exec.Command(os.Args[0], "gateway", "serve", "--listen", "127.0.0.1:0", "--upstream", "http://127.0.0.1:1", "--config", cfg)
+		cmd.Env = append(os.Environ(), "TOOLOUT_AS_MAIN=1")
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.StdoutPipe()
+		Expect(err).NotTo(HaveOccurred())
+		Expect(cmd.Start()).To(Succeed())
+		if _, err := bufio.NewReader(out).ReadString('\n'); err == nil {
+			Expect(cmd.Process.Signal(syscall.SIGTERM)).To(Succeed())
+		}
+		_, _ = io.Copy(io.Discard, out)
+		_ = cmd.Wait()
+		return cmd.ProcessState.ExitCode(), stderr.String()
+	}
+
+	It("refuses to start on a Redis that evicts any key, unless store.allow_eviction: one line, exit 2", func() {
+		rc, err := redis.DialURL(srv.URL)
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(rc.Close)
+		Expect(rc.Do("CONFIG", "SET", "maxmemory-policy", "allkeys-lru")).To(Equal("OK"))
+		code, stderr := serve(simpleConfig + "store: {backend: redis, url: \"" + srv.URL + "\"}\n")
+		Expect(code).To(Equal(2))
+		Expect(stderr).To(Equal("toolout gateway serve: --config: store: redisstore: " + srv.URL + " evicts any key (maxmemory-policy allkeys-lru): " +
+			"originals and the store's accounting would be lost; use noeviction or volatile-*, or set allow_eviction\n"))
+
+		code, stderr = serve(simpleConfig + "store: {backend: redis, url: \"" + srv.URL + "\", allow_eviction: true}\n")
+		Expect(code).To(Equal(0), stderr)
+		Expect(stderr).To(HavePrefix("redisstore: " + srv.URL + " evicts any key (maxmemory-policy allkeys-lru), allowed: "))
+		Expect(strings.Count(stderr, "\n")).To(Equal(1), stderr)
 	})
 
 	It("refuses to start on an unreachable Redis: one line, exit 2", func() {

@@ -48,6 +48,10 @@ type StoreConfig struct {
 	// MaxBytes caps the bytes held (keys and values); max_entries (under
 	// pipes.tool_output) caps the entries of each kind.
 	MaxBytes int64 `yaml:"max_bytes"`
+	// AllowEviction lets the redis backend run on a server whose
+	// maxmemory-policy evicts any key (allkeys-*), which it refuses
+	// otherwise (redisstore.Options.AllowEviction).
+	AllowEviction bool `yaml:"allow_eviction"`
 }
 
 // LimitsConfig bounds each request: gateway.Limits, and the pipe's
@@ -160,8 +164,9 @@ func (fc FileConfig) Build(provider string, store gateway.Store, src core.Source
 const minStoreRatio = 16
 
 // openStore opens the configured store backend; a redis backend must
-// answer PING within the dial timeout.
-func openStore(ctx context.Context, fc FileConfig, src core.Sources) (gateway.Store, error) {
+// answer PING within the dial timeout, and evict no key but entries unless
+// allowed. logf gets the backend's warnings.
+func openStore(ctx context.Context, fc FileConfig, src core.Sources, logf func(string, ...any)) (gateway.Store, error) {
 	opts := fc.StoreOptions(src)
 	maxOut := int64(fc.Pipes.ToolOutput.Config.MaxBytes)
 	if maxOut <= 0 {
@@ -173,15 +178,16 @@ func openStore(ctx context.Context, fc FileConfig, src core.Sources) (gateway.St
 	}
 	switch fc.Store.Backend {
 	case "", "memory":
-		if fc.Store.URL != "" {
-			return nil, errors.New("store.url is for backend redis")
+		if fc.Store.URL != "" || fc.Store.AllowEviction {
+			return nil, errors.New("store.url and store.allow_eviction are for backend redis")
 		}
 		return memstore.New(opts), nil
 	case "redis":
 		if fc.Store.URL == "" {
 			return nil, errors.New("store.url is required for backend redis (redis://HOST:PORT/DB)")
 		}
-		st, err := redisstore.New(ctx, redisstore.Options{URL: fc.Store.URL, Prefix: fc.Store.Prefix, Store: opts})
+		st, err := redisstore.New(ctx, redisstore.Options{URL: fc.Store.URL, Prefix: fc.Store.Prefix, Store: opts,
+			AllowEviction: fc.Store.AllowEviction, Logf: logf})
 		if err != nil {
 			return nil, fmt.Errorf("store: %w", err)
 		}

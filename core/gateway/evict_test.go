@@ -17,12 +17,12 @@ import (
 	"github.com/toolout/toolout/internal/redistest"
 )
 
-// evictingRedis starts a redis-server of the spec's own that holds 2 MB
-// and evicts any key when full (allkeys-lru), and returns its URL and a
-// connection for the spec's own writes; it skips without redis-server.
-func evictingRedis() (string, redis.Conn) {
+// startRedis starts a redis-server of the spec's own with more options,
+// and returns its URL and a connection for the spec's own writes; it skips
+// without redis-server.
+func startRedis(args ...string) (string, redis.Conn) {
 	GinkgoHelper()
-	srv, err := redistest.Start(GinkgoT().TempDir(), "--maxmemory", "2mb", "--maxmemory-policy", "allkeys-lru")
+	srv, err := redistest.Start(GinkgoT().TempDir(), args...)
 	if err == redistest.ErrMissing {
 		Skip(redistest.Missing)
 	}
@@ -32,6 +32,21 @@ func evictingRedis() (string, redis.Conn) {
 	Expect(err).NotTo(HaveOccurred())
 	DeferCleanup(rc.Close)
 	return srv.URL, rc
+}
+
+// fill writes 4 MiB through rc and then lowers maxmemory to 1 MiB under
+// it, so Redis is full for good: a spec's own writes that came close to
+// the limit would not do, since Redis counts a client's buffers, which it
+// shrinks later.
+func fill(rc redis.Conn) {
+	GinkgoHelper()
+	filler := strings.Repeat("f", 64<<10)
+	for i := range 64 {
+		Expect(rc.Do("SET", fmt.Sprint("filler:", i), filler)).To(Equal("OK"))
+	}
+	Expect(rc.Do("CONFIG", "SET", "maxmemory", "1mb")).To(Equal("OK"))
+	_, err := rc.Do("SET", "one-more", "x")
+	Expect(err).To(MatchError(HavePrefix("OOM ")))
 }
 
 // pressure writes 64 KiB values through rc until Redis has evicted key,
@@ -50,10 +65,10 @@ func pressure(rc redis.Conn, key string) {
 
 var _ = Describe("the expand_context loop on an evicting Redis", func() {
 	It("expands a result compressed in this request from what the request holds, though Redis evicted it meanwhile", func() {
-		url, rc := evictingRedis()
+		url, rc := startRedis("--maxmemory", "2mb", "--maxmemory-policy", "allkeys-lru")
 		src, _ := manual()
 		prefix := "toolout:"
-		store, err := redisstore.New(ctx, redisstore.Options{URL: url, Prefix: prefix, Store: gateway.StoreOptions{Sources: src}})
+		store, err := redisstore.New(ctx, redisstore.Options{URL: url, Prefix: prefix, AllowEviction: true, Store: gateway.StoreOptions{Sources: src}})
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(store.Close)
 		p, err := gateway.NewPipe(gateway.Options{Compressor: gateway.Simple{Words: 12}, Store: store, Sources: src})
@@ -85,5 +100,34 @@ var _ = Describe("the expand_context loop on an evicting Redis", func() {
 		msgs := llm.Calls()[1].Request.Messages
 		Expect(msgs[len(msgs)-1].Content).To(Equal(content), "all 300 words, not the 12 the model saw")
 		Expect(llm.Check()).To(Succeed())
+	})
+})
+
+var _ = Describe("the pipe on a full Redis that evicts nothing", func() {
+	It("passes the result through uncompressed, and says so in its log and metrics", func() {
+		url, rc := startRedis("--maxmemory-policy", "noeviction")
+		src, _ := manual()
+		store, err := redisstore.New(ctx, redisstore.Options{URL: url, Store: gateway.StoreOptions{Sources: src}})
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(store.Close)
+		p, err := gateway.NewPipe(gateway.Options{Compressor: gateway.Simple{Words: 12}, Store: store, Sources: src})
+		Expect(err).NotTo(HaveOccurred())
+		var log []string
+		g := &gateway.Gateway{Pipe: p, Wire: openai.Wire{}, Expand: true,
+			Logf: func(format string, args ...any) { log = append(log, fmt.Sprintf(format, args...)) }}
+		fill(rc)
+
+		content := words(300)
+		var forwarded []byte
+		out, err := g.Handle(ctx, chatBody("1", "logs__query", content, false), func(_ context.Context, _ int, body []byte) ([]byte, error) {
+			forwarded = body
+			return openai.EncodeResponse(core.Response{Text: "read it"}, "c", "m"), nil
+		})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(out.Results[0].Action).To(Equal(gateway.ActionPassthrough))
+		Expect(string(forwarded)).To(ContainSubstring(content))
+		Expect(string(forwarded)).NotTo(ContainSubstring("expand_context"))
+		Expect(log).To(ConsistOf(MatchRegexp(`^gateway: output 0 \(logs__query\): passthrough: store failed: redisstore: put original: OOM command not allowed when used memory > 'maxmemory'`)))
+		Expect(p.Metrics().StoreFailed).To(BeEquivalentTo(1))
 	})
 })

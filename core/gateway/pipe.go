@@ -209,6 +209,9 @@ type Metrics struct {
 	// Limited counts results passed through because their request's
 	// compression budget (MaxResults, MaxWorkBytes) was spent.
 	Limited int64 `json:"limited"`
+	// StoreFailed counts results passed through because a store call
+	// failed (a Redis down, hung or out of memory).
+	StoreFailed int64 `json:"store_failed,omitempty"`
 }
 
 // Options configure a Pipe.
@@ -233,7 +236,7 @@ type Pipe struct {
 	limit   *bucket
 	breaker *breaker
 
-	hits, misses, ok, failed, saved, limited atomic.Int64
+	hits, misses, ok, failed, saved, limited, storeFailed atomic.Int64
 }
 
 // NewPipe returns a Pipe.
@@ -255,7 +258,7 @@ func NewPipe(opts Options) (*Pipe, error) {
 
 // Metrics returns a snapshot of the counters.
 func (p *Pipe) Metrics() Metrics {
-	return Metrics{p.hits.Load(), p.misses.Load(), p.ok.Load(), p.failed.Load(), p.saved.Load(), p.limited.Load()}
+	return Metrics{p.hits.Load(), p.misses.Load(), p.ok.Load(), p.failed.Load(), p.saved.Load(), p.limited.Load(), p.storeFailed.Load()}
 }
 
 // Unsave subtracts n bytes from the bytes saved, so that
@@ -359,6 +362,7 @@ func (p *Pipe) one(ctx context.Context, o ToolOutput, query string) (Result, err
 		err = st.PutOriginal(ctx, CallerOf(ctx), id, o.Content)
 	}
 	if err != nil {
+		p.storeFailed.Add(1)
 		r.Action, r.Reason = ActionPassthrough, "store failed: "+err.Error()
 		return r, nil
 	}
@@ -381,6 +385,7 @@ func (p *Pipe) one(ctx context.Context, o ToolOutput, query string) (Result, err
 		return r, nil
 	}
 	if err := st.PutCompressed(ctx, id, c); err != nil {
+		p.storeFailed.Add(1)
 		r.Action, r.Reason = ActionPassthrough, "store failed: "+err.Error()
 		return r, nil
 	}

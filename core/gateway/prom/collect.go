@@ -17,9 +17,9 @@ import (
 // time: the pipe owns the counts, so nothing is counted twice and nothing
 // polls in the background.
 type pipeCollector struct {
-	pipe                       func() gateway.Metrics
-	compressions, cache, saved *prometheus.Desc
-	savedHigh                  atomic.Int64 // the highest net bytes saved exported
+	pipe                                    func() gateway.Metrics
+	compressions, cache, saved, storeFailed *prometheus.Desc
+	savedHigh                               atomic.Int64 // the highest net bytes saved exported
 }
 
 func newPipeCollector(pipe func() gateway.Metrics) *pipeCollector {
@@ -35,6 +35,9 @@ func newPipeCollector(pipe func() gateway.Metrics) *pipeCollector {
 			"Bytes removed from requests by compression (original length minus compressed text), "+
 				"net of what answered expansions gave back; it holds its value while expansions outpace savings.",
 			nil, nil),
+		storeFailed: prometheus.NewDesc(namespace+"store_failures_total",
+			"Tool results passed through uncompressed because a store call failed (a Redis down, hung or out of memory).",
+			nil, nil),
 	}
 }
 
@@ -42,6 +45,7 @@ func (c *pipeCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- c.compressions
 	ch <- c.cache
 	ch <- c.saved
+	ch <- c.storeFailed
 }
 
 func (c *pipeCollector) Collect(ch chan<- prometheus.Metric) {
@@ -51,6 +55,7 @@ func (c *pipeCollector) Collect(ch chan<- prometheus.Metric) {
 	ch <- constMetric(c.cache, prometheus.CounterValue, float64(m.CacheHits), "hit")
 	ch <- constMetric(c.cache, prometheus.CounterValue, float64(m.CacheMisses), "miss")
 	ch <- constMetric(c.saved, prometheus.CounterValue, float64(c.high(m.BytesSaved)))
+	ch <- constMetric(c.storeFailed, prometheus.CounterValue, float64(m.StoreFailed))
 }
 
 // high returns the highest of saved and every value exported before: the

@@ -40,6 +40,8 @@
 //	cache_total{result}                    counter  from the pipe: hit, miss (compressed-text reuse)
 //	bytes_saved_total                      counter  from the pipe: bytes removed by compression, net of
 //	                                                what answered expansions gave back (Pipe.Unsave)
+//	store_failures_total                   counter  from the pipe: tool results passed through because a
+//	                                                store call failed (Redis down, hung, out of memory)
 //	store_entries{kind}                    gauge    from Store.Stats: original, compressed
 //	store_bytes                            gauge    from Store.Stats: keys and values of both kinds
 //	store_errors_total                     counter  scrapes whose Store.Stats failed or timed out

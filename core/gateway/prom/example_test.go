@@ -83,6 +83,7 @@ func Example() {
 	// toolout_gateway_store_entries{kind="compressed"} 3
 	// toolout_gateway_store_entries{kind="original"} 2
 	// toolout_gateway_store_errors_total 0
+	// toolout_gateway_store_failures_total 0
 	// toolout_gateway_upstream_duration_seconds_bucket{route="openai",le="2.5"} 1
 	// toolout_gateway_upstream_requests_total{route="anthropic",status="error"} 1
 	// toolout_gateway_upstream_requests_total{route="openai",status="200"} 1

@@ -55,6 +55,7 @@ var _ = Describe("New", func() {
 			p + "compressions_total":        dto.MetricType_COUNTER,
 			p + "cache_total":               dto.MetricType_COUNTER,
 			p + "bytes_saved_total":         dto.MetricType_COUNTER,
+			p + "store_failures_total":      dto.MetricType_COUNTER,
 			p + "store_entries":             dto.MetricType_GAUGE,
 			p + "store_bytes":               dto.MetricType_GAUGE,
 			p + "store_errors_total":        dto.MetricType_COUNTER,
@@ -274,7 +275,7 @@ func total(fams map[string]*dto.MetricFamily, name string) float64 {
 var _ = Describe("scrape-time values", func() {
 	It("reads the pipe at each scrape, without double counting", func() {
 		var mu sync.Mutex
-		snap := gateway.Metrics{CacheHits: 3, CacheMisses: 4, CompressionsOK: 5, CompressionsFailed: 1, BytesSaved: 12345}
+		snap := gateway.Metrics{CacheHits: 3, CacheMisses: 4, CompressionsOK: 5, CompressionsFailed: 1, BytesSaved: 12345, StoreFailed: 2}
 		m := newMetrics(func() gateway.Metrics { mu.Lock(); defer mu.Unlock(); return snap }, nil)
 		for range 2 {
 			fams := families(scrape(m))
@@ -283,6 +284,7 @@ var _ = Describe("scrape-time values", func() {
 			Expect(value(fams, p+"cache_total", "result", "hit")).To(Equal(3.0))
 			Expect(value(fams, p+"cache_total", "result", "miss")).To(Equal(4.0))
 			Expect(value(fams, p+"bytes_saved_total")).To(Equal(12345.0))
+			Expect(value(fams, p+"store_failures_total")).To(Equal(2.0))
 		}
 		mu.Lock()
 		snap.CompressionsOK, snap.BytesSaved = 6, 20000

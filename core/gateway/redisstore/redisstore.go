@@ -35,6 +35,13 @@ type Options struct {
 	// DialTimeout, ReadTimeout and WriteTimeout bound each network step;
 	// zero means the URL's value, else DefaultTimeout.
 	DialTimeout, ReadTimeout, WriteTimeout time.Duration
+	// AllowEviction lets New accept a server whose maxmemory-policy evicts
+	// any key (allkeys-lru, allkeys-lfu, allkeys-random; store.allow_eviction
+	// in the gateway's config), which it refuses otherwise.
+	AllowEviction bool
+	// Logf receives New's warnings (a policy it cannot read, an evicting
+	// one allowed), one line each; nil drops them.
+	Logf func(format string, args ...any)
 }
 
 // Store is a gateway.Store on a Redis server. It is safe for concurrent
@@ -53,9 +60,10 @@ type Store struct {
 
 var _ gateway.Store = (*Store)(nil)
 
-// New connects to o.URL and checks the server answers PING. A bad URL or an
-// unreachable server is a one-line error naming the URL, its password
-// hidden.
+// New connects to o.URL and checks the server answers PING, and that its
+// maxmemory-policy does not evict any key (unless o.AllowEviction). A bad
+// URL, an unreachable server or an evicting policy is a one-line error
+// naming the URL, its password hidden.
 func New(ctx context.Context, o Options) (*Store, error) {
 	c, err := parseURL(o.URL)
 	if err != nil {
@@ -85,6 +93,14 @@ func New(ctx context.Context, o Options) (*Store, error) {
 	}); err != nil {
 		_ = s.pool.Close()
 		return nil, fmt.Errorf("redisstore: %s unreachable: %w", redact(o.URL), oneLine(err))
+	}
+	logf := o.Logf
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	if err := s.checkPolicy(ctx, o, logf); err != nil {
+		_ = s.pool.Close()
+		return nil, err
 	}
 	return s, nil
 }

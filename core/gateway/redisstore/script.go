@@ -21,14 +21,17 @@ local bytesKey, seqKey = KEYS[1], KEYS[2]
 local idx = {o = KEYS[3], c = KEYS[4]}
 local sizes = {o = KEYS[5], c = KEYS[6]}
 
+-- drop removes an entry. Its first write is ZREM, which Redis runs when
+-- out of memory (it frees some), so the deny-oom DECRBY after it runs too:
+-- a lookup on a full noeviction server can still drop what expired.
 local function drop(kind, id)
   local size = redis.call("HGET", sizes[kind], id)
+  redis.call("ZREM", idx[kind], id)
+  redis.call("DEL", P .. kind .. ":" .. id)
   if size then
     redis.call("DECRBY", bytesKey, size)
     redis.call("HDEL", sizes[kind], id)
   end
-  redis.call("ZREM", idx[kind], id)
-  redis.call("DEL", P .. kind .. ":" .. id)
 end
 
 -- front returns the id and put sequence of a kind's oldest entry.
@@ -60,7 +63,14 @@ purge("c")
 // counts (len(caller)+len(shadow id) for an original, len(id) for a
 // compressed text). Returns 1 when the entry is kept, 0 when it is larger
 // than MaxBytes alone (the id's old value is dropped either way).
-var putScript = redis.NewScript(-1, prelude+`
+//
+// Its first write is a deny-oom one (INCRBY of the sequence by 0): Redis
+// checks a script against maxmemory only at its first write, and lets
+// every later one through, so a put that began with the ZREM of a drop
+// grew a full noeviction server past maxmemory without an error. Now a put
+// on a full server fails with Redis's OOM error, and the gateway passes the
+// result through.
+var putScript = redis.NewScript(-1, `redis.call("INCRBY", KEYS[2], 0)`+prelude+`
 local kind, id, value = ARGV[3], ARGV[4], ARGV[5]
 local maxEntries, maxBytes = tonumber(ARGV[8]), tonumber(ARGV[9])
 drop(kind, id)
