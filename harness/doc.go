@@ -53,12 +53,16 @@
 // as golden/<id>.txtar.got (GotSuffix; .gitignore ignores *.got), and its
 // last failure gives the commands that diff it with the golden
 // (diff -u golden/<id>.txtar golden/<id>.txtar.got) and accept it, which
-// writes the golden once the expectations hold: toolout test --update
-// [--golden DIR] FILE in the user's repository, and, for a scenario inside
-// toolout's own module (its nearest go.mod declares Module), go run
-// ./cmd/toolout test --update FILE, with "or: make golden" for the
-// module's own scenarios/. The missing-golden failure under CI names the
-// same command. Under CI too: the file is ignored by
+// writes the golden once the expectations hold: COMMAND test --update
+// [--golden DIR] FILE. Every command a failure names runs verbatim where
+// the user stands: COMMAND is the program as they ran it (Runner.Command:
+// "toolout" from PATH, "go tool toolout" in a module that declares the
+// tool, "go run ./cmd/toolout" at the root of a clone; cmd/toolout sets it,
+// and "" means DefaultCommand), FILE and DIR are the paths as they gave
+// them (a file found in a folder they gave is that folder joined with its
+// path there, never rewritten to scenarios/...), and no make target of
+// toolout's own repository is named: the user's has none. The
+// missing-golden failure under CI names the same command. Under CI too: the file is ignored by
 // git, and a CI job may keep it as an artifact. It is written through a
 // temporary file renamed in the same folder, so parallel runs never
 // interleave; one that cannot be written (a read-only checkout) is said in

@@ -36,8 +36,8 @@ const GotSuffix = ".got"
 // and a .got that cannot be written is said in that failure, never made a
 // failure of its own. A passing result removes the stale .got of an earlier
 // failure. Every scenario has a golden, wherever it lies (LayoutIn); the
-// commands a failure names are those of the user's own repository
-// (acceptCommand).
+// commands a failure names run where the user stands: the program as they
+// ran it (Command) and the paths as they gave them (acceptCommand).
 func (r *Runner) Golden(res *Result) {
 	sc := res.Scenario
 	ranOK := res.Passed()
@@ -50,7 +50,7 @@ func (r *Runner) Golden(res *Result) {
 			res.Notes = append(res.Notes, fmt.Sprintf("could not remove the stale %s: %v", GoldenPath(sc)+GotSuffix, unwrapPath(err)))
 		}
 	case res.Transcript != nil:
-		res.Failures = append(res.Failures, writeGot(res, ranOK))
+		res.Failures = append(res.Failures, writeGot(res, ranOK, r.Command))
 	}
 }
 
@@ -62,10 +62,7 @@ func (r *Runner) compare(res *Result) {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		if r.CI && !r.Update {
-			cmd, makeGolden := acceptCommand(sc)
-			if makeGolden {
-				cmd = "make golden"
-			}
+			cmd := acceptCommand(sc, r.Command)
 			res.Failures = append(res.Failures, fmt.Sprintf("%s: missing golden file (with CI=true goldens are never created; run `%s` and commit %s)", sc.Path, cmd, name))
 			return
 		}
@@ -94,8 +91,8 @@ func (r *Runner) compare(res *Result) {
 // says that the run itself passed and only its golden failed, so that
 // --update accepts the transcript as it is. The commands name the files as
 // they can be run from the working directory (see runnable), and the
-// program as the user's repository runs it (see acceptCommand).
-func writeGot(res *Result, ranOK bool) string {
+// program as the user ran it (command, see acceptCommand).
+func writeGot(res *Result, ranOK bool, command string) string {
 	sc := res.Scenario
 	name := runnable(sc.Golden)
 	got := name + GotSuffix
@@ -114,11 +111,8 @@ func writeGot(res *Result, ranOK bool) string {
 	default:
 		msg += fmt.Sprintf("  to diff it:   diff -u %s %s\n", name, got)
 	}
-	accept, makeGolden := acceptCommand(sc)
-	switch {
-	case ranOK && makeGolden:
-		return msg + "  to accept it: " + accept + "   (or: make golden)"
-	case ranOK:
+	accept := acceptCommand(sc, command)
+	if ranOK {
 		return msg + "  to accept it: " + accept
 	}
 	return msg + "  to accept it, once the expectations hold: " + accept

@@ -1,12 +1,8 @@
 package harness
 
 import (
-	"bufio"
-	"io"
-	"os"
 	"path"
 	"path/filepath"
-	"strconv"
 	"strings"
 )
 
@@ -121,76 +117,25 @@ func within(p, dir string) bool {
 
 func withoutExt(name string) string { return strings.TrimSuffix(name, path.Ext(name)) }
 
-// Module is toolout's own module path: the failure hints of a scenario
-// inside it name `go run` of its command rather than an installed toolout.
-const Module = "github.com/toolout/toolout"
-
 // acceptCommand is the command that accepts sc's transcript as its golden
-// (--update), typed in the working directory: `toolout test --update
-// [--golden DIR] FILE` in the user's repository; inside toolout's own
-// module, `go run ./cmd/toolout ...` from its root (`go run
-// github.com/toolout/toolout/cmd/toolout ...` from elsewhere in it).
-// makeGolden says that `make golden` does the same: the scenario is one of
-// the module's own scenarios/ and no golden folder was given.
-func acceptCommand(sc *Scenario) (cmd string, makeGolden bool) {
-	cmd = "toolout"
-	mod := moduleRoot(sc.File)
-	if mod != "" {
-		cmd = "go run " + Module + "/cmd/toolout"
-		if wd, err := os.Getwd(); err == nil && wd == mod {
-			cmd = "go run ./cmd/toolout"
-		}
+// (--update), typed where the user stands: command (Runner.Command, the
+// program as the user ran it: "toolout", "go tool toolout", ...) then
+// test --update [--golden DIR] FILE, FILE and DIR as they were given
+// (asGiven). It never names a make target or a path of toolout's own
+// clone: the user's repository has neither.
+func acceptCommand(sc *Scenario, command string) string {
+	if command == "" {
+		command = DefaultCommand
 	}
-	cmd += " test --update "
+	cmd := command + " test --update "
 	if sc.at.goldenDir != "" {
-		cmd += "--golden " + runnable(sc.at.goldenDir) + " "
+		cmd += "--golden " + asGiven(sc.at.goldenDir) + " "
 	}
-	cmd += runnable(sc.File)
-	return cmd, mod != "" && sc.at.root == mod && sc.at.goldenDir == ""
+	return cmd + asGiven(sc.File)
 }
 
-// moduleRoot returns the folder of the go.mod nearest above file when it
-// declares toolout's own module (Module), else "".
-func moduleRoot(file string) string {
-	abs, err := filepath.Abs(file)
-	if err != nil {
-		return ""
-	}
-	for dir := filepath.Dir(abs); ; {
-		f, err := os.Open(filepath.Join(dir, "go.mod"))
-		if err == nil {
-			mod := modulePath(io.LimitReader(f, 64<<10))
-			f.Close()
-			if mod == Module {
-				return dir
-			}
-			return ""
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
-	}
-}
-
-// modulePath reads the path of a go.mod's module directive, or "".
-func modulePath(r io.Reader) string {
-	sc := bufio.NewScanner(r)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if i := strings.Index(line, "//"); i >= 0 {
-			line = strings.TrimSpace(line[:i])
-		}
-		rest, ok := strings.CutPrefix(line, "module")
-		if !ok || rest == "" || rest[0] != ' ' && rest[0] != '\t' && rest[0] != '"' {
-			continue
-		}
-		rest = strings.TrimSpace(rest)
-		if s, err := strconv.Unquote(rest); err == nil {
-			return s
-		}
-		return rest
-	}
-	return ""
-}
+// asGiven names a path the user gave (a scenario file, found in a folder
+// the user gave, or --golden) as they gave it, only cleaned and with
+// slashes: relative stays relative to where they stand ("../x.yaml"
+// too), absolute stays absolute; never rewritten to scenarios/... .
+func asGiven(p string) string { return filepath.ToSlash(filepath.Clean(p)) }

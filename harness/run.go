@@ -26,7 +26,16 @@ type Runner struct {
 	// GoldenDir, when set, is the folder of every golden (toolout test
 	// --golden DIR): Load finds goldens and ids by LayoutIn's first rule.
 	GoldenDir string
+	// Command is the program as the user ran it, which the failures name
+	// in the command that accepts a transcript: "toolout" (on PATH),
+	// "go tool toolout", "go run ./cmd/toolout", "./bin/toolout". ""
+	// means DefaultCommand. cmd/toolout sets it from its own invocation.
+	Command string
 }
+
+// DefaultCommand is the program failures name when Runner.Command is "":
+// the CLI installed on PATH.
+const DefaultCommand = "toolout"
 
 // RunnerFromEnv returns a Runner of reg's components configured by
 // UPDATE_GOLDEN=1 and CI=true.

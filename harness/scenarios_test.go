@@ -46,10 +46,16 @@ func scenarioEntries(runner *harness.Runner) []TableEntry {
 
 var _ = Describe("bundled scenarios", func() {
 	runner := harness.RunnerFromEnv(components.Default())
+	// A failure names the command that accepts its transcript from
+	// anywhere in this module: go run of the command by its import path,
+	// on the scenario's absolute path (go test runs in harness/).
+	runner.Command = "go run github.com/toolout/toolout/cmd/toolout"
 
 	DescribeTable("scenario",
 		func(file string) {
-			sc, err := runner.Load(file)
+			abs, err := filepath.Abs(file)
+			Expect(err).NotTo(HaveOccurred())
+			sc, err := runner.Load(abs)
 			Expect(err).NotTo(HaveOccurred(), "the scenario file does not load")
 			first := runner.Execute(context.Background(), sc)
 			second := runner.Execute(context.Background(), sc)

@@ -89,9 +89,25 @@ func runImport(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 	}
 	if code := runTest(ctx, append(scenarios, "--update"), nil, stdout, stderr); code != exitOK {
 		w.restore(stderr)
+		fmt.Fprintf(stderr, "toolout import: to write them anyway, then fix them and accept them as the hints above say: %s\n", withoutUpdate(selfOf(stderr), args))
 		return code
 	}
 	return exitOK
+}
+
+// withoutUpdate is the import command the user ran (self, then args as
+// they gave them, quoted for a shell where needed) without --update: it
+// writes the scenarios again and leaves them, so that the hints of the
+// failed run (test --update FILE) then work.
+func withoutUpdate(self string, args []string) string {
+	cmd := []string{self, "import"}
+	for _, a := range args {
+		if name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "="); strings.HasPrefix(a, "-") && name == "update" {
+			continue
+		}
+		cmd = append(cmd, shellQuote(a))
+	}
+	return strings.Join(cmd, " ")
 }
 
 // readTraces reads the trace files named, each of at most limit bytes:

@@ -20,8 +20,14 @@
 //	toolout schema inspect --tool-id ID --field-path P [FILE]
 //	toolout stats [FILE] [--encoding cl100k_base|o200k_base]
 //	toolout truncate --max-bytes N [FILE]
-//	toolout version
+//	toolout version   (or toolout --version)
 //	toolout help [COMMAND [SUBCOMMAND]]
+//
+// Every hint a failure prints (`to accept it: toolout test --update x.yaml`,
+// `run 'toolout help'`) names the program as the user ran it and the paths
+// as they gave them, so that it runs verbatim where they stand: `toolout`
+// from PATH, `go tool toolout` in a module that declares the tool, `go run
+// ./cmd/toolout` at the root of a clone (self.go has the rule).
 //
 // `toolout help`, `toolout --help` and `toolout -h` print the commands on
 // stdout; `toolout help CMD`, `toolout CMD --help` and `toolout CMD -h` print
@@ -78,7 +84,7 @@ func main() {
 				os.Exit(2)
 			}
 		}()
-		done <- run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+		done <- runAs(ctx, currentInvocation().self(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	}()
 	grace, server := 500*time.Millisecond, false
 	switch {

@@ -74,6 +74,7 @@ func runTest(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 	runner := harness.RunnerFromEnv(components.Default())
 	runner.Update = runner.Update || *update
 	runner.GoldenDir = *golden
+	runner.Command = selfOf(stderr)
 
 	keep := func(sc *harness.Scenario) bool {
 		return (match == nil || match.MatchString(sc.ID)) && filter(sc.Labels)

@@ -32,8 +32,15 @@ func isHelpFlag(arg string) bool {
 	return arg == "-h" || arg == "--h" || arg == "-help" || arg == "--help"
 }
 
-// run is the whole program; main only wires it to the process.
+// run is the whole program run as "toolout" (on PATH); main runs runAs.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runAs(ctx, "toolout", args, stdin, stdout, stderr)
+}
+
+// runAs is the whole program; main only wires it to the process. self is
+// the command that runs the program where the user stands (self.go), which
+// every hint names.
+func runAs(ctx context.Context, self string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		usage(stderr)
 		return exitUsage
@@ -42,7 +49,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		usage(stdout)
 		return exitOK
 	}
-	con := console{Writer: stderr, stdout: stdout}
+	if isVersionFlag(args[0]) {
+		args = append([]string{"version"}, args[1:]...)
+	}
+	con := console{Writer: stderr, stdout: stdout, self: self}
 	if args[0] == "help" {
 		return runHelp(ctx, args[1:], stdout, con)
 	}
@@ -51,7 +61,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return c.run(ctx, args[1:], stdin, stdout, con)
 		}
 	}
-	fmt.Fprintf(stderr, "toolout: unknown command %q (run 'toolout help')\n", args[0])
+	fmt.Fprintf(stderr, "toolout: unknown command %q (run '%s help')\n", args[0], self)
 	return exitUsage
 }
 
@@ -64,7 +74,7 @@ func runHelp(ctx context.Context, path []string, stdout io.Writer, stderr consol
 	}
 	c, ok := lookupCommand(commands(), path)
 	if !ok {
-		fmt.Fprintf(stderr, "toolout help: unknown command %q (run 'toolout help')\n", strings.Join(path, " "))
+		fmt.Fprintf(stderr, "toolout help: unknown command %q (run '%s help')\n", strings.Join(path, " "), stderr.self)
 		return exitUsage
 	}
 	return c.run(ctx, []string{"--help"}, strings.NewReader(""), stdout, stderr)
@@ -110,6 +120,16 @@ func usage(w io.Writer) {
 type console struct {
 	io.Writer
 	stdout io.Writer
+	self   string // the command that runs the program (runAs)
+}
+
+// selfOf is the command that runs the program as the hints written to
+// stderr name it: run's console carries it; elsewhere it is "toolout".
+func selfOf(stderr io.Writer) string {
+	if c, ok := stderr.(console); ok && c.self != "" {
+		return c.self
+	}
+	return "toolout"
 }
 
 // helpWriter is where a command prints requested help: stdout when stderr
@@ -175,7 +195,8 @@ func newFlagSet(name, synopsis string, stderr io.Writer) *flagSet {
 // usageError reports a flag problem in one line, exit 2; -h and --help
 // print the usage on stdout and succeed. An unknown flag ends with where
 // the command's flags are listed, "(run 'toolout CMD --help')", as an
-// unknown command ends with "(run 'toolout help')".
+// unknown command ends with "(run 'toolout help')"; both name the program
+// as the user ran it (selfOf: "go tool toolout CMD --help", ...).
 func usageError(fs *flagSet, stderr io.Writer, err error) int {
 	if errors.Is(err, flag.ErrHelp) {
 		fs.help()
@@ -183,7 +204,7 @@ func usageError(fs *flagSet, stderr io.Writer, err error) int {
 	}
 	hint := ""
 	if strings.HasPrefix(err.Error(), "flag provided but not defined: ") {
-		hint = fmt.Sprintf(" (run '%s --help')", fs.Name())
+		hint = fmt.Sprintf(" (run '%s %s --help')", selfOf(stderr), strings.TrimPrefix(fs.Name(), "toolout "))
 	}
 	fmt.Fprintf(stderr, "%s: %v%s\n", fs.Name(), err, hint)
 	return exitUsage
