@@ -29,14 +29,14 @@ func isVersionFlag(arg string) bool { return arg == "--version" || arg == "-vers
 //
 //	toolout VERSION [(rev REVISION, TIME[, modified])] GOVERSION GOOS/GOARCH
 //
-// VERSION is the main module's: "(devel)" for a build inside a clone (go
-// build, go install ./cmd/toolout, go run), the tag or pseudo-version
-// (v0.0.0-20261128035900-b1741cb0a1c2) for go install MODULE@VERSION or a
-// module that requires it (go get -tool); with a replace directive to a
-// folder it is "(devel)" too. The parenthesis gives the VCS stamp when the
-// build has one (go build stamps a clone's commit unless -buildvcs=false):
-// the revision's first 12 characters, the commit time, and "modified" when
-// the tree had uncommitted changes.
+// VERSION is the main module's: built in a git checkout, the pseudo-version
+// the go command derives from its commit (v0.0.0-20261128040845-52d7a6db8d06,
+// +dirty when modified), "(devel)" without a VCS stamp (a git worktree,
+// -buildvcs=false); for a module that requires toolout (go get -tool), the
+// version it requires (v0.0.0-00010101000000-000000000000 through a
+// replace directive). The parenthesis gives the VCS stamp when the build
+// has one: the revision's first 12 characters, the commit time, and
+// "modified" when the tree had uncommitted changes.
 func versionLine(bi *debug.BuildInfo) string {
 	version, goVersion := "(devel)", runtime.Version()
 	var rev, at string
