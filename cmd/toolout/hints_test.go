@@ -120,6 +120,16 @@ var _ = Describe("hints run verbatim where the user stands", func() {
 		Entry("serve", "toolout serve --nope x.yaml", "(run '"),
 		Entry("a command", "toolout nope", "(run '"),
 	)
+
+	It("no command: the usage on stderr names the help commands as run", func() {
+		code, out := u.run("toolout")
+		Expect(code).To(Equal(2), out)
+		Expect(out).To(ContainSubstring("\nRun 'toolout help COMMAND' or 'toolout COMMAND --help' for a command's usage and flags.\n"))
+		code, out = u.run("toolout help test")
+		Expect(code).To(Equal(0), out)
+		code, out = u.run("toolout test --help")
+		Expect(code).To(Equal(0), out)
+	})
 })
 
 // closedScenario is a scenario that passes (finalreport, a closed wrapper).

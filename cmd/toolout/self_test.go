@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -74,5 +75,30 @@ var _ = Describe("the command hints name (self)", func() {
 		mod, tools := readGoMod(strings.NewReader("// x\nmodule \"example.com/q\" // c\n\nrequire (\n\tgithub.com/toolout/toolout v1.0.0\n)\ntool x.org/y\n// tool commented.org/z\n"))
 		Expect(mod).To(Equal("example.com/q"))
 		Expect(tools).To(Equal(map[string]bool{"x.org/y": true}))
+	})
+})
+
+var _ = Describe("runAs", func() {
+	It("names the program it is given in every hint: the accept command, usage errors, the general help", func() {
+		dir := GinkgoT().TempDir()
+		GinkgoT().Chdir(dir)
+		Expect(os.WriteFile("x.yaml", []byte(closedScenario), 0o644)).To(Succeed())
+		as := func(args ...string) (int, string, string) {
+			var out, errb strings.Builder
+			code := runAs(context.Background(), "go tool toolout", args, strings.NewReader(""), &out, &errb)
+			return code, out.String(), errb.String()
+		}
+		code, stdout, stderr := as("test", "x.yaml")
+		Expect(code).To(Equal(0), stdout+stderr)
+		Expect(os.WriteFile(filepath.Join("golden", "x.txtar"), []byte("stale\n"), 0o644)).To(Succeed())
+		code, stdout, _ = as("test", "./x.yaml")
+		Expect(code).To(Equal(1))
+		Expect(stdout).To(ContainSubstring("\n       to accept it: go tool toolout test --update x.yaml\n"))
+		_, _, stderr = as("nope")
+		Expect(stderr).To(Equal("toolout: unknown command \"nope\" (run 'go tool toolout help')\n"))
+		_, _, stderr = as("serve", "--nope")
+		Expect(stderr).To(Equal("toolout serve: flag provided but not defined: -nope (run 'go tool toolout serve --help')\n"))
+		_, _, stderr = as()
+		Expect(stderr).To(HaveSuffix("Run 'go tool toolout help COMMAND' or 'go tool toolout COMMAND --help' for a command's usage and flags.\n"))
 	})
 })

@@ -42,11 +42,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 // every hint names.
 func runAs(ctx context.Context, self string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		usage(stderr)
+		usage(stderr, self)
 		return exitUsage
 	}
 	if isHelpFlag(args[0]) {
-		usage(stdout)
+		usage(stdout, self)
 		return exitOK
 	}
 	if isVersionFlag(args[0]) {
@@ -69,7 +69,7 @@ func runAs(ctx context.Context, self string, args []string, stdin io.Reader, std
 // own usage, printed by running it with --help.
 func runHelp(ctx context.Context, path []string, stdout io.Writer, stderr console) int {
 	if len(path) == 0 || len(path) == 1 && path[0] == "help" {
-		usage(stdout)
+		usage(stdout, stderr.self)
 		return exitOK
 	}
 	c, ok := lookupCommand(commands(), path)
@@ -105,14 +105,15 @@ func summaryOf(name string) string {
 	return c.summary
 }
 
-// usage prints the general help.
-func usage(w io.Writer) {
+// usage prints the general help; its closing hint names the program as
+// self.
+func usage(w io.Writer, self string) {
 	fmt.Fprintln(w, "toolout: handle tool output that is too big or malformed, and test it deterministically.")
 	fmt.Fprintln(w, "\nUsage: toolout COMMAND [ARGS]\n\nCommands:")
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  %-13s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintln(w, "\nRun 'toolout help COMMAND' or 'toolout COMMAND --help' for a command's usage and flags.")
+	fmt.Fprintf(w, "\nRun '%s help COMMAND' or '%s COMMAND --help' for a command's usage and flags.\n", self, self)
 }
 
 // console is the stderr run hands each command: it writes to stderr, and
