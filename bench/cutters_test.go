@@ -9,7 +9,7 @@ import (
 	"github.com/toolout/toolout/core/tokens"
 )
 
-// Issue 21's acceptance: json-aware keeps valid JSON on every corpus case
+// json-aware keeps valid JSON on every corpus case
 // whose output is JSON (under the race detector, those of at most 1 MB:
 // see race_on_test.go), within the byte cap unless its note says its
 // smallest form is over it; it shortens them rather than falling back.

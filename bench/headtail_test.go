@@ -98,7 +98,7 @@ func BenchmarkHeadTailTruncate(b *testing.B) {
 	})
 }
 
-// BenchmarkHeadTailOneLine is the 5 MB single line of issue 21's corpus (a
+// BenchmarkHeadTailOneLine is the 5 MB single line of the strategy corpus (a
 // JSON document with no newline): a byte head and a byte tail.
 func BenchmarkHeadTailOneLine(b *testing.B) {
 	text := repeatTo(`{"id":1,"ok":true},`, 5_000_000)

@@ -10,7 +10,7 @@ import (
 )
 
 // jsonAwareBudget is the budget of the json-aware benchmarks: 40,000 bytes,
-// Gemini CLI's cap of a tool result (issue 21).
+// Gemini CLI's cap of a tool result.
 const jsonAwareBudget = 40_000
 
 // shortenLoop shortens doc to jsonAwareBudget for each b.Loop round and
@@ -54,7 +54,7 @@ func BenchmarkJSONAwareAdversarialBaseline(b *testing.B) {
 }
 
 // BenchmarkJSONAwareSingleLine shortens a single-line JSON of 5 MB (an
-// array of records, the corpus case of issue 21) to 40,000 bytes.
+// array of records, a case of the strategy corpus) to 40,000 bytes.
 func BenchmarkJSONAwareSingleLine(b *testing.B) {
 	for _, d := range hostile.JSONDocs[:1] {
 		doc := d.Make(5_000_000)

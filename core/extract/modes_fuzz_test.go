@@ -25,17 +25,17 @@ const maxModesFuzzBytes = 8 << 10
 // json-aware falls back, and only then; a json-aware answer (and a truncate
 // cut with json-aware) valid JSON; the body (the cut, after any fallback
 // warning) within the budget, its markers included, in every mode and cut
-// (issue 38: a budget is a bound), and a json-aware fallback saying why in
+// (a budget is a bound), and a json-aware fallback saying why in
 // Outcome.Failure; no model called; the same answer twice.
-// Seeds: the tool outputs of the bundled scenarios, JSON shapes, and issue
-// 38's object of many keys whose every-key form is over the budget.
+// Seeds: the tool outputs of the bundled scenarios, JSON shapes, and an
+// object of many keys whose every-key form is over the budget.
 func FuzzModes(f *testing.F) {
 	texts := append(seeds.MustOutputs(f, "../../scenarios", 100), `[{"id":1,"error":"boom"},{"id":2}]`, `{"a":"`+strings.Repeat("x", 3000)+`"}`, "", "[", `"\ud800"`, "[[[[[[[[[[1]]]]]]]]]]")
 	for i, s := range texts {
 		s = s[:min(len(s), maxModesFuzzBytes)]
 		f.Add(s, uint16(len(s)*(i%10)/10+1), uint8(i), uint8(i/3), uint8(i*7))
 	}
-	f.Add(hostile.ManyKeys(400), uint16(999), uint8(2), uint8(0), uint8(20)) // issue 38: came back whole, 4,801 bytes at 1,000
+	f.Add(hostile.ManyKeys(400), uint16(999), uint8(2), uint8(0), uint8(20)) // every-key form over the budget: once came back whole, 4,801 bytes at 1,000
 	f.Add(hostile.ManyKeys(400), uint16(999), uint8(0), uint8(2), uint8(20))
 	modes := []string{extract.ModeTruncate, extract.ModeHeadTail, extract.ModeJSONAware}
 	cuts := []string{extract.CutBytes, extract.CutHeadTail, extract.CutJSONAware}

@@ -14,7 +14,8 @@ import (
 const maxFuzzBytes = 8 << 10
 
 // FuzzCut checks every property of checkCut (never panics; within the
-// budget, markers included, always (issue 38's bound for every strategy); valid UTF-8 out of valid UTF-8; every kept byte the text's, in
+// budget, markers included, always (a budget is a bound for every
+// strategy); valid UTF-8 out of valid UTF-8; every kept byte the text's, in
 // order; exact marker counts; stats that add up; determinism), and that the
 // automaton in front of DefaultErrorPattern changes none of its answers on
 // the text's lines, for any text
@@ -22,14 +23,14 @@ const maxFuzzBytes = 8 << 10
 // the fuzzed bytes: head ratio, error share, context, and the default or a
 // one-letter error pattern. Seeds: the tool outputs of the bundled
 // scenarios and the shapes of the specs (logs with traces, CRLF, unicode,
-// one long line, issue 38's object of many keys on one line at 1,000).
+// one long line, an object of many keys on one line at 1,000).
 func FuzzCut(f *testing.F) {
 	texts := append(seeds.MustOutputs(f, "../../scenarios", 100), specTexts()...)
 	for i, s := range texts {
 		s = s[:min(len(s), maxFuzzBytes)]
 		f.Add(s, uint16(len(s)*(i%10)/10), uint8(i*37), uint8(i*53), int8(i%7-2), i%3 == 0)
 	}
-	f.Add(hostile.ManyKeys(3000)[:maxFuzzBytes], uint16(1000), uint8(40), uint8(0), int8(0), false) // issue 38
+	f.Add(hostile.ManyKeys(3000)[:maxFuzzBytes], uint16(1000), uint8(40), uint8(0), int8(0), false) // many keys, one line
 	letter := regexp.MustCompile(`x`)
 	f.Fuzz(func(t *testing.T, text string, budget uint16, ratio, share uint8, context int8, x bool) {
 		text = text[:min(len(text), maxFuzzBytes)]

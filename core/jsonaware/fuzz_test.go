@@ -26,13 +26,13 @@ const maxFuzzBytes = 64 << 10
 // form is over it, a fitting input returned as it is, the same output
 // twice, and the output shortened again unchanged; an output over the
 // budget only with OverBudget set and only when it is the smallest form
-// (what a budget of 0 gives), so the result says why it could not fit
-// (issue 38); an error is a
-// *SyntaxError inside the input, and only for an input that is not JSON.
+// (what a budget of 0 gives), so the result says why it could not fit; an
+// error is a *SyntaxError inside the input, and only for an input that is
+// not JSON.
 // Seeds: the JSON files of the scenarios, records with error rows and
 // outliers, markers, escapes and the bounds of the package doc.
 func FuzzShorten(f *testing.F) {
-	f.Add([]byte(hostile.ManyKeys(3000)), uint16(1000), uint8(0), uint8(0)) // issue 38's figure
+	f.Add([]byte(hostile.ManyKeys(3000)), uint16(1000), uint8(0), uint8(0)) // smallest form over the budget
 	for _, s := range seedDocs(f) {
 		f.Add(s, uint16(len(s)/3), uint8(0), uint8(0))
 		f.Add(s, uint16(40), uint8(8), uint8(1))
@@ -59,7 +59,7 @@ func seedDocs(f *testing.F) [][]byte {
 		records(30, 12, 20), `[1,2,3,4,5,6,7,8,9,10,11,12,1000]`, `"` + strings.Repeat(`\ud83d\ude00é\n`, 30) + `"`,
 		`{"a":["[… 5 rows cut …]",1,2,3,4,5,6,7,"[… 1 row cut …]"],"b":"xyz… [+12 bytes]"}`,
 		"\uFEFF{\"x\": [ {}, [], \"\", 0, -1.5e300, true, false, null ] }", `[[[[{"deep":[{"k":1},{"k":2,"j":3}]}]]]]`,
-		hostile.ManyKeys(3000), // issue 38: 57,001 bytes whatever the budget (its smallest form)
+		hostile.ManyKeys(3000), // 57,001 bytes whatever the budget (its smallest form)
 		`{"a":1,"a":2}`, `123456789012345678901234567890`, `[{"a":1},{"b":2},{"c":3},{"d":4},{"e":5},{"f":6},{"g":7}]`,
 		`["` + strings.Repeat("status ", 2000) + `"]`, // the 5xx regexp once ran over the whole string per "status"
 		``, ` `, `[1,]`, `{"a" 1}`, `[1] x`, "\"\xff\"", strings.Repeat("[", 10_001), `"\ud800"`,

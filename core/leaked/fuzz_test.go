@@ -9,7 +9,7 @@ import (
 	"github.com/toolout/toolout/core/leaked"
 )
 
-// fuzzSeeds are the inputs of the issue 13 defects and the adversarial
+// fuzzSeeds are the inputs of the wrapper-scan defects and the adversarial
 // shapes of bench/leaked_test.go, small.
 func fuzzSeeds() []string {
 	seeds := []string{
@@ -29,7 +29,7 @@ func fuzzSeeds() []string {
 		"<tool_call>\n<function=run>\n<parameter=cmd>\necho \"</parameter>\"\n</parameter>\n</function>\n</tool_call>",
 		`<minimax:tool_call><invoke name="a"><parameter name="x">1</parameter></invoke><invoke name="b"></invoke></minimax:tool_call>`,
 		`<invoke name="a"><parameter name="x">1</invoke></minimax:tool_call>`,
-		// Issue 37.
+		// Closed wrappers without a call, names with template tokens, cut JSON.
 		`Go <tool_call>[{"name": "ls"}, {"path": "/tmp"}]</tool_call> now`,
 		`<tool_call>{"name": " <|a|> <|b|> ", "arguments": {}}</tool_call> <tool_call>{"name": "x<|call|>"}`,
 		"Say <tool_call> hello </tool_call> <tools>{\"x\": 1}</tools> <tool_calls>\n<tool_call>oops</tool_call>\n</tool_calls> <tool_call>get_time</tool_call>",

@@ -89,7 +89,7 @@ func seedSchemas() (schemas [][]byte, paths []string) {
 	} {
 		schemas = append(schemas, []byte(s))
 	}
-	// Issue 37: one large root container got 2 of its 30 lines (the fill
+	// One large root container once got 2 of its 30 lines (the fill
 	// expanded only containers that fit whole).
 	var large strings.Builder
 	for i := range 50 {

@@ -18,8 +18,8 @@ const obj1 = `{"type":"object","properties":{"a":{"type":"string"}}}`
 // a defined summary and never a panic. The first group are the shapes that
 // panicked before (a nil items node).
 // When nothing is hidden, only the leaves have lines: a container's
-// leaves' paths show it (issue 37 item 1), so "f: object" and "f: union"
-// lines are gone.
+// leaves' paths show it, so there is no "f: object" or "f: union"
+// line.
 var _ = DescribeTable("Summarize on every shape",
 	func(schemaJSON string, want []string, hidden bool) {
 		s, err := schema.Summarize([]byte(schemaJSON), schema.Options{})
@@ -103,7 +103,7 @@ var _ = DescribeTable("Summarize on every shape",
 	Entry(nil, `false`, []string{".: never"}, false),
 	Entry(nil, `[1,2]`, []string{".: any"}, false),
 	Entry(nil, `"x"`, []string{".: any"}, false),
-	// A root with unknown keys is named "data", the envelope's field (REFERENCE, issue 37 item 4).
+	// A root with unknown keys is named "data", the envelope's field (REFERENCE).
 	Entry(nil, `{"type":"object"}`, []string{`data: object (unknown keys; inspect_tool_output(..., field_path=""))`}, true),
 	Entry(nil, `{"type":"object","properties":{"data":{"type":"object","additionalProperties":true}}}`, []string{`data: object (unknown keys; inspect_tool_output(..., field_path=""))`}, true),
 	Entry(nil, `{"additionalProperties":{"type":"integer"}}`, []string{`data: object (unknown keys; inspect_tool_output(..., field_path=""))`}, true),

@@ -56,7 +56,7 @@ var goTablesDisagree = sync.OnceValue(func() []rune {
 // TestUnicode16OnlyAddsToGoTables checks that where the tables differ from
 // Go's, Unicode 16.0 assigned a character Unicode 15.0 had not: no
 // character of 15.0 changed class, so text of 15.0's characters splits as
-// before. It counts the new ones too (issue 18 counted 5,055 letters and
+// with Go's tables. It counts the new ones too (5,055 letters, marks and
 // numbers).
 func TestUnicode16OnlyAddsToGoTables(t *testing.T) {
 	if unicode.Version != "15.0.0" {

@@ -7,18 +7,18 @@ import (
 	"github.com/toolout/toolout/core/leaked"
 )
 
-// extract37 runs Extract with deterministic IDs and checks the contract.
-func extract37(in string) leaked.Result {
+// extractContract runs Extract with deterministic IDs and checks the contract.
+func extractContract(in string) leaked.Result {
 	GinkgoHelper()
 	r := leaked.Extract(in, leaked.Options{Sources: seqIDs()})
 	checkProperties(in, r)
 	return r
 }
 
-var _ = Describe("Issue 37: dropped raw is the removed text", func() {
+var _ = Describe("Contract: dropped raw is the removed text", func() {
 	DescribeTable("raw is the whole span removed at the offset, tags included",
 		func(in, raw string) {
-			r := extract37(in)
+			r := extractContract(in)
 			Expect(r.Dropped).NotTo(BeEmpty())
 			for _, d := range r.Dropped {
 				Expect(d.Raw).To(Equal(raw))
@@ -34,10 +34,10 @@ var _ = Describe("Issue 37: dropped raw is the removed text", func() {
 	)
 })
 
-var _ = Describe("Issue 37: tool names", func() {
+var _ = Describe("Contract: tool names", func() {
 	DescribeTable("are trimmed and lose chat-template tokens, nothing else",
 		func(in, name string) {
-			r := extract37(in)
+			r := extractContract(in)
 			Expect(r.Calls).To(HaveLen(1))
 			Expect(r.Calls[0].Name).To(Equal(name))
 			Expect(r.Dropped).To(BeEmpty())
@@ -53,7 +53,7 @@ var _ = Describe("Issue 37: tool names", func() {
 	)
 	DescribeTable("a name blank after that is no call, and the block is listed",
 		func(in string) {
-			r := extract37(in)
+			r := extractContract(in)
 			Expect(r.Calls).To(BeEmpty())
 			Expect(r.Dropped).To(HaveLen(1))
 			Expect(r.Dropped[0].Raw).To(Equal(in))
@@ -63,17 +63,17 @@ var _ = Describe("Issue 37: tool names", func() {
 		Entry("unclosed wrapper", `<tool_call>{"name": "<|call|>", "arguments": {}}`),
 	)
 	It("lists a blank name beside a call, the call extracted", func() {
-		r := extract37(`<tool_calls>[{"name": "a"}, {"name": "<|eot|>"}]</tool_calls>`)
+		r := extractContract(`<tool_calls>[{"name": "a"}, {"name": "<|eot|>"}]</tool_calls>`)
 		Expect(r.Calls).To(HaveLen(1))
 		Expect(r.Dropped).To(HaveLen(1))
 		Expect(r.Content).To(BeNil())
 	})
 })
 
-var _ = Describe("Issue 37: an unclosed wrapper takes a close tag of another name", func() {
+var _ = Describe("Contract: an unclosed wrapper takes a close tag of another name", func() {
 	DescribeTable("directly after its JSON, white space between",
 		func(in, content string) {
-			r := extract37(in)
+			r := extractContract(in)
 			Expect(r.Calls).To(HaveLen(1))
 			if content == "" {
 				Expect(r.Content).To(BeNil())
@@ -89,10 +89,10 @@ var _ = Describe("Issue 37: an unclosed wrapper takes a close tag of another nam
 	)
 })
 
-var _ = Describe("Issue 37: an empty wrapper", func() {
+var _ = Describe("Contract: an empty wrapper", func() {
 	DescribeTable("on its own changes nothing",
 		func(in string) {
-			r := extract37(in)
+			r := extractContract(in)
 			Expect(r.Content).To(HaveValue(Equal(in)))
 			Expect(r.Dropped).To(BeEmpty())
 			Expect(r.Patterns).To(BeEmpty())
@@ -103,7 +103,7 @@ var _ = Describe("Issue 37: an empty wrapper", func() {
 	)
 	DescribeTable("is removed, unlisted, when the text yields a call or a dropped block",
 		func(in, content string, calls, dropped int) {
-			r := extract37(in)
+			r := extractContract(in)
 			Expect(r.Calls).To(HaveLen(calls))
 			Expect(r.Dropped).To(HaveLen(dropped))
 			Expect(r.Content).To(HaveValue(Equal(content)))
@@ -126,10 +126,10 @@ func CheckStreamAll(in string) error {
 	return nil
 }
 
-var _ = Describe("Issue 37: a closed wrapper that yields no call", func() {
+var _ = Describe("Contract: a closed wrapper that yields no call", func() {
 	DescribeTable("is removed and listed",
 		func(in, content string, reasons ...string) {
-			r := extract37(in)
+			r := extractContract(in)
 			Expect(r.Calls).To(BeEmpty())
 			if content == "" {
 				Expect(r.Content).To(BeNil())
@@ -157,7 +157,7 @@ var _ = Describe("Issue 37: a closed wrapper that yields no call", func() {
 	)
 	DescribeTable("stays only when it holds echoed tool definitions",
 		func(in string) {
-			r := extract37(in)
+			r := extractContract(in)
 			Expect(r.Content).To(HaveValue(Equal(in)))
 			Expect(r.Dropped).To(BeEmpty())
 		},
@@ -166,7 +166,7 @@ var _ = Describe("Issue 37: a closed wrapper that yields no call", func() {
 	)
 	DescribeTable("an open tag whose closing tag belongs to a later block is not closed",
 		func(in string, calls int) {
-			r := extract37(in)
+			r := extractContract(in)
 			Expect(r.Calls).To(HaveLen(calls))
 			Expect(*r.Content).To(HavePrefix("Use <tool_call>"))
 		},
@@ -174,10 +174,10 @@ var _ = Describe("Issue 37: a closed wrapper that yields no call", func() {
 	)
 })
 
-var _ = Describe("Issue 37: an unclosed tag whose JSON does not complete", func() {
+var _ = Describe("Contract: an unclosed tag whose JSON does not complete", func() {
 	DescribeTable("stays byte for byte and is not listed",
 		func(in string) {
-			r := extract37(in)
+			r := extractContract(in)
 			Expect(r.Content).To(HaveValue(Equal(in)))
 			Expect(r.Dropped).To(BeEmpty())
 			Expect(CheckStreamAll(in)).To(Succeed())
@@ -189,19 +189,19 @@ var _ = Describe("Issue 37: an unclosed tag whose JSON does not complete", func(
 	)
 	It("leaves a later call to be extracted", func() {
 		in := `Use <tools>{"name": ...} like <tool_call>{"name": "a"}</tool_call> done`
-		r := extract37(in)
+		r := extractContract(in)
 		Expect(r.Calls).To(HaveLen(1))
 		Expect(r.Dropped).To(BeEmpty())
 		Expect(r.Content).To(HaveValue(Equal(`Use <tools>{"name": ...} like  done`)))
 	})
 	It("still drops broken JSON in a closed wrapper", func() {
-		r := extract37(`A <tool_call>{"name": ...}</tool_call> B`)
+		r := extractContract(`A <tool_call>{"name": ...}</tool_call> B`)
 		Expect(r.Dropped).To(HaveLen(1))
 		Expect(r.Content).To(HaveValue(Equal("A  B")))
 	})
 })
 
-var _ = Describe("Issue 37: Check", func() {
+var _ = Describe("Contract: Check", func() {
 	DescribeTable("fails a result that keeps a closed wrapper with a body",
 		func(in string) {
 			Expect(leaked.Check(in, leaked.Result{Content: &in})).To(MatchError(ContainSubstring("survived")))
