@@ -97,15 +97,15 @@ func hostile() []string {
 		"component: leaked\ninput: {text: {file: /etc/passwd}}\n",
 		"scenario: x\ncomponent: finalreport\r\nconfig: {nonce: abc}\r",
 		"? " + strings.Repeat("k", 3000) + "\n: 1\n",
-		// Issue 18: syntax errors whose line yaml.v3 gives off by one, or
+		// Syntax errors whose line yaml.v3 gives off by one, or
 		// as the enclosing construct's.
 		"component: finalreport\nlabels: [a\ndescription: x\n", "component: finalreport\nconfig:\n  nonce: abc\n extra: 1\n",
 		"component: finalreport\ndescription: a: b\n", "component: finalreport\ndescripton: x\n",
-		// Issue 21: a session policy whose errors are reported at the keys
+		// A session policy whose errors are reported at the keys
 		// they name, inside flow mappings, lists and an alias.
 		"component: session\nconfig:\n  max_tool_response_bytes: 5\n  policy:\n    max_bytes: 1\n    context_factor: 2\n" +
 			"    recovery_tools: &r [a, a, '']\n    tools: {Read: {max_bytes: 1}, '': {}, b: {context_factor: 0.0000001}}\ninput: {user: x, tools: *r}\n",
-		// Issue 35: a scenario's wire, and custom tool calls it may not carry.
+		// A scenario's wire, and custom tool calls it may not carry.
 		"component: session\nwire: anthropic\ninput: {user: x}\nllm:\n- respond: {tool_calls: [{name: p, custom: true, input: x}, {name: q, input: y}, {name: r, custom: true}]}\n",
 		"component: gateway\nwire: [responses]\ninput: {requests: []}\n",
 	}

@@ -87,7 +87,7 @@ func sendAs(base string, body []byte, header ...string) string {
 	return string(out)
 }
 
-// Issue 38 item 6, through the command: originals are scoped to their
+// Through the command: originals are scoped to their
 // caller, by API key or by --caller-header / caller.header.
 var _ = Describe("toolout gateway serve scopes originals to their caller", func() {
 	var log strings.Builder

@@ -59,7 +59,7 @@ var _ = Describe("toolout gateway", func() {
 		Entry("external provider", []string{"compress", "--strategy", "external_provider"}, "toolout gateway compress: --strategy external_provider runs from a serve config (a provider model); here: simple, passthrough or api\n"),
 		Entry("bad bounds", []string{"compress", "--min-bytes", "10", "--max-bytes", "5"}, "toolout gateway compress: gateway: min_bytes 10 must be below max_bytes 5\n"),
 		Entry("serve without upstream", []string{"serve", "--config", "x.yaml"}, "toolout gateway serve: --upstream and --config are required\n"),
-		// Issue 38 item 7: --listen 0.0.0.0 bound every interface with no
+		// --listen 0.0.0.0 once bound every interface with no
 		// opt-in, where toolout serve asks for --allow-remote. Refused
 		// before the config is read or a store opened.
 		Entry("serve on every interface", []string{"serve", "--listen", "0.0.0.0:0", "--upstream", "http://127.0.0.1:1", "--config", "no/such.yaml"},

@@ -96,7 +96,7 @@ var _ = Describe("toolout leaked", func() {
 		Expect(stdout).To(Equal(`{"content":"\n  plain text, no calls  \n","tool_calls":[],"patterns":[],"dropped":[],"repairs":[]}` + "\n"))
 	})
 
-	It("keeps an opening tag in prose byte for byte (issue 13)", func() {
+	It("keeps an opening tag in prose byte for byte", func() {
 		code, stdout, _ := invoke("Use the <tools> syntax to call tools.", "leaked")
 		Expect(code).To(Equal(0))
 		Expect(stdout).To(Equal(`{"content":"Use the <tools> syntax to call tools.","tool_calls":[],"patterns":[],"dropped":[],"repairs":[]}` + "\n"))
@@ -154,7 +154,7 @@ var _ = Describe("toolout leaked", func() {
 			code, stdout, _ := invoke("<tool_call>get_time</tool_call>", "leaked", "--ids", "seq")
 			Expect(code).To(Equal(0))
 			// Without the list it is no call, and a closed wrapper without a
-			// call is removed and listed (issue 37).
+			// call is removed and listed.
 			Expect(stdout).To(HavePrefix(`{"content":null,"tool_calls":[],"patterns":["<tool_call>"],"dropped":[{"pattern":"<tool_call>","offset":0,"raw":"<tool_call>get_time</tool_call>"`))
 		})
 

@@ -127,7 +127,7 @@ var _ = Describe("errors", func() {
 			want: "toolout chunk: flag provided but not defined: -budge (run 'toolout chunk --help')\n"}),
 	)
 
-	// Issue 38 item 7: `toolout test --bogus` said only that the flag was
+	// `toolout test --bogus` once said only that the flag was
 	// not defined; every command's unknown flag now ends with where its
 	// usage is, as an unknown command does ("run 'toolout help'").
 	DescribeTable("an unknown flag is one line, exit 2, ending with how to see the command's usage",

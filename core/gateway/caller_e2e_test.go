@@ -144,9 +144,9 @@ func markedOf(llm *fakes.LLM, step string) string {
 	return ""
 }
 
-// Issue 38 item 6: anyone holding a marker and its compressed text (the
-// provider and its logs hold both) could expand the original from any
-// client. Originals are now scoped to their caller.
+// Anyone holding a marker and its compressed text (the provider and its
+// logs hold both) must not expand the original from another client:
+// originals are scoped to their caller.
 var _ = Describe("originals scoped to their caller, end to end over loopback", func() {
 	content := bigLog("db-7")
 	shadow := gateway.ShadowID(content)

@@ -96,7 +96,7 @@ func addRequestSeeds(f *testing.F) {
 	f.Add(uint8(3), anthropicTurn1, "application/json; charset=utf-8", "session.turn\tturn=1")
 	f.Add(uint8(0), openaiTurn2, "application/json", "session.turn turn=2 round=2")
 	f.Add(uint8(0), "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff", "application/json", "") // a gzip body sent without its Content-Encoding
-	// Issue 34: Claude Code's requests, to /v1/messages?beta=true and to
+	// Claude Code's requests, to /v1/messages?beta=true and to
 	// count_tokens, and a system message inside messages[].
 	for i, name := range []string{"turn1.json", "turn2.json", "budgeted.json", "count_tokens.json"} {
 		data, err := os.ReadFile("../../core/gateway/anthropic/testdata/claude-code/" + name)
@@ -106,14 +106,14 @@ func addRequestSeeds(f *testing.F) {
 		f.Add(uint8(7+i%2), string(data), "application/json", "")
 	}
 	f.Add(uint8(8), `{"messages":[{"role":"user","content":"Count ERROR lines per host."},{"role":"system","content":[{"type":"text","text":"env"}]}]}`, "application/json", "")
-	// Issue 35: the Responses wire, Codex-like turns, streamed or not, a
+	// The Responses wire, Codex-like turns, streamed or not, a
 	// continuation, faults, and broken items.
 	for i, b := range []string{respTurn1, respTurn2, respUser("whole", `,"stream":true`), respUser("error", `,"stream":true`),
 		`{"model":"m","previous_response_id":"resp_1","input":[{"type":"function_call_output","call_id":"call-1","output":"x"}]}`,
 		`{"model":"m","input":[{"type":7}]}`, `{"model":"m","input":{"role":"user"}}`, `{"input":"x","store":"no"}`} {
 		f.Add(uint8(9+i%2), b, "application/json", "")
 	}
-	// Issue 38 item 7: values of the wrong JSON type, which got a 400
+	// Values of the wrong JSON type, which once got a 400
 	// quoting a Go struct type.
 	for _, b := range []string{`{"messages":[{"role":1}]}`, `{"messages":{}}`, `{"max_tokens":1.5,"messages":[]}`,
 		`{"messages":[{"role":"user","content":"x"}],"stream_options":5}`, "{\"messages\":[\r\n[1]]}"} {

@@ -9,8 +9,8 @@ import (
 	"github.com/toolout/toolout/harness/serve"
 )
 
-// Issue 38 item 7: a value of the wrong JSON type in a chat-completions
-// request got a 400 quoting a Go type, a whole anonymous struct with its
+// A value of the wrong JSON type in a chat-completions request got a 400
+// quoting a Go type, a whole anonymous struct with its
 // tags (`[]struct { Role string "json:\"role\""; ... }`). The message now
 // names the value's place and the JSON type wanted, as the Anthropic and
 // Responses wires already did.

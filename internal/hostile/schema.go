@@ -18,11 +18,13 @@ type Input struct {
 	Make func(size int) []byte
 }
 
-// Schemas are JSON Schemas that were (or could be) super-linear to summarize
-// or inspect: a stack overflow on nested brackets, 41 s for 80k nested
-// levels, 14 s for a 100k-field merge, $ref chains, cycles and diamonds.
+// Schemas are JSON Schemas that a naive summarizer or inspector handles in
+// super-linear time or not at all: nested brackets (a recursive decoder's
+// stack overflow), deep nesting, wide allOf merges, $ref chains, cycles and
+// diamonds.
 var Schemas = []Input{
-	// deep-brackets: "[" repeated, the stack overflow of the issue (an error).
+	// deep-brackets: "[" repeated, a recursive decoder's stack overflow (an
+	// error).
 	{"deep-brackets", func(size int) []byte { return []byte(strings.Repeat("[", size)) }},
 	// deep-properties: side-by-side chains of nested properties, each 4,000
 	// levels deep (within the nesting limit), ending in a Tier-1 leaf.

@@ -76,7 +76,7 @@ func bigRequest(size int) []byte {
 	return []byte(b.String())
 }
 
-// tinyValues is the hostile body of issue 14: {"metadata":[0,0,...]} of
+// tinyValues is a hostile body of many tiny values: {"metadata":[0,0,...]} of
 // about size bytes (a key the decoder skips), then a messages array.
 func tinyValues(size int) []byte {
 	return []byte(`{"metadata":[` + strings.Repeat("0,", size/2) + `0],"messages":[]}`)

@@ -151,11 +151,11 @@ func FuzzDecodeRequest(f *testing.F) {
 	for _, data := range seeds.Files(f, filepath.Join("testdata", "*.json")) {
 		f.Add(data)
 	}
-	for _, data := range seeds.Files(f, filepath.Join("testdata", "claude-code", "*.json")) { // issue 34: Claude Code's requests
+	for _, data := range seeds.Files(f, filepath.Join("testdata", "claude-code", "*.json")) { // Claude Code's requests
 		f.Add(data)
 	}
 	for _, s := range []string{
-		// Issue 34: system messages inside messages (refused before).
+		// System messages inside messages (once refused).
 		`{"messages":[{"role":"user","content":"u"},{"role":"system","content":[{"type":"text","text":"env","cache_control":{"type":"ephemeral"}}],"output_config":{}},` +
 			`{"role":"system","content":""},{"role":"system","content":[{"type":"image"}]}],"thinking":{"type":"adaptive"},"context_management":{"edits":[]}}`,
 		`{"messages":[{"role":"system","content":null}]}`, `{"messages":[{"role":"system","content":[{"type":"text","text":7}]}]}`,
@@ -167,8 +167,8 @@ func FuzzDecodeRequest(f *testing.F) {
 		`{"messages":[{"role":"assistant","content":[{"type":"thinking","thinking":"t\ud800","signature":"s"},{"data":"d","type":"redacted_thinking"},` +
 			`{"type":"tool_use","id":"t","name":"n","input":{}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"x"}]}]}`,
 		`{"messages":[{"role":"assistant","content":[{"type":"thinking","signature":null}]}]}`,
-		// Issue 19: tool_result text blocks read as their concatenation
-		// (they were joined by "\n"), with empty blocks, a character cut
+		// tool_result text blocks read as their concatenation
+		// (not joined by "\n"), with empty blocks, a character cut
 		// between blocks by escapes, and lists holding an image.
 		`{"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":[{"type":"text","text":"ab"},{"type":"text","text":"cd"}]}]}]}`,
 		`{"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":[{"type":"text","text":""},{"text":"","type":"text"}]}]}]}`,

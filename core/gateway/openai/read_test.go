@@ -12,8 +12,8 @@ import (
 // FuzzReadToolText checks, for any texts a, b, c sent as one string or as
 // three text parts of a tool message, that Wire reads the tool content as
 // exactly the concatenation of the texts the client sent (each as JSON
-// decodes it), and DecodeRequest reads the same. Seeded with the inputs of
-// issue 19, which came back joined by "\n".
+// decodes it), and DecodeRequest reads the same. Seeded with parts that a
+// reader joining them by "\n" would get wrong.
 func FuzzReadToolText(f *testing.F) {
 	f.Add("ab", "cd", "", true)
 	f.Add("", "", "", true)

@@ -46,7 +46,7 @@
 //	store_bytes                            gauge    from Store.Stats: keys and values of both kinds
 //	store_errors_total                     counter  scrapes whose Store.Stats failed or timed out
 //
-// # Choices where the issue is silent
+// # Choices where the spec is silent
 //
 //   - The registry: New takes a [Registry] (Registerer and Gatherer), so
 //     Handler serves exactly what was registered there, the caller's own
