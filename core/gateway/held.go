@@ -14,46 +14,47 @@ import (
 	"github.com/toolout/toolout/core/gateway/jsonspan"
 )
 
-// streamOffered answers a streaming request that offers expand_context (or
-// names it): the first round's events are relayed as they arrive until one
-// starts a tool call, real or phantom, and the rest of that round is held
-// (a call cannot be run before it is whole, and a real call sent live
-// would reach the client twice when the model repeats it after an
-// expansion). A round without phantom calls then gets what was held, as it
-// came. Otherwise the loop runs its next rounds buffered, and the final
-// answer continues the client's stream (see continuation): the client gets
-// the text the model wrote before calling, then the answer, and no phantom
-// call. When nothing was relayed before the first tool call, this is the
-// buffered path, error statuses included. The rounds header, unknown when
-// the stream starts, comes as a trailer then.
-func (p *Proxy) streamOffered(w http.ResponseWriter, r *http.Request, route Route, body []byte, results []Result) string {
+// streamRoute answers every streaming request of a route, with or
+// without a marker: one set of rules (issue 38). The first round's events
+// are relayed as they arrive, from the first that carries text (with the
+// events before it), until one starts a tool call, real or phantom; the
+// rest of that round is held (when expansion is on: a call cannot be run
+// before it is whole, and a real call sent live would reach the client
+// twice when the model repeats it after an expansion). The round is then
+// assembled by its wire: a stream that is not whole (cut, no terminal
+// event, a malformed or error event, not an event stream at all) fails as
+// endLive says, 502 (504 on the upstream timeout) before anything was
+// relayed, an aborted connection after. A whole round without phantom
+// calls gets what was held, as it came. Otherwise the loop runs its next
+// rounds buffered, and the final answer continues the client's stream (see
+// continuation): the client gets the text the model wrote before calling,
+// then the answer, and no phantom call. When nothing was relayed before
+// the first tool call, this is the buffered path, error statuses included.
+// The rounds header, unknown when the stream starts, comes as a trailer
+// then.
+func (p *Proxy) streamRoute(w http.ResponseWriter, r *http.Request, route Route, body []byte, results []Result) string {
 	l := p.Limits.WithDefaults()
 	g := route.Gateway
 	first, err := p.firstRound(w, r, route, body)
 	if err != nil {
+		p.observe(Outcome{Results: results, Rounds: 1})
 		return p.fail(w, r, g.Wire, err)
 	}
 	defer first.close()
+	first.hold = g.Expand
 	if err := first.relay(l.MaxResponseBytes); err != nil {
+		p.observe(Outcome{Results: results, Rounds: 1})
 		return p.endLive(w, r, first, 1, err)
 	}
-	assembled, err := g.Wire.Assemble(first.raw.Bytes())
-	if err != nil {
-		// A stream the assembly cannot read (thinking blocks, say) and
-		// that names no phantom call is relayed as it came.
-		if errors.Is(err, ErrUnassembled) && !bytes.Contains(first.raw.Bytes(), []byte(`"`+ExpandToolName+`"`)) {
-			first.flushHeld()
-			return OutcomeOK
+	calls, assembled, err := first.phantomCalls(g)
+	if err != nil || len(calls) == 0 {
+		p.observe(Outcome{Results: results, Rounds: 1})
+		if err != nil {
+			return p.endLive(w, r, first, 1, err)
 		}
-		return p.endLive(w, r, first, 1, fmt.Errorf("%w: %w", ErrUpstream, err))
-	}
-	calls, err := g.Wire.PhantomCalls(assembled)
-	if err != nil {
-		return p.endLive(w, r, first, 1, fmt.Errorf("%w: %w", ErrUpstream, err))
-	}
-	if len(calls) == 0 {
 		first.flushHeld()
-		return OutcomeOK
+		p.logf("gateway: %s: streamed through, %d bytes", r.URL.Path, first.bytes)
+		return first.outcome()
 	}
 	var lastHeader http.Header
 	up := func(ctx context.Context, round int, fwd []byte) ([]byte, error) {
@@ -79,6 +80,29 @@ func (p *Proxy) streamOffered(w http.ResponseWriter, r *http.Request, route Rout
 	}
 	w.Header().Set(RoundsHeader, strconv.Itoa(out.Rounds)) // the trailer
 	return p.answer(w, r, continuation(restream, first.shown))
+}
+
+// phantomCalls assembles the whole first round and returns its phantom
+// calls (none when expansion is off) and the assembled response. A stream
+// the assembly cannot map although it came whole (ErrUnassembled:
+// citations, server tools) and that names no phantom call has none; any
+// other failure is an upstream error (a cut, an error event, a malformed
+// event or a body that is not an event stream).
+func (s *liveRound) phantomCalls(g *Gateway) ([]PhantomCall, []byte, error) {
+	assembled, err := g.Wire.Assemble(s.raw.Bytes())
+	switch {
+	case errors.Is(err, ErrUnassembled) && (!g.Expand || !bytes.Contains(s.raw.Bytes(), []byte(`"`+ExpandToolName+`"`))):
+		return nil, nil, nil
+	case err != nil:
+		return nil, nil, fmt.Errorf("%w: %w", ErrUpstream, err)
+	case !g.Expand:
+		return nil, assembled, nil
+	}
+	calls, err := g.Wire.PhantomCalls(assembled)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: %w", ErrUpstream, err)
+	}
+	return calls, assembled, nil
 }
 
 // finishHeld answers a request whose stream sent nothing before the loop
@@ -112,17 +136,20 @@ func (p *Proxy) endLive(w http.ResponseWriter, r *http.Request, s *liveRound, ro
 	if !s.sent {
 		return p.fail(w, r, s.wire, err)
 	}
-	p.logf("gateway: %s: stream cut after the model's first events: %v", r.URL.Path, err)
-	if clientGone(w, r) {
+	switch {
+	case clientGone(w, r):
+		p.logf("gateway: %s: client went away or stopped reading after %d bytes of the stream: %v", r.URL.Path, s.bytes, err)
 		return OutcomeCanceled
+	case s.errs.found: // a stream that ends with the upstream's error event is whole
+		p.logf("gateway: %s: streamed through, %d bytes, holding the upstream's error event: %v", r.URL.Path, s.bytes, err)
+		return OutcomeUpstreamError
 	}
-	if !s.errs.found { // a stream that ends with the upstream's error event is whole
-		markCut(w)
-	}
+	p.logf("gateway: %s: stream cut after %d bytes: %v", r.URL.Path, s.bytes, err)
+	markCut(w)
 	return OutcomeUpstreamError
 }
 
-// liveRound is the first round of a streamOffered request: its upstream
+// liveRound is the first round of a streamed request: its upstream
 // answer, read event by event.
 type liveRound struct {
 	w      http.ResponseWriter
@@ -131,10 +158,13 @@ type liveRound struct {
 	resp   *http.Response
 	header http.Header
 	cancel context.CancelFunc
+	hold   bool         // hold the round from its first tool call on (expansion is on)
 	raw    bytes.Buffer // the whole round, for the assembly
 	quiet  bytes.Buffer // events before the first text, not sent yet
 	held   bytes.Buffer // from the first tool call on
 	sent   bool         // headers and some events went to the client
+	bytes  int64        // bytes sent to the client
+	werr   error        // the first write to the client that failed
 	shown  shown        // what was sent: content blocks, Responses events and items
 	errs   sseErrors    // watches what was sent for an error event
 }
@@ -172,19 +202,29 @@ func (s *liveRound) close() {
 }
 
 // relay reads the round's events, relaying each until one starts a tool
-// call, holding the rest, within limit bytes in all.
+// call, holding the rest, within limit bytes in all. What was relayed is
+// flushed whenever the upstream has sent nothing more yet, so events that
+// came together go out in one write and none waits for the next. A write
+// to the client that fails ends the round (the client went away or
+// stopped reading).
 func (s *liveRound) relay(limit int64) error {
-	rd := bufio.NewReader(io.LimitReader(s.resp.Body, limit+1))
+	rd := bufio.NewReaderSize(io.LimitReader(s.resp.Body, limit+1), 32<<10)
+	unflushed := false
 	for {
-		ev, err := readEvent(rd)
+		ev, err := s.readEvent(rd)
 		if len(ev) > 0 {
-			s.raw.Write(ev)
 			if int64(s.raw.Len()) > limit {
 				return fmt.Errorf("%w: response larger than %d bytes", ErrUpstream, limit)
 			}
-			s.take(ev)
+			unflushed = s.take(ev) || unflushed
+		}
+		if unflushed && (rd.Buffered() == 0 || err != nil) {
+			_ = s.rc.Flush()
+			unflushed = false
 		}
 		switch {
+		case s.werr != nil:
+			return fmt.Errorf("the client did not take the stream: %w", s.werr)
 		case err == io.EOF:
 			return nil
 		case err != nil:
@@ -193,20 +233,41 @@ func (s *liveRound) relay(limit int64) error {
 	}
 }
 
-// take relays one event, or keeps it: from the first tool call on (held),
-// and before the first text (quiet: a response that starts with a call
-// then sends nothing before the loop, and gets the buffered path's answer,
-// its usage summed from the first event on).
-func (s *liveRound) take(ev []byte) {
+// readEvent reads one server-sent event into raw and returns it (valid
+// until raw's next write): lines up to and including the blank line that
+// ends it, or what is left at the end of the stream.
+func (s *liveRound) readEvent(rd *bufio.Reader) ([]byte, error) {
+	start := s.raw.Len()
+	for {
+		line, err := rd.ReadSlice('\n')
+		s.raw.Write(line)
+		switch {
+		case err == bufio.ErrBufferFull:
+			continue
+		case err != nil:
+			return s.raw.Bytes()[start:], err
+		case len(bytes.TrimRight(line, "\r\n")) == 0 && s.raw.Len()-start > len(line):
+			return s.raw.Bytes()[start:], nil
+		}
+	}
+}
+
+// take relays one event, or keeps it: from the first tool call on (held,
+// when the round holds calls), and before the first text (quiet: a
+// response that starts with a call then sends nothing before the loop,
+// and gets the buffered path's answer, its usage summed from the first
+// event on; a stream that fails before its first text is a 502, never a
+// partial answer). It reports whether it wrote to the client.
+func (s *liveRound) take(ev []byte) bool {
 	switch {
-	case s.held.Len() > 0 || startsCall(ev):
+	case s.held.Len() > 0 || s.hold && startsCall(ev):
 		s.held.Write(s.quiet.Bytes())
 		s.quiet.Reset()
 		s.held.Write(ev)
-		return
-	case !s.sent && !carriesText(ev):
+		return false
+	case !s.sent && !carriesText(ev) && (s.hold || !startsCall(ev)):
 		s.quiet.Write(ev)
-		return
+		return false
 	}
 	if !s.sent {
 		s.begin("Trailer", RoundsHeader) // the rounds are not known yet
@@ -214,7 +275,7 @@ func (s *liveRound) take(ev []byte) {
 	s.send(s.quiet.Bytes())
 	s.quiet.Reset()
 	s.send(ev)
-	_ = s.rc.Flush()
+	return true
 }
 
 // begin sends the upstream's headers, with key: value added, and the 200
@@ -230,13 +291,18 @@ func (s *liveRound) begin(key, value string) {
 // send writes events to the client, noting what they started, without a
 // trace of the phantom tool in a Responses API response object (scrub).
 func (s *liveRound) send(evs []byte) {
+	if len(evs) == 0 || s.werr != nil {
+		return
+	}
 	evs = scrub(evs, s.wire)
 	s.shown.note(evs)
 	_, _ = s.errs.Write(evs)
-	_, _ = s.w.Write(evs)
+	n, err := s.w.Write(evs)
+	s.bytes += int64(n)
+	s.werr = err
 }
 
-// flushHeld relays what was kept, for a round without phantom calls.
+// flushHeld relays what was kept, for a whole round without phantom calls.
 func (s *liveRound) flushHeld() {
 	if !s.sent {
 		s.begin(RoundsHeader, "1")
@@ -245,6 +311,19 @@ func (s *liveRound) flushHeld() {
 	}
 	s.send(s.quiet.Bytes())
 	s.send(s.held.Bytes())
+}
+
+// outcome is how a round relayed whole counts: upstream_error when it
+// holds the upstream's error event (a Responses API response.failed is a
+// whole stream), canceled when the client did not take it, ok otherwise.
+func (s *liveRound) outcome() string {
+	switch {
+	case s.werr != nil:
+		return OutcomeCanceled
+	case s.errs.found:
+		return OutcomeUpstreamError
+	}
+	return OutcomeOK
 }
 
 // carriesText says whether an event holds text for the client: an OpenAI

@@ -328,12 +328,8 @@ func (p *Proxy) serveRoute(w http.ResponseWriter, r *http.Request, route Route) 
 	if err != nil {
 		return p.fail(w, r, g.Wire, err)
 	}
-	switch {
-	case conv.Stream && (!g.Expand || !g.Offers(results) && !mentionsPhantom(conv.Body)):
-		p.observe(Outcome{Results: results, Rounds: 1})
-		return p.streamThrough(w, r, route, body)
-	case conv.Stream:
-		return p.streamOffered(w, r, route, body, results)
+	if conv.Stream {
+		return p.streamRoute(w, r, route, body, results)
 	}
 	var lastHeader http.Header
 	up := func(ctx context.Context, round int, fwd []byte) ([]byte, error) {

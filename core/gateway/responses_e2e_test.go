@@ -226,7 +226,7 @@ var _ = Describe("the proxy on the Responses API, end to end over loopback", fun
 		DeferCleanup(gw.Close)
 		resp, out := httpspec.Post(gw.URL+responses.Path, small)
 		Expect(resp.StatusCode).To(Equal(200), out)
-		Expect(resp.Header.Get(gateway.RoundsHeader)).To(Equal("1"))
+		Expect(resp.Trailer.Get(gateway.RoundsHeader)).To(Equal("1"), "a trailer: the rounds are not known when the stream starts")
 		Expect(out).To(ContainSubstring(`"error":null`))
 		Expect(llm.Check()).To(Succeed())
 		Eventually(func() []string { r, _ := obs.snapshot(); return r }).Should(Equal([]string{"responses/ok"}), "not upstream_error")

@@ -6,7 +6,7 @@ import (
 )
 
 // sseErrors watches a server-sent event stream that is relayed without
-// being parsed (streamThrough) for an error event, so that the request is
+// being parsed (what a live round sends the client) for an error event, so that the request is
 // counted as upstream_error and not ok: an `event: error` line (the
 // Anthropic Messages API's and the Responses API's error event), an
 // `event: response.failed` line (a Responses API response that failed),

@@ -75,11 +75,13 @@ var _ = Describe("the proxy's answers", func() {
 		// even its headers, until the upstream, held until then, ends.
 		Eventually(first, "10s").Should(Receive(&got), "the first event reaches the client while the upstream is held")
 		Expect(got.resp.StatusCode).To(Equal(http.StatusOK))
-		Expect(got.resp.Header.Get(gateway.RoundsHeader)).To(Equal("1"))
 		Expect(got.line).To(Equal(strings.TrimSuffix(event("first"), "\n")))
 		once.Do(func() { close(release) })
 		rest, err := io.ReadAll(got.resp.Body)
 		Expect(err).NotTo(HaveOccurred())
+		// A trailer: a model that calls expand_context all the same is
+		// answered and asked again, so the rounds are not known up front.
+		Expect(got.resp.Trailer.Get(gateway.RoundsHeader)).To(Equal("1"))
 		Expect(string(rest)).To(HaveSuffix(event(" second") + "data: [DONE]\n\n"))
 	})
 
@@ -133,7 +135,7 @@ var _ = Describe("the proxy's answers", func() {
 		Expect(rest).To(Equal("\n"), "nothing after the first event")
 		mu.Lock()
 		defer mu.Unlock()
-		Expect(log).To(ContainElement(MatchRegexp(`stream cut after \d+ bytes: context deadline exceeded`)))
+		Expect(log).To(ContainElement(MatchRegexp(`stream cut after \d+ bytes: .*context deadline exceeded`)))
 	})
 
 	It("relays the upstream's error status of such a stream as it came", func() {
