@@ -83,12 +83,20 @@ func (p *Proxy) streamRoute(w http.ResponseWriter, r *http.Request, route Route,
 }
 
 // phantomCalls assembles the whole first round and returns its phantom
-// calls (none when expansion is off) and the assembled response. A stream
+// calls (none when expansion is off) and the assembled response. A round
+// that held nothing (no tool call: every event was relayed, or is quiet)
+// has no call to answer, and one that streamEnd, reading its events as
+// they came, found whole is not assembled (the assembly would delay the
+// end of the client's response); any other is, for the verdict and its
+// reason. A stream
 // the assembly cannot map although it came whole (ErrUnassembled:
 // citations, server tools) and that names no phantom call has none; any
 // other failure is an upstream error (a cut, an error event, a malformed
 // event or a body that is not an event stream).
 func (s *liveRound) phantomCalls(g *Gateway) ([]PhantomCall, []byte, error) {
+	if s.held.Len() == 0 && s.end.whole(&s.errs, s.quiet.Bytes()) {
+		return nil, nil, nil
+	}
 	assembled, err := g.Wire.Assemble(s.raw.Bytes())
 	switch {
 	case errors.Is(err, ErrUnassembled) && (!g.Expand || !bytes.Contains(s.raw.Bytes(), []byte(`"`+ExpandToolName+`"`))):
@@ -163,8 +171,10 @@ type liveRound struct {
 	quiet  bytes.Buffer // events before the first text, not sent yet
 	held   bytes.Buffer // from the first tool call on
 	sent   bool         // headers and some events went to the client
-	bytes  int64        // bytes sent to the client
+	out    bytes.Buffer // events sent, not yet written to the client
+	bytes  int64        // bytes written to the client
 	werr   error        // the first write to the client that failed
+	end    streamEnd    // whether the round's events ended it, read as they came
 	shown  shown        // what was sent: content blocks, Responses events and items
 	errs   sseErrors    // watches what was sent for an error event
 }
@@ -209,24 +219,24 @@ func (s *liveRound) close() {
 // stopped reading).
 func (s *liveRound) relay(limit int64) error {
 	rd := bufio.NewReaderSize(io.LimitReader(s.resp.Body, limit+1), 32<<10)
-	unflushed := false
 	for {
 		ev, err := s.readEvent(rd)
-		if len(ev) > 0 {
-			if int64(s.raw.Len()) > limit {
-				return fmt.Errorf("%w: response larger than %d bytes", ErrUpstream, limit)
-			}
-			unflushed = s.take(ev) || unflushed
+		if int64(s.raw.Len()) > limit {
+			err = fmt.Errorf("%w: response larger than %d bytes", ErrUpstream, limit)
+		} else if len(ev) > 0 {
+			s.end.watch(ev)
+			s.take(ev)
 		}
-		if unflushed && (rd.Buffered() == 0 || err != nil) {
-			_ = s.rc.Flush()
-			unflushed = false
+		if rd.Buffered() == 0 || err != nil {
+			s.write()
 		}
 		switch {
 		case s.werr != nil:
 			return fmt.Errorf("the client did not take the stream: %w", s.werr)
 		case err == io.EOF:
 			return nil
+		case errors.Is(err, ErrUpstream):
+			return err
 		case err != nil:
 			return fmt.Errorf("%w: reading the stream: %w", ErrUpstream, err)
 		}
@@ -257,17 +267,17 @@ func (s *liveRound) readEvent(rd *bufio.Reader) ([]byte, error) {
 // response that starts with a call then sends nothing before the loop,
 // and gets the buffered path's answer, its usage summed from the first
 // event on; a stream that fails before its first text is a 502, never a
-// partial answer). It reports whether it wrote to the client.
-func (s *liveRound) take(ev []byte) bool {
+// partial answer).
+func (s *liveRound) take(ev []byte) {
 	switch {
 	case s.held.Len() > 0 || s.hold && startsCall(ev):
 		s.held.Write(s.quiet.Bytes())
 		s.quiet.Reset()
 		s.held.Write(ev)
-		return false
+		return
 	case !s.sent && !carriesText(ev) && (s.hold || !startsCall(ev)):
 		s.quiet.Write(ev)
-		return false
+		return
 	}
 	if !s.sent {
 		s.begin("Trailer", RoundsHeader) // the rounds are not known yet
@@ -275,7 +285,6 @@ func (s *liveRound) take(ev []byte) bool {
 	s.send(s.quiet.Bytes())
 	s.quiet.Reset()
 	s.send(ev)
-	return true
 }
 
 // begin sends the upstream's headers, with key: value added, and the 200
@@ -288,18 +297,30 @@ func (s *liveRound) begin(key, value string) {
 	s.sent = true
 }
 
-// send writes events to the client, noting what they started, without a
-// trace of the phantom tool in a Responses API response object (scrub).
+// send queues events for the client (write sends them), noting what they
+// started, without a trace of the phantom tool in a Responses API
+// response object (scrub).
 func (s *liveRound) send(evs []byte) {
-	if len(evs) == 0 || s.werr != nil {
+	if len(evs) == 0 {
 		return
 	}
 	evs = scrub(evs, s.wire)
 	s.shown.note(evs)
 	_, _ = s.errs.Write(evs)
-	n, err := s.w.Write(evs)
+	s.out.Write(evs)
+}
+
+// write sends the queued events to the client in one write, and flushes.
+func (s *liveRound) write() {
+	if s.out.Len() == 0 || s.werr != nil {
+		return
+	}
+	n, err := s.w.Write(s.out.Bytes())
 	s.bytes += int64(n)
-	s.werr = err
+	s.out.Reset()
+	if s.werr = err; err == nil {
+		_ = s.rc.Flush()
+	}
 }
 
 // flushHeld relays what was kept, for a whole round without phantom calls.
@@ -311,6 +332,7 @@ func (s *liveRound) flushHeld() {
 	}
 	s.send(s.quiet.Bytes())
 	s.send(s.held.Bytes())
+	s.write()
 }
 
 // outcome is how a round relayed whole counts: upstream_error when it
