@@ -19,7 +19,7 @@ import (
 )
 
 // A forwarded request whose body asks to stream goes through the gateway's
-// HTTP proxy (core/gateway.Proxy: its streamThrough and streamOffered paths),
+// HTTP proxy (core/gateway.Proxy: its one streamed path, streamRoute),
 // in process: the client is an httptest recorder, and the upstream a
 // RoundTripper that answers each round from the scripted LLM. A round that
 // asks to stream is answered as server-sent events of the request's wire,
