@@ -211,10 +211,15 @@ func (s *liveRound) close() {
 	s.cancel()
 }
 
+// writeBatch is the most bytes of events relay queues before writing.
+const writeBatch = 32 << 10
+
 // relay reads the round's events, relaying each until one starts a tool
 // call, holding the rest, within limit bytes in all. What was relayed is
-// flushed whenever the upstream has sent nothing more yet, so events that
-// came together go out in one write and none waits for the next. A write
+// flushed whenever the upstream has sent nothing more yet, or writeBatch
+// bytes are queued (an upstream that writes faster than the client reads
+// never piles up), so events that came together go out in one write and
+// none waits for the next. A write
 // to the client that fails ends the round (the client went away or
 // stopped reading).
 func (s *liveRound) relay(limit int64) error {
@@ -227,7 +232,7 @@ func (s *liveRound) relay(limit int64) error {
 			s.end.watch(ev)
 			s.take(ev)
 		}
-		if rd.Buffered() == 0 || err != nil {
+		if rd.Buffered() == 0 || err != nil || s.out.Len() >= writeBatch {
 			s.write()
 		}
 		switch {
