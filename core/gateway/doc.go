@@ -201,7 +201,7 @@
 // # Streaming
 //
 // Every streaming request follows one set of rules, whether it carries a
-// marker or not (issue 38: a request without one used to be relayed byte
+// marker or not (a request without one used to be relayed byte
 // for byte, so a model's expand_context call reached the client and a cut
 // stream passed for a whole 200). Its first round is
 // relayed event by event from the first one that carries text (an OpenAI

@@ -15,7 +15,7 @@ import (
 )
 
 // streamRoute answers every streaming request of a route, with or
-// without a marker: one set of rules (issue 38). The first round's events
+// without a marker: one set of rules. The first round's events
 // are relayed as they arrive, from the first that carries text (with the
 // events before it), until one starts a tool call, real or phantom; the
 // rest of that round is held (when expansion is on: a call cannot be run

@@ -23,7 +23,7 @@ import (
 	"github.com/toolout/toolout/fakes"
 )
 
-// One set of rules for every streamed path (issue 38, item 3): a streaming
+// One set of rules for every streamed path: a streaming
 // request that carries no marker (the path that used to relay bytes as
 // they came) and one that carries a marker the gateway issued (relayed
 // event by event, held from a tool call on) give the client the same
