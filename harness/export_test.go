@@ -22,7 +22,7 @@ func SetGenerateLimit(n int) (restore func()) {
 }
 
 // Runnable exposes how failure commands name files, for tests.
-var Runnable = runnable
+var Runnable = func(path string) string { return runnableIn("", path) }
 
 // AcceptCommand is the command a failure of sc names to accept its
 // transcript, the program being command.

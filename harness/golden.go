@@ -50,7 +50,7 @@ func (r *Runner) Golden(res *Result) {
 			res.Notes = append(res.Notes, fmt.Sprintf("could not remove the stale %s: %v", GoldenPath(sc)+GotSuffix, unwrapPath(err)))
 		}
 	case res.Transcript != nil:
-		res.Failures = append(res.Failures, writeGot(res, ranOK, r.Command))
+		res.Failures = append(res.Failures, r.writeGot(res, ranOK))
 	}
 }
 
@@ -62,7 +62,7 @@ func (r *Runner) compare(res *Result) {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		if r.CI && !r.Update {
-			cmd := acceptCommand(sc, r.Command)
+			cmd := r.accept(sc)
 			res.Failures = append(res.Failures, fmt.Sprintf("%s: missing golden file (with CI=true goldens are never created; run `%s` and commit %s)", sc.Path, cmd, name))
 			return
 		}
@@ -91,10 +91,11 @@ func (r *Runner) compare(res *Result) {
 // says that the run itself passed and only its golden failed, so that
 // --update accepts the transcript as it is. The commands name the files as
 // they can be run from the working directory (see runnable), and the
-// program as the user ran it (command, see acceptCommand).
-func writeGot(res *Result, ranOK bool, command string) string {
+// program as the user ran it (Runner.Command, see acceptCommand) or as
+// Runner.Accept names it.
+func (r *Runner) writeGot(res *Result, ranOK bool) string {
 	sc := res.Scenario
-	name := runnable(sc.Golden)
+	name := runnableIn(r.Dir, sc.Golden)
 	got := name + GotSuffix
 	if err := writeFileAtomic(sc.Golden+GotSuffix, res.Transcript); err != nil {
 		return fmt.Sprintf("%s: the transcript of this run could not be written: %v", got, err)
@@ -111,22 +112,36 @@ func writeGot(res *Result, ranOK bool, command string) string {
 	default:
 		msg += fmt.Sprintf("  to diff it:   diff -u %s %s\n", name, got)
 	}
-	accept := acceptCommand(sc, command)
+	accept := r.accept(sc)
 	if ranOK {
 		return msg + "  to accept it: " + accept
 	}
 	return msg + "  to accept it, once the expectations hold: " + accept
 }
 
-// runnable names path for a command typed in the working directory: relative
-// to it when path lies below it, else absolute (a scenario elsewhere, or the
-// Ginkgo suite, which runs in harness/ on ../scenarios).
-func runnable(path string) string {
+// accept is the command that accepts sc's transcript: r.Accept's, else
+// acceptCommand's with r.Command.
+func (r *Runner) accept(sc *Scenario) string {
+	if r.Accept != nil {
+		return r.Accept(sc)
+	}
+	return acceptCommand(sc, r.Command)
+}
+
+// runnableIn names path for a command typed in dir (Runner.Dir; "": the
+// working directory): relative to it when path lies below it, else absolute
+// (a scenario elsewhere, or the Ginkgo suite, which runs in harness/ on
+// ../scenarios).
+func runnableIn(dir, path string) string {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return filepath.ToSlash(path)
 	}
-	if wd, err := os.Getwd(); err == nil {
+	wd, err := os.Getwd()
+	if dir != "" {
+		wd, err = filepath.Abs(dir)
+	}
+	if err == nil {
 		if rel, err := filepath.Rel(wd, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			return filepath.ToSlash(rel)
 		}

@@ -31,6 +31,14 @@ type Runner struct {
 	// "go tool toolout", "go run ./cmd/toolout", "./bin/toolout". ""
 	// means DefaultCommand. cmd/toolout sets it from its own invocation.
 	Command string
+	// Accept, when set, gives the command a failure names to accept a
+	// scenario's transcript as its golden, in place of `toolout test
+	// --update FILE` (toolouttest names the go test run of the scenario's
+	// subtest with -update).
+	Accept func(sc *Scenario) string
+	// Dir, when set, is the folder the commands a failure names are typed
+	// in: their paths are relative to it. Empty: the working directory.
+	Dir string
 }
 
 // DefaultCommand is the program failures name when Runner.Command is "":

@@ -41,6 +41,13 @@ type Options struct {
 	// Logf, when set, gets one line per request: the scenario, the route,
 	// the tag and the step that answered (or the error).
 	Logf func(format string, args ...any)
+	// KeepRequests keeps every request whole in Calls (its messages,
+	// system text and tools) and every call and violation, for a test
+	// that serves a few requests and reads them afterwards
+	// (toolouttest.Serve). Without it the scripted LLMs are bounded
+	// (fakes.Options.Bounded), as a server that runs for as long as its
+	// clients send must be.
+	KeepRequests bool
 }
 
 // Server answers HTTP requests from the scripted LLMs of one or more
@@ -117,7 +124,7 @@ func New(scs []*harness.Scenario, opts Options) (*Server, error) {
 			return nil, fmt.Errorf("serve: %s and %s have the same id %q: each needs a base path of its own", other, sc.Path, sc.ID)
 		}
 		seen[sc.ID] = sc.Path
-		llm, err := fakes.NewLLM(sc.LLM, fakes.Options{Tokenizer: tk, PlainFinal: true, Bounded: true})
+		llm, err := fakes.NewLLM(sc.LLM, fakes.Options{Tokenizer: tk, PlainFinal: true, Bounded: !opts.KeepRequests})
 		if err != nil {
 			return nil, fmt.Errorf("serve: %s: %w", sc.Path, err)
 		}
@@ -295,7 +302,8 @@ func (s *Server) Close() error {
 // or refused so far (fakes.LLM.Calls), or nil for an unknown id: the
 // first fakes.MaxKept of them, each with its request's tag only (the
 // scripted LLMs are fakes.Options.Bounded, so that a server's memory does
-// not grow with the requests it is sent).
+// not grow with the requests it is sent); with Options.KeepRequests, all
+// of them, each request whole.
 func (s *Server) Calls(scenario string) []fakes.Call {
 	for _, sc := range s.scripts {
 		if sc.sc.ID == scenario {

@@ -1,7 +1,8 @@
 // Package llmtest checks that an implementation of core.LLM keeps the
 // promises of the seam, the way testing/fstest.TestFS checks an fs.FS: the
-// fakes, the OpenAI-compatible client and any LLM a user plugs into toolout
-// can run the same check from their own tests. It imports only the standard
+// fakes and the OpenAI-compatible client run it from their tests, and users
+// run it through the public package toolouttest (TestLLM, and CheckLLM, one
+// subtest per property), which wraps this one. It imports only the standard
 // library and core, so it runs under any test framework.
 //
 // # Contract checked
@@ -53,16 +54,36 @@ const Prompt = 5 * time.Second
 // property that failed, joined, each naming itself; nil when all hold.
 func TestLLM(llm core.LLM, req core.Request) error {
 	var errs []error
-	errs = append(errs, ended(llm, req, "cancelled", context.Canceled, func() (context.Context, context.CancelFunc) {
-		ctx, cancel := context.WithCancel(context.Background())
-		cancel()
-		return ctx, cancel
-	}))
-	errs = append(errs, ended(llm, req, "past its deadline", context.DeadlineExceeded, func() (context.Context, context.CancelFunc) {
-		return context.WithDeadline(context.Background(), time.Unix(0, 0))
-	}))
-	errs = append(errs, concurrent(llm, req))
+	for _, p := range Properties {
+		errs = append(errs, p.Check(llm, req))
+	}
 	return errors.Join(errs...)
+}
+
+// Property is one promise of the contract, checked on its own: Check
+// returns nil when llm keeps it for req.
+type Property struct {
+	Name  string
+	Check func(llm core.LLM, req core.Request) error
+}
+
+// Properties are the promises TestLLM checks, in its order; a runner that
+// reports each on its own (toolouttest.CheckLLM, one subtest each) ranges
+// over them.
+var Properties = []Property{
+	{"cancelled", func(llm core.LLM, req core.Request) error {
+		return ended(llm, req, "cancelled", context.Canceled, func() (context.Context, context.CancelFunc) {
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel()
+			return ctx, cancel
+		})
+	}},
+	{"deadline", func(llm core.LLM, req core.Request) error {
+		return ended(llm, req, "past its deadline", context.DeadlineExceeded, func() (context.Context, context.CancelFunc) {
+			return context.WithDeadline(context.Background(), time.Unix(0, 0))
+		})
+	}},
+	{"concurrent", concurrent},
 }
 
 // ended sends req with a context that has already ended.

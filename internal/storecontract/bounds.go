@@ -8,145 +8,145 @@ import (
 	"sync"
 	"time"
 
-	"github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
-
 	"github.com/toolout/toolout/core/gateway"
 )
 
-func describeBounds(open Opener) {
-	ginkgo.Context("bounds", func() {
-		ginkgo.It("drops the oldest entry of a kind past MaxEntries, leaving the other kind alone", func() {
-			e := newEnv(open, gateway.StoreOptions{MaxEntries: 3})
-			for _, id := range []string{"a", "b", "c"} {
-				e.putCompressed(id, "c-"+id)
-			}
-			for _, id := range []string{"a", "b", "c", "d"} {
-				e.putOriginal(id, "o-"+id)
-			}
-			Expect(e.original("a")).To(Equal(missing))
-			Expect([]string{e.original("b"), e.original("c"), e.original("d")}).To(Equal([]string{"o-b", "o-c", "o-d"}))
-			Expect([]string{e.compressed("a"), e.compressed("b"), e.compressed("c")}).To(Equal([]string{"c-a", "c-b", "c-c"}))
-			Expect(e.stats()).To(Equal(gateway.StoreStats{Originals: 3, Compressed: 3, Bytes: 4*3 + 4*3}))
-		})
-
-		ginkgo.It("counts an id put again as the newest", func() {
-			e := newEnv(open, gateway.StoreOptions{MaxEntries: 3})
+func bounds() []Case {
+	return []Case{
+		{Name: "bounds/entries", Desc: "drops the oldest entry of a kind past MaxEntries, leaving the other kind alone",
+			opts: gateway.StoreOptions{MaxEntries: 3}, body: func(e *env) {
+				for _, id := range []string{"a", "b", "c"} {
+					e.putCompressed(id, "c-"+id)
+				}
+				for _, id := range []string{"a", "b", "c", "d"} {
+					e.putOriginal(id, "o-"+id)
+				}
+				eq(e, e.original("a"), missing, "original a, the oldest of four")
+				for _, id := range []string{"b", "c", "d"} {
+					eq(e, e.original(id), "o-"+id, "original %s", id)
+				}
+				for _, id := range []string{"a", "b", "c"} {
+					eq(e, e.compressed(id), "c-"+id, "compressed %s", id)
+				}
+				eq(e, e.stats(), gateway.StoreStats{Originals: 3, Compressed: 3, Bytes: 4*3 + 4*3}, "stats")
+			}},
+		{Name: "bounds/newest", Desc: "counts an id put again as the newest", opts: gateway.StoreOptions{MaxEntries: 3}, body: func(e *env) {
 			for _, id := range []string{"a", "b", "c", "a", "d"} {
 				e.putOriginal(id, "v")
 			}
-			Expect([]string{e.original("a"), e.original("b"), e.original("c"), e.original("d")}).
-				To(Equal([]string{"v", missing, "v", "v"}))
-		})
-
-	})
-	describeByteBounds(open)
+			for id, want := range map[string]string{"a": "v", "b": missing, "c": "v", "d": "v"} {
+				eq(e, e.original(id), want, "original %s after a, b, c, a, d", id)
+			}
+		}},
+	}
 }
 
-// describeByteBounds is the MaxBytes part of the bounds.
-func describeByteBounds(open Opener) {
-	ginkgo.Context("bounds in bytes", func() {
-		ginkgo.It("drops the oldest entries of either kind past MaxBytes", func() {
-			e := newEnv(open, gateway.StoreOptions{MaxBytes: 100})
+// byteBounds is the MaxBytes part of the bounds.
+func byteBounds() []Case {
+	return []Case{
+		{Name: "bytes/oldest", Desc: "drops the oldest entries of either kind past MaxBytes", opts: gateway.StoreOptions{MaxBytes: 100}, body: func(e *env) {
 			e.putOriginal("o1", sized("o1", 30))
 			e.putCompressed("c1", sized("c1", 30))
 			e.putOriginal("o2", sized("o2", 30))
-			Expect(e.stats().Bytes).To(BeEquivalentTo(90))
+			eq(e, e.stats().Bytes, 90, "bytes of three entries of 30")
 			e.putCompressed("c2", sized("c2", 30))
-			Expect(e.original("o1")).To(Equal(missing))
-			Expect(e.stats()).To(Equal(gateway.StoreStats{Originals: 1, Compressed: 2, Bytes: 90}))
+			eq(e, e.original("o1"), missing, "original o1, the oldest")
+			eq(e, e.stats(), gateway.StoreStats{Originals: 1, Compressed: 2, Bytes: 90}, "stats after a fourth entry")
 			e.putOriginal("o3", sized("o3", 70))
-			Expect(e.compressed("c1")).To(Equal(missing))
-			Expect(e.original("o2")).To(Equal(missing))
-			Expect(e.compressed("c2")).To(Equal(sized("c2", 30)))
-			Expect(e.stats()).To(Equal(gateway.StoreStats{Originals: 1, Compressed: 1, Bytes: 100}))
-		})
-
-		ginkgo.It("keeps Stats.Bytes within MaxBytes after every put", func() {
-			e := newEnv(open, gateway.StoreOptions{MaxBytes: 500, MaxEntries: 1000})
-			for i := range 200 {
-				id := fmt.Sprint("id", i%37)
-				v := strings.Repeat("v", (i*53)%240)
-				if i%3 == 0 {
-					e.putCompressed(id, v)
-				} else {
-					e.putOriginal(id, v)
+			eq(e, e.compressed("c1"), missing, "compressed c1")
+			eq(e, e.original("o2"), missing, "original o2")
+			eq(e, e.compressed("c2"), sized("c2", 30), "compressed c2")
+			eq(e, e.stats(), gateway.StoreStats{Originals: 1, Compressed: 1, Bytes: 100}, "stats after an entry of 70")
+		}},
+		{Name: "bytes/every-put", Desc: "keeps Stats.Bytes within MaxBytes after every put",
+			opts: gateway.StoreOptions{MaxBytes: 500, MaxEntries: 1000}, body: func(e *env) {
+				for i := range 200 {
+					id := fmt.Sprint("id", i%37)
+					v := strings.Repeat("v", (i*53)%240)
+					if i%3 == 0 {
+						e.putCompressed(id, v)
+					} else {
+						e.putOriginal(id, v)
+					}
+					if b := e.stats().Bytes; b > 500 {
+						e.failf("after put %d: %d bytes, over MaxBytes 500", i, b)
+					}
 				}
-				Expect(e.stats().Bytes).To(BeNumerically("<=", 500), "after put %d", i)
-			}
-		})
-
-		ginkgo.It("keeps an entry of exactly MaxBytes alone", func() {
-			e := newEnv(open, gateway.StoreOptions{MaxBytes: 64})
+			}},
+		{Name: "bytes/exact", Desc: "keeps an entry of exactly MaxBytes alone", opts: gateway.StoreOptions{MaxBytes: 64}, body: func(e *env) {
 			e.putOriginal("a", "1")
 			e.putCompressed("b", "2")
 			e.putOriginal("big", sized("big", 64))
-			Expect(e.original("big")).To(Equal(sized("big", 64)))
-			Expect(e.stats()).To(Equal(gateway.StoreStats{Originals: 1, Bytes: 64}))
-		})
-
-		ginkgo.It("does not keep an entry larger than MaxBytes alone, and evicts nothing for it", func() {
-			e := newEnv(open, gateway.StoreOptions{MaxBytes: 64})
-			e.putOriginal("a", "1")
-			e.putCompressed("b", "2")
-			e.putOriginal("big", sized("big", 65))
-			e.putCompressed("big", sized("big", 1000))
-			Expect(e.original("big")).To(Equal(missing))
-			Expect(e.compressed("big")).To(Equal(missing))
-			Expect(e.stats()).To(Equal(gateway.StoreStats{Originals: 1, Compressed: 1, Bytes: 4}))
-		})
-
-		ginkgo.It("drops the old value of an id whose new value is too large to keep", func() {
-			e := newEnv(open, gateway.StoreOptions{MaxBytes: 64})
-			e.putOriginal("a", "old")
-			e.putOriginal("a", sized("a", 65))
-			Expect(e.original("a")).To(Equal(missing))
-			Expect(e.stats()).To(Equal(gateway.StoreStats{}))
-		})
-	})
+			eq(e, e.original("big"), sized("big", 64), "original big")
+			eq(e, e.stats(), gateway.StoreStats{Originals: 1, Bytes: 64}, "stats")
+		}},
+		{Name: "bytes/too-large", Desc: "does not keep an entry larger than MaxBytes alone, and evicts nothing for it",
+			opts: gateway.StoreOptions{MaxBytes: 64}, body: func(e *env) {
+				e.putOriginal("a", "1")
+				e.putCompressed("b", "2")
+				e.putOriginal("big", sized("big", 65))
+				e.putCompressed("big", sized("big", 1000))
+				eq(e, e.original("big"), missing, "original big (65 bytes)")
+				eq(e, e.compressed("big"), missing, "compressed big (1000 bytes)")
+				eq(e, e.stats(), gateway.StoreStats{Originals: 1, Compressed: 1, Bytes: 4}, "stats")
+			}},
+		{Name: "bytes/replaced-too-large", Desc: "drops the old value of an id whose new value is too large to keep",
+			opts: gateway.StoreOptions{MaxBytes: 64}, body: func(e *env) {
+				e.putOriginal("a", "old")
+				e.putOriginal("a", sized("a", 65))
+				eq(e, e.original("a"), missing, "original a")
+				eq(e, e.stats(), gateway.StoreStats{}, "stats")
+			}},
+	}
 }
 
-func describeConcurrency(open Opener) {
-	ginkgo.It("ends within its bounds after 8 goroutines x 200 mixed operations, Stats matching the lookups", func() {
-		const maxEntries, maxBytes, ids = 16, 4000, 40
-		e := newEnv(open, gateway.StoreOptions{MaxEntries: maxEntries, MaxBytes: maxBytes})
-		var wg sync.WaitGroup
-		for g := range 8 {
-			wg.Go(func() {
-				defer ginkgo.GinkgoRecover()
-				for i := range 200 {
-					concurrentOp(e, g, i, maxEntries, maxBytes)
-				}
-			})
-		}
-		wg.Wait()
-		var want gateway.StoreStats
-		for i := range ids {
-			id := fmt.Sprint("id", i)
-			for kind, get := range map[string]func(string) string{"o": e.original, "c": e.compressed} {
-				v := get(id)
-				if v == missing {
-					continue
-				}
-				Expect(v).To(HavePrefix(kind+":"+id+":"), "a value is the one put for its own id and kind")
-				want.Bytes += int64(len(id) + len(v))
-				if kind == "o" {
-					want.Originals++
-				} else {
-					want.Compressed++
+func concurrency() []Case {
+	const maxEntries, maxBytes, ids = 16, 4000, 40
+	return []Case{{Name: "concurrency", Desc: "ends within its bounds after 8 goroutines x 200 mixed operations, Stats matching the lookups",
+		opts: gateway.StoreOptions{MaxEntries: maxEntries, MaxBytes: maxBytes}, body: func(e *env) {
+			var wg sync.WaitGroup
+			for g := range 8 {
+				wg.Go(func() {
+					for i := range 200 {
+						concurrentOp(e, g, i, maxEntries, maxBytes)
+					}
+				})
+			}
+			wg.Wait()
+			var want gateway.StoreStats
+			for i := range ids {
+				id := fmt.Sprint("id", i)
+				for kind, get := range map[string]func(string) string{"o": e.original, "c": e.compressed} {
+					v := get(id)
+					if v == missing {
+						continue
+					}
+					if !strings.HasPrefix(v, kind+":"+id+":") {
+						e.failf("%s %s: %q is not a value put for its own id and kind", kind, id, clip(v))
+					}
+					want.Bytes += int64(len(id) + len(v))
+					if kind == "o" {
+						want.Originals++
+					} else {
+						want.Compressed++
+					}
 				}
 			}
-		}
-		Expect(e.stats()).To(Equal(want))
-		Expect(want.Originals).To(BeNumerically("<=", maxEntries))
-		Expect(want.Compressed).To(BeNumerically("<=", maxEntries))
-		Expect(want.Bytes).To(BeNumerically("<=", maxBytes))
-	})
+			eq(e, e.stats(), want, "stats against what the lookups found")
+			withinBounds(e, want, maxEntries, maxBytes, "the lookups")
+		}}}
+}
+
+// withinBounds records a failure when st is past the bounds.
+func withinBounds(e *env, st gateway.StoreStats, maxEntries int, maxBytes int64, what string) {
+	if st.Originals > maxEntries || st.Compressed > maxEntries || st.Bytes > maxBytes {
+		e.failf("%s: %+v past MaxEntries %d, MaxBytes %d", what, st, maxEntries, maxBytes)
+	}
 }
 
 // concurrentOp is operation i of goroutine g: a put, a get or a Stats
 // check, of either kind, on one of 40 ids, with values of 0 to 400 bytes.
-func concurrentOp(e *env, g, i, maxEntries, maxBytes int) {
+func concurrentOp(e *env, g, i, maxEntries int, maxBytes int64) {
 	id := fmt.Sprint("id", (g*7+i*13)%40)
 	pad := strings.Repeat("p", (g*31+i*17)%400)
 	switch i % 5 {
@@ -155,23 +155,22 @@ func concurrentOp(e *env, g, i, maxEntries, maxBytes int) {
 	case 2:
 		e.putCompressed(id, fmt.Sprintf("c:%s:%d:%d:%s", id, g, i, pad))
 	case 3:
-		if v := e.original(id); v != missing {
-			Expect(v).To(HavePrefix("o:" + id + ":"))
+		if v := e.original(id); v != missing && !strings.HasPrefix(v, "o:"+id+":") {
+			e.failf("original %s: %q is not a value put for it", id, clip(v))
 		}
-		if v := e.compressed(id); v != missing {
-			Expect(v).To(HavePrefix("c:" + id + ":"))
+		if v := e.compressed(id); v != missing && !strings.HasPrefix(v, "c:"+id+":") {
+			e.failf("compressed %s: %q is not a value put for it", id, clip(v))
 		}
 	default:
-		st := e.stats()
-		Expect(st.Originals).To(BeNumerically("<=", maxEntries))
-		Expect(st.Compressed).To(BeNumerically("<=", maxEntries))
-		Expect(st.Bytes).To(BeNumerically("<=", maxBytes))
+		withinBounds(e, e.stats(), maxEntries, maxBytes, fmt.Sprintf("stats of goroutine %d at operation %d", g, i))
 	}
 }
 
-func describeCancel(open Opener) {
-	ginkgo.It("answers a cancelled context with an error or a no-op, never a hang", func() {
-		e := newEnv(open, gateway.StoreOptions{})
+// cancelWait bounds how long a call with a cancelled context may take.
+const cancelWait = 10 * time.Second
+
+func cancel() []Case {
+	return []Case{{Name: "cancel", Desc: "answers a cancelled context with an error or a no-op, never a hang", body: func(e *env) {
 		e.putOriginal("kept", "v")
 		e.putCompressed("kept", "v")
 		ctx, cancel := context.WithCancel(context.Background())
@@ -189,18 +188,21 @@ func describeCancel(open Opener) {
 				return err
 			},
 		}
-		for name, call := range calls {
+		for _, name := range []string{"PutOriginal", "PutCompressed", "Original", "Compressed", "Stats"} {
 			done := make(chan error, 1)
-			go func() { done <- call() }()
-			var err error
-			Eventually(done).WithTimeout(10*time.Second).Should(Receive(&err), "%s returns", name)
-			if err != nil {
-				Expect(errors.Is(err, context.Canceled)).To(BeTrue(), "%s: %v wraps context.Canceled", name, err)
+			go func() { done <- calls[name]() }()
+			select {
+			case err := <-done:
+				if err != nil && !errors.Is(err, context.Canceled) {
+					e.failf("%s with a cancelled context: %v: want an error wrapping context.Canceled, or none", name, err)
+				}
+			case <-time.After(cancelWait):
+				e.failf("%s with a cancelled context did not return within %s", name, cancelWait)
 			}
 		}
-		Expect(e.original("new")).To(Equal(missing), "a put with a cancelled context is a no-op")
-		Expect(e.compressed("new")).To(Equal(missing), "a put with a cancelled context is a no-op")
-	})
+		eq(e, e.original("new"), missing, "original new (a put with a cancelled context is a no-op)")
+		eq(e, e.compressed("new"), missing, "compressed new (a put with a cancelled context is a no-op)")
+	}}}
 }
 
 // getter calls a lookup with ctx: an error, or a no-op answer (the value

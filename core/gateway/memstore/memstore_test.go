@@ -4,18 +4,21 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"testing"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
 	"github.com/toolout/toolout/core/gateway"
 	"github.com/toolout/toolout/core/gateway/memstore"
-	"github.com/toolout/toolout/internal/storecontract"
+	"github.com/toolout/toolout/toolouttest"
 )
 
-var _ = storecontract.Describe("memstore", func(opts gateway.StoreOptions) gateway.Store {
-	return memstore.New(opts)
-})
+// The store keeps the gateway.Store contract, checked the way a user
+// checks a backend of their own.
+func TestContract(t *testing.T) {
+	toolouttest.CheckStore(t, func(_ *testing.T, opts gateway.StoreOptions) gateway.Store { return memstore.New(opts) })
+}
 
 // Close empties the store while other goroutines use it (run under -race:
 // the methods reach the queues before taking the lock, so Close must not

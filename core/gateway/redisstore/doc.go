@@ -5,7 +5,7 @@
 //
 // # Contract
 //
-// The same as every gateway.Store (the specs of internal/storecontract run
+// The same as every gateway.Store (toolouttest.CheckStore runs the contract
 // against both backends): originals, kept per caller (another caller's
 // lookup misses them), live for OriginalTTL and compressed texts for
 // CompressedTTL on the injected clock; a put of an id held

@@ -2,7 +2,11 @@ package redisstore_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"strings"
+	"sync/atomic"
+	"testing"
 	"time"
 
 	"github.com/gomodule/redigo/redis"
@@ -14,14 +18,30 @@ import (
 	"github.com/toolout/toolout/core/gateway/redisstore"
 	"github.com/toolout/toolout/fakes"
 	"github.com/toolout/toolout/internal/redistest"
-	"github.com/toolout/toolout/internal/storecontract"
+	"github.com/toolout/toolout/toolouttest"
 )
 
-var _ = storecontract.Describe("redisstore", func(opts gateway.StoreOptions) gateway.Store {
-	s, err := redisstore.New(context.Background(), redisstore.Options{URL: server().URL, Prefix: newPrefix(), Store: opts})
-	Expect(err).NotTo(HaveOccurred())
-	return s
-})
+// The store keeps the gateway.Store contract on a redis-server of this
+// test's own (each case under a prefix of its own), checked the way a user
+// checks a backend of their own. It skips without redis-server.
+func TestContract(t *testing.T) {
+	srv, err := redistest.Start(t.TempDir())
+	if errors.Is(err, redistest.ErrMissing) {
+		t.Skip(redistest.Missing)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Stop() })
+	var n atomic.Int64
+	toolouttest.CheckStore(t, func(t *testing.T, opts gateway.StoreOptions) gateway.Store {
+		s, err := redisstore.New(t.Context(), redisstore.Options{URL: srv.URL, Prefix: fmt.Sprintf("toolout-contract:%d:", n.Add(1)), Store: opts})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	})
+}
 
 // open returns a store on url, closed at the end of the spec.
 func open(url, prefix string, opts gateway.StoreOptions) *redisstore.Store {
