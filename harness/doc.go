@@ -73,6 +73,13 @@
 // of what was left out (Show, Found), so messages stay short and the same
 // from run to run.
 //
+// A Runner whose scenarios run elsewhere than under `toolout test` names
+// its own commands: Runner.Accept gives the command that accepts a
+// transcript, and Runner.Dir the folder the commands are typed in
+// (toolouttest, which runs scenarios as subtests of a user's go test,
+// names `go test ./pkg -run '^TestX$/^id$' -update` typed at the root of
+// the user's module).
+//
 // Bounds: a scenario file holds at most MaxScenarioBytes (1 MiB; larger
 // payloads belong in a file: or generate: input), a single YAML document, and
 // aliases that expand it by at most 1,048,576 values (a "billion laughs" file
