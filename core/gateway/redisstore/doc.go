@@ -52,6 +52,20 @@
 // O(log n) amortized per call. A lookup treats an entry whose logical expiry
 // has passed as missing, so specs can drive expiry with a fake clock.
 //
+// Before the purge, every script checks the bookkeeping keys (seven reads)
+// and repairs what Redis evicted or someone deleted: an index gone takes
+// the entries it listed with it (their put order is lost), a sizes hash
+// gone is measured again from the entries, a byte counter gone, negative
+// or off with no entry left is summed again from the sizes, and a sequence
+// gone or behind restarts after the newest put. So the counter is never
+// negative and the byte bound holds again from the next call. A lookup
+// that finds its entry gone drops its index entry and bytes, and Stats,
+// when the server's evicted_keys moved since this store's last Stats (or
+// INFO is refused), sweeps every entry for those Redis evicted anywhere in
+// put order (EXISTS each, O(entries): 76 ms for 10,000 of each kind on a
+// 2-core machine; a replica's first Stats sweeps too), so it never counts
+// an entry a lookup would not find.
+//
 // # Choices where the spec is silent
 //
 //   - Two clocks. The logical expiry follows StoreOptions.Sources (the
@@ -65,10 +79,25 @@
 //     applies the caller's TTL and bounds. They should share a clock too
 //     (production: the wall clock); one that runs behind treats entries as
 //     live longer, bounded by PEXPIRE.
-//   - Redis's own memory limit and eviction policy (maxmemory,
-//     maxmemory-policy) are the operator's business. Should Redis evict an
-//     entry key, the lookup misses and the index entry leaves at the front;
-//     until then Stats may count it. The bookkeeping keys carry no TTL.
+//   - The eviction policy. New reads maxmemory-policy (CONFIG GET, else the
+//     maxmemory_policy field of INFO memory, else one warning line through
+//     Options.Logf and on) and refuses allkeys-lru, allkeys-lfu and
+//     allkeys-random in one line naming the URL and the policy, unless
+//     Options.AllowEviction (store.allow_eviction in the gateway's config):
+//     such a server evicts the bookkeeping keys as readily as entries, and
+//     an original evicted before its marker comes back cannot be expanded.
+//     noeviction and volatile-* are accepted: entry keys carry PEXPIRE and
+//     the bookkeeping keys none, so volatile-* evicts entries only (a spec
+//     checks it under real pressure). The policy is read at New only, and
+//     refused whatever maxmemory is: CONFIG SET can change either later.
+//     Allowed, the repairs above keep the accounting true; within a request,
+//     the gateway expands what it compressed from the request itself.
+//   - A full noeviction server refuses a put with its OOM error (the put's
+//     first write is a deny-oom INCRBY, since Redis checks a script only at
+//     its first write); the gateway passes the result through, logs
+//     "store failed: ... OOM command not allowed", and counts it
+//     (store_failures_total). Lookups and Stats still run: their first
+//     write, if any, is a ZREM, which frees memory.
 //   - One Redis server (or a primary with replicas), not Redis Cluster: the
 //     scripts touch the keys of evicted ids, which they cannot declare.
 //   - Timeouts: Options, else the URL's query (dial_timeout, read_timeout,

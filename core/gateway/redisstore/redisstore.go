@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/gomodule/redigo/redis"
@@ -56,6 +57,9 @@ type Store struct {
 	// held by a hung server.
 	wait time.Duration
 	size int // the pool's MaxActive, for the error
+	// evicted is the server's evicted_keys at this store's last sweep
+	// (Stats), -1 before the first or when INFO cannot be read.
+	evicted atomic.Int64
 }
 
 var _ gateway.Store = (*Store)(nil)
@@ -80,6 +84,7 @@ func New(ctx context.Context, o Options) (*Store, error) {
 	}
 	s := &Store{opts: o.Store.WithDefaults(), prefix: prefix,
 		wait: timeout(o.DialTimeout, c.dialTimeout), size: c.poolSize}
+	s.evicted.Store(-1)
 	s.pool = &redis.Pool{
 		DialContext: func(ctx context.Context) (redis.Conn, error) { return redis.DialURLContext(ctx, c.url, dial...) },
 		MaxActive:   c.poolSize,
@@ -178,18 +183,24 @@ func (s *Store) Compressed(ctx context.Context, id string) (string, bool, error)
 }
 
 // Stats reports the live entries of each kind and their bytes, for every
-// replica sharing the prefix, after dropping the expired ones.
+// replica sharing the prefix, after dropping the expired ones, and, when
+// Redis evicted keys since this store's last Stats, every entry it evicted.
 func (s *Store) Stats(ctx context.Context) (gateway.StoreStats, error) {
 	if err := ctx.Err(); err != nil {
 		return gateway.StoreStats{}, fmt.Errorf("redisstore: stats: %w", err)
 	}
-	res, err := redis.Int64s(s.script(ctx, statsScript, s.scriptKeys(""), s.prefix, s.now()))
-	if err == nil && len(res) != 3 {
+	last := ""
+	if n := s.evicted.Load(); n >= 0 {
+		last = strconv.FormatInt(n, 10)
+	}
+	res, err := redis.Int64s(s.script(ctx, statsScript, s.scriptKeys(""), s.prefix, s.now(), last))
+	if err == nil && len(res) != 4 {
 		err = fmt.Errorf("unexpected reply %v", res)
 	}
 	if err != nil {
 		return gateway.StoreStats{}, fmt.Errorf("redisstore: stats: %w", oneLine(err))
 	}
+	s.evicted.Store(res[3])
 	return gateway.StoreStats{Originals: int(res[0]), Compressed: int(res[1]), Bytes: res[2]}, nil
 }
 

@@ -54,6 +54,63 @@ local function purge(kind)
   end
 end
 
+-- counted is the bytes an entry of id counts beside its value: the
+-- shadow id and the caller of an original (its id is gateway.OriginalKey:
+-- the caller's length, ":", the caller, ":", the shadow id), the id of a
+-- compressed text.
+local function counted(kind, id)
+  if kind == "c" then return #id end
+  local n = string.match(id, "^%d+:") or ""
+  return #id - #n - 1
+end
+
+-- recount sets the byte counter to the sum of the sizes.
+local function recount()
+  local total = 0
+  for _, kind in ipairs({"o", "c"}) do
+    for _, v in ipairs(redis.call("HVALS", sizes[kind])) do total = total + tonumber(v) end
+  end
+  redis.call("SET", bytesKey, total)
+end
+
+-- repair restores the bookkeeping keys, which carry no TTL, after Redis
+-- evicted one (an allkeys-* policy, allowed) or someone deleted it: an
+-- index gone takes its entries with it (their put order is lost), sizes
+-- gone are measured again from the entries, a counter gone, negative, or
+-- off with no sizes left is summed again, and a sequence gone or behind
+-- restarts after the newest put. Seven reads when nothing is missing.
+local function repair()
+  local fixed = false
+  for _, kind in ipairs({"o", "c"}) do
+    local hasIdx, hasSizes = redis.call("EXISTS", idx[kind]) == 1, redis.call("EXISTS", sizes[kind]) == 1
+    if hasSizes and not hasIdx then
+      for _, id in ipairs(redis.call("HKEYS", sizes[kind])) do redis.call("DEL", P .. kind .. ":" .. id) end
+      redis.call("DEL", sizes[kind])
+      fixed = true
+    elseif hasIdx and not hasSizes then
+      for _, id in ipairs(redis.call("ZRANGE", idx[kind], 0, -1)) do
+        local key = P .. kind .. ":" .. id
+        if redis.call("EXISTS", key) == 1 then
+          redis.call("HSET", sizes[kind], id, counted(kind, id) + redis.call("HSTRLEN", key, "v"))
+        else
+          redis.call("ZREM", idx[kind], id)
+        end
+      end
+      fixed = true
+    end
+  end
+  local b = redis.call("GET", bytesKey)
+  local any = redis.call("EXISTS", sizes.o, sizes.c) > 0
+  if fixed or (b and (tonumber(b) < 0 or (tonumber(b) > 0 and not any))) or (not b and any) then recount() end
+  local top = 0
+  for _, kind in ipairs({"o", "c"}) do
+    local f = redis.call("ZRANGE", idx[kind], -1, -1, "WITHSCORES")
+    if #f > 0 then top = math.max(top, tonumber(f[2])) end
+  end
+  if tonumber(redis.call("GET", seqKey) or "0") < top then redis.call("SET", seqKey, top) end
+end
+
+repair()
 purge("o")
 purge("c")
 `
@@ -65,11 +122,10 @@ purge("c")
 // than MaxBytes alone (the id's old value is dropped either way).
 //
 // Its first write is a deny-oom one (INCRBY of the sequence by 0): Redis
-// checks a script against maxmemory only at its first write, and lets
-// every later one through, so a put that began with the ZREM of a drop
-// grew a full noeviction server past maxmemory without an error. Now a put
-// on a full server fails with Redis's OOM error, and the gateway passes the
-// result through.
+// checks a script against maxmemory only at its first write and lets every
+// later one through, so a put whose first write were drop's ZREM would grow
+// a full noeviction server past maxmemory. A put on a full server fails
+// with Redis's OOM error instead, and the gateway passes the result through.
 var putScript = redis.NewScript(-1, `redis.call("INCRBY", KEYS[2], 0)`+prelude+`
 local kind, id, value = ARGV[3], ARGV[4], ARGV[5]
 local maxEntries, maxBytes = tonumber(ARGV[8]), tonumber(ARGV[9])
@@ -101,7 +157,10 @@ return 1
 // missing or expired.
 var getScript = redis.NewScript(-1, prelude+`
 local r = redis.call("HMGET", KEYS[7], "v", "e")
-if not r[1] then return false end
+if not r[1] then
+  drop(ARGV[3], ARGV[4]) -- Redis evicted it: its index entry and bytes go too
+  return false
+end
 if not r[2] or tonumber(r[2]) <= now then
   drop(ARGV[3], ARGV[4])
   return false
@@ -109,7 +168,24 @@ end
 return r[1]
 `)
 
-// statsScript returns {originals, compressed, bytes} after the purge.
+// statsScript: ARGV 3 the server's evicted_keys at this replica's last
+// sweep ("" for none). Returns {originals, compressed, bytes, evicted_keys
+// now (-1 when INFO cannot be read)}. When Redis evicted keys since that
+// sweep (or INFO cannot say), it sweeps every entry, not only the fronts:
+// an LRU or LFU policy evicts anywhere in put order, and Stats then counts
+// what a lookup would find. The sweep reads each entry once (EXISTS), so
+// it blocks the server for O(entries), bounded by MaxEntries of each kind:
+// it runs at a replica's first Stats and then only after Redis evicted.
 var statsScript = redis.NewScript(-1, prelude+`
-return {redis.call("ZCARD", idx.o), redis.call("ZCARD", idx.c), tonumber(redis.call("GET", bytesKey) or "0")}
+local ok, info = pcall(redis.call, "INFO", "stats")
+local evicted = ok and string.match(info, "evicted_keys:(%d+)") or nil
+if not evicted or evicted ~= ARGV[3] then
+  for _, kind in ipairs({"o", "c"}) do
+    for _, id in ipairs(redis.call("ZRANGE", idx[kind], 0, -1)) do
+      if redis.call("EXISTS", P .. kind .. ":" .. id) == 0 then drop(kind, id) end
+    end
+  end
+end
+return {redis.call("ZCARD", idx.o), redis.call("ZCARD", idx.c), tonumber(redis.call("GET", bytesKey) or "0"),
+  tonumber(evicted or "-1")}
 `)
