@@ -363,3 +363,27 @@ var _ = Describe("an expand_context call in a stream whose request holds no mark
 		Entry("responses: after text", "responses", "Looking."),
 	)
 })
+
+// A stream with content the wire does not assemble (an Anthropic server
+// tool's block) is relayed as it came when it is whole; cut, it is not
+// whole either.
+var _ = Describe("a stream with content the wire cannot assemble", func() {
+	events := "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-test\",\"content\":[],\"stop_reason\":null,\"stop_sequence\":null,\"usage\":{\"input_tokens\":5,\"output_tokens\":1}}}\n\n" +
+		"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"server_tool_use\",\"id\":\"srvtoolu_1\",\"name\":\"web_search\",\"input\":{}}}\n\n" +
+		"event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n"
+	end := "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\",\"stop_sequence\":null},\"usage\":{\"output_tokens\":3}}\n\n" +
+		"event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"
+	var s wireStream
+	BeforeEach(func() { s = ruleWires()[1] })
+	serve := func(body string) fault {
+		return fault{serve: func(_ wireStream, w http.ResponseWriter, _ *http.Request) { sse(w, body) }}
+	}
+	It("is relayed whole when it ends with message_stop, on both paths", func() {
+		Expect(verdictOf(serve(events+end), s, s.plain)).To(Equal(ok200))
+		Expect(verdictOf(serve(events+end), s, s.marked)).To(Equal(ok200))
+	})
+	It("is a 502 when it ends before message_stop, on both paths", func() {
+		Expect(verdictOf(serve(events), s, s.plain)).To(Equal(badGate))
+		Expect(verdictOf(serve(events), s, s.marked)).To(Equal(badGate))
+	})
+})
