@@ -221,7 +221,10 @@
 // response.completed, incomplete or failed) and for data that is not JSON,
 // and is assembled only when that check fails, for the verdict's reason
 // (so the end of a text stream waits for no assembly; an event valid JSON
-// but out of its wire's order is not looked for there). A round that is
+// but out of its wire's order is not looked for there). Content the wire
+// does not assemble (an Anthropic server tool's block, citations) is
+// relayed as it came when that check finds the round whole, never when
+// it was cut. A round that is
 // not whole (cut, no terminal event, a malformed or error event, or an
 // answer that is not an event stream: a JSON or HTML 200 to a streaming
 // request) is a 502 (504 at the upstream timeout) when nothing was

@@ -89,8 +89,8 @@ func (p *Proxy) streamRoute(w http.ResponseWriter, r *http.Request, route Route,
 // they came, found whole is not assembled (the assembly would delay the
 // end of the client's response); any other is, for the verdict and its
 // reason. A stream
-// the assembly cannot map although it came whole (ErrUnassembled:
-// citations, server tools) and that names no phantom call has none; any
+// the assembly cannot map (ErrUnassembled: citations, server tools) that
+// came whole by streamEnd's reading and names no phantom call has none; any
 // other failure is an upstream error (a cut, an error event, a malformed
 // event or a body that is not an event stream).
 func (s *liveRound) phantomCalls(g *Gateway) ([]PhantomCall, []byte, error) {
@@ -99,6 +99,8 @@ func (s *liveRound) phantomCalls(g *Gateway) ([]PhantomCall, []byte, error) {
 	}
 	assembled, err := g.Wire.Assemble(s.raw.Bytes())
 	switch {
+	case errors.Is(err, ErrUnassembled) && (!s.end.ended || s.end.bad != nil):
+		return nil, nil, fmt.Errorf("%w: %w: %w", ErrUpstream, errNotWhole, err)
 	case errors.Is(err, ErrUnassembled) && (!g.Expand || !bytes.Contains(s.raw.Bytes(), []byte(`"`+ExpandToolName+`"`))):
 		return nil, nil, nil
 	case err != nil:

@@ -3,6 +3,7 @@ package gateway
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/toolout/toolout/core/gateway/jsonspan"
@@ -21,6 +22,10 @@ type streamEnd struct {
 	ended  bool
 	bad    error // the first data line that is not JSON
 }
+
+// errNotWhole is a round whose events did not end it, or held data that
+// is not JSON.
+var errNotWhole = errors.New("the stream ended before its terminal event, or holds data that is not JSON")
 
 // watch reads one event.
 func (e *streamEnd) watch(ev []byte) {
