@@ -90,83 +90,22 @@
 //
 // # Summary
 //
-// At most MaxFields (MaxSummaryFields, 30) lines.
-//
-// Nothing hidden: when every field down to the summary depth (MaxDepth, 3;
-// a root field has depth 1) is a leaf or a container whose fields all lie
-// within it, no object has unknown keys, no field closes a cycle, the
-// leaves fit in MaxFields lines and no cap cut anything, the summary is the
-// leaf lines only, breadth-first, and has_hidden_fields is false. No line
-// for a container: its leaves' paths show it ("owner.id: string", no
-// "owner: object"). A leaf is "key: type", "key[]: type" for an array of
-// leaves; an object that can have no keys (additionalProperties false) is
-// the leaf "key: object".
-//
-// Otherwise has_hidden_fields is true and the lines are, deduplicated, in
-// the spec's order:
-//
-//  1. Tier 2: every field of the root, a leaf as "key: type", a container
-//     always as its fold marker, even when its fields are listed below it:
-//     `key: object (contains N sub-fields; inspect_tool_output(...,
-//     field_path="key"))`, `key[]: object (…)` for an array of objects,
-//     `key: object (unknown keys; …)`, with N the number of immediate
-//     children ("1 sub-fields" as is).
-//  2. Tier 1: leaves anywhere below (any depth within the node cap,
-//     breadth-first) whose path matches [Tier1Regex], as many as the lines
-//     left hold.
-//  3. Fill: the fields not listed yet, breadth-first from the root fields
-//     down to the summary depth, one line each, until the lines are used. A
-//     container within the depth has no line of its own (its fields follow
-//     in breadth-first order), so a large container may be listed in part:
-//     the fold marker of its root field gives its N. A container the depth
-//     limit stops, one with unknown keys and one that closes a cycle are
-//     their fold markers (the spec's reference drops a container cut by
-//     the depth silently).
-//
-// So fewer than MaxFields lines means every field down to the summary depth
-// is listed (a fuzz property). When Tier 2 and Tier 1 do not fit together,
-// every root field is kept and Tier-1 leaves are listed breadth-first until
-// the lines run out; which ones is not part of the contract.
-//
-// Overflow: when the root alone has more than MaxFields fields, MaxFields-1
-// of them are listed (those with a Tier-1 name first, then the others in
-// order, shown in schema order) and the last line is the overflow marker
-// `* (+N more fields; inspect_tool_output(..., field_path=""))` ("[].*" for
-// a root array); deeper fields are then left to the inspector.
-//
-// A root that is not a container with fields is one line: a root with
-// unknown keys is `data: object (unknown keys; inspect_tool_output(...,
-// field_path=""))`, named after the envelope's field; any other is the path
-// "." (or "[]" for a root array): ".: any", "[]: string".
-//
-// has_hidden_fields is true exactly when the summary is not the
-// nothing-hidden list: a line is a fold or overflow marker, a field down to
-// the summary depth has no line, or a cap cut the walk. The spec's reference
-// returns plain leaves with false when 30 fields fit even if its depth limit
-// cut deeper containers; here such containers are marked, so nothing is
-// hidden silently.
+// [Summarize] folds a schema into at most MaxFields (30) lines: the leaf
+// lines alone, breadth-first, when nothing is hidden; else the root's
+// fields with fold markers for containers (Tier 2), leaves whose path
+// matches [Tier1Regex] (Tier 1), and a breadth-first fill, with
+// has_hidden_fields true. Its doc states the order, the markers and when
+// has_hidden_fields is set. Where this departs from the spec's reference:
+// a container cut by the depth limit is marked, never dropped silently, so
+// has_hidden_fields is false only when nothing is hidden.
 //
 // # Inspector
 //
-// [Inspect] walks a field path ("a.b", "a[]", "a[].b", "[][]", empty for the
-// root) and answers with the node's type ("array" for "orders", "object"
-// for "orders[]", "union", or a leaf label); its children: the immediate
-// fields of the node, or for an array of its items (through every array
-// level), an array field typed "array of T"; a breadth-first flattened
-// preview with paths relative to the node, containers expanded down to
-// MaxDepth (4) levels and shown as fold markers (absolute field_path)
-// below; the number of immediate children; and truncated, which is true
-// exactly when MaxFields (120) cut children or the preview, MaxDepth folded
-// a container in the preview, or a cap cut the walk. Folds of recursion and
-// unknown keys are shown as markers but are not truncation. A node whose
-// keys are unknown, or that is "any", has no children and a note.
-//
-// An inspection that cannot be answered is an [*InspectError]: a tool
-// without an output schema (no bytes, or JSON null) wraps
-// [ErrNoOutputSchema]; an empty schema (a root that is "any" or "never",
-// such as {}) [ErrEmptySchema]; a field path that is malformed or does not
-// resolve [ErrField], with a message that names the failing segment and
-// what was found instead.
+// [Inspect] walks a field path ("a.b", "a[]", "a[].b", "[][]", empty for
+// the root) and answers with the node's type, its children, a breadth-first
+// preview and whether anything was cut; its doc states each. An inspection
+// that cannot be answered is an [*InspectError] wrapping
+// [ErrNoOutputSchema], [ErrEmptySchema] or [ErrField].
 //
 // # Tool surface
 //

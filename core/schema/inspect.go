@@ -110,6 +110,25 @@ func fieldErr(path, seg, format string, args ...any) *InspectError {
 // Inspect returns the schema slice at fieldPath (the spec's syntax: "a.b",
 // "a[]", "a[].b", "[][]"; empty for the root) of the output schema. Its
 // errors are *InspectError.
+//
+// It answers with the node's type ("array" for "orders", "object"
+// for "orders[]", "union", or a leaf label); its children: the immediate
+// fields of the node, or for an array of its items (through every array
+// level), an array field typed "array of T"; a breadth-first flattened
+// preview with paths relative to the node, containers expanded down to
+// MaxDepth (4) levels and shown as fold markers (absolute field_path)
+// below; the number of immediate children; and truncated, which is true
+// exactly when MaxFields (120) cut children or the preview, MaxDepth folded
+// a container in the preview, or a cap cut the walk. Folds of recursion and
+// unknown keys are shown as markers but are not truncation. A node whose
+// keys are unknown, or that is "any", has no children and a note.
+//
+// An inspection that cannot be answered is an [*InspectError]: a tool
+// without an output schema (no bytes, or JSON null) wraps
+// [ErrNoOutputSchema]; an empty schema (a root that is "any" or "never",
+// such as {}) [ErrEmptySchema]; a field path that is malformed or does not
+// resolve [ErrField], with a message that names the failing segment and
+// what was found instead.
 func Inspect(schemaJSON []byte, toolID, fieldPath string, opts InspectOptions) (Inspection, error) {
 	opts.MaxDepth = positive(opts.MaxDepth, DefaultInspectMaxDepth)
 	opts.MaxFields = positive(opts.MaxFields, DefaultInspectMaxFields)

@@ -85,9 +85,65 @@ func (b *builder) rootOf(n *node) *node {
 }
 
 // Summarize folds the output schema (JSON) into at most MaxFields lines, as
-// the spec's section 4.2 and step 1 describe. See the package documentation
-// for the algorithm and its choices. The error is a *SyntaxError or a
+// the spec's section 4.2 and step 1 describe; the package documentation
+// states how schemas are read and capped. The error is a *SyntaxError or a
 // *NestingError, wrapped.
+//
+// MaxFields is MaxSummaryFields (30) unless Options say otherwise.
+//
+// Nothing hidden: when every field down to the summary depth (MaxDepth, 3;
+// a root field has depth 1) is a leaf or a container whose fields all lie
+// within it, no object has unknown keys, no field closes a cycle, the
+// leaves fit in MaxFields lines and no cap cut anything, the summary is the
+// leaf lines only, breadth-first, and has_hidden_fields is false. No line
+// for a container: its leaves' paths show it ("owner.id: string", no
+// "owner: object"). A leaf is "key: type", "key[]: type" for an array of
+// leaves; an object that can have no keys (additionalProperties false) is
+// the leaf "key: object".
+//
+// Otherwise has_hidden_fields is true and the lines are, deduplicated, in
+// the spec's order:
+//
+//  1. Tier 2: every field of the root, a leaf as "key: type", a container
+//     always as its fold marker, even when its fields are listed below it:
+//     `key: object (contains N sub-fields; inspect_tool_output(...,
+//     field_path="key"))`, `key[]: object (…)` for an array of objects,
+//     `key: object (unknown keys; …)`, with N the number of immediate
+//     children ("1 sub-fields" as is).
+//  2. Tier 1: leaves anywhere below (any depth within the node cap,
+//     breadth-first) whose path matches [Tier1Regex], as many as the lines
+//     left hold.
+//  3. Fill: the fields not listed yet, breadth-first from the root fields
+//     down to the summary depth, one line each, until the lines are used. A
+//     container within the depth has no line of its own (its fields follow
+//     in breadth-first order), so a large container may be listed in part:
+//     the fold marker of its root field gives its N. A container the depth
+//     limit stops, one with unknown keys and one that closes a cycle are
+//     their fold markers (the spec's reference drops a container cut by
+//     the depth silently).
+//
+// So fewer than MaxFields lines means every field down to the summary depth
+// is listed (a fuzz property). When Tier 2 and Tier 1 do not fit together,
+// every root field is kept and Tier-1 leaves are listed breadth-first until
+// the lines run out; which ones is not part of the contract.
+//
+// Overflow: when the root alone has more than MaxFields fields, MaxFields-1
+// of them are listed (those with a Tier-1 name first, then the others in
+// order, shown in schema order) and the last line is the overflow marker
+// `* (+N more fields; inspect_tool_output(..., field_path=""))` ("[].*" for
+// a root array); deeper fields are then left to the inspector.
+//
+// A root that is not a container with fields is one line: a root with
+// unknown keys is `data: object (unknown keys; inspect_tool_output(...,
+// field_path=""))`, named after the envelope's field; any other is the path
+// "." (or "[]" for a root array): ".: any", "[]: string".
+//
+// has_hidden_fields is true exactly when the summary is not the
+// nothing-hidden list: a line is a fold or overflow marker, a field down to
+// the summary depth has no line, or a cap cut the walk. The spec's reference
+// returns plain leaves with false when 30 fields fit even if its depth limit
+// cut deeper containers; here such containers are marked, so nothing is
+// hidden silently.
 func Summarize(schemaJSON []byte, opts Options) (Summary, error) {
 	raw, err := decode(schemaJSON)
 	if err != nil {

@@ -12,8 +12,51 @@ const Path = "/v1/messages"
 var requestKeys = []string{"max_tokens", "system", "messages", "tools", "stream"}
 
 // DecodeRequest maps a Messages API request body to a core.Request with the
-// given tag, and reports whether it asks to stream. See the package doc for
-// the mapping. Errors are [*Error] values with the position in body.
+// given tag, and reports whether it asks to stream. Errors are [*Error]
+// values with the position in body. The mapping:
+//
+//   - "system", a string or text blocks (joined by "\n"), becomes a first
+//     system message, left out when empty. "max_tokens" is MaxOutputTokens;
+//     "stream" is returned. "messages" is required; model, temperature,
+//     tool_choice, metadata, thinking (adaptive or budgeted),
+//     context_management, output_config and other members are validated
+//     as JSON and not mapped.
+//   - A message's role is "user", "assistant" or "system" (anything else
+//     is an error) and its content is required. A system message inside
+//     "messages" (Claude Code sends its environment as one, after the
+//     first user message) is read as "system" is (a string, or its text
+//     blocks joined by "\n"; content null is an error) and becomes a
+//     system message in its place, left out when empty: it is system text
+//     (fakes.Texts joins every system message, in order, into the text a
+//     step's match.system sees), not a turn. Members of a message other
+//     than role and content (Claude Code's per-message output_config) are
+//     validated and ignored. String content is one message.
+//     In block content, text blocks (joined by "\n", as the gateway's
+//     adapter joins them, so both see the same text) and tool_use blocks
+//     (ToolCalls: id, name, Arguments the compact input, {} when absent)
+//     make one message of the role; each tool_result block becomes a tool
+//     message of its own at its place, ToolCallID its tool_use_id, Name the
+//     name of the tool_use with that id in the last message with tool_use
+//     blocks (the API requires the message just before), Content its
+//     content (a string, or its text blocks' texts concatenated, as [Wire]
+//     reads them; other blocks left out). So a user turn
+//     [tool_result A, tool_result B, text] maps to tool A, tool B, user.
+//   - is_error of a tool_result is validated but not kept: core.Message has
+//     no field for it (the gateway's adapter reads it from the body).
+//   - thinking and redacted_thinking blocks, which clients replay in
+//     assistant messages (the API requires it with tools and extended
+//     thinking), are accepted and left out of core.Request, which has no
+//     field for them; their thinking, signature and data must be strings
+//     when present. They are accepted in any message: the API, not this
+//     package, says where they may stand.
+//   - Other blocks (image, document, server tool blocks, ...) are left out
+//     of the text view too; a message with nothing left stays as an empty
+//     message of its role, so turns keep their order. cache_control is
+//     ignored wherever it stands (system blocks, message blocks, tools).
+//   - "tools": name, description and input_schema (compact); other
+//     members (cache_control, defer_loading, ...) are ignored. A server
+//     tool ({"type":"web_search_20250305","name":...}, no input_schema)
+//     keeps its name only.
 func DecodeRequest(body []byte, tag core.Tag) (core.Request, bool, error) {
 	r := reader{b: body}
 	var c conversation

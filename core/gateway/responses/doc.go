@@ -4,45 +4,15 @@
 //
 // # Requests
 //
-// [DecodeRequest] maps a request body to a core.Request:
-//
-//   - "instructions" (a string) is the first message, a system message;
-//   - "input" is a string (one user message) or a list of items, read in
-//     order: a message item (type "message", or no type and a "role") with
-//     role user or assistant is a message of that role, role system or
-//     developer a system message; its content is a string or a list of
-//     parts whose input_text and output_text texts are joined by "\n"
-//     (images, files, refusals left out);
-//   - a function_call item is a tool call (its "arguments" string as the
-//     call's Arguments when it is JSON, as a JSON string when it is not,
-//     none when it is empty), a custom_tool_call item a tool call with
-//     Custom set and its free-text "input" as one JSON string; another
-//     "*_call" item with a call_id (local_shell_call, shell_call,
-//     apply_patch_call, computer_call) is a tool call named by its type
-//     less "_call" whose arguments are its "action" or "operation" object.
-//     Calls join the assistant message just before them, or make one. A
-//     "*_call" item without a call_id (web_search_call, mcp_call: run by
-//     the server, answered by no output item) is not a call here;
-//   - every "*_call_output" item (function_call_output,
-//     custom_tool_call_output, local_shell_call_output, named by its "id",
-//     apply_patch_call_output, ...) is a tool message answering its
-//     call_id, named by that call's tool when the input holds the call; its
-//     text is the "output" string, or the input_text parts of an output
-//     list concatenated with nothing between them (as the gateway reads
-//     it); an output that is not text (shell_call_output's stdout/stderr
-//     objects, a screenshot) reads as "";
-//   - reasoning, compaction, item_reference (also an item with only an
-//     "id") and every other item type are checked to be objects and are
-//     not mapped: none is a turn a scripted model matches on, and the
-//     encrypted ones cannot be read;
-//   - "tools" of type function (name, description, parameters) and custom
-//     (name, description, Custom set; its format is not mapped) are the
-//     request's tools; built-in tools (web_search, local_shell, mcp, ...)
-//     are passed over;
-//   - "max_output_tokens" is MaxOutputTokens, "stream" the second result;
-//     "model", "store" and "previous_response_id" are checked (a string, a
-//     boolean, a string, or null) and not mapped: a request that continues
-//     a stored response carries history the codec does not see.
+// [DecodeRequest] states how a request maps to core.Request: instructions,
+// and system and developer messages, become system messages; a string
+// input is one user message; call items (function_call, custom_tool_call,
+// and every "*_call" item with a call_id) become the assistant's tool
+// calls, and every "*_call_output" item a tool message; reasoning,
+// compaction, item_reference and unknown items are checked to be objects
+// and not mapped (none is a turn a scripted model matches on, and the
+// encrypted ones cannot be read); store and previous_response_id are
+// checked, not mapped.
 //
 // Every other member is accepted as JSON and not read. A member this
 // package reads that appears twice in an object is refused (another
@@ -73,29 +43,16 @@
 // # Streams
 //
 // [StreamOf] renders any response object as the events the API sends for
-// it, each "event: TYPE" and one "data:" line whose object starts with
-// "type" and "sequence_number" (0, 1, ...): response.created and
-// response.in_progress, then per output item response.output_item.added,
-// the item's own events (content_part.added, output_text.delta with the
-// whole text, output_text.done, content_part.done for a message;
-// function_call_arguments.delta and .done; custom_tool_call_input.delta
-// and .done), response.output_item.done, and last response.completed
-// (response.incomplete, response.failed by the status). Items of other
-// types (reasoning, web_search_call...) get their added and done events
-// as they are. Every value comes from the body byte for byte.
-// [EncodeStream] is StreamOf over EncodeResponse.
-//
-// [Assemble] is the inverse: the response object of the terminal event,
-// byte for byte, with the items of response.output_item.done events put in
-// its output when that is empty or absent (servers differ: the API
-// repeats the items in response.completed, some proxies send them only as
-// their own events). Deltas are not needed and are not joined. It reads
-// the stream once, keeps only the done items and the terminal response,
-// parses each event's data once, and bounds output_index: linear in its
-// input. A stream that ends before its terminal event was cut
-// ([ErrIncomplete]); an "error" event ends it with its code and message
-// ([ErrStreamError]); errors name the line:col of the stream, and the
-// event.
+// it (each "event: TYPE" and one "data:" line whose object starts with
+// "type" and "sequence_number"), every value copied from the body byte for
+// byte; [EncodeStream] is StreamOf over EncodeResponse. [Assemble] is the
+// inverse: the response object of the terminal event, with the items of
+// response.output_item.done events put in its output when that is empty
+// or absent (servers differ: the API repeats the items in
+// response.completed, some proxies send them only as their own events).
+// Deltas are not needed and are not joined, so Assemble is linear in its
+// input. A stream cut before its terminal event is [ErrIncomplete]; an
+// "error" event is [ErrStreamError] with its code and message.
 //
 // # The gateway's wire
 //

@@ -14,9 +14,46 @@ const Path = "/v1/responses"
 var requestKeys = []string{"model", "input", "instructions", "tools", "previous_response_id", "store", "stream", "max_output_tokens"}
 
 // DecodeRequest maps a Responses API request body to a core.Request with
-// the given tag, and reports whether it asks to stream. See the package
-// doc for the mapping. Errors are [*Error] values with the position in
-// body.
+// the given tag, and reports whether it asks to stream. Errors are [*Error]
+// values with the position in body. The mapping:
+//
+//   - "instructions" (a string) is the first message, a system message;
+//   - "input" is a string (one user message) or a list of items, read in
+//     order: a message item (type "message", or no type and a "role") with
+//     role user or assistant is a message of that role, role system or
+//     developer a system message; its content is a string or a list of
+//     parts whose input_text and output_text texts are joined by "\n"
+//     (images, files, refusals left out);
+//   - a function_call item is a tool call (its "arguments" string as the
+//     call's Arguments when it is JSON, as a JSON string when it is not,
+//     none when it is empty), a custom_tool_call item a tool call with
+//     Custom set and its free-text "input" as one JSON string; another
+//     "*_call" item with a call_id (local_shell_call, shell_call,
+//     apply_patch_call, computer_call) is a tool call named by its type
+//     less "_call" whose arguments are its "action" or "operation" object.
+//     Calls join the assistant message just before them, or make one. A
+//     "*_call" item without a call_id (web_search_call, mcp_call: run by
+//     the server, answered by no output item) is not a call here;
+//   - every "*_call_output" item (function_call_output,
+//     custom_tool_call_output, local_shell_call_output, named by its "id",
+//     apply_patch_call_output, ...) is a tool message answering its
+//     call_id, named by that call's tool when the input holds the call; its
+//     text is the "output" string, or the input_text parts of an output
+//     list concatenated with nothing between them (as the gateway reads
+//     it); an output that is not text (shell_call_output's stdout/stderr
+//     objects, a screenshot) reads as "";
+//   - reasoning, compaction, item_reference (also an item with only an
+//     "id") and every other item type are checked to be objects and are
+//     not mapped: none is a turn a scripted model matches on, and the
+//     encrypted ones cannot be read;
+//   - "tools" of type function (name, description, parameters) and custom
+//     (name, description, Custom set; its format is not mapped) are the
+//     request's tools; built-in tools (web_search, local_shell, mcp, ...)
+//     are passed over;
+//   - "max_output_tokens" is MaxOutputTokens, "stream" the second result;
+//     "model", "store" and "previous_response_id" are checked (a string, a
+//     boolean, a string, or null) and not mapped: a request that continues
+//     a stored response carries history the codec does not see.
 func DecodeRequest(body []byte, tag core.Tag) (core.Request, bool, error) {
 	req, stream, err := decodeRequest(body, tag)
 	if err != nil {
