@@ -27,30 +27,19 @@
 //
 // # The Responses wire
 //
-// POST /v1/responses is decoded by core/gateway/responses (input as a
-// string or items, instructions and developer/system messages as system
-// text, function_call and custom_tool_call items as the assistant's
-// calls, every *_call_output as a tool result; reasoning, compaction and
-// item_reference are not matched on) and answered by fakes/llmwire from
-// the step: its text as a message item, its tool calls as function_call
-// items, a call with custom: true as a custom_tool_call item (its input
-// the step's text). Ids are numbered per scenario, one sequence with the
-// other wires' answers: resp_N for the response, msg_N for its message,
-// fc_N_I and ctc_N_I for its I-th call (the call_id is the step's id for
-// the call, else call-1, call-2... of the scripted LLM). A request with
-// "stream": true gets the API's events, byte for byte those of
-// responses.EncodeStream for a one-chunk answer (event: TYPE, data with
-// type and sequence_number first): response.created,
-// response.in_progress, then per item response.output_item.added, its
-// deltas (response.output_text.delta inside
-// response.content_part.added/.done, response.function_call_arguments.delta,
-// response.custom_tool_call_input.delta: one per chunk of the step's
-// respond.stream) and .done events, response.output_item.done, last
-// response.completed; no [DONE]. error_after ends it with the API's
-// "error" event ({"type":"error","sequence_number":N,"code":
-// "server_error","message":...,"param":null}); disconnect_after and
-// mid_event cut it as on the other wires. Usage is counted as on the
-// other wires (input_tokens, output_tokens, total_tokens).
+// POST /v1/responses is decoded by core/gateway/responses.DecodeRequest and
+// answered by fakes/llmwire from the step: its text as a message item, its
+// tool calls as function_call items, a call with custom: true as a
+// custom_tool_call item (its input the step's text). Ids are numbered per
+// scenario, one sequence with the other wires' answers: resp_N for the
+// response, msg_N for its message, fc_N_I and ctc_N_I for its I-th call
+// (the call_id is the step's id for the call, else call-1, call-2... of
+// the scripted LLM). A request with "stream": true gets the API's events
+// (fakes/llmwire: byte for byte those of responses.EncodeStream for a
+// one-chunk answer, one delta per chunk of the step's respond.stream, no
+// [DONE]); error_after ends it with the API's "error" event (code
+// "server_error"), and disconnect_after and mid_event cut it as on the
+// other wires.
 //
 // The turn is 1 + the runs of the model's items in input that no user
 // message or tool output interrupts: Codex replays a turn as reasoning,
@@ -106,22 +95,18 @@
 //
 // # Answers
 //
-// Answers are fakes/llmwire's, the same bytes the harness's in-process
-// scripted upstream answers (and a scenario that names its wire shows in
-// its golden transcript): each API's real shape, model "scripted", ids
-// numbered per scenario (cmpl-1, msg_1, resp_1, ...), usage counted with
-// cl100k_base. A request with "stream": true gets server-sent events, one
-// delta per chunk of its step's respond.stream (one per part without
-// one), with its faults: error_after ends the stream with the API's error
-// event, disconnect_after drops the connection after the events (the
-// handler panics with http.ErrAbortHandler, the way net/http drops a
-// response; with mid_event, inside the event that follows). A stream's
-// delays (respond.stream.delay) are real waits here, where the harness
-// moves its stepping clock instead; they count against Options.Timeout,
-// past which the stream ends cut short. An OpenAI stream asked with
-// stream_options.include_usage ends with the usage chunk before [DONE].
-// Every answer names its scenario (X-Toolout-Scenario) and a completion's
-// answer the tag it was matched with (X-Toolout-Tag).
+// Answers are fakes/llmwire's (its doc gives each wire's events and
+// faults), the same bytes the harness's in-process scripted upstream
+// answers: each API's real shape, model "scripted", ids numbered per
+// scenario (cmpl-1, msg_1, resp_1, ...), usage counted with cl100k_base.
+// A stream has one delta per chunk of its step's respond.stream; a fault's
+// dropped connection is the handler panicking with http.ErrAbortHandler, as
+// net/http drops a response. A stream's delays (respond.stream.delay) are
+// real waits here, where the harness moves its stepping clock instead; they
+// count against Options.Timeout, past which the stream is cut. An OpenAI
+// stream asked with stream_options.include_usage ends with the usage chunk
+// before [DONE]. Every answer names its scenario (X-Toolout-Scenario) and a
+// completion's answer the tag it was matched with (X-Toolout-Tag).
 //
 // # Matching
 //
@@ -181,56 +166,44 @@
 // agent sends 10 KB of system reminders sees why the step did not match
 // without a proxy.
 //
-// [Server.Problems] lists every breach: violations as they happened, then
-// the steps used fewer times than scripted, each at its step's file:line:col
-// (a request nothing matched at the scenario's file; its message names the
-// nearest step), then every request serve refused with a 4xx of its own
-// before the script saw it (400 a body it cannot decode, 404, 405, 408, 413,
-// 415), at the scenario's file, as "rejected METHOD PATH: STATUS reason"
-// ([Server.Rejected] counts them): a client that only ever sent malformed
-// requests has not followed the script, and a CI job must fail. A request
-// that reached no scenario is the only scenario's, or, with several, a
-// problem of none (no position). 503 (busy, stopping) is the server's state,
-// not the client's, and is not counted; neither are refusals net/http makes
-// before serve sees the request (431, a malformed request line). The
-// refusals are kept as the violations are: the first fakes.MaxKept of each
-// scenario, the rest counted in one problem. [Server.Done] is closed once
-// every step has answered all its times.
+// [Server.Problems] lists every breach: violations, unused steps, and
+// every request serve refused with a 4xx of its own before the script saw
+// it (400 a body it cannot decode, 404, 405, 408, 413, 415: "rejected
+// METHOD PATH: STATUS reason", counted by [Server.Rejected]), since a client
+// that only ever sent malformed requests has not followed the script and a
+// CI job must fail. 503 (busy, stopping) is the server's state, not the
+// client's, and is not counted; neither are refusals net/http makes before
+// serve sees the request (431, a malformed request line). [Server.Done] is
+// closed once every step has answered all its times.
 //
 // # Bounds
 //
 // Every request is bounded: a body of at most Options.MaxBodyBytes (16 MiB;
 // 413, before the body is read when its Content-Length says so, so a client
-// that sent Expect: 100-continue gets no 100 and sends nothing),
-// application/json only and no Content-Encoding (415), a body that comes
-// within the read timeout (408 past it), the JSON shape of the gateway (at
-// most 200,000 values, 413, and 256 levels, 400), at most
-// Options.MaxConcurrent (64) completions at once (503 with Retry-After), and
-// Options.Timeout (fakes.AfterTimeout + 5 s) for one completion: a step with
-// after: waits at most fakes.AfterTimeout and then fails as a violation, and
-// [Server.Close] ends every such wait at once. The http.Server of
-// [Server.HTTPServer] has read-header, read, write and idle timeouts and a
-// 64 KiB header limit; [Listen] refuses an address that is not loopback
-// unless asked. The write timeout only catches a client that stops reading:
-// Timeout, which runs from the start of the handler, always ends a stream
-// first. A stream whose scripted delays add up to more than Timeout
-// (`toolout serve --timeout`) is cut there, and an answer cut for any reason
-// (Timeout, a failed write) drops the connection, as disconnect_after does,
-// rather than end the body cleanly, which a client would take for the whole
-// answer. Requests are matched by the script's lock, so concurrent clients
-// each get the answer of their own request; a client that goes away, waiting
-// or mid-stream, only ends its own request (its context ends the wait; a
-// failed write ends the stream). A request matched to a step has spent it,
-// as a real API bills a request, even if its client goes away before reading
-// the answer; one whose client goes away mid-body spends none; one whose
-// client closes the moment it has sent spends its step unless the server
-// notices the close before matching it (then it is answered with an error
-// nobody reads and recorded nowhere): a race only a client that does not
-// wait can lose. What the server keeps does not grow with the requests it is
-// sent: each scripted LLM is fakes.Options.Bounded, keeping each request's
-// tag only and the first fakes.MaxKept (1,000) calls and violations, the
-// rest counted in one problem, so its memory does not grow with the number
-// of requests it is sent.
+// that sent Expect: 100-continue sends nothing), application/json only and
+// no Content-Encoding (415), a body that comes within the read timeout (408
+// past it), the JSON shape of the gateway (at most 200,000 values, 413, and
+// 256 levels, 400), at most Options.MaxConcurrent (64) completions at once
+// (503 with Retry-After), and Options.Timeout (fakes.AfterTimeout + 5 s)
+// for one completion: a step with after: waits at most fakes.AfterTimeout
+// and then fails as a violation, and [Server.Close] ends every such wait at
+// once. [Server.HTTPServer] has read-header, read, write and idle timeouts
+// and a 64 KiB header limit; [Listen] refuses an address that is not
+// loopback unless asked. An answer cut for any reason (Timeout, a failed
+// write) drops the connection, as disconnect_after does, rather than end
+// the body cleanly, which a client would take for the whole answer.
+//
+// Concurrent clients each get the answer of their own request (requests
+// are matched under the script's lock); a client that goes away only ends
+// its own request. A request matched to a step has spent it, as a real API
+// bills a request, even if its client goes away before reading the answer;
+// one whose client goes away mid-body spends none; one that closes the
+// moment it has sent spends its step unless the server notices the close
+// before matching it. What the server keeps
+// does not grow with the requests it is sent: each scripted LLM is
+// fakes.Options.Bounded, keeping each request's tag only and the first
+// fakes.MaxKept (1,000) calls, violations and refusals of each scenario,
+// the rest counted in one problem.
 //
 // # Where it lives
 //
