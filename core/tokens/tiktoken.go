@@ -125,7 +125,8 @@ type Tiktoken struct{ enc *encoding }
 var _ core.Tokenizer = (*Tiktoken)(nil)
 
 // New returns the tokenizer for the named encoding (cl100k_base, o200k_base).
-// The first call for an encoding loads its embedded ranks (about 0.1 s).
+// The first call for an encoding loads its embedded ranks, once per
+// process; later calls share them.
 func New(name string) (*Tiktoken, error) {
 	e, err := load(name)
 	if err != nil {
