@@ -152,20 +152,15 @@
 // unchanged. So null, "007", True, quoted text and an empty value are
 // strings ("null", "007", …). With a tool list (Options.Tools, from
 // ParseTools; `toolout leaked --tools FILE`), the type the tool's JSON
-// Schema declares for the parameter wins, as the serving stacks type
-// values: a declared string stays a string whatever it holds ("007", "42",
-// "true"; newlines stripped as above); a declared integer, number, boolean,
-// object, array or null is decoded as JSON when, trimmed, it is valid JSON
-// ("7" is 7, an object is compacted) and kept a string when it is not
-// ("seven", as the serving stacks degrade it). A parameter the tool does not
-// declare, or declares without a type, a tool the list does not declare, and
-// a type name that is not JSON Schema's follow the rule without a list;
-// names are never validated against the list. A form that says its own type
-// keeps it where the serving stacks do: DSML's string="true|false" (a
-// declared type still wins) and Gemma's <|"|> delimiters (a delimited value
-// is a string whatever is declared). Values of JSON-bodied forms (wrappers'
-// JSON, harmony, Kimi, DeepSeek, Llama, Mistral, Phi-4, pythonic literals)
-// are never re-typed.
+// Schema declares for the parameter wins, as the serving stacks type values
+// ([Tools] states how: a declared string stays a string whatever it holds,
+// other declared types are decoded when the value is valid JSON); names are
+// never validated against the list. A form that says its own type keeps it
+// where the serving stacks do: DSML's string="true|false" (a declared type
+// still wins) and Gemma's <|"|> delimiters (a delimited value is a string
+// whatever is declared). Values of JSON-bodied forms (wrappers' JSON,
+// harmony, Kimi, DeepSeek, Llama, Mistral, Phi-4, pythonic literals) are
+// never re-typed.
 //
 // ParseTools reads a tool list in the shapes of OpenAI Chat Completions,
 // Responses, Anthropic and MCP (its doc states how a type is read); data it

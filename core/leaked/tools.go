@@ -17,8 +17,9 @@ import (
 // number, boolean, object or array is decoded as JSON (kept as a string when
 // it is not valid JSON, as the peers do); one declared string stays a string
 // whatever it looks like ("007", "true"). Names are never validated against
-// the list (spec decision 1): a call of an undeclared tool, or a parameter
-// not declared, is typed by the rule without a list. The zero Tools is no
+// the list (spec decision 1): a call of an undeclared tool, a parameter not
+// declared, or one declared without a type or with a type name that is not
+// JSON Schema's, is typed by the rule without a list. The zero Tools is no
 // list.
 type Tools struct {
 	types map[string]map[string]string // tool → parameter → JSON Schema type
