@@ -201,7 +201,7 @@ var _ = Describe("json-aware and head-tail", func() {
 			Expect(logs).To(ContainElement(ContainSubstring("truncate_with json-aware: jsonaware: invalid JSON at 1:1")))
 		})
 
-		It("never answers json-aware over the budget: JSON whose every-key form is too large falls back to truncate, saying why (issue 38)", func() {
+		It("never answers json-aware over the budget: JSON whose every-key form is too large falls back to truncate, saying why", func() {
 			var b strings.Builder
 			b.WriteString("{")
 			for i := range 3000 {
@@ -227,7 +227,7 @@ var _ = Describe("json-aware and head-tail", func() {
 			Expect(logs).To(ContainElement(ContainSubstring("truncate_with json-aware: extract: json-aware: even the smallest form")))
 		})
 
-		It("answers truncate within the budget, its marker included, in each way it cuts (issue 38)", func() {
+		It("answers truncate within the budget, its marker included, in each way it cuts", func() {
 			doc := `{"rows":[` + strings.Repeat(`{"id":1,"status":"ok"},`, 300) + `{"id":2,"status":"error"}]}`
 			for _, with := range []string{"bytes", "head-tail", "json-aware"} {
 				ex := newEx(func(c *extract.Config) { c.TruncateWith = with })

@@ -58,7 +58,7 @@ var _ = Describe("GLM calls", func() {
 			[]string{`f {"a":3,"b":2}`}),
 	)
 
-	DescribeTable("what is no GLM call, in a closed wrapper: removed and listed (issue 37)",
+	DescribeTable("what is no GLM call, in a closed wrapper: removed and listed",
 		func(in string) { Expect(outcome(in)).To(Equal("dropped")) },
 		Entry("prose in a wrapper", "<tool_call> hello </tool_call>"),
 		Entry("a no-argument call without a tool list", "<tool_call>get_time</tool_call>"),
@@ -115,7 +115,7 @@ var _ = Describe("GLM calls", func() {
 			Expect(r.Calls).To(HaveLen(1))
 			Expect(r.Calls[0].Name).To(Equal("get_time"))
 			Expect(string(r.Calls[0].Arguments)).To(Equal(`{}`))
-			Expect(r.Content).To(BeNil(), "a word the list does not declare: a closed wrapper without a call (issue 37)")
+			Expect(r.Content).To(BeNil(), "a word the list does not declare: a closed wrapper without a call")
 			Expect(r.Dropped).To(HaveLen(1))
 			Expect(r.Patterns).To(Equal([]string{"<tool_call>"}))
 		})

@@ -111,7 +111,7 @@ var _ = Describe("Stream", func() {
 		Expect(text).To(Equal("Run "))
 		ev, r := st.Close()
 		Expect(ev).To(Equal([]leaked.Event{{Text: `<tool_call>{"name": "a", "arguments": {` + strings.Repeat(`"k": 1, `, 20)}}),
-			"JSON cut off by the end, unclosed: the text stays (issue 37)")
+			"JSON cut off by the end, unclosed: the text stays")
 		Expect(r.Dropped).To(BeEmpty())
 		Expect(r.Removed).To(BeEmpty())
 	})

@@ -27,7 +27,7 @@ func outcome(in string) string {
 var _ = Describe("What counts as an attempt at a call", func() {
 	DescribeTable("one block",
 		func(in, want string) { Expect(outcome(in)).To(Equal(want)) },
-		Entry("prose in a closed wrapper is an attempt, listed (issue 37)", "<tool_call> hello </tool_call>", "dropped"),
+		Entry("prose in a closed wrapper is an attempt, listed", "<tool_call> hello </tool_call>", "dropped"),
 		Entry("an empty wrapper on its own is text", "<tool_call></tool_call>", "kept"),
 		Entry("an opening tag at the end is text", "see <tool_call>", "kept"),
 		Entry("brackets that do not open an object, closed, are listed", "<tool_call>[see docs]</tool_call>", "dropped"),
@@ -41,7 +41,7 @@ var _ = Describe("What counts as an attempt at a call", func() {
 		Entry("a tool definition is not a call", `<tools>{"name": "a", "description": "d", "parameters": {"type": "object"}}</tools>`, "kept"),
 		Entry("an OpenAI tool definition is not a call", `<tools>{"type": "function", "function": {"name": "a", "description": "d", "parameters": {"properties": {}}}}</tools>`, "kept"),
 		Entry("a fenced object with no name, closed, is listed", "<tool_call>\n```json\n{\"x\": 1}\n```\n</tool_call>", "dropped"),
-		Entry("a truncated object, unclosed, is text (issue 37)", `<tool_call>{"name": "x", "arguments": {`, "kept"),
+		Entry("a truncated object, unclosed, is text", `<tool_call>{"name": "x", "arguments": {`, "kept"),
 		Entry("a truncated object, closed, is a broken call", `<tool_call>{"name": "x", "arguments": {</tool_call>`, "dropped"),
 		Entry("an object with unquoted keys is a broken call", `<tool_call>{name: "x"}</tool_call>`, "dropped"),
 		Entry("a truncated array of objects is a broken call", `<tool_call>[{"name": "x"</tool_call>`, "dropped"),
