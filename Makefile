@@ -43,13 +43,20 @@ FIRST     ?= ./core/tokens ./cmd/toolout ./harness ./core/schema ./core/fstools 
 # file:line. Every step of make test uses the same flags, so go vet reuses the race pass's
 # build. Empty it to debug a test binary with a debugger.
 NODEBUG   ?= -gcflags=all=-dwarf=false
+# HEARTBEAT: after this long without output, make test prints a STATUS line naming the packages
+# running and how many are left to start (internal/testreport; docs/ci.md tells a slow build from
+# a hang by them); 0s: never
+HEARTBEAT ?= 30s
 # REPORT pipes a go test -json stream into the console, JUnit and JSON reports (internal/testreport)
 REPORT     = $(GO) run $(NODEBUG) ./internal/testreport
 
 ## test: gofmt check, then every test with the race detector (the dependency rule among them:
 ## internal/depcheck, which make deps runs alone), then go vet
 ## (its full set of checks on every package and its tests, on the race build the tests just
-## compiled); both run even when one fails. Reports go to $(REPORTS)/: go-test.xml (JUnit, one
+## compiled); both run even when one fails. The console: a line per package as it ends, each
+## failing test with its output, a STATUS line after $(HEARTBEAT) without output (the packages
+## running, with the test each started last, and how many are left to start), the skipped tests and
+## Ginkgo specs grouped by reason, then DONE (docs/ci.md). Reports go to $(REPORTS)/: go-test.xml (JUnit, one
 ## case per Go test), junit/<suite>.xml (JUnit, one case per Ginkgo spec, so one per scenario) and
 ## go-test.json (go test -json, with each package's and test's time). go vet runs after the tests
 ## rather than inside them (go test -vet=all) because go test vets each test variant on its own:
@@ -59,11 +66,12 @@ REPORT     = $(GO) run $(NODEBUG) ./internal/testreport
 ## it, 150 s without)
 test: fmt-check
 	@rm -rf $(REPORTS) && mkdir -p $(REPORTS)/junit
-	@status=0; \
-	echo "go test -race -count=1 $(FIRST) ./..."; \
+	@status=0; pkgs=$$($(GO) list $(FIRST) ./... 2>/dev/null); \
+	echo "go test -race -count=1 $(FIRST) ./... ($$(echo $$pkgs | wc -w) packages; a STATUS line after $(HEARTBEAT) without output)"; \
 	{ TOOLOUT_JUNIT_DIR=$(abspath $(REPORTS))/junit GORACE=atexit_sleep_ms=0 \
 		$(GO) test -json -race -vet=off $(NODEBUG) -count=1 $(FIRST) ./... 2>&1; echo $$? > $(REPORTS)/.status; } \
-		| $(REPORT) --junit $(REPORTS)/go-test.xml --json $(REPORTS)/go-test.json || status=1; \
+		| $(REPORT) --junit $(REPORTS)/go-test.xml --json $(REPORTS)/go-test.json \
+			--packages "$$pkgs" --specs $(REPORTS)/junit --heartbeat $(HEARTBEAT) || status=1; \
 	[ "$$(cat $(REPORTS)/.status)" = 0 ] || status=1; \
 	echo "go vet ./..."; \
 	$(GO) vet -race $(NODEBUG) ./... || status=1; \

@@ -19,7 +19,8 @@ func FuzzReport(f *testing.F) {
 	f.Add([]byte(`{"ImportPath":"p [p.test]","Action":"build-output","Output":"x.go:1:1: bad\n"}` + "\n" + `{"Action":"fail","Package":"p","FailedBuild":"p [p.test]"}` + "\n"))
 	f.Add([]byte("not json\n{\n{\"Action\":1}\n"))
 	f.Fuzz(func(t *testing.T, stream []byte) {
-		r := newReport(io.Discard)
+		r := newReport(io.Discard, func() time.Time { return time.Unix(0, 0) })
+		r.expected = []string{"p", "q"}
 		if err := r.read(bytes.NewReader(stream)); err != nil {
 			t.Fatalf("read: %v", err) // every line here is under maxLine
 		}
@@ -57,6 +58,10 @@ func FuzzReport(f *testing.F) {
 		if (failedTest || fails > 0) && !r.failed() {
 			t.Fatalf("a failure in the JUnit report, but the run passes")
 		}
+		if !strings.HasPrefix(r.status(time.Unix(60, 0)), "STATUS 1m0s: ") {
+			t.Fatalf("status %q", r.status(time.Unix(60, 0)))
+		}
+		_ = r.skipSummary()
 		if !strings.HasPrefix(r.summary(time.Second), "DONE ") {
 			t.Fatalf("summary %q", r.summary(time.Second))
 		}

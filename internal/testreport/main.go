@@ -1,6 +1,18 @@
-// Command testreport reads `go test -json` on standard input, prints one line
-// per test and package as they finish (a failing test with its output), and
-// ends with `DONE N tests[, S skipped][, F failures] in Xs`. With --junit FILE
+// Command testreport reads `go test -json` on standard input, prints a line
+// per package as it finishes (`PASS core/chunk (1.52s, 40 tests)`) and a
+// failing test with its output (a passing or skipped test prints nothing: a
+// line for each of the run's ten thousand subtests buried the failures and
+// the progress in CI logs; reports/go-test.json keeps them all), and ends
+// with `DONE N tests[, S skipped][, F failures] in Xs`. Long phases are
+// not silent: after --heartbeat (30 s) without a line it prints
+// `STATUS 2m30s: 12 of 45 packages done; running harness for 1m10s
+// (TestHarness); 31 to start, next core/schema` (the counts need
+// --packages, go list's output), so that a slow build (the counts move) can
+// be told from a hang (the same package and test, line after line). Before
+// DONE it lists the skipped Go tests and, with --specs DIR (the Ginkgo
+// JUnit reports of internal/junit), the skipped Ginkgo specs, grouped by
+// where and why: `SKIPPED 9 tests and specs, by reason:` then lines like
+// `  8 core/gateway/redisstore: redis-server is not on PATH ...`. With --junit FILE
 // it writes the run as JUnit XML (a suite per package, a case per Go test; a
 // package that failed outside its tests, by a panic, a timeout or a build
 // error, gets a failed case of its own); with --json FILE it keeps the
@@ -23,16 +35,24 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 )
 
-func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
+func main() {
+	ticker := time.NewTicker(time.Second)
+	defer ticker.Stop()
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, clock{now: time.Now, ticks: ticker.C}))
+}
 
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer, clk clock) int {
 	fs := flag.NewFlagSet("testreport", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	junitPath := fs.String("junit", "", "write a JUnit XML report to this file")
 	jsonPath := fs.String("json", "", "write a copy of the go test -json stream to this file")
+	packages := fs.String("packages", "", "the packages go test tests, in its order (go list's output), for the STATUS lines")
+	specs := fs.String("specs", "", "a folder of Ginkgo JUnit reports whose skipped specs the summary lists")
+	heartbeat := fs.Duration("heartbeat", 30*time.Second, "print a STATUS line after this long without output (0: never)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -40,7 +60,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "testreport: unexpected argument %q; the stream comes on standard input\n", fs.Arg(0))
 		return 2
 	}
-	start := time.Now()
+	if *heartbeat < 0 {
+		fmt.Fprintf(stderr, "testreport: --heartbeat %v: negative\n", *heartbeat)
+		return 2
+	}
 	in := stdin
 	if *jsonPath != "" {
 		f, err := os.Create(*jsonPath)
@@ -51,16 +74,29 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		defer f.Close()
 		in = io.TeeReader(stdin, f)
 	}
-	r := newReport(stdout)
-	readErr := r.read(in)
-	took := time.Since(start)
+	r := newReport(stdout, clk.now)
+	r.heartbeat, r.expected = *heartbeat, strings.Fields(*packages)
+	readErr := r.follow(in, clk.ticks)
+	took := clk.now().Sub(r.start)
 	if *junitPath != "" {
 		if err := writeFile(*junitPath, func(w io.Writer) error { return r.junit(w, took) }); err != nil {
 			fmt.Fprintf(stderr, "testreport: %v\n", err)
 			return 2
 		}
 	}
-	fmt.Fprintln(stdout, r.summary(took))
+	if *specs != "" {
+		// A report that cannot be read costs its skips in the summary,
+		// not the run: the suite that wrote it passed or failed on its own.
+		base, err := os.Getwd()
+		if err == nil {
+			err = r.readSpecSkips(*specs, base)
+		}
+		if err != nil {
+			fmt.Fprintf(r.console, "testreport: %v\n", err)
+		}
+	}
+	fmt.Fprint(r.console, r.skipSummary())
+	fmt.Fprintln(r.console, r.summary(took))
 	if readErr != nil {
 		fmt.Fprintf(stderr, "testreport: %v\n", readErr)
 		return 1

@@ -46,23 +46,33 @@ type pkgResult struct {
 	out     strings.Builder // output outside any test
 	action  string          // pass, fail, skip ("" while running)
 	elapsed float64
-	build   bool // failed to build
+	build   bool      // failed to build
+	started time.Time // when its start event came (zero before)
 }
 
 // report gathers a run and prints it as it goes.
 type report struct {
-	console  io.Writer
-	pkgs     []*pkgResult
-	byPkg    map[string]*pkgResult
-	builds   map[string]*strings.Builder // build output per import path
-	tests    int
-	failures int
-	skipped  int
-	broken   int // lines that were not events, printed as they came
+	console   io.Writer
+	out       *console         // console, which knows when it last printed
+	now       func() time.Time // the clock of the heartbeat and the times printed
+	start     time.Time        // when the report began
+	heartbeat time.Duration    // a STATUS line after this long a silence (0: none)
+	expected  []string         // the packages go test will test, in its order (--packages)
+	skips     []skip           // skipped tests, with their reasons
+	pkgs      []*pkgResult
+	byPkg     map[string]*pkgResult
+	builds    map[string]*strings.Builder // build output per import path
+	tests     int
+	failures  int
+	skipped   int
+	broken    int // lines that were not events, printed as they came
 }
 
-func newReport(console io.Writer) *report {
-	return &report{console: console, byPkg: map[string]*pkgResult{}, builds: map[string]*strings.Builder{}}
+// newReport prints to w, reading the time from now.
+func newReport(w io.Writer, now func() time.Time) *report {
+	out := &console{w: w, now: now, last: now()}
+	return &report{console: out, out: out, now: now, start: out.last,
+		byPkg: map[string]*pkgResult{}, builds: map[string]*strings.Builder{}}
 }
 
 // appendBounded appends s to b, keeping at most maxOutput bytes: past it,
@@ -92,20 +102,28 @@ func (r *report) pkg(name string) *pkgResult {
 	return p
 }
 
-// read consumes the stream; a line that is not an event is printed as it is
-// (go test writes some errors, such as a bad flag, as plain text).
-func (r *report) read(in io.Reader) error {
+// read consumes the stream without a heartbeat (follow has one).
+func (r *report) read(in io.Reader) error { return r.scan(in, r.line) }
+
+// line handles one line of the stream; a line that is not an event is
+// printed as it is (go test writes some errors, such as a bad flag, as
+// plain text).
+func (r *report) line(line []byte) {
+	var e event
+	if len(line) == 0 || line[0] != '{' || json.Unmarshal(line, &e) != nil {
+		r.broken++
+		fmt.Fprintf(r.console, "%s\n", line)
+		return
+	}
+	r.add(e)
+}
+
+// scan calls each with every line of in.
+func (r *report) scan(in io.Reader, each func([]byte)) error {
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 64<<10), maxLine)
 	for sc.Scan() {
-		line := sc.Bytes()
-		var e event
-		if len(line) == 0 || line[0] != '{' || json.Unmarshal(line, &e) != nil {
-			r.broken++
-			fmt.Fprintf(r.console, "%s\n", line)
-			continue
-		}
-		r.add(e)
+		each(sc.Bytes())
 	}
 	if err := sc.Err(); err != nil {
 		// Read the rest, so that go test is not stopped by a closed
@@ -163,16 +181,17 @@ func (r *report) add(e event) {
 			r.failures++
 			fmt.Fprintf(r.console, "=== FAIL %s.%s (%.2fs)\n%s", short(p.name), t.name, t.elapsed, t.out.String())
 		case "skip":
+			// Listed, with its reason, before DONE (skipSummary).
 			r.skipped++
-			fmt.Fprintf(r.console, "SKIP %s.%s (%.2fs)\n", short(p.name), t.name, t.elapsed)
-		default:
-			fmt.Fprintf(r.console, "PASS %s.%s (%.2fs)\n", short(p.name), t.name, t.elapsed)
+			r.skips = append(r.skips, skip{where: short(p.name), reason: skipReason(t.out.String())})
 		}
 	}
 }
 
 func (r *report) addPackage(p *pkgResult, e event) {
 	switch e.Action {
+	case "start":
+		p.started = r.now()
 	case "output":
 		appendBounded(&p.out, e.Output)
 	case "pass", "fail", "skip":
@@ -186,9 +205,25 @@ func (r *report) addPackage(p *pkgResult, e event) {
 		case e.Action == "skip":
 			fmt.Fprintf(r.console, "EMPTY %s\n", short(p.name))
 		default:
-			fmt.Fprintf(r.console, "PASS %s (%.2fs)\n", short(p.name), p.elapsed)
+			fmt.Fprintf(r.console, "PASS %s (%.2fs%s)\n", short(p.name), p.elapsed, p.counts())
 		}
 	}
+}
+
+// counts says how many tests a package ran and skipped: ", 12 tests, 1
+// skipped" (subtests count, as in DONE).
+func (p *pkgResult) counts() string {
+	skipped := 0
+	for _, t := range p.tests {
+		if t.action == "skip" {
+			skipped++
+		}
+	}
+	s := fmt.Sprintf(", %d tests", len(p.tests))
+	if skipped > 0 {
+		s += fmt.Sprintf(", %d skipped", skipped)
+	}
+	return s
 }
 
 // short drops the module path from a package path for the console.

@@ -27,7 +27,7 @@ func convert(stream string) (int, string, junitSuites) {
 	dir := GinkgoT().TempDir()
 	xmlPath, jsonPath := filepath.Join(dir, "r.xml"), filepath.Join(dir, "r.json")
 	var out, errb bytes.Buffer
-	code := run([]string{"--junit", xmlPath, "--json", jsonPath}, strings.NewReader(stream), &out, &errb)
+	code := run([]string{"--junit", xmlPath, "--json", jsonPath}, strings.NewReader(stream), &out, &errb, stillClock())
 	copied, err := os.ReadFile(jsonPath)
 	Expect(err).NotTo(HaveOccurred())
 	Expect(string(copied)).To(Equal(stream), "--json keeps the stream as it came")
@@ -39,7 +39,7 @@ func convert(stream string) (int, string, junitSuites) {
 }
 
 var _ = Describe("testreport", func() {
-	It("prints each test and package, ends with DONE, and writes a suite per package", func() {
+	It("prints a line per package, not per passing or skipped test, ends with DONE, and writes a suite per package", func() {
 		stream := ev("start", pkgA, "", "", 0) +
 			ev("run", pkgA, "TestOne", "", 0) + ev("output", pkgA, "TestOne", "=== RUN TestOne\n", 0) +
 			ev("pass", pkgA, "TestOne", "", 0.25) +
@@ -49,7 +49,8 @@ var _ = Describe("testreport", func() {
 			ev("skip", "github.com/toolout/toolout/internal/x", "", "", 0)
 		code, out, j := convert(stream)
 		Expect(code).To(Equal(0))
-		Expect(out).To(HavePrefix("PASS core/a.TestOne (0.25s)\nSKIP core/a.TestTwo (0.00s)\nPASS core/a (0.50s)\nEMPTY internal/x\nDONE 2 tests, 1 skipped in "))
+		Expect(out).To(HavePrefix("PASS core/a (0.50s, 2 tests, 1 skipped)\nEMPTY internal/x\n" +
+			"SKIPPED 1 tests and specs, by reason:\n  1 core/a: (no reason given)\nDONE 2 tests, 1 skipped in "))
 		Expect(j.Tests).To(Equal(2))
 		Expect(j.Fails).To(Equal(0))
 		Expect(j.Suites).To(HaveLen(2))
@@ -111,13 +112,13 @@ var _ = Describe("testreport", func() {
 		Expect(j.Fails).To(Equal(1))
 		code, out, _ := convert(ev("run", pkgA, "BenchmarkX", "", 0) + ev("bench", pkgA, "BenchmarkX", "", 0) + ev("pass", pkgA, "", "", 0))
 		Expect(code).To(Equal(0))
-		Expect(out).To(HavePrefix("PASS core/a.BenchmarkX"))
+		Expect(out).To(HavePrefix("PASS core/a (0.00s, 1 tests)\n"))
 	})
 
 	It("prints lines that are not events as they came (go test's own errors)", func() {
 		code, out, _ := convert("flag provided but not defined: -x\n" + ev("pass", pkgA, "", "", 0))
 		Expect(code).To(Equal(0))
-		Expect(out).To(HavePrefix("flag provided but not defined: -x\nPASS core/a (0.00s)\n"))
+		Expect(out).To(HavePrefix("flag provided but not defined: -x\nPASS core/a (0.00s, 0 tests)\n"))
 	})
 
 	It("keeps the last 64 KiB of a test's output, and writes control characters as valid XML", func() {
@@ -146,7 +147,7 @@ var _ = Describe("testreport", func() {
 
 	It("refuses arguments: the stream comes on standard input", func() {
 		var out, errb bytes.Buffer
-		Expect(run([]string{"x.json"}, strings.NewReader(""), &out, &errb)).To(Equal(2))
+		Expect(run([]string{"x.json"}, strings.NewReader(""), &out, &errb, stillClock())).To(Equal(2))
 		Expect(errb.String()).To(Equal("testreport: unexpected argument \"x.json\"; the stream comes on standard input\n"))
 	})
 })
