@@ -43,10 +43,10 @@ FIRST     ?= ./core/tokens ./cmd/toolout ./harness ./core/schema ./core/fstools 
 # file:line. Every step of make test uses the same flags, so go vet reuses the race pass's
 # build. Empty it to debug a test binary with a debugger.
 NODEBUG   ?= -gcflags=all=-dwarf=false
-# HEARTBEAT: after this long without output, make test prints a STATUS line naming the packages
-# running and how many are left to start (internal/testreport; docs/ci.md tells a slow build from
-# a hang by them); 0s: never
-HEARTBEAT ?= 30s
+# HEARTBEAT: after this many seconds without output, make test prints a STATUS line naming the
+# packages running and how many are left to start (internal/testreport), and one every HEARTBEAT
+# seconds while go vet runs (docs/ci.md tells a slow build from a hang by them); 0: never
+HEARTBEAT ?= 30
 # REPORT pipes a go test -json stream into the console, JUnit and JSON reports (internal/testreport)
 REPORT     = $(GO) run $(NODEBUG) ./internal/testreport
 
@@ -54,7 +54,7 @@ REPORT     = $(GO) run $(NODEBUG) ./internal/testreport
 ## internal/depcheck, which make deps runs alone), then go vet
 ## (its full set of checks on every package and its tests, on the race build the tests just
 ## compiled); both run even when one fails. The console: a line per package as it ends, each
-## failing test with its output, a STATUS line after $(HEARTBEAT) without output (the packages
+## failing test with its output, a STATUS line after $(HEARTBEAT) s without output (the packages
 ## running, with the test each started last, and how many are left to start), the skipped tests and
 ## Ginkgo specs grouped by reason, then DONE (docs/ci.md). Reports go to $(REPORTS)/: go-test.xml (JUnit, one
 ## case per Go test), junit/<suite>.xml (JUnit, one case per Ginkgo spec, so one per scenario) and
@@ -67,14 +67,18 @@ REPORT     = $(GO) run $(NODEBUG) ./internal/testreport
 test: fmt-check
 	@rm -rf $(REPORTS) && mkdir -p $(REPORTS)/junit
 	@status=0; pkgs=$$($(GO) list $(FIRST) ./... 2>/dev/null); \
-	echo "go test -race -count=1 $(FIRST) ./... ($$(echo $$pkgs | wc -w) packages; a STATUS line after $(HEARTBEAT) without output)"; \
+	echo "go test -race -count=1 $(FIRST) ./... ($$(echo $$pkgs | wc -w) packages)"; \
 	{ TOOLOUT_JUNIT_DIR=$(abspath $(REPORTS))/junit GORACE=atexit_sleep_ms=0 \
 		$(GO) test -json -race -vet=off $(NODEBUG) -count=1 $(FIRST) ./... 2>&1; echo $$? > $(REPORTS)/.status; } \
 		| $(REPORT) --junit $(REPORTS)/go-test.xml --json $(REPORTS)/go-test.json \
-			--packages "$$pkgs" --specs $(REPORTS)/junit --heartbeat $(HEARTBEAT) || status=1; \
+			--packages "$$pkgs" --specs $(REPORTS)/junit --heartbeat $(HEARTBEAT)s || status=1; \
 	[ "$$(cat $(REPORTS)/.status)" = 0 ] || status=1; \
-	echo "go vet ./..."; \
+	echo "go vet ./..."; beat=; \
+	if [ "$(HEARTBEAT)" != 0 ]; then \
+		{ n=0; while sleep $(HEARTBEAT) >/dev/null 2>&1; do n=$$((n + $(HEARTBEAT))); echo "STATUS $${n}s: go vet ./... running"; done; } & beat=$$!; \
+	fi; \
 	$(GO) vet -race $(NODEBUG) ./... || status=1; \
+	[ -z "$$beat" ] || kill $$beat; \
 	rm -f $(REPORTS)/.status; \
 	exit $$status
 
