@@ -47,7 +47,9 @@ NODEBUG   ?= -gcflags=all=-dwarf=false
 # packages running and how many are left to start (internal/testreport), and one every HEARTBEAT
 # seconds while go vet runs (docs/ci.md tells a slow build from a hang by them); 0: never
 HEARTBEAT ?= 30
-# REPORT pipes a go test -json stream into the console, JUnit and JSON reports (internal/testreport)
+# REPORT pipes a go test -json stream into the console, JUnit and JSON reports (internal/testreport).
+# make test builds it before go test starts: built beside go test's race build, it started 3 min
+# late at a load of 30, and its STATUS lines with it
 REPORT     = $(GO) run $(NODEBUG) ./internal/testreport
 
 ## test: gofmt check, then every test with the race detector (the dependency rule among them:
@@ -66,12 +68,13 @@ REPORT     = $(GO) run $(NODEBUG) ./internal/testreport
 ## it, 150 s without)
 test: fmt-check
 	@rm -rf $(REPORTS) && mkdir -p $(REPORTS)/junit
-	@status=0; pkgs=$$($(GO) list $(FIRST) ./... 2>/dev/null); \
-	echo "go test -race -count=1 $(FIRST) ./... ($$(echo $$pkgs | wc -w) packages)"; \
+	@echo "go build ./internal/testreport" && $(GO) build $(NODEBUG) -o /dev/null ./internal/testreport
+	@status=0; \
+	echo "go test -race -count=1 $(FIRST) ./..."; \
 	{ TOOLOUT_JUNIT_DIR=$(abspath $(REPORTS))/junit GORACE=atexit_sleep_ms=0 \
 		$(GO) test -json -race -vet=off $(NODEBUG) -count=1 $(FIRST) ./... 2>&1; echo $$? > $(REPORTS)/.status; } \
 		| $(REPORT) --junit $(REPORTS)/go-test.xml --json $(REPORTS)/go-test.json \
-			--packages "$$pkgs" --specs $(REPORTS)/junit --heartbeat $(HEARTBEAT)s || status=1; \
+			--go $(GO) --list "$(FIRST) ./..." --specs $(REPORTS)/junit --heartbeat $(HEARTBEAT)s || status=1; \
 	[ "$$(cat $(REPORTS)/.status)" = 0 ] || status=1; \
 	echo "go vet ./..."; beat=; \
 	if [ "$(HEARTBEAT)" != 0 ]; then \

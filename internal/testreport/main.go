@@ -6,8 +6,8 @@
 // with `DONE N tests[, S skipped][, F failures] in Xs`. Long phases are
 // not silent: after --heartbeat (30 s) without a line it prints
 // `STATUS 2m30s: 12 of 45 packages done; running harness for 1m10s
-// (TestHarness); 31 to start, next core/schema` (the counts need
-// --packages, go list's output), so that a slow build (the counts move) can
+// (TestHarness); 31 to start, next core/schema` (the counts need --list,
+// the patterns go test was given: go list runs beside go test), so that a slow build (the counts move) can
 // be told from a hang (the same package and test, line after line). Before
 // DONE it lists the skipped Go tests and, with --specs DIR (the Ginkgo
 // JUnit reports of internal/junit), the skipped Ginkgo specs, grouped by
@@ -42,15 +42,16 @@ import (
 func main() {
 	ticker := time.NewTicker(time.Second)
 	defer ticker.Stop()
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, clock{now: time.Now, ticks: ticker.C}))
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, sources{now: time.Now, ticks: ticker.C, list: goList}))
 }
 
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer, clk clock) int {
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer, src sources) int {
 	fs := flag.NewFlagSet("testreport", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	junitPath := fs.String("junit", "", "write a JUnit XML report to this file")
 	jsonPath := fs.String("json", "", "write a copy of the go test -json stream to this file")
-	packages := fs.String("packages", "", "the packages go test tests, in its order (go list's output), for the STATUS lines")
+	list := fs.String("list", "", "the package patterns given to go test, in order, for the STATUS lines to count (go list runs them)")
+	goBin := fs.String("go", "go", "the go command that --list runs")
 	specs := fs.String("specs", "", "a folder of Ginkgo JUnit reports whose skipped specs the summary lists")
 	heartbeat := fs.Duration("heartbeat", 30*time.Second, "print a STATUS line after this long without output (0: never)")
 	if err := fs.Parse(args); err != nil {
@@ -74,10 +75,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, clk clock) in
 		defer f.Close()
 		in = io.TeeReader(stdin, f)
 	}
-	r := newReport(stdout, clk.now)
-	r.heartbeat, r.expected = *heartbeat, strings.Fields(*packages)
-	readErr := r.follow(in, clk.ticks)
-	took := clk.now().Sub(r.start)
+	r := newReport(stdout, src.now)
+	r.heartbeat = *heartbeat
+	if patterns := strings.Fields(*list); len(patterns) > 0 && src.list != nil {
+		r.listed = src.list(*goBin, patterns)
+	}
+	readErr := r.follow(in, src.ticks)
+	took := src.now().Sub(r.start)
 	if *junitPath != "" {
 		if err := writeFile(*junitPath, func(w io.Writer) error { return r.junit(w, took) }); err != nil {
 			fmt.Fprintf(stderr, "testreport: %v\n", err)

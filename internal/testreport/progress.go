@@ -3,15 +3,36 @@ package main
 import (
 	"fmt"
 	"io"
+	"os/exec"
 	"strings"
 	"time"
 )
 
-// clock is where the report reads the time: the wall clock and a ticker of
-// a second under make test, a fake in the specs (which never sleep).
-type clock struct {
+// sources are what the report takes from the world: the time (the wall
+// clock and a ticker of a second under make test, a fake in the specs,
+// which never sleep) and the list of the packages go test will test.
+type sources struct {
 	now   func() time.Time
 	ticks <-chan time.Time // wakes the heartbeat; nil: never
+	// list runs `go list` on patterns (goList) and delivers the import
+	// paths on the channel, once, when it is done: it runs beside go test,
+	// not before it (a cold go list took 12 s at a load of 20).
+	list func(goBin string, patterns []string) <-chan []string
+}
+
+// goList is sources.list for make test: the packages go test will test,
+// in its order; nothing when go list fails (the STATUS lines then have no
+// totals; go test reports what is wrong).
+func goList(goBin string, patterns []string) <-chan []string {
+	c := make(chan []string, 1)
+	go func() {
+		out, err := exec.Command(goBin, append([]string{"list"}, patterns...)...).Output()
+		if err != nil {
+			out = nil
+		}
+		c <- strings.Fields(string(out))
+	}()
+	return c
 }
 
 // console is the report's output; it remembers when it last printed, so
@@ -34,7 +55,7 @@ const maxRunning = 4
 // r.heartbeat (0: never): how long the run has taken, how many packages are
 // done, which run and for how long (each with the test that started last
 // and has not ended: a hang names the same test line after line), and,
-// when the packages to test are known (--packages), how many have not
+// when the packages to test are known (--list), how many have not
 // started and which starts next (go test starts them in the order given,
 // each once its test binary is built).
 func (r *report) beat() {
@@ -46,6 +67,13 @@ func (r *report) beat() {
 }
 
 func (r *report) status(now time.Time) string {
+	if r.expected == nil && r.listed != nil {
+		select {
+		case r.expected = <-r.listed:
+			r.listed = nil
+		default: // go list has not answered yet
+		}
+	}
 	done := 0
 	var running []string
 	for _, p := range r.pkgs {

@@ -30,10 +30,21 @@ func (c *fakeClock) advance(d time.Duration) {
 	c.t = c.t.Add(d)
 }
 
-// stillClock never moves and never ticks.
-func stillClock() clock {
+// still never moves, never ticks and lists nothing.
+func still() sources {
 	c := &fakeClock{t: time.Unix(1e9, 0)}
-	return clock{now: c.now}
+	return sources{now: c.now}
+}
+
+// listed lists pkgs at once, as a go list that was done before the first
+// STATUS line.
+func listed(pkgs ...string) func(string, []string) <-chan []string {
+	return func(goBin string, patterns []string) <-chan []string {
+		Expect(goBin).To(Equal("go"))
+		c := make(chan []string, 1)
+		c <- pkgs
+		return c
+	}
 }
 
 const pkgB, pkgC = "github.com/toolout/toolout/core/b", "github.com/toolout/toolout/core/c"
@@ -103,6 +114,24 @@ var _ = Describe("the heartbeat", func() {
 		Expect(out.String()).To(Equal("STATUS 1m0s: 0 packages done; running p1 for 1m0s, p2 for 1m0s, p3 for 1m0s, p4 for 1m0s and 2 more\n"))
 	})
 
+	It("counts against go list's packages once it has answered, and without them before", func() {
+		r.expected = nil
+		c := make(chan []string, 1)
+		r.listed = c
+		clk.advance(30 * time.Second)
+		r.beat()
+		Expect(out.String()).To(Equal("STATUS 30s: 0 packages done; none running (compiling)\n"))
+		c <- []string{pkgA, pkgB}
+		clk.advance(30 * time.Second)
+		r.beat()
+		Expect(out.String()).To(HaveSuffix("\nSTATUS 1m0s: 0 of 2 packages done; none running (compiling); 2 to start, next core/a\n"))
+	})
+
+	It("lists the packages with the go command, and none when go list fails", func() {
+		Expect(<-goList("go", []string{"."})).To(Equal([]string{"github.com/toolout/toolout/internal/testreport"}))
+		Expect(<-goList("go", []string{"./no-such-folder"})).To(BeEmpty())
+	})
+
 	It("never speaks with a heartbeat of 0", func() {
 		r.heartbeat = 0
 		clk.advance(time.Hour)
@@ -118,7 +147,8 @@ var _ = Describe("the heartbeat", func() {
 		code := make(chan int, 1)
 		go func() {
 			defer GinkgoRecover()
-			code <- run([]string{"--packages", pkgA + "\n" + pkgB + "\n", "--heartbeat", "1m"}, pr, &stdout, &stderr, clock{now: clk.now, ticks: ticks})
+			code <- run([]string{"--list", "./core/a ./...", "--heartbeat", "1m"}, pr, &stdout, &stderr,
+				sources{now: clk.now, ticks: ticks, list: listed(pkgA, pkgB)})
 		}()
 		ticks <- clk.now() // received: run is reading, its clock started
 		clk.advance(59 * time.Second)
@@ -138,7 +168,7 @@ var _ = Describe("the heartbeat", func() {
 
 	It("refuses a negative heartbeat", func() {
 		var stdout, stderr bytes.Buffer
-		Expect(run([]string{"--heartbeat", "-1s"}, strings.NewReader(""), &stdout, &stderr, stillClock())).To(Equal(2))
+		Expect(run([]string{"--heartbeat", "-1s"}, strings.NewReader(""), &stdout, &stderr, still())).To(Equal(2))
 		Expect(stderr.String()).To(Equal("testreport: --heartbeat -1s: negative\n"))
 	})
 })

@@ -57,7 +57,8 @@ type report struct {
 	now       func() time.Time // the clock of the heartbeat and the times printed
 	start     time.Time        // when the report began
 	heartbeat time.Duration    // a STATUS line after this long a silence (0: none)
-	expected  []string         // the packages go test will test, in its order (--packages)
+	expected  []string         // the packages go test will test, in its order (--list)
+	listed    <-chan []string  // delivers expected, once go list is done
 	skips     []skip           // skipped tests, with their reasons
 	pkgs      []*pkgResult
 	byPkg     map[string]*pkgResult

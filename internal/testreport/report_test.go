@@ -27,7 +27,7 @@ func convert(stream string) (int, string, junitSuites) {
 	dir := GinkgoT().TempDir()
 	xmlPath, jsonPath := filepath.Join(dir, "r.xml"), filepath.Join(dir, "r.json")
 	var out, errb bytes.Buffer
-	code := run([]string{"--junit", xmlPath, "--json", jsonPath}, strings.NewReader(stream), &out, &errb, stillClock())
+	code := run([]string{"--junit", xmlPath, "--json", jsonPath}, strings.NewReader(stream), &out, &errb, still())
 	copied, err := os.ReadFile(jsonPath)
 	Expect(err).NotTo(HaveOccurred())
 	Expect(string(copied)).To(Equal(stream), "--json keeps the stream as it came")
@@ -147,7 +147,7 @@ var _ = Describe("testreport", func() {
 
 	It("refuses arguments: the stream comes on standard input", func() {
 		var out, errb bytes.Buffer
-		Expect(run([]string{"x.json"}, strings.NewReader(""), &out, &errb, stillClock())).To(Equal(2))
+		Expect(run([]string{"x.json"}, strings.NewReader(""), &out, &errb, still())).To(Equal(2))
 		Expect(errb.String()).To(Equal("testreport: unexpected argument \"x.json\"; the stream comes on standard input\n"))
 	})
 })

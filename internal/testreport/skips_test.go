@@ -50,7 +50,7 @@ var _ = Describe("the skipped summary", func() {
 			ev("output", pkgA, "TestUnicode", "--- SKIP: TestUnicode (0.00s)\n", 0) + ev("skip", pkgA, "TestUnicode", "", 0) +
 			ev("pass", pkgA, "", "", 0)
 		var out, errb bytes.Buffer
-		code := run([]string{"--specs", dir}, strings.NewReader(stream), &out, &errb, stillClock())
+		code := run([]string{"--specs", dir}, strings.NewReader(stream), &out, &errb, still())
 		Expect(code).To(Equal(0), "a skip fails nothing")
 		Expect(out.String()).To(Equal("PASS core/a (0.00s, 1 tests, 1 skipped)\n" +
 			"SKIPPED 8 tests and specs, by reason:\n" +
@@ -65,7 +65,7 @@ var _ = Describe("the skipped summary", func() {
 	})
 
 	It("lists 20 reasons at most and counts the rest", func() {
-		r := newReport(&bytes.Buffer{}, stillClock().now)
+		r := newReport(&bytes.Buffer{}, still().now)
 		for i := range 25 {
 			for range 25 - i {
 				r.skips = append(r.skips, skip{where: "core/a", reason: fmt.Sprintf("reason %02d", i)})
@@ -85,7 +85,7 @@ var _ = Describe("the skipped summary", func() {
 		bad := filepath.Join(dir, "broken.xml")
 		Expect(os.WriteFile(bad, []byte("<testsuites><testsuite"), 0o644)).To(Succeed())
 		var out, errb bytes.Buffer
-		code := run([]string{"--specs", dir}, strings.NewReader(ev("pass", pkgA, "", "", 0)), &out, &errb, stillClock())
+		code := run([]string{"--specs", dir}, strings.NewReader(ev("pass", pkgA, "", "", 0)), &out, &errb, still())
 		Expect(code).To(Equal(0))
 		Expect(out.String()).To(ContainSubstring("testreport: specs: " + bad + ": XML syntax error on line 1: unexpected EOF\n" +
 			"SKIPPED 1 tests and specs, by reason:\n  1 core/store: " + redis + "\n"))
