@@ -31,7 +31,7 @@ FUZZMINTIME ?= 5s
 AGENT_DIR ?= scripts/agent-check
 
 
-.PHONY: test fmt-check vet deps golden bench bench-linear bench-ratios bench-check bench-baseline parser-corpus fuzz agent-check help
+.PHONY: test fmt-check vet deps golden import-mem bench bench-linear bench-ratios bench-check bench-baseline parser-corpus fuzz agent-check help
 
 REPORTS   ?= reports
 # FIRST: the slowest test packages, started first so that the two-core tail is short (order only:
@@ -102,6 +102,14 @@ deps:
 ## golden: rewrite the golden files of the bundled scenarios (review the diff before committing)
 golden:
 	UPDATE_GOLDEN=1 $(GO) run ./cmd/toolout test scenarios
+
+## import-mem: measure the peak RSS of toolout import (a child process each, its ru_maxrss, what
+## /usr/bin/time -v prints) on the synthetic traces of internal/tracegen, every format and shape at
+## IMPORTMEM_SIZES MiB, and print the README's "import peak memory" table; fails when one is over
+## 10 times its input plus 64 MB (bench/importmem; 1, 10 and 100 MiB take about 3 min on 2 cores)
+IMPORTMEM_SIZES ?= 1,10,100
+import-mem:
+	$(GO) run ./bench/importmem -sizes $(IMPORTMEM_SIZES)
 
 ## bench: run the Go benchmarks; the output is benchstat-ready (BENCHCOUNT=10 for comparisons)
 bench:

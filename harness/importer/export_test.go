@@ -40,3 +40,20 @@ func Detect(data []byte) string {
 	}
 	return ""
 }
+
+// RenderedAsOneDocument renders a session scenario whose steps answer
+// with texts, a part at a time as Import does (renderScenario), and as one
+// yaml document; the two must be the same bytes.
+func RenderedAsOneDocument(texts []string) (parts, whole []byte, err error) {
+	sc := importedScenario{Description: "d", Labels: []string{"l"}, Component: "session", Input: map[string]any{"user": texts[0]},
+		Expect: map[string]any{"report": texts[len(texts)-1]}}
+	for i := range texts {
+		sc.LLM = append(sc.LLM, importedStep{ID: fmt.Sprint(i), Match: importedMatch{Tag: "session.turn"}, Respond: importedRespond{Final: &texts[i],
+			ToolCalls: []importedCall{{ID: "c", Name: "t", Args: map[string]any{"text": texts[i], "nested": []any{texts[i], map[string]any{"x": texts[i]}}}}}}})
+	}
+	if parts, err = marshalScenario(sc); err != nil {
+		return nil, nil, err
+	}
+	whole, err = encodeYAML(sc)
+	return parts, whole, err
+}
