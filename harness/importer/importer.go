@@ -172,9 +172,12 @@ func newImporter(files []TraceFile, opts ImportOptions) (*importer, error) {
 	if len(files) == 0 {
 		return nil, errors.New("importer: no trace file")
 	}
-	var trace []byte
-	for _, f := range files {
-		trace = append(trace, f.Data...)
+	trace := files[0].Data // one file: the trace itself, not a copy
+	if len(files) > 1 {
+		trace = nil
+		for _, f := range files {
+			trace = append(trace, f.Data...)
+		}
 	}
 	im := &importer{opts: opts, trace: trace, shown: cmp.Or(opts.TracePath, opts.TraceName, names(files)), maxBytes: opts.MaxBytes,
 		results: map[string][]importedText{}, sizes: map[string][]int{}}

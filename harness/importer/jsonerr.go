@@ -23,7 +23,10 @@ func syntaxError(data []byte, name string) error {
 // syntaxOffset returns the byte offset in data of its first JSON syntax
 // error (the offending character, or the end) and the error, or -1.
 func syntaxOffset(data []byte) (int, string) {
-	var raw json.RawMessage // checks the syntax without building values
+	if json.Valid(data) {
+		return -1, "" // without a copy: Unmarshal into a RawMessage copied the trace
+	}
+	var raw json.RawMessage // names the error
 	err := json.Unmarshal(data, &raw)
 	var se *json.SyntaxError
 	if !errors.As(err, &se) {

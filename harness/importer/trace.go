@@ -1,7 +1,6 @@
 package importer
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolout/toolout/core/gateway/openai"
+	"github.com/toolout/toolout/core/jsonlex"
 	"github.com/toolout/toolout/harness"
 	"github.com/toolout/toolout/harness/components"
 )
@@ -136,39 +136,6 @@ func locate(v []byte, path ...any) int {
 	return off
 }
 
-// child returns the offset in v of its member named (a string) or indexed
-// (an int) by step, or -1.
-func child(v []byte, step any) int {
-	dec := json.NewDecoder(bytes.NewReader(v))
-	tok, err := dec.Token()
-	d, ok := tok.(json.Delim)
-	if err != nil || !ok || d != '{' && d != '[' {
-		return -1
-	}
-	name, isName := step.(string)
-	index, _ := step.(int)
-	found := -1
-	for i := 0; dec.More(); i++ {
-		key := ""
-		if d == '{' {
-			k, err := dec.Token()
-			if err != nil {
-				return found
-			}
-			key, _ = k.(string)
-		}
-		start := skipSpace(v, int(dec.InputOffset()))
-		if d == '{' && isName && strings.EqualFold(key, name) || d == '[' && !isName && i == index {
-			found = start
-		}
-		var skip json.RawMessage
-		if d == '[' && found >= 0 || dec.Decode(&skip) != nil {
-			return found
-		}
-	}
-	return found
-}
-
 // parseTrace reads a bare list of messages or {"messages": [...]}, and
 // checks that every tool result answers a call. Every error names the
 // trace and the line:col of the problem: bad JSON, a byte that is not
@@ -248,22 +215,25 @@ func (t *parsedTrace) messageList() ([]rawMessage, error) {
 	return t.splitList()
 }
 
-// splitList splits the list of messages at t.list, whose syntax is checked.
+// splitList splits the list of messages at t.list, whose syntax is
+// checked: each message a slice of the trace, not a copy.
 func (t *parsedTrace) splitList() ([]rawMessage, error) {
-	dec := json.NewDecoder(bytes.NewReader(t.data[t.list:]))
-	if _, err := dec.Token(); err != nil { // '[': the syntax is checked
-		return nil, t.errorf(t.list, "%v", err)
-	}
 	var list []rawMessage
-	for dec.More() {
-		at := t.list + skipSpace(t.data[t.list:], int(dec.InputOffset()))
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return nil, t.errorf(at, "%v", err)
+	for i := t.list + 1; ; {
+		i = jsonlex.Space(t.data, i)
+		if i >= len(t.data) || t.data[i] == ']' {
+			return list, nil
 		}
-		list = append(list, rawMessage{raw, at})
+		if len(list) > 0 {
+			i = jsonlex.Space(t.data, i+1) // the ','
+		}
+		end, ok := skipValue(t.data, i)
+		if !ok {
+			return nil, t.errorf(end, "invalid JSON")
+		}
+		list = append(list, rawMessage{t.data[i:end], i})
+		i = end
 	}
-	return list, nil
 }
 
 // jsonKind names the JSON value that starts with c.
