@@ -6,13 +6,14 @@
 //	go run ./bench/importmem -sizes 1,10     # some sizes
 //	go run ./bench/importmem -gen messages -size 10  # only write a trace to stdout
 //
-// Each import runs as a child process of a toolout built once; its peak
-// is the child's maximum resident set size as the kernel counts it
-// (getrusage's ru_maxrss, what /usr/bin/time -v prints as "Maximum
-// resident set size"). The bound is the issue's: 10 times the input plus
-// 64 MB. The children run one after another, each under an address-space
-// limit (-as, prlimit(2) on Linux), so that a regression fails the row
-// instead of the machine.
+// Each import runs as a child process of a toolout built once, under
+// /usr/bin/time; its peak is what /usr/bin/time reports (%M, the
+// "Maximum resident set size" of -v: the kernel's ru_maxrss). The bound
+// is the issue's: 10 times the input plus 64 MB. The children run one
+// after another, each under an address-space limit (-as, prlimit(1)), so
+// that a regression fails the row instead of the machine. A refusal of
+// the "session" shape (its scenario is over 1 MiB) is the expected
+// outcome; any other failure fails the run.
 package main
 
 import (
@@ -91,7 +92,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 					return 1
 				}
 				fmt.Fprintln(stdout, row.markdown())
-				if !row.within() || row.exit != 0 {
+				if !row.within() || row.exit != 0 && shape != "session" {
 					status = 1
 				}
 			}

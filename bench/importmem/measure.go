@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/toolout/toolout/internal/tracegen"
@@ -61,23 +62,47 @@ func (m measurer) measure(format, shape string, n int) (row, error) {
 	out := filepath.Join(m.dir, "out-"+format)
 	defer os.RemoveAll(out)
 	args := []string{"import", "--format", tracegen.ImportFormat(format), "-o", filepath.Join(out, "x.yaml"), trace}
-	name := m.bin
 	if m.as > 0 {
-		args = append([]string{fmt.Sprintf("--as=%d", m.as), "--", m.bin}, args...)
-		name = "prlimit"
+		args = append([]string{"prlimit", fmt.Sprintf("--as=%d", m.as), "--", m.bin}, args...)
+	} else {
+		args = append([]string{m.bin}, args...)
 	}
-	cmd := exec.Command(name, args...)
+	// /usr/bin/time forks the import from its own small process: a child
+	// started from this one (Go starts it sharing this process's memory
+	// until exec) would count this process's peak, the trace generated,
+	// as its own in ru_maxrss.
+	peakFile := filepath.Join(m.dir, "peak")
+	cmd := exec.Command("/usr/bin/time", append([]string{"-f", "%M", "-o", peakFile}, args...)...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	err = cmd.Run()
-	r := row{format: format, shape: shape, input: int64(len(data)), peak: maxRSS(cmd.ProcessState)}
 	if cmd.ProcessState == nil {
 		return row{}, fmt.Errorf("%s: %w", format, err)
 	}
+	kib, err := readPeak(peakFile)
+	if err != nil {
+		return row{}, fmt.Errorf("%s: /usr/bin/time: %w", format, err)
+	}
+	r := row{format: format, shape: shape, input: int64(len(data)), peak: kib << 10}
 	r.exit = cmd.ProcessState.ExitCode()
 	r.stderrFirst, _, _ = strings.Cut(strings.TrimSpace(stderr.String()), "\n")
 	if len(r.stderrFirst) > 120 {
 		r.stderrFirst = r.stderrFirst[:120] + "..."
 	}
 	return r, nil
+}
+
+// readPeak reads the maximum resident set size, in KiB, that /usr/bin/time
+// -f %M wrote to file (after a line saying the command's exit status,
+// when it failed).
+func readPeak(file string) (int64, error) {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return 0, err
+	}
+	lines := strings.Fields(strings.TrimSpace(string(b)))
+	if len(lines) == 0 {
+		return 0, fmt.Errorf("no peak in %q", b)
+	}
+	return strconv.ParseInt(lines[len(lines)-1], 10, 64)
 }

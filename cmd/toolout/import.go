@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -52,6 +53,7 @@ func runImport(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 	if code != exitOK {
 		return code
 	}
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(importMemoryLimit(traces)))
 	opts := importer.ImportOptions{TraceName: traceNames(pos), TracePath: strings.Join(pos, ", "), At: *at, TraceID: *traceID,
 		MaxBytes: *maxBytes, RedactEmails: *emails, Redact: extra, Format: *format}
 	target := *out
@@ -108,6 +110,31 @@ func withoutUpdate(self string, args []string) string {
 		cmd = append(cmd, shellQuote(a))
 	}
 	return strings.Join(cmd, " ")
+}
+
+// The soft memory limit of an import (runtime/debug.SetMemoryLimit) is
+// memoryPerByte times the trace's bytes plus memoryBase: the importer
+// holds a few times the trace at once (issue 38: at most 10 times plus
+// 64 MB at its peak, bench/importmem), but much of what it allocates is
+// soon garbage (a trace's strings decoded, each step's YAML), which the
+// runtime's default (collect when the heap doubles) left standing: a
+// peak RSS of about three times what was live. GOMEMLIMIT, when set,
+// is left as it is.
+const (
+	memoryPerByte = 6
+	memoryBase    = 40 << 20
+)
+
+// importMemoryLimit is the soft memory limit for importing traces.
+func importMemoryLimit(traces []importer.TraceFile) int64 {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return debug.SetMemoryLimit(-1)
+	}
+	n := int64(0)
+	for _, t := range traces {
+		n += int64(len(t.Data))
+	}
+	return memoryPerByte*n + memoryBase
 }
 
 // readTraces reads the trace files named, each of at most limit bytes:

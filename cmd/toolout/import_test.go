@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -71,6 +73,27 @@ var _ = Describe("toolout import", func() {
 		code, _, stderr = invoke("[]", "import", "-")
 		Expect(code).To(Equal(2))
 		Expect(stderr).To(HavePrefix("toolout import: want a TRACE.json file, not standard input"))
+	})
+
+	It("refuses a trace over the default 128 MiB from its size, before reading it, and leaves the runtime's memory limit as it was", func() {
+		// A sparse file: 129 MiB that take no disk and, read, would take
+		// 129 MiB of memory; refused from its size, they are never read.
+		big := filepath.Join(dir, "big.json")
+		Expect(os.WriteFile(big, nil, 0o644)).To(Succeed())
+		Expect(os.Truncate(big, 129<<20)).To(Succeed())
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		code, stdout, stderr := invoke("", "import", big, "-o", filepath.Join(dir, "out", "x.yaml"))
+		runtime.ReadMemStats(&after)
+		Expect(code).To(Equal(2))
+		Expect(stdout).To(BeEmpty())
+		Expect(stderr).To(Equal("toolout import: " + big + ": input exceeds the limit of 128MiB (134217728 bytes); raise it with --max-input\n"))
+		Expect(after.TotalAlloc - before.TotalAlloc).To(BeNumerically("<", 16<<20))
+
+		limit := debug.SetMemoryLimit(-1)
+		code, _, stderr = invoke("", "import", "../../scenarios/regress/traces/leaked-tools.json", "--at", "3", "-o", filepath.Join(dir, "out", "x.yaml"))
+		Expect(code).To(Equal(0), stderr)
+		Expect(debug.SetMemoryLimit(-1)).To(Equal(limit))
 	})
 
 	It("reads a chat completions log, told from its content or named with --format, and names the line:col of a bad line", func() {

@@ -83,7 +83,12 @@ func parseFiles(files []TraceFile, format, traceID string) (*parsedTrace, error)
 			return nil, ft.errorf(skipSpace(f.Data, 0), "want an OTLP JSON export, {\"resourceSpans\": [...]} or {\"resourceLogs\": [...]}: several files are merged only as OTLP JSON exports")
 		}
 		t.segs = append(t.segs, segment{f.Name, len(t.data), len(t.data) + len(f.Data)})
-		t.data = append(t.data, f.Data...)
+		if len(files) > 1 {
+			t.data = append(t.data, f.Data...)
+		}
+	}
+	if len(files) == 1 {
+		t.data = files[0].Data // the file itself, not a copy
 	}
 	return t, t.readOTel()
 }

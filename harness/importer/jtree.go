@@ -42,6 +42,7 @@ func (n *jnode) get(key string) *jnode {
 // keeps its own stack, so nesting costs no goroutine stack (encoding/json's
 // check bounds it at 10000 levels anyway).
 func tree(b []byte, pos func(int) int, outer bool) *jnode {
+	keys := keyTable{}
 	var root *jnode
 	var stack []*jnode
 	key := ""
@@ -52,8 +53,8 @@ func tree(b []byte, pos func(int) int, outer bool) *jnode {
 		case '{', '[':
 			i++
 		case '"':
-			end, _, _ := jsonlex.String(b, i)
-			n.text = string(jsonlex.Unescape(nil, b[i+1:end-1], true))
+			end, escaped, _ := jsonlex.String(b, i)
+			n.text = unquote(b[i+1:end-1], escaped)
 			if outer {
 				n.lit = b[i+1 : end-1]
 			}
@@ -90,13 +91,39 @@ func tree(b []byte, pos func(int) int, outer bool) *jnode {
 				i = jsonlex.Space(b, i+1)
 			}
 			if stack[len(stack)-1].kind == '{' {
-				end, _, _ := jsonlex.String(b, i)
-				key = string(jsonlex.Unescape(nil, b[i+1:end-1], true))
+				end, escaped, _ := jsonlex.String(b, i)
+				key = keys.of(b[i+1:end-1], escaped)
 				i = jsonlex.Space(b, jsonlex.Space(b, end)+1) // past ':'
 			}
 			break
 		}
 	}
+}
+
+// unquote is a string literal's content raw decoded: one copy, none
+// through a buffer when it holds no escape.
+func unquote(raw []byte, escaped bool) string {
+	if !escaped {
+		return string(raw)
+	}
+	return string(jsonlex.Unescape(nil, raw, true))
+}
+
+// keyTable holds one string for each object key of a tree: an OTLP
+// export repeats a few keys ("key", "value", "stringValue") for every
+// attribute, and a key of its own for each, which were a string each.
+type keyTable map[string]string
+
+// of is the key whose literal content is raw.
+func (k keyTable) of(raw []byte, escaped bool) string {
+	if s, ok := k[string(raw)]; ok && !escaped { // the lookup copies nothing
+		return s
+	}
+	s := unquote(raw, escaped)
+	if !escaped && len(k) < 1<<12 {
+		k[s] = s
+	}
+	return s
 }
 
 // embedded parses the JSON text that s, a string written in the trace,
