@@ -1,6 +1,8 @@
 package importer
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"strings"
 )
@@ -56,4 +58,41 @@ func RenderedAsOneDocument(texts []string) (parts, whole []byte, err error) {
 	}
 	whole, err = encodeYAML(sc)
 	return parts, whole, err
+}
+
+// Child is child, for the fuzz target that holds it to DecoderChild.
+func Child(v []byte, step any) int { return child(v, step) }
+
+// DecoderChild is child as it was written over encoding/json's Decoder
+// (which copied every value it stepped over): the reference the
+// allocation-free child must agree with, on any input.
+func DecoderChild(v []byte, step any) int {
+	dec := json.NewDecoder(bytes.NewReader(v))
+	tok, err := dec.Token()
+	d, ok := tok.(json.Delim)
+	if err != nil || !ok || d != '{' && d != '[' {
+		return -1
+	}
+	name, isName := step.(string)
+	index, _ := step.(int)
+	found := -1
+	for i := 0; dec.More(); i++ {
+		key := ""
+		if d == '{' {
+			k, err := dec.Token()
+			if err != nil {
+				return found
+			}
+			key, _ = k.(string)
+		}
+		start := skipSpace(v, int(dec.InputOffset()))
+		if d == '{' && isName && strings.EqualFold(key, name) || d == '[' && !isName && i == index {
+			found = start
+		}
+		var skip json.RawMessage
+		if d == '[' && found >= 0 || dec.Decode(&skip) != nil {
+			return found
+		}
+	}
+	return found
 }
