@@ -77,6 +77,9 @@ type importedCall struct {
 	Input  *string        `yaml:"input,omitempty"`
 	Args   map[string]any `yaml:"args,omitempty"`
 	Raw    *string        `yaml:"raw,omitempty"`
+	// args are JSON arguments that Args scripts, decoded into it only as
+	// the step is rendered (see renderScenario), one step at a time.
+	args string
 }
 
 // The YAML shapes of imported scenarios, in field order.

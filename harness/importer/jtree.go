@@ -54,7 +54,7 @@ func tree(b []byte, pos func(int) int, outer bool) *jnode {
 			i++
 		case '"':
 			end, escaped, _ := jsonlex.String(b, i)
-			n.text = unquote(b[i+1:end-1], escaped)
+			n.text = keys.short(b[i+1:end-1], escaped)
 			if outer {
 				n.lit = b[i+1 : end-1]
 			}
@@ -124,6 +124,16 @@ func (k keyTable) of(raw []byte, escaped bool) string {
 		k[s] = s
 	}
 	return s
+}
+
+// short is a string value whose literal content is raw: one string for
+// each short one (an item's "type", a message's "role", repeated for every
+// item), a string of its own for any other.
+func (k keyTable) short(raw []byte, escaped bool) string {
+	if len(raw) > 32 || escaped {
+		return unquote(raw, escaped)
+	}
+	return k.of(raw, false)
 }
 
 // embedded parses the JSON text that s, a string written in the trace,

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"slices"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -58,7 +59,7 @@ func renderScenario(sc importedScenario, limit int) (data []byte, size int, err 
 	}
 	var step []byte
 	for i := range sc.LLM {
-		b, err := encodeYAML(sc.LLM[i : i+1])
+		b, err := encodeYAML([]importedStep{withArgs(sc.LLM[i])})
 		if err != nil {
 			return nil, 0, err
 		}
@@ -74,6 +75,22 @@ func renderScenario(sc importedScenario, limit int) (data []byte, size int, err 
 		return nil, size, nil
 	}
 	return out.Bytes(), size, nil
+}
+
+// withArgs is st with the arguments of its calls decoded into Args.
+func withArgs(st importedStep) importedStep {
+	calls := st.Respond.ToolCalls
+	for j, c := range calls {
+		if c.args == "" {
+			continue
+		}
+		if &calls[0] == &st.Respond.ToolCalls[0] {
+			calls = slices.Clone(calls) // the step's own stay as they are
+		}
+		calls[j].Args = scriptedArgs(c.args)
+	}
+	st.Respond.ToolCalls = calls
+	return st
 }
 
 // indent appends b to dst with two spaces before each line that is not

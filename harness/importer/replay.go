@@ -59,8 +59,8 @@ func (im *importer) step(i int) importedStep {
 		if tc.Type == "custom" { // a custom tool call: its free text
 			input := tc.Function.Arguments
 			cs.Custom, cs.Input = true, &input
-		} else if args := scriptedArgs(tc.Function.Arguments); args != nil {
-			cs.Args = args
+		} else if scriptedArgs(tc.Function.Arguments) != nil {
+			cs.args = tc.Function.Arguments // decoded when rendered: a map a step held 4x its JSON
 		} else {
 			raw := tc.Function.Arguments
 			cs.Raw = &raw
