@@ -400,27 +400,23 @@
 // that the steps script stay inline (a scenario over
 // harness.MaxScenarioBytes is refused, naming the biggest message).
 //
-// Memory (issue 38): an import holds the trace once and what it reads
-// from it, the goal being a peak of at most 10 times the trace plus 64 MB
-// (measured by bench/importmem, make import-mem, on the real binary; the
-// README's "Import peak memory" has the table). Choices made for it: a
-// trace's parts are found in place (child, skipValue and splitList walk
-// the bytes with core/jsonlex, where encoding/json's Decoder copied each
-// value it stepped over and buffered the rest), a single file is the
-// trace itself (not appended to a new slice), a tree decodes a string
-// once and keeps one string per object key and per short value; a
-// step's call arguments stay JSON until the step is rendered; and a
-// scenario is rendered a part at a time (its head, each step, its
-// expect: yaml.v3 holds every event of a document until it ends, 1 GB
-// for 50,000 steps), with the same bytes, and past
-// harness.MaxScenarioBytes only counted, so a refusal names the size
-// without holding the scenario. toolout import sets the runtime's soft
-// memory limit to 6 times the trace plus 40 MiB (GOMEMLIMIT wins), so
-// that the garbage an import makes is collected before the heap doubles.
-// What is not streamed: the trace is read whole (positions are byte
-// offsets into it), and an OTLP export, a Responses call or a rollout
-// line is parsed as a tree of nodes before it is read; for a trace of
-// many small values (100,000 items of a few dozen bytes) that tree is
-// 8-10 times its bytes while it lives, which is what keeps a Responses
-// log or an OTel events trace of many calls over the goal at 100 MiB.
+// Memory: an import holds the trace once and what it reads from it; the
+// goal is a peak of at most 10 times the trace plus 64 MB (bench/importmem,
+// make import-mem, measures the real binary; the README has the table).
+// Choices made for it: a trace's parts are found in place (child,
+// skipValue and splitList walk the bytes with core/jsonlex, copying
+// nothing), a single file is the trace itself, a tree decodes a string
+// once and keeps one string per object key and per short value, a step's
+// call arguments stay JSON until the step is rendered, and a scenario is
+// rendered a part at a time (its head, each step, its expect: yaml.v3
+// holds every event of a document until the document ends), the same
+// bytes as one document; past harness.MaxScenarioBytes it is only
+// counted, so a refusal names the size without holding the scenario.
+// toolout import sets the runtime's soft memory limit to 6 times the
+// trace plus 40 MiB (GOMEMLIMIT wins), so that an import's garbage is
+// collected before the heap doubles. Not streamed: the trace is read
+// whole (positions are byte offsets into it), and an OTLP export, a
+// Responses call or a rollout line is parsed as a tree of nodes before it
+// is read, which for many small values is several times their bytes
+// while it lives.
 package importer
