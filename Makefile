@@ -106,7 +106,8 @@ golden:
 ## import-mem: measure the peak RSS of toolout import (a child process each, its ru_maxrss, what
 ## /usr/bin/time -v prints) on the synthetic traces of internal/tracegen, every format and shape at
 ## IMPORTMEM_SIZES MiB, and print the README's "import peak memory" table; fails when one is over
-## 10 times its input plus 64 MB (bench/importmem; 1, 10 and 100 MiB take about 3 min on 2 cores)
+## 10 times its input plus 64 MB (bench/importmem; 1, 10 and 100 MiB took about 30 min on 2 shared cores,
+## most of it at 100 MiB)
 IMPORTMEM_SIZES ?= 1,10,100
 import-mem:
 	$(GO) run ./bench/importmem -sizes $(IMPORTMEM_SIZES)
