@@ -103,7 +103,7 @@ deps:
 golden:
 	UPDATE_GOLDEN=1 $(GO) run ./cmd/toolout test scenarios
 
-## import-mem: measure the peak RSS of toolout import (a child process each, its ru_maxrss, what
+## import-mem: measure the peak RSS of toolout import (a child process each under /usr/bin/time -f %M, what
 ## /usr/bin/time -v prints) on the synthetic traces of internal/tracegen, every format and shape at
 ## IMPORTMEM_SIZES MiB, and print the README's "import peak memory" table; fails when one is over
 ## 10 times its input plus 64 MB (bench/importmem; 1, 10 and 100 MiB took about 30 min on 2 shared cores,
