@@ -47,8 +47,16 @@ func (e *streamEnd) watch(ev []byte) {
 
 // endsStream says whether an event's JSON data ends its stream.
 func endsStream(data []byte) bool {
-	if i := bytes.Index(data, []byte(`"finish_reason"`)); i >= 0 && valueIsString(data[i+len(`"finish_reason"`):]) {
-		return true
+	key := []byte(`"finish_reason"`)
+	for rest := data; ; {
+		i := bytes.Index(rest, key)
+		if i < 0 {
+			break
+		}
+		// Every choice's: the first may be null while another's ends it.
+		if rest = rest[i+len(key):]; valueIsString(rest) {
+			return true
+		}
 	}
 	for _, t := range []string{`"message_stop"`, `"response.completed"`, `"response.incomplete"`, `"response.failed"`} {
 		if bytes.Contains(data, []byte(t)) {
