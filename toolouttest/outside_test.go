@@ -148,8 +148,7 @@ func TestOutsideModule(t *testing.T) {
 // buildFlags returns the flags this test binary was built with that decide
 // how packages compile (-race, -gcflags: make test sets both), so that the
 // outside module's go test reuses the builds of toolout's packages this
-// run made instead of compiling them all again (97 s of a cold make test,
-// against 15 s). A flag whose value holds a space cannot go in GOFLAGS and
+// run made instead of compiling them all again. A flag whose value holds a space cannot go in GOFLAGS and
 // is left out: the build is then only slower.
 func buildFlags() []string {
 	bi, ok := debug.ReadBuildInfo()
