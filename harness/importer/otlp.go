@@ -61,8 +61,7 @@ func (t *parsedTrace) otelDocs() ([]*jnode, error) {
 		}
 		at, msg := syntaxOffset(data)
 		if at < 0 {
-			base := f.start
-			docs = append(docs, tree(data, func(k int) int { return base + k }, true))
+			docs = append(docs, lazyTree(data, f.start, "events"))
 			continue
 		}
 		lines, err := t.lineDocs(f.start, f.end, at, msg)
@@ -91,8 +90,7 @@ func (t *parsedTrace) lineDocs(from, to, at int, msg string) ([]*jnode, error) {
 				}
 				return nil, t.errorf(start+lat, "%s", lmsg)
 			}
-			base := start
-			docs = append(docs, tree(line, func(k int) int { return base + k }, true))
+			docs = append(docs, lazyTree(line, start, "events"))
 		}
 		start = end + 1
 	}
@@ -222,15 +220,32 @@ func (t *parsedTrace) span(n *jnode, what string, spans *[]*otelSpan) {
 	if evs := n.get("events"); evs != nil {
 		s.eventsAt = evs.at
 	}
-	for i, e := range t.listOf(n.get("events"), what+".events") {
-		ew := fmt.Sprintf("%s.events[%d]", what, i)
-		if t.objectOf(e, ew); t.err != nil {
-			return
-		}
-		s.events = append(s.events, otelEvent{n: e, name: t.stringField(e, "name", ew),
-			time: t.timeField(e, "timeUnixNano", ew), attrs: t.attributes(e.get("attributes"), ew+".attributes")})
+	if t.spanEvents(s, n.get("events"), what+".events"); t.err == nil {
+		*spans = append(*spans, s)
 	}
-	*spans = append(*spans, s)
+}
+
+// spanEvents reads the span's list of events evs (absent: none), built
+// an event at a time (the export's tree leaves it lazy: a span of 50,000
+// events was a tree of 5 times their bytes). An event keeps its name,
+// time, position and the values of its attributes, not its whole tree.
+func (t *parsedTrace) spanEvents(s *otelSpan, evs *jnode, what string) {
+	if evs == nil || t.err != nil {
+		return
+	}
+	if evs.kind != '[' {
+		t.err = t.errorf(evs.at, "field %s: want a list, got %s", what, jsonKind(evs.kind))
+		return
+	}
+	_ = evs.each(func(i int, e *jnode) error {
+		ew := fmt.Sprintf("%s[%d]", what, i)
+		if t.objectOf(e, ew); t.err != nil {
+			return t.err
+		}
+		s.events = append(s.events, otelEvent{n: &jnode{kind: e.kind, at: e.at}, name: t.stringField(e, "name", ew),
+			time: t.timeField(e, "timeUnixNano", ew), attrs: t.attributes(e.get("attributes"), ew+".attributes")})
+		return t.err
+	})
 }
 
 // stringField returns obj's string member key ("" when absent).

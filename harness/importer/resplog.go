@@ -106,8 +106,8 @@ func (l *respLog) extends(prev, c *chatCall) error {
 // message of its instructions (none when it has none).
 func (l *respLog) call(s span) (*chatCall, string, []traceMessage, error) {
 	t := l.t
-	start := s.start
-	n := tree(t.data[s.start:s.end], func(i int) int { return start + i }, true)
+	// request.input and response.output are read an item at a time.
+	n := lazyTree(t.data[s.start:s.end], s.start, "input", "output")
 	what := fmt.Sprintf("line %d", s.line)
 	if n.kind != '{' {
 		return nil, "", nil, t.errorf(n.at, "want an LLM call, {\"request\": ..., \"response\": ...}, got %s", jsonKind(n.kind))
@@ -186,10 +186,8 @@ func (r *respReader) input(req *jnode) error {
 		return r.t.errorf(in.at, "request.input: want a string or a list of items, got %s", jsonKind(in.kind))
 	}
 	r.open = false // the history's reply, if any, is a turn of its own
-	for k, it := range in.kids {
-		if err := r.item(it, fmt.Sprintf("request.input[%d]", k)); err != nil {
-			return err
-		}
+	if err := in.each(func(k int, it *jnode) error { return r.item(it, fmt.Sprintf("request.input[%d]", k)) }); err != nil {
+		return err
 	}
 	r.finish()
 	if len(r.out) == 0 {
@@ -231,10 +229,8 @@ func (t *parsedTrace) respOutput(resp *jnode, where string) (traceMessage, strin
 		return traceMessage{}, "", t.fieldError(resp, "output", where, "a list of items")
 	}
 	r := &respReader{t: t}
-	for k, it := range out.kids {
-		if err := r.item(it, fmt.Sprintf("%s.output[%d]", where, k)); err != nil {
-			return traceMessage{}, "", err
-		}
+	if err := out.each(func(k int, it *jnode) error { return r.item(it, fmt.Sprintf("%s.output[%d]", where, k)) }); err != nil {
+		return traceMessage{}, "", err
 	}
 	r.finish()
 	if len(r.out) == 0 {
