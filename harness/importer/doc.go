@@ -414,9 +414,12 @@
 // counted, so a refusal names the size without holding the scenario.
 // toolout import sets the runtime's soft memory limit to 6 times the
 // trace plus 40 MiB (GOMEMLIMIT wins), so that an import's garbage is
-// collected before the heap doubles. Not streamed: the trace is read
-// whole (positions are byte offsets into it), and an OTLP export, a
-// Responses call or a rollout line is parsed as a tree of nodes before it
-// is read, which for many small values is several times their bytes
-// while it lives.
+// collected before the heap doubles. A tree of nodes is several times
+// the bytes of the small values it holds, so the lists that grow with a
+// trace are built an item at a time and dropped once read (lazyTree,
+// each): a Responses call's request.input and response.output, and a
+// span's events (an event keeps its name, time, position and attribute
+// values). Not streamed: the trace is read whole (positions are byte
+// offsets into it), and the rest of an OTLP export, a Responses call or
+// a rollout line is parsed as a tree before it is read.
 package importer
