@@ -42,17 +42,25 @@ func (c *callerUpstream) serve(shadow string) *httptest.Server {
 				c.mu.Unlock()
 			}
 		}
-		msg := map[string]any{"role": "assistant", "content": fmt.Sprint("saw original: ", bytes.Contains(body, []byte("status=FAILED")))}
-		finish := "stop"
-		if r.Header.Get("X-Test-Expand") == "yes" && r.Header.Get(gateway.RoundHeader) == "1" {
-			msg = map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{map[string]any{"id": "x1", "type": "function",
-				"function": map[string]any{"name": "expand_context", "arguments": `{"shadow_id":"` + shadow + `"}`}}}}
-			finish = "tool_calls"
-		}
-		out, _ := json.Marshal(map[string]any{"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": finish}}})
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(out)
+		answerSawOriginal(w, r, body, shadow)
 	}))
+}
+
+// answerSawOriginal answers a Chat Completions request as the specs' model
+// does: on the first round of a request whose client sends X-Test-Expand,
+// a call of expand_context on shadow; otherwise whether body holds the
+// original (its line with status=FAILED).
+func answerSawOriginal(w http.ResponseWriter, r *http.Request, body []byte, shadow string) {
+	msg := map[string]any{"role": "assistant", "content": fmt.Sprint("saw original: ", bytes.Contains(body, []byte("status=FAILED")))}
+	finish := "stop"
+	if r.Header.Get("X-Test-Expand") == "yes" && r.Header.Get(gateway.RoundHeader) == "1" {
+		msg = map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{map[string]any{"id": "x1", "type": "function",
+			"function": map[string]any{"name": "expand_context", "arguments": `{"shadow_id":"` + shadow + `"}`}}}}
+		finish = "tool_calls"
+	}
+	out, _ := json.Marshal(map[string]any{"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": finish}}})
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(out)
 }
 
 func (c *callerUpstream) lastMarked() string {

@@ -317,16 +317,7 @@ var _ = Describe("two gateway replicas sharing one Redis", func() {
 		// whether it saw the original.
 		up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			body, _ := io.ReadAll(r.Body)
-			msg := map[string]any{"role": "assistant", "content": fmt.Sprint("saw original: ", bytes.Contains(body, []byte("status=FAILED")))}
-			finish := "stop"
-			if r.Header.Get("X-Test-Expand") == "yes" && r.Header.Get(gateway.RoundHeader) == "1" {
-				msg = map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{map[string]any{"id": "x1", "type": "function",
-					"function": map[string]any{"name": "expand_context", "arguments": `{"shadow_id":"` + shadow + `"}`}}}}
-				finish = "tool_calls"
-			}
-			out, _ := json.Marshal(map[string]any{"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": finish}}})
-			w.Header().Set("Content-Type", "application/json")
-			_, _ = w.Write(out)
+			answerSawOriginal(w, r, body, shadow)
 		}))
 		DeferCleanup(up.Close)
 
