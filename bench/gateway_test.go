@@ -42,12 +42,7 @@ func BenchmarkGatewayTTFB(b *testing.B) {
 		_, _ = io.WriteString(w, `data: {"id":"c","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}`+"\n\ndata: [DONE]\n\n")
 	}))
 	defer up.Close()
-	u, _ := url.Parse(up.URL)
-	p, err := gateway.NewPipe(gateway.Options{Compressor: gateway.Simple{Words: 8}, Store: memstore.New(gateway.StoreOptions{})})
-	if err != nil {
-		b.Fatal(err)
-	}
-	front := httptest.NewServer(gateway.NewProxy(&gateway.Gateway{Pipe: p, Wire: openai.Wire{}, Expand: true}, u, up.Client()))
+	front := expandingFront(b, up)
 	defer front.Close()
 	request := func(result string) string {
 		content, _ := json.Marshal(result)
@@ -136,12 +131,7 @@ func BenchmarkGatewayStream(b *testing.B) {
 		}
 	}))
 	defer up.Close()
-	u, _ := url.Parse(up.URL)
-	p, err := gateway.NewPipe(gateway.Options{Compressor: gateway.Simple{Words: 8}, Store: memstore.New(gateway.StoreOptions{})})
-	if err != nil {
-		b.Fatal(err)
-	}
-	front := httptest.NewServer(gateway.NewProxy(&gateway.Gateway{Pipe: p, Wire: openai.Wire{}, Expand: true}, u, up.Client()))
+	front := expandingFront(b, up)
 	defer front.Close()
 	body := `{"model":"m","stream":true,"messages":[{"role":"user","content":"write a long answer"}]}`
 	whole := func(base string) time.Duration {
@@ -170,4 +160,15 @@ func BenchmarkGatewayStream(b *testing.B) {
 	b.ReportMetric(median(ds), "direct-us")
 	b.ReportMetric(median(gs), "gateway-us")
 	b.ReportMetric(median(added), "added-us")
+}
+
+// expandingFront is a gateway on the OpenAI wire in front of up, with
+// expand_context offered, a memstore and a compressor keeping 8 words.
+func expandingFront(b *testing.B, up *httptest.Server) *httptest.Server {
+	u, _ := url.Parse(up.URL)
+	p, err := gateway.NewPipe(gateway.Options{Compressor: gateway.Simple{Words: 8}, Store: memstore.New(gateway.StoreOptions{})})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return httptest.NewServer(gateway.NewProxy(&gateway.Gateway{Pipe: p, Wire: openai.Wire{}, Expand: true}, u, up.Client()))
 }
