@@ -109,10 +109,19 @@ func runGatewayServe(ctx context.Context, args []string, stdout, stderr io.Write
 	if fc.Caller.Header != "" {
 		fmt.Fprintf(stderr, "toolout gateway serve: originals scoped to the caller named by header %s (else by the API key)\n", fc.Caller.Header)
 	}
+	// Signals are caught before the line that says it listens: a process
+	// that stops it on that line gets the orderly shutdown.
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	fmt.Fprintf(stdout, "toolout gateway: listening on http://%s, forwarding %s and %s to %s and %s to %s (strategy %s, expand_context %v, store %s)\n",
 		ln.Addr(), openai.Path, responses.Path, u.Redacted(), anthropic.Path, au.Redacted(), fc.Pipes.ToolOutput.Strategy, g.Expand, storeName(fc))
+	return serveUntilStopped(ctx, srv, ln, g, stdout, stderr)
+}
+
+// serveUntilStopped serves on ln until the server fails (exit 1) or ctx
+// ends (SIGINT or SIGTERM: the caller's), then shuts down, waiting at most 10 s
+// for the requests in flight, and prints the pipe's counts.
+func serveUntilStopped(ctx context.Context, srv *http.Server, ln net.Listener, g *gateway.Gateway, stdout, stderr io.Writer) int {
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	select {
