@@ -130,7 +130,7 @@ bench:
 ## measurement. GC runs only past 4 GiB (GOGC=off GOMEMLIMIT=4GiB, the heap faulted in first:
 ## internal/hostile.WarmHeap), so a 1 MiB case whose small heap escapes the collections its 10 MiB
 ## pair pays does not read as super-linear; B/op shows allocation. The last run: 204 pairs in 10
-## packages (every parser's: README "Linear on hostile input" lists them), 7 to 10 min on 2 cores
+## packages (every parser's: docs/benchmarks.md, "Linear on hostile input", lists them), 7 to 10 min on 2 cores
 bench-linear:
 	@mkdir -p $(REPORTS)
 	@pkgs=$$($(LINEARPKGS)); \
@@ -154,7 +154,7 @@ bench-linear:
 	done > $(REPORTS)/bench-linear-again.txt || { cat $(REPORTS)/bench-linear-again.txt; exit 1; }; \
 	awk -f bench/linear.awk $(REPORTS)/bench-linear-again.txt
 
-## bench-ratios: run the benchmarks of issue 17's table of goals (bench/ratios/goals.go), RATIOSCOUNT
+## bench-ratios: run the benchmarks of the table of performance goals (bench/ratios/goals.go), RATIOSCOUNT
 ## rounds of RATIOSTIME each, and print one line per figure (the median over the rounds): figure,
 ## goal, OK or OVER; fails when one is outside its goal. Ratio goals divide by a baseline measured
 ## in the same round (token counting alone, json.Unmarshal, IndexByte + json.Unmarshal), and take

@@ -44,7 +44,7 @@ import (
 // ("invalid value "64XB" for flag -max-input: unknown unit ...").
 //
 // Peak memory per input byte, measured with /usr/bin/time on 50 MiB inputs
-// (README has the table): stats and shadow-id under 1 (constant: 40 MB and
+// (docs/benchmarks.md has the table): stats and shadow-id under 1 (constant: 40 MB and
 // 14 MB whatever the input, for text that has a line or a word end now and
 // then); final-report and truncate about 1.3; chunk and extract plan 2.6 on
 // logs and 4.1 on text of one-byte pieces; schema, leaked and gateway

@@ -114,8 +114,8 @@ type importedScenario struct {
 
 // Import turns a production trace into regression scenarios: a session
 // scenario that replays the conversation up to the chosen message, and for
-// a leaked-call message a leaked scenario for that message alone. See the
-// README, "Importing a trace".
+// a leaked-call message a leaked scenario for that message alone. See
+// docs/import.md.
 func Import(trace []byte, opts ImportOptions) ([]ImportedFile, error) {
 	return ImportFiles([]TraceFile{{Name: cmp.Or(opts.TracePath, opts.TraceName), Data: trace}}, opts)
 }
