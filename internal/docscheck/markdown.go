@@ -131,25 +131,31 @@ var (
 )
 
 // Links returns the inline links and images of a Markdown text outside code
-// blocks and code spans.
+// blocks and code spans; a link's text may run over several lines, and its
+// Line is the line of its target.
 func Links(file, text string) []Link {
-	var out []Link
+	lines := strings.Split(text, "\n")
 	inCode, fence := false, ""
-	for i, line := range strings.Split(text, "\n") {
+	for i, line := range lines {
 		if !inCode {
 			if f, _, ok := openFence(line); ok {
 				inCode, fence = true, f
+				lines[i] = ""
 				continue
 			}
-		} else {
-			if closesFence(line, fence) {
-				inCode = false
-			}
+			lines[i] = inlineCodeRE.ReplaceAllString(line, "")
 			continue
 		}
-		for _, m := range linkRE.FindAllStringSubmatch(inlineCodeRE.ReplaceAllString(line, ""), -1) {
-			out = append(out, Link{File: file, Line: i + 1, Target: m[1]})
+		if closesFence(line, fence) {
+			inCode = false
 		}
+		lines[i] = ""
+	}
+	prose := strings.Join(lines, "\n")
+	var out []Link
+	for _, m := range linkRE.FindAllStringSubmatchIndex(prose, -1) {
+		line := 1 + strings.Count(prose[:m[2]], "\n")
+		out = append(out, Link{File: file, Line: line, Target: prose[m[2]:m[3]]})
 	}
 	return out
 }

@@ -57,6 +57,11 @@ var _ = Describe("Links and Anchors", func() {
 		Expect(ls[0].Relative()).To(BeTrue())
 	})
 
+	It("finds a link whose text runs over two lines, at its target's line", func() {
+		ls := docscheck.Links("R.md", "a [Goldens outside\n`scenarios/`](#goldens-outside-scenarios) b\n")
+		Expect(ls).To(Equal([]docscheck.Link{{File: "R.md", Line: 2, Target: "#goldens-outside-scenarios"}}))
+	})
+
 	DescribeTable("Anchor derives GitHub's anchor from a heading",
 		func(heading, want string) { Expect(docscheck.Anchor(heading)).To(Equal(want)) },
 		Entry(nil, "`toolout serve` against misbehaving clients", "toolout-serve-against-misbehaving-clients"),
