@@ -105,7 +105,7 @@ golden:
 
 ## import-mem: measure the peak RSS of toolout import (a child process each under /usr/bin/time -f %M, what
 ## /usr/bin/time -v prints) on the synthetic traces of internal/tracegen, every format and shape at
-## IMPORTMEM_SIZES MiB, and print the README's "import peak memory" table; fails when one is over
+## IMPORTMEM_SIZES MiB, and print docs/benchmarks.md's "Import peak memory" table; fails when one is over
 ## 10 times its input plus 64 MB (bench/importmem; 1, 10 and 100 MiB took about 30 min on 2 shared cores,
 ## most of it at 100 MiB)
 IMPORTMEM_SIZES ?= 1,10,100
