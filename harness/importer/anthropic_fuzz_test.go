@@ -88,13 +88,13 @@ func FuzzImportAnthropic(f *testing.F) {
 	}
 	f.Add(sample, int16(-1))
 	f.Add(sample, int16(3))
-	claude, err := os.ReadFile("../../scenarios/regress/traces/claude-code.jsonl") // issue 34: system messages inside messages
+	claude, err := os.ReadFile("../../scenarios/regress/traces/claude-code.jsonl") // Claude Code: system messages inside messages
 	if err != nil {
 		f.Fatal(err)
 	}
 	f.Add(claude, int16(-1))
 	f.Add(claude, int16(4))
-	for _, s := range append(anthSeeds(), sseSeeds...) { // responses as event streams too (issue 34)
+	for _, s := range append(anthSeeds(), sseSeeds...) { // responses as event streams too
 		f.Add([]byte(s), int16(-1))
 	}
 	reg := components.Default()

@@ -5,32 +5,6 @@ import (
 	"strings"
 )
 
-// The formats of a trace (ImportOptions.Format).
-const (
-	// FormatAuto tells the format from the content: the first format of
-	// formats whose detect holds, else FormatMessages.
-	FormatAuto = "auto"
-	// FormatMessages is a JSON list of OpenAI-style chat messages, bare or
-	// under "messages".
-	FormatMessages = "messages"
-	// FormatChatCompletionsLog is a JSONL log of OpenAI Chat Completions
-	// calls, one per line: {"request": {...}, "response": {...}}.
-	FormatChatCompletionsLog = "chat-completions-log"
-	// FormatAnthropicMessages is a log of Anthropic Messages API calls,
-	// {"request": {...}, "response": {...}}: JSONL, one object, or a list.
-	FormatAnthropicMessages = "anthropic-messages"
-	// FormatOTelGenAI is OpenTelemetry GenAI spans exported as OTLP JSON:
-	// {"resourceSpans": [...]}, or one such export a line.
-	FormatOTelGenAI = "otel-genai"
-	// FormatResponsesLog is a log of OpenAI Responses API calls,
-	// {"request": {"input": ...}, "response": {"output": [...]}}: JSONL,
-	// one object, or a list; a response may be its event stream's text.
-	FormatResponsesLog = "responses-log"
-	// FormatCodexRollout is a Codex CLI rollout file
-	// (~/.codex/sessions/.../rollout-*.jsonl): {"type", "payload"} a line.
-	FormatCodexRollout = "codex-rollout"
-)
-
 // traceFormat is one format a trace may come in: its name, what tells it
 // from the content (nil: never told, only forced or the fallback), and its
 // reader.

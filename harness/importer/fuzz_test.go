@@ -90,11 +90,11 @@ func FuzzImport(f *testing.F) {
 		`[{"role":"user","content":"q"},{"role":"assistant","content":"<tool_call>{broken</tool_call>"}]`,
 		`{"messages":[{"role":"user","content":"---\n*x\n"},{"role":"tool","tool_call_id":"nope","content":"` + strings.Repeat("x", 13000) + `"}]}`,
 		`[{"role":"user","content":"Bearer abcdefghij https://pass:pass@h/ sk-aaaaaaaaaaaaaaaaaaaa"},{"role":"assistant","content":"<tools>{\"name\":\"a: b\",\"arguments\":\"{\\\"k\\\":\\\"https://u:u@x\\\"}\"}</tools>"}]`,
-		// a call leaked as text, then its result, oversized (issue 18): paired by name, the handle drawn after the recovered call's ID
+		// a call leaked as text, then its result, oversized: paired by name, the handle drawn after the recovered call's ID
 		`[{"role":"user","content":"q"},{"role":"assistant","content":"<tool_call>{\"name\":\"logs__query\",\"arguments\":{\"s\":\"api\"}}</tool_call>"},{"role":"tool","tool_call_id":"call_leaked_1","name":"logs__query","content":"` + strings.Repeat("log line\\n", 2000) + `"},{"role":"assistant","content":"done"}]`,
 		// two leaked calls answered out of order, one result without a name
 		`[{"role":"user","content":"q"},{"role":"assistant","content":"<tool_call>{\"name\":\"a\",\"arguments\":{}}</tool_call><tool_call>{\"name\":\"b\",\"arguments\":{}}</tool_call>"},{"role":"tool","tool_call_id":"2","name":"b","content":"B"},{"role":"tool","tool_call_id":"1","content":"` + strings.Repeat("A", 13000) + `"},{"role":"assistant","content":"done"}]`,
-		// chat completions logs (issue 20): a call a line, each request extending the one before
+		// chat completions logs: a call a line, each request extending the one before
 		`{"request":{"messages":[{"role":"user","content":"q"}]},"response":{"choices":[{"message":{"role":"assistant","content":"<tool_call>{\"name\":\"t\",\"arguments\":{}}</tool_call>"}}]}}`,
 		`{"request":{"messages":[{"role":"user","content":"q"}]},"response":{"choices":[{"message":{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"t","arguments":"{}"}}]}}]}}` + "\n" +
 			`{"body":{"messages":[{"role":"user","content":"q"},{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"t","arguments":"{}"}}]},{"role":"tool","tool_call_id":"c1","content":"` + strings.Repeat("row\\n", 4000) + `"}]},"response":{"status_code":200,"body":{"choices":[{"message":{"role":"assistant","content":"done"}}]}}}` + "\n",

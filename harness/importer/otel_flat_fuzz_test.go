@@ -14,8 +14,8 @@ import (
 	"github.com/toolout/toolout/harness/importer"
 )
 
-// isChatAttrs tells, as doc.go says, whether a span of these attributes
-// (plain values) is an LLM call: its gen_ai.operation.name is a chat
+// isChatAttrs tells, as FormatOTelGenAI's doc says, whether a span of these
+// attributes (plain values) is an LLM call: its gen_ai.operation.name is a chat
 // operation; or, without one, it is an OpenInference LLM span, an
 // OpenLLMetry chat request, or it holds a flat convention's messages.
 func isChatAttrs(attrs map[string]any) bool {

@@ -16,8 +16,8 @@ import (
 )
 
 // otelConversation decodes the conversation of an OTLP JSON trace of
-// GenAI spans as doc.go describes it, with encoding/json alone, to check
-// the importer against: the chat span that starts last (the last in the
+// GenAI spans as FormatOTelGenAI's doc describes it, with encoding/json
+// alone, to check the importer against: the chat span that starts last (the last in the
 // file among those that start together), its input (system instructions
 // first) and its output's first message, or its events. Nil when it does
 // not decode.
@@ -287,7 +287,7 @@ func FuzzOTelEmbedded(f *testing.F) {
 	})
 }
 
-// otelSeeds are FuzzImport's seeds of OTel GenAI spans (issue 20), besides
+// otelSeeds are FuzzImport's seeds of OTel GenAI spans, besides
 // the committed samples: attributes holding JSON in a string or
 // structured, span events, JSONL, errors in a string's JSON, and tool-call
 // arguments nested deeper than a scenario scripts them (their YAML grew
