@@ -1,54 +1,59 @@
 // Package gateway is the tool-output compression gateway
-// (docs/contracts.md, section
-// 6): a pipe that compresses large tool results in model requests,
-// marks them with a deterministic shadow id, keeps the originals in a
-// dual-TTL store, and answers the model's calls to a hidden expand_context
-// tool with them; and an HTTP proxy that does this in front of model
-// servers, one route per wire format.
+// (docs/contracts.md, section 6): a pipe that compresses large tool results
+// in model requests, marks them with a deterministic shadow id, keeps the
+// originals in a dual-TTL store, and answers the model's calls to a hidden
+// expand_context tool with them; and an HTTP proxy that does this in front
+// of model servers, one route per wire format.
 //
 // Layout: this package is the domain (pipe, shadow ids, the expand loop,
 // the [Store] and [Wire] seams, bounds, the proxy); each wire format is a
 // package of its own (core/gateway/openai, core/gateway/anthropic,
-// core/gateway/responses; named by core/gateway/wires), as is each store backend (core/gateway/memstore,
-// core/gateway/redisstore), the span editor (core/gateway/jsonspan) and the
-// Prometheus metrics (core/gateway/prom). Configuration loading and server
-// wiring live in cmd/toolout; the knobs themselves are defined here once,
-// under the config file's yaml names ([Settings] is pipes.tool_output as
-// core reads it, [Limits] the limits section), and the file and the
-// harness embed these types rather than restate them.
+// core/gateway/responses; named by core/gateway/wires), as is each store
+// backend (core/gateway/memstore, core/gateway/redisstore), the span editor
+// (core/gateway/jsonspan) and the Prometheus metrics (core/gateway/prom).
+// Configuration loading and server wiring live in cmd/toolout; the knobs
+// themselves are defined here once, under the config file's yaml names
+// ([Settings] is pipes.tool_output as core reads it, [Limits] the limits
+// section), and the file and the harness embed these types rather than
+// restate them.
 //
 // # Pipe
 //
-// [Pipe.Process] decides per tool output, in the spec's order: content that
-// already starts with "<<<SHADOW:" is skipped (and counts as issued by this
-// gateway only when the store holds exactly the compressed text after the
-// marker); content holding the marker anywhere else is skipped too, so a
-// marker can never be laundered into a compressed text; a result the
-// client marked as an error (Anthropic is_error) is skipped; skip_tools
-// (categories read,
-// edit, write, bash, glob, grep mapped to the provider's tool names, every
-// known name for other providers; other entries are exact names) is
-// skipped; len <= min_bytes (2048) or len > max_bytes (65536), in bytes,
-// passes through (over max_bytes, with [Result].Limit [LimitMaxBytes]: the
-// gateway logs it with its size and the limit, and the proxy counts it as
-// a bound); the shadow id is "shadow_" + hex of the first 16 bytes of
-// SHA-256 of the content ([ShadowID]); a compressed-cache hit is used (the
-// original is stored again, so it stays expandable while in use, where the
-// reference leaves it to expire); on a miss the original is stored, the
-// compressor runs (at most MaxConcurrent (10) at once, RateLimit (20) per
-// second through golang.org/x/time/rate's token bucket, read on the injected clock), its result is kept
-// only when strictly smaller, cached, and shown as
-// "<<<SHADOW:{id}>>>\n{compressed}". A compressor failure falls back to
-// passthrough (or, with fallback "none", fails the request). After
-// BreakerFailures (5) failures in a row a circuit breaker stops calling the
-// compressor for BreakerCooloff (30 s, injected clock), failing fast with
-// [ErrBreakerOpen] (then the fallback applies), and lets one probe through
-// after it. One request sends at most MaxResults (64) results and
-// MaxWorkBytes (4 MiB) to the compressor; later results pass through with
-// the reason, so one request cannot hold the compressor, or the rate limit
-// all clients share. Metrics count cache hits and misses, compressions ok
-// and failed, bytes saved and results cut by those bounds. Bytes saved are
-// net: [Pipe.Unsave] takes off what an answered expansion gave back.
+// [Pipe.Process] decides per tool output, in the spec's order:
+//
+//   - content that already starts with "<<<SHADOW:" is skipped (and counts
+//     as issued by this gateway only when the store holds exactly the
+//     compressed text after the marker); content holding the marker
+//     anywhere else is skipped too, so a marker can never be laundered into
+//     a compressed text;
+//   - a result the client marked as an error (Anthropic is_error) is
+//     skipped, and so is a tool in skip_tools (categories read, edit,
+//     write, bash, glob, grep mapped to the provider's tool names, every
+//     known name for other providers; other entries are exact names);
+//   - len <= min_bytes (2048) or len > max_bytes (65536), in bytes, passes
+//     through (over max_bytes with [Result].Limit [LimitMaxBytes], logged
+//     with its size and the limit and counted as a bound);
+//   - the shadow id is "shadow_" + hex of the first 16 bytes of SHA-256 of
+//     the content ([ShadowID]); a compressed-cache hit is used, and its
+//     original stored again, so it stays expandable while in use (the
+//     spec's reference leaves it to expire);
+//   - on a miss the original is stored and the compressor runs (at most
+//     MaxConcurrent (10) at once, RateLimit (20) per second through
+//     golang.org/x/time/rate's token bucket on the injected clock); its
+//     result is kept only when strictly smaller, cached, and shown as
+//     "<<<SHADOW:{id}>>>\n{compressed}".
+//
+// A compressor failure falls back to passthrough (or, with fallback
+// "none", fails the request). After BreakerFailures (5) failures in a row
+// a circuit breaker stops calling the compressor for BreakerCooloff (30 s,
+// injected clock), failing fast with [ErrBreakerOpen] (then the fallback
+// applies), and lets one probe through after it. One request sends at most
+// MaxResults (64) results and MaxWorkBytes (4 MiB) to the compressor;
+// later results pass through with the reason, so one request cannot hold
+// the compressor, or the rate limit all clients share. Metrics count cache
+// hits and misses, compressions ok and failed, bytes saved and results cut
+// by those bounds. Bytes saved are net: [Pipe.Unsave] takes off what an
+// answered expansion gave back.
 //
 // Strategies: [Passthrough], [Simple] (first N words, for tests), [API] (an
 // HTTP service: POST {model, tool_name, content, query} → {"compressed"}),
@@ -60,50 +65,45 @@
 //
 // A [Store] keeps originals, per caller, for OriginalTTL (5 minutes) and
 // compressed texts for CompressedTTL (24 hours) on the injected clock,
-// bounded by
-// entries per kind (10,000) and bytes (256 MiB), oldest out first, and
-// drops expired entries without waiting for their lookup. A store failure
-// never shows a marker: the result passes through. memstore is the
-// default; redisstore shares one store between replicas.
+// bounded by entries per kind (10,000) and bytes (256 MiB), oldest out
+// first, and drops expired entries without waiting for their lookup. A
+// store failure never shows a marker: the result passes through. memstore
+// is the default; redisstore shares one store between replicas.
 //
 // # Callers
 //
-// Originals are scoped to their caller (issue 38, after the Compresr
-// guardrail for LiteLLM, which scopes by caller): the provider and its logs
-// hold every marker and compressed text the gateway sent, so
-// without a scope anyone holding both could send them back from any client
-// and have the model expand the original. [Identity] makes a request's
-// caller, once, where the proxy takes the request ([WithCaller] on its
-// context; the pipe and the expand loop, streamed or not, read it with
-// [CallerOf]): the value of the header Identity.Header names (caller.header
-// in the config, --caller-header, e.g. X-User-Id set by an authenticating
-// proxy in front) when the request has it; else its API key ([APIKey]:
-// x-api-key, else Authorization without "Bearer ", else api-key, so Claude
-// Code's x-api-key, OAuth clients' and the OpenAI and Responses SDKs'
-// Bearer, and Azure's api-key all count, and one key sent either way is
-// one caller); else [AnonymousCaller]. A caller is the first 16 bytes of
-// HMAC-SHA256, keyed by Identity.Salt (caller.salt; empty by default), of a
-// fixed domain string, the kind (header or key) and the value, in hex: no
-// key or header value is stored, logged, counted in a metric or sent to
-// Redis in clear, and the hash is not the plain SHA-256 of the key that
-// other systems log. The salt is not random per process: callers must
-// match across restarts and across replicas sharing a Redis store; an
-// operator who wants the hashes unlinkable to a leaked key list sets one
-// (the same on every replica).
+// Originals are scoped to their caller, as the Compresr guardrail for
+// LiteLLM scopes them: the provider and its logs hold every marker and
+// compressed text the gateway sent, so without a scope anyone holding both
+// could send them back from any client and have the model expand the
+// original. [Identity] makes a request's caller, once, where the proxy
+// takes the request ([WithCaller] on its context; the pipe and the expand
+// loop read it with [CallerOf]): the value of the header Identity.Header
+// names (caller.header in the config, --caller-header, e.g. X-User-Id set
+// by an authenticating proxy in front) when the request has it; else its
+// API key ([APIKey]: x-api-key, else Authorization without "Bearer ", else
+// api-key, so one key sent either way is one caller); else
+// [AnonymousCaller]. A caller is the first 16 bytes of HMAC-SHA256, keyed
+// by Identity.Salt (caller.salt; empty by default), of a fixed domain
+// string, the kind (header or key) and the value, in hex: no key or header
+// value is stored, logged, counted in a metric or sent to Redis in clear,
+// and the hash is not the plain SHA-256 of the key that other systems log.
+// The salt is not random per process: callers must match across restarts
+// and across replicas sharing a Redis store; an operator who wants the
+// hashes unlinkable to a leaked key list sets one (the same on every
+// replica).
 //
 // The pipe puts each original under the request's caller, on a cache hit
 // too, and the loop looks it up under that caller, so an expand_context
-// call of another caller on an issued id (a marker whose compressed text
-// the store holds) gets [ExpandMissing], word for word the answer for an
-// expired original: it tells nothing of whether the original exists.
-// Compressed texts stay shared by all callers: one is only found by the
-// shadow id of the content it compresses, that is by a caller who sent
-// that content, and it shows nothing that caller did not send. Requests
-// with no key and no header (a loopback gateway without auth, the
-// scenarios) share one anonymous scope: every such client can expand
-// every such client's originals, as before. The Identity of an OAuth
-// client changes with its token, and an original stored under the old
-// token then answers as expired.
+// call of another caller on an issued id gets [ExpandMissing], word for
+// word the answer for an expired original: it tells nothing of whether the
+// original exists. Compressed texts stay shared by all callers: one is only
+// found by the shadow id of the content it compresses, that is by a caller
+// who sent that content, and it shows nothing that caller did not send.
+// Requests with no key and no header (a loopback gateway without auth, the
+// scenarios) share one anonymous scope. The Identity of an OAuth client
+// changes with its token, and an original stored under the old token then
+// answers as expired.
 //
 // # Wires
 //
@@ -126,176 +126,149 @@
 // [Gateway.Handle] injects the phantom expand_context tool when the request
 // carries at least one marker the gateway issued (compressed now, or a
 // marker sent back whose compressed text the store holds), forwards, and
-// when the model calls it answers: an id the gateway did not issue into
-// this request gets [ExpandNotAvailable] without a store lookup, so no
-// conversation can read another's originals (shadow ids are content hashes
-// that appear in every compressed text, and a prompt injection can name
-// any of them); otherwise the original verbatim when this request's
-// caller stored it, [ExpandMissing] for an expired original or one another
-// caller stored, [ExpandRepeated] for an id already expanded in this
-// request. An original the request compressed (or found in the compressed
-// cache) is answered from the request itself ([Result].Original, the
-// request's own bytes, no copy), never from the store: a store that
-// dropped it meanwhile (an evicting Redis, a TTL passed while the model
-// thought) would otherwise answer "no longer available" to an expansion of
-// a result the model saw moments ago. That memory is the request's body,
-// already bounded (max_body_bytes; what went to the compressor, by
-// max_work_bytes), and it goes with the request. Only a marker sent back
-// from an earlier request is looked up in the store. Calls to expand_context are intercepted whenever expansion is
-// enabled, offered or not: the gateway owns that tool name. It appends the calls and
-// answers to the request and forwards again, for at most MaxExpandRounds
-// (5) rounds; calls left after that are stripped, and when nothing else is
-// left (no text, no real call) the request fails with [ErrCapped], which
-// the proxy answers as a 502 in the API's error shape, never an empty
-// answer. Phantom calls never reach the client, and expansion answers are
-// never compressed (they are added after the pipe ran and never go back to
-// the client). After several rounds, every integer of the final response's
-// usage object is the sum over the rounds (input, output, cached tokens),
-// and bytes saved are counted net: an original expanded in the request
-// that compressed it gives back the bytes its compression saved
-// ([Pipe.Unsave]).
+// when the model calls it answers:
+//
+//   - an id the gateway did not issue into this request: [ExpandNotAvailable],
+//     without a store lookup, so no conversation can read another's
+//     originals (shadow ids are content hashes that appear in every
+//     compressed text, and a prompt injection can name any of them); so
+//     is a call in a request that holds no marker, streamed or not, since
+//     an id from an earlier turn cannot be told from one an injection
+//     names;
+//   - an original the request compressed (or found in the compressed
+//     cache): from the request itself ([Result].Original, no copy), never
+//     from the store, which may have dropped it meanwhile (an evicting
+//     Redis, a TTL passed while the model thought); that memory is the
+//     request's body, already bounded;
+//   - a marker sent back from an earlier request: the original from the
+//     store when this request's caller stored it, else [ExpandMissing]
+//     (expired, or another caller's);
+//   - an id already expanded in this request: [ExpandRepeated].
+//
+// Calls to expand_context are intercepted whenever expansion is enabled,
+// offered or not: the gateway owns that tool name. It appends the calls
+// and answers to the request and forwards again, for at most
+// MaxExpandRounds (5) rounds; calls left after that are stripped, and when
+// nothing else is left (no text, no real call) the request fails with
+// [ErrCapped], which the proxy answers as a 502 in the API's error shape,
+// never an empty answer (outcome "capped"). Phantom calls never reach the
+// client, and expansion answers are never compressed. After several
+// rounds, every integer of the final response's usage object is the sum
+// over the rounds, and bytes saved are counted net ([Pipe.Unsave]).
 //
 // # Proxy
 //
 // [Proxy] serves one route per wire (POST /v1/chat/completions, POST
-// /v1/messages, POST /v1/responses, whose upstream is the OpenAI one;
-// a route is matched on the path, and each of its rounds
-// goes upstream with the client's query string after the upstream URL's
-// own: Claude Code posts to /v1/messages?beta=true, and the query was
-// dropped), GET /healthz, GET /metrics when given a handler, and
-// forwards other paths (POST /v1/messages/count_tokens?beta=true among
-// them, to the Anthropic route's upstream; POST /v1/responses/compact and
-// every other path under /v1/responses, to the Responses route's)
-// unchanged but for the Host
-// header, which names the upstream as a route's request does (a protocol upgrade, a WebSocket, is
-// relayed both ways, in a request slot, and closed at UpstreamTimeout). An upstream's redirect (3xx) is
-// relayed to the client, never followed, on routes and passthrough paths
-// alike: following one would send the conversation (307, 308 re-send the
-// body) and the client's credentials to a host the operator did not
-// configure (Go's client drops Authorization on a redirect to another
-// host, not x-api-key). Each request is bounded ([Limits]):
-// body bytes (413; a declared Content-Length over the bound is refused
-// before the body is asked for, so Expect: 100-continue gets no 100
-// Continue), its coding (a Content-Encoding is 415: the body is read as
-// sent), its time (a body not in by the server's read timeout is 408),
-// JSON tokens and nesting checked in one pass without
-// allocation before the parse (413, 400), requests in flight, passthrough
-// ones included (503 with Retry-After), each upstream call's time (504),
-// a passthrough request's too (504 before its answer started, its
-// connection dropped after; its 502 and 504 come in the API's error
-// shape, as every answer the gateway writes itself), and response size
-// (502),
-// and each write to the client: one that accepts no byte of an answer for
-// ClientWriteTimeout (60 s, nginx's send_timeout) is dropped and counted
-// canceled, so that a client that stops reading frees its request slot,
-// its goroutine and its upstream connection (a large write is armed in
-// 64 KiB pieces, so a slow client that keeps reading is never cut).
-// The upstream timeout covers the whole call, a stream to its end (it is
-// no idle timeout: a stream whose chunks each come in time still ends at
-// it), and it is armed through the proxy's Sources (core.Sources.WithTimeout:
-// context.WithTimeout by default, so production runs on the wall clock;
-// a scripted clock drives it in scenarios, where a stalled stream's delay
-// moves that clock rather than sleeping). A body that is not a JSON object
-// is 400.
+// /v1/messages, POST /v1/responses, whose upstream is the OpenAI one),
+// GET /healthz, GET /metrics when given a handler, and forwards other
+// paths unchanged but for the Host header (POST
+// /v1/messages/count_tokens to the Anthropic route's upstream; POST
+// /v1/responses/compact and every other path under /v1/responses to the
+// Responses route's; a protocol upgrade, a WebSocket, is relayed both ways
+// in a request slot and closed at UpstreamTimeout). A route is matched on
+// the path, and each of its rounds goes upstream with the client's query
+// string after the upstream URL's own (Claude Code posts to
+// /v1/messages?beta=true). The upstream URL is normalized
+// ([NormalizeUpstream]): a trailing "/" and "/v1" are dropped, so the SDKs'
+// base URL (http://host/v1) and the server's root both forward to
+// http://host/v1/…, never /v1/v1/…. An upstream's redirect (3xx) is relayed
+// to the client, never followed: following one would send the
+// conversation and the client's credentials to a host the operator did not
+// configure.
+//
+// Each request is bounded ([Limits]), every refusal in the API's error
+// shape: body bytes (413; a declared Content-Length over the bound is
+// refused before the body is asked for, so Expect: 100-continue gets no
+// 100 Continue); its coding (a Content-Encoding is 415: the body is read
+// as sent); its time (408 past the server's read timeout); JSON tokens and
+// nesting, checked in one pass without allocation before the parse (413,
+// 400); a body that is not a JSON object (400); requests in flight,
+// passthrough ones included (503 with Retry-After); each upstream call's
+// time, a stream to its end (504; no idle timeout: a stream whose chunks
+// each come in time still ends at it; for a passthrough request, 504
+// before its answer started, its connection dropped after); response size
+// (502); and each write to the client: one that accepts no byte of an
+// answer for ClientWriteTimeout (60 s, nginx's send_timeout) is dropped
+// and counted canceled, so a client that stops reading frees its slot,
+// goroutine and upstream connection (large writes are armed in 64 KiB
+// pieces, so a slow client that keeps reading is never cut). The upstream
+// timeout is armed through the proxy's Sources (core.Sources.WithTimeout:
+// the wall clock in production, a scripted clock in scenarios).
 //
 // # Streaming
 //
 // Every streaming request follows one set of rules, whether it carries a
-// marker or not (a request without one used to be relayed byte
-// for byte, so a model's expand_context call reached the client and a cut
-// stream passed for a whole 200). Its first round is
-// relayed event by event from the first one that carries text (an OpenAI
-// content delta, an Anthropic text or thinking delta, a Responses API
-// text, refusal or reasoning delta), together with the events before it,
-// until an event starts a tool call, real or phantom (a Responses API
-// output item of a "*_call" type), or names expand_context; the rest of that round is held, since a call
+// marker or not. Its first round is relayed event by event from the first
+// one that carries text (an OpenAI content delta, an Anthropic text or
+// thinking delta, a Responses API text, refusal or reasoning delta),
+// together with the events before it, until an event starts a tool call,
+// real or phantom (a Responses API output item of a "*_call" type), or
+// names expand_context; the rest of that round is held, since a call
 // cannot be run before it is whole and a real call sent live would reach
 // the client twice when the model repeats it after an expansion (with
-// expansion off nothing is held: no call is the gateway's). A plain text
-// stream is never held: each event goes out as it comes, events that came
-// in one read in one write, flushed before the next read waits. The
-// first round must then be whole by its wire's rules: a round that held
-// a call is assembled (Wire.Assemble); one that held nothing is read as
+// expansion off nothing is held). A plain text stream is never held: each
+// event goes out as it comes, events that came in one read in one write,
+// flushed before the next read waits.
+//
+// The first round must then be whole by its wire's rules: a round that held
+// a call is assembled (Wire.Assemble); one that held nothing is checked as
 // it comes for its terminal event (an OpenAI "[DONE]" or non-null
 // finish_reason, an Anthropic message_stop, a Responses API
-// response.completed, incomplete or failed) and for data that is not JSON,
-// and is assembled only when that check fails, for the verdict's reason
-// (so the end of a text stream waits for no assembly; an event valid JSON
-// but out of its wire's order is not looked for there). Content the wire
-// does not assemble (an Anthropic server tool's block, citations) is
-// relayed as it came when that check finds the round whole, never when
-// it was cut. A round that is
-// not whole (cut, no terminal event, a malformed or error event, or an
-// answer that is not an event stream: a JSON or HTML 200 to a streaming
-// request) is a 502 (504 at the upstream timeout) when nothing was
-// relayed yet, and otherwise aborts the connection (below), unless what
-// was relayed holds the upstream's error event, which ends it. A round
-// without phantom calls then gets what was held, as it came (measured:
-// the first byte 55-65 µs after the upstream's directly, as with the byte
-// relay this replaced; a 2,000-chunk burst ends 8-11 ms after it, against
-// about 3 ms: BenchmarkGatewayTTFB, BenchmarkGatewayStream). Otherwise
-// the loop runs its next rounds buffered, and the final answer (its usage
-// summed over the rounds) continues the client's stream: Anthropic
-// without a second message_start and with its content blocks numbered
-// after those sent, OpenAI as further chunks of the same choice, the
-// Responses API without a second response.created or in_progress, its
-// sequence numbers and output indexes after those sent, and its final
-// response listing the items sent before its own (the SDKs' accumulator
-// takes the response.completed response as the whole answer); the client
-// has the text the model wrote before its call, then the answer.
-// No trace of the phantom tool reaches the client: a final answer that
-// names it goes through the wire's StripPhantom, and so does the response
-// object of each Responses API event relayed (the API echoes the
-// request's tools, expand_context among them, in response.created,
-// in_progress and completed; those events start no call).
-// A response that starts with a call relays nothing: the loop runs
-// buffered and the final message is re-streamed whole (after one round
-// without phantom calls, as the model sent it), so the phantom tool never
-// leaks. A stream cut before anything was relayed is 502, never a partial
-// answer; one cut after is logged and its connection aborted without
-// ending the response (as httputil.ReverseProxy does), because an SDK
-// takes a stream that simply ends for the whole answer: the OpenAI Node
-// SDK returned the text so far without an error, and reports "terminated"
-// on the abort.
+// response.completed, incomplete or failed) and for data that is not
+// JSON, and assembled only when that check fails, for the verdict's reason
+// (so the end of a text stream waits for no assembly, and an event that is
+// valid JSON but out of its wire's order is not looked for there).
+// Content the wire does not assemble (an Anthropic server tool's block,
+// citations) is relayed as it came when the round is whole, never when it
+// was cut. A round that is not whole (cut, no terminal event, a malformed
+// or error event, or a JSON or HTML 200 to a streaming request) is a 502
+// (504 at the upstream timeout) when nothing was relayed yet, and
+// otherwise aborts the connection without ending the response (as
+// httputil.ReverseProxy does), unless what was relayed holds the
+// upstream's error event, which ends it: an SDK takes a stream that simply
+// ends for the whole answer, and reports the abort ("terminated" in the
+// OpenAI Node SDK).
 //
-// An expand_context call in a request that holds no marker is answered
-// too, as without streaming: the id was not issued into this request, so
-// the answer is [ExpandNotAvailable], and the model is asked again. It is
-// never valid there: an id from an earlier turn whose marker the
-// client's history no longer shows cannot be told from one a prompt
-// injection names, and the gateway answers only the ids it issued into
-// the request at hand.
+// A round without phantom calls then gets what was held, as it came.
+// Otherwise the loop runs its next rounds buffered, and the final answer
+// (its usage summed over the rounds) continues the client's stream:
+// Anthropic without a second message_start and with its content blocks
+// numbered after those sent (its usage: the first round's input tokens,
+// every round's output tokens), OpenAI as further chunks of the same
+// choice, the Responses API without a second response.created or
+// in_progress, its sequence numbers and output indexes after those sent,
+// and its final response listing the items sent before its own (the SDKs'
+// accumulator takes the response.completed response as the whole answer).
+// A response that starts with a call relays nothing: the loop runs
+// buffered and the final message is re-streamed whole. No trace of the
+// phantom tool reaches the client: a final answer that names it goes
+// through the wire's StripPhantom, and so does the response object of each
+// Responses API event relayed (the API echoes the request's tools in
+// response.created, in_progress and completed).
 //
 // Every answer of a route that was forwarded carries [RoundsHeader], the
 // number of forwards: as a header, or, for a stream already relayed when
-// it is known, as a trailer (every stream's, since a model may call
+// it is known, as a trailer (on every stream, since a model may call
 // expand_context in any of them; a connection the proxy aborts never
-// delivers it). Anthropic's usage in a continued stream has
-// the first round's input tokens (its message_start went first) and the
-// output tokens of every round. A request stopped by the cap
-// with nothing to answer counts as outcome "capped"; its expansions count
-// as any others.
-// Upstream error statuses are relayed with their headers (Retry-After), and
+// delivers it).
+//
+// # Upstream errors and observation
+//
+// Upstream error statuses are relayed with their headers (Retry-After),
 // logged in one line with the path, the upstream URL, the status and the
 // first 200 bytes of the body, for routes and passthrough paths alike, and
-// counted as outcome upstream_error. So is a stream relayed whole
-// that holds an error event (an `event: error` or `event:
-// response.failed` line, or a data line whose JSON has an "error" member
-// that is not null: an OpenAI-compatible mid-stream error chunk; every
-// Responses API response object holds "error": null), found by a scan of a few bytes of state that reads each byte
-// once; the stream itself reaches the client unchanged.
-// The upstream URL is normalized where routes are made
-// ([NormalizeUpstream]): a trailing "/" and a trailing "/v1" are dropped,
-// so the SDKs' base URL (http://host/v1) and the server's root
-// (http://host) both forward POST /v1/chat/completions, and GET /v1/models,
-// to http://host/v1/…, never /v1/v1/…. Every outcome, upstream call,
-// expansion and bound (a tool result over max_bytes included) reaches the
-// [Observer]. A request that continues a conversation the provider holds
-// (the Responses API's previous_response_id or conversation:
+// counted as outcome upstream_error. So is a stream relayed whole that
+// holds an error event (an `event: error` or `event: response.failed`
+// line, or a data line whose JSON has an "error" member that is not null,
+// found by a scan that reads each byte once); the stream itself reaches
+// the client unchanged. Every outcome, upstream call, expansion and bound
+// (a tool result over max_bytes included) reaches the [Observer]. A
+// request that continues a conversation the provider holds (the Responses
+// API's previous_response_id or conversation:
 // [Conversation.HiddenHistory]) is compressed as far as the items it
-// carries go, the gateway cannot see the rest: the proxy says so in one log
-// line ("previous_response_id: the provider holds history the gateway
-// cannot see; only the N tool output(s) the request carries can be
-// compressed") and tells an Observer that is a [HistoryObserver] (the
-// Prometheus one counts hidden_history_total{member}).
+// carries go: the proxy says so in one log line ("previous_response_id:
+// the provider holds history the gateway cannot see; only the N tool
+// output(s) the request carries can be compressed") and tells an Observer
+// that is a [HistoryObserver] (the Prometheus one counts
+// hidden_history_total{member}).
 package gateway

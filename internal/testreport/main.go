@@ -1,29 +1,28 @@
 // Command testreport reads `go test -json` on standard input, prints a line
 // per package as it finishes (`PASS core/chunk (1.52s, 40 tests)`) and a
-// failing test with its output (a passing or skipped test prints nothing: a
-// line for each of the run's ten thousand subtests buried the failures and
-// the progress in CI logs; reports/go-test.json keeps them all), and ends
-// with `DONE N tests[, S skipped][, F failures] in Xs`. Long phases are
-// not silent: after --heartbeat (30 s) without a line it prints
-// `STATUS 2m30s: 12 of 45 packages done; running harness for 1m10s
-// (TestHarness); 31 to start, next core/schema` (the counts need --list,
-// the patterns go test was given: go list runs beside go test), so that a slow build (the counts move) can
-// be told from a hang (the same package and test, line after line). Before
-// DONE it lists the skipped Go tests and, with --specs DIR (the Ginkgo
-// JUnit reports of internal/junit), the skipped Ginkgo specs, grouped by
-// where and why: `SKIPPED 9 tests and specs, by reason:` then lines like
-// `  8 core/gateway/redisstore: redis-server is not on PATH ...`. With --junit FILE
-// it writes the run as JUnit XML (a suite per package, a case per Go test; a
-// package that failed outside its tests, by a panic, a timeout or a build
-// error, gets a failed case of its own); with --json FILE it keeps the
+// failing test with its output (a passing or skipped test prints nothing, so
+// that failures and progress stand out among the run's thousands of
+// subtests; reports/go-test.json keeps them all), and ends with `DONE N
+// tests[, S skipped][, F failures] in Xs`. Long phases are not silent: after
+// --heartbeat (30 s) without a line it prints `STATUS 2m30s: 12 of 45
+// packages done; running harness for 1m10s (TestHarness); 31 to start, next
+// core/schema` (the counts need --list, the patterns go test was given: go
+// list runs beside go test), so that a slow build (the counts move) can be
+// told from a hang (the same package and test, line after line). Before DONE
+// it lists the skipped Go tests and, with --specs DIR (the Ginkgo JUnit
+// reports of internal/junit), the skipped Ginkgo specs, grouped by where and
+// why: `SKIPPED 9 tests and specs, by reason:` then lines like `  8
+// core/gateway/redisstore: redis-server is not on PATH ...`. With --junit
+// FILE it writes the run as JUnit XML (a suite per package, a case per Go
+// test; a package that failed outside its tests, by a panic, a timeout or a
+// build error, gets a failed case of its own); with --json FILE it keeps the
 // stream itself. It exits 1 when a test or package failed, when a package
 // never finished (the stream was cut) or when no package was tested, and 2
 // on bad usage. `make test` pipes its test passes through it.
 //
-// Why not gotestsum, which did this job before: on a cold build cache,
-// building gotestsum and its dependencies (golang.org/x/tools among them)
-// took 30 s of the 3 minutes that `make test` may take on two cores, and
-// `make test` used only its JUnit and JSON files and a summary line. This
+// Why not gotestsum: on a cold build cache, building it and its dependencies
+// (golang.org/x/tools among them) is a large share of `make test`'s time,
+// and `make test` needs only JUnit and JSON files and a summary line. This
 // command needs only the standard library, which the non-race test pass
 // compiles anyway. Its output per test is kept to the last 64 KiB, and an
 // input line to 16 MiB.

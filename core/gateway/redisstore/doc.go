@@ -33,12 +33,12 @@
 //	PREFIX seq            the put sequence, shared by both kinds
 //
 // N:CALLER:ID is gateway.OriginalKey: N the length of CALLER in decimal, so
-// no caller and id can spell another's key. CALLER is what
-// gateway.Identity makes of a request (32 hex digits of an HMAC-SHA256 of
-// its API key or identity header; empty for the anonymous caller, as in
-// "o:0::shadow_…"): Redis never holds a key or header value in clear. The
-// originals of a store written before this layout (PREFIX o:ID) are never
-// found again; they leave, with their bytes, at their expiry.
+// no caller and id can spell another's key. CALLER is what gateway.Identity
+// makes of a request (32 hex digits of an HMAC-SHA256 of its API key or
+// identity header; empty for the anonymous caller, as in "o:0::shadow_…"):
+// Redis never holds a key or header value in clear. Keys of the older per-id
+// layout (PREFIX o:ID) are never read; they leave, with their bytes, at
+// their expiry.
 //
 // # How the bounds are kept
 //
@@ -53,17 +53,16 @@
 // has passed as missing, so specs can drive expiry with a fake clock.
 //
 // Before the purge, every script checks the bookkeeping keys (seven reads)
-// and repairs what Redis evicted or someone deleted: an index gone takes
-// the entries it listed with it (their put order is lost), a sizes hash
-// gone is measured again from the entries, a byte counter gone, negative
-// or off with no entry left is summed again from the sizes, and a sequence
-// gone or behind restarts after the newest put. So the counter is never
-// negative and the byte bound holds again from the next call. A lookup
-// that finds its entry gone drops its index entry and bytes, and Stats,
-// when the server's evicted_keys moved since this store's last Stats (or
-// INFO is refused), sweeps every entry for those Redis evicted anywhere in
-// put order (EXISTS each, O(entries): 76 ms for 10,000 of each kind on a
-// 2-core machine; a replica's first Stats sweeps too), so it never counts
+// and repairs what Redis evicted or someone deleted: an index gone takes the
+// entries it listed with it (their put order is lost), a sizes hash gone is
+// measured again from the entries, a byte counter gone, negative or off with
+// no entry left is summed again from the sizes, and a sequence gone or
+// behind restarts after the newest put. So the counter is never negative and
+// the byte bound holds again from the next call. A lookup that finds its
+// entry gone drops its index entry and bytes, and Stats, when the server's
+// evicted_keys moved since this store's last Stats (or INFO is refused),
+// sweeps every entry for those Redis evicted anywhere in put order (EXISTS
+// each, O(entries); a replica's first Stats sweeps too), so it never counts
 // an entry a lookup would not find.
 //
 // # Choices where the spec is silent
@@ -114,14 +113,12 @@
 //   - A call waits at most the dial timeout for a pooled connection, then
 //     fails with "no connection within 2s (pool_size N, all busy)". While
 //     the server hangs every connection is held for a read timeout, and
-//     calls queued behind them would wait for all the calls ahead: 40
-//     gateway requests of 10 results each on a hung server (400 calls, 20
-//     connections) took 42-80 s each (median 64 s) before this bound,
-//     2.0-4.1 s after. So a call ends within the dial timeout (the wait)
-//     plus one dial or one read+write timeout: 4 s by default on a hung
-//     server; a stopped one refuses the dial at once.
+//     without this bound calls queued behind them would wait for all the
+//     calls ahead. So a call ends within the dial timeout (the wait) plus
+//     one dial or one read+write timeout: 4 s by default on a hung server; a
+//     stopped one refuses the dial at once.
 //   - The client is redigo, not go-redis: the store needs a connection pool,
-//     EVALSHA and contexts, which both give, and go-redis alone took 29 s
-//     of CPU to compile under the race detector, an eighth of a cold `make
-//     test`; redigo takes under 2 s.
+//     EVALSHA and contexts, which both give, and redigo is a small fraction
+//     of go-redis's compile time under the race detector, which a cold `make
+//     test` pays.
 package redisstore
