@@ -9,7 +9,7 @@
 // Each import runs as a child process of a toolout built once, under
 // /usr/bin/time; its peak is what /usr/bin/time reports (%M, the
 // "Maximum resident set size" of -v: the kernel's ru_maxrss). The bound
-// is the issue's: 10 times the input plus 64 MB. The children run one
+// is the importer's goal: 10 times the input plus 64 MB. The children run one
 // after another, each under an address-space limit (-as, prlimit(1)), so
 // that a regression fails the row instead of the machine. A refusal of
 // the "session" shape (its scenario is over 1 MiB) is the expected

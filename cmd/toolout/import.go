@@ -114,7 +114,7 @@ func withoutUpdate(self string, args []string) string {
 
 // The soft memory limit of an import (runtime/debug.SetMemoryLimit) is
 // memoryPerByte times the trace's bytes plus memoryBase: the importer
-// holds a few times the trace at once (issue 38: at most 10 times plus
+// holds a few times the trace at once (its goal: at most 10 times plus
 // 64 MB at its peak, bench/importmem), but much of what it allocates is
 // soon garbage (a trace's strings decoded, each step's YAML), which the
 // runtime's default (collect when the heap doubles) left standing: a

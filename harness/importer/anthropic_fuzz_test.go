@@ -51,7 +51,7 @@ func anthSeeds() []string {
 		call(`[{"type":"tool_use","id":"t1","name":"n","input":"{}"}]`, user),
 		`{"request":{"messages":[]},"response":{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}}`,
 		`{"request":{"system":"s","messages":[{"role":"system","content":"x"}]},"response":{"content":[]}}`,
-		// Issue 34: Claude Code's environment as a system message inside
+		// Claude Code's environment as a system message inside
 		// messages, as blocks with cache_control, then as a string; and
 		// the shapes refused.
 		call(useContent, user, `{"role":"system","content":[{"type":"text","text":"env","cache_control":{"type":"ephemeral"}}],"output_config":{"effort":"medium"}}`) + "\n" +

@@ -7,8 +7,8 @@ import (
 )
 
 // FuzzChild holds child, which finds a member or an element of a JSON
-// value in place, to what encoding/json's Decoder found (child as it was
-// before issue 38, which copied every value it stepped over): the same
+// value in place, to what encoding/json's Decoder found (the earlier child,
+// which copied every value it stepped over): the same
 // offset, or -1, for a key and an index, on any input, broken ones
 // included (auto-detection asks it about traces before their syntax is
 // checked).
