@@ -1,6 +1,6 @@
 // Command importmem measures the peak memory of toolout import on the
 // synthetic traces of internal/tracegen, every format at each size asked
-// for, and prints a Markdown table (the README's "import peak memory"):
+// for, and prints a Markdown table (docs/benchmarks.md, "Import peak memory"):
 //
 //	go run ./bench/importmem                 # 1, 10 and 100 MiB, every format
 //	go run ./bench/importmem -sizes 1,10     # some sizes

@@ -1,4 +1,4 @@
-// Package depcheck holds the dependency rule of the layout (README.md,
+// Package depcheck holds the dependency rule of the layout (docs/development.md,
 // "Layout") as a Go test: no package under core depends, directly or
 // through another package, on the harness, the fakes, cmd, or a test
 // framework (Ginkgo, Gomega, go-cmp). `make deps` runs that test, and

@@ -1,10 +1,10 @@
-// Demo-model is the scripted model that the README's gateway walkthrough ("toolout gateway
+// Demo-model is the scripted model that docs/gateway.md's walkthrough ("toolout gateway
 // serve", "Against a scripted model" and "Replicas on Redis") runs as the upstream of
 // `toolout gateway serve`:
 //
 //	go run ./docs/examples/demo-model --listen 127.0.0.1:9000
 //
-// (The README builds it and runs the binary in the background: a signal sent to a background
+// (docs/gateway.md builds it and runs the binary in the background: a signal sent to a background
 // `go run` stops the go command, not the model.)
 //
 // It prints "demo-model: listening on http://ADDR" once it listens, and exits with status 0 on
@@ -25,14 +25,14 @@
 //     whether or not the request offers the tool, as a model may. Header X-Demo-Expand: no turns
 //     the call off.
 //   - Otherwise it answers with text: "saw the original: yes, LINE" where LINE is the first line
-//     of a message holding "status=FAILED" (only the README's uncompressed log has one), else
+//     of a message holding "status=FAILED" (only the walkthrough's uncompressed log has one), else
 //     "saw the original: no".
 //
 // Messages are read as JSON: a marker or line counts in any string under "messages" (the
 // Responses API's "input"), in order, after its escapes are decoded.
 //
 // Where the APIs leave a choice, it writes JSON as Python's json.dumps does by default, as the
-// README's outputs show: ", " and ": " separators, non-ASCII escaped as \uXXXX,
+// walkthrough's outputs show: ", " and ": " separators, non-ASCII escaped as \uXXXX,
 // keys in a fixed order, and a newline after a JSON body. The id is chatcmpl-demo, msg_demo or
 // resp_demo (its message item msg_demo), created 1767225600 (created_at on the Responses API), the model the request names (demo-model when it names none), and the usage
 // fixed (10 tokens in, 5 out). A stream sends the text, or the call's arguments, in pieces of 12
