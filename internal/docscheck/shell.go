@@ -152,6 +152,11 @@ func simpleCommands(cmd string) [][]string {
 		words = nil
 	}
 	for i := 0; i < len(cmd); i++ {
+		if text, last, ok := quotedAt(cmd, i); ok {
+			word.WriteString(text)
+			i, inW = last, true
+			continue
+		}
 		c := cmd[i]
 		switch {
 		case c == '\\' && i+1 < len(cmd):
@@ -160,38 +165,6 @@ func simpleCommands(cmd string) [][]string {
 				word.WriteByte(cmd[i])
 				inW = true
 			}
-		case c == '\'':
-			j := strings.IndexByte(cmd[i+1:], '\'')
-			if j < 0 {
-				j = len(cmd) - i - 1
-			}
-			word.WriteString(cmd[i+1 : i+1+j])
-			i += j + 1
-			inW = true
-		case c == '"':
-			j := i + 1
-			for j < len(cmd) && cmd[j] != '"' {
-				if cmd[j] == '\\' && j+1 < len(cmd) {
-					j++
-				}
-				j++
-			}
-			word.WriteString(strings.ReplaceAll(cmd[i+1:min(j, len(cmd))], `\"`, `"`))
-			i = j
-			inW = true
-		case c == '$' && i+1 < len(cmd) && cmd[i+1] == '(':
-			j := matchParen(cmd, i+1)
-			word.WriteString(cmd[i:j])
-			i = j - 1
-			inW = true
-		case c == '`':
-			j := strings.IndexByte(cmd[i+1:], '`')
-			if j < 0 {
-				j = len(cmd) - i - 1
-			}
-			word.WriteString(cmd[i : i+2+j])
-			i += j + 1
-			inW = true
 		case c == '#' && !inW:
 			for i < len(cmd) && cmd[i] != '\n' {
 				i++
@@ -227,6 +200,40 @@ func simpleCommands(cmd string) [][]string {
 	}
 	endCmd()
 	return out
+}
+
+// quotedAt reads the quoted piece of a word that starts at cmd[i] ('…',
+// "…", $(…) or `…`, unclosed ones running to the end): its text as the
+// word holds it and the index of its last byte; ok is false at any other
+// byte.
+func quotedAt(cmd string, i int) (text string, last int, ok bool) {
+	switch c := cmd[i]; {
+	case c == '\'':
+		j := strings.IndexByte(cmd[i+1:], '\'')
+		if j < 0 {
+			j = len(cmd) - i - 1
+		}
+		return cmd[i+1 : i+1+j], i + j + 1, true
+	case c == '"':
+		j := i + 1
+		for j < len(cmd) && cmd[j] != '"' {
+			if cmd[j] == '\\' && j+1 < len(cmd) {
+				j++
+			}
+			j++
+		}
+		return strings.ReplaceAll(cmd[i+1:min(j, len(cmd))], `\"`, `"`), j, true
+	case c == '$' && i+1 < len(cmd) && cmd[i+1] == '(':
+		j := matchParen(cmd, i+1)
+		return cmd[i:j], j - 1, true
+	case c == '`':
+		j := strings.IndexByte(cmd[i+1:], '`')
+		if j < 0 {
+			return cmd[i:], len(cmd) - 1, true
+		}
+		return cmd[i : i+2+j], i + j + 1, true
+	}
+	return "", i, false
 }
 
 func isDigits(s string) bool {

@@ -56,4 +56,6 @@ var _ = DescribeTable("Invocations",
 	Entry("go tool toolout", `go tool toolout version`, [][]string{{"version"}}),
 	Entry("continued lines", "toolout schema inspect --tool-id t \\\n    --field-path 'a[]' f.json", [][]string{{"schema", "inspect", "--tool-id", "t", "--field-path", "a[]", "f.json"}}),
 	Entry("no toolout", `ls toolout`, [][]string(nil)),
+	// An unclosed backquote sliced one byte past the end: a panic.
+	Entry("an unclosed backquote runs to the end", "toolout test `ls", [][]string{{"test", "`ls"}}),
 )
