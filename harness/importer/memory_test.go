@@ -66,7 +66,7 @@ func peakHeap(f func()) uint64 {
 // loaded what is loaded once per process: at most 16 times the trace plus
 // 2 MB. Before the fixes the long sessions of every format but
 // OpenLLMetry's and OpenInference's held 28x (OTel) to 76x (messages); now
-// at most 11x (16x under race, whose runtime allocates more).
+// at most 10.2x (12.9x under race, whose runtime allocates more).
 var _ = Describe("Import's memory", Serial, func() {
 	var entries []TableEntry
 	for _, format := range tracegen.Formats {
