@@ -111,11 +111,17 @@ func child(v []byte, step any) int {
 	i++
 	for n := 0; ; n++ {
 		i = jsonlex.Space(v, i)
-		if i >= len(v) || v[i] == d+2 {
+		if i >= len(v) || v[i] == d+2 || d == '[' && v[i] == '}' { // as the Decoder's More
 			return found
 		}
 		if n > 0 {
 			if v[i] != ',' {
+				// As the Decoder's More: an element that follows the
+				// one before without a comma is still found, and
+				// nothing after it.
+				if d == '[' && !isName && n == index && v[i] != '}' {
+					return skipSpace(v, i)
+				}
 				return found
 			}
 			i++
@@ -145,12 +151,19 @@ func child(v []byte, step any) int {
 				return found
 			}
 		}
+		from := i // a member's value starts past its ':'
+		if d == '{' {
+			from++
+		}
 		start := skipSpace(v, i)
 		if match {
 			found = start
 			if d == '[' {
 				return found
 			}
+		}
+		if start != jsonlex.Space(v, from) {
+			return found // the Decoder reads a value after a stray ',' or ':' as an error
 		}
 		end, ok := skipValue(v, start)
 		if !ok {

@@ -15,7 +15,11 @@ import (
 func FuzzChild(f *testing.F) {
 	for _, seed := range []string{`{"request"`, `{"response": {"type"`, `{"request": {"messages": [`, `{"a":1,"A":2}`, `{"m\u0065ssages": []}`,
 		`[1, 2, [3]]`, `[,1]`, `{,"a":1}`, `{"a" 1}`, `{"a":1 "b":2}`, `{"a":tru}`, `{"a":-}`, `{"a":"\x01"}`, `[[[[[[`, `{"a":[1,]}`,
-		`  {"messages" : [ ] } `, `"s"`, `{"a":{"b":[1,{"c":"\""}]},"messages":null}`, `{"a":1e5,"b":-0.5E-3,"c":01}`} {
+		`  {"messages" : [ ] } `, `"s"`, `{"a":{"b":[1,{"c":"\""}]},"messages":null}`, `{"a":1e5,"b":-0.5E-3,"c":01}`,
+		// An element after the one before without a comma: the Decoder
+		// finds it, unless the one before started after a ',' or ':'; and
+		// a '}' ends an array as a ']' does.
+		"[00", `[1 2]`, "[,00", "[}", "[0:", "[,0,", `{"a"::1,"messages":2}`} {
 		f.Add([]byte(seed), "messages", 1)
 	}
 	f.Fuzz(func(t *testing.T, v []byte, key string, index int) {
