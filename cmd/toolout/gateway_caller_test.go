@@ -46,6 +46,20 @@ func (c *callerUpstream) serve(shadow string) *httptest.Server {
 	}))
 }
 
+// failedLog is the specs' tool result: 400 log lines, line 333 with
+// status=FAILED, the one the model can see only in the original.
+func failedLog() string {
+	var log strings.Builder
+	for i := range 400 {
+		status := "ok"
+		if i == 333 {
+			status = "FAILED"
+		}
+		fmt.Fprintf(&log, "line %d host=db-%d status=%s\n", i, i%5, status)
+	}
+	return log.String()
+}
+
 // answerSawOriginal answers a Chat Completions request as the specs' model
 // does: on the first round of a request whose client sends X-Test-Expand,
 // a call of expand_context on shadow; otherwise whether body holds the
@@ -98,15 +112,7 @@ func sendAs(base string, body []byte, header ...string) string {
 // Through the command: originals are scoped to their
 // caller, by API key or by --caller-header / caller.header.
 var _ = Describe("toolout gateway serve scopes originals to their caller", func() {
-	var log strings.Builder
-	for i := range 400 {
-		status := "ok"
-		if i == 333 {
-			status = "FAILED"
-		}
-		fmt.Fprintf(&log, "line %d host=db-%d status=%s\n", i, i%5, status)
-	}
-	original := log.String()
+	original := failedLog()
 	shadow := gateway.ShadowID(original)
 
 	// scoped runs the scenario: alice's request compresses the log; bob

@@ -303,15 +303,7 @@ var _ = Describe("two gateway replicas sharing one Redis", func() {
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(srv.Stop)
 
-		var log strings.Builder
-		for i := range 400 {
-			status := "ok"
-			if i == 333 {
-				status = "FAILED"
-			}
-			fmt.Fprintf(&log, "line %d host=db-%d status=%s\n", i, i%5, status)
-		}
-		original := log.String()
+		original := failedLog()
 		shadow := gateway.ShadowID(original)
 		// The model asks to expand when the client says so, and says
 		// whether it saw the original.
