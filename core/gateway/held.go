@@ -227,7 +227,7 @@ const writeBatch = 32 << 10
 func (s *liveRound) relay(limit int64) error {
 	rd := bufio.NewReaderSize(io.LimitReader(s.resp.Body, limit+1), 32<<10)
 	for {
-		ev, err := s.readEvent(rd)
+		ev, err := appendEvent(&s.raw, rd)
 		if int64(s.raw.Len()) > limit {
 			err = fmt.Errorf("%w: response larger than %d bytes", ErrUpstream, limit)
 		} else if len(ev) > 0 {
@@ -246,25 +246,6 @@ func (s *liveRound) relay(limit int64) error {
 			return err
 		case err != nil:
 			return fmt.Errorf("%w: reading the stream: %w", ErrUpstream, err)
-		}
-	}
-}
-
-// readEvent reads one server-sent event into raw and returns it (valid
-// until raw's next write): lines up to and including the blank line that
-// ends it, or what is left at the end of the stream.
-func (s *liveRound) readEvent(rd *bufio.Reader) ([]byte, error) {
-	start := s.raw.Len()
-	for {
-		line, err := rd.ReadSlice('\n')
-		s.raw.Write(line)
-		switch {
-		case err == bufio.ErrBufferFull:
-			continue
-		case err != nil:
-			return s.raw.Bytes()[start:], err
-		case len(bytes.TrimRight(line, "\r\n")) == 0 && s.raw.Len()-start > len(line):
-			return s.raw.Bytes()[start:], nil
 		}
 	}
 }
@@ -411,16 +392,29 @@ var responsesText = map[string]bool{"response.output_text.delta": true, "respons
 // readEvent reads one server-sent event: lines up to and including the
 // blank line that ends it (or what is left at the end of the stream).
 func readEvent(rd *bufio.Reader) ([]byte, error) {
-	var ev []byte
+	var b bytes.Buffer
+	return appendEvent(&b, rd)
+}
+
+// appendEvent reads one server-sent event, as readEvent, onto the end of b
+// and returns it (valid until b's next write): the first round's relay
+// keeps the whole round in b and reads each event there, without a copy.
+// A line longer than rd's buffer comes in pieces; it ends the event only
+// when the whole line is blank.
+func appendEvent(b *bytes.Buffer, rd *bufio.Reader) ([]byte, error) {
+	start, line := b.Len(), b.Len()
 	for {
-		line, err := rd.ReadBytes('\n')
-		ev = append(ev, line...)
-		if err != nil {
-			return ev, err
+		piece, err := rd.ReadSlice('\n')
+		b.Write(piece)
+		switch {
+		case err == bufio.ErrBufferFull:
+			continue
+		case err != nil:
+			return b.Bytes()[start:], err
+		case len(bytes.TrimRight(b.Bytes()[line:], "\r\n")) == 0 && line > start:
+			return b.Bytes()[start:], nil
 		}
-		if len(bytes.TrimRight(line, "\r\n")) == 0 && len(ev) > len(line) {
-			return ev, nil
-		}
+		line = b.Len()
 	}
 }
 
