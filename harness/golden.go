@@ -95,12 +95,12 @@ func (r *Runner) compare(res *Result) {
 // Runner.Accept names it.
 func (r *Runner) writeGot(res *Result, ranOK bool) string {
 	sc := res.Scenario
-	name := runnableIn(r.Dir, sc.Golden)
-	got := name + GotSuffix
+	name := ShellQuote(runnableIn(r.Dir, sc.Golden))
+	got := ShellQuote(runnableIn(r.Dir, sc.Golden) + GotSuffix)
 	if err := writeFileAtomic(sc.Golden+GotSuffix, res.Transcript); err != nil {
 		return fmt.Sprintf("%s: the transcript of this run could not be written: %v", got, err)
 	}
-	msg := got + ": the transcript of this run\n"
+	msg := runnableIn(r.Dir, sc.Golden) + GotSuffix + ": the transcript of this run\n"
 	want, err := os.ReadFile(sc.Golden)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):

@@ -121,7 +121,7 @@ func withoutExt(name string) string { return strings.TrimSuffix(name, path.Ext(n
 // (--update), typed where the user stands: command (Runner.Command, the
 // program as the user ran it: "toolout", "go tool toolout", ...) then
 // test --update [--golden DIR] FILE, FILE and DIR as they were given
-// (asGiven). It never names a make target or a path of toolout's own
+// (asGiven), single-quoted where a shell would split them. It never names a make target or a path of toolout's own
 // clone: the user's repository has neither.
 func acceptCommand(sc *Scenario, command string) string {
 	if command == "" {
@@ -129,9 +129,18 @@ func acceptCommand(sc *Scenario, command string) string {
 	}
 	cmd := command + " test --update "
 	if sc.at.goldenDir != "" {
-		cmd += "--golden " + asGiven(sc.at.goldenDir) + " "
+		cmd += "--golden " + ShellQuote(asGiven(sc.at.goldenDir)) + " "
 	}
-	return cmd + asGiven(sc.File)
+	return cmd + ShellQuote(asGiven(sc.File))
+}
+
+// ShellQuote single-quotes s when a POSIX shell would split or expand it,
+// so that a path or argument a hint names runs verbatim when pasted.
+func ShellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:@+=,") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // asGiven names a path the user gave (a scenario file, found in a folder

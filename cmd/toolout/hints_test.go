@@ -105,6 +105,40 @@ var _ = Describe("hints run verbatim where the user stands", func() {
 		Expect(code).To(Equal(0), out)
 	})
 
+	It("toolout import: spans without their log records name the import that adds the logs' file, the files as given", func() {
+		for from, to := range map[string]string{"otel-official-spans.json": "my spans.json", "otel-official-logs.json": "logs.json"} {
+			data, err := os.ReadFile(filepath.Join("..", "..", "harness", "importer", "testdata", from))
+			Expect(err).NotTo(HaveOccurred())
+			Expect(os.WriteFile(filepath.Join(u.dir, to), data, 0o644)).To(Succeed())
+		}
+		code, out := u.run("toolout import 'my spans.json' -o regress/x.yaml")
+		Expect(code).To(Equal(2), out)
+		add := hint(out, "give it too: ")
+		Expect(add).To(Equal("toolout import 'my spans.json' LOGS.json)"))
+		code, out = u.run(strings.Replace(strings.TrimSuffix(add, ")"), "LOGS.json", "logs.json", 1) + " -o regress/x.yaml")
+		Expect(code).To(Equal(0), out)
+		Expect(filepath.Join(u.dir, "regress", "x.yaml")).To(BeAnExistingFile())
+	})
+
+	It("toolout test: a path a shell would split is quoted in the accept hint", func() {
+		Expect(os.MkdirAll(filepath.Join(u.dir, "my checks"), 0o755)).To(Succeed())
+		Expect(os.WriteFile(filepath.Join(u.dir, "my checks", "x.yaml"), []byte(closedScenario), 0o644)).To(Succeed())
+		code, out := u.run("toolout test 'my checks'")
+		Expect(code).To(Equal(0), out)
+		Expect(os.WriteFile(filepath.Join(u.dir, "my checks", "golden", "x.txtar"), []byte("stale\n"), 0o644)).To(Succeed())
+		code, out = u.run("toolout test 'my checks'")
+		Expect(code).To(Equal(1), out)
+		accept := hint(out, "to accept it: ")
+		Expect(accept).To(Equal("toolout test --update 'my checks/x.yaml'"))
+		code, out = u.run(hint(out, "to diff it: "))
+		Expect(code).To(Equal(1), "diff finds the difference: %s", out)
+		Expect(out).To(ContainSubstring("-stale"))
+		code, out = u.run(accept)
+		Expect(code).To(Equal(0), out)
+		code, out = u.run("toolout test 'my checks'")
+		Expect(code).To(Equal(0), out)
+	})
+
 	DescribeTable("an unknown flag or command names the help that lists them, run as printed",
 		func(line, prefix string) {
 			code, out := u.run(line)

@@ -54,7 +54,7 @@ func runImport(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 		return code
 	}
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(importMemoryLimit(traces)))
-	opts := importer.ImportOptions{TraceName: traceNames(pos), TracePath: strings.Join(pos, ", "), At: *at, TraceID: *traceID,
+	opts := importer.ImportOptions{Command: selfOf(stderr), TraceName: traceNames(pos), TracePath: strings.Join(pos, ", "), At: *at, TraceID: *traceID,
 		MaxBytes: *maxBytes, RedactEmails: *emails, Redact: extra, Format: *format}
 	target := *out
 	if target == "" {
@@ -107,7 +107,7 @@ func withoutUpdate(self string, args []string) string {
 		if name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "="); strings.HasPrefix(a, "-") && name == "update" {
 			continue
 		}
-		cmd = append(cmd, shellQuote(a))
+		cmd = append(cmd, harness.ShellQuote(a))
 	}
 	return strings.Join(cmd, " ")
 }

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/toolout/toolout/harness"
 )
 
 // The command a hint names (`to accept it: toolout test --update x.yaml`,
@@ -65,7 +67,7 @@ func (inv invocation) self() string {
 		return "toolout"
 	}
 	if !inv.builtByGo() {
-		return shellQuote(inv.arg0)
+		return harness.ShellQuote(inv.arg0)
 	}
 	mod, root, tools := findModule(inv.wd)
 	switch {
@@ -156,12 +158,4 @@ func unquote(s string) string {
 		return u
 	}
 	return s
-}
-
-// shellQuote single-quotes s when a POSIX shell would split or expand it.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:@+=,") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

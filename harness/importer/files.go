@@ -58,7 +58,8 @@ func (t *parsedTrace) spans() []segment {
 // spans of several files): their exports are read as one file's. A blank
 // file adds nothing. traceID, when not empty, picks the conversation that
 // holds that trace's chat spans (OTel only).
-func parseFiles(files []TraceFile, format, traceID string) (*parsedTrace, error) {
+func parseFiles(files []TraceFile, opts ImportOptions) (*parsedTrace, error) {
+	format, traceID := opts.Format, opts.TraceID
 	otel := format == FormatOTelGenAI
 	if format == "" || format == FormatAuto {
 		otel = isOTel(firstFilled(files).Data)
@@ -73,7 +74,7 @@ func parseFiles(files []TraceFile, format, traceID string) (*parsedTrace, error)
 		}
 		return parseFormat(files[0].Data, files[0].Name, format)
 	}
-	t := &parsedTrace{name: files[0].Name, traceID: traceID}
+	t := &parsedTrace{name: files[0].Name, traceID: traceID, command: opts.Command}
 	for _, f := range files {
 		ft, err := newTrace(f.Data, f.Name)
 		if err != nil {

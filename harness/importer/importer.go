@@ -39,6 +39,10 @@ type ImportOptions struct {
 	// TraceID picks, in OpenTelemetry spans that hold several
 	// conversations, the one that holds that trace's chat spans.
 	TraceID string
+	// Command is the program as the user runs it, which hints name
+	// ("go tool toolout import SPANS.json logs.json"); empty means
+	// harness.DefaultCommand. cmd/toolout sets it from its own invocation.
+	Command string
 }
 
 // ImportedFile is one file Import produced, its path under Dir.
@@ -188,7 +192,7 @@ func newImporter(files []TraceFile, opts ImportOptions) (*importer, error) {
 		im.maxBytes = components.DefaultMaxToolResponseBytes
 	}
 	var err error
-	if im.tr, err = parseFiles(files, opts.Format, opts.TraceID); err != nil {
+	if im.tr, err = parseFiles(files, opts); err != nil {
 		return nil, err
 	}
 	im.msgs = im.tr.msgs

@@ -54,7 +54,7 @@ func (t *parsedTrace) readOTel() error {
 		return err
 	}
 	if len(spans) == 0 && t.hasLogs(docs) {
-		return fmt.Errorf("%s: no span, only log records: give the spans' file too: toolout import SPANS.json LOGS.json", t.shown())
+		return fmt.Errorf("%s: no span, only log records: give the spans' file too: %s", t.shown(), t.importHint("SPANS.json"))
 	}
 	chats, err := t.chatSpans(spans)
 	if err != nil {

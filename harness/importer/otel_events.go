@@ -69,7 +69,7 @@ func (t *parsedTrace) otelEvents(s *otelSpan, c *chatCall) error {
 	}
 	if !replied {
 		return t.errorf(s.n.at, "%s: no %s attribute and no %s event: a chat span records its input and its output (turn on the capture of message content; "+
-			"when the events are log records in a file of their own, give it too: toolout import SPANS.json LOGS.json)", c.label, attrOutput, eventChoice)
+			"when the events are log records in a file of their own, give it too: %s)", c.label, attrOutput, eventChoice, t.importHint("LOGS.json"))
 	}
 	return nil
 }

@@ -57,12 +57,19 @@ var _ = Describe("Import of OpenTelemetry spans and logs in several files", func
 		p := pair("official")
 		_, err := importer.ImportFiles(p[:1], o)
 		Expect(err).To(MatchError(HaveSuffix(`: chat span 1: no gen_ai.output.messages attribute and no gen_ai.choice event: a chat span records its input and its output ` +
-			`(turn on the capture of message content; when the events are log records in a file of their own, give it too: toolout import SPANS.json LOGS.json)`)))
+			`(turn on the capture of message content; when the events are log records in a file of their own, give it too: toolout import otel-official-spans.json LOGS.json)`)))
 		_, err = importer.ImportFiles(p[1:], o)
 		Expect(err).To(MatchError(`otel-official-logs.json:1:448: log record gen_ai.system.message: spanId "21c5920273e704ca" names no span of the files: ` +
-			`export the spans with their events, or give the spans' file too: toolout import SPANS.json LOGS.json`))
+			`export the spans with their events, or give the spans' file too: toolout import SPANS.json otel-official-logs.json`))
 		_, err = importer.ImportFiles(pair("openinference")[1:], o)
-		Expect(err).To(MatchError(`otel-openinference-logs.json: no span, only log records: give the spans' file too: toolout import SPANS.json LOGS.json`))
+		Expect(err).To(MatchError(`otel-openinference-logs.json: no span, only log records: give the spans' file too: toolout import SPANS.json otel-openinference-logs.json`))
+	})
+
+	It("names, in the hint for the missing file, the program as the user runs it and the files they gave, quoted for a shell", func() {
+		logs := pair("openinference")[1]
+		logs.Name = "my traces/logs.json"
+		_, err := importer.ImportFiles([]importer.TraceFile{logs}, importer.ImportOptions{Command: "go tool toolout", Name: "x"})
+		Expect(err).To(MatchError(`my traces/logs.json: no span, only log records: give the spans' file too: go tool toolout import SPANS.json 'my traces/logs.json'`))
 	})
 
 	It("merges only OTLP exports, and takes a blank file for none", func() {

@@ -237,7 +237,7 @@ var _ = Describe("Import of OpenLLMetry and OpenInference chat spans", func() {
 			"llm.output_messages.0.message.tool_calls.0.tool_call: field function.name: missing; want a string (llm.output_messages.0.message.tool_calls.0.tool_call.function.name)"),
 		Entry("an LLM span without messages", otlp(flatSpan("1", kv{"openinference.span.kind", "LLM"})), `{"traceId"`,
 			"chat span 1: no gen_ai.output.messages attribute and no gen_ai.choice event: a chat span records its input and its output (turn on the capture of message content; "+
-				"when the events are log records in a file of their own, give it too: toolout import SPANS.json LOGS.json)"),
+				"when the events are log records in a file of their own, give it too: toolout import t.json LOGS.json)"),
 		Entry("an output without an input", otlp(flatSpan("1", kv{"gen_ai.completion.0.content", "a"})), `{"traceId"`,
 			"chat span 1: no gen_ai.prompt.N attributes: a chat span records its input and its output"),
 		Entry("an input without an output", otlp(flatSpan("1", kv{"llm.request.type", "chat"}, kv{"gen_ai.prompt.0.role", "user"})), `{"traceId"`,

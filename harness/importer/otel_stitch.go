@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"hash/fnv"
@@ -206,12 +207,35 @@ func clipAll(ids []string) string {
 
 // shown names the trace's files in an error without a position.
 func (t *parsedTrace) shown() string {
+	return strings.Join(t.fileNames(), ", ")
+}
+
+// fileNames are the names of the trace's files, as the user gave them.
+func (t *parsedTrace) fileNames() []string {
 	if len(t.segs) == 0 {
-		return t.name
+		return []string{t.name}
 	}
 	var out []string
 	for _, s := range t.segs {
 		out = append(out, s.name)
 	}
-	return strings.Join(out, ", ")
+	return out
+}
+
+// importHint is the import command that adds a file to the ones given,
+// typed where the user stands: the program as they run it, the files
+// they gave (quoted for a shell), and the missing file's placeholder
+// (SPANS.json before them or LOGS.json after them), the one name toolout
+// cannot know.
+func (t *parsedTrace) importHint(missing string) string {
+	args := []string{cmp.Or(t.command, harness.DefaultCommand), "import"}
+	for _, n := range t.fileNames() {
+		args = append(args, harness.ShellQuote(n))
+	}
+	if missing == "SPANS.json" {
+		args = slices.Insert(args, 2, missing)
+	} else {
+		args = append(args, missing)
+	}
+	return strings.Join(args, " ")
 }

@@ -240,7 +240,7 @@ var _ = Describe("Import of OpenTelemetry GenAI spans", func() {
 		trace := otlp(eventSpan(0)) + "\n" + `{"resourceLogs": [{"scopeLogs": [{"logRecords": [{"timeUnixNano": "1", "attributes": ` +
 			`[{"key": "event.name", "value": {"stringValue": "gen_ai.user.message"}}], "spanId": "f00d", "body": {"kvlistValue": {"values": []}}}]}]}]}` + "\n"
 		_, err := importer.Import([]byte(trace), opts(""))
-		Expect(err).To(MatchError(`t.json:2:50: log record gen_ai.user.message: spanId "f00d" names no span of the files: export the spans with their events, or give the spans' file too: toolout import SPANS.json LOGS.json`))
+		Expect(err).To(MatchError(`t.json:2:50: log record gen_ai.user.message: spanId "f00d" names no span of the files: export the spans with their events, or give the spans' file too: toolout import SPANS.json t.json`))
 		Expect(strings.Split(trace, "\n")[1][49:]).To(HavePrefix(`{"timeUnixNano"`))
 	})
 
@@ -329,7 +329,7 @@ var _ = Describe("Import of OpenTelemetry GenAI spans", func() {
 			"chat span 1: no gen_ai.output.messages attribute: a chat span records its input and its output"),
 		Entry("a span without content", otlp(spanOf("7f3a", "1", nil)), `{"traceId"`,
 			"chat span 1: no gen_ai.output.messages attribute and no gen_ai.choice event: a chat span records its input and its output (turn on the capture of message content; "+
-				"when the events are log records in a file of their own, give it too: toolout import SPANS.json LOGS.json)"),
+				"when the events are log records in a file of their own, give it too: toolout import t.json LOGS.json)"),
 		Entry("a bad start time", bad(`"startTimeUnixNano": "1795600000000000000"`, `"startTimeUnixNano": "soon"`), `"soon"`,
 			"field resourceSpans[0].scopeSpans[0].spans[0].startTimeUnixNano: want nanoseconds since the epoch, a string of digits"),
 		Entry("no chat span", otlp(`{"traceId": "1", "name": "GET /"}`), `{"resourceSpans"`,

@@ -133,7 +133,7 @@ func (t *parsedTrace) otelSpans(docs []*jnode) ([]*otelSpan, error) {
 		s := byID[l.spanID]
 		if s == nil {
 			return nil, t.errorf(l.event.n.at, "log record %s: spanId %q names no span of the files: export the spans with their events, "+
-				"or give the spans' file too: toolout import SPANS.json LOGS.json", l.event.name, harness.Clip(l.spanID))
+				"or give the spans' file too: %s", l.event.name, harness.Clip(l.spanID), t.importHint("SPANS.json"))
 		}
 		s.events = append(s.events, l.event)
 	}

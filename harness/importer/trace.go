@@ -56,6 +56,9 @@ type parsedTrace struct {
 	segs []segment
 	// traceID picks the conversation of an OTel trace (see stitch).
 	traceID string
+	// command is the program as the user runs it (ImportOptions.Command),
+	// which hints name (see importHint).
+	command string
 	// wire is the API the trace's model spoke when its format tells it
 	// ("responses" for a Codex rollout or a Responses log), else "": an
 	// imported session scenario names it, so that its model answers in
