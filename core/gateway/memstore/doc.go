@@ -35,11 +35,21 @@
 //   - Eviction is first-in first-out, not least-recently-used: a lookup does
 //     not refresh an entry. The gateway puts the original again on every
 //     cache hit, which does.
-//   - MaxBytes counts callers, ids and values, not the bookkeeping around
-//     them (about 150 bytes per entry: map slot, list links, expiry, and the
-//     few digits and colons OriginalKey adds), so the heap the
-//     store holds is about MaxBytes + 150 B x entries. With the defaults
-//     (256 MiB, 10,000 entries per kind) that is at most about 259 MiB.
+//   - MaxBytes counts callers, ids and values (the gateway.Store contract),
+//     not the bookkeeping around them. What the store really holds is
+//     Held: for each entry its key (an original's is gateway.OriginalKey,
+//     a few bytes longer than caller and id), its value and EntryOverhead
+//     (160 bytes: the entry, its map slot, string headers), at most
+//     HeapBound (MaxBytes + 368 B x MaxEntries; with the defaults, 256 MiB
+//     and 10,000 entries per kind, 259.5 MiB). The allocator rounds each
+//     value up to its size class on top (under 8 KiB of a large value). A
+//     spec checks Held against the live heap the entries add.
+//   - The store keeps its own copies of keys and values: a value cut from
+//     a larger string (a compressor that answers with the first bytes of
+//     its input) would otherwise keep the whole string alive, uncounted,
+//     for its TTL. A put of the value an id already holds (the gateway
+//     puts the original again on every cache hit) keeps the held copy and
+//     copies nothing.
 //   - The clock is read once per operation, under the lock, so put order is
 //     the order of the clock readings. Should an injected clock go back, an
 //     expired entry behind a live one is still answered as missing; it

@@ -43,3 +43,12 @@ func ExampleNew() {
 	// shadow_1 original kept: false
 	// after 5 minutes: {Originals:0 Compressed:1 Bytes:19}
 }
+
+func ExampleHeapBound() {
+	// The most heap a store at the default bounds holds in its entries:
+	// 256 MiB of keys and values, plus EntryOverhead and a key prefix for
+	// each of 10,000 entries of each kind.
+	fmt.Printf("%.1f MiB\n", float64(memstore.HeapBound(gateway.StoreOptions{}))/(1<<20))
+	// Output:
+	// 259.5 MiB
+}

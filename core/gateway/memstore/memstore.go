@@ -3,6 +3,7 @@ package memstore
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -17,6 +18,7 @@ type Store struct {
 	original   *queue
 	compressed *queue
 	bytes      int64  // size of every entry of both kinds
+	held       int64  // heap held by every entry of both kinds (entry.held)
 	seq        uint64 // the seq of the next put
 }
 
@@ -72,8 +74,17 @@ func (s *Store) Close() error {
 	defer s.mu.Unlock()
 	s.original.clear() // in place: the methods pass the queues without the lock
 	s.compressed.clear()
-	s.bytes = 0
+	s.bytes, s.held = 0, 0
 	return nil
+}
+
+// Held is the heap the live entries hold, as the store accounts it: for
+// each entry its key and value bytes and EntryOverhead. It is at most
+// HeapBound of the store's options.
+func (s *Store) Held() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.held
 }
 
 // put replaces the entry of key in q, then evicts: the oldest of q past
@@ -88,16 +99,26 @@ func (s *Store) put(ctx context.Context, q *queue, key string, keyBytes int, val
 	defer s.mu.Unlock()
 	now := s.opts.Sources.Time()
 	s.purge(now)
-	if old, ok := q.byID[key]; ok {
+	old, had := q.byID[key]
+	if had {
 		s.drop(q, old)
 	}
-	e := &entry{id: key, keyBytes: keyBytes, value: value, expires: now.Add(q.ttl), seq: s.seq}
-	if e.size() > s.opts.MaxBytes {
+	if int64(keyBytes+len(value)) > s.opts.MaxBytes {
 		return nil // larger than the whole store: not kept
 	}
+	// The store holds copies, so a key or value cut from a larger string
+	// does not keep the rest of it alive; a put of the value already held
+	// (the gateway's put on every cache hit) keeps the copy it has.
+	if had && old.value == value {
+		key, value = old.id, old.value
+	} else {
+		key, value = strings.Clone(key), strings.Clone(value)
+	}
+	e := &entry{id: key, keyBytes: keyBytes, value: value, expires: now.Add(q.ttl), seq: s.seq}
 	s.seq++
 	q.push(e)
 	s.bytes += e.size()
+	s.held += e.held()
 	for q.len() > s.opts.MaxEntries {
 		s.drop(q, q.head)
 	}
@@ -152,4 +173,5 @@ func (s *Store) dropOldest() {
 func (s *Store) drop(q *queue, e *entry) {
 	q.remove(e)
 	s.bytes -= e.size()
+	s.held -= e.held()
 }

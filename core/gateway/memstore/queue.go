@@ -14,6 +14,11 @@ type entry struct {
 // size is what the entry counts against MaxBytes.
 func (e *entry) size() int64 { return int64(e.keyBytes + len(e.value)) }
 
+// held is the heap the entry holds: its key (an original's is
+// gateway.OriginalKey, a few bytes longer than what it counts), its value
+// and EntryOverhead.
+func (e *entry) held() int64 { return int64(len(e.id)+len(e.value)) + EntryOverhead }
+
 // queue holds the entries of one kind: a map by id and a doubly linked list
 // in put order. Every entry of a kind has the same TTL, so put order is
 // also expiry order.

@@ -1,0 +1,23 @@
+package memstore
+
+import "github.com/toolout/toolout/core/gateway"
+
+// EntryOverhead is the heap an entry holds beyond its key and value: the
+// entry itself (links, expiry, order), its map slot at the map's load, and
+// the string headers. Measured on 64-bit Go with the specs of Held.
+const EntryOverhead = 160
+
+// keyPrefix bounds what gateway.OriginalKey adds to the caller and the id
+// it counts: the caller's length in digits and two colons.
+const keyPrefix = 24
+
+// HeapBound is the most heap a Store with opts holds in its entries
+// (opts at their defaults where zero): MaxBytes of counted bytes, plus
+// EntryOverhead and an original key's prefix for each of at most
+// MaxEntries entries of each kind. The allocator's rounding of each value
+// to its size class (at most an eighth of a small value, under 8 KiB of a
+// large one) comes on top.
+func HeapBound(opts gateway.StoreOptions) int64 {
+	opts = opts.WithDefaults()
+	return opts.MaxBytes + 2*int64(opts.MaxEntries)*(EntryOverhead+keyPrefix)
+}
