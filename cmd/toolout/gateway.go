@@ -81,11 +81,16 @@ func runGatewayServe(ctx context.Context, args []string, stdout, stderr io.Write
 		return fail("--config: caller.%v", err)
 	}
 	logf := func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }
+	limit, why, err := fc.memoryLimit(os.Getenv)
+	if err != nil {
+		return fail("--config: %v", err)
+	}
 	store, err := openStore(ctx, fc, core.Sources{}, logf)
 	if err != nil {
 		return fail("--config: %v", err)
 	}
 	defer store.Close()
+	defer setMemoryLimit(limit, why, logf)()
 	g, err := fc.Build("openai", store, core.Sources{}, nil)
 	if err != nil {
 		return fail("%v", err)

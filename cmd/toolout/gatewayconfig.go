@@ -70,6 +70,10 @@ type ServerConfig struct {
 	ReadHeaderTimeout time.Duration `yaml:"read_header_timeout"`
 	ReadTimeout       time.Duration `yaml:"read_timeout"`
 	IdleTimeout       time.Duration `yaml:"idle_timeout"`
+	// MemoryLimit is the process's soft memory limit in bytes: 0 derives
+	// it from the memory store, -1 sets none; GOMEMLIMIT wins
+	// (gatewaymem.go).
+	MemoryLimit int64 `yaml:"memory_limit"`
 }
 
 // Server timeout defaults.

@@ -53,7 +53,7 @@ var _ = Describe("the gateway config file", func() {
 		Entry("an unknown key at the top", "pipes: {tool_output: {enabled: true}}\nlimit: {}\n",
 			`gw.yaml:2:1: unknown field "limit" (did you mean "limits"?)`),
 		Entry("an unknown key with no near name", "pipes: {tool_output: {enabled: true}}\nserver: {port: 80}\n",
-			`gw.yaml:2:10: unknown field "port" in server (known: read_header_timeout, read_timeout, idle_timeout)`),
+			`gw.yaml:2:10: unknown field "port" in server (known: read_header_timeout, read_timeout, idle_timeout, memory_limit)`),
 		Entry("an unknown key under a provider", "providers:\n  openai: {base_url: x, modle: y}\npipes: {tool_output: {enabled: true}}\n",
 			`gw.yaml:2:25: unknown field "modle" in providers.openai (did you mean "model"?)`),
 		Entry("a wrong type", "pipes:\n  tool_output:\n    min_bytes: abc\n",
