@@ -44,6 +44,12 @@
 // and position), 130 or 143 when SIGINT or SIGTERM stopped the command (its
 // stores removed); the servers (serve, gateway serve) stop on those signals
 // as their way to end and keep their own status.
+//
+// Memory: import and gateway serve set the process's soft memory limit
+// (runtime/debug.SetMemoryLimit) from what they will hold, unless
+// GOMEMLIMIT is set: import from the trace's size (import.go), gateway
+// serve from the memory store's bound plus a constant headroom, or from
+// server.memory_limit, none with a Redis store (gatewaymem.go).
 package main
 
 import (

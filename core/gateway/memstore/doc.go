@@ -43,7 +43,8 @@
 //     HeapBound (MaxBytes + 368 B x MaxEntries; with the defaults, 256 MiB
 //     and 10,000 entries per kind, 259.5 MiB). The allocator rounds each
 //     value up to its size class on top (under 8 KiB of a large value). A
-//     spec checks Held against the live heap the entries add.
+//     spec checks Held against the live heap the entries add. `toolout
+//     gateway serve` sets the process's soft memory limit from HeapBound.
 //   - The store keeps its own copies of keys and values: a value cut from
 //     a larger string (a compressor that answers with the first bytes of
 //     its input) would otherwise keep the whole string alive, uncounted,
