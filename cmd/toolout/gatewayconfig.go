@@ -185,7 +185,7 @@ func openStore(ctx context.Context, fc FileConfig, src core.Sources, logf func(s
 		if fc.Store.URL != "" || fc.Store.AllowEviction {
 			return nil, errors.New("store.url and store.allow_eviction are for backend redis")
 		}
-		return memstore.New(opts), nil
+		return memstore.NewBounded(opts), nil
 	case "redis":
 		if fc.Store.URL == "" {
 			return nil, errors.New("store.url is required for backend redis (redis://HOST:PORT/DB)")

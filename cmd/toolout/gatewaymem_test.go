@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/gateway"
 	"github.com/toolout/toolout/core/gateway/memstore"
 )
@@ -59,6 +61,17 @@ var _ = Describe("the gateway's soft memory limit", func() {
 		},
 		Entry("below -1", int64(-2)), Entry("a few bytes", int64(1000)),
 	)
+
+	It("is taken from the bound the memory store of `gateway serve` keeps, whatever the sizes of its values", func() {
+		ctx := context.Background()
+		fc := config(StoreConfig{MaxBytes: 4 << 20}, ServerConfig{}, 200)
+		st, err := openStore(ctx, fc, core.Sources{}, func(string, ...any) {})
+		Expect(err).NotTo(HaveOccurred())
+		for i := range 200 { // 32,769 bytes each, 40,960 allocated: 127 fill MaxBytes, hold 5.2 MB, over the bound
+			Expect(st.PutOriginal(ctx, "c", fmt.Sprint("shadow_", i), strings.Repeat("v", 32<<10+1))).To(Succeed())
+		}
+		Expect(st.(*memstore.Store).Held()).To(BeNumerically("<=", memstore.HeapBound(fc.StoreOptions(core.Sources{}))))
+	})
 
 	It("is set while `gateway serve` runs, said on stderr, and put back when it stops", func() {
 		GinkgoT().Setenv("GOMEMLIMIT", "") // empty counts as unset

@@ -37,14 +37,18 @@
 //     cache hit, which does.
 //   - MaxBytes counts callers, ids and values (the gateway.Store contract),
 //     not the bookkeeping around them. What the store really holds is
-//     Held: for each entry its key (an original's is gateway.OriginalKey,
-//     a few bytes longer than caller and id), its value and EntryOverhead
-//     (160 bytes: the entry, its map slot, string headers), at most
-//     HeapBound (MaxBytes + 368 B x MaxEntries; with the defaults, 256 MiB
-//     and 10,000 entries per kind, 259.5 MiB). The allocator rounds each
-//     value up to its size class on top (under 8 KiB of a large value). A
-//     spec checks Held against the live heap the entries add. `toolout
-//     gateway serve` sets the process's soft memory limit from HeapBound.
+//     Held: for each entry the allocations of its key (an original's is
+//     gateway.OriginalKey, a few bytes longer than caller and id) and
+//     value, as the allocator rounded them up to their size class, and
+//     EntryOverhead (160 bytes: the entry, its map slot, string headers).
+//     HeapBound is MaxBytes + 368 B x MaxEntries (with the defaults, 256
+//     MiB and 10,000 entries per kind, 259.5 MiB). A store from New may
+//     hold more than that when its values round up badly (a 32,769-byte
+//     value takes 40,960); one from NewBounded evicts the oldest entries
+//     to stay within it, so a memory limit taken from HeapBound holds for
+//     any sizes. Specs check Held against the live heap the entries add.
+//     `toolout gateway serve` uses NewBounded and sets the process's soft
+//     memory limit from HeapBound.
 //   - The store keeps its own copies of keys and values: a value cut from
 //     a larger string (a compressor that answers with the first bytes of
 //     its input) would otherwise keep the whole string alive, uncounted,

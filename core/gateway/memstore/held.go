@@ -1,6 +1,10 @@
 package memstore
 
-import "github.com/toolout/toolout/core/gateway"
+import (
+	"strings"
+
+	"github.com/toolout/toolout/core/gateway"
+)
 
 // EntryOverhead is the heap an entry holds beyond its key and value: the
 // entry itself (links, expiry, order), its map slot at the map's load, and
@@ -20,4 +24,20 @@ const keyPrefix = 24
 func HeapBound(opts gateway.StoreOptions) int64 {
 	opts = opts.WithDefaults()
 	return opts.MaxBytes + 2*int64(opts.MaxEntries)*(EntryOverhead+keyPrefix)
+}
+
+// hold copies key and value into allocations of their own and returns the
+// copies with the heap the entry holds: the bytes of those allocations as
+// the allocator sized them (strings.Builder.Cap) and EntryOverhead.
+func hold(key, value string) (k, v string, heap int64) {
+	k, nk := clone(key)
+	v, nv := clone(value)
+	return k, v, int64(nk+nv) + EntryOverhead
+}
+
+func clone(s string) (string, int) {
+	var b strings.Builder
+	b.Grow(len(s))
+	b.WriteString(s)
+	return b.String(), b.Cap()
 }

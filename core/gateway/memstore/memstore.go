@@ -3,7 +3,6 @@ package memstore
 import (
 	"context"
 	"fmt"
-	"strings"
 	"sync"
 	"time"
 
@@ -18,7 +17,8 @@ type Store struct {
 	original   *queue
 	compressed *queue
 	bytes      int64  // size of every entry of both kinds
-	held       int64  // heap held by every entry of both kinds (entry.held)
+	held       int64  // heap held by every entry of both kinds (entry.heap)
+	heapCap    int64  // NewBounded: the most held may be; 0: no such bound
 	seq        uint64 // the seq of the next put
 }
 
@@ -78,9 +78,24 @@ func (s *Store) Close() error {
 	return nil
 }
 
+// NewBounded is New, and also keeps what the store holds (Held) within
+// HeapBound(opts): past it the oldest entries go, of either kind, even
+// under MaxBytes, and an entry that holds more than that on its own is not
+// kept. MaxBytes counts bytes as the gateway.Store contract does, while
+// the allocator rounds each value up (a 32,769-byte value takes 40,960),
+// so a store of values that round up badly holds more than MaxBytes; this
+// one does not hold more than its bound, so a memory limit set from
+// HeapBound holds for any sizes of values.
+func NewBounded(opts gateway.StoreOptions) *Store {
+	s := New(opts)
+	s.heapCap = HeapBound(opts)
+	return s
+}
+
 // Held is the heap the live entries hold, as the store accounts it: for
-// each entry its key and value bytes and EntryOverhead. It is at most
-// HeapBound of the store's options.
+// each entry the allocations of its key and value (their bytes rounded up
+// as the allocator rounded them) and EntryOverhead. It is at most
+// HeapBound of the store's options in a store from NewBounded.
 func (s *Store) Held() int64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -88,7 +103,7 @@ func (s *Store) Held() int64 {
 }
 
 // put replaces the entry of key in q, then evicts: the oldest of q past
-// MaxEntries, the oldest of both kinds past MaxBytes. keyBytes is what the
+// MaxEntries, the oldest of both kinds past MaxBytes or the heap bound. keyBytes is what the
 // key counts against MaxBytes (the caller's and the id's bytes). The clock
 // is read under the lock, so put order is the order of the readings.
 func (s *Store) put(ctx context.Context, q *queue, key string, keyBytes int, value string) error {
@@ -106,23 +121,26 @@ func (s *Store) put(ctx context.Context, q *queue, key string, keyBytes int, val
 	if int64(keyBytes+len(value)) > s.opts.MaxBytes {
 		return nil // larger than the whole store: not kept
 	}
+	e := &entry{keyBytes: keyBytes, expires: now.Add(q.ttl), seq: s.seq}
 	// The store holds copies, so a key or value cut from a larger string
 	// does not keep the rest of it alive; a put of the value already held
 	// (the gateway's put on every cache hit) keeps the copy it has.
 	if had && old.value == value {
-		key, value = old.id, old.value
+		e.id, e.value, e.heap = old.id, old.value, old.heap
 	} else {
-		key, value = strings.Clone(key), strings.Clone(value)
+		e.id, e.value, e.heap = hold(key, value)
 	}
-	e := &entry{id: key, keyBytes: keyBytes, value: value, expires: now.Add(q.ttl), seq: s.seq}
+	if s.heapCap > 0 && e.heap > s.heapCap {
+		return nil // larger than the heap bound on its own: not kept
+	}
 	s.seq++
 	q.push(e)
 	s.bytes += e.size()
-	s.held += e.held()
+	s.held += e.heap
 	for q.len() > s.opts.MaxEntries {
 		s.drop(q, q.head)
 	}
-	for s.bytes > s.opts.MaxBytes {
+	for s.bytes > s.opts.MaxBytes || (s.heapCap > 0 && s.held > s.heapCap) {
 		s.dropOldest()
 	}
 	return nil
@@ -173,5 +191,5 @@ func (s *Store) dropOldest() {
 func (s *Store) drop(q *queue, e *entry) {
 	q.remove(e)
 	s.bytes -= e.size()
-	s.held -= e.held()
+	s.held -= e.heap
 }

@@ -56,3 +56,9 @@ var _ = Describe("Close while the store is in use", func() {
 		Expect(v).To(Equal("x"))
 	})
 })
+
+// A store from NewBounded keeps the contract too: its heap bound leaves
+// room for the contract's entries, which the allocator rounds up little.
+func TestContractBounded(t *testing.T) {
+	toolouttest.CheckStore(t, func(_ *testing.T, opts gateway.StoreOptions) gateway.Store { return memstore.NewBounded(opts) })
+}

@@ -6,6 +6,7 @@ import "time"
 type entry struct {
 	id, value  string // id: the key of its queue (gateway.OriginalKey for an original)
 	keyBytes   int    // what the key counts: len(caller)+len(id) of an original, len(id) of a compressed text
+	heap       int64  // what the entry holds: its key's and value's allocations and EntryOverhead
 	expires    time.Time
 	seq        uint64 // put order across both kinds
 	prev, next *entry
@@ -13,11 +14,6 @@ type entry struct {
 
 // size is what the entry counts against MaxBytes.
 func (e *entry) size() int64 { return int64(e.keyBytes + len(e.value)) }
-
-// held is the heap the entry holds: its key (an original's is
-// gateway.OriginalKey, a few bytes longer than what it counts), its value
-// and EntryOverhead.
-func (e *entry) held() int64 { return int64(len(e.id)+len(e.value)) + EntryOverhead }
 
 // queue holds the entries of one kind: a map by id and a doubly linked list
 // in put order. Every entry of a kind has the same TTL, so put order is
