@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"runtime/debug"
 
 	"github.com/toolout/toolout/core"
@@ -40,6 +41,9 @@ func (fc FileConfig) memoryLimit(getenv func(string) string) (int64, string, err
 		return 0, "none (store redis is out of process)", nil
 	}
 	o := fc.StoreOptions(core.Sources{})
+	if b := memstore.HeapBound(o); b > math.MaxInt64-memoryHeadroom {
+		return 0, "none (the memory store's bound is past what an int64 holds)", nil
+	}
 	return memstore.HeapBound(o) + memoryHeadroom, fmt.Sprintf("the memory store's bound for store.max_bytes %d and max_entries %d, plus %d MiB",
 		o.MaxBytes, o.MaxEntries, memoryHeadroom>>20), nil
 }

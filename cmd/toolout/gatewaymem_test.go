@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -41,6 +42,8 @@ var _ = Describe("the gateway's soft memory limit", func() {
 			memstore.HeapBound(gateway.StoreOptions{MaxBytes: 64 << 20, MaxEntries: 500})+32<<20, "store.max_bytes 67108864 and max_entries 500"),
 		Entry("server.memory_limit: that limit", config(StoreConfig{}, ServerConfig{MemoryLimit: 1 << 30}, 0), int64(1<<30), "server.memory_limit"),
 		Entry("server.memory_limit -1: none", config(StoreConfig{}, ServerConfig{MemoryLimit: -1}, 0), int64(0), "none (server.memory_limit -1)"),
+		Entry("a memory store past what an int64 holds: none",
+			config(StoreConfig{MaxBytes: math.MaxInt64 - 1}, ServerConfig{}, 0), int64(0), "none (the memory store's bound is past"),
 		Entry("a Redis store, out of process: none", config(StoreConfig{Backend: "redis"}, ServerConfig{}, 0), int64(0), "none (store redis"),
 	)
 

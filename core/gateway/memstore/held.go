@@ -1,6 +1,7 @@
 package memstore
 
 import (
+	"math"
 	"strings"
 
 	"github.com/toolout/toolout/core/gateway"
@@ -23,7 +24,11 @@ const keyPrefix = 24
 // large one) comes on top.
 func HeapBound(opts gateway.StoreOptions) int64 {
 	opts = opts.WithDefaults()
-	return opts.MaxBytes + 2*int64(opts.MaxEntries)*(EntryOverhead+keyPrefix)
+	const perEntry = 2 * (EntryOverhead + keyPrefix) // one entry of each kind
+	if int64(opts.MaxEntries) > (math.MaxInt64-max(opts.MaxBytes, 0))/perEntry {
+		return math.MaxInt64 // no bound that an int64 can hold
+	}
+	return opts.MaxBytes + int64(opts.MaxEntries)*perEntry
 }
 
 // hold copies key and value into allocations of their own and returns the

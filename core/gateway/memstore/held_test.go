@@ -3,6 +3,7 @@ package memstore_test
 import (
 	"context"
 	"fmt"
+	"math"
 	"runtime"
 	"runtime/metrics"
 	"strings"
@@ -113,5 +114,13 @@ var _ = Describe("a store from NewBounded", func() {
 		Expect(ok).To(BeTrue())
 		Expect(v).To(Equal("short"))
 		Expect(s.Held()).To(BeNumerically("<=", memstore.HeapBound(small)))
+	})
+})
+
+var _ = Describe("HeapBound", func() {
+	It("is MaxBytes and 368 bytes for each of MaxEntries, math.MaxInt64 past what an int64 holds", func() {
+		Expect(memstore.HeapBound(gateway.StoreOptions{MaxBytes: 1000, MaxEntries: 10})).To(Equal(int64(1000 + 10*368)))
+		Expect(memstore.HeapBound(gateway.StoreOptions{MaxBytes: math.MaxInt64 - 100, MaxEntries: 1})).To(Equal(int64(math.MaxInt64)))
+		Expect(memstore.HeapBound(gateway.StoreOptions{MaxBytes: 1, MaxEntries: math.MaxInt})).To(Equal(int64(math.MaxInt64)))
 	})
 })
