@@ -24,21 +24,22 @@ const (
 )
 
 // memoryLimit returns the soft memory limit gateway serve sets (0: none,
-// the runtime's own is kept) and what it follows, for the startup line.
-// getenv reads the environment.
+// the runtime's own is kept) and what it follows, for a line on stderr;
+// with Redis and no server.memory_limit, no limit and no line. getenv
+// reads the environment.
 func (fc FileConfig) memoryLimit(getenv func(string) string) (int64, string, error) {
 	l := fc.Server.MemoryLimit
 	switch {
 	case l < -1 || (l > 0 && l < minMemoryLimit):
 		return 0, "", fmt.Errorf("server.memory_limit %d: want -1 (none), 0 (from the store) or at least %d bytes", l, minMemoryLimit)
+	case fc.Store.Backend == "redis" && l == 0:
+		return 0, "", nil // out of process: nothing to derive, nothing to say
 	case getenv("GOMEMLIMIT") != "":
 		return 0, "GOMEMLIMIT " + getenv("GOMEMLIMIT") + " from the environment", nil
 	case l == -1:
 		return 0, "none (server.memory_limit -1)", nil
 	case l > 0:
 		return l, "server.memory_limit", nil
-	case fc.Store.Backend == "redis":
-		return 0, "none (store redis is out of process)", nil
 	}
 	o := fc.StoreOptions(core.Sources{})
 	if b := memstore.HeapBound(o); b > math.MaxInt64-memoryHeadroom {
@@ -49,10 +50,14 @@ func (fc FileConfig) memoryLimit(getenv func(string) string) (int64, string, err
 }
 
 // setMemoryLimit sets limit (when above 0) as the process's soft memory
-// limit, says so on stderr, and returns the function that puts the limit
-// before it back, unless another has been set since.
+// limit, says so on stderr (or why there is none, when why says), and
+// returns the function that puts the limit before it back, unless another
+// has been set since.
 func setMemoryLimit(limit int64, why string, logf func(string, ...any)) (restore func()) {
 	if limit <= 0 {
+		if why != "" {
+			logf("toolout gateway serve: memory limit: %s", why)
+		}
 		return func() {}
 	}
 	before := debug.SetMemoryLimit(limit)
