@@ -100,7 +100,9 @@ func runGatewayServe(ctx context.Context, args []string, stdout, stderr io.Write
 	if err != nil {
 		return fail("metrics: %v", err)
 	}
-	proxy := gateway.NewProxy(g, u, &http.Client{Transport: http.DefaultTransport})
+	// One transport for every upstream, its idle pool sized from
+	// max_concurrent_requests (gateway.Transport).
+	proxy := gateway.NewProxy(g, u, &http.Client{Transport: gateway.Transport(fc.gatewayLimits())})
 	proxy.Handle(&gateway.Gateway{Pipe: g.Pipe, Wire: anthropic.Wire{}, Expand: g.Expand, Logf: logf}, au)
 	// The OpenAI upstream serves the Responses API too (wires.Routes).
 	proxy.Handle(&gateway.Gateway{Pipe: g.Pipe, Wire: responses.Wire{}, Expand: g.Expand, Logf: logf}, u)

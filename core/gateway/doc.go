@@ -176,6 +176,12 @@
 // conversation and the client's credentials to a host the operator did not
 // configure.
 //
+// [Transport] is the upstream transport `toolout gateway serve` gives the
+// proxy: http.DefaultTransport's timeouts, with an idle pool of
+// MaxConcurrent connections per host (at least [MinIdleConns]), since a
+// request slot holds at most one upstream connection; the default pool of
+// 2 made every request past the second open a connection of its own.
+//
 // Each request is bounded ([Limits]), every refusal in the API's error
 // shape: body bytes (413; a declared Content-Length over the bound is
 // refused before the body is asked for, so Expect: 100-continue gets no
