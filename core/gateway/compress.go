@@ -27,6 +27,21 @@ type Compressor interface {
 	Compress(ctx context.Context, in Input) (string, error)
 }
 
+// Locality is implemented by a Compressor that says where its work runs.
+// Remote reports whether each call leaves the process (a service, a
+// model): only those are rate-limited by default (Config.RateLimit).
+type Locality interface {
+	Remote() bool
+}
+
+// IsRemote reports whether c's calls leave the process: true unless c is
+// a [Locality] that says otherwise, so that a compressor which does not
+// say keeps the default rate limit.
+func IsRemote(c Compressor) bool {
+	l, ok := c.(Locality)
+	return !ok || l.Remote()
+}
+
 // Strategy names (spec: pipes.tool_output.strategy).
 const (
 	StrategyPassthrough      = "passthrough"
@@ -42,12 +57,18 @@ type Passthrough struct{}
 // Compress returns in.Content.
 func (Passthrough) Compress(_ context.Context, in Input) (string, error) { return in.Content, nil }
 
+// Remote is false: Passthrough runs in the process.
+func (Passthrough) Remote() bool { return false }
+
 // DefaultSimpleWords is how many words Simple keeps.
 const DefaultSimpleWords = 100
 
 // Simple keeps the first Words words, for testing expansion paths (the
 // spec: "aggressive truncation-like strategy … intended for testing").
 type Simple struct{ Words int }
+
+// Remote is false: Simple runs in the process.
+func (Simple) Remote() bool { return false }
 
 // Compress keeps the first Words words, joined by single spaces, and says
 // how many were cut.
@@ -75,6 +96,9 @@ type API struct {
 	// Client defaults to http.DefaultClient.
 	Client *http.Client `yaml:"-"`
 }
+
+// Remote is true: each call is an HTTP request.
+func (API) Remote() bool { return true }
 
 // Compress calls the service.
 func (a API) Compress(ctx context.Context, in Input) (string, error) {
@@ -114,6 +138,9 @@ type External struct {
 	LLM             core.LLM
 	MaxOutputTokens int
 }
+
+// Remote is true: each call asks a model.
+func (External) Remote() bool { return true }
 
 // Compress asks the model.
 func (e External) Compress(ctx context.Context, in Input) (string, error) {

@@ -38,8 +38,12 @@
 //     original stored again, so it stays expandable while in use (the
 //     spec's reference leaves it to expire);
 //   - on a miss the original is stored and the compressor runs (at most
-//     MaxConcurrent (10) at once, RateLimit (20) per second through
-//     golang.org/x/time/rate's token bucket on the injected clock); its
+//     MaxConcurrent (10) at once, RateLimit per second through
+//     golang.org/x/time/rate's token bucket on the injected clock: when
+//     rate_limit is unset, 20 for a remote compressor ([IsRemote]: api,
+//     external_provider) and none for a local one (simple, passthrough),
+//     the default being there to spare a remote API; when set, it applies
+//     to every compressor); its
 //     result is kept only when strictly smaller, cached, and shown as
 //     "<<<SHADOW:{id}>>>\n{compressed}".
 //

@@ -21,9 +21,12 @@ const (
 	DefaultMinBytes      = 2048
 	DefaultMaxBytes      = 65536
 	DefaultMaxConcurrent = 10
-	DefaultRateLimit     = 20 // compressions per second
-	DefaultMaxResults    = 64
-	DefaultMaxWorkBytes  = 4 << 20
+	// DefaultRateLimit is the compressions per second of a remote
+	// compressor (IsRemote) when rate_limit is not set; a local one is
+	// then not limited.
+	DefaultRateLimit    = 20
+	DefaultMaxResults   = 64
+	DefaultMaxWorkBytes = 4 << 20
 	// DefaultCompressTimeout bounds one compressor call.
 	DefaultCompressTimeout = 30 * time.Second
 )
@@ -67,7 +70,11 @@ type Config struct {
 	// skip_tools categories.
 	Provider string `json:"provider" yaml:"-"`
 	// MaxConcurrent bounds compressions in flight; RateLimit bounds them per
-	// second (token bucket, burst RateLimit).
+	// second (token bucket, burst RateLimit), whatever the compressor, when
+	// set; unset (zero or less), DefaultRateLimit applies to a remote
+	// compressor (IsRemote: api, external_provider) and a local one
+	// (simple, passthrough) is not limited, since the default is there to
+	// spare a remote API.
 	MaxConcurrent int     `json:"max_concurrent" yaml:"max_concurrent"`
 	RateLimit     float64 `json:"rate_limit" yaml:"rate_limit"`
 	// MaxResults is how many tool results of one request may go to the
@@ -251,8 +258,12 @@ func NewPipe(opts Options) (*Pipe, error) {
 	if opts.Sleep == nil {
 		opts.Sleep = core.Sleep
 	}
+	perSecond := rate.Limit(cfg.RateLimit)
+	if opts.Config.RateLimit <= 0 && !IsRemote(opts.Compressor) {
+		perSecond = rate.Inf // the default spares remote APIs only
+	}
 	return &Pipe{cfg: cfg, opts: opts, skip: SkipToolNames(cfg.Provider, cfg.SkipTools),
-		sem: make(chan struct{}, cfg.MaxConcurrent), limit: newBucket(cfg.RateLimit, opts.Sources, opts.Sleep),
+		sem: make(chan struct{}, cfg.MaxConcurrent), limit: newBucket(perSecond, opts.Sources, opts.Sleep),
 		breaker: newBreaker(cfg.BreakerFailures, cfg.BreakerCooloff, opts.Sources)}, nil
 }
 
@@ -447,17 +458,23 @@ func (p *Pipe) compress(ctx context.Context, in Input) (string, error) {
 }
 
 // bucket is the compressions' rate limit: golang.org/x/time/rate's token
-// bucket (rate per second, burst the rate, at least 1), read on the pipe's
-// clock (Sources), so that a test's fake clock drives it, and waited out with
-// the pipe's Sleep.
+// bucket (rate per second, burst the rate, at least 1; rate.Inf: never
+// waits), read on the pipe's clock (Sources), so that a test's fake clock
+// drives it, and waited out with the pipe's Sleep. Each take reads the
+// clock once whatever the rate, so a scripted clock that steps on each
+// read sees the same reads with or without a limit.
 type bucket struct {
 	lim   *rate.Limiter
 	src   core.Sources
 	sleep func(context.Context, time.Duration) error
 }
 
-func newBucket(r float64, src core.Sources, sleep func(context.Context, time.Duration) error) *bucket {
-	return &bucket{lim: rate.NewLimiter(rate.Limit(r), max(1, int(r))), src: src, sleep: sleep}
+func newBucket(r rate.Limit, src core.Sources, sleep func(context.Context, time.Duration) error) *bucket {
+	burst := 1
+	if r != rate.Inf {
+		burst = max(1, int(r))
+	}
+	return &bucket{lim: rate.NewLimiter(r, burst), src: src, sleep: sleep}
 }
 
 // take waits for a token, or until ctx ends (the token is then given back).
