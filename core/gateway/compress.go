@@ -77,11 +77,11 @@ func (s Simple) Compress(_ context.Context, in Input) (string, error) {
 	if n <= 0 {
 		n = DefaultSimpleWords
 	}
-	words := strings.Fields(in.Content)
-	if len(words) <= n {
-		return strings.Join(words, " "), nil
+	kept, total := firstWords(in.Content, n)
+	if total <= n {
+		return kept, nil
 	}
-	return strings.Join(words[:n], " ") + fmt.Sprintf(" [... %d more words]", len(words)-n), nil
+	return kept + fmt.Sprintf(" [... %d more words]", total-n), nil
 }
 
 // API calls a compression service: POST Endpoint with

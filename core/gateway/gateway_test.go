@@ -2,6 +2,8 @@ package gateway_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -62,6 +64,14 @@ var _ = Describe("ShadowID", func() {
 		Expect(gateway.ShadowID("hello")).To(Equal("shadow_2cf24dba5fb0a30e26e83b2ac5b9e29e"))
 		Expect(gateway.ShadowID("hello")).To(Equal(gateway.ShadowID(strings.Clone("hello"))))
 		Expect(gateway.ShadowID("hello ")).NotTo(Equal(gateway.ShadowID("hello")))
+	})
+
+	It("hashes contents of any length whole, around the size of the buffer it reads them through", func() {
+		for _, n := range []int{0, 1, 4095, 4096, 4097, 8192, 200 << 10} {
+			content := strings.Repeat("0123456789abcdef", n/16+1)[:n]
+			sum := sha256.Sum256([]byte(content))
+			Expect(gateway.ShadowID(content)).To(Equal("shadow_"+hex.EncodeToString(sum[:16])), "%d bytes", n)
+		}
 	})
 
 	It("marks and parses the visible form", func() {
