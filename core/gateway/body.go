@@ -26,7 +26,10 @@ func (e *BodyError) Error() string { return e.Msg }
 // sent Expect: 100-continue gets no 100 Continue and sends nothing more; a
 // longer body is 413 once max bytes are read; one that does not come
 // within the server's read timeout is 408 (a status SDKs retry); any other
-// read error is 400.
+// read error is 400. The body is read into a buffer of its declared
+// Content-Length (within max, since a larger one is refused), grown only
+// when the body turns out longer; a body of unknown length is read as
+// io.ReadAll reads.
 func ReadBody(w http.ResponseWriter, r *http.Request, max int64) ([]byte, *BodyError) {
 	if ce := r.Header.Values("Content-Encoding"); len(ce) > 1 || len(ce) == 1 && !strings.EqualFold(ce[0], "identity") {
 		return nil, &BodyError{http.StatusUnsupportedMediaType,
@@ -35,7 +38,7 @@ func ReadBody(w http.ResponseWriter, r *http.Request, max int64) ([]byte, *BodyE
 	if r.ContentLength > max {
 		return nil, &BodyError{http.StatusRequestEntityTooLarge, fmt.Sprintf("request body larger than %d bytes (Content-Length %d)", max, r.ContentLength)}
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, max))
+	body, err := readAll(http.MaxBytesReader(w, r.Body, max), r.ContentLength)
 	var tooBig *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooBig):
@@ -46,6 +49,38 @@ func ReadBody(w http.ResponseWriter, r *http.Request, max int64) ([]byte, *BodyE
 		return nil, &BodyError{http.StatusBadRequest, "cannot read the request body: " + err.Error()}
 	}
 	return body, nil
+}
+
+// readAll reads r to its end into a buffer of declared bytes when declared
+// is positive, growing it as append does should r hold more (a declared
+// length is a hint: the caller bounds r). The buffer is not grown to find
+// the end after exactly declared bytes: one byte on the stack probes for it.
+func readAll(r io.Reader, declared int64) ([]byte, error) {
+	if declared <= 0 {
+		return io.ReadAll(r)
+	}
+	b := make([]byte, 0, declared)
+	for {
+		if len(b) == cap(b) {
+			var probe [1]byte
+			n, err := io.ReadFull(r, probe[:])
+			if n == 0 {
+				if err == io.EOF {
+					err = nil
+				}
+				return b, err
+			}
+			b = append(b, probe[0])
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
 }
 
 // readBody reads a request body within the limits: its bytes (ReadBody),

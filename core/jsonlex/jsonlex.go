@@ -159,13 +159,20 @@ func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' ||
 // decodes; without, other bytes are kept as they are.
 func Unescape[T Text](dst []byte, raw T, replace bool) []byte {
 	for i := 0; i < len(raw); {
+		// Most of a string is bytes kept as they are: append each run
+		// of them at once.
+		j := i
+		for j < len(raw) && raw[j] != '\\' && (raw[j] < utf8.RuneSelf || !replace) {
+			j++
+		}
+		if j > i {
+			dst = append(dst, raw[i:j]...)
+			i = j
+			continue
+		}
 		c := raw[i]
 		switch {
 		case c == '\\':
-		case c < utf8.RuneSelf || !replace:
-			dst = append(dst, c)
-			i++
-			continue
 		default:
 			r, n := decodeRune(raw[i:min(i+utf8.UTFMax, len(raw))])
 			dst = utf8.AppendRune(dst, r)
