@@ -221,12 +221,14 @@ var _ = Describe("toolout gateway serve, operations", func() {
 	It("shows the counters on GET /metrics", func() {
 		addr := serveGateway(simpleConfig, upstream)
 		body := `{"messages":[{"role":"user","content":"q"},{"role":"tool","tool_call_id":"c","content":"` + strings.Repeat("data ", 1000) + `"}]}`
-		httpspec.Post(addr+"/v1/chat/completions", body)
+		resp, _ := httpspec.Post(addr+"/v1/chat/completions", body)
+		Expect(resp.Header.Get(gateway.OverheadHeader)).To(MatchRegexp(`^\d+\.\d{3}$`))
 		_, text := httpspec.Get(addr + "/metrics")
 		Expect(text).To(ContainSubstring(`toolout_gateway_requests_total{outcome="ok",route="openai"} 1`))
 		Expect(text).To(ContainSubstring(`toolout_gateway_compressions_total{result="ok"} 1`))
 		Expect(text).To(ContainSubstring(`toolout_gateway_store_entries{kind="original"} 1`))
 		Expect(text).To(MatchRegexp(`toolout_gateway_upstream_duration_seconds_count\{route="openai"\} 1`))
+		Expect(text).To(MatchRegexp(`toolout_gateway_overhead_seconds_count\{route="openai"\} 1`))
 	})
 
 	It("refuses a 64 MiB body of tiny values with 413 without reading it all", func() {

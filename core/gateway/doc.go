@@ -262,6 +262,17 @@
 // expand_context in any of them; a connection the proxy aborts never
 // delivers it).
 //
+// Every answer the proxy writes (a route's, held or streamed, a
+// passthrough path's, its own errors and refusals, /healthz) carries
+// [OverheadHeader]: the time from the request's arrival until its
+// response headers are written, less the upstream time meanwhile (each
+// upstream call until its headers, and each read of an upstream body),
+// in milliseconds with three decimals; a streamed answer's covers the
+// work before its first byte. It is timed on Proxy.OverheadClock, not on
+// Sources (a scripted clock there must not move because a request was
+// timed), and an Observer that is an [OverheadObserver] gets it per route
+// (the Prometheus one: overhead_seconds{route}).
+//
 // # Upstream errors and observation
 //
 // Upstream error statuses are relayed with their headers (Retry-After),

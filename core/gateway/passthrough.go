@@ -30,7 +30,7 @@ func (p *Proxy) reverseProxy(upstream *url.URL, wire Wire) *httputil.ReverseProx
 		direct(r)
 		r.Host = "" // the URL's host
 	}
-	rp.Transport = p.Client.Transport
+	rp.Transport = timedTransport{p.Client.Transport}                // upstream time, out of the overhead
 	rp.ErrorLog = log.New(logWriter{p}, "gateway: passthrough: ", 0) // a body cut mid-copy
 	rp.ModifyResponse = func(resp *http.Response) error {
 		if resp.StatusCode < 400 || resp.Request == nil {

@@ -60,6 +60,10 @@ type Proxy struct {
 	// caller it gives ([WithCaller]), which scopes the originals it stores
 	// and expands. The zero Identity scopes by API key.
 	Identity Identity
+	// OverheadClock times each request's [OverheadHeader] (nil: time.Now).
+	// It is apart from Sources, whose scripted clock steps on each read in
+	// scenarios: timing a request must not move it.
+	OverheadClock func() time.Time
 
 	routes       map[string]Route
 	passthrough  *httputil.ReverseProxy
@@ -167,6 +171,7 @@ func (p *Proxy) logf(format string, args ...any) {
 // through (re-panic it), as net/http expects of handlers.
 func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	cw := newClientWriter(w, p.Limits.WithDefaults().ClientWriteTimeout)
+	cw.overhead, r = p.startOverhead(r)
 	route, isRoute := p.routes[r.URL.Path]
 	switch {
 	case r.Method == http.MethodGet && r.URL.Path == HealthPath:
@@ -176,6 +181,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		p.Metrics.ServeHTTP(cw, r)
 	case r.Method == http.MethodPost && isRoute:
 		r = r.WithContext(WithCaller(r.Context(), p.Identity.Caller(r.Header)))
+		defer p.observeOverhead(route.Gateway.Wire.Name(), cw.overhead) // a cut stream too
 		outcome := p.serveRoute(cw, r, route)
 		p.observer().Request(route.Gateway.Wire.Name(), outcome)
 		if cw.cut {
@@ -186,6 +192,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			panic(http.ErrAbortHandler)
 		}
 	default:
+		defer p.observeOverhead("passthrough", cw.overhead) // an aborted relay too
 		p.servePassthrough(cw, r)
 	}
 }
@@ -199,13 +206,23 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // reached the client (the upstream's stream broke, timed out or outgrew its
 // bound, or a later round failed): it cannot be ended as a whole stream,
 // and ServeHTTP aborts it once the request is counted. Flushes and
-// deadlines reach the client's writer through Unwrap.
+// deadlines reach the client's writer through Unwrap. The first final
+// status, write or flush stamps the request's [OverheadHeader].
 type clientWriter struct {
 	http.ResponseWriter
-	rc      *http.ResponseController
-	timeout time.Duration
-	failed  bool
-	cut     bool
+	rc       *http.ResponseController
+	timeout  time.Duration
+	failed   bool
+	cut      bool
+	overhead *overhead
+}
+
+// WriteHeader stamps the overhead on a final status (not on a 1xx).
+func (c *clientWriter) WriteHeader(code int) {
+	if code >= http.StatusOK {
+		c.overhead.stamp(c.Header())
+	}
+	c.ResponseWriter.WriteHeader(code)
 }
 
 func newClientWriter(w http.ResponseWriter, timeout time.Duration) *clientWriter {
@@ -222,6 +239,7 @@ func (c *clientWriter) arm() { _ = c.rc.SetWriteDeadline(time.Now().Add(c.timeou
 const writePiece = 64 << 10
 
 func (c *clientWriter) Write(b []byte) (int, error) {
+	c.overhead.stamp(c.Header())
 	n := 0
 	for {
 		c.arm()
@@ -239,6 +257,7 @@ func (c *clientWriter) Write(b []byte) (int, error) {
 
 // FlushError is what http.ResponseController.Flush calls.
 func (c *clientWriter) FlushError() error {
+	c.overhead.stamp(c.Header())
 	c.arm()
 	err := c.rc.Flush()
 	c.failed = c.failed || err != nil && !errors.Is(err, http.ErrNotSupported)

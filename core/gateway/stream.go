@@ -52,6 +52,11 @@ func NoRedirects(c *http.Client) *http.Client {
 // do sends one upstream request with the proxy's client, without following
 // redirects (NoRedirects): a 3xx is the upstream's answer, relayed to the
 // client as any other status, as a reverse proxy does.
+//
+// Its time, until the headers and in each read of the body, is upstream
+// time in the request's overhead account (timedTransport).
 func (p *Proxy) do(req *http.Request) (*http.Response, error) {
-	return NoRedirects(p.Client).Do(req)
+	c := NoRedirects(p.Client)
+	c.Transport = timedTransport{c.Transport}
+	return c.Do(req)
 }

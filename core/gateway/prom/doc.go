@@ -26,6 +26,11 @@
 //	                                                the HTTP code, or "error" when no response came
 //	upstream_duration_seconds{route}       histogram  upstream call durations; buckets 0.05, 0.1,
 //	                                                0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60, 120 s
+//	overhead_seconds{route}                histogram  each request's time in the gateway, upstream
+//	                                                excluded (gateway.OverheadObserver: the value
+//	                                                of gateway.OverheadHeader); buckets 0.1, 0.25,
+//	                                                0.5, 1, 2.5, 5, 10, 25, 50, 100, 250, 500 ms,
+//	                                                1, 2.5, 5 s
 //	expansions_total{answer}               counter  expand_context calls answered (Observer.Expansion):
 //	                                                original, missing, repeated, not_available
 //	limited_total{limit}                   counter  requests refused or cut by a bound (Observer.Limited):
@@ -54,8 +59,8 @@
 //     one registry is an error, and a failed New leaves the registry as it
 //     was.
 //   - Series exist before the first event, at 0: requests_total for every
-//     outcome of the four routes, upstream_duration_seconds for the four
-//     routes, every answer and limit, and both hidden_history members. upstream_requests_total has no
+//     outcome of the four routes, upstream_duration_seconds and
+//     overhead_seconds for the four routes, every answer and limit, and both hidden_history members. upstream_requests_total has no
 //     series until a call is made (its statuses are not known in advance).
 //   - Label values are bounded, whatever a caller passes: a value the
 //     gateway does not define is kept as given for up to 16 distinct

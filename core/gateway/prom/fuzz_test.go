@@ -40,6 +40,7 @@ func FuzzObserver(f *testing.F) {
 		for range n {
 			m.Request(route, outcome)
 			m.Upstream(route, status, time.Duration(ms)*time.Millisecond)
+			m.Overhead(route, time.Duration(ms)*time.Microsecond)
 			m.Expansion(answer)
 			m.Limited(limit)
 		}
@@ -48,6 +49,7 @@ func FuzzObserver(f *testing.F) {
 			"requests_total":            {"route", bounded(route), "outcome", bounded(outcome)},
 			"upstream_requests_total":   {"route", bounded(route), "status", statusOf(status)},
 			"upstream_duration_seconds": {"route", bounded(route)},
+			"overhead_seconds":          {"route", bounded(route)},
 			"expansions_total":          {"answer", bounded(answer)},
 			"limited_total":             {"limit", bounded(limit)},
 		}

@@ -29,6 +29,10 @@ var routes = []string{"openai", "anthropic", "responses", "passthrough"}
 // generation.
 var upstreamBuckets = []float64{0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60, 120}
 
+// overheadBuckets suit the gateway's own time: from a passthrough's
+// fraction of a millisecond to a slow compression.
+var overheadBuckets = []float64{0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5}
+
 // Registry is where the metrics are registered and what Handler serves. A
 // *prometheus.Registry is one; give each gateway its own, never
 // prometheus.DefaultRegisterer.
@@ -62,6 +66,7 @@ type Metrics struct {
 	requests   *prometheus.CounterVec
 	upstream   *prometheus.CounterVec
 	latency    *prometheus.HistogramVec
+	overhead   *prometheus.HistogramVec
 	expansions *prometheus.CounterVec
 	limited    *prometheus.CounterVec
 	hidden     *prometheus.CounterVec
@@ -86,7 +91,7 @@ func New(reg Registry, pipe func() gateway.Metrics, store gateway.Store, opts ..
 		opt(&o)
 	}
 	m := newMetrics()
-	collectors := []prometheus.Collector{m.requests, m.upstream, m.latency, m.expansions, m.limited, m.hidden}
+	collectors := []prometheus.Collector{m.requests, m.upstream, m.latency, m.overhead, m.expansions, m.limited, m.hidden}
 	if pipe != nil {
 		collectors = append(collectors, newPipeCollector(pipe))
 	}
@@ -120,6 +125,10 @@ func newMetrics() *Metrics {
 		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: namespace + "upstream_duration_seconds",
 			Help: "Duration of calls to the upstream model, by route.", Buckets: upstreamBuckets},
 			[]string{"route"}),
+		overhead: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: namespace + "overhead_seconds",
+			Help:    "Time client requests spent in the gateway, upstream excluded (the X-Toolout-Gateway-Overhead-Ms header), by route.",
+			Buckets: overheadBuckets},
+			[]string{"route"}),
 		expansions: prometheus.NewCounterVec(prometheus.CounterOpts{Name: namespace + "expansions_total",
 			Help: "expand_context calls answered, by answer (original, missing, repeated, not_available)."},
 			[]string{"answer"}),
@@ -139,6 +148,7 @@ func newMetrics() *Metrics {
 			m.requests.WithLabelValues(r, o)
 		}
 		m.latency.WithLabelValues(r)
+		m.overhead.WithLabelValues(r)
 	}
 	for _, a := range answers {
 		m.expansions.WithLabelValues(a)
@@ -178,6 +188,14 @@ func (m *Metrics) Upstream(route string, status int, d time.Duration) {
 	r := m.routes.value(route)
 	m.upstream.WithLabelValues(r, statusLabel(status)).Inc()
 	m.latency.WithLabelValues(r).Observe(max(d, 0).Seconds())
+}
+
+var _ gateway.OverheadObserver = (*Metrics)(nil)
+
+// Overhead observes one request's time in the gateway, upstream excluded
+// (a negative d counts as 0).
+func (m *Metrics) Overhead(route string, d time.Duration) {
+	m.overhead.WithLabelValues(m.routes.value(route)).Observe(max(d, 0).Seconds())
 }
 
 // Expansion counts one answered expand_context call.

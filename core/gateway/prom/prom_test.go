@@ -49,6 +49,7 @@ var _ = Describe("New", func() {
 		Expect(types).To(Equal(map[string]dto.MetricType{
 			p + "requests_total":            dto.MetricType_COUNTER,
 			p + "upstream_duration_seconds": dto.MetricType_HISTOGRAM,
+			p + "overhead_seconds":          dto.MetricType_HISTOGRAM,
 			p + "expansions_total":          dto.MetricType_COUNTER,
 			p + "limited_total":             dto.MetricType_COUNTER,
 			p + "hidden_history_total":      dto.MetricType_COUNTER,
@@ -70,6 +71,7 @@ var _ = Describe("New", func() {
 				Expect(value(fams, p+"requests_total", "route", r, "outcome", o)).To(BeZero())
 			}
 			Expect(value(fams, p+"upstream_duration_seconds", "route", r)).To(BeZero())
+			Expect(value(fams, p+"overhead_seconds", "route", r)).To(BeZero())
 		}
 		Expect(fams[p+"expansions_total"].GetMetric()).To(HaveLen(len(answers)))
 		for _, a := range answers {
