@@ -22,7 +22,8 @@ type Limits struct {
 	// MaxJSONNesting refuses deeper bodies with 400.
 	MaxJSONNesting int `yaml:"max_json_nesting"`
 	// MaxConcurrent requests are handled at once, routes and passthrough
-	// paths alike; more get 503 with Retry-After.
+	// paths alike; more get 503 with Retry-After. [Transport] keeps as
+	// many idle upstream connections per host.
 	MaxConcurrent int `yaml:"max_concurrent_requests"`
 	// UpstreamTimeout bounds each call to the upstream model, the whole
 	// response included (504 when nothing was relayed yet), and each

@@ -17,8 +17,8 @@ const MinIdleConns = 2
 // The rule: MaxIdleConnsPerHost is MaxConcurrent (at least MinIdleConns),
 // since every request in flight, route or passthrough, holds at most one
 // upstream connection, and a request slot is all it takes to hold one;
-// MaxIdleConns is twice that, for the two upstreams a gateway may have
-// (OpenAI and Anthropic). http.DefaultTransport keeps 2 idle connections
+// MaxIdleConns is twice that (at least http.DefaultTransport's 100), for
+// the two upstreams a gateway may have (OpenAI and Anthropic). http.DefaultTransport keeps 2 idle connections
 // per host, so past 2 concurrent requests to one upstream every further
 // one opened (and, under TLS, handshook) a new connection and closed it
 // after. Redirects are not this transport's concern: the proxy's client
