@@ -38,6 +38,9 @@ type Goal struct {
 	Label string // what the figure is, at the start of its line
 	Of    Metric
 	Per   Metric
+	// Less, when set (and Per is not), is subtracted from Of: the figure
+	// is the median over the rounds of Of minus Less in the same round.
+	Less  Metric
 	Scale float64 // 0 means 1
 	// Floor: medians under it count as Floor, so that a ratio of small
 	// amounts (B/op of a fixed scratch) does not swing on a few bytes.
@@ -104,15 +107,22 @@ func (r Results) Median(m Metric) (float64, bool) {
 // taken in the same order (round by round), or of their medians of and per
 // when the runs differ in number; values under g.Floor count as g.Floor.
 func (r Results) ratio(g Goal, of, per float64) float64 {
-	ofs, pers := r[g.Of.Bench][g.Of.Unit], r[g.Per.Bench][g.Per.Unit]
-	if len(ofs) != len(pers) {
-		return max(of, g.Floor) / max(per, g.Floor)
+	return r.paired(g.Of, g.Per, of, per, func(a, b float64) float64 { return max(a, g.Floor) / max(b, g.Floor) })
+}
+
+// paired is op of a's and b's runs taken in the same order (round by
+// round), the median of those; or op of their medians ma and mb when the
+// runs differ in number.
+func (r Results) paired(a, b Metric, ma, mb float64, op func(a, b float64) float64) float64 {
+	as, bs := r[a.Bench][a.Unit], r[b.Bench][b.Unit]
+	if len(as) != len(bs) {
+		return op(ma, mb)
 	}
-	ratios := make([]float64, len(ofs))
-	for i := range ofs {
-		ratios[i] = max(ofs[i], g.Floor) / max(pers[i], g.Floor)
+	vs := make([]float64, len(as))
+	for i := range as {
+		vs[i] = op(as[i], bs[i])
 	}
-	m, _ := Results{"": {"": ratios}}.Median(Metric{})
+	m, _ := Results{"": {"": vs}}.Median(Metric{})
 	return m
 }
 
@@ -151,6 +161,12 @@ func evaluate(res Results, g Goal) Line {
 			return missing(l, g.Per)
 		}
 		l.Figure = res.ratio(g, of, per)
+	} else if g.Less.Bench != "" {
+		less, ok := res.Median(g.Less)
+		if !ok {
+			return missing(l, g.Less)
+		}
+		l.Figure = res.paired(g.Of, g.Less, of, less, func(a, b float64) float64 { return a - b })
 	}
 	if g.Scale != 0 {
 		l.Figure *= g.Scale

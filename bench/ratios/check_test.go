@@ -169,3 +169,46 @@ func TestTable(t *testing.T) {
 		}
 	}
 }
+
+// TestGatewayTable evaluates the gateway's goals on three repetitions of
+// bench/gatewayfloor: each ratio is the median of the repetitions'
+// ratios, the time to first byte the median of their differences.
+func TestGatewayTable(t *testing.T) {
+	want := map[string]struct {
+		figure  float64
+		verdict string
+	}{
+		"gateway / floor throughput":                  {2000.0 / 3000, "OVER"}, // 0.667, 0.7, 0.667
+		"gateway / floor added latency p50":           {1.25, "OVER"},          // 1.5, 1, 1.25
+		"new 200 KB result CPU, gateway / floor":      {4, "OVER"},             // 4, 4, 4.4
+		"repeated 200 KB result CPU, gateway / floor": {1.1, "OK"},             // 1, 1.2, 1.1
+		"gateway - floor time to first byte p50":      {0.2, "OK"},             // 0.2, 0.4, 0.15
+		"gateway peak RSS over the store's cap":       {540 - 256, "OVER"},
+	}
+	lines := Evaluate(load(t, "gateway.txt"), gatewayGoals())
+	if len(lines) != len(want) {
+		t.Errorf("%d gateway goals, want %d", len(lines), len(want))
+	}
+	for _, l := range lines {
+		w, ok := want[l.Goal.Label]
+		if !ok {
+			t.Errorf("unexpected goal %q", l.Goal.Label)
+			continue
+		}
+		if l.Verdict != w.verdict || math.Abs(l.Figure-w.figure) > 1e-9 {
+			t.Errorf("%s: figure %v, %s (%s); want %v, %s", l.Goal.Label, l.Figure, l.Verdict, l.Note, w.figure, w.verdict)
+		}
+	}
+	// A difference whose subtrahend is absent is missing, as a ratio's.
+	g := gatewayGoals()[4]
+	g.Less.Unit = "none-ms"
+	if l := evaluate(load(t, "gateway.txt"), g); l.Verdict != "MISSING" {
+		t.Errorf("absent subtrahend: %s, want MISSING", l.Verdict)
+	}
+	// The gateway's goals stay out of the go test benchmarks run.
+	for _, p := range selections(goals()) {
+		if strings.Contains(p, "GatewayFloor") {
+			t.Errorf("selections run %s", p)
+		}
+	}
+}

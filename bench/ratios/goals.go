@@ -1,5 +1,7 @@
 package main
 
+import "strings"
+
 // The rows of the goals table, each its figure and goal cells joined by
 // ": ": every goal below names the row it checks.
 const (
@@ -100,5 +102,47 @@ func leakedGoals() []Goal {
 			Per:  Metric{"BenchmarkLeakedStdlib/input=llm-text/size=1MiB", "ns/op"},
 			Unit: "x", Cmp: AtMost, Limit: 1.5,
 			Same: "calls", SameAs: "BenchmarkLeakedStdlib/input=llm-text/size=1MiB"},
+	}
+}
+
+// The gateway's rows: bench/gatewayfloor's figures, `toolout gateway
+// serve` against a plain httputil.ReverseProxy (the floor) in the same run.
+const (
+	rowGwThroughput = "gateway throughput, 32 concurrent clients, nothing to compress: at least 0.9x the floor's (a plain httputil.ReverseProxy) in the same run"
+	rowGwLatency    = "gateway added latency p50 (its p50 minus the upstream's direct p50), nothing to compress: at most 1.2x the floor's"
+	rowGwCPU        = "gateway CPU per request with a 200 KB tool result: a new one at most 2x the floor's, a repeated one (stored) at most 1.2x"
+	rowGwTTFB       = "gateway streaming time to first byte: at most the floor's + 0.3 ms"
+	rowGwMemory     = "gateway peak RSS (VmHWM) over 1,500 new 200 KB results: at most the memory store's cap + 64 MiB"
+	gwBench         = "BenchmarkGatewayFloor/"
+)
+
+// gatewayGoals is the gateway's part of the table, checked on the output of
+// bench/gatewayfloor (make bench-gateway), not on go test's.
+func gatewayGoals() []Goal {
+	cpu := func(fig string, limit float64) Goal {
+		return Goal{Row: rowGwCPU, Label: strings.ReplaceAll(fig, "-200KB", " 200 KB result") + " CPU, gateway / floor",
+			Of:   Metric{gwBench + fig, "gateway-cpu-ms/req"},
+			Per:  Metric{gwBench + fig, "floor-cpu-ms/req"},
+			Unit: "x", Cmp: AtMost, Limit: limit}
+	}
+	return []Goal{
+		{Row: rowGwThroughput, Label: "gateway / floor throughput",
+			Of:   Metric{gwBench + "throughput", "gateway-req/s"},
+			Per:  Metric{gwBench + "throughput", "floor-req/s"},
+			Unit: "x", Cmp: AtLeast, Limit: 0.9},
+		{Row: rowGwLatency, Label: "gateway / floor added latency p50",
+			Of:   Metric{gwBench + "latency", "gateway-added-ms"},
+			Per:  Metric{gwBench + "latency", "floor-added-ms"},
+			Unit: "x", Cmp: AtMost, Limit: 1.2},
+		cpu("new-200KB", 2),
+		cpu("repeated-200KB", 1.2),
+		{Row: rowGwTTFB, Label: "gateway - floor time to first byte p50",
+			Of:   Metric{gwBench + "ttfb", "gateway-ms"},
+			Less: Metric{gwBench + "ttfb", "floor-ms"},
+			Unit: "ms", Cmp: AtMost, Limit: 0.3},
+		{Row: rowGwMemory, Label: "gateway peak RSS over the store's cap",
+			Of:   Metric{gwBench + "memory", "peak-MiB"},
+			Less: Metric{gwBench + "memory", "cap-MiB"},
+			Unit: "MiB", Cmp: AtMost, Limit: 64},
 	}
 }

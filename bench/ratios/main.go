@@ -12,6 +12,12 @@
 // outside its goal, or a benchmark line is missing, or ours and the peer
 // count different tokens. With -in it checks a saved output instead, such
 // as `make bench BENCHCOUNT=3`.
+//
+// The gateway's goals (gatewayGoals) are figures of bench/gatewayfloor,
+// which runs processes rather than go test benchmarks: with -gateway FILE
+// they are checked too, on that program's saved output (make bench-ratios
+// runs it first, so the figures are of the same run); -only-gateway checks
+// them alone, without running the benchmarks (make bench-gateway).
 package main
 
 import (
@@ -33,19 +39,34 @@ func main() {
 	pkg := flag.String("pkg", "./bench", "package holding the benchmarks")
 	out := flag.String("out", "", "file for the raw benchmark output (default: none)")
 	in := flag.String("in", "", "check this saved `go test -bench` output instead of running")
+	gateway := flag.String("gateway", "", "also check the gateway's goals on this output of bench/gatewayfloor")
+	only := flag.Bool("only-gateway", false, "check the gateway's goals alone (needs -gateway)")
 	flag.Parse()
+	if *only && *gateway == "" {
+		fmt.Fprintln(os.Stderr, "bench-ratios: -only-gateway needs -gateway FILE")
+		os.Exit(2)
+	}
 	gs := goals()
 	var raw []byte
 	var err error
-	if *in != "" {
+	switch {
+	case *only:
+		gs = nil
+	case *in != "":
 		raw, err = os.ReadFile(*in)
-	} else {
+	default:
 		raw, err = run(*pkg, selections(gs), *count, *benchtime)
 		if *out != "" {
 			if werr := os.WriteFile(*out, raw, 0o644); werr != nil && err == nil {
 				err = werr
 			}
 		}
+	}
+	if *gateway != "" && err == nil {
+		var gw []byte
+		gw, err = os.ReadFile(*gateway)
+		raw = append(append(raw, '\n'), gw...)
+		gs = append(gs, gatewayGoals()...)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench-ratios:", err)
