@@ -84,8 +84,8 @@ func readAll(r io.Reader, declared int64) ([]byte, error) {
 }
 
 // readBody reads a request body within the limits: its bytes (ReadBody),
-// then its JSON shape (one pass without allocation), then reads it with
-// the route's wire (the one parse of the body).
+// then reads it with the route's wire in one parse that also holds it to
+// the JSON bounds (Wire.ReadBounded: the errors CheckJSONShape gives).
 func (p *Proxy) readBody(w http.ResponseWriter, r *http.Request, wire Wire) (*Conversation, func() string) {
 	l := p.Limits.WithDefaults()
 	body, berr := ReadBody(w, r, l.MaxBodyBytes)
@@ -100,15 +100,15 @@ func (p *Proxy) readBody(w http.ResponseWriter, r *http.Request, wire Wire) (*Co
 			return p.refuse(w, wire, berr.Status, OutcomeBadRequest, "", berr.Msg)
 		}
 	}
-	if err := CheckJSONShape(body, l.MaxJSONValues, l.MaxJSONNesting); err != nil {
-		le := err.(*LimitError)
+	c, err := wire.ReadBounded(body, Bounds{l.MaxJSONValues, l.MaxJSONNesting})
+	var le *LimitError
+	if errors.As(err, &le) {
 		code := http.StatusRequestEntityTooLarge
 		if le.Limit == LimitJSONNesting {
 			code = http.StatusBadRequest
 		}
 		return nil, func() string { return p.refuse(w, wire, code, OutcomeTooLarge, le.Limit, "request body: "+le.Error()) }
 	}
-	c, err := wire.Read(body)
 	if err != nil {
 		return nil, func() string {
 			return p.refuse(w, wire, http.StatusBadRequest, OutcomeBadRequest, "", strings.TrimPrefix(err.Error(), "gateway: "))

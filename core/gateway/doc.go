@@ -191,8 +191,9 @@
 // refused before the body is asked for, so Expect: 100-continue gets no
 // 100 Continue); its coding (a Content-Encoding is 415: the body is read
 // as sent); its time (408 past the server's read timeout); JSON tokens and
-// nesting, checked in one pass without allocation before the parse (413,
-// 400); a body that is not a JSON object (400); requests in flight,
+// nesting, counted by the one parse of the body, which stops at the first
+// token past a bound (413, 400: the error a scan before the parse gives,
+// [ParseObjectBounded]); a body that is not a JSON object (400); requests in flight,
 // passthrough ones included (503 with Retry-After); each upstream call's
 // time, a stream to its end (504; no idle timeout: a stream whose chunks
 // each come in time still ends at it; for a passthrough request, 504

@@ -1,8 +1,12 @@
 package gateway
 
 import (
+	"errors"
 	"fmt"
+	"math"
 	"time"
+
+	"github.com/toolout/toolout/core/gateway/jsonspan"
 )
 
 // Limits bound what the proxy accepts and waits for. A zero field means its
@@ -103,7 +107,7 @@ func CheckJSONShape(body []byte, maxTokens, maxNesting int) error {
 			continue
 		case '{', '[':
 			if depth++; depth > maxNesting {
-				return &LimitError{LimitJSONNesting, i, fmt.Sprintf("JSON nested deeper than %d levels", maxNesting)}
+				return nestingError(i, maxNesting)
 			}
 		case '}', ']':
 			depth--
@@ -113,8 +117,55 @@ func CheckJSONShape(body []byte, maxTokens, maxNesting int) error {
 			continue
 		}
 		if tokens++; tokens > maxTokens {
-			return &LimitError{LimitJSONValues, i, fmt.Sprintf("more than %d JSON values", maxTokens)}
+			return valuesError(i, maxTokens)
 		}
 	}
 	return nil
+}
+
+// bound is max, or no bound when it is zero or less.
+func bound(max int) int {
+	if max <= 0 {
+		return math.MaxInt
+	}
+	return max
+}
+
+func nestingError(at, maxNesting int) *LimitError {
+	return &LimitError{LimitJSONNesting, at, fmt.Sprintf("JSON nested deeper than %d levels", maxNesting)}
+}
+
+func valuesError(at, maxTokens int) *LimitError {
+	return &LimitError{LimitJSONValues, at, fmt.Sprintf("more than %d JSON values", maxTokens)}
+}
+
+// Bounds are the JSON bounds a request body is parsed within
+// (Limits.MaxJSONValues, Limits.MaxJSONNesting, as CheckJSONShape counts
+// them); a field of zero or less bounds nothing.
+type Bounds struct{ MaxValues, MaxNesting int }
+
+// ParseObjectBounded is ParseObject within b, in the same one pass: a body
+// past a bound fails with the *LimitError that CheckJSONShape gives it, as
+// if the body had been scanned before the parse. A body that does not
+// parse is scanned then, since its bound may lie past the syntax error.
+func ParseObjectBounded(body []byte, what string, b Bounds) (*jsonspan.Node, error) {
+	root, err := jsonspan.ParseBounded(body, b.MaxValues, b.MaxNesting)
+	var be *jsonspan.BoundError
+	switch {
+	case errors.As(err, &be) && be.Nesting:
+		return nil, nestingError(be.Offset, b.MaxNesting)
+	case be != nil:
+		return nil, valuesError(be.Offset, b.MaxValues)
+	case err != nil && (b.MaxValues > 0 || b.MaxNesting > 0):
+		if lerr := CheckJSONShape(body, bound(b.MaxValues), bound(b.MaxNesting)); lerr != nil {
+			return nil, lerr
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("gateway: %s: %w", what, err)
+	}
+	if root.Kind != '{' {
+		return nil, fmt.Errorf("gateway: %s: the body must be a JSON object", what)
+	}
+	return root, nil
 }

@@ -75,6 +75,9 @@ type Wire interface {
 	// question, whether it streams. A body that is not a JSON object is an
 	// error naming the byte offset.
 	Read(body []byte) (*Conversation, error)
+	// ReadBounded is Read within JSON bounds, in the same one parse: a
+	// body past one is the *LimitError of [ParseObjectBounded].
+	ReadBounded(body []byte, b Bounds) (*Conversation, error)
 	// PhantomCalls lists the expand_context calls of a response.
 	PhantomCalls(resp []byte) ([]PhantomCall, error)
 	// AppendExpansions appends to the request's messages the assistant
@@ -179,14 +182,7 @@ func ResultText(c *jsonspan.Node, textTypes ...string) (text string, whole bool)
 // ParseObject parses a body that must be a JSON object; what names it in
 // errors ("openai request", "anthropic response").
 func ParseObject(body []byte, what string) (*jsonspan.Node, error) {
-	root, err := jsonspan.Parse(body)
-	if err != nil {
-		return nil, fmt.Errorf("gateway: %s: %w", what, err)
-	}
-	if root.Kind != '{' {
-		return nil, fmt.Errorf("gateway: %s: the body must be a JSON object", what)
-	}
-	return root, nil
+	return ParseObjectBounded(body, what, Bounds{})
 }
 
 // ParseMessages parses a request body (what names it in errors) and
@@ -203,15 +199,16 @@ func ParseMessages(body []byte, what string) (*jsonspan.Node, error) {
 	return msgs, nil
 }
 
-// ReadConversation parses a request body once (what names it in errors):
+// ReadConversation parses a request body once (what names it in errors),
+// within b ([ParseObjectBounded]):
 // a JSON object whose "messages" hold the conversation. tools reads its
 // tool results and the values holding them; Query is the text of the last
 // user message that has text (one that holds only images or tool results
 // does not replace it); Stream is "stream": true. Each wire's Read is this
 // with its own tool-result reader and expand_context definition.
-func ReadConversation(body []byte, what string, expandTool []byte,
+func ReadConversation(body []byte, what string, b Bounds, expandTool []byte,
 	tools func(root *jsonspan.Node) ([]ToolOutput, []*jsonspan.Node)) (*Conversation, error) {
-	root, err := ParseObject(body, what)
+	root, err := ParseObjectBounded(body, what, b)
 	if err != nil {
 		return nil, err
 	}

@@ -29,7 +29,12 @@ var expandTool = []byte(`{"name":"expand_context","description":` +
 // sent, a list with another block left out), the text of the last user
 // message that has text, and "stream".
 func (w Wire) Read(body []byte) (*gateway.Conversation, error) {
-	return gateway.ReadConversation(body, "anthropic request", expandTool, w.toolResults)
+	return w.ReadBounded(body, gateway.Bounds{})
+}
+
+// ReadBounded is Read within JSON bounds (gateway.ParseObjectBounded).
+func (w Wire) ReadBounded(body []byte, b gateway.Bounds) (*gateway.Conversation, error) {
+	return gateway.ReadConversation(body, "anthropic request", b, expandTool, w.toolResults)
 }
 
 // Assemble rebuilds a message from its event stream, thinking blocks

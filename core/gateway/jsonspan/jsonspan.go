@@ -52,8 +52,17 @@ func (n *Node) Text() string {
 }
 
 // Parse parses body into a Node tree. Errors name the byte offset.
-func Parse(body []byte) (*Node, error) {
-	p := &parser{b: body}
+func Parse(body []byte) (*Node, error) { return ParseBounded(body, 0, 0) }
+
+// ParseBounded is Parse that stops with a *BoundError at the first
+// structural token ({ [ , : outside strings) past maxTokens, or the first
+// bracket opened past maxNesting levels; a bound of zero or less bounds
+// nothing. It counts as a scan of the body would, in the order of the
+// text, so on a body that parses, the bound it crosses, and where, are
+// those of such a scan; on one that does not, a token past the syntax
+// error is not counted.
+func ParseBounded(body []byte, maxTokens, maxNesting int) (*Node, error) {
+	p := &parser{b: body, maxTokens: maxTokens, maxNesting: maxNesting}
 	p.ws()
 	n, err := p.value(0)
 	if err != nil {
@@ -69,6 +78,37 @@ func Parse(body []byte) (*Node, error) {
 type parser struct {
 	b []byte
 	i int
+
+	maxTokens, maxNesting int // bounds; zero or less: none
+	tokens, open          int // structural tokens seen, brackets open
+}
+
+// BoundError is a body ParseBounded refused at a bound: Nesting says
+// which (else the tokens), Offset is the byte of the token past it.
+type BoundError struct {
+	Nesting bool
+	Offset  int
+}
+
+func (e *BoundError) Error() string {
+	if e.Nesting {
+		return fmt.Sprintf("JSON nested too deeply at byte %d", e.Offset)
+	}
+	return fmt.Sprintf("too many JSON tokens at byte %d", e.Offset)
+}
+
+// token counts the structural token at p.i, opening a bracket when open
+// is true, and returns the bound it crossed, if any.
+func (p *parser) token(open bool) error {
+	if open {
+		if p.open++; p.maxNesting > 0 && p.open > p.maxNesting {
+			return &BoundError{Nesting: true, Offset: p.i}
+		}
+	}
+	if p.tokens++; p.maxTokens > 0 && p.tokens > p.maxTokens {
+		return &BoundError{Offset: p.i}
+	}
+	return nil
 }
 
 func (p *parser) ws() { p.i = jsonlex.Space(p.b, p.i) }
@@ -119,6 +159,9 @@ func (p *parser) object(depth int) (*Node, error) {
 		if p.i >= len(p.b) || p.b[p.i] != ':' {
 			return p.fail("want ':'")
 		}
+		if err := p.token(false); err != nil {
+			return err
+		}
 		p.i++
 		p.ws()
 		v, err := p.value(depth + 1)
@@ -147,11 +190,15 @@ func (p *parser) array(depth int) (*Node, error) {
 // member parses one member into n, starting at its first byte; members
 // are separated by ',' and the container ends at closer.
 func (p *parser) container(closer byte, member func(n *Node) error) (*Node, error) {
+	if err := p.token(true); err != nil {
+		return nil, err
+	}
 	n := &Node{Kind: p.b[p.i], Start: p.i}
 	p.i++
 	p.ws()
 	if p.i < len(p.b) && p.b[p.i] == closer {
 		p.i++
+		p.open--
 		n.End = p.i
 		return n, nil
 	}
@@ -162,11 +209,15 @@ func (p *parser) container(closer byte, member func(n *Node) error) (*Node, erro
 		}
 		p.ws()
 		if p.i < len(p.b) && p.b[p.i] == ',' {
+			if err := p.token(false); err != nil {
+				return nil, err
+			}
 			p.i++
 			continue
 		}
 		if p.i < len(p.b) && p.b[p.i] == closer {
 			p.i++
+			p.open--
 			n.End = p.i
 			return n, nil
 		}

@@ -30,7 +30,12 @@ var expandTool = []byte(`{"type":"function","function":{"name":"expand_context",
 // text parts concatenated as sent, a list with another part left out),
 // the text of the last user message that has text, and "stream".
 func (w Wire) Read(body []byte) (*gateway.Conversation, error) {
-	return gateway.ReadConversation(body, "openai request", expandTool, w.toolMessages)
+	return w.ReadBounded(body, gateway.Bounds{})
+}
+
+// ReadBounded is Read within JSON bounds (gateway.ParseObjectBounded).
+func (w Wire) ReadBounded(body []byte, b gateway.Bounds) (*gateway.Conversation, error) {
+	return gateway.ReadConversation(body, "openai request", b, expandTool, w.toolMessages)
 }
 
 // Assemble rebuilds a chat completion from a stream of chunks.

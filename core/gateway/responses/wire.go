@@ -34,8 +34,13 @@ var expandTool = []byte(`{"type":"function","name":"expand_context","description
 // user message that has text (or the input when it is a string),
 // "stream", and whether it continues history the provider holds
 // (previous_response_id, conversation). Other items are not read.
-func (Wire) Read(body []byte) (*gateway.Conversation, error) {
-	root, err := gateway.ParseObject(body, "responses request")
+func (w Wire) Read(body []byte) (*gateway.Conversation, error) {
+	return w.ReadBounded(body, gateway.Bounds{})
+}
+
+// ReadBounded is Read within JSON bounds (gateway.ParseObjectBounded).
+func (Wire) ReadBounded(body []byte, b gateway.Bounds) (*gateway.Conversation, error) {
+	root, err := gateway.ParseObjectBounded(body, "responses request", b)
 	if err != nil {
 		return nil, err
 	}
