@@ -66,7 +66,7 @@ func main() {
 	flag.IntVar(&c.Conc, "conc", 32, "concurrent clients of the throughput figure")
 	flag.DurationVar(&c.Duration, "duration", 3*time.Second, "time of each proxy's throughput run")
 	flag.IntVar(&c.Latency, "latency", 300, "requests of each latency and ttfb figure, to each target")
-	flag.IntVar(&c.CPU, "cpu", 300, "requests of each CPU figure, to each proxy")
+	flag.IntVar(&c.CPU, "cpu", 1000, "requests of each CPU figure, to each proxy")
 	flag.IntVar(&c.Size, "size", 200_000, "bytes of each tool result of the CPU and memory figures")
 	flag.IntVar(&c.Mem, "mem", 1500, "new results of the memory figure (0: none)")
 	flag.Int64Var(&c.Cap, "cap", 256<<20, "the memory store's max_bytes (its default: 256 MiB)")
