@@ -62,8 +62,9 @@ func countWords(s string) int {
 	count, inWord := 0, false
 	for i := 0; i < len(s); {
 		if i+8 <= len(s) {
-			x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-				uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+			w := s[i : i+8] // of known length: no bounds check between the loads, which combine
+			x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+				uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
 			if x&hi == 0 {
 				// Each byte is below 0x80, so none of the sums below
 				// carries into the next byte: the high bit of each byte

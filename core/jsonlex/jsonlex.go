@@ -108,7 +108,11 @@ const (
 // does the same; invalid UTF-8 is the decoder's business, see Unescape).
 func String[T Text](b T, i int) (at int, escaped bool, f Fault) {
 	for i++; i < len(b); i++ {
-		// Most of a string is plain bytes: skip them four at a time.
+		// Most of a string is plain bytes: skip them eight at a time,
+		// then four.
+		for i+8 <= len(b) && plain8(word8(b, i)) {
+			i += 8
+		}
 		for i+4 <= len(b) && plain[b[i]] && plain[b[i+1]] && plain[b[i+2]] && plain[b[i+3]] {
 			i += 4
 		}
@@ -150,6 +154,25 @@ var plain = func() (t [256]bool) {
 	return t
 }()
 
+// Bytes of a word, for the tests of eight bytes at once below.
+const lo8, hi8 = 0x0101010101010101, 0x8080808080808080
+
+// word8 is the eight bytes at b[i] as a little-endian word.
+func word8[T Text](b T, i int) uint64 {
+	w := b[i : i+8] // of known length: no bounds check between the loads, which combine
+	return uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+		uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+}
+
+// below reports whether a byte of x is below n (n <= 0x80).
+func below(x uint64, n byte) bool { return (x-lo8*uint64(n))&^x&hi8 != 0 }
+
+// holds reports whether a byte of x is c.
+func holds(x uint64, c byte) bool { return below(x^(lo8*uint64(c)), 1) }
+
+// plain8 reports whether each byte of x is plain (see plain).
+func plain8(x uint64) bool { return !below(x, 0x20) && !holds(x, '"') && !holds(x, '\\') }
+
 func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
 
 // Unescape appends to dst the content of a string literal, raw being the
@@ -162,6 +185,12 @@ func Unescape[T Text](dst []byte, raw T, replace bool) []byte {
 		// Most of a string is bytes kept as they are: append each run
 		// of them at once.
 		j := i
+		for j+8 <= len(raw) {
+			if x := word8(raw, j); holds(x, '\\') || replace && x&hi8 != 0 {
+				break
+			}
+			j += 8
+		}
 		for j < len(raw) && raw[j] != '\\' && (raw[j] < utf8.RuneSelf || !replace) {
 			j++
 		}

@@ -85,13 +85,38 @@ var _ = Describe("Space and Literal", func() {
 	})
 })
 
+var _ = Describe("String and Unescape, eight bytes at a time", func() {
+	It("find every byte that ends a run of plain ones, at each place in a word", func() {
+		for _, special := range []string{`"`, `\\`, `\n`, `\u00e9`, `\ud83d\ude00`, "\x00", "\x1f", " ", "\x7f", "\x80", "é", "\xff", "😀", "\xe2\x82"} {
+			for at := range 20 {
+				s := `"` + strings.Repeat("a", at) + special + strings.Repeat("b", 20-at) + `"`
+				end, _, fault := jsonlex.String(s, 0)
+				whole := fault == jsonlex.OK && end == len(s)
+				Expect(whole).To(Equal(json.Valid([]byte(s))), "String(%q) = %d, %d", s, end, fault)
+				if !whole {
+					continue
+				}
+				var want string
+				Expect(json.Unmarshal([]byte(s), &want)).To(Succeed())
+				Expect(string(jsonlex.Unescape(nil, s[1:len(s)-1], true))).To(Equal(want), "Unescape(%q)", s)
+				if kept := jsonlex.Unescape(nil, []byte(s[1:len(s)-1]), false); utf8.Valid(kept) {
+					Expect(string(kept)).To(Equal(want), "Unescape(%q, keep)", s)
+				} else {
+					Expect(string(kept)).To(Equal(s[1:len(s)-1]), "Unescape(%q, keep): invalid UTF-8 as it is", s)
+				}
+			}
+		}
+	})
+})
+
 // FuzzLex holds the grammar to encoding/json on any input: String accepts a
 // literal exactly when json.Valid does, and Unescape (replacing invalid
 // UTF-8) gives what json.Unmarshal decodes; Number reads a whole number
 // exactly when json.Valid accepts it, and never ends past the input.
 func FuzzLex(f *testing.F) {
 	for _, s := range []string{`"a\u00e9\ud83d\ude00"`, `"\ud800\u0041"`, "\"\xff\"", `"\x"`, "\"\x1f\"", `"\u12"`,
-		"-0.5e+10", "01", "1.", "-", "1e", "\"\\", "\"\\u", strings.Repeat(`\n`, 40)} {
+		"-0.5e+10", "01", "1.", "-", "1e", "\"\\", "\"\\u", strings.Repeat(`\n`, 40),
+		`"abcdefghijklmno\"pqrstuvw"`, "\"abcdefgh\xffijklmnop\"", "\"abcdefghijk\x01lmnop\""} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
