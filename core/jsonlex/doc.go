@@ -25,5 +25,6 @@
 //
 // Every function is generic over string and []byte ([Text]), so each
 // reader keeps its own representation without copying, and none allocates
-// but the appends of Unescape and Append.
+// but the appends of Unescape (and UnescapeSome, which decodes a long
+// string in pieces) and Append.
 package jsonlex

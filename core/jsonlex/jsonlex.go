@@ -1,6 +1,7 @@
 package jsonlex
 
 import (
+	"math"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -181,17 +182,35 @@ func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' ||
 // replace, each byte of invalid UTF-8 becomes U+FFFD, as encoding/json
 // decodes; without, other bytes are kept as they are.
 func Unescape[T Text](dst []byte, raw T, replace bool) []byte {
+	dst, _ = UnescapeSome(dst, raw, replace, math.MaxInt)
+	return dst
+}
+
+// UnescapeSome is Unescape that stops once it appended at least max bytes
+// (at most max+4), and returns how many bytes of raw it read: it stops only
+// between a run of bytes kept as they are, an escape (a surrogate pair is
+// one) and a character, so a call on raw[n:] goes on where it stopped. A
+// reader decodes a long string through a small buffer with it.
+func UnescapeSome[T Text](dst []byte, raw T, replace bool, max int) (out []byte, n int) {
+	start := len(dst)
 	for i := 0; i < len(raw); {
+		room := max - (len(dst) - start)
+		if room <= 0 {
+			return dst, i
+		}
 		// Most of a string is bytes kept as they are: append each run
 		// of them at once.
-		j := i
-		for j+8 <= len(raw) {
+		j, end := i, len(raw)
+		if room < end-i {
+			end = i + room
+		}
+		for j+8 <= end {
 			if x := word8(raw, j); holds(x, '\\') || replace && x&hi8 != 0 {
 				break
 			}
 			j += 8
 		}
-		for j < len(raw) && raw[j] != '\\' && (raw[j] < utf8.RuneSelf || !replace) {
+		for j < end && raw[j] != '\\' && (raw[j] < utf8.RuneSelf || !replace) {
 			j++
 		}
 		if j > i {
@@ -230,7 +249,7 @@ func Unescape[T Text](dst []byte, raw T, replace bool) []byte {
 		}
 		dst = utf8.AppendRune(dst, r)
 	}
-	return dst
+	return dst, len(raw)
 }
 
 // unescaped maps the byte after a backslash to the byte it stands for.

@@ -2,6 +2,7 @@ package jsonlex_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -99,6 +100,9 @@ var _ = Describe("String and Unescape, eight bytes at a time", func() {
 				var want string
 				Expect(json.Unmarshal([]byte(s), &want)).To(Succeed())
 				Expect(string(jsonlex.Unescape(nil, s[1:len(s)-1], true))).To(Equal(want), "Unescape(%q)", s)
+				for max := 1; max < 10; max++ {
+					Expect(unescapeInPieces(s[1:len(s)-1], max)).To(Equal(want), "UnescapeSome(%q) in pieces of %d", s, max)
+				}
 				if kept := jsonlex.Unescape(nil, []byte(s[1:len(s)-1]), false); utf8.Valid(kept) {
 					Expect(string(kept)).To(Equal(want), "Unescape(%q, keep)", s)
 				} else {
@@ -108,6 +112,27 @@ var _ = Describe("String and Unescape, eight bytes at a time", func() {
 		}
 	})
 })
+
+// unescapeInPieces decodes raw by calls of UnescapeSome appending at
+// least max bytes each (but the last), each going on where the one before
+// stopped; an error says a call appended more than max+4 bytes or read
+// nothing.
+func unescapeInPieces(raw string, max int) (string, error) {
+	var out []byte
+	for raw != "" {
+		more, n := jsonlex.UnescapeSome(out, raw, true, max)
+		switch {
+		case n <= 0 || n > len(raw):
+			return "", fmt.Errorf("read %d of %d bytes", n, len(raw))
+		case len(more)-len(out) > max+4:
+			return "", fmt.Errorf("appended %d bytes, max %d", len(more)-len(out), max)
+		case n < len(raw) && len(more)-len(out) < max:
+			return "", fmt.Errorf("stopped after %d bytes, max %d", len(more)-len(out), max)
+		}
+		out, raw = more, raw[n:]
+	}
+	return string(out), nil
+}
 
 // FuzzLex holds the grammar to encoding/json on any input: String accepts a
 // literal exactly when json.Valid does, and Unescape (replacing invalid
@@ -134,6 +159,9 @@ func FuzzLex(f *testing.F) {
 				}
 				if got := string(jsonlex.Unescape(nil, s[1:len(s)-1], true)); got != want {
 					t.Fatalf("Unescape(%q) = %q, json.Unmarshal %q", s, got, want)
+				}
+				if got, err := unescapeInPieces(s[1:len(s)-1], 1+len(s)%9); err != nil || got != want {
+					t.Fatalf("UnescapeSome(%q) in pieces of %d = %q, %v; json.Unmarshal %q", s, 1+len(s)%9, got, err, want)
 				}
 				if kept := jsonlex.Unescape(nil, s[1:len(s)-1], false); utf8.Valid(kept) && string(kept) != want {
 					t.Fatalf("Unescape(%q, keep) = %q on valid UTF-8, json.Unmarshal %q", s, kept, want)

@@ -247,9 +247,25 @@ func (p *parser) str() (*Node, error) {
 	if !escaped && utf8.Valid(content) {
 		n.Str = string(content)
 	} else {
-		n.Str = string(jsonlex.Unescape(make([]byte, 0, len(content)), content, true))
+		n.Str = decode(content)
 	}
 	return n, nil
+}
+
+// decode is the text of a string's content that holds escapes or invalid
+// UTF-8. It is decoded through a buffer on the stack into a
+// strings.Builder, which neither zeroes the memory it takes nor copies it
+// into the string: a large tool result costs one allocation of its size.
+func decode(content []byte) string {
+	var b strings.Builder
+	b.Grow(len(content)) // a decoded string is at most its content's size but for invalid UTF-8 (3 bytes each)
+	var buf [1024]byte
+	for len(content) > 0 {
+		out, n := jsonlex.UnescapeSome(buf[:0], content, true, len(buf)-8)
+		b.Write(out)
+		content = content[n:]
+	}
+	return b.String()
 }
 
 // literal parses true, false, null or a number.
@@ -294,7 +310,11 @@ type Edit struct {
 // splice applies non-overlapping edits to body.
 func Splice(body []byte, edits []Edit) []byte {
 	slices.SortFunc(edits, func(a, b Edit) int { return a.Start - b.Start })
-	out := make([]byte, 0, len(body))
+	n := len(body) // the output's length: a compressed value makes it much shorter
+	for _, e := range edits {
+		n += len(e.Text) - (e.End - e.Start)
+	}
+	out := make([]byte, 0, max(n, 0)) // overlapping edits (not allowed) could make n negative
 	at := 0
 	for _, e := range edits {
 		out = append(out, body[at:e.Start]...)
