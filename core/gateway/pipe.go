@@ -242,6 +242,7 @@ type Pipe struct {
 	sem     chan struct{}
 	limit   *bucket
 	breaker *breaker
+	memo    *idMemo // nil unless the store is in the process
 
 	hits, misses, ok, failed, saved, limited, storeFailed atomic.Int64
 }
@@ -262,9 +263,21 @@ func NewPipe(opts Options) (*Pipe, error) {
 	if opts.Config.RateLimit <= 0 && !IsRemote(opts.Compressor) {
 		perSecond = rate.Inf // the default spares remote APIs only
 	}
-	return &Pipe{cfg: cfg, opts: opts, skip: SkipToolNames(cfg.Provider, cfg.SkipTools),
+	p := &Pipe{cfg: cfg, opts: opts, skip: SkipToolNames(cfg.Provider, cfg.SkipTools),
 		sem: make(chan struct{}, cfg.MaxConcurrent), limit: newBucket(perSecond, opts.Sources, opts.Sleep),
-		breaker: newBreaker(cfg.BreakerFailures, cfg.BreakerCooloff, opts.Sources)}, nil
+		breaker: newBreaker(cfg.BreakerFailures, cfg.BreakerCooloff, opts.Sources)}
+	if localStore(opts.Store) {
+		p.memo = newIDMemo()
+	}
+	return p, nil
+}
+
+// shadowID is ShadowID(content), through the memo when there is one.
+func (p *Pipe) shadowID(ctx context.Context, content string) string {
+	if p.memo == nil {
+		return ShadowID(content)
+	}
+	return p.memo.shadowID(ctx, p.opts.Store, CallerOf(ctx), content)
 }
 
 // Metrics returns a snapshot of the counters.
@@ -361,7 +374,7 @@ func (p *Pipe) one(ctx context.Context, o ToolOutput, query string) (Result, err
 		r.Action, r.Reason, r.Limit = ActionPassthrough, fmt.Sprintf("%d bytes > max_bytes %d", n, p.cfg.MaxBytes), LimitMaxBytes
 		return r, nil
 	}
-	id := ShadowID(o.Content)
+	id := p.shadowID(ctx, o.Content)
 	st := p.opts.Store
 	c, hit, err := st.Compressed(ctx, id)
 	if err == nil {

@@ -193,3 +193,7 @@ func (s *Store) drop(q *queue, e *entry) {
 	s.bytes -= e.size()
 	s.held -= e.heap
 }
+
+// Remote is false: the store is a lookup in the process (gateway.Locality),
+// so the gateway may read an original back to check a content against it.
+func (s *Store) Remote() bool { return false }
