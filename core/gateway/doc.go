@@ -34,7 +34,11 @@
 //     through (over max_bytes with [Result].Limit [LimitMaxBytes], logged
 //     with its size and the limit and counted as a bound);
 //   - the shadow id is "shadow_" + hex of the first 16 bytes of SHA-256 of
-//     the content ([ShadowID]); a compressed-cache hit is used, and its
+//     the content ([ShadowID]); with a store in the process (a
+//     [Locality] that is not Remote: memstore) a repeated content's id is
+//     taken from a fixed table of recent ids (4096, guessed by a maphash)
+//     only when the caller's own stored original under it has exactly its
+//     bytes, else it is hashed; a compressed-cache hit is used, and its
 //     original stored again, so it stays expandable while in use (the
 //     spec's reference leaves it to expire);
 //   - on a miss the original is stored and the compressor runs (at most
