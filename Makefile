@@ -31,7 +31,7 @@ FUZZMINTIME ?= 5s
 AGENT_DIR ?= scripts/agent-check
 
 
-.PHONY: test fmt-check vet deps golden import-mem bench bench-linear bench-ratios bench-gateway bench-check bench-baseline parser-corpus fuzz agent-check help
+.PHONY: test fmt-check vet deps golden import-mem bench bench-linear bench-ratios bench-gateway bench-check bench-baseline parser-corpus fuzz agent-check docs-check help
 
 REPORTS   ?= reports
 # FIRST: the slowest test packages, started first so that the two-core tail is short (order only:
@@ -226,6 +226,14 @@ agent-check: $(AGENT_DIR)/node_modules/.package-lock.json
 $(AGENT_DIR)/node_modules/.package-lock.json: $(AGENT_DIR)/package-lock.json
 	@command -v node >/dev/null 2>&1 || { echo "agent-check: node is not on PATH (node 20 or later)"; exit 2; }
 	npm ci --prefix $(AGENT_DIR) --no-audit --no-fund
+
+## docs-check: run every shell block of docs/*.md as shown (make test runs the README's): each page
+## in a scratch copy of the repository, its transcripts in one shell, so that the servers a page starts
+## (on the ports it shows: 8787, 9000, ...) answer its later blocks; the free ports and durations a
+## command prints are masked. A page that calls curl, jq, redis-server, node, claude or codex is
+## skipped when that program is missing. About 2 minutes on 2 cores
+docs-check:
+	TOOLOUT_DOCS_CHECK=1 $(GO) test -count=1 -timeout 20m ./cmd/toolout -run TestToolout -args -ginkgo.focus='docs/ pages' -ginkgo.v
 
 ## help: list the targets
 help:

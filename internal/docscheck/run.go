@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-// Run runs a shell block with sh in dir, env its whole environment, and
+// Run runs a shell block with bash (see shell) in dir, env its whole environment, and
 // returns what each of its steps printed (stdout and stderr together): one
 // output per Transcript step for a console block, the whole output as one
 // for a sh block, which runs under `set -e` and is an error when it exits
@@ -23,7 +23,7 @@ func Run(ctx context.Context, b Block, dir string, env []string) ([]string, erro
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.CommandContext(ctx, "sh", "-c", script)
+	cmd := exec.CommandContext(ctx, shell(), "-c", script)
 	cmd.Dir, cmd.Env = dir, env
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -45,6 +45,17 @@ func Run(ctx context.Context, b Block, dir string, env []string) ([]string, erro
 	}
 	parts := marks.Split(out.String(), -1)
 	return parts[:len(parts)-1], nil
+}
+
+// shell is the shell blocks run in: bash when it is on PATH, as the
+// terminal a reader types them into most likely runs, and whose job
+// specifications (kill %1, wait %2) work without job control, which sh
+// (dash) refuses; else sh.
+func shell() string {
+	if p, err := exec.LookPath("bash"); err == nil {
+		return p
+	}
+	return "sh"
 }
 
 // scriptOf is the shell script of a block, and for a transcript the pattern
