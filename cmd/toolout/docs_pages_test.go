@@ -30,7 +30,7 @@ import (
 // PATH (curl, jq, redis-server, node, claude, codex) is skipped naming it.
 // What differs from run to run is masked on both sides before the
 // comparison (variable): the free port a server picked, the durations and
-// sums of seconds a command prints.
+// sums of seconds a command prints, the gateway's overhead header.
 
 // docsTools are the programs a page may need beside toolout and go.
 var docsTools = []string{"curl", "jq", "redis-server", "redis-cli", "node", "npm", "claude", "codex"}
@@ -43,6 +43,7 @@ var variable = []struct {
 	{regexp.MustCompile(`127\.0\.0\.1:[0-9]+`), "127.0.0.1:PORT"},
 	{regexp.MustCompile(`\bin [0-9]+(\.[0-9]+)? ?(ms|s)\b`), "in TIME"},
 	{regexp.MustCompile(`(_seconds_sum\{[^}]*\}) [0-9.e+-]+$`), "$1 SUM"},
+	{regexp.MustCompile(`(?i)(X-Toolout-Gateway-Overhead-Ms:) [0-9.]+`), "$1 MS"},
 }
 
 func maskVariable(s string) string {
