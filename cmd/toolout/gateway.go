@@ -96,18 +96,10 @@ func runGatewayServe(ctx context.Context, args []string, stdout, stderr io.Write
 		return fail("%v", err)
 	}
 	g.Logf = logf
-	metrics, err := prom.New(prometheus.NewRegistry(), g.Pipe.Metrics, store)
+	proxy, err := newGatewayProxy(fc, g, store, u, au, logf)
 	if err != nil {
 		return fail("metrics: %v", err)
 	}
-	// One transport for every upstream, its idle pool sized from
-	// max_concurrent_requests (gateway.Transport).
-	proxy := gateway.NewProxy(g, u, &http.Client{Transport: gateway.Transport(fc.gatewayLimits())})
-	proxy.Handle(&gateway.Gateway{Pipe: g.Pipe, Wire: anthropic.Wire{}, Expand: g.Expand, Logf: logf}, au)
-	// The OpenAI upstream serves the Responses API too (wires.Routes).
-	proxy.Handle(&gateway.Gateway{Pipe: g.Pipe, Wire: responses.Wire{}, Expand: g.Expand, Logf: logf}, u)
-	proxy.Logf, proxy.Limits, proxy.Observer, proxy.Metrics = logf, fc.gatewayLimits(), metrics, metrics.Handler()
-	proxy.Identity = fc.Caller
 	ln, err := net.Listen("tcp", *listen)
 	if err != nil {
 		return fail("--listen: %v", err)
@@ -123,6 +115,24 @@ func runGatewayServe(ctx context.Context, args []string, stdout, stderr io.Write
 	fmt.Fprintf(stdout, "toolout gateway: listening on http://%s, forwarding %s and %s to %s and %s to %s (strategy %s, expand_context %v, store %s)\n",
 		ln.Addr(), openai.Path, responses.Path, u.Redacted(), anthropic.Path, au.Redacted(), fc.Pipes.ToolOutput.Strategy, g.Expand, storeName(fc))
 	return serveUntilStopped(ctx, srv, ln, g, stdout, stderr)
+}
+
+// newGatewayProxy is the proxy of gateway serve: g for the OpenAI wire at
+// u, the Anthropic wire at au and the Responses wire at u (the OpenAI
+// upstream serves it too: wires.Routes), one transport for every upstream
+// whose idle pool is sized from max_concurrent_requests
+// (gateway.Transport), and the Prometheus metrics of the pipe and store.
+func newGatewayProxy(fc FileConfig, g *gateway.Gateway, store gateway.Store, u, au *url.URL, logf func(string, ...any)) (*gateway.Proxy, error) {
+	metrics, err := prom.New(prometheus.NewRegistry(), g.Pipe.Metrics, store)
+	if err != nil {
+		return nil, err
+	}
+	proxy := gateway.NewProxy(g, u, &http.Client{Transport: gateway.Transport(fc.gatewayLimits())})
+	proxy.Handle(&gateway.Gateway{Pipe: g.Pipe, Wire: anthropic.Wire{}, Expand: g.Expand, Logf: logf}, au)
+	proxy.Handle(&gateway.Gateway{Pipe: g.Pipe, Wire: responses.Wire{}, Expand: g.Expand, Logf: logf}, u)
+	proxy.Logf, proxy.Limits, proxy.Observer, proxy.Metrics = logf, fc.gatewayLimits(), metrics, metrics.Handler()
+	proxy.Identity = fc.Caller
+	return proxy, nil
 }
 
 // serveUntilStopped serves on ln until the server fails (exit 1) or ctx
