@@ -86,7 +86,9 @@
 // decoded schema and its nodes), plus what the caps allow.
 //
 // Field names are not escaped: a name holding "." or "[]" is shown as it is
-// and cannot be reached by a field path.
+// and cannot be reached by a field path. An empty name is shown as nothing,
+// with the dot after it kept: the field "l" of a field "" is ".l", never
+// "l", which would be a root field's.
 //
 // # Summary
 //

@@ -64,6 +64,15 @@ var _ = Describe("Tier-1 regex", func() {
 })
 
 var _ = Describe("Summarize", func() {
+	It("keeps the dot after a field whose name is empty, so that its fields are not shown as the root's", func() {
+		s := summarize([]byte(`{"properties": {"": {"properties": {"l": {}, "m": {}}}, "l": {"type": "string"}}}`))
+		Expect(s.OutputFields).To(Equal([]string{"l: string", ".l: any", ".m: any"}))
+		s = summarize([]byte(`{"properties": {"a": {"properties": {"": {"properties": {"x": {}}}}}}}`))
+		Expect(s.OutputFields).To(Equal([]string{"a..x: any"}))
+		s = summarize([]byte(`{"properties": {"": {"type": "array", "items": {"properties": {"y": {}}}}}}`))
+		Expect(s.OutputFields).To(Equal([]string{"[].y: any"}))
+	})
+
 	It("lists every leaf of a small schema breadth-first, no line for a container, with has_hidden_fields false", func() {
 		s := summarize(load("small-fits"))
 		Expect(s.HasHiddenFields).To(BeFalse())

@@ -228,7 +228,10 @@ func (e *entry) path(rel bool) string {
 	sb.Grow(size)
 	for i := len(chain) - 1; i >= 0; i-- {
 		p := chain[i]
-		if sb.Len() > 0 && p.parent != nil {
+		// A dot after anything written, and after a field whose name is
+		// empty (written as nothing), so that its fields are not shown as
+		// the root's: {"": {"l": ...}} is ".l", not "l".
+		if p.parent != nil && (sb.Len() > 0 || i < len(chain)-1 && chain[i+1].parent != nil) {
 			sb.WriteByte('.')
 		}
 		sb.WriteString(p.name)
