@@ -154,9 +154,16 @@ return 1
 `)
 
 // getScript: ARGV 3 kind, 4 id. Returns the value, or nil when the entry is
-// missing or expired.
+// missing or expired, or is an orphan: an entry its kind's sizes do not
+// name, left when Redis evicted both the index and the sizes of its kind
+// (repair cannot see it then), which is deleted, so that a lookup finds
+// what Stats counts.
 var getScript = redis.NewScript(-1, prelude+`
 local r = redis.call("HMGET", KEYS[7], "v", "e")
+if r[1] and redis.call("HEXISTS", sizes[ARGV[3]], ARGV[4]) == 0 then
+  redis.call("DEL", KEYS[7])
+  return false
+end
 if not r[1] then
   drop(ARGV[3], ARGV[4]) -- Redis evicted it: its index entry and bytes go too
   return false
@@ -175,7 +182,8 @@ return r[1]
 // an LRU or LFU policy evicts anywhere in put order, and Stats then counts
 // what a lookup would find. The sweep reads each entry once (EXISTS), so
 // it blocks the server for O(entries), bounded by MaxEntries of each kind:
-// it runs at a replica's first Stats and then only after Redis evicted.
+// it runs at a replica's first Stats and then only after Redis evicted,
+// and then sums the counter again from the sizes (O(entries) too).
 var statsScript = redis.NewScript(-1, prelude+`
 local ok, info = pcall(redis.call, "INFO", "stats")
 local evicted = ok and string.match(info, "evicted_keys:(%d+)") or nil
@@ -185,6 +193,10 @@ if not evicted or evicted ~= ARGV[3] then
       if redis.call("EXISTS", P .. kind .. ":" .. id) == 0 then drop(kind, id) end
     end
   end
+  -- A kind whose index and sizes were both evicted leaves bytes in the
+  -- counter that no size names (repair cannot see it); its entries are
+  -- orphans that a lookup deletes (getScript).
+  recount()
 end
 return {redis.call("ZCARD", idx.o), redis.call("ZCARD", idx.c), tonumber(redis.call("GET", bytesKey) or "0"),
   tonumber(evicted or "-1")}
