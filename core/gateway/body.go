@@ -27,9 +27,9 @@ func (e *BodyError) Error() string { return e.Msg }
 // longer body is 413 once max bytes are read; one that does not come
 // within the server's read timeout is 408 (a status SDKs retry); any other
 // read error is 400. The body is read into a buffer of its declared
-// Content-Length (within max, since a larger one is refused), grown only
-// when the body turns out longer; a body of unknown length is read as
-// io.ReadAll reads.
+// Content-Length (within max, since a larger one is refused; at most
+// 1 MiB until the bytes come), grown only when the body turns out longer;
+// a body of unknown length is read as io.ReadAll reads.
 func ReadBody(w http.ResponseWriter, r *http.Request, max int64) ([]byte, *BodyError) {
 	if ce := r.Header.Values("Content-Encoding"); len(ce) > 1 || len(ce) == 1 && !strings.EqualFold(ce[0], "identity") {
 		return nil, &BodyError{http.StatusUnsupportedMediaType,
@@ -51,15 +51,22 @@ func ReadBody(w http.ResponseWriter, r *http.Request, max int64) ([]byte, *BodyE
 	return body, nil
 }
 
-// readAll reads r to its end into a buffer of declared bytes when declared
-// is positive, growing it as append does should r hold more (a declared
-// length is a hint: the caller bounds r). The buffer is not grown to find
-// the end after exactly declared bytes: one byte on the stack probes for it.
+// maxPresize caps the buffer readAll sizes from a declared length: a
+// client that declares the limit and sends nothing more costs at most
+// this much until its bytes come; a longer body grows past it as it is
+// read.
+const maxPresize = 1 << 20
+
+// readAll reads r to its end into a buffer of declared bytes (at most
+// maxPresize) when declared is positive, growing it as append does should
+// r hold more (a declared length is a hint: the caller bounds r). The
+// buffer is not grown to find the end after exactly declared bytes: one
+// byte on the stack probes for it.
 func readAll(r io.Reader, declared int64) ([]byte, error) {
 	if declared <= 0 {
 		return io.ReadAll(r)
 	}
-	b := make([]byte, 0, declared)
+	b := make([]byte, 0, min(declared, maxPresize))
 	for {
 		if len(b) == cap(b) {
 			var probe [1]byte

@@ -64,6 +64,21 @@ var _ = Describe("ReadBody", func() {
 		Entry("at the limit, lying short", max, int64(1), false),
 	)
 
+	It("takes a declared Content-Length as a hint of at most 1 MiB: a client that declares 64 MiB and sends 10 bytes costs no 64 MiB buffer", func() {
+		req := httptest.NewRequest(http.MethodPost, "/v1/chat/completions", strings.NewReader("0123456789"))
+		req.ContentLength = 64 << 20
+		got, err := gateway.ReadBody(httptest.NewRecorder(), req, 64<<20)
+		Expect(err).To(BeNil())
+		Expect(string(got)).To(Equal("0123456789"))
+		Expect(cap(got)).To(BeNumerically("<=", 1<<20))
+		big := strings.Repeat("x", 3<<20) // past the hint, read whole
+		req = httptest.NewRequest(http.MethodPost, "/v1/chat/completions", strings.NewReader(big))
+		req.ContentLength = int64(len(big))
+		got, err = gateway.ReadBody(httptest.NewRecorder(), req, 64<<20)
+		Expect(err).To(BeNil())
+		Expect(string(got)).To(Equal(big))
+	})
+
 	It("refuses a declared Content-Length over the limit with 413 before reading any of the body", func() {
 		_, err := read(unread{}, max+1)
 		Expect(err).To(Equal(&gateway.BodyError{Status: http.StatusRequestEntityTooLarge, Msg: "request body larger than 1000 bytes (Content-Length 1001)"}))
