@@ -159,7 +159,7 @@ func (g *Gateway) HandlePrepared(ctx context.Context, body []byte, results []Res
 			saved[r.ShadowID], held[r.ShadowID] = r.Saved, r.Original
 		}
 	}
-	usage := usageSum{}
+	usage := &usageSum{}
 	for round := 1; ; round++ {
 		out.Rounds = round
 		if g.KeepForwarded || len(out.Forwarded) == 0 {
@@ -205,7 +205,7 @@ func (g *Gateway) HandlePrepared(ctx context.Context, body []byte, results []Res
 
 // summed is the final response resp with the usage of every round when
 // there were several.
-func (g *Gateway) summed(out Outcome, resp []byte, usage usageSum) []byte {
+func (g *Gateway) summed(out Outcome, resp []byte, usage *usageSum) []byte {
 	if out.Rounds == 1 {
 		return resp
 	}
@@ -228,7 +228,7 @@ func (g *Gateway) scrubbed(out Outcome) []byte {
 
 // capped ends a loop stopped at the cap: the response without its phantom
 // calls and with the summed usage, or ErrCapped when nothing is left of it.
-func (g *Gateway) capped(out Outcome, usage usageSum, resp []byte, maxRounds, pending int) (Outcome, error) {
+func (g *Gateway) capped(out Outcome, usage *usageSum, resp []byte, maxRounds, pending int) (Outcome, error) {
 	out.Capped = true
 	g.logf("gateway: expand loop capped at %d rounds; %d phantom call(s) dropped", maxRounds, pending)
 	stripped, err := g.Wire.StripPhantom(resp)

@@ -23,29 +23,56 @@ var ErrCapped = errors.New("the model called expand_context in every round up to
 // completion_tokens, total_tokens and prompt_tokens_details.cached_tokens;
 // Anthropic's input_tokens, output_tokens and cache_* tokens; any other
 // integer a provider reports), so that the answer the client gets reports
-// what the whole exchange cost, not its last round.
-type usageSum map[string]int64
+// what the whole exchange cost, not its last round. The first round's
+// response is read only once a second round comes: a request answered in
+// one round (most) is not parsed for a sum it never shows.
+type usageSum struct {
+	sums   map[string]int64
+	first  []byte // the first round's response, not read yet
+	rounds int    // responses added
+}
 
 // add adds the usage of one round's response; a response without usage, or
 // one that does not parse, adds nothing.
-func (u usageSum) add(resp []byte) {
+func (u *usageSum) add(resp []byte) {
+	if u.rounds++; u.rounds == 1 {
+		u.first = resp
+		return
+	}
+	u.readFirst()
+	u.sum(resp)
+}
+
+// readFirst adds the first round's usage, once.
+func (u *usageSum) readFirst() {
+	if u.first != nil {
+		u.sum(u.first)
+		u.first = nil
+	}
+}
+
+func (u *usageSum) sum(resp []byte) {
 	root, err := jsonspan.Parse(resp)
 	if err != nil {
 		return
 	}
-	walkUsage(resp, root.Get("usage"), "", func(path string, v int64, _ *jsonspan.Node) { u[path] += v })
+	if u.sums == nil {
+		u.sums = map[string]int64{}
+	}
+	walkUsage(resp, root.Get("usage"), "", func(path string, v int64, _ *jsonspan.Node) { u.sums[path] += v })
 }
 
 // apply returns resp with every integer of its usage object replaced by the
 // sum over the rounds; the object keeps its keys, order and other bytes.
-func (u usageSum) apply(resp []byte) []byte {
+func (u *usageSum) apply(resp []byte) []byte {
+	u.readFirst()
 	root, err := jsonspan.Parse(resp)
 	if err != nil {
 		return resp
 	}
 	var edits []jsonspan.Edit
 	walkUsage(resp, root.Get("usage"), "", func(path string, v int64, n *jsonspan.Node) {
-		if sum, ok := u[path]; ok && sum != v {
+		if sum, ok := u.sums[path]; ok && sum != v {
 			edits = append(edits, jsonspan.Edit{Start: n.Start, End: n.End, Text: strconv.AppendInt(nil, sum, 10)})
 		}
 	})
