@@ -6,14 +6,16 @@ import (
 	"runtime/debug"
 
 	"github.com/toolout/toolout/core"
+	"github.com/toolout/toolout/core/gateway"
 	"github.com/toolout/toolout/core/gateway/memstore"
 )
 
 // The soft memory limit of `gateway serve` (runtime/debug.SetMemoryLimit).
 // With the memory store it is the store's heap bound (memstore.HeapBound:
 // store.max_bytes and the bookkeeping of max_entries entries of each kind)
-// plus memoryHeadroom for the requests in flight, the runtime and the
-// garbage collector's work. The runtime's default alone collects when the
+// plus the proxy's memo of long request strings (gateway.KnownBytes) and
+// memoryHeadroom for the requests in flight, the runtime and the garbage
+// collector's work. The runtime's default alone collects when the
 // heap doubles, so a full store of 256 MiB let the process grow to about
 // twice that. A Redis store is out of process: no limit is set. The
 // environment's GOMEMLIMIT, when set, is left as it is, and
@@ -42,11 +44,12 @@ func (fc FileConfig) memoryLimit(getenv func(string) string) (int64, string, err
 		return l, "server.memory_limit", nil
 	}
 	o := fc.StoreOptions(core.Sources{})
-	if b := memstore.HeapBound(o); b > math.MaxInt64-memoryHeadroom {
+	const extra = gateway.KnownBytes + memoryHeadroom
+	if b := memstore.HeapBound(o); b > math.MaxInt64-extra {
 		return 0, "none (the memory store's bound is past what an int64 holds)", nil
 	}
-	return memstore.HeapBound(o) + memoryHeadroom, fmt.Sprintf("the memory store's bound for store.max_bytes %d and max_entries %d, plus %d MiB",
-		o.MaxBytes, o.MaxEntries, memoryHeadroom>>20), nil
+	return memstore.HeapBound(o) + extra, fmt.Sprintf("the memory store's bound for store.max_bytes %d and max_entries %d, plus %d MiB",
+		o.MaxBytes, o.MaxEntries, extra>>20), nil
 }
 
 // setMemoryLimit sets limit (when above 0) as the process's soft memory

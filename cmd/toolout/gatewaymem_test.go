@@ -39,11 +39,11 @@ var _ = Describe("the gateway's soft memory limit", func() {
 				Expect(reason).To(ContainSubstring(why))
 			}
 		},
-		Entry("the memory store at its defaults: its heap bound and 32 MiB",
-			config(StoreConfig{}, ServerConfig{}, 0), memstore.HeapBound(gateway.StoreOptions{})+32<<20, "store.max_bytes 268435456 and max_entries 10000, plus 32 MiB"),
+		Entry("the memory store at its defaults: its heap bound, the memo of request strings and 32 MiB",
+			config(StoreConfig{}, ServerConfig{}, 0), memstore.HeapBound(gateway.StoreOptions{})+gateway.KnownBytes+32<<20, "store.max_bytes 268435456 and max_entries 10000, plus 48 MiB"),
 		Entry("a smaller memory store: its own bound",
 			config(StoreConfig{Backend: "memory", MaxBytes: 64 << 20}, ServerConfig{}, 500),
-			memstore.HeapBound(gateway.StoreOptions{MaxBytes: 64 << 20, MaxEntries: 500})+32<<20, "store.max_bytes 67108864 and max_entries 500"),
+			memstore.HeapBound(gateway.StoreOptions{MaxBytes: 64 << 20, MaxEntries: 500})+gateway.KnownBytes+32<<20, "store.max_bytes 67108864 and max_entries 500"),
 		Entry("server.memory_limit: that limit", config(StoreConfig{}, ServerConfig{MemoryLimit: 1 << 30}, 0), int64(1<<30), "server.memory_limit"),
 		Entry("server.memory_limit -1: none", config(StoreConfig{}, ServerConfig{MemoryLimit: -1}, 0), int64(0), "none (server.memory_limit -1)"),
 		Entry("a memory store past what an int64 holds: none",
@@ -106,10 +106,10 @@ var _ = Describe("the gateway's soft memory limit", func() {
 		lines := bufio.NewReader(pr)
 		_, err := lines.ReadString('\n') // listening
 		Expect(err).NotTo(HaveOccurred(), stderr.String())
-		want := memstore.HeapBound(gateway.StoreOptions{MaxBytes: 64 << 20}) + 32<<20
+		want := memstore.HeapBound(gateway.StoreOptions{MaxBytes: 64 << 20}) + gateway.KnownBytes + 32<<20
 		Expect(debug.SetMemoryLimit(-1)).To(Equal(want))
-		Expect(stderr.String()).To(HavePrefix("toolout gateway serve: memory limit 99 MiB (the memory store's bound for store.max_bytes 67108864 " +
-			"and max_entries 10000, plus 32 MiB)\n"))
+		Expect(stderr.String()).To(HavePrefix("toolout gateway serve: memory limit 115 MiB (the memory store's bound for store.max_bytes 67108864 " +
+			"and max_entries 10000, plus 48 MiB)\n"))
 		cancel()
 		_, _ = io.Copy(io.Discard, lines)
 		Expect(<-done).To(Equal(0), stderr.String())

@@ -107,7 +107,7 @@ func (p *Proxy) readBody(w http.ResponseWriter, r *http.Request, wire Wire) (*Co
 			return p.refuse(w, wire, berr.Status, OutcomeBadRequest, "", berr.Msg)
 		}
 	}
-	c, err := wire.ReadBounded(body, Bounds{l.MaxJSONValues, l.MaxJSONNesting})
+	c, err := wire.ReadBounded(body, Bounds{l.MaxJSONValues, l.MaxJSONNesting, p.knownFor(r)})
 	var le *LimitError
 	if errors.As(err, &le) {
 		code := http.StatusRequestEntityTooLarge

@@ -141,15 +141,20 @@ func valuesError(at, maxTokens int) *LimitError {
 
 // Bounds are the JSON bounds a request body is parsed within
 // (Limits.MaxJSONValues, Limits.MaxJSONNesting, as CheckJSONShape counts
-// them); a field of zero or less bounds nothing.
-type Bounds struct{ MaxValues, MaxNesting int }
+// them); a field of zero or less bounds nothing. Known, when set, is the
+// memo of long strings the parse may take as read (jsonspan.Known); the
+// proxy sets it.
+type Bounds struct {
+	MaxValues, MaxNesting int
+	Known                 jsonspan.Known
+}
 
 // ParseObjectBounded is ParseObject within b, in the same one pass: a body
 // past a bound fails with the *LimitError that CheckJSONShape gives it, as
 // if the body had been scanned before the parse. A body that does not
 // parse is scanned then, since its bound may lie past the syntax error.
 func ParseObjectBounded(body []byte, what string, b Bounds) (*jsonspan.Node, error) {
-	root, err := jsonspan.ParseBounded(body, b.MaxValues, b.MaxNesting)
+	root, err := jsonspan.ParseWith(body, jsonspan.Options{MaxTokens: b.MaxValues, MaxNesting: b.MaxNesting, Known: b.Known})
 	var be *jsonspan.BoundError
 	switch {
 	case errors.As(err, &be) && be.Nesting:

@@ -70,6 +70,8 @@ type Proxy struct {
 	wire         Wire // the default route's: the error shape of other paths
 	inflightOnce sync.Once
 	inflight     chan struct{}
+	knownOnce    sync.Once
+	known        *knownStrings // long strings of recent bodies (knownFor)
 }
 
 // NewProxy returns a Proxy with the route of g in front of upstream, which

@@ -62,7 +62,21 @@ func Parse(body []byte) (*Node, error) { return ParseBounded(body, 0, 0) }
 // those of such a scan; on one that does not, a token past the syntax
 // error is not counted.
 func ParseBounded(body []byte, maxTokens, maxNesting int) (*Node, error) {
-	p := &parser{b: body, maxTokens: maxTokens, maxNesting: maxNesting}
+	return ParseWith(body, Options{MaxTokens: maxTokens, MaxNesting: maxNesting})
+}
+
+// Options are the bounds of [ParseWith] ([ParseBounded]'s) and the
+// [Known] strings it may take as read.
+type Options struct {
+	MaxTokens, MaxNesting int
+	Known                 Known
+}
+
+// ParseWith is [ParseBounded] with o's bounds that asks o.Known, when set,
+// for each string before reading it, and tells it each string it decoded
+// (see [Known]). The tree is the one Parse gives.
+func ParseWith(body []byte, o Options) (*Node, error) {
+	p := &parser{b: body, maxTokens: o.MaxTokens, maxNesting: o.MaxNesting, known: o.Known}
 	p.ws()
 	n, err := p.value(0)
 	if err != nil {
@@ -81,6 +95,7 @@ type parser struct {
 
 	maxTokens, maxNesting int // bounds; zero or less: none
 	tokens, open          int // structural tokens seen, brackets open
+	known                 Known
 }
 
 // BoundError is a body ParseBounded refused at a bound: Nesting says
@@ -228,6 +243,12 @@ func (p *parser) container(closer byte, member func(n *Node) error) (*Node, erro
 // str parses a string; p.i is at its opening quote.
 func (p *parser) str() (*Node, error) {
 	start := p.i
+	if p.known != nil {
+		if text, n, ok := p.known.Match(p.b, start+1); ok {
+			p.i = start + n + 2
+			return &Node{Kind: '"', Start: start, End: p.i, Str: text}, nil
+		}
+	}
 	end, escaped, fault := jsonlex.String(p.b, start)
 	p.i = end
 	switch fault {
@@ -248,6 +269,9 @@ func (p *parser) str() (*Node, error) {
 		n.Str = string(content)
 	} else {
 		n.Str = decode(content)
+	}
+	if p.known != nil {
+		p.known.Keep(p.b, start+1, end-1, n.Str)
 	}
 	return n, nil
 }
