@@ -31,6 +31,12 @@ func (e *BodyError) Error() string { return e.Msg }
 // 1 MiB until the bytes come), grown only when the body turns out longer;
 // a body of unknown length is read as io.ReadAll reads.
 func ReadBody(w http.ResponseWriter, r *http.Request, max int64) ([]byte, *BodyError) {
+	return readBodyInto(w, r, max, nil)
+}
+
+// readBodyInto is ReadBody that reads a body of declared length into
+// alloc(n) (a buffer of length 0 and capacity n; nil: make).
+func readBodyInto(w http.ResponseWriter, r *http.Request, max int64, alloc func(n int) []byte) ([]byte, *BodyError) {
 	if ce := r.Header.Values("Content-Encoding"); len(ce) > 1 || len(ce) == 1 && !strings.EqualFold(ce[0], "identity") {
 		return nil, &BodyError{http.StatusUnsupportedMediaType,
 			fmt.Sprintf("request Content-Encoding %q is not supported: send the JSON body uncompressed", logLine([]byte(strings.Join(ce, ", "))))}
@@ -38,7 +44,7 @@ func ReadBody(w http.ResponseWriter, r *http.Request, max int64) ([]byte, *BodyE
 	if r.ContentLength > max {
 		return nil, &BodyError{http.StatusRequestEntityTooLarge, fmt.Sprintf("request body larger than %d bytes (Content-Length %d)", max, r.ContentLength)}
 	}
-	body, err := readAll(http.MaxBytesReader(w, r.Body, max), r.ContentLength)
+	body, err := readAll(http.MaxBytesReader(w, r.Body, max), r.ContentLength, alloc)
 	var tooBig *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooBig):
@@ -58,15 +64,21 @@ func ReadBody(w http.ResponseWriter, r *http.Request, max int64) ([]byte, *BodyE
 const maxPresize = 1 << 20
 
 // readAll reads r to its end into a buffer of declared bytes (at most
-// maxPresize) when declared is positive, growing it as append does should
-// r hold more (a declared length is a hint: the caller bounds r). The
-// buffer is not grown to find the end after exactly declared bytes: one
-// byte on the stack probes for it.
-func readAll(r io.Reader, declared int64) ([]byte, error) {
+// maxPresize; from alloc unless it is nil) when declared is positive,
+// growing it as append does should r hold more (a declared length is a
+// hint: the caller bounds r). The buffer is not grown to find the end after
+// exactly declared bytes: one byte on the stack probes for it.
+func readAll(r io.Reader, declared int64, alloc func(n int) []byte) ([]byte, error) {
 	if declared <= 0 {
 		return io.ReadAll(r)
 	}
-	b := make([]byte, 0, min(declared, maxPresize))
+	n := int(min(declared, maxPresize))
+	var b []byte
+	if alloc != nil {
+		b = alloc(n)
+	} else {
+		b = make([]byte, 0, n)
+	}
 	for {
 		if len(b) == cap(b) {
 			var probe [1]byte
@@ -95,7 +107,7 @@ func readAll(r io.Reader, declared int64) ([]byte, error) {
 // the JSON bounds (Wire.ReadBounded: the errors CheckJSONShape gives).
 func (p *Proxy) readBody(w http.ResponseWriter, r *http.Request, wire Wire) (*Conversation, func() string) {
 	l := p.Limits.WithDefaults()
-	body, berr := ReadBody(w, r, l.MaxBodyBytes)
+	body, berr := readBodyInto(w, r, l.MaxBodyBytes, lendBody)
 	if berr != nil {
 		return nil, func() string {
 			switch berr.Status {
@@ -107,7 +119,11 @@ func (p *Proxy) readBody(w http.ResponseWriter, r *http.Request, wire Wire) (*Co
 			return p.refuse(w, wire, berr.Status, OutcomeBadRequest, "", berr.Msg)
 		}
 	}
-	c, err := wire.ReadBounded(body, Bounds{l.MaxJSONValues, l.MaxJSONNesting, p.knownFor(r)})
+	k := p.knownFor(r)
+	c, err := wire.ReadBounded(body, Bounds{l.MaxJSONValues, l.MaxJSONNesting, k})
+	if err != nil && !k.retained {
+		giveBackBody(body) // the errors hold no byte of it
+	}
 	var le *LimitError
 	if errors.As(err, &le) {
 		code := http.StatusRequestEntityTooLarge
@@ -121,5 +137,6 @@ func (p *Proxy) readBody(w http.ResponseWriter, r *http.Request, wire Wire) (*Co
 			return p.refuse(w, wire, http.StatusBadRequest, OutcomeBadRequest, "", strings.TrimPrefix(err.Error(), "gateway: "))
 		}
 	}
+	c.lent = !k.retained
 	return c, nil
 }

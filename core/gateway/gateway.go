@@ -70,8 +70,9 @@ func (g *Gateway) Prepare(ctx context.Context, body []byte) ([]byte, []Result, e
 
 // PrepareConversation compresses the tool outputs of a request read once
 // and, when the request then carries a marker the gateway issued and
-// expansion is on, offers the phantom tool. It returns the body to forward,
-// made by one splice over the parse.
+// expansion is on, offers the phantom tool. It returns the body to forward:
+// c.Body itself when nothing changes, else a new buffer made by one splice
+// over the parse.
 func (g *Gateway) PrepareConversation(ctx context.Context, c *Conversation) ([]byte, []Result, error) {
 	if len(c.Outputs) == 0 {
 		return c.Body, nil, nil

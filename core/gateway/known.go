@@ -59,20 +59,26 @@ func newKnownStrings(budget int64, min int) *knownStrings {
 	return &knownStrings{byPrefix: map[uint64][]*knownEntry{}, budget: budget, min: max(min, 8)}
 }
 
-// known is a caller's view of a memo, what a request's parse uses.
+// known is a caller's view of a memo, what a request's parse uses;
+// retained says the memo kept the body itself (it is not lent out again).
 type known struct {
-	m      *knownStrings
-	caller string
+	m        *knownStrings
+	caller   string
+	retained bool
 }
 
-func (k known) Match(b []byte, at int) (string, int, bool) { return k.m.match(k.caller, b, at) }
+func (k *known) Match(b []byte, at int) (string, int, bool) { return k.m.match(k.caller, b, at) }
 
-func (k known) Keep(b []byte, start, end int, text string) { k.m.keep(k.caller, b, start, end, text) }
+func (k *known) Keep(b []byte, start, end int, text string) {
+	k.retained = k.m.keep(k.caller, b, start, end, text) || k.retained
+}
+
+var _ jsonspan.Known = (*known)(nil)
 
 // knownFor returns the memo as r's caller sees it.
-func (p *Proxy) knownFor(r *http.Request) jsonspan.Known {
+func (p *Proxy) knownFor(r *http.Request) *known {
 	p.knownOnce.Do(func() { p.known = newKnownStrings(KnownBytes, knownMin) })
-	return known{p.known, CallerOf(r.Context())}
+	return &known{m: p.known, caller: CallerOf(r.Context())}
 }
 
 // prefix8 is the first eight bytes of b as a word.
@@ -109,27 +115,28 @@ func (m *knownStrings) match(caller string, b []byte, at int) (string, int, bool
 	return "", 0, false
 }
 
-// keep remembers body[start:end] and its text for caller. The entry keeps
-// the body itself when the string is most of it, else a copy.
-func (m *knownStrings) keep(caller string, body []byte, start, end int, text string) {
+// keep remembers body[start:end] and its text for caller, and reports
+// whether the entry holds the body itself, which it does when the string
+// is most of it (else a copy).
+func (m *knownStrings) keep(caller string, body []byte, start, end int, text string) bool {
 	n := end - start
 	if n < m.min {
-		return
+		return false
 	}
-	raw, heap := body[start:end:end], int64(len(body))
-	if len(body) > 2*n {
+	raw, heap, retained := body[start:end:end], int64(len(body)), len(body) <= 2*n
+	if !retained {
 		raw, heap = bytes.Clone(raw), int64(n)
 	}
 	heap += int64(len(text))
 	if heap > m.budget/4 { // one string never takes most of the memo
-		return
+		return false
 	}
 	e := &knownEntry{caller: caller, prefix: prefix8(raw), raw: raw, text: text, heap: heap}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, o := range m.byPrefix[e.prefix] {
 		if o.caller == caller && bytes.Equal(o.raw, raw) {
-			return // two requests raced with the same string
+			return false // two requests raced with the same string
 		}
 	}
 	for m.bytes+heap > m.budget && m.head < len(m.queue) {
@@ -140,6 +147,7 @@ func (m *knownStrings) keep(caller string, body []byte, start, end int, text str
 	m.byPrefix[e.prefix] = append(m.byPrefix[e.prefix][:len(m.byPrefix[e.prefix]):len(m.byPrefix[e.prefix])], e)
 	w, bit := hintBit(e.prefix)
 	m.hint[w].Or(bit)
+	return retained
 }
 
 // dropOldest drops the oldest entry not matched since the queue last

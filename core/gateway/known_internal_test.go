@@ -49,7 +49,7 @@ func chat(results ...string) []byte {
 // as the start of a longer one, or followed by a syntax error.
 func TestKnownMatches(t *testing.T) {
 	m := newKnownStrings(KnownBytes, knownMin)
-	k := known{m, "alice"}
+	k := &known{m: m, caller: "alice"}
 	a, b := result(1, 9000), result(2, 20000)
 	parseBoth(t, k, chat(a))
 	if m.queue == nil || len(m.queue) != 1 {
@@ -74,8 +74,8 @@ func TestKnownMatches(t *testing.T) {
 func TestKnownCaller(t *testing.T) {
 	m := newKnownStrings(KnownBytes, knownMin)
 	body := chat(result(1, 9000))
-	parseBoth(t, known{m, "alice"}, body)
-	parseBoth(t, known{m, "bob"}, body)
+	parseBoth(t, &known{m: m, caller: "alice"}, body)
+	parseBoth(t, &known{m: m, caller: "bob"}, body)
 	for _, e := range m.queue[m.head:] {
 		if e.ref.Load() {
 			t.Fatalf("an entry of %s was matched", e.caller)
@@ -92,7 +92,7 @@ func TestKnownBudget(t *testing.T) {
 	const size = 9000
 	per := int64(2 * size) // a body that is mostly the string is kept, with its text
 	m := newKnownStrings(5*per, knownMin)
-	k := known{m, "alice"}
+	k := &known{m: m, caller: "alice"}
 	hot := chat(result(0, size))
 	parseBoth(t, k, hot)
 	for seed := 1; seed < 40; seed++ {
@@ -127,7 +127,7 @@ func FuzzKnown(f *testing.F) {
 	f.Fuzz(func(t *testing.T, first, second []byte) {
 		m := newKnownStrings(1<<16, 8)
 		for _, caller := range []string{"a", "b"} {
-			k := known{m, caller}
+			k := &known{m: m, caller: caller}
 			parseBoth(t, k, first)
 			parseBoth(t, k, second)
 			parseBoth(t, k, second)

@@ -337,6 +337,11 @@ func (p *Proxy) serveRoute(w http.ResponseWriter, r *http.Request, route Route) 
 	if refused != nil {
 		return refused()
 	}
+	defer func() {
+		if conv.lent {
+			giveBackBody(conv.Body)
+		}
+	}()
 	g := route.Gateway
 	if conv.HiddenHistory != "" {
 		p.logf("gateway: %s: %s: the provider holds history the gateway cannot see; only the %d tool output(s) the request carries can be compressed",
@@ -348,6 +353,9 @@ func (p *Proxy) serveRoute(w http.ResponseWriter, r *http.Request, route Route) 
 	body, results, err := g.PrepareConversation(r.Context(), conv)
 	if err != nil {
 		return p.fail(w, r, g.Wire, err)
+	}
+	if len(body) > 0 && len(conv.Body) > 0 && &body[0] == &conv.Body[0] {
+		conv.lent = false // the client's own bytes go upstream: the transport may read them after the answer
 	}
 	if conv.Stream {
 		return p.streamRoute(w, r, route, body, results)

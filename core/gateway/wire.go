@@ -127,6 +127,8 @@ type Conversation struct {
 	// "conversation" on the Responses API), or is "": the gateway sees,
 	// and compresses, only the items the request carries.
 	HiddenHistory string
+
+	lent bool // Body is lent from the body pool (the proxy's readBody)
 }
 
 // Rewrite returns the body with the compressed outputs' contents replaced
