@@ -2,7 +2,7 @@ package gateway
 
 import "sync"
 
-// The proxy reads each request body of 64 KiB to 1 MiB (its declared
+// The proxy reads each request body of 32 KiB to 1 MiB (its declared
 // length) into a buffer lent from a pool, and gives it back once the
 // request is done with it: a conversation sends its large tool results
 // with every request, and a fresh buffer each time cost the page faults
@@ -14,7 +14,7 @@ import "sync"
 // (another buffer then). Every string the parse gives is a copy.
 const (
 	poolMin     = 64 << 10
-	poolClasses = 5 // 64 KiB to 1 MiB (maxPresize), doubling
+	poolClasses = 6 // capacities from 32 KiB to 2 MiB (past maxPresize), doubling
 )
 
 var bodyPools [poolClasses]sync.Pool // of *[]byte, by class
@@ -24,35 +24,54 @@ var bodyPools [poolClasses]sync.Pool // of *[]byte, by class
 var poisonGivenBack bool
 
 // lendBody returns a buffer of length 0 and capacity at least n: for n
-// from poolMin/2 to 1 MiB one of the pool's, whose capacity is the power
-// of two from poolMin up that holds n.
+// from poolMin/2 to maxPresize one of the pool's when it has one that fits,
+// else a new one of exactly n bytes (a body the memo of long strings keeps
+// is never given back: no room is lost rounding it up).
 func lendBody(n int) []byte {
-	if n < poolMin/2 || n > poolMin<<(poolClasses-1) {
+	k := poolClass(n)
+	if n < poolMin/2 || k < 0 {
 		return make([]byte, 0, n)
 	}
-	k := 0
-	for poolMin<<k < n {
-		k++
+	// The class of n holds buffers of n bytes or more but of less than
+	// twice the class size; the class above, of twice n or more.
+	for _, c := range []int{k, k + 1} {
+		if c >= poolClasses {
+			break
+		}
+		b, ok := bodyPools[c].Get().(*[]byte)
+		if !ok {
+			continue
+		}
+		if cap(*b) >= n {
+			return (*b)[:0]
+		}
+		bodyPools[c].Put(b) // too small for this body: another's
 	}
-	if b, ok := bodyPools[k].Get().(*[]byte); ok {
-		return (*b)[:0]
+	return make([]byte, 0, n)
+}
+
+// poolClass is the class of the buffers of capacity n: the k with
+// poolMin/2<<k <= n < poolMin<<k, or -1 past the largest.
+func poolClass(n int) int {
+	for k := range poolClasses {
+		if n < poolMin<<k {
+			return k
+		}
 	}
-	return make([]byte, 0, poolMin<<k)
+	return -1
 }
 
 // giveBackBody returns b to the pool of its capacity, when it has one.
 func giveBackBody(b []byte) {
-	for k := range poolClasses {
-		if cap(b) != poolMin<<k {
-			continue
-		}
-		b = b[:cap(b)]
-		if poisonGivenBack {
-			for i := range b {
-				b[i] = 'X'
-			}
-		}
-		bodyPools[k].Put(&b)
+	k := poolClass(cap(b))
+	if cap(b) < poolMin/2 || k < 0 {
 		return
 	}
+	b = b[:cap(b)]
+	if poisonGivenBack {
+		for i := range b {
+			b[i] = 'X'
+		}
+	}
+	bodyPools[k].Put(&b)
 }
