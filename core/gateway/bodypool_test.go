@@ -30,8 +30,9 @@ var _ = Describe("request bodies read into pooled buffers", func() {
 			w.Header().Set("Content-Type", "application/json")
 			_, _ = io.WriteString(w, `{"choices":[{"index":0,"message":{"role":"assistant","content":"ok"},"finish_reason":"stop"}]}`)
 		})
-		// Clients 0-2 send tool results of 18-53 KB (compressed; kept by the
-		// memo of long strings, then sent again and matched), client 3 a
+		// Clients 0-2 send tool results of 18-53 KB (compressed; each seed's
+		// kept by the memo of long strings the second time, matched the
+		// third), client 3 a
 		// user message of 150 KB with nothing to compress (forwarded as it
 		// came).
 		body := func(c, seed int) []byte {
@@ -45,7 +46,7 @@ var _ = Describe("request bodies read into pooled buffers", func() {
 			}
 			return chatBody("1", "logs__query", text, false)
 		}
-		for round := range 4 {
+		for round := range 6 {
 			var wg sync.WaitGroup
 			for c := range 4 {
 				wg.Go(func() {

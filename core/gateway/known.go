@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"bytes"
+	"hash/maphash"
 	"net/http"
 	"sync"
 	"sync/atomic"
@@ -30,7 +31,8 @@ const knownHintBits = 4096
 // exactly its bytes followed by the closing quote. Entries belong to the
 // caller whose request brought them, and a request is matched against its
 // own caller's only: whether another caller sent a string is never told,
-// not even by the time a request takes. It holds at most KnownBytes; past
+// not even by the time a request takes. A string is kept the second time
+// a request of its caller holds it (admit). It holds at most KnownBytes; past
 // that, the oldest entry not matched since it was last passed over goes
 // (a second chance: results a conversation keeps sending stay).
 type knownStrings struct {
@@ -43,7 +45,13 @@ type knownStrings struct {
 	dropped  int   // entries gone since the hint was last rebuilt
 	budget   int64
 	min      int // the shortest content kept (knownMin; at least 8)
+	seed     maphash.Seed
+	offered  [knownOffered]atomic.Uint64 // hashes of strings offered once (admit)
 }
+
+// knownOffered is how many strings offered once the memo remembers (by a
+// hash each) until they come again.
+const knownOffered = 4096
 
 // knownEntry is one string: its content as sent and its text.
 type knownEntry struct {
@@ -56,7 +64,7 @@ type knownEntry struct {
 }
 
 func newKnownStrings(budget int64, min int) *knownStrings {
-	return &knownStrings{byPrefix: map[uint64][]*knownEntry{}, budget: budget, min: max(min, 8)}
+	return &knownStrings{byPrefix: map[uint64][]*knownEntry{}, budget: budget, min: max(min, 8), seed: maphash.MakeSeed()}
 }
 
 // known is a caller's view of a memo, what a request's parse uses;
@@ -115,12 +123,12 @@ func (m *knownStrings) match(caller string, b []byte, at int) (string, int, bool
 	return "", 0, false
 }
 
-// keep remembers body[start:end] and its text for caller, and reports
-// whether the entry holds the body itself, which it does when the string
-// is most of it (else a copy).
+// keep remembers body[start:end] and its text for caller the second time
+// it is offered them (see admit), and reports whether the entry holds the
+// body itself, which it does when the string is most of it (else a copy).
 func (m *knownStrings) keep(caller string, body []byte, start, end int, text string) bool {
 	n := end - start
-	if n < m.min {
+	if n < m.min || !m.admit(caller, body[start:end]) {
 		return false
 	}
 	raw, heap, retained := body[start:end:end], int64(len(body)), len(body) <= 2*n
@@ -148,6 +156,23 @@ func (m *knownStrings) keep(caller string, body []byte, start, end int, text str
 	w, bit := hintBit(e.prefix)
 	m.hint[w].Or(bit)
 	return retained
+}
+
+// admit reports whether caller's raw was offered before: a string is
+// kept only when it comes again, so a result sent once (most of a stream
+// of new ones) costs the memo a hash and no memory, and one a conversation
+// sends again is kept from its second request and matched from its third.
+// A slot of the table remembers the last hash that fell in it: a string
+// whose slot another took since is offered anew.
+func (m *knownStrings) admit(caller string, raw []byte) bool {
+	var h maphash.Hash
+	h.SetSeed(m.seed)
+	h.WriteString(caller)
+	h.WriteByte(0)
+	h.Write(raw)
+	sum := h.Sum64()
+	slot := &m.offered[sum%uint64(len(m.offered))]
+	return slot.Swap(sum) == sum
 }
 
 // dropOldest drops the oldest entry not matched since the queue last

@@ -44,15 +44,20 @@ func chat(results ...string) []byte {
 	return []byte(b.String())
 }
 
-// TestKnownMatches: a body sent again is matched, string by string, and
-// parses to the tree Parse gives; so does a body that holds a kept string
-// as the start of a longer one, or followed by a syntax error.
+// TestKnownMatches: a string is kept the second time a body holds it, and
+// matched from then on; a body that holds it parses to the tree Parse
+// gives; so does a body that holds a kept string as the start of a longer
+// one, or followed by a syntax error.
 func TestKnownMatches(t *testing.T) {
 	m := newKnownStrings(KnownBytes, knownMin)
 	k := &known{m: m, caller: "alice"}
 	a, b := result(1, 9000), result(2, 20000)
 	parseBoth(t, k, chat(a))
-	if m.queue == nil || len(m.queue) != 1 {
+	if len(m.queue) != 0 || k.retained {
+		t.Fatalf("a string sent once was kept")
+	}
+	parseBoth(t, k, chat(a))
+	if len(m.queue) != 1 || !k.retained {
 		t.Fatalf("kept %d strings, want 1", len(m.queue))
 	}
 	n := parseBoth(t, k, chat(b, a)) // a again, matched
@@ -74,8 +79,10 @@ func TestKnownMatches(t *testing.T) {
 func TestKnownCaller(t *testing.T) {
 	m := newKnownStrings(KnownBytes, knownMin)
 	body := chat(result(1, 9000))
-	parseBoth(t, &known{m: m, caller: "alice"}, body)
-	parseBoth(t, &known{m: m, caller: "bob"}, body)
+	for range 2 {
+		parseBoth(t, &known{m: m, caller: "alice"}, body)
+		parseBoth(t, &known{m: m, caller: "bob"}, body)
+	}
 	for _, e := range m.queue[m.head:] {
 		if e.ref.Load() {
 			t.Fatalf("an entry of %s was matched", e.caller)
@@ -97,7 +104,8 @@ func TestKnownBudget(t *testing.T) {
 	parseBoth(t, k, hot)
 	for seed := 1; seed < 40; seed++ {
 		parseBoth(t, k, chat(result(seed, size)))
-		parseBoth(t, k, hot) // the conversation sends it again
+		parseBoth(t, k, chat(result(seed, size))) // kept
+		parseBoth(t, k, hot)                      // the conversation sends it again
 		if m.bytes > m.budget {
 			t.Fatalf("after %d strings the memo holds %d bytes, budget %d", seed+1, m.bytes, m.budget)
 		}
