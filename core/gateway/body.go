@@ -138,5 +138,6 @@ func (p *Proxy) readBody(w http.ResponseWriter, r *http.Request, wire Wire) (*Co
 		}
 	}
 	c.lent = !k.retained
+	c.holdOutputs()
 	return c, nil
 }

@@ -180,6 +180,11 @@ type ToolOutput struct {
 	// (Anthropic's is_error): it is never compressed, since an error
 	// message is short and the model needs it whole.
 	IsError bool `json:"is_error,omitempty"`
+	// Held is the bytes of the allocation Content has to itself when the
+	// request's parse made it for this output alone (jsonspan.Node.Held),
+	// else 0: a store that can ([OriginalTaker]) keeps such a Content
+	// without copying it.
+	Held int `json:"-"`
 }
 
 // Result is what the pipe did with one tool output.
@@ -383,7 +388,7 @@ func (p *Pipe) one(ctx context.Context, o ToolOutput, query string) (Result, err
 		// original could not be stored. It is kept under this request's
 		// caller, on a hit too: the compressed text is shared, the
 		// original is not.
-		err = st.PutOriginal(ctx, CallerOf(ctx), id, o.Content)
+		err = putOriginal(ctx, st, id, o)
 	}
 	if err != nil {
 		p.storeFailed.Add(1)
@@ -415,6 +420,16 @@ func (p *Pipe) one(ctx context.Context, o ToolOutput, query string) (Result, err
 	}
 	p.ok.Add(1)
 	return p.compressed(r, id, c, "compressed"), nil
+}
+
+// putOriginal keeps o's content as the original of id for the request's
+// caller: without a copy when the store can take it and the content's
+// allocation is its own (o.Held).
+func putOriginal(ctx context.Context, st Store, id string, o ToolOutput) error {
+	if t, ok := st.(OriginalTaker); ok && o.Held > 0 {
+		return t.TakeOriginal(ctx, CallerOf(ctx), id, o.Content, o.Held)
+	}
+	return st.PutOriginal(ctx, CallerOf(ctx), id, o.Content)
 }
 
 // marked handles content that starts with a shadow marker: it is never

@@ -48,6 +48,16 @@ type Store interface {
 	Close() error
 }
 
+// OriginalTaker is a Store in the process that can keep an original as it
+// is given, without the copy PutOriginal makes: content is a string whose
+// allocation, of held bytes, nothing else holds a part of (the parse made
+// it for this one tool output), so keeping it keeps no more than held
+// bytes alive. The memory store is one; the pipe uses it for the contents
+// a request's parse decoded (ToolOutput.Held).
+type OriginalTaker interface {
+	TakeOriginal(ctx context.Context, caller, id, content string, held int) error
+}
+
 // StoreStats is a snapshot of a store's size.
 type StoreStats struct {
 	Originals  int   `json:"originals"`

@@ -131,6 +131,20 @@ type Conversation struct {
 	lent bool // Body is lent from the body pool (the proxy's readBody)
 }
 
+// holdOutputs sets each output's Held from the string node its content is
+// (the same string, not a copy: a content joined from parts holds its
+// own allocation too, but of a size only the allocator knows).
+func (c *Conversation) holdOutputs() {
+	for i := range c.Outputs {
+		if i < len(c.Contents) {
+			if n := c.Contents[i]; n != nil && n.Kind == '"' && n.Held > 0 && len(n.Str) == len(c.Outputs[i].Content) &&
+				n.Str == c.Outputs[i].Content {
+				c.Outputs[i].Held = n.Held
+			}
+		}
+	}
+}
+
 // Rewrite returns the body with the compressed outputs' contents replaced
 // by their text and, when expand is true, the expand_context tool appended
 // to "tools" (created when absent).

@@ -20,7 +20,15 @@ type Node struct {
 	KeyStarts  []int    // where each key's string starts
 	Vals       []*Node  // object values or array elements
 	Str        string   // decoded string value
+	// Held is the bytes of the allocation Str has to itself, when the
+	// parse made one for a string of heldMin bytes or more (0 otherwise: a
+	// short string, or a Known one, which others share): a store may keep
+	// Str without a copy and count that much.
+	Held int
 }
+
+// heldMin is the shortest string content whose Node says what it holds.
+const heldMin = 4096
 
 func (n *Node) Get(key string) *Node {
 	if n == nil || n.Kind != '{' {
@@ -265,10 +273,19 @@ func (p *parser) str() (*Node, error) {
 	}
 	n := &Node{Kind: '"', Start: start, End: end}
 	content := p.b[start+1 : end-1]
-	if !escaped && utf8.Valid(content) {
+	switch {
+	case !escaped && len(content) >= heldMin && utf8.Valid(content):
+		var b strings.Builder
+		b.Grow(len(content))
+		b.Write(content)
+		n.Str, n.Held = b.String(), b.Cap()
+	case !escaped && utf8.Valid(content):
 		n.Str = string(content)
-	} else {
-		n.Str = decode(content)
+	default:
+		n.Str, n.Held = decode(content)
+		if len(content) < heldMin {
+			n.Held = 0
+		}
 	}
 	if p.known != nil {
 		p.known.Keep(p.b, start+1, end-1, n.Str)
@@ -279,8 +296,9 @@ func (p *parser) str() (*Node, error) {
 // decode is the text of a string's content that holds escapes or invalid
 // UTF-8. It is decoded through a buffer on the stack into a
 // strings.Builder, which neither zeroes the memory it takes nor copies it
-// into the string: a large tool result costs one allocation of its size.
-func decode(content []byte) string {
+// into the string: a large tool result costs one allocation of its size,
+// which it returns with the text.
+func decode(content []byte) (string, int) {
 	var b strings.Builder
 	b.Grow(len(content)) // a decoded string is at most its content's size but for invalid UTF-8 (3 bytes each)
 	var buf [1024]byte
@@ -289,7 +307,7 @@ func decode(content []byte) string {
 		b.Write(out)
 		content = content[n:]
 	}
-	return b.String()
+	return b.String(), b.Cap()
 }
 
 // literal parses true, false, null or a number.

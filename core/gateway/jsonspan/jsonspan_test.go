@@ -362,3 +362,26 @@ func BenchmarkParseSpansAdversarial(b *testing.B) {
 		}
 	}
 }
+
+var _ = Describe("Node.Held", func() {
+	DescribeTable("is the allocation a long string has to itself, and 0 for a short one",
+		func(content string, long bool) {
+			n, err := Parse([]byte(`"` + content + `"`))
+			Expect(err).NotTo(HaveOccurred())
+			if !long {
+				Expect(n.Held).To(BeZero())
+				return
+			}
+			Expect(n.Held).To(BeNumerically(">=", len(n.Str)))
+			// the content's size and a page of rounding, or what a builder
+			// grew to (invalid UTF-8 decodes to 3 bytes a byte)
+			Expect(n.Held).To(BeNumerically("<=", 2*max(len(content), len(n.Str))+8192))
+		},
+		Entry("short", "abc", false),
+		Entry("short, escaped", `a\nb`, false),
+		Entry("long", strings.Repeat("word ", 1000), true),
+		Entry("long, escaped", strings.Repeat(`line\n`, 1000), true),
+		Entry("long, \\u escapes that decode to a sixth of it", strings.Repeat(`\u0041`, 1000), true),
+		Entry("long, invalid UTF-8", strings.Repeat("a\xff", 3000), true),
+	)
+})

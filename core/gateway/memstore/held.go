@@ -40,6 +40,13 @@ func hold(key, value string) (k, v string, heap int64) {
 	return k, v, int64(nk+nv) + EntryOverhead
 }
 
+// take is hold for a value the caller gave away, in an allocation of held
+// bytes: the key is copied, the value kept as it is.
+func take(key, value string, held int) (k, v string, heap int64) {
+	k, nk := clone(key)
+	return k, value, int64(nk+max(held, len(value))) + EntryOverhead
+}
+
 func clone(s string) (string, int) {
 	var b strings.Builder
 	b.Grow(len(s))

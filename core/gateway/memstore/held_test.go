@@ -61,6 +61,28 @@ var _ = Describe("what the store holds", func() {
 		Expect(float64(grew)).To(BeNumerically("~", float64(s.Held()), float64(s.Held())/10))
 	})
 
+	It("keeps a taken original without a copy, counting the bytes its allocation holds", func() {
+		// TakeOriginal's strings are made for the call, as a parse decodes
+		// a tool result: the live heap grows by them once, not twice.
+		s := memstore.New(gateway.StoreOptions{MaxEntries: 2000, MaxBytes: 1 << 40})
+		before := liveHeap()
+		for i := range 2000 {
+			var b strings.Builder
+			b.Grow(9000)
+			b.WriteString(strings.Repeat("t", 8000+i%100))
+			Expect(s.TakeOriginal(ctx, caller, id(i), b.String(), b.Cap())).To(Succeed())
+		}
+		grew := liveHeap() - before
+		Expect(float64(grew)).To(BeNumerically("~", float64(s.Held()), float64(s.Held())/10))
+		got, ok, err := s.Original(ctx, caller, id(7))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(ok).To(BeTrue())
+		Expect(got).To(Equal(strings.Repeat("t", 8007)))
+		st, err := s.Stats(ctx)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(st.Bytes).To(BeNumerically("<", s.Held())) // counted by the bytes, held by the allocations
+	})
+
 	It("holds nothing more once every entry is gone", func() {
 		base := strings.Repeat("y", 8000)
 		s, _ := fill(2000, func(int) string { return strings.Clone(base) }, func(int) string { return "c" })

@@ -35,7 +35,14 @@ func New(opts gateway.StoreOptions) *Store {
 // replacing any original caller already kept for id (another caller's
 // stays).
 func (s *Store) PutOriginal(ctx context.Context, caller, id, content string) error {
-	return s.put(ctx, s.original, gateway.OriginalKey(caller, id), len(caller)+len(id), content)
+	return s.put(ctx, s.original, gateway.OriginalKey(caller, id), len(caller)+len(id), content, 0)
+}
+
+// TakeOriginal is PutOriginal that keeps content itself, counting held
+// bytes for it (gateway.OriginalTaker): the caller made content, in an
+// allocation of held bytes, for this call alone.
+func (s *Store) TakeOriginal(ctx context.Context, caller, id, content string, held int) error {
+	return s.put(ctx, s.original, gateway.OriginalKey(caller, id), len(caller)+len(id), content, held)
 }
 
 // Original returns caller's original content of id, if it has not
@@ -47,7 +54,7 @@ func (s *Store) Original(ctx context.Context, caller, id string) (string, bool, 
 // PutCompressed keeps the compressed text of id for CompressedTTL,
 // replacing any compressed text already kept for id.
 func (s *Store) PutCompressed(ctx context.Context, id, text string) error {
-	return s.put(ctx, s.compressed, id, len(id), text)
+	return s.put(ctx, s.compressed, id, len(id), text, 0)
 }
 
 // Compressed returns the compressed text of id, if it has not expired.
@@ -106,7 +113,7 @@ func (s *Store) Held() int64 {
 // MaxEntries, the oldest of both kinds past MaxBytes or the heap bound. keyBytes is what the
 // key counts against MaxBytes (the caller's and the id's bytes). The clock
 // is read under the lock, so put order is the order of the readings.
-func (s *Store) put(ctx context.Context, q *queue, key string, keyBytes int, value string) error {
+func (s *Store) put(ctx context.Context, q *queue, key string, keyBytes int, value string, held int) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("memstore: put %s: %w", q.kind, err)
 	}
@@ -125,9 +132,12 @@ func (s *Store) put(ctx context.Context, q *queue, key string, keyBytes int, val
 	// The store holds copies, so a key or value cut from a larger string
 	// does not keep the rest of it alive; a put of the value already held
 	// (the gateway's put on every cache hit) keeps the copy it has.
-	if had && old.value == value {
+	switch {
+	case had && old.value == value:
 		e.id, e.value, e.heap = old.id, old.value, old.heap
-	} else {
+	case held > 0:
+		e.id, e.value, e.heap = take(key, value, held)
+	default:
 		e.id, e.value, e.heap = hold(key, value)
 	}
 	if s.heapCap > 0 && e.heap > s.heapCap {
