@@ -56,31 +56,28 @@ func spaceAt(s string, i int) (bool, int) {
 
 func asciiSpace(c byte) bool { return c == ' ' || c >= '\t' && c <= '\r' }
 
-// countWords counts the words of s, where s starts outside a word.
+// countWords counts the words of s, where s starts outside a word. ASCII
+// is read sixteen bytes at a time, as two words whose masks are computed
+// independently (the processor overlaps them); anything else a character
+// at a time.
 func countWords(s string) int {
-	const lo, hi = 0x0101010101010101, 0x8080808080808080
 	count, inWord := 0, false
 	for i := 0; i < len(s); {
-		if i+8 <= len(s) {
-			w := s[i : i+8] // of known length: no bounds check between the loads, which combine
+		if i+16 <= len(s) {
+			w := s[i : i+16] // of known length: no bounds check between the loads, which combine
 			x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
 				uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
-			if x&hi == 0 {
-				// Each byte is below 0x80, so none of the sums below
-				// carries into the next byte: the high bit of each byte
-				// of notSP says the byte is not ' ', of ge9 that it is
-				// at least '\t', of ge14 that it is past '\r'.
-				notSP := ((x ^ 0x20*lo) + 0x7f*lo) & hi
-				ge9 := (x + (0x80-9)*lo) & hi
-				ge14 := (x + (0x80-14)*lo) & hi
-				word := notSP &^ (ge9 &^ ge14) // the high bit of each byte that is not space
-				prev := word << 8
+			y := uint64(w[8]) | uint64(w[9])<<8 | uint64(w[10])<<16 | uint64(w[11])<<24 |
+				uint64(w[12])<<32 | uint64(w[13])<<40 | uint64(w[14])<<48 | uint64(w[15])<<56
+			if (x|y)&hi8 == 0 {
+				wx, wy := wordBytes(x), wordBytes(y)
+				prev := wx << 8
 				if inWord {
 					prev |= 0x80
 				}
-				count += bits.OnesCount64(word &^ prev) // the bytes that start a word
-				inWord = word>>63 != 0
-				i += 8
+				count += bits.OnesCount64(wx&^prev) + bits.OnesCount64(wy&^(wy<<8|wx>>56)) // the bytes that start a word
+				inWord = wy>>63 != 0
+				i += 16
 				continue
 			}
 		}
@@ -92,4 +89,18 @@ func countWords(s string) int {
 		i += size
 	}
 	return count
+}
+
+const lo8, hi8 = 0x0101010101010101, 0x8080808080808080
+
+// wordBytes marks with its high bit each byte of x that is not white
+// space, every byte of x being below 0x80: then none of the sums below
+// carries into the next byte, and the high bit of each byte of notSP says
+// the byte is not ' ', of ge9 that it is at least '\t', of ge14 that it
+// is past '\r'.
+func wordBytes(x uint64) uint64 {
+	notSP := ((x ^ 0x20*lo8) + 0x7f*lo8) & hi8
+	ge9 := (x + (0x80-9)*lo8) & hi8
+	ge14 := (x + (0x80-14)*lo8) & hi8
+	return notSP &^ (ge9 &^ ge14)
 }
