@@ -312,7 +312,7 @@ func (p *Pipe) Store() Store { return p.opts.Store }
 func (p *Pipe) Process(ctx context.Context, outputs []ToolOutput, query string) ([]Result, error) {
 	results := make([]Result, len(outputs))
 	errs := make([]error, len(outputs))
-	var wg sync.WaitGroup
+	var jobs []int // the outputs to process, each in a goroutine but the last, in this one
 	sent, work := 0, int64(0)
 	for i, o := range outputs {
 		if p.wouldCompress(o) {
@@ -322,7 +322,16 @@ func (p *Pipe) Process(ctx context.Context, outputs []ToolOutput, query string) 
 			}
 			sent, work = sent+1, work+int64(len(o.Content))
 		}
-		wg.Go(func() { results[i], errs[i] = p.one(ctx, o, query) })
+		jobs = append(jobs, i)
+	}
+	var wg sync.WaitGroup
+	for k, i := range jobs {
+		job := func() { results[i], errs[i] = p.one(ctx, outputs[i], query) }
+		if k == len(jobs)-1 {
+			job() // a request with one output starts no goroutine
+			break
+		}
+		wg.Go(job)
 	}
 	wg.Wait()
 	return results, errors.Join(errs...)
