@@ -184,6 +184,18 @@
 // conversation and the client's credentials to a host the operator did not
 // configure.
 //
+// A conversation sends its earlier tool results again with every request,
+// byte for byte. The proxy keeps a memo of the long strings (4 KiB or
+// more) of recent request bodies, per caller ([KnownBytes] in all; a
+// string is kept the second time its caller sends it, and the oldest not
+// sent again since goes first): a body that holds one exactly is neither
+// scanned nor decoded there again (jsonspan.Known). Request bodies of
+// 32 KiB to 1 MiB are read into buffers lent from a pool and given back
+// once nothing can read them (not when the body itself was forwarded,
+// nor when the memo keeps it), and a tool result the parse decoded is
+// kept by the memory store without a copy ([OriginalTaker]). Measured in
+// docs/benchmarks.md.
+//
 // [Transport] is the upstream transport `toolout gateway serve` gives the
 // proxy: http.DefaultTransport's timeouts, with an idle pool of
 // MaxConcurrent connections per host (at least [MinIdleConns]), since a

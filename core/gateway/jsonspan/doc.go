@@ -12,6 +12,11 @@
 // json (what most upstreams run) read them, so the gateway edits the value
 // the upstream will use. [Splice] applies non-overlapping edits in one pass.
 //
+// [ParseWith] may take the strings a [Known] recognizes as read, without
+// scanning them: a caller's memo of long strings it parsed before. A
+// long string's [Node.Held] says how much memory its text has to itself,
+// so a store may keep it without a copy.
+//
 // [TypeError] turns encoding/json's type mismatch, which names a Go type
 // (an anonymous struct spelled out with its tags), into the line the
 // hand-written wire readers give: "LINE:COL (byte N): PATH: want a string,

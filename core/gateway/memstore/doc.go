@@ -54,7 +54,11 @@
 //     its input) would otherwise keep the whole string alive, uncounted,
 //     for its TTL. A put of the value an id already holds (the gateway
 //     puts the original again on every cache hit) keeps the held copy and
-//     copies nothing.
+//     copies nothing. TakeOriginal (gateway.OriginalTaker) is the one
+//     exception: the caller gives a string made for the call alone, in an
+//     allocation of a size it states (the gateway's parse decoding a tool
+//     result), and the store keeps it as it is and counts that size; a new
+//     200 KB result then costs the gateway one 200 KB allocation fewer.
 //   - The clock is read once per operation, under the lock, so put order is
 //     the order of the clock readings. Should an injected clock go back, an
 //     expired entry behind a live one is still answered as missing; it
