@@ -5,6 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+
+	"github.com/toolout/toolout/core/gateway/jsonspan"
+	"github.com/toolout/toolout/core/jsonlex"
 )
 
 // MaxExpandRounds caps the expand_context loop (spec: max 5 loops).
@@ -177,7 +180,7 @@ func (g *Gateway) HandlePrepared(ctx context.Context, body []byte, results []Res
 		if !g.Expand {
 			return out, nil
 		}
-		calls, err := g.Wire.PhantomCalls(resp)
+		calls, err := g.phantomCalls(resp)
 		if err != nil {
 			return out, fmt.Errorf("%w: round %d: response: %w", ErrUpstream, round, err)
 		}
@@ -202,6 +205,18 @@ func (g *Gateway) HandlePrepared(ctx context.Context, body []byte, results []Res
 			return out, err
 		}
 	}
+}
+
+// phantomCalls is the wire's PhantomCalls of resp, without the parse when
+// resp is a JSON object that cannot name the phantom tool: the name is
+// nowhere in its bytes, not even spelled with \u escapes. A response the
+// wire could not read still gets the wire's error.
+func (g *Gateway) phantomCalls(resp []byte) ([]PhantomCall, error) {
+	if !bytes.Contains(resp, []byte(ExpandToolName)) && !bytes.Contains(resp, []byte(`\u`)) &&
+		jsonlex.Space(resp, 0) < len(resp) && resp[jsonlex.Space(resp, 0)] == '{' && jsonspan.Valid(resp) {
+		return nil, nil
+	}
+	return g.Wire.PhantomCalls(resp)
 }
 
 // summed is the final response resp with the usage of every round when

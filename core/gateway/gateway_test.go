@@ -313,6 +313,24 @@ var _ = Describe("adapters", func() {
 		Expect(json.Valid(next)).To(BeTrue())
 	})
 
+	It("finds a phantom call whose name an upstream spelled with escapes, and reads an answer that names none without parsing it", func() {
+		escaped := []byte(`{"choices":[{"index":0,"message":{"role":"assistant","content":null,"tool_calls":[` +
+			`{"id":"a","type":"function","function":{"name":"expand\u005fcontext","arguments":"{\"shadow_id\":\"s\"}"}}]},"finish_reason":"tool_calls"}]}`)
+		plain := []byte(`{"choices":[{"index":0,"message":{"role":"assistant","content":"done"},"finish_reason":"stop"}]}`)
+		g := newGateway(true)
+		out, err := g.HandlePrepared(context.Background(), []byte(`{"model":"m","messages":[]}`), nil,
+			func(_ context.Context, round int, _ []byte) ([]byte, error) {
+				if round == 1 {
+					return escaped, nil
+				}
+				return plain, nil
+			})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(out.Rounds).To(Equal(2))
+		Expect(out.Expansions).To(HaveLen(1))
+		Expect(string(out.Response)).To(Equal(string(plain)))
+	})
+
 	It("strips OpenAI phantom calls, keeping real ones", func() {
 		resp := []byte(`{"choices":[{"index":0,"message":{"role":"assistant","content":null,"tool_calls":[` +
 			`{"id":"a","type":"function","function":{"name":"expand_context","arguments":"{\"shadow_id\":\"s\"}"}},` +

@@ -385,3 +385,43 @@ var _ = Describe("Node.Held", func() {
 		Entry("long, invalid UTF-8", strings.Repeat("a\xff", 3000), true),
 	)
 })
+
+var _ = Describe("Valid", func() {
+	DescribeTable("agrees with Parse",
+		func(body string) {
+			_, err := Parse([]byte(body))
+			Expect(Valid([]byte(body))).To(Equal(err == nil))
+		},
+		Entry("an object", ` {"a": [1, -2.5e3, true, false, null, "x\u00e9\n"], "b": {}} `),
+		Entry("empty containers", `[[],{},[{}]]`),
+		Entry("a lone string", `"s"`),
+		Entry("a number", `-0.1e+2`),
+		Entry("a bad number", `01`),
+		Entry("a bad literal", `[tru]`),
+		Entry("a missing colon", `{"a" 1}`),
+		Entry("a trailing comma", `[1,]`),
+		Entry("a non-string key", `{1:2}`),
+		Entry("data after the value", `{} {}`),
+		Entry("a control byte in a string", "[\"a\x01\"]"),
+		Entry("a bad escape", `["\x"]`),
+		Entry("unterminated", `{"a":"b`),
+		Entry("nested 512 levels", strings.Repeat("[", 512)+strings.Repeat("]", 512)),
+		Entry("nested 513 levels", strings.Repeat("[", 513)+strings.Repeat("]", 513)),
+		Entry("an object key at 513 levels", strings.Repeat("[", 512)+`{"k":1}`+strings.Repeat("]", 512)),
+		Entry("nothing", ``),
+		Entry("white space only", " \n"),
+	)
+})
+
+// FuzzValid: Valid is true exactly when Parse accepts the body.
+func FuzzValid(f *testing.F) {
+	f.Add([]byte(`{"a":[1,"b",{"c":null}]}`))
+	f.Add([]byte(`[` + strings.Repeat("[", 600)))
+	f.Add([]byte(`{"a" : tru }`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		_, err := Parse(body)
+		if Valid(body) != (err == nil) {
+			t.Fatalf("Valid %v, Parse error %v", Valid(body), err)
+		}
+	})
+}
