@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode/utf8"
+	"sync"
 
 	"github.com/toolout/toolout/core/jsonlex"
 )
@@ -85,6 +85,14 @@ type Options struct {
 // (see [Known]). The tree is the one Parse gives.
 func ParseWith(body []byte, o Options) (*Node, error) {
 	p := &parser{b: body, maxTokens: o.MaxTokens, maxNesting: o.MaxNesting, known: o.Known}
+	if b, ok := scratchPool.Get().(*[]byte); ok {
+		p.scratch = *b
+	}
+	defer func() {
+		if b := p.scratch[:0]; cap(b) <= maxScratch {
+			scratchPool.Put(&b) // the buffer alone, not the parser and its body
+		}
+	}()
 	p.ws()
 	n, err := p.value(0)
 	if err != nil {
@@ -104,7 +112,16 @@ type parser struct {
 	maxTokens, maxNesting int // bounds; zero or less: none
 	tokens, open          int // structural tokens seen, brackets open
 	known                 Known
+	scratch               []byte // where strings with escapes are decoded (scratchPool)
 }
+
+// scratchPool lends parsers the buffer they decode strings with escapes
+// into, before each is copied to a string of its own size: a long tool
+// result is decoded without growing a buffer each parse.
+var scratchPool sync.Pool // of *[]byte
+
+// maxScratch is the largest buffer a parse gives back to scratchPool.
+const maxScratch = 4 << 20
 
 // BoundError is a body ParseBounded refused at a bound: Nesting says
 // which (else the tokens), Offset is the byte of the token past it.
@@ -257,7 +274,8 @@ func (p *parser) str() (*Node, error) {
 			return &Node{Kind: '"', Start: start, End: p.i, Str: text}, nil
 		}
 	}
-	end, escaped, fault := jsonlex.String(p.b, start)
+	out, end, escaped, fault := jsonlex.AppendString(p.scratch[:0], p.b, start)
+	p.scratch = out[:0] // grown for the next string
 	p.i = end
 	switch fault {
 	case jsonlex.OK:
@@ -272,42 +290,25 @@ func (p *parser) str() (*Node, error) {
 		return nil, p.fail("unterminated string")
 	}
 	n := &Node{Kind: '"', Start: start, End: end}
-	content := p.b[start+1 : end-1]
-	switch {
-	case !escaped && len(content) >= heldMin && utf8.Valid(content):
+	text := p.b[start+1 : end-1] // the content, valid UTF-8 without escapes
+	if escaped {
+		text = out // decoded, invalid UTF-8 replaced
+	}
+	if end-start-2 >= heldMin {
+		// A strings.Builder neither zeroes the memory it takes nor copies
+		// it into the string: one allocation of the text's size, which the
+		// node says it holds.
 		var b strings.Builder
-		b.Grow(len(content))
-		b.Write(content)
+		b.Grow(len(text))
+		b.Write(text)
 		n.Str, n.Held = b.String(), b.Cap()
-	case !escaped && utf8.Valid(content):
-		n.Str = string(content)
-	default:
-		n.Str, n.Held = decode(content)
-		if len(content) < heldMin {
-			n.Held = 0
-		}
+	} else {
+		n.Str = string(text)
 	}
 	if p.known != nil {
 		p.known.Keep(p.b, start+1, end-1, n.Str)
 	}
 	return n, nil
-}
-
-// decode is the text of a string's content that holds escapes or invalid
-// UTF-8. It is decoded through a buffer on the stack into a
-// strings.Builder, which neither zeroes the memory it takes nor copies it
-// into the string: a large tool result costs one allocation of its size,
-// which it returns with the text.
-func decode(content []byte) (string, int) {
-	var b strings.Builder
-	b.Grow(len(content)) // a decoded string is at most its content's size but for invalid UTF-8 (3 bytes each)
-	var buf [1024]byte
-	for len(content) > 0 {
-		out, n := jsonlex.UnescapeSome(buf[:0], content, true, len(buf)-8)
-		b.Write(out)
-		content = content[n:]
-	}
-	return b.String(), b.Cap()
 }
 
 // literal parses true, false, null or a number.
