@@ -313,9 +313,10 @@ func (p *Pipe) Process(ctx context.Context, outputs []ToolOutput, query string) 
 	results := make([]Result, len(outputs))
 	errs := make([]error, len(outputs))
 	var jobs []int // the outputs to process, each in a goroutine but the last, in this one
+	passed := make([]bool, len(outputs)) // outputs past the checks before the store (wouldCompress)
 	sent, work := 0, int64(0)
 	for i, o := range outputs {
-		if p.wouldCompress(o) {
+		if passed[i] = p.wouldCompress(o); passed[i] {
 			if sent >= p.cfg.MaxResults || work+int64(len(o.Content)) > p.cfg.MaxWorkBytes {
 				results[i] = p.overBudget(o, sent, work)
 				continue
@@ -326,7 +327,7 @@ func (p *Pipe) Process(ctx context.Context, outputs []ToolOutput, query string) 
 	}
 	var wg sync.WaitGroup
 	for k, i := range jobs {
-		job := func() { results[i], errs[i] = p.one(ctx, outputs[i], query) }
+		job := func() { results[i], errs[i] = p.one(ctx, outputs[i], query, passed[i]) }
 		if k == len(jobs)-1 {
 			job() // a request with one output starts no goroutine
 			break
@@ -366,10 +367,13 @@ func (p *Pipe) overBudget(o ToolOutput, sent int, work int64) Result {
 	return r
 }
 
-func (p *Pipe) one(ctx context.Context, o ToolOutput, query string) (Result, error) {
+// one processes output o; passed says Process found it past the checks
+// before the store (wouldCompress), which are then not made again.
+func (p *Pipe) one(ctx context.Context, o ToolOutput, query string, passed bool) (Result, error) {
 	r := Result{Index: o.Index, Tool: o.Tool, Text: o.Content, Bytes: len(o.Content)}
 	n := len(o.Content)
 	switch {
+	case passed: // wouldCompress: none of the cases below, read again for nothing
 	case Marked(o.Content):
 		return p.marked(ctx, r, o.Content), nil
 	case strings.Contains(o.Content, ShadowPrefix):
