@@ -42,7 +42,8 @@ type Route struct {
 // GET /metrics when Metrics is set), and forwards every other request
 // unchanged to the default upstream. Every request is bounded by Limits.
 type Proxy struct {
-	// Client defaults to http.DefaultClient.
+	// Client defaults to http.DefaultClient. Without a Timeout or a Jar,
+	// its Transport makes the round trips (redirects are never followed).
 	Client *http.Client
 	// Logf receives one line per request.
 	Logf func(format string, args ...any)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 )
@@ -55,8 +56,32 @@ func NoRedirects(c *http.Client) *http.Client {
 //
 // Its time, until the headers and in each read of the body, is upstream
 // time in the request's overhead account (timedTransport).
+//
+// A client without a Timeout or a cookie Jar (gateway serve's) is not
+// called: its transport is, which is all Client.Do would do once redirects
+// are not followed, without the copy of the headers it keeps for them; the
+// error is worded as Client.Do words it.
 func (p *Proxy) do(req *http.Request) (*http.Response, error) {
+	if c := p.Client; c == nil || c.Timeout == 0 && c.Jar == nil {
+		rt := http.DefaultTransport
+		if c != nil && c.Transport != nil {
+			rt = c.Transport
+		}
+		resp, err := timedTransport{rt}.RoundTrip(req)
+		if err != nil {
+			return nil, &url.Error{Op: req.Method[:1] + strings.ToLower(req.Method[1:]), URL: withoutPassword(req.URL), Err: err}
+		}
+		return resp, nil
+	}
 	c := NoRedirects(p.Client)
 	c.Transport = timedTransport{c.Transport}
 	return c.Do(req)
+}
+
+// withoutPassword is u as Client.Do's errors show it: a password as ***.
+func withoutPassword(u *url.URL) string {
+	if _, set := u.User.Password(); set {
+		return strings.Replace(u.String(), u.User.String()+"@", u.User.Username()+":***@", 1)
+	}
+	return u.String()
 }
