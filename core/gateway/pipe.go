@@ -312,7 +312,7 @@ func (p *Pipe) Store() Store { return p.opts.Store }
 func (p *Pipe) Process(ctx context.Context, outputs []ToolOutput, query string) ([]Result, error) {
 	results := make([]Result, len(outputs))
 	errs := make([]error, len(outputs))
-	var jobs []int // the outputs to process, each in a goroutine but the last, in this one
+	var jobs []int                       // the outputs to process, each in a goroutine but the last, in this one
 	passed := make([]bool, len(outputs)) // outputs past the checks before the store (wouldCompress)
 	sent, work := 0, int64(0)
 	for i, o := range outputs {
