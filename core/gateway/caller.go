@@ -6,9 +6,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"hash"
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // AnonymousCaller is the caller of a request that carries no identity (no
@@ -70,9 +72,29 @@ func (id Identity) Caller(h http.Header) string {
 }
 
 func (id Identity) hash(kind, value string) string {
-	m := hmac.New(sha256.New, []byte(id.Salt))
+	m := keyedHMAC(id.Salt)
 	m.Write([]byte(callerDomain + "\x00" + kind + "\x00" + value))
-	return hex.EncodeToString(m.Sum(nil)[:16])
+	var sum [sha256.Size]byte
+	return hex.EncodeToString(m.Sum(sum[:0])[:16])
+}
+
+// keyed holds an HMAC-SHA256 keyed by each salt seen (one per process in
+// practice): a caller's hash starts from a clone of it rather than
+// hashing the key again.
+var keyed sync.Map // salt -> hash.Hash
+
+// keyedHMAC returns a fresh HMAC-SHA256 keyed by salt.
+func keyedHMAC(salt string) hash.Hash {
+	k, ok := keyed.Load(salt)
+	if !ok {
+		k, _ = keyed.LoadOrStore(salt, hmac.New(sha256.New, []byte(salt)))
+	}
+	if c, ok := k.(hash.Cloner); ok {
+		if m, err := c.Clone(); err == nil {
+			return m
+		}
+	}
+	return hmac.New(sha256.New, []byte(salt))
 }
 
 // APIKey returns the API key a client sent: x-api-key (Anthropic), else

@@ -3,9 +3,14 @@ package gateway
 import (
 	"bytes"
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"net"
 	"net/http"
 	"net/http/cookiejar"
+	"sync"
 	"testing"
 )
 
@@ -34,4 +39,29 @@ func TestDoWordsErrorsAsClientDo(t *testing.T) {
 			t.Fatalf("%s: %v, Client.Do: %v", target, direct, viaClient)
 		}
 	}
+}
+
+// TestCallerHashUnchanged: a caller is the first 16 bytes of HMAC-SHA256
+// keyed by the salt, whether the keyed hash is made for the call or
+// cloned, for several salts at once from several goroutines.
+func TestCallerHashUnchanged(t *testing.T) {
+	want := func(salt, kind, value string) string {
+		m := hmac.New(sha256.New, []byte(salt))
+		m.Write([]byte(callerDomain + "\x00" + kind + "\x00" + value))
+		return hex.EncodeToString(m.Sum(nil)[:16])
+	}
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 200 {
+				id := Identity{Salt: fmt.Sprintf("salt-%d", (g+i)%3)}
+				v := fmt.Sprintf("sk-%d", i)
+				if got := id.hash("key", v); got != want(id.Salt, "key", v) {
+					t.Errorf("salt %q, key %q: %s, want %s", id.Salt, v, got, want(id.Salt, "key", v))
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
