@@ -14,8 +14,9 @@ const idMemoSlots = 4096
 // idMemo remembers the shadow ids of recent contents, so that a content
 // sent again (each request of a conversation carries its earlier tool
 // results) need not be hashed with SHA-256 again. A slot is chosen by a
-// maphash of the content and records its length and id; that is only a
-// guess. A guess is taken only once the store's original of this caller
+// maphash of a sample of the content (sampleHashString) and records its
+// length and id; that is only a guess. A guess is taken only once the
+// store's original of this caller
 // under that id is byte for byte the content: the pipe stores an original
 // only under the SHA-256 id of its bytes, so equal bytes have that id.
 // Correctness never rests on the maphash, and a guess is checked against
@@ -26,7 +27,7 @@ const idMemoSlots = 4096
 // costs more than hashing it.
 type idMemo struct {
 	seed  maphash.Seed
-	hash  func(seed maphash.Seed, s string) uint64 // maphash.String; a spec makes every content collide
+	hash  func(seed maphash.Seed, s string) uint64 // sampleHashString; a spec makes every content collide
 	slots [idMemoSlots]atomic.Pointer[idGuess]
 }
 
@@ -37,7 +38,9 @@ type idGuess struct {
 	id  string
 }
 
-func newIDMemo() *idMemo { return &idMemo{seed: maphash.MakeSeed(), hash: maphash.String} }
+func newIDMemo() *idMemo {
+	return &idMemo{seed: maphash.MakeSeed(), hash: func(seed maphash.Seed, s string) uint64 { return sampleHashString(seed, "", s) }}
+}
 
 // shadowID returns ShadowID(content): from the memo when the store holds
 // caller's original under the remembered id with exactly these bytes,

@@ -93,3 +93,22 @@ func TestIDMemoBounded(t *testing.T) {
 		t.Fatalf("%d guesses held, want at most %d", n, idMemoSlots)
 	}
 }
+
+// TestIDMemoSample: two contents that differ only outside the bytes the
+// memo's hash samples share a slot, and each still gets its own id.
+func TestIDMemoSample(t *testing.T) {
+	st := &originals{held: map[string]string{}}
+	m, ctx := newIDMemo(), context.Background()
+	a := strings.Repeat("a", 10000)
+	b := a[:1000] + "b" + a[1001:] // past the first 512 bytes, before the middle ones
+	if m.hash(m.seed, a) != m.hash(m.seed, b) {
+		t.Fatalf("the sample hash read byte 1000")
+	}
+	for _, c := range []string{a, b, a, b} {
+		id := m.shadowID(ctx, st, "alice", c)
+		if want := ShadowID(c); id != want {
+			t.Fatalf("content %d: id %s, want %s", strings.IndexByte(c, 'b'), id, want)
+		}
+		st.held[OriginalKey("alice", id)] = c
+	}
+}

@@ -163,14 +163,11 @@ func (m *knownStrings) keep(caller string, body []byte, start, end int, text str
 // of new ones) costs the memo a hash and no memory, and one a conversation
 // sends again is kept from its second request and matched from its third.
 // A slot of the table remembers the last hash that fell in it: a string
-// whose slot another took since is offered anew.
+// whose slot another took since is offered anew. The hash is of a sample
+// of the string (sampleHashBytes): two strings that share it pass for one,
+// which only keeps the second a request early.
 func (m *knownStrings) admit(caller string, raw []byte) bool {
-	var h maphash.Hash
-	h.SetSeed(m.seed)
-	h.WriteString(caller)
-	h.WriteByte(0)
-	h.Write(raw)
-	sum := h.Sum64()
+	sum := sampleHashBytes(m.seed, caller+"\x00", raw)
 	slot := &m.offered[sum%uint64(len(m.offered))]
 	return slot.Swap(sum) == sum
 }
