@@ -95,10 +95,14 @@ const lo8, hi8 = 0x0101010101010101, 0x8080808080808080
 
 // wordBytes marks with its high bit each byte of x that is not white
 // space, every byte of x being below 0x80: then none of the sums below
-// carries into the next byte, and the high bit of each byte of notSP says
-// the byte is not ' ', of ge9 that it is at least '\t', of ge14 that it
-// is past '\r'.
+// carries into the next byte. A byte from '!' on is not space; a byte
+// below ' ' is space only from '\t' to '\r', which the slower sums test
+// when x holds a byte below ' ' at all (a line end, about once a line).
 func wordBytes(x uint64) uint64 {
+	graphic := (x + (0x80-0x21)*lo8) & hi8 // from '!' on
+	if ^(x+(0x80-0x20)*lo8)&hi8 == 0 {     // no byte below ' '
+		return graphic
+	}
 	notSP := ((x ^ 0x20*lo8) + 0x7f*lo8) & hi8
 	ge9 := (x + (0x80-9)*lo8) & hi8
 	ge14 := (x + (0x80-14)*lo8) & hi8
