@@ -38,6 +38,12 @@ func AppendString[T Text](dst []byte, b T, i int) (out []byte, at int, escaped b
 		case c == '\\':
 			dst = append(dst, b[run:i]...)
 			escaped = true
+			if i+1 < len(b) && unescaped[b[i+1]] != 0 { // \n, \" and the like, here rather than in a call
+				dst = append(dst, unescaped[b[i+1]])
+				i += 2
+				run = i
+				continue
+			}
 			var fault Fault
 			if dst, i, fault = appendEscape(dst, b, i); fault != OK {
 				return dst, i, escaped, fault
