@@ -82,7 +82,12 @@
 // # The rest of the session
 //
 // A stored result reaches the model as the exact handle message of section
-// 2a, and the decision is logged (decision 12). tool_output is offered only
+// 2a, and the decision is logged (decision 12). When the tool's input
+// schema declares paging arguments (a limit, an offset, a page, a cursor:
+// core/paging), one more line follows it, naming them ("Or call logs__query
+// again asking for less: a smaller `limit`, then `cursor` for the rest.");
+// a tool without them gets the spec's message byte for byte. Models repeat
+// an oversized call when nothing says how to ask for less. tool_output is offered only
 // while the store is non-empty and never on the final turn (decisions 14,
 // 15). Its failure format is a normal tool result, not an error. Its map,
 // reduce and read-grep calls go to the session's LLM with the session's

@@ -10,6 +10,7 @@ import (
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/agent"
 	"github.com/toolout/toolout/core/extract"
+	"github.com/toolout/toolout/core/paging"
 	"github.com/toolout/toolout/core/store"
 )
 
@@ -141,6 +142,7 @@ func Run(ctx context.Context, opts Options, user string) (res Result, err error)
 		text, _ := ex.Run(ctx, args) // the failure format is the result the model sees
 		return text, nil
 	}}
+	hints := pagingHints(opts.Tools)
 	system := opts.System
 	if system != "" {
 		system += "\n\n"
@@ -164,7 +166,7 @@ func Run(ctx context.Context, opts Options, user string) (res Result, err error)
 				remaining = max(window-used.of(msgs), 0)
 			}
 			stats := store.Measure(result, opts.Tokenizer)
-			return apply(policy.Decide(call.Name, stats, remaining), st, call, result, stats, logf)
+			return apply(policy.Decide(call.Name, stats, remaining), st, call, result, stats, hints[call.Name], logf)
 		},
 	}, user)
 	res.Result = ares
@@ -177,7 +179,7 @@ func Run(ctx context.Context, opts Options, user string) (res Result, err error)
 // apply carries out the decision d on the result of call: the result as it
 // is, cut in place, or stored and replaced by the handle message. An exempt
 // result over a limit is logged with the rule that did not store it.
-func apply(d Decision, st *store.Store, call core.ToolCall, result string, stats store.Stats, logf func(string, ...any)) string {
+func apply(d Decision, st *store.Store, call core.ToolCall, result string, stats store.Stats, hint string, logf func(string, ...any)) string {
 	switch {
 	case d.Cut:
 		cut, n := extract.Truncate(result, d.Keep)
@@ -195,7 +197,25 @@ func apply(d Decision, st *store.Store, call core.ToolCall, result string, stats
 		return "Tool error: the output was too large and could not be stored: " + err.Error()
 	}
 	logf("session: stored the output of %s as handle %s (%s; %d bytes, %d lines, %d tokens)", call.Name, m.Handle, d.Reason, m.Bytes, m.Lines, m.Tokens)
+	if hint != "" {
+		return store.HandleMessage(m) + "\n" + hint
+	}
 	return store.HandleMessage(m)
+}
+
+// pagingHints is the paging hint of each tool whose input schema declares
+// paging arguments (core/paging), by name: the line the handle message of
+// its stored outputs ends with. A tool without them has none, and its
+// message is the spec's, byte for byte.
+func pagingHints(tools []agent.Tool) map[string]string {
+	hints := map[string]string{}
+	for _, t := range tools {
+		d := t.Descriptor()
+		if h := paging.Hint(d.Name, paging.Params(d.InputSchema)); h != "" {
+			hints[d.Name] = h
+		}
+	}
+	return hints
 }
 
 func orDefault(v, d int) int {

@@ -126,8 +126,12 @@ func tokenizerFor(enc string) core.Tokenizer {
 }
 
 type sessionTool struct {
-	Name   string        `yaml:"name"`
-	Output *harness.Text `yaml:"output"`
+	Name string `yaml:"name"`
+	// Schema is the tool's input schema (a JSON Schema object, written as
+	// YAML); none: {"type": "object"}. Its paging arguments (limit,
+	// offset, cursor, ...) end the message of a stored output with a hint.
+	Schema map[string]any `yaml:"schema"`
+	Output *harness.Text  `yaml:"output"`
 	// Outputs are answered in call order; the last one repeats.
 	Outputs []harness.Text `yaml:"outputs"`
 	Error   string         `yaml:"error"`
@@ -145,6 +149,9 @@ func (t sessionTool) Validate() error {
 		return errors.New("name is required")
 	case n != 1:
 		return errors.New("want exactly one of output, outputs, error")
+	}
+	if _, err := json.Marshal(t.Schema); err != nil {
+		return fmt.Errorf("schema: not a JSON value: %v", err)
 	}
 	return nil
 }
@@ -206,7 +213,13 @@ func runSession(ctx context.Context, env *harness.Env, cfg *sessionConfig, in *s
 	var tools []agent.Tool
 	for _, t := range in.Tools {
 		calls := 0
-		tools = append(tools, agent.Func{Desc: core.Tool{Name: t.Name, InputSchema: json.RawMessage(`{"type":"object"}`)},
+		schema := json.RawMessage(`{"type":"object"}`)
+		if t.Schema != nil {
+			if b, err := json.Marshal(t.Schema); err == nil {
+				schema = b
+			}
+		}
+		tools = append(tools, agent.Func{Desc: core.Tool{Name: t.Name, InputSchema: schema},
 			Fn: func(context.Context, json.RawMessage) (string, error) {
 				switch {
 				case t.Error != "":
