@@ -1,6 +1,7 @@
 package mcpresult_test
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -143,3 +144,26 @@ func FuzzNormalize(f *testing.F) {
 		}
 	})
 }
+
+var _ = Describe("Tool", func() {
+	call := func(raw string) *mcpresult.Tool {
+		return &mcpresult.Tool{Call: func(context.Context, json.RawMessage) ([]byte, error) { return []byte(raw), nil }}
+	}
+
+	It("gives the normalized text and remembers the last result's size hint", func() {
+		t := call(`{"content":[{"type":"text","text":"ok"}],"_meta":{"anthropic/maxResultSizeChars":9000}}`)
+		out, err := t.Run(context.Background(), nil)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(out).To(Equal("ok"))
+		Expect(t.SizeHint()).To(Equal(9000))
+	})
+
+	It("makes an isError result the tool's error, and a result that is not one an error naming the tool", func() {
+		_, err := call(`{"content":[{"type":"text","text":"no such table"}],"isError":true}`).Run(context.Background(), nil)
+		Expect(err).To(MatchError("no such table"))
+		t := call(`{"content":"x"}`)
+		t.Desc.Name = "db"
+		_, err = t.Run(context.Background(), nil)
+		Expect(err).To(MatchError(HavePrefix("db: mcp result: ")))
+	})
+})

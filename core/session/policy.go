@@ -2,6 +2,7 @@ package session
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"math/bits"
 	"slices"
@@ -57,6 +58,23 @@ type ToolPolicy struct {
 	// NeverStore exempts the tool like a recovery tool: its output is shown,
 	// cut in place when it does not fit the context limit.
 	NeverStore bool `json:"never_store,omitempty" yaml:"never_store"`
+}
+
+// withHint returns p with the byte cap of tool set to hint, a limit the
+// tool declared with its result (SizeHinter), when hint is positive; the
+// tool's other overrides stay. The hint counts characters; the cap counts
+// bytes, so non-ASCII text meets it sooner than the tool meant.
+func (p Policy) withHint(tool string, hint int) Policy {
+	if hint <= 0 {
+		return p
+	}
+	tools := make(map[string]ToolPolicy, len(p.Tools)+1)
+	maps.Copy(tools, p.Tools)
+	tp := tools[tool]
+	tp.MaxBytes = &hint
+	tools[tool] = tp
+	p.Tools = tools
+	return p
 }
 
 // DefaultPolicy returns the session's defaults: a byte cap of

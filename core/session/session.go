@@ -166,7 +166,8 @@ func Run(ctx context.Context, opts Options, user string) (res Result, err error)
 				remaining = max(window-used.of(msgs), 0)
 			}
 			stats := store.Measure(result, opts.Tokenizer)
-			return apply(policy.Decide(call.Name, stats, remaining), st, call, result, stats, hints[call.Name], logf)
+			p := policy.withHint(call.Name, sizeHint(opts.Tools, call.Name))
+			return apply(p.Decide(call.Name, stats, remaining), st, call, result, stats, hints[call.Name], logf)
 		},
 	}, user)
 	res.Result = ares
@@ -201,6 +202,21 @@ func apply(d Decision, st *store.Store, call core.ToolCall, result string, stats
 		return store.HandleMessage(m) + "\n" + hint
 	}
 	return store.HandleMessage(m)
+}
+
+// SizeHinter is a tool whose results may declare their own size limit
+// (an MCP tool's _meta "anthropic/maxResultSizeChars": mcpresult.Tool).
+type SizeHinter interface{ SizeHint() int }
+
+// sizeHint is the limit the tool named name declared with its last
+// result, or 0.
+func sizeHint(tools []agent.Tool, name string) int {
+	for _, t := range tools {
+		if h, ok := t.(SizeHinter); ok && t.Descriptor().Name == name {
+			return h.SizeHint()
+		}
+	}
+	return 0
 }
 
 // pagingHints is the paging hint of each tool whose input schema declares

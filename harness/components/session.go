@@ -13,6 +13,7 @@ import (
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/agent"
 	"github.com/toolout/toolout/core/extract"
+	"github.com/toolout/toolout/core/mcpresult"
 	"github.com/toolout/toolout/core/session"
 	"github.com/toolout/toolout/core/tokens"
 	"github.com/toolout/toolout/harness"
@@ -132,6 +133,10 @@ type sessionTool struct {
 	// offset, cursor, ...) end the message of a stored output with a hint.
 	Schema map[string]any `yaml:"schema"`
 	Output *harness.Text  `yaml:"output"`
+	// MCP is a result as an MCP server sends it (content blocks,
+	// structuredContent, isError, _meta), written as YAML: the session reads
+	// it normalized (core/mcpresult), its _meta size hint as the tool's cap.
+	MCP map[string]any `yaml:"mcp"`
 	// Outputs are answered in call order; the last one repeats.
 	Outputs []harness.Text `yaml:"outputs"`
 	Error   string         `yaml:"error"`
@@ -139,7 +144,7 @@ type sessionTool struct {
 
 func (t sessionTool) Validate() error {
 	n := 0
-	for _, set := range []bool{t.Output != nil, len(t.Outputs) > 0, t.Error != ""} {
+	for _, set := range []bool{t.Output != nil, len(t.Outputs) > 0, t.Error != "", t.MCP != nil} {
 		if set {
 			n++
 		}
@@ -148,10 +153,19 @@ func (t sessionTool) Validate() error {
 	case t.Name == "":
 		return errors.New("name is required")
 	case n != 1:
-		return errors.New("want exactly one of output, outputs, error")
+		return errors.New("want exactly one of output, outputs, error, mcp")
 	}
 	if _, err := json.Marshal(t.Schema); err != nil {
 		return fmt.Errorf("schema: not a JSON value: %v", err)
+	}
+	if t.MCP != nil {
+		raw, err := json.Marshal(t.MCP)
+		if err == nil {
+			_, err = mcpresult.Parse(raw)
+		}
+		if err != nil {
+			return fmt.Errorf("mcp: %v", err)
+		}
 	}
 	return nil
 }
@@ -218,6 +232,12 @@ func runSession(ctx context.Context, env *harness.Env, cfg *sessionConfig, in *s
 			if b, err := json.Marshal(t.Schema); err == nil {
 				schema = b
 			}
+		}
+		if t.MCP != nil {
+			raw, _ := json.Marshal(t.MCP) // checked by Validate
+			tools = append(tools, &mcpresult.Tool{Desc: core.Tool{Name: t.Name, InputSchema: schema},
+				Call: func(context.Context, json.RawMessage) ([]byte, error) { return raw, nil }})
+			continue
 		}
 		tools = append(tools, agent.Func{Desc: core.Tool{Name: t.Name, InputSchema: schema},
 			Fn: func(context.Context, json.RawMessage) (string, error) {
