@@ -238,15 +238,17 @@ func checkLink(l docscheck.Link) string {
 }
 
 // readmeEnv is the environment of the README's blocks: this process's,
-// without CI (a terminal's) and the reports make test asks of test
-// binaries, with bin first on PATH, TMPDIR at tmp, and TOOLOUT_AS_MAIN so
+// without CI (a terminal's), the reports make test asks of test binaries
+// and make's own variables (run by make docs-check, a page's make would
+// print "Entering directory" lines a reader's does not), with bin first on PATH, TMPDIR at tmp, and TOOLOUT_AS_MAIN so
 // that the test binary behind bin/toolout is the program.
 func readmeEnv(bin, tmp string) []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
 		switch k {
-		case "CI", "TOOLOUT_JUNIT_DIR", "UPDATE_GOLDEN", "PATH", "TMPDIR", "TOOLOUT_AS_MAIN":
+		case "CI", "TOOLOUT_JUNIT_DIR", "UPDATE_GOLDEN", "PATH", "TMPDIR", "TOOLOUT_AS_MAIN",
+			"MAKELEVEL", "MAKEFLAGS", "MFLAGS": // a reader's shell is not inside make: make -C prints no "Entering directory"
 			continue
 		}
 		env = append(env, kv)
