@@ -38,7 +38,7 @@ var _ = Describe("Load", func() {
 			`testdata/bad-extract-knob.yaml:2:48: config.overlap_percent 50: must be 0 to 49`,
 		),
 		Entry(nil, "testdata/bad-session-extract.yaml",
-			`testdata/bad-session-extract.yaml:3:65: config.extract.offer_modes.1 "summarize": want json-aware or head-tail`,
+			`testdata/bad-session-extract.yaml:3:65: config.extract.offer_modes.1 "summarize": want json-aware, head-tail or query`,
 		),
 		Entry(nil, "testdata/bad-generate.yaml",
 			`testdata/bad-generate.yaml:4:20: generate: template, line 1: template: line:1:2: executing "line" at <.Missing>: can't evaluate field Missing in type struct { I int; N int }`,

@@ -94,7 +94,7 @@ func checkMode(cfg *extract.Config, mode string) error {
 	case slices.Contains(extract.ExtraModes, mode):
 		return fmt.Errorf("--mode %s: not offered; add --offer-modes %s", mode, mode)
 	}
-	return fmt.Errorf("--mode %q: want auto, full-chunked, read-grep or truncate (json-aware or head-tail with --offer-modes)", mode)
+	return fmt.Errorf("--mode %q: want auto, full-chunked, read-grep or truncate (json-aware, head-tail or query with --offer-modes)", mode)
 }
 
 // extractPlanLeaf prints how tool_output would route an extraction from

@@ -64,7 +64,7 @@ type Config struct {
 	// tail, since errors and results come last).
 	HeadPercent int `json:"head_percent" yaml:"head_percent"`
 	// OfferModes lists the modes offered to the model beyond the spec's
-	// four: json-aware and head-tail. Empty (the default) offers the spec's
+	// four: json-aware, head-tail and query. Empty (the default) offers the spec's
 	// exact schema; listing one is a deliberate deviation from it (the
 	// enum and the description then name it, see [ToolFor]). A mode not
 	// offered is an unknown mode: auto.
@@ -163,7 +163,7 @@ func (c Config) Validate() error {
 }
 
 // Offers reports whether the schema offered under c lists mode: the spec's
-// four always, json-aware and head-tail when OfferModes names them.
+// four always, json-aware, head-tail and query when OfferModes names them.
 func (c Config) Offers(mode string) bool {
 	return slices.Contains(SpecModes, mode) || slices.Contains(c.OfferModes, mode)
 }

@@ -1,15 +1,36 @@
 package extract
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/toolout/toolout/core/headtail"
+	"github.com/toolout/toolout/core/jqquery"
 	"github.com/toolout/toolout/core/jsonaware"
 )
 
 // headTail is the head-tail strategy: output cut to TruncateBytes, the head
 // getting HeadPercent of it, the error-like lines of the middle kept. It
 // cannot fail and calls no model.
+// query runs the call's jq expression on output (core/jqquery), its
+// printed results at most TruncateBytes; a failure is the text the model
+// gets, to write another expression.
+func (e *Extractor) query(ctx context.Context, output, expr string) (string, error) {
+	if strings.TrimSpace(expr) == "" {
+		return "", errors.New("mode query needs `query`: a jq expression to run on the JSON output, e.g. .items[] | select(.status == \"failed\")")
+	}
+	r, err := jqquery.Run(ctx, output, expr, jqquery.Options{MaxOutputBytes: e.opts.TruncateBytes})
+	if err != nil {
+		return "", err
+	}
+	if r.Values == 0 {
+		return "(the expression printed nothing)", nil
+	}
+	return r.Text, nil
+}
+
 func (e *Extractor) headTail(output string) string {
 	return headTailCut(output, e.opts.TruncateBytes, e.opts.Config.HeadPercent)
 }

@@ -69,6 +69,14 @@
 // Their answer is the success format with STRATEGY:json-aware: or
 // STRATEGY:head-tail: and the cut output as the body.
 //
+// query (core/jqquery), offered the same way, runs the jq expression the
+// model passes as the call's query argument (the schema gains it) on the
+// stored output read as JSON, within a time, heap and output bound, and
+// answers with what it prints, at most Options.TruncateBytes. It never
+// falls back: a failure (a syntax or runtime error, output that is not
+// JSON, a bound) is the failure format with the reason, which the model
+// can act on by writing another expression. auto never routes to it.
+//
 // Choices for these two modes, where the spec is silent or exact:
 //   - The spec's schema is exact, so [Tool] stays it and these modes are
 //     not offered by default. Config.OfferModes opts in: [ToolFor] (and

@@ -90,6 +90,8 @@ type Params struct {
 	Handle  string `json:"handle"`
 	Extract string `json:"extract"`
 	Mode    string `json:"mode"`
+	// Query is the jq expression of mode query.
+	Query string `json:"query,omitempty"`
 }
 
 // parseParams validates the arguments; the error text is the failure body.
@@ -104,7 +106,7 @@ func parseParams(args json.RawMessage) (Params, error) {
 		name string
 		dst  *string
 		req  bool
-	}{{"handle", &p.Handle, true}, {"extract", &p.Extract, true}, {"mode", &p.Mode, false}} {
+	}{{"handle", &p.Handle, true}, {"extract", &p.Extract, true}, {"mode", &p.Mode, false}, {"query", &p.Query, false}} {
 		v, ok := raw[f.name]
 		if !ok {
 			if f.req {
@@ -203,6 +205,14 @@ func (e *Extractor) Extract(ctx context.Context, args json.RawMessage) Outcome {
 		body, err = e.fullChunked(ctx, m, output, p.Extract, r)
 	case ModeReadGrep:
 		body, err = e.readGrep(ctx, m, p.Extract)
+	case ModeQuery:
+		if body, err = e.query(ctx, output, p.Query); err != nil {
+			// the model's own expression failed: it gets why, to write another
+			e.logf("tool_output: handle %s: query failed: %v", m.Handle, err)
+			o.Failure = err.Error()
+			o.Text, o.IsError = Failure(m.Tool, m.Handle, ModeQuery, err.Error()), true
+			return o
+		}
 	}
 	if err != nil {
 		o.Failure = strings.ReplaceAll(err.Error(), "\n", "; ")

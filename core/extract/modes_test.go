@@ -56,9 +56,9 @@ var _ = Describe("json-aware and head-tail", func() {
 			Expect(errors.As(err, &ce) || errors.As(err, &ke)).To(BeTrue())
 		},
 		Entry("unknown extra mode", func(c *extract.Config) { c.OfferModes = []string{"head-tail", "summarize"} },
-			`offer_modes.1 "summarize": want json-aware or head-tail`),
+			`offer_modes.1 "summarize": want json-aware, head-tail or query`),
 		Entry("a spec mode is not an extra one", func(c *extract.Config) { c.OfferModes = []string{"truncate"} },
-			`offer_modes.0 "truncate": want json-aware or head-tail`),
+			`offer_modes.0 "truncate": want json-aware, head-tail or query`),
 		Entry("listed twice", func(c *extract.Config) { c.OfferModes = []string{"json-aware", "json-aware"} },
 			`offer_modes.1 "json-aware": listed twice`),
 		Entry("unknown cut", func(c *extract.Config) { c.TruncateWith = "chars" },

@@ -103,7 +103,7 @@ func (p Planner) Route(m store.Meta, text, extract, nonce, mode string) Route {
 	}
 	r.LongLines = m.Lines > 0 && m.Bytes >= c.LineThreshold*m.Lines
 	switch mode {
-	case ModeFullChunked, ModeReadGrep, ModeTruncate, ModeJSONAware, ModeHeadTail:
+	case ModeFullChunked, ModeReadGrep, ModeTruncate, ModeJSONAware, ModeHeadTail, ModeQuery:
 		r.Mode, r.Reason = mode, "requested"
 		if mode == ModeFullChunked {
 			plan()

@@ -20,6 +20,9 @@ const (
 	// Config.OfferModes lists them (not in the spec's schema).
 	ModeJSONAware = "json-aware"
 	ModeHeadTail  = "head-tail"
+	// ModeQuery runs the jq expression of the call's query argument on a
+	// JSON output (core/jqquery); offered like the two above.
+	ModeQuery = "query"
 )
 
 // SpecModes are the modes of the spec's schema, in its order.
@@ -27,14 +30,22 @@ var SpecModes = []string{ModeAuto, ModeFullChunked, ModeReadGrep, ModeTruncate}
 
 // ExtraModes are the modes an operator may offer beyond the spec's
 // (Config.OfferModes), in the order the schema lists them.
-var ExtraModes = []string{ModeJSONAware, ModeHeadTail}
+var ExtraModes = []string{ModeJSONAware, ModeHeadTail, ModeQuery}
 
 // extraModeDocs describes each extra mode in the schema's mode description,
 // after the spec's own.
 var extraModeDocs = map[string]string{
 	ModeJSONAware: "json-aware=JSON output shortened into valid JSON: every key kept, long strings and arrays cut with counts, first, last and error-like rows kept; no LLM",
 	ModeHeadTail:  "head-tail=keeps the head and the tail lines and the error-like lines of the middle, with counts; no LLM",
+	ModeQuery:     "query=runs the jq expression in `query` on a JSON output and returns what it prints; no LLM",
 }
+
+// querySchema is the query argument's schema, added when query is offered.
+const querySchema = `,
+    "query": {
+      "type": "string",
+      "description": "With mode query: a jq expression run on the stored JSON output (one value, or JSON lines); only what it prints is returned, so filter and project (e.g. .items[] | select(.status == \"failed\") | {id, error})."
+    }`
 
 // Schema is the tool_output input schema, exactly as in section 2b of the spec.
 const Schema = `{
@@ -92,6 +103,10 @@ func ToolFor(c Config) core.Tool {
 	const specDocEnd = `truncates in the middle."`
 	s := strings.Replace(Schema, specEnum, `"truncate", `+strings.Join(enum, ", ")+`]`, 1)
 	s = strings.Replace(s, specDocEnd, `truncates in the middle; `+strings.Join(docs, "; ")+`."`, 1)
+	if c.Offers(ModeQuery) {
+		const lastProperty = "\n    }\n  }\n}"
+		s = strings.Replace(s, lastProperty, "\n    }"+querySchema+"\n  }\n}", 1)
+	}
 	t.InputSchema = json.RawMessage(s)
 	return t
 }

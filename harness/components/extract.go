@@ -59,11 +59,13 @@ type extractTool struct {
 }
 
 type extractInput struct {
-	Tool    extractTool  `yaml:"tool"`
-	Extract string       `yaml:"extract"`
-	Mode    string       `yaml:"mode"`
-	Output  harness.Text `yaml:"output"`
-	Handle  string       `yaml:"handle"`
+	Tool    extractTool `yaml:"tool"`
+	Extract string      `yaml:"extract"`
+	Mode    string      `yaml:"mode"`
+	// Query is the jq expression of mode query.
+	Query  string       `yaml:"query"`
+	Output harness.Text `yaml:"output"`
+	Handle string       `yaml:"handle"`
 	// Symlinks are created in the session directory before the call
 	// (name: target), to show that Read and Grep never follow one out.
 	Symlinks map[string]string `yaml:"symlinks"`
@@ -170,6 +172,9 @@ func runExtract(ctx context.Context, env *harness.Env, cfg *extractConfig, in *e
 	call := map[string]string{"handle": handle, "extract": in.Extract}
 	if in.Mode != "" {
 		call["mode"] = in.Mode
+	}
+	if in.Query != "" {
+		call["query"] = in.Query
 	}
 	callJSON, _ := json.Marshal(call)
 	o := ex.Extract(ctx, callJSON)
