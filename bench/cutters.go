@@ -1,10 +1,13 @@
 package bench
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/toolout/toolout/core/headtail"
+	"github.com/toolout/toolout/core/jqquery"
 	"github.com/toolout/toolout/core/jsonaware"
 )
 
@@ -49,4 +52,28 @@ func jsonAware(output string, byteCap int) (kept, note string, err error) {
 		note += fmt.Sprintf("; smallest form %d bytes, over the cap", st.OutBytes)
 	}
 	return string(out), note, nil
+}
+
+// QueryOracle is the jq expression the query row's model writes, as a good
+// model would for the corpus's question: every string of the JSON output,
+// at any depth, scanned for the facts asked for, each once.
+const QueryOracle = `[.. | strings | scan("fact-[0-9]+=[0-9a-f]{8}")] | unique | .[]`
+
+// query is the query row: tool_output's query mode (core/jqquery) running
+// QueryOracle on the output, its printed results within the byte cap, what
+// lands in the main context. Output that is not JSON gets query mode's
+// failure, which names no fact (a model would then pick another mode: the
+// row measures query alone), and the note says so.
+func query(ctx context.Context, output string, byteCap int) (kept, note string) {
+	r, err := jqquery.Run(ctx, output, QueryOracle, jqquery.Options{MaxOutputBytes: byteCap})
+	var e *jqquery.Error
+	switch {
+	case errors.As(err, &e) && e.Kind == jqquery.NotJSON:
+		return e.Msg, "not JSON: query mode refused it"
+	case err != nil:
+		return err.Error(), "query failed: " + err.Error()
+	case r.Cut:
+		return r.Text, fmt.Sprintf("%d facts printed, cut at the byte cap", r.Values)
+	}
+	return r.Text, ""
 }

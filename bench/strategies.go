@@ -25,7 +25,7 @@ import (
 // the main context (truncate, head-tail, json-aware), the four other
 // strategies, then "auto", the tool_output routing between full-chunked
 // and read-grep (which is what max_chunks and line_threshold change).
-var Strategies = []string{"truncate", "head-tail", "json-aware", "in-tool-pagination", "full-chunked", "read-grep", "compress-expand", "auto"}
+var Strategies = []string{"truncate", "head-tail", "json-aware", "query", "in-tool-pagination", "full-chunked", "read-grep", "compress-expand", "auto"}
 
 // Knobs are the settings a comparison runs with; --set sweeps them by name.
 type Knobs struct {
@@ -232,6 +232,10 @@ func (x *strategyRun) run(ctx context.Context, s string) (result, error) {
 		if cerr != nil {
 			return r, cerr
 		}
+		r.MainTokens, r.Note = tk.Count(kept), note
+		err = main(kept)
+	case "query":
+		kept, note := query(ctx, c.Output, k.ByteCap)
 		r.MainTokens, r.Note = tk.Count(kept), note
 		err = main(kept)
 	case "in-tool-pagination":
