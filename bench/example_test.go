@@ -31,6 +31,7 @@ func ExampleCompareWith() {
 	// truncate           1 calls, 3/3 facts
 	// head-tail          1 calls, 3/3 facts
 	// json-aware         1 calls, 3/3 facts
+	// query              1 calls, 0/3 facts
 	// in-tool-pagination 2 calls, 3/3 facts
 	// full-chunked       2 calls, 3/3 facts
 	// read-grep          2 calls, 0/3 facts
