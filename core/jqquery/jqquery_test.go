@@ -99,7 +99,7 @@ var _ = Describe("Run", func() {
 		},
 		Entry("an endless stream, cut at the output bound", `range(1e12)`, jqquery.Options{MaxOutputBytes: 4096}, "cut"),
 		Entry("an endless loop, stopped at the time bound", `def f: f; f`, jqquery.Options{Timeout: 200 * time.Millisecond}, jqquery.Timeout),
-		Entry("an array of a billion, stopped at the heap bound", `[range(1e9)] | length`, jqquery.Options{Timeout: time.Minute, MaxHeapBytes: 64 << 20}, jqquery.Memory),
+		Entry("an array of a billion, stopped at the heap bound", `[range(1e9)] | length`, jqquery.Options{Timeout: time.Minute, MaxHeapBytes: 32 << 20}, jqquery.Memory),
 	)
 
 	It("refuses an output over MaxInputBytes before decoding it", func() {
