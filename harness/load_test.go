@@ -75,7 +75,7 @@ var _ = Describe("Load", func() {
 		Entry(nil, "testdata/bad-types.yaml",
 			`testdata/bad-types.yaml:2:9: config: nonce is required`,
 			`testdata/bad-types.yaml:2:17: config.nonce: want a string, got a list`,
-			`testdata/bad-types.yaml:3:15: text: want exactly one of text, file, generate`,
+			`testdata/bad-types.yaml:3:15: text: want exactly one of text, file, generate, mcp`,
 			`testdata/bad-types.yaml:4:17: expect.found: want true or false, got "yes"`,
 			`testdata/bad-types.yaml:4:32: expect.closed: want true or false, got "1"`,
 			`testdata/bad-types.yaml:5:14: description: want a string, got a mapping`,

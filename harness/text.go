@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -14,6 +15,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/toolout/toolout/core/mcpresult"
 	"github.com/toolout/toolout/internal/yamlstrict"
 )
 
@@ -24,13 +26,17 @@ import (
 //	file: payload.json          # relative to the scenario file, inside its folder tree
 //	generate: {lines: 1400, template: "ts={{.I}} host=web-{{mod .I 3}}"}
 //	generate: {repeat: "ab", bytes: 65536}
+//	mcp: {content: [{type: text, text: "…"}], structuredContent: {…}}   # an MCP tool result
+//	mcp: {file: result.json}                                             # the same, as JSON in a file
 //
 // Generated lines are joined by "\n" with no trailing newline (set
 // trailing_newline: true to add one), so `lines: N` gives a document of N
 // lines as the store counts them. In a template, .I is the 0-based line number
 // and .N the 1-based one; the functions are add, sub, mul, div, mod, pad
 // (zero-padded decimal: pad 6 .I) and hex. A repeat is cut to exactly `bytes`
-// bytes, backing off to a UTF-8 boundary.
+// bytes, backing off to a UTF-8 boundary. An mcp text is the tool result as
+// core/mcpresult normalizes it (a session tool's own mcp: also takes its
+// _meta size hint as the tool's cap; a text does not).
 type Text struct {
 	Value string
 	// Origin says where the text came from, for transcripts: "inline",
@@ -39,9 +45,10 @@ type Text struct {
 }
 
 type textSpec struct {
-	Text     *string   `yaml:"text"`
-	File     string    `yaml:"file"`
-	Generate *generate `yaml:"generate"`
+	Text     *string        `yaml:"text"`
+	File     string         `yaml:"file"`
+	Generate *generate      `yaml:"generate"`
+	MCP      map[string]any `yaml:"mcp"`
 }
 
 type generate struct {
@@ -74,18 +81,26 @@ func (t *Text) decodeNode(d *decoder, n *yaml.Node) {
 		return
 	}
 	set := 0
-	for _, b := range []bool{spec.Text != nil, spec.File != "", spec.Generate != nil} {
+	for _, b := range []bool{spec.Text != nil, spec.File != "", spec.Generate != nil, spec.MCP != nil} {
 		if b {
 			set++
 		}
 	}
 	if set != 1 {
-		d.errorf(n, "text: want exactly one of text, file, generate")
+		d.errorf(n, "text: want exactly one of text, file, generate, mcp")
 		return
 	}
 	switch {
 	case spec.Text != nil:
 		t.Value, t.Origin = *spec.Text, "inline"
+	case spec.MCP != nil:
+		_, mn := lookup(n, "mcp")
+		v, origin, err := d.mcpText(spec.MCP)
+		if err != nil {
+			d.errorf(mn, "mcp: %v", err)
+			return
+		}
+		t.Value, t.Origin = v, origin
 	case spec.File != "":
 		v, err := d.readFile(spec.File)
 		if err != nil {
@@ -103,6 +118,28 @@ func (t *Text) decodeNode(d *decoder, n *yaml.Node) {
 		}
 		t.Value, t.Origin = v, "generated"
 	}
+}
+
+// mcpText is the text a session sees of an MCP tool result (core/mcpresult),
+// given inline as YAML or as {file: NAME}, a JSON file beside the scenario
+// (what toolout import writes: the result byte for byte).
+func (d *decoder) mcpText(m map[string]any) (text, origin string, err error) {
+	var raw []byte
+	origin = "mcp"
+	if name, ok := m["file"].(string); ok && len(m) == 1 {
+		v, err := d.readFile(name)
+		if err != nil {
+			return "", "", err
+		}
+		raw, origin = []byte(v), "mcp file "+name
+	} else if raw, err = json.Marshal(m); err != nil {
+		return "", "", fmt.Errorf("not a JSON value: %v", err)
+	}
+	r, err := mcpresult.Parse(raw)
+	if err != nil {
+		return "", "", err
+	}
+	return mcpresult.Normalize(r).Text, origin, nil
 }
 
 // MaxPayloadBytes bounds a payload file (text: {file: NAME}).

@@ -90,10 +90,15 @@ type importedCall struct {
 type importedText struct {
 	Text string
 	File string
+	// MCP is the file that holds an MCP tool result as the trace had it.
+	MCP string
 }
 
 func (t importedText) MarshalYAML() (any, error) {
-	if t.File != "" {
+	switch {
+	case t.MCP != "":
+		return map[string]any{"mcp": map[string]string{"file": t.MCP}}, nil
+	case t.File != "":
 		return map[string]string{"file": t.File}, nil
 	}
 	return t.Text, nil
@@ -252,7 +257,7 @@ func (im *importer) chooseCut() error {
 		switch {
 		case m.Role == "assistant" && len(m.ToolCalls) == 0 && len(components.RecoverLeaked(m.text).Patterns) > 0:
 			cands = append(cands, candidate{i, "leaked"})
-		case m.Role == "tool" && len(m.text) > im.maxBytes:
+		case m.Role == "tool" && sessionLen(m.text) > im.maxBytes:
 			cands = append(cands, candidate{i, "oversized"})
 		}
 	}

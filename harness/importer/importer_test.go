@@ -47,7 +47,20 @@ var _ = Describe("Import", func() {
 		Entry("Claude Code's log of two calls (a system message inside messages), at its oversized Bash result", "claude-code.jsonl", 4, false),
 		Entry("OTel GenAI spans of an agent's three chat calls, at its oversized result", "otel-genai.json", 3, false),
 		Entry("OTel GenAI span events (before 1.37) of two chat calls, at the leaked call", "otel-genai-events.jsonl", 2, false),
+		Entry("an MCP tool's result as the client kept it (content, structuredContent), kept so", "mcp-result.json", 2, false),
 	)
+
+	It("keeps a tool's own JSON that has a content member as text: only an MCP result's members make one", func() {
+		own := `{"content": "a page", "author": "x"}`
+		call := `{"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "t", "arguments": "{}"}}]}`
+		trace := "[" + strings.Join([]string{`{"role": "user", "content": "q"}`, call,
+			`{"role": "tool", "tool_call_id": "c1", "content": ` + quote(own+strings.Repeat(" ", 13000)) + `}`,
+			`{"role": "assistant", "content": "done"}`}, ",") + "]"
+		files := mustImport(trace, opts(2))
+		for _, f := range files {
+			Expect(f.Path).NotTo(HaveSuffix(".mcp.json"))
+		}
+	})
 
 	It("redacts keys, bearer tokens, URL passwords and, on request, e-mails, with stable numbered placeholders", func() {
 		o := importer.ImportOptions{Dir: "../../scenarios/regress", Name: "oversized-secrets-at3", TraceName: "oversized-secrets.json", At: -1, RedactEmails: true}

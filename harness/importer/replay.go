@@ -104,6 +104,15 @@ func scriptedArgs(arguments string) map[string]any {
 func (im *importer) result(i int) {
 	m := im.msgs[i]
 	im.addTool(m.callName)
+	if text, ok := mcpShaped(m.text); ok {
+		// kept as the trace had it, in a file of its own: the session
+		// reads it normalized, and sizes it so
+		name := fmt.Sprintf("%s.msg%d.mcp.json", im.opts.Name, i)
+		im.files = append(im.files, ImportedFile{Path: name, Data: []byte(m.text)})
+		im.results[m.callName] = append(im.results[m.callName], importedText{MCP: name})
+		im.sizes[m.callName] = append(im.sizes[m.callName], len(text))
+		return
+	}
 	im.results[m.callName] = append(im.results[m.callName], im.payload(fmt.Sprintf("msg%d", i), m.text))
 	im.sizes[m.callName] = append(im.sizes[m.callName], len(m.text))
 }

@@ -113,7 +113,7 @@ func (im *importer) oversizedParts(sc *importedScenario, expect map[string]any, 
 	m := im.msgs[im.cut.index]
 	tool := m.callName
 	sc.Description = fmt.Sprintf("Imported from %s: message %d is a %d-byte result of %s, over the %d-byte cap; the session stores it, the model extracts from it with tool_output, and answers as the trace's next turn did.",
-		im.opts.TraceName, im.cut.index, len(m.text), tool, im.maxBytes)
+		im.opts.TraceName, im.cut.index, sessionLen(m.text), tool, im.maxBytes)
 	sc.Labels = []string{"regress", "imported", "oversized"}
 	handle := im.handle // drawn by the replay, as the session will
 	extractText := "Extract what answers: " + question(im.msgs[im.start].text)
