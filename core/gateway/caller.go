@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 )
 
 // AnonymousCaller is the caller of a request that carries no identity (no
@@ -59,39 +58,50 @@ func isTokenByte(c byte) bool {
 // ([APIKey]), else [AnonymousCaller]. A caller is 32 hex digits (the first
 // 16 bytes of HMAC-SHA256 keyed by Salt), so neither a key nor a header
 // value is ever kept, logged or sent to a store in clear.
-func (id Identity) Caller(h http.Header) string {
+func (id Identity) Caller(h http.Header) string { return id.callerWith(nil, h) }
+
+// callerWith is Caller whose hashes start from a clone of k, an
+// HMAC-SHA256 already keyed by the salt (nil, or of another salt: keyed
+// anew).
+func (id Identity) callerWith(k *keyedHMAC, h http.Header) string {
 	if id.Header != "" {
 		if v := strings.TrimSpace(h.Get(id.Header)); v != "" {
-			return id.hash("header", v)
+			return id.hash(k, "header", v)
 		}
 	}
-	if k := APIKey(h); k != "" {
-		return id.hash("key", k)
+	if key := APIKey(h); key != "" {
+		return id.hash(k, "key", key)
 	}
 	return AnonymousCaller
 }
 
-func (id Identity) hash(kind, value string) string {
-	m := keyedHMAC(id.Salt)
+func (id Identity) hash(k *keyedHMAC, kind, value string) string {
+	m := k.fresh(id.Salt)
 	m.Write([]byte(callerDomain + "\x00" + kind + "\x00" + value))
 	var sum [sha256.Size]byte
 	return hex.EncodeToString(m.Sum(sum[:0])[:16])
 }
 
-// keyed holds an HMAC-SHA256 keyed by each salt seen (one per process in
-// practice): a caller's hash starts from a clone of it rather than
+// keyedHMAC is an HMAC-SHA256 keyed by salt, never written to: the proxy
+// keeps one, and each caller's hash starts from a clone of it rather than
 // hashing the key again.
-var keyed sync.Map // salt -> hash.Hash
+type keyedHMAC struct {
+	salt string
+	h    hash.Hash
+}
 
-// keyedHMAC returns a fresh HMAC-SHA256 keyed by salt.
-func keyedHMAC(salt string) hash.Hash {
-	k, ok := keyed.Load(salt)
-	if !ok {
-		k, _ = keyed.LoadOrStore(salt, hmac.New(sha256.New, []byte(salt)))
-	}
-	if c, ok := k.(hash.Cloner); ok {
-		if m, err := c.Clone(); err == nil {
-			return m
+func newKeyedHMAC(salt string) *keyedHMAC {
+	return &keyedHMAC{salt: salt, h: hmac.New(sha256.New, []byte(salt))}
+}
+
+// fresh returns an HMAC-SHA256 keyed by salt: a clone of k's when k is
+// keyed by it, else a new one.
+func (k *keyedHMAC) fresh(salt string) hash.Hash {
+	if k != nil && k.salt == salt {
+		if c, ok := k.h.(hash.Cloner); ok {
+			if m, err := c.Clone(); err == nil {
+				return m
+			}
 		}
 	}
 	return hmac.New(sha256.New, []byte(salt))

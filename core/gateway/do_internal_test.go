@@ -50,15 +50,18 @@ func TestCallerHashUnchanged(t *testing.T) {
 		m.Write([]byte(callerDomain + "\x00" + kind + "\x00" + value))
 		return hex.EncodeToString(m.Sum(nil)[:16])
 	}
+	keyed := newKeyedHMAC("salt-1")
 	var wg sync.WaitGroup
 	for g := range 8 {
 		wg.Go(func() {
 			for i := range 200 {
 				id := Identity{Salt: fmt.Sprintf("salt-%d", (g+i)%3)}
 				v := fmt.Sprintf("sk-%d", i)
-				if got := id.hash("key", v); got != want(id.Salt, "key", v) {
-					t.Errorf("salt %q, key %q: %s, want %s", id.Salt, v, got, want(id.Salt, "key", v))
-					return
+				for _, k := range []*keyedHMAC{nil, keyed} { // keyed anew, cloned, or keyed by another salt
+					if got := id.hash(k, "key", v); got != want(id.Salt, "key", v) {
+						t.Errorf("salt %q, key %q: %s, want %s", id.Salt, v, got, want(id.Salt, "key", v))
+						return
+					}
 				}
 			}
 		})

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode"
 
@@ -73,6 +74,19 @@ type Proxy struct {
 	inflight     chan struct{}
 	knownOnce    sync.Once
 	known        *knownStrings // long strings of recent bodies (knownFor)
+	keyed        atomic.Pointer[keyedHMAC]
+}
+
+// caller is p.Identity's caller of a request with header h, its hash
+// started from the proxy's keyed HMAC of the salt (made again should the
+// Identity's salt change).
+func (p *Proxy) caller(h http.Header) string {
+	k := p.keyed.Load()
+	if k == nil || k.salt != p.Identity.Salt {
+		k = newKeyedHMAC(p.Identity.Salt)
+		p.keyed.Store(k)
+	}
+	return p.Identity.callerWith(k, h)
 }
 
 // NewProxy returns a Proxy with the route of g in front of upstream, which
@@ -183,7 +197,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case r.Method == http.MethodGet && r.URL.Path == MetricsPath && p.Metrics != nil:
 		p.Metrics.ServeHTTP(cw, r)
 	case r.Method == http.MethodPost && isRoute:
-		r = r.WithContext(WithCaller(r.Context(), p.Identity.Caller(r.Header)))
+		r = r.WithContext(WithCaller(r.Context(), p.caller(r.Header)))
 		defer p.observeOverhead(route.Gateway.Wire.Name(), cw.overhead) // a cut stream too
 		outcome := p.serveRoute(cw, r, route)
 		p.observer().Request(route.Gateway.Wire.Name(), outcome)
