@@ -15,7 +15,10 @@
 //     by at most MaxHeapBytes (a watchdog reads runtime/metrics every few
 //     milliseconds and stops it): `[range(1e9)]` and `def f: f; f` end with
 //     an error, not with the process. An output of more than MaxInputBytes
-//     is refused before it is decoded.
+//     is refused before it is decoded, and an expression of more than
+//     MaxExprBytes before it is parsed. Decoding is not watched: the input
+//     bound keeps it to about ten times MaxInputBytes of heap. An
+//     expression nested 30,000 deep runs without a deep Go stack.
 //   - Every failure the model can act on is an *Error whose text says what
 //     went wrong and what to try instead: a syntax error with gojq's
 //     message, a runtime error ("cannot iterate over: string"), a bound.

@@ -21,6 +21,8 @@ const (
 	DefaultMaxOutputBytes = 16 << 10
 	DefaultMaxHeapBytes   = 256 << 20
 	DefaultMaxInputBytes  = 16 << 20
+	// MaxExprBytes bounds an expression: a model's is a line or a few.
+	MaxExprBytes = 64 << 10
 )
 
 // Options bound a query; zero fields take the defaults.
@@ -100,6 +102,9 @@ func Run(ctx context.Context, doc, expr string, o Options) (Result, error) {
 
 // compile parses and compiles expr: no module loader, no environment.
 func compile(expr string) (*gojq.Code, error) {
+	if len(expr) > MaxExprBytes {
+		return nil, &Error{Syntax, fmt.Sprintf("jq: the expression is %d bytes, over %d: write a shorter one", len(expr), MaxExprBytes)}
+	}
 	q, err := gojq.Parse(expr)
 	if err != nil {
 		return nil, &Error{Syntax, "jq: syntax error: " + oneLine(err.Error()) + " (in " + clip(expr) + ")"}

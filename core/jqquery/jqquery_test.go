@@ -102,6 +102,19 @@ var _ = Describe("Run", func() {
 		Entry("an array of a billion, stopped at the heap bound", `[range(1e9)] | length`, jqquery.Options{Timeout: time.Minute, MaxHeapBytes: 32 << 20}, jqquery.Memory),
 	)
 
+	It("refuses an expression over MaxExprBytes, and runs a deeply nested one within it", func() {
+		_, err := jqquery.Run(ctx, `{}`, strings.Repeat(" ", jqquery.MaxExprBytes)+".", jqquery.Options{})
+		Expect(err).To(MatchError(ContainSubstring("over 65536: write a shorter one")))
+		// 30,000 levels, within the bound: an answer (nested arrays, cut at the
+		// output bound; a number), no deep Go stack in gojq's parser or compiler
+		r, err := jqquery.Run(ctx, `{}`, strings.Repeat("[", 30000)+"1"+strings.Repeat("]", 30000), jqquery.Options{})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(r.Cut).To(BeTrue())
+		r, err = jqquery.Run(ctx, `{}`, strings.Repeat("(", 30000)+"1"+strings.Repeat(")", 30000), jqquery.Options{})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(r.Text).To(Equal("1"))
+	})
+
 	It("refuses an output over MaxInputBytes before decoding it", func() {
 		_, err := jqquery.Run(ctx, `[`+strings.Repeat(`1,`, 100)+`1]`, `.`, jqquery.Options{MaxInputBytes: 100})
 		Expect(kind(err)).To(Equal(jqquery.TooLarge))
