@@ -35,10 +35,14 @@ import (
 // and .N the 1-based one; the functions are add, sub, mul, div, mod, pad
 // (zero-padded decimal: pad 6 .I) and hex. A repeat is cut to exactly `bytes`
 // bytes, backing off to a UTF-8 boundary. An mcp text is the tool result as
-// core/mcpresult normalizes it (a session tool's own mcp: also takes its
-// _meta size hint as the tool's cap; a text does not).
+// core/mcpresult normalizes it, its _meta size hint in MaxChars (a session
+// tool that answers with it takes the hint as its byte cap).
 type Text struct {
 	Value string
+	// MaxChars is an mcp text's _meta size hint (0: none), and IsError its
+	// isError: the tool that answers with it fails with the text.
+	MaxChars int
+	IsError  bool
 	// Origin says where the text came from, for transcripts: "inline",
 	// "file NAME" or "generated".
 	Origin string
@@ -95,12 +99,12 @@ func (t *Text) decodeNode(d *decoder, n *yaml.Node) {
 		t.Value, t.Origin = *spec.Text, "inline"
 	case spec.MCP != nil:
 		_, mn := lookup(n, "mcp")
-		v, origin, err := d.mcpText(spec.MCP)
+		n, origin, err := d.mcpText(spec.MCP)
 		if err != nil {
 			d.errorf(mn, "mcp: %v", err)
 			return
 		}
-		t.Value, t.Origin = v, origin
+		t.Value, t.MaxChars, t.IsError, t.Origin = n.Text, n.MaxChars, n.IsError, origin
 	case spec.File != "":
 		v, err := d.readFile(spec.File)
 		if err != nil {
@@ -123,23 +127,23 @@ func (t *Text) decodeNode(d *decoder, n *yaml.Node) {
 // mcpText is the text a session sees of an MCP tool result (core/mcpresult),
 // given inline as YAML or as {file: NAME}, a JSON file beside the scenario
 // (what toolout import writes: the result byte for byte).
-func (d *decoder) mcpText(m map[string]any) (text, origin string, err error) {
+func (d *decoder) mcpText(m map[string]any) (n mcpresult.Normalized, origin string, err error) {
 	var raw []byte
 	origin = "mcp"
 	if name, ok := m["file"].(string); ok && len(m) == 1 {
 		v, err := d.readFile(name)
 		if err != nil {
-			return "", "", err
+			return n, "", err
 		}
 		raw, origin = []byte(v), "mcp file "+name
 	} else if raw, err = json.Marshal(m); err != nil {
-		return "", "", fmt.Errorf("not a JSON value: %v", err)
+		return n, "", fmt.Errorf("not a JSON value: %v", err)
 	}
 	r, err := mcpresult.Parse(raw)
 	if err != nil {
-		return "", "", err
+		return n, "", err
 	}
-	return mcpresult.Normalize(r).Text, origin, nil
+	return mcpresult.Normalize(r), origin, nil
 }
 
 // MaxPayloadBytes bounds a payload file (text: {file: NAME}).

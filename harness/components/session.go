@@ -13,7 +13,6 @@ import (
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/agent"
 	"github.com/toolout/toolout/core/extract"
-	"github.com/toolout/toolout/core/mcpresult"
 	"github.com/toolout/toolout/core/session"
 	"github.com/toolout/toolout/core/tokens"
 	"github.com/toolout/toolout/harness"
@@ -132,11 +131,10 @@ type sessionTool struct {
 	// YAML); none: {"type": "object"}. Its paging arguments (limit,
 	// offset, cursor, ...) end the message of a stored output with a hint.
 	Schema map[string]any `yaml:"schema"`
-	Output *harness.Text  `yaml:"output"`
-	// MCP is a result as an MCP server sends it (content blocks,
-	// structuredContent, isError, _meta), written as YAML: the session reads
-	// it normalized (core/mcpresult), its _meta size hint as the tool's cap.
-	MCP map[string]any `yaml:"mcp"`
+	// Output and each of Outputs may be an MCP result ({mcp: ...}: a
+	// harness.Text form), whose _meta size hint the tool reports as its
+	// byte cap (session.SizeHinter).
+	Output *harness.Text `yaml:"output"`
 	// Outputs are answered in call order; the last one repeats.
 	Outputs []harness.Text `yaml:"outputs"`
 	Error   string         `yaml:"error"`
@@ -144,7 +142,7 @@ type sessionTool struct {
 
 func (t sessionTool) Validate() error {
 	n := 0
-	for _, set := range []bool{t.Output != nil, len(t.Outputs) > 0, t.Error != "", t.MCP != nil} {
+	for _, set := range []bool{t.Output != nil, len(t.Outputs) > 0, t.Error != ""} {
 		if set {
 			n++
 		}
@@ -153,19 +151,10 @@ func (t sessionTool) Validate() error {
 	case t.Name == "":
 		return errors.New("name is required")
 	case n != 1:
-		return errors.New("want exactly one of output, outputs, error, mcp")
+		return errors.New("want exactly one of output, outputs, error")
 	}
 	if _, err := json.Marshal(t.Schema); err != nil {
 		return fmt.Errorf("schema: not a JSON value: %v", err)
-	}
-	if t.MCP != nil {
-		raw, err := json.Marshal(t.MCP)
-		if err == nil {
-			_, err = mcpresult.Parse(raw)
-		}
-		if err != nil {
-			return fmt.Errorf("mcp: %v", err)
-		}
 	}
 	return nil
 }
@@ -226,31 +215,13 @@ func runSession(ctx context.Context, env *harness.Env, cfg *sessionConfig, in *s
 	tk := tokenizerFor(cfg.Encoding)
 	var tools []agent.Tool
 	for _, t := range in.Tools {
-		calls := 0
 		schema := json.RawMessage(`{"type":"object"}`)
 		if t.Schema != nil {
 			if b, err := json.Marshal(t.Schema); err == nil {
 				schema = b
 			}
 		}
-		if t.MCP != nil {
-			raw, _ := json.Marshal(t.MCP) // checked by Validate
-			tools = append(tools, &mcpresult.Tool{Desc: core.Tool{Name: t.Name, InputSchema: schema},
-				Call: func(context.Context, json.RawMessage) ([]byte, error) { return raw, nil }})
-			continue
-		}
-		tools = append(tools, agent.Func{Desc: core.Tool{Name: t.Name, InputSchema: schema},
-			Fn: func(context.Context, json.RawMessage) (string, error) {
-				switch {
-				case t.Error != "":
-					return "", errors.New(t.Error)
-				case t.Output != nil:
-					return t.Output.Value, nil
-				}
-				out := t.Outputs[min(calls, len(t.Outputs)-1)]
-				calls++
-				return out.Value, nil
-			}})
+		tools = append(tools, &scriptedTool{desc: core.Tool{Name: t.Name, InputSchema: schema}, spec: t})
 	}
 	res, err := session.Run(ctx, session.Options{
 		LLM: env.Model(), Tokenizer: tk, Sources: env.Sources, Tools: tools, System: in.System.Value, StoreBase: env.TempDir,
@@ -304,3 +275,35 @@ func checkSession(exp *sessionExpect, got sessionOutcome) []harness.Mismatch {
 	}
 	return out
 }
+
+// scriptedTool is a session scenario's tool: its error, its output, or its
+// outputs in call order (the last repeating). An MCP output ({mcp: ...})
+// fails with its text when it has isError, and its _meta size hint is the
+// tool's SizeHint after it answered.
+type scriptedTool struct {
+	desc  core.Tool
+	spec  sessionTool
+	calls int
+	hint  int
+}
+
+func (t *scriptedTool) Descriptor() core.Tool { return t.desc }
+
+func (t *scriptedTool) Run(context.Context, json.RawMessage) (string, error) {
+	if t.spec.Error != "" {
+		return "", errors.New(t.spec.Error)
+	}
+	out := t.spec.Output
+	if out == nil {
+		out = &t.spec.Outputs[min(t.calls, len(t.spec.Outputs)-1)]
+		t.calls++
+	}
+	t.hint = out.MaxChars
+	if out.IsError {
+		return "", errors.New(out.Value)
+	}
+	return out.Value, nil
+}
+
+// SizeHint is the size hint of the tool's last MCP output (session.SizeHinter).
+func (t *scriptedTool) SizeHint() int { return t.hint }
