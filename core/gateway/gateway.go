@@ -212,8 +212,9 @@ func (g *Gateway) HandlePrepared(ctx context.Context, body []byte, results []Res
 // nowhere in its bytes, not even spelled with \u escapes. A response the
 // wire could not read still gets the wire's error.
 func (g *Gateway) phantomCalls(resp []byte) ([]PhantomCall, error) {
-	if !bytes.Contains(resp, []byte(ExpandToolName)) && !bytes.Contains(resp, []byte(`\u`)) &&
-		jsonlex.Space(resp, 0) < len(resp) && resp[jsonlex.Space(resp, 0)] == '{' && jsonspan.Valid(resp) {
+	i := jsonlex.Space(resp, 0)
+	if i < len(resp) && resp[i] == '{' && !bytes.Contains(resp, []byte(ExpandToolName)) &&
+		!bytes.Contains(resp, []byte(`\u`)) && jsonspan.Valid(resp) {
 		return nil, nil
 	}
 	return g.Wire.PhantomCalls(resp)

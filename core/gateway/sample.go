@@ -15,7 +15,8 @@ const sampleEdge = 512
 // take a sum only as a guess, checked against the bytes themselves or
 // harmless when wrong, so a 200 KB text costs them 1.5 KB of hashing.
 func sampleHashString(seed maphash.Seed, prefix, s string) uint64 {
-	h := sampleStart(seed, prefix, len(s))
+	var h maphash.Hash
+	sampleStart(&h, seed, prefix, len(s))
 	spans, k := sampleSpans(len(s))
 	for _, r := range spans[:k] {
 		h.WriteString(s[r[0]:r[1]])
@@ -25,7 +26,8 @@ func sampleHashString(seed maphash.Seed, prefix, s string) uint64 {
 
 // sampleHashBytes is sampleHashString of b.
 func sampleHashBytes(seed maphash.Seed, prefix string, b []byte) uint64 {
-	h := sampleStart(seed, prefix, len(b))
+	var h maphash.Hash
+	sampleStart(&h, seed, prefix, len(b))
 	spans, k := sampleSpans(len(b))
 	for _, r := range spans[:k] {
 		h.Write(b[r[0]:r[1]])
@@ -33,14 +35,12 @@ func sampleHashBytes(seed maphash.Seed, prefix string, b []byte) uint64 {
 	return h.Sum64()
 }
 
-// sampleStart is a hash that has read prefix and the length n.
-func sampleStart(seed maphash.Seed, prefix string, n int) *maphash.Hash {
-	h := new(maphash.Hash)
+// sampleStart sets h to seed and has it read prefix and the length n.
+func sampleStart(h *maphash.Hash, seed maphash.Seed, prefix string, n int) {
 	h.SetSeed(seed)
 	h.WriteString(prefix)
 	var l [8]byte
 	h.Write(binary.LittleEndian.AppendUint64(l[:0], uint64(n)))
-	return h
 }
 
 // sampleSpans are the first k spans of a text of n bytes a sample hash

@@ -89,7 +89,7 @@ func ParseWith(body []byte, o Options) (*Node, error) {
 		p.scratch = *b
 	}
 	defer func() {
-		if b := p.scratch[:0]; cap(b) <= maxScratch {
+		if b := p.scratch[:0]; cap(b) > 0 && cap(b) <= maxScratch {
 			scratchPool.Put(&b) // the buffer alone, not the parser and its body
 		}
 	}()
