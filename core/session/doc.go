@@ -87,7 +87,12 @@
 // core/paging), one more line follows it, naming them ("Or call logs__query
 // again asking for less: a smaller `limit`, then `cursor` for the rest.");
 // a tool without them gets the spec's message byte for byte. Models repeat
-// an oversized call when nothing says how to ask for less. tool_output is offered only
+// an oversized call when nothing says how to ask for less.
+// A tool that is a [SizeHinter] (an MCP tool, core/mcpresult.Tool, whose
+// result's _meta says "anthropic/maxResultSizeChars") has that limit as
+// its byte cap for the result it just gave, in place of the policy's; the
+// context rule still applies. The hint counts characters and the cap
+// bytes, so text beyond ASCII meets it sooner than the tool meant. tool_output is offered only
 // while the store is non-empty and never on the final turn (decisions 14,
 // 15). Its failure format is a normal tool result, not an error. Its map,
 // reduce and read-grep calls go to the session's LLM with the session's
