@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"strings"
+	"unsafe"
 )
 
 // ShadowPrefix starts every compressed tool output the model sees.
@@ -13,17 +14,12 @@ const ShadowPrefix = "<<<SHADOW:"
 // first 16 bytes of its SHA-256. Identical contents share it, across runs
 // and processes.
 func ShadowID(content string) string {
-	// The hash reads content through a small buffer on the stack: a
-	// []byte(content) conversion would copy all of it to the heap first.
-	h := sha256.New()
-	var buf [4096]byte
-	for content != "" {
-		n := copy(buf[:], content)
-		h.Write(buf[:n])
-		content = content[n:]
-	}
-	var sum [sha256.Size]byte
-	return "shadow_" + hex.EncodeToString(h.Sum(sum[:0])[:16])
+	// The hash reads content's own bytes: a []byte(content) conversion
+	// would copy all of it to the heap first, and a copy through a buffer
+	// on the stack cost a tenth of the hash. sha256.Sum256 only reads its
+	// argument, so the string's memory is never written.
+	sum := sha256.Sum256(unsafe.Slice(unsafe.StringData(content), len(content)))
+	return "shadow_" + hex.EncodeToString(sum[:16])
 }
 
 // Mark renders compressed text as the model sees it:

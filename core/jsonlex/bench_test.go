@@ -1,6 +1,7 @@
 package jsonlex_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -52,4 +53,35 @@ func BenchmarkLexAdversarial(b *testing.B) {
 			jsonlex.LineCol(data, len(data)-1)
 		}
 	})
+}
+
+// BenchmarkAppendString decodes a 200 KB string literal as the gateway's
+// parse does a tool result (docs/benchmarks.md, "A 200 KB tool result"):
+// log lines with an escaped newline and two escaped quotes each, and prose
+// without an escape.
+func BenchmarkAppendString(b *testing.B) {
+	var logs strings.Builder
+	logs.WriteByte('"')
+	for i := 0; logs.Len() < 200_000; i++ {
+		fmt.Fprintf(&logs, `2026-11-28T12:00:%02d host=db-%d status=ok latency_ms=%d path=\"/v1/items\"\n`, i%60, i%7, i%300)
+	}
+	logs.WriteByte('"')
+	for _, c := range []struct {
+		name string
+		data []byte
+	}{
+		{"log-lines", []byte(logs.String())},
+		{"prose", literal("The quick brown fox jumps over the lazy dog. ", 200_000)},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(c.data)))
+			var out []byte
+			for b.Loop() {
+				var f jsonlex.Fault
+				if out, _, _, f = jsonlex.AppendString(out[:0], c.data, 0); f != jsonlex.OK {
+					b.Fatal(f)
+				}
+			}
+		})
+	}
 }

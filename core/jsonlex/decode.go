@@ -1,6 +1,7 @@
 package jsonlex
 
 import (
+	"math/bits"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -18,8 +19,15 @@ func AppendString[T Text](dst []byte, b T, i int) (out []byte, at int, escaped b
 	i++
 	run := i // b[run:i] is kept as it is, not yet appended
 	for i < len(b) {
+		for i+16 <= len(b) { // two words a round: a run of plain text costs a test per 16 bytes
+			if special8(word8(b, i))|special8(word8(b, i+8)) != 0 {
+				break
+			}
+			i += 16
+		}
 		for i+8 <= len(b) {
-			if x := word8(b, i); !plain8(x) || x&hi8 != 0 {
+			if m := special8(word8(b, i)); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3 // straight to the first byte to look at
 				break
 			}
 			i += 8

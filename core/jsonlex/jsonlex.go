@@ -171,6 +171,15 @@ func below(x uint64, n byte) bool { return (x-lo8*uint64(n))&^x&hi8 != 0 }
 // holds reports whether a byte of x is c.
 func holds(x uint64, c byte) bool { return below(x^(lo8*uint64(c)), 1) }
 
+// special8 marks with its high bit each byte of x that AppendString must
+// look at: '"', '\\', a control byte, or one of UTF-8 past ASCII. A byte
+// above a marked one may be marked too (the subtractions borrow), but the
+// lowest mark is exact, so bits.TrailingZeros64 finds the first such byte.
+func special8(x uint64) uint64 {
+	q, bs := x^(lo8*'"'), x^(lo8*'\\')
+	return ((x-lo8*0x20)&^x | (q-lo8)&^q | (bs-lo8)&^bs | x) & hi8
+}
+
 // plain8 reports whether each byte of x is plain (see plain).
 func plain8(x uint64) bool { return !below(x, 0x20) && !holds(x, '"') && !holds(x, '\\') }
 
