@@ -15,6 +15,7 @@ import (
 	"github.com/toolout/toolout/core/gateway"
 	"github.com/toolout/toolout/core/gateway/memstore"
 	"github.com/toolout/toolout/core/gateway/openai"
+	"github.com/toolout/toolout/core/gateway/proxy"
 )
 
 // BenchmarkGatewayTTFB is the time to the first byte of a streamed text
@@ -170,5 +171,5 @@ func expandingFront(b *testing.B, up *httptest.Server) *httptest.Server {
 	if err != nil {
 		b.Fatal(err)
 	}
-	return httptest.NewServer(gateway.NewProxy(&gateway.Gateway{Pipe: p, Wire: openai.Wire{}, Expand: true}, u, up.Client()))
+	return httptest.NewServer(proxy.New(&gateway.Gateway{Pipe: p, Wire: openai.Wire{}, Expand: true}, u, up.Client()))
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/toolout/toolout/core/gateway/memstore"
 	"github.com/toolout/toolout/core/gateway/openai"
 	"github.com/toolout/toolout/core/gateway/prom"
+	"github.com/toolout/toolout/core/gateway/proxy"
 	"github.com/toolout/toolout/core/gateway/responses"
 	"github.com/toolout/toolout/core/gateway/wires"
 	"github.com/toolout/toolout/harness/serve"
@@ -96,7 +97,7 @@ func runGatewayServe(ctx context.Context, args []string, stdout, stderr io.Write
 		return fail("%v", err)
 	}
 	g.Logf = logf
-	proxy, err := newGatewayProxy(fc, g, store, u, au, logf)
+	px, err := newGatewayProxy(fc, g, store, u, au, logf)
 	if err != nil {
 		return fail("metrics: %v", err)
 	}
@@ -104,7 +105,7 @@ func runGatewayServe(ctx context.Context, args []string, stdout, stderr io.Write
 	if err != nil {
 		return fail("--listen: %v", err)
 	}
-	srv := fc.httpServer(proxy)
+	srv := fc.httpServer(px)
 	if fc.Caller.Header != "" {
 		fmt.Fprintf(stderr, "toolout gateway serve: originals scoped to the caller named by header %s (else by the API key)\n", fc.Caller.Header)
 	}
@@ -121,18 +122,18 @@ func runGatewayServe(ctx context.Context, args []string, stdout, stderr io.Write
 // u, the Anthropic wire at au and the Responses wire at u (the OpenAI
 // upstream serves it too: wires.Routes), one transport for every upstream
 // whose idle pool is sized from max_concurrent_requests
-// (gateway.Transport), and the Prometheus metrics of the pipe and store.
-func newGatewayProxy(fc FileConfig, g *gateway.Gateway, store gateway.Store, u, au *url.URL, logf func(string, ...any)) (*gateway.Proxy, error) {
+// (proxy.Transport), and the Prometheus metrics of the pipe and store.
+func newGatewayProxy(fc FileConfig, g *gateway.Gateway, store gateway.Store, u, au *url.URL, logf func(string, ...any)) (*proxy.Proxy, error) {
 	metrics, err := prom.New(prometheus.NewRegistry(), g.Pipe.Metrics, store)
 	if err != nil {
 		return nil, err
 	}
-	proxy := gateway.NewProxy(g, u, &http.Client{Transport: gateway.Transport(fc.gatewayLimits())})
-	proxy.Handle(&gateway.Gateway{Pipe: g.Pipe, Wire: anthropic.Wire{}, Expand: g.Expand, Logf: logf}, au)
-	proxy.Handle(&gateway.Gateway{Pipe: g.Pipe, Wire: responses.Wire{}, Expand: g.Expand, Logf: logf}, u)
-	proxy.Logf, proxy.Limits, proxy.Observer, proxy.Metrics = logf, fc.gatewayLimits(), metrics, metrics.Handler()
-	proxy.Identity = fc.Caller
-	return proxy, nil
+	px := proxy.New(g, u, &http.Client{Transport: proxy.Transport(fc.gatewayLimits())})
+	px.Handle(&gateway.Gateway{Pipe: g.Pipe, Wire: anthropic.Wire{}, Expand: g.Expand, Logf: logf}, au)
+	px.Handle(&gateway.Gateway{Pipe: g.Pipe, Wire: responses.Wire{}, Expand: g.Expand, Logf: logf}, u)
+	px.Logf, px.Limits, px.Observer, px.Metrics = logf, fc.gatewayLimits(), metrics, metrics.Handler()
+	px.Identity = fc.Caller
+	return px, nil
 }
 
 // serveUntilStopped serves on ln until the server fails (exit 1) or ctx
@@ -182,7 +183,7 @@ func gatewayUpstreams(stderr io.Writer, upstream, anthropicUp string) (u, au *ur
 	if u, err = parseUpstream(upstream); err != nil {
 		return nil, nil, fmt.Errorf("--upstream %q: %w", upstream, err)
 	}
-	au = gateway.NormalizeUpstream(u, anthropic.Path)
+	au = proxy.NormalizeUpstream(u, anthropic.Path)
 	if anthropicUp != "" {
 		if au, err = parseUpstream(anthropicUp); err != nil {
 			return nil, nil, fmt.Errorf("--anthropic-upstream %q: %w", anthropicUp, err)
@@ -202,11 +203,11 @@ func parseUpstream(raw string) (*url.URL, error) {
 }
 
 // normalizeUpstream returns u as the proxy forwards to it
-// (gateway.NormalizeUpstream: no trailing "/" or "/v1", since the request
+// (proxy.NormalizeUpstream: no trailing "/" or "/v1", since the request
 // paths start with /v1/), and says so in one line on stderr when that
 // changed the URL of the flag.
 func normalizeUpstream(stderr io.Writer, flag string, u *url.URL, wirePath string) *url.URL {
-	n := gateway.NormalizeUpstream(u, wirePath)
+	n := proxy.NormalizeUpstream(u, wirePath)
 	if n.String() != u.String() {
 		to := *n
 		to.Path += wirePath // as the proxy joins them
@@ -241,7 +242,7 @@ func gatewayCompressFlags(fs *flag.FlagSet) leafFunc {
 			return nil, errors.New("--strategy external_provider runs from a serve config (a provider model); here: simple, passthrough or api")
 		}
 		comp, err := gateway.NewCompressor(gateway.CompressorConfig{Strategy: *strategy, SimpleWords: *words,
-			API: gateway.API{Endpoint: *endpoint, Timeout: *timeout}})
+			API: gateway.API{Endpoint: *endpoint, Timeout: *timeout, Post: proxy.Poster(nil)}})
 		if err != nil && *strategy == gateway.StrategyAPI {
 			return nil, fmt.Errorf("--%w (--endpoint URL)", err)
 		} else if err != nil {

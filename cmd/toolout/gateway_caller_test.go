@@ -17,6 +17,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/toolout/toolout/core/gateway"
+	"github.com/toolout/toolout/core/gateway/proxy"
 	"github.com/toolout/toolout/internal/redistest"
 )
 
@@ -67,7 +68,7 @@ func failedLog() string {
 func answerSawOriginal(w http.ResponseWriter, r *http.Request, body []byte, shadow string) {
 	msg := map[string]any{"role": "assistant", "content": fmt.Sprint("saw original: ", bytes.Contains(body, []byte("status=FAILED")))}
 	finish := "stop"
-	if r.Header.Get("X-Test-Expand") == "yes" && r.Header.Get(gateway.RoundHeader) == "1" {
+	if r.Header.Get("X-Test-Expand") == "yes" && r.Header.Get(proxy.RoundHeader) == "1" {
 		msg = map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{map[string]any{"id": "x1", "type": "function",
 			"function": map[string]any{"name": "expand_context", "arguments": `{"shadow_id":"` + shadow + `"}`}}}}
 		finish = "tool_calls"

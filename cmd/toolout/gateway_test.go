@@ -23,6 +23,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/toolout/toolout/core/gateway"
+	"github.com/toolout/toolout/core/gateway/proxy"
 	"github.com/toolout/toolout/internal/httpspec"
 	"github.com/toolout/toolout/internal/redistest"
 )
@@ -222,7 +223,7 @@ var _ = Describe("toolout gateway serve, operations", func() {
 		addr := serveGateway(simpleConfig, upstream)
 		body := `{"messages":[{"role":"user","content":"q"},{"role":"tool","tool_call_id":"c","content":"` + strings.Repeat("data ", 1000) + `"}]}`
 		resp, _ := httpspec.Post(addr+"/v1/chat/completions", body)
-		Expect(resp.Header.Get(gateway.OverheadHeader)).To(MatchRegexp(`^\d+\.\d{3}$`))
+		Expect(resp.Header.Get(proxy.OverheadHeader)).To(MatchRegexp(`^\d+\.\d{3}$`))
 		_, text := httpspec.Get(addr + "/metrics")
 		Expect(text).To(ContainSubstring(`toolout_gateway_requests_total{outcome="ok",route="openai"} 1`))
 		Expect(text).To(ContainSubstring(`toolout_gateway_compressions_total{result="ok"} 1`))

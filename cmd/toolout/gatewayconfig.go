@@ -13,6 +13,7 @@ import (
 	"github.com/toolout/toolout/core/gateway"
 	"github.com/toolout/toolout/core/gateway/memstore"
 	"github.com/toolout/toolout/core/gateway/openai"
+	"github.com/toolout/toolout/core/gateway/proxy"
 	"github.com/toolout/toolout/core/gateway/redisstore"
 	"github.com/toolout/toolout/core/gateway/wires"
 )
@@ -138,7 +139,7 @@ func (fc FileConfig) Build(provider string, store gateway.Store, src core.Source
 	if !t.Enabled || cc.Strategy == "" {
 		cc.Strategy = gateway.StrategyPassthrough
 	}
-	cc.API.Client = httpClient
+	cc.API.Post = proxy.Poster(httpClient)
 	if cc.Strategy == gateway.StrategyExternalProvider {
 		p, ok := fc.Providers[t.Provider]
 		if !ok {

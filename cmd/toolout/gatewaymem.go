@@ -6,14 +6,14 @@ import (
 	"runtime/debug"
 
 	"github.com/toolout/toolout/core"
-	"github.com/toolout/toolout/core/gateway"
 	"github.com/toolout/toolout/core/gateway/memstore"
+	"github.com/toolout/toolout/core/gateway/proxy"
 )
 
 // The soft memory limit of `gateway serve` (runtime/debug.SetMemoryLimit).
 // With the memory store it is the store's heap bound (memstore.HeapBound:
 // store.max_bytes and the bookkeeping of max_entries entries of each kind)
-// plus the proxy's memo of long request strings (gateway.KnownBytes) and
+// plus the proxy's memo of long request strings (proxy.KnownBytes) and
 // memoryHeadroom for the requests in flight, the runtime and the garbage
 // collector's work. The runtime's default alone collects when the
 // heap doubles, so a full store of 256 MiB let the process grow to about
@@ -44,7 +44,7 @@ func (fc FileConfig) memoryLimit(getenv func(string) string) (int64, string, err
 		return l, "server.memory_limit", nil
 	}
 	o := fc.StoreOptions(core.Sources{})
-	const extra = gateway.KnownBytes + memoryHeadroom
+	const extra = proxy.KnownBytes + memoryHeadroom
 	if b := memstore.HeapBound(o); b > math.MaxInt64-extra {
 		return 0, "none (the memory store's bound is past what an int64 holds)", nil
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/gateway"
 	"github.com/toolout/toolout/core/gateway/memstore"
+	"github.com/toolout/toolout/core/gateway/proxy"
 )
 
 var _ = Describe("the gateway's soft memory limit", func() {
@@ -40,10 +41,10 @@ var _ = Describe("the gateway's soft memory limit", func() {
 			}
 		},
 		Entry("the memory store at its defaults: its heap bound, the memo of request strings and 32 MiB",
-			config(StoreConfig{}, ServerConfig{}, 0), memstore.HeapBound(gateway.StoreOptions{})+gateway.KnownBytes+32<<20, "store.max_bytes 268435456 and max_entries 10000, plus 48 MiB"),
+			config(StoreConfig{}, ServerConfig{}, 0), memstore.HeapBound(gateway.StoreOptions{})+proxy.KnownBytes+32<<20, "store.max_bytes 268435456 and max_entries 10000, plus 48 MiB"),
 		Entry("a smaller memory store: its own bound",
 			config(StoreConfig{Backend: "memory", MaxBytes: 64 << 20}, ServerConfig{}, 500),
-			memstore.HeapBound(gateway.StoreOptions{MaxBytes: 64 << 20, MaxEntries: 500})+gateway.KnownBytes+32<<20, "store.max_bytes 67108864 and max_entries 500"),
+			memstore.HeapBound(gateway.StoreOptions{MaxBytes: 64 << 20, MaxEntries: 500})+proxy.KnownBytes+32<<20, "store.max_bytes 67108864 and max_entries 500"),
 		Entry("server.memory_limit: that limit", config(StoreConfig{}, ServerConfig{MemoryLimit: 1 << 30}, 0), int64(1<<30), "server.memory_limit"),
 		Entry("server.memory_limit -1: none", config(StoreConfig{}, ServerConfig{MemoryLimit: -1}, 0), int64(0), "none (server.memory_limit -1)"),
 		Entry("a memory store past what an int64 holds: none",
@@ -106,7 +107,7 @@ var _ = Describe("the gateway's soft memory limit", func() {
 		lines := bufio.NewReader(pr)
 		_, err := lines.ReadString('\n') // listening
 		Expect(err).NotTo(HaveOccurred(), stderr.String())
-		want := memstore.HeapBound(gateway.StoreOptions{MaxBytes: 64 << 20}) + gateway.KnownBytes + 32<<20
+		want := memstore.HeapBound(gateway.StoreOptions{MaxBytes: 64 << 20}) + proxy.KnownBytes + 32<<20
 		Expect(debug.SetMemoryLimit(-1)).To(Equal(want))
 		Expect(stderr.String()).To(HavePrefix("toolout gateway serve: memory limit 115 MiB (the memory store's bound for store.max_bytes 67108864 " +
 			"and max_entries 10000, plus 48 MiB)\n"))

@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"hash"
-	"net/http"
 	"strconv"
 	"strings"
 )
@@ -35,6 +34,8 @@ type Identity struct {
 	// a Redis store, as they also do with a configured salt; a random salt
 	// per process would not.
 	Salt string `yaml:"salt"`
+
+	keyed *keyedHMAC // Keyed's: the HMAC keyed by Salt, cloned for each hash
 }
 
 // Validate reports a Header that is not an HTTP header name.
@@ -53,45 +54,49 @@ func isTokenByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
 }
 
+// Header is what Caller reads of a request's headers: an http.Header is
+// one (this package does not speak HTTP; the proxy does).
+type Header interface {
+	Get(key string) string
+}
+
 // Caller returns the caller of a request with header h: the hash of the
 // Header's value when set and present, else the hash of the API key
 // ([APIKey]), else [AnonymousCaller]. A caller is 32 hex digits (the first
 // 16 bytes of HMAC-SHA256 keyed by Salt), so neither a key nor a header
 // value is ever kept, logged or sent to a store in clear.
-func (id Identity) Caller(h http.Header) string { return id.callerWith(nil, h) }
-
-// callerWith is Caller whose hashes start from a clone of k, an
-// HMAC-SHA256 already keyed by the salt (nil, or of another salt: keyed
-// anew).
-func (id Identity) callerWith(k *keyedHMAC, h http.Header) string {
+func (id Identity) Caller(h Header) string {
 	if id.Header != "" {
 		if v := strings.TrimSpace(h.Get(id.Header)); v != "" {
-			return id.hash(k, "header", v)
+			return id.hash("header", v)
 		}
 	}
 	if key := APIKey(h); key != "" {
-		return id.hash(k, "key", key)
+		return id.hash("key", key)
 	}
 	return AnonymousCaller
 }
 
-func (id Identity) hash(k *keyedHMAC, kind, value string) string {
-	m := k.fresh(id.Salt)
+// Keyed returns id with its HMAC keyed once: each Caller of it starts from
+// a clone of that rather than hashing the salt again (the proxy keeps one
+// per Identity it serves). Its callers are id's.
+func (id Identity) Keyed() Identity {
+	id.keyed = &keyedHMAC{salt: id.Salt, h: hmac.New(sha256.New, []byte(id.Salt))}
+	return id
+}
+
+func (id Identity) hash(kind, value string) string {
+	m := id.keyed.fresh(id.Salt)
 	m.Write([]byte(callerDomain + "\x00" + kind + "\x00" + value))
 	var sum [sha256.Size]byte
 	return hex.EncodeToString(m.Sum(sum[:0])[:16])
 }
 
-// keyedHMAC is an HMAC-SHA256 keyed by salt, never written to: the proxy
-// keeps one, and each caller's hash starts from a clone of it rather than
-// hashing the key again.
+// keyedHMAC is an HMAC-SHA256 keyed by salt, never written to: each
+// caller's hash starts from a clone of it.
 type keyedHMAC struct {
 	salt string
 	h    hash.Hash
-}
-
-func newKeyedHMAC(salt string) *keyedHMAC {
-	return &keyedHMAC{salt: salt, h: hmac.New(sha256.New, []byte(salt))}
 }
 
 // fresh returns an HMAC-SHA256 keyed by salt: a clone of k's when k is
@@ -111,7 +116,7 @@ func (k *keyedHMAC) fresh(salt string) hash.Hash {
 // Authorization without its "Bearer " (OpenAI, the Responses API,
 // Anthropic's OAuth clients), else api-key (Azure OpenAI); "" when none is
 // set. The same key sent either way is the same caller.
-func APIKey(h http.Header) string {
+func APIKey(h Header) string {
 	if k := strings.TrimSpace(h.Get("X-Api-Key")); k != "" {
 		return k
 	}

@@ -1,13 +1,10 @@
 package gateway
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
 	"strings"
 	"time"
 
@@ -87,21 +84,31 @@ func (s Simple) Compress(_ context.Context, in Input) (string, error) {
 // API calls a compression service: POST Endpoint with
 // {"model","tool_name","content","query"} (query left out when
 // QueryAgnostic) and a bearer APIKey; the answer is {"compressed": "..."}.
+// The POST itself is Post's: the HTTP layer (proxy.Poster) is wired in by
+// the caller, so that this package never speaks HTTP.
 type API struct {
 	Endpoint      string        `yaml:"endpoint"`
 	APIKey        string        `yaml:"api_key"`
 	Model         string        `yaml:"model"`
 	Timeout       time.Duration `yaml:"timeout"`
 	QueryAgnostic bool          `yaml:"query_agnostic"`
-	// Client defaults to http.DefaultClient.
-	Client *http.Client `yaml:"-"`
+	// Post makes the POST; required (NewCompressor says so).
+	Post PostFunc `yaml:"-"`
 }
+
+// PostFunc posts body as JSON to url with an optional bearer key and
+// returns the body of a 200 answer; another status is an error that names
+// it and quotes the start of the answer ("503 Service Unavailable: down").
+type PostFunc func(ctx context.Context, url, key string, body []byte) ([]byte, error)
 
 // Remote is true: each call is an HTTP request.
 func (API) Remote() bool { return true }
 
 // Compress calls the service.
 func (a API) Compress(ctx context.Context, in Input) (string, error) {
+	if a.Post == nil {
+		return "", errors.New("api compressor: no HTTP poster (API.Post)")
+	}
 	if a.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, a.Timeout)
@@ -112,12 +119,9 @@ func (a API) Compress(ctx context.Context, in Input) (string, error) {
 		body["query"] = in.Query
 	}
 	data, _ := json.Marshal(body)
-	status, raw, err := PostJSON(ctx, a.Client, a.Endpoint, a.APIKey, data)
+	raw, err := a.Post(ctx, a.Endpoint, a.APIKey, data)
 	if err != nil {
 		return "", fmt.Errorf("api compressor: %w", err)
-	}
-	if status != http.StatusOK {
-		return "", fmt.Errorf("api compressor: %s: %s", StatusText(status), strings.TrimSpace(string(raw[:min(len(raw), 200)])))
 	}
 	var out struct {
 		Compressed *string `json:"compressed"`
@@ -159,30 +163,6 @@ func (e External) Compress(ctx context.Context, in Input) (string, error) {
 	return resp.Text, nil
 }
 
-// PostJSON posts a JSON body with an optional bearer key and returns the
-// status and at most 64 MiB of the response. It never follows a redirect
-// (NoRedirects): the body holds a tool output.
-func PostJSON(ctx context.Context, client *http.Client, url, key string, body []byte) (int, []byte, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
-	if err != nil {
-		return 0, nil, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	if key != "" {
-		req.Header.Set("Authorization", "Bearer "+key)
-	}
-	resp, err := NoRedirects(client).Do(req)
-	if err != nil {
-		return 0, nil, err
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
-	return resp.StatusCode, raw, err
-}
-
-// StatusText renders a status as "429 Too Many Requests".
-func StatusText(code int) string { return fmt.Sprintf("%d %s", code, http.StatusText(code)) }
-
 // CompressorConfig chooses a pipe's compressor by its strategy name and
 // holds what each strategy needs: the one place that maps a name to a
 // Compressor, for the serve config, the compress command and scenarios.
@@ -215,6 +195,9 @@ func NewCompressor(c CompressorConfig) (Compressor, error) {
 	case StrategyAPI:
 		if c.API.Endpoint == "" {
 			return nil, errors.New("strategy api: api.endpoint is required")
+		}
+		if c.API.Post == nil {
+			return nil, errors.New("strategy api: no HTTP poster wired (API.Post: proxy.Poster)")
 		}
 		return c.API, nil
 	case StrategyExternalProvider:

@@ -43,3 +43,14 @@ func ExamplePipe_Process() {
 	// orders__list compressed (compressed): "<<<SHADOW:shadow_2b95d0b26b5a991f23bef5387d9e0034>>>\norder 1042 shipped to Lisbon [... 135 more words]"
 	// clock passthrough (5 bytes <= min_bytes 100): "10:42"
 }
+
+// Only a remote compressor is rate-limited when rate_limit is not set.
+func ExampleIsRemote() {
+	for _, c := range []gateway.Compressor{gateway.Simple{}, gateway.Passthrough{}, gateway.API{Endpoint: "http://compressor"}} {
+		fmt.Printf("%T %v\n", c, gateway.IsRemote(c))
+	}
+	// Output:
+	// gateway.Simple false
+	// gateway.Passthrough false
+	// gateway.API true
+}

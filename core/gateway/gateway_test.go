@@ -7,10 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -24,34 +21,18 @@ import (
 	"github.com/toolout/toolout/core/gateway/anthropic"
 	"github.com/toolout/toolout/core/gateway/memstore"
 	"github.com/toolout/toolout/core/gateway/openai"
-	"github.com/toolout/toolout/fakes"
+	"github.com/toolout/toolout/internal/gatewaytest"
 )
 
 var ctx = context.Background()
 
-// manual returns sources whose clock moves only through Advance.
-func manual() (core.Sources, *fakes.Clock) {
-	clock := &fakes.Clock{Step: -1}
-	return core.Sources{Now: clock.Now}, clock
-}
-
-func newPipe(cfg gateway.Config, c gateway.Compressor) *gateway.Pipe {
-	GinkgoHelper()
-	src, _ := manual()
-	p, err := gateway.NewPipe(gateway.Options{Config: cfg, Compressor: c, Store: memstore.New(gateway.StoreOptions{Sources: src}), Sources: src})
-	Expect(err).NotTo(HaveOccurred())
-	return p
-}
-
-func words(n int) string {
-	w := make([]string, n)
-	for i := range w {
-		w[i] = fmt.Sprintf("w%05d", i)
-	}
-	return strings.Join(w, " ")
-}
-
-func sized(n int) string { return strings.Repeat("x ", n/2) + strings.Repeat("y", n%2) }
+// The helpers both this package's specs and core/gateway/proxy's use.
+var (
+	manual  = gatewaytest.Manual
+	newPipe = gatewaytest.NewPipe
+	words   = gatewaytest.Words
+	sized   = gatewaytest.Sized
+)
 
 type failing struct{}
 
@@ -227,9 +208,7 @@ var _ = Describe("Pipe", func() {
 
 func first(s string, _ bool) string { return s }
 
-type compressorFunc func(gateway.Input) (string, error)
-
-func (f compressorFunc) Compress(_ context.Context, in gateway.Input) (string, error) { return f(in) }
+type compressorFunc = gatewaytest.CompressorFunc
 
 var _ = Describe("adapters", func() {
 	// Odd spacing, key order and unknown fields must survive byte for byte.
@@ -317,7 +296,7 @@ var _ = Describe("adapters", func() {
 		escaped := []byte(`{"choices":[{"index":0,"message":{"role":"assistant","content":null,"tool_calls":[` +
 			`{"id":"a","type":"function","function":{"name":"expand\u005fcontext","arguments":"{\"shadow_id\":\"s\"}"}}]},"finish_reason":"tool_calls"}]}`)
 		plain := []byte(`{"choices":[{"index":0,"message":{"role":"assistant","content":"done"},"finish_reason":"stop"}]}`)
-		g := newGateway(true)
+		g := &gateway.Gateway{Pipe: newPipe(gateway.Config{}, gateway.Simple{Words: 8}), Wire: openai.Wire{}, Expand: true}
 		out, err := g.HandlePrepared(context.Background(), []byte(`{"model":"m","messages":[]}`), nil,
 			func(_ context.Context, round int, _ []byte) ([]byte, error) {
 				if round == 1 {
@@ -367,67 +346,36 @@ var _ = Describe("adapters", func() {
 	})
 })
 
-var _ = Describe("API compressor", func() {
-	It("posts the output and reads the compressed text, honoring query_agnostic", func() {
-		var got map[string]string
-		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			Expect(r.Header.Get("Authorization")).To(Equal("Bearer k"))
-			Expect(json.NewDecoder(r.Body).Decode(&got)).To(Succeed())
-			fmt.Fprint(w, `{"compressed":"short"}`)
-		}))
-		DeferCleanup(srv.Close)
-		out, err := gateway.API{Endpoint: srv.URL, APIKey: "k", Model: "m1", QueryAgnostic: true}.Compress(ctx, gateway.Input{Tool: "t", Content: "long", Query: "q"})
-		Expect(err).NotTo(HaveOccurred())
-		Expect(out).To(Equal("short"))
-		Expect(got).To(Equal(map[string]string{"model": "m1", "tool_name": "t", "content": "long"}))
-	})
-
-	It("fails on a timeout or a bad answer, which the pipe turns into passthrough", func() {
-		// The handler reads the body first: only then does net/http watch
-		// the connection and cancel r.Context() when the client gives up.
-		// (Unread, the handler sat out a 5 s timer, and slow.Close waited
-		// for it.) stop releases it in any case before the server closes;
-		// the timer is reached only when the client ignores its Timeout, so
-		// that such a defect fails the spec instead of hanging it.
-		stop := make(chan struct{})
-		slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			_, _ = io.Copy(io.Discard, r.Body)
-			select {
-			case <-r.Context().Done():
-			case <-stop:
-			case <-time.After(10 * time.Second):
-			}
-		}))
-		DeferCleanup(slow.Close)
-		DeferCleanup(func() { close(stop) }) // runs first: cleanups run last first
-		_, err := gateway.API{Endpoint: slow.URL, Timeout: 20 * time.Millisecond}.Compress(ctx, gateway.Input{Content: "x"})
-		Expect(err).To(MatchError(ContainSubstring("context deadline exceeded")))
-		bad := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(503); fmt.Fprint(w, "down") }))
-		DeferCleanup(bad.Close)
-		p := newPipe(gateway.Config{}, gateway.API{Endpoint: bad.URL})
-		res, err := p.Process(ctx, []gateway.ToolOutput{{Content: sized(5000)}}, "")
-		Expect(err).NotTo(HaveOccurred())
-		Expect(res[0].Reason).To(Equal("compression failed, fallback passthrough: api compressor: 503 Service Unavailable: down"))
-	})
-})
-
 var _ = Describe("NewCompressor", func() {
 	fn := core.LLMFunc(nil)
 	var llmFunc core.LLM = &fn // comparable: Equal compares the pointer
 	It("maps each strategy name to its compressor", func() {
+		post := func(context.Context, string, string, []byte) ([]byte, error) {
+			return []byte(`{"compressed":"c"}`), nil
+		}
+		cc := gateway.CompressorConfig{SimpleWords: 7, API: gateway.API{Endpoint: "http://x", Post: post}, LLM: llmFunc}
 		for strategy, want := range map[string]gateway.Compressor{
 			"": gateway.Passthrough{}, gateway.StrategyPassthrough: gateway.Passthrough{}, gateway.StrategySimple: gateway.Simple{Words: 7},
-			gateway.StrategyAPI: gateway.API{Endpoint: "http://x"}, gateway.StrategyExternalProvider: gateway.External{LLM: llmFunc},
+			gateway.StrategyExternalProvider: gateway.External{LLM: llmFunc},
 		} {
-			c, err := gateway.NewCompressor(gateway.CompressorConfig{Strategy: strategy, SimpleWords: 7, API: gateway.API{Endpoint: "http://x"}, LLM: llmFunc})
+			cc.Strategy = strategy
+			c, err := gateway.NewCompressor(cc)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(c).To(Equal(want), strategy)
 		}
+		cc.Strategy = gateway.StrategyAPI
+		c, err := gateway.NewCompressor(cc)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(c).To(BeAssignableToTypeOf(gateway.API{}))
+		Expect(c.(gateway.API).Endpoint).To(Equal("http://x"))
+		Expect(c.Compress(ctx, gateway.Input{Content: "long"})).To(Equal("c"), "the api compressor posts with the Post it was given")
 	})
 
 	It("names what a strategy lacks, and an unknown one", func() {
 		_, err := gateway.NewCompressor(gateway.CompressorConfig{Strategy: gateway.StrategyAPI})
 		Expect(err).To(MatchError("strategy api: api.endpoint is required"))
+		_, err = gateway.NewCompressor(gateway.CompressorConfig{Strategy: gateway.StrategyAPI, API: gateway.API{Endpoint: "http://x"}})
+		Expect(err).To(MatchError("strategy api: no HTTP poster wired (API.Post: proxy.Poster)"))
 		_, err = gateway.NewCompressor(gateway.CompressorConfig{Strategy: gateway.StrategyExternalProvider})
 		Expect(err).To(MatchError("strategy external_provider: a provider model is required"))
 		_, err = gateway.NewCompressor(gateway.CompressorConfig{Strategy: "zip"})

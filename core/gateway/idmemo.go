@@ -4,6 +4,8 @@ import (
 	"context"
 	"hash/maphash"
 	"sync/atomic"
+
+	"github.com/toolout/toolout/core/gateway/internal/sample"
 )
 
 // idMemoSlots is how many contents the shadow-id memo remembers: a fixed
@@ -39,7 +41,7 @@ type idGuess struct {
 }
 
 func newIDMemo() *idMemo {
-	return &idMemo{seed: maphash.MakeSeed(), hash: func(seed maphash.Seed, s string) uint64 { return sampleHashString(seed, "", s) }}
+	return &idMemo{seed: maphash.MakeSeed(), hash: func(seed maphash.Seed, s string) uint64 { return sample.String(seed, "", s) }}
 }
 
 // shadowID returns ShadowID(content): from the memo when the store holds

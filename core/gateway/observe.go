@@ -74,3 +74,12 @@ func (NopObserver) Request(string, string)              {}
 func (NopObserver) Upstream(string, int, time.Duration) {}
 func (NopObserver) Expansion(string)                    {}
 func (NopObserver) Limited(string)                      {}
+
+// OverheadObserver is an Observer that is also told each request's
+// overhead (the value of the proxy's X-Toolout-Gateway-Overhead-Ms header)
+// by route, as [Observer.Request] names it: a wire's name or
+// "passthrough". The proxy tells an Observer that implements it (the
+// Prometheus one does) once per request whose headers it wrote.
+type OverheadObserver interface {
+	Overhead(route string, d time.Duration)
+}

@@ -127,14 +127,12 @@ type Conversation struct {
 	// "conversation" on the Responses API), or is "": the gateway sees,
 	// and compresses, only the items the request carries.
 	HiddenHistory string
-
-	lent bool // Body is lent from the body pool (the proxy's readBody)
 }
 
-// holdOutputs sets each output's Held from the string node its content is
+// HoldOutputs sets each output's Held from the string node its content is
 // (the same string, not a copy: a content joined from parts holds its
 // own allocation too, but of a size only the allocator knows).
-func (c *Conversation) holdOutputs() {
+func (c *Conversation) HoldOutputs() {
 	for i := range c.Outputs {
 		if i < len(c.Contents) {
 			if n := c.Contents[i]; n != nil && n.Kind == '"' && n.Held > 0 && len(n.Str) == len(c.Outputs[i].Content) &&

@@ -11,6 +11,7 @@ import (
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/gateway"
 	"github.com/toolout/toolout/core/gateway/memstore"
+	"github.com/toolout/toolout/core/gateway/proxy"
 	"github.com/toolout/toolout/core/gateway/wires"
 	"github.com/toolout/toolout/fakes/llmwire"
 	"github.com/toolout/toolout/harness"
@@ -170,6 +171,7 @@ func registerGateway(reg *harness.Registry) {
 func runGatewayComponent(ctx context.Context, env *harness.Env, cfg *gatewayConfig, in *gatewayInput) (gatewayOutcome, error) {
 	cc := cfg.CompressorConfig
 	cc.LLM = env.LLM
+	cc.API.Post = proxy.Poster(nil)
 	c, err := gateway.NewCompressor(cc)
 	if err != nil {
 		return gatewayOutcome{}, err

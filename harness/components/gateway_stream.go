@@ -14,12 +14,13 @@ import (
 
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/gateway"
+	"github.com/toolout/toolout/core/gateway/proxy"
 	"github.com/toolout/toolout/fakes/llmwire"
 	"github.com/toolout/toolout/harness"
 )
 
 // A forwarded request whose body asks to stream goes through the gateway's
-// HTTP proxy (core/gateway.Proxy: its one streamed path, streamRoute),
+// HTTP proxy (core/proxy.Proxy: its one streamed path, streamRoute),
 // in process: the client is an httptest recorder, and the upstream a
 // RoundTripper that answers each round from the scripted LLM. A round that
 // asks to stream is answered as server-sent events of the request's wire,
@@ -69,7 +70,7 @@ func (o *streamObserver) Expansion(answer string)   { o.expansions = append(o.ex
 // runGatewayStream sends one streaming client request through the proxy.
 func runGatewayStream(env *harness.Env, g *gateway.Gateway, body []byte, upstreamTimeout time.Duration) gatewayRequestOutcome {
 	up := &scriptedTransport{env: env, wire: llmwire.Wire(g.Wire.Name())}
-	p := gateway.NewProxy(g, &url.URL{Scheme: "http", Host: "upstream.invalid"}, &http.Client{Transport: up})
+	p := proxy.New(g, &url.URL{Scheme: "http", Host: "upstream.invalid"}, &http.Client{Transport: up})
 	p.Limits.UpstreamTimeout = upstreamTimeout
 	obs := &streamObserver{}
 	p.Logf, p.Observer, p.Sources = env.Logf, obs, env.Sources
@@ -141,7 +142,7 @@ func (t *scriptedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	t.bodies = append(t.bodies, body)
-	round, _ := strconv.Atoi(r.Header.Get(gateway.RoundHeader))
+	round, _ := strconv.Atoi(r.Header.Get(proxy.RoundHeader))
 	req, stream, err := t.wire.Decode(body, core.Tag{Site: core.SiteGatewayUpstream, Turn: round})
 	if err != nil {
 		return t.wire.BadRequest(err).Response(r.Context(), nil), nil

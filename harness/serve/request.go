@@ -14,6 +14,7 @@ import (
 	"github.com/toolout/toolout/core/gateway/anthropic"
 	"github.com/toolout/toolout/core/gateway/jsonspan"
 	"github.com/toolout/toolout/core/gateway/openai"
+	"github.com/toolout/toolout/core/gateway/proxy"
 	"github.com/toolout/toolout/fakes/llmwire"
 )
 
@@ -75,7 +76,7 @@ func (s *Server) read(w http.ResponseWriter, r *http.Request, sc *script, wire l
 }
 
 // decode checks and decodes a request body of the wire: its content type,
-// its bytes (gateway.ReadBody, as the gateway reads them: no
+// its bytes (proxy.ReadBody, as the gateway reads them: no
 // Content-Encoding, a Content-Length over the bound refused before the
 // body is read, a body slower than the read timeout 408), its JSON shape
 // and the API's own decoding. A refusal comes with its status: 415, 413,
@@ -86,7 +87,7 @@ func (s *Server) decode(w http.ResponseWriter, r *http.Request, wire llmwire.Wir
 	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
 		return in, http.StatusUnsupportedMediaType, fmt.Errorf("content type %s: want application/json", clip(ct))
 	}
-	body, berr := gateway.ReadBody(w, r, s.opts.MaxBodyBytes)
+	body, berr := proxy.ReadBody(w, r, s.opts.MaxBodyBytes)
 	if berr != nil {
 		return in, berr.Status, berr
 	}
@@ -144,10 +145,10 @@ func requestTag(h http.Header, site string, wire llmwire.Wire, req core.Request)
 		return t, nil
 	}
 	t := core.Tag{Site: site}
-	if v := h.Get(gateway.RoundHeader); v != "" {
+	if v := h.Get(proxy.RoundHeader); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > maxRound {
-			return core.Tag{}, fmt.Errorf("%s %s: want a positive round", gateway.RoundHeader, clip(v))
+			return core.Tag{}, fmt.Errorf("%s %s: want a positive round", proxy.RoundHeader, clip(v))
 		}
 		t.Round = n
 	}
@@ -177,7 +178,7 @@ func agentTurn(site string, wire llmwire.Wire, req core.Request, round int) (int
 	assistants := assistantTurns(wire, req.Messages)
 	if round > 0 && assistants < round-1 {
 		return 0, fmt.Errorf("%s %s: the request holds %d assistant message(s), fewer than the %d the gateway's expansion rounds before round %d add",
-			gateway.RoundHeader, clip(strconv.Itoa(round)), assistants, round-1, round)
+			proxy.RoundHeader, clip(strconv.Itoa(round)), assistants, round-1, round)
 	}
 	return 1 + assistants - max(round-1, 0), nil
 }

@@ -14,7 +14,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/toolout/toolout/core/gateway"
+	"github.com/toolout/toolout/core/gateway/proxy"
 	"github.com/toolout/toolout/core/gateway/responses"
 	"github.com/toolout/toolout/harness/serve"
 )
@@ -152,7 +152,7 @@ var _ = Describe("toolout serve's Responses wire", func() {
 			nil, "session.turn turn=3"),
 		Entry("behind the gateway, its expand_context round is not the agent's turn",
 			`{"role":"user","content":"count"},{"type":"function_call","call_id":"e","name":"expand_context","arguments":"{}"},{"type":"function_call_output","call_id":"e","output":"full"}`,
-			[]string{gateway.RoundHeader, "2"}, "session.turn turn=1 round=2"),
+			[]string{proxy.RoundHeader, "2"}, "session.turn turn=1 round=2"),
 	)
 
 	It("continues a stored response named by previous_response_id, and refuses an unknown one with a counted 400", func() {

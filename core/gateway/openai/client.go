@@ -14,6 +14,7 @@ import (
 
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/gateway"
+	"github.com/toolout/toolout/core/gateway/proxy"
 )
 
 // TagHeader is the header that carries a request's tag (core.Tag.String,
@@ -144,21 +145,21 @@ func (c Client) once(ctx context.Context, tag core.Tag, body []byte) (core.Respo
 		if terr := c.timeout(ctx, client, hreq, err); terr != err {
 			return core.Response{}, false, 0, terr
 		}
-		return core.Response{}, false, 0, fmt.Errorf("openai: chat response (%s): %w", gateway.StatusText(status), err)
+		return core.Response{}, false, 0, fmt.Errorf("openai: chat response (%s): %w", proxy.StatusText(status), err)
 	case len(raw) > MaxResponseBytes:
-		return core.Response{}, false, 0, fmt.Errorf("openai: chat response (%s): over %d bytes", gateway.StatusText(status), MaxResponseBytes)
+		return core.Response{}, false, 0, fmt.Errorf("openai: chat response (%s): over %d bytes", proxy.StatusText(status), MaxResponseBytes)
 	case status == http.StatusTooManyRequests:
-		return core.Response{}, true, retryAfter(hresp.Header, time.Now()), fmt.Errorf("%s: %w", gateway.StatusText(status), core.ErrRateLimited)
+		return core.Response{}, true, retryAfter(hresp.Header, time.Now()), fmt.Errorf("%s: %w", proxy.StatusText(status), core.ErrRateLimited)
 	case status >= 500:
-		return core.Response{}, true, retryAfter(hresp.Header, time.Now()), fmt.Errorf("%s: %w", gateway.StatusText(status), core.ErrServer)
+		return core.Response{}, true, retryAfter(hresp.Header, time.Now()), fmt.Errorf("%s: %w", proxy.StatusText(status), core.ErrServer)
 	case status >= 300 && status < 400 && hresp.Header.Get("Location") != "":
 		return core.Response{}, false, 0, fmt.Errorf("%s: redirected to %s, not followed (BaseURL is %s)",
-			gateway.StatusText(status), oneLine([]byte(hresp.Header.Get("Location")), 300), c.BaseURL)
+			proxy.StatusText(status), oneLine([]byte(hresp.Header.Get("Location")), 300), c.BaseURL)
 	case status != http.StatusOK:
-		return core.Response{}, false, 0, fmt.Errorf("%s: %s", gateway.StatusText(status), oneLine(raw, 300))
+		return core.Response{}, false, 0, fmt.Errorf("%s: %s", proxy.StatusText(status), oneLine(raw, 300))
 	}
 	if err := gateway.CheckJSONShape(raw, MaxResponseValues, MaxResponseNesting); err != nil {
-		return core.Response{}, false, 0, fmt.Errorf("openai: chat response (%s): %w", gateway.StatusText(hresp.StatusCode), err)
+		return core.Response{}, false, 0, fmt.Errorf("openai: chat response (%s): %w", proxy.StatusText(hresp.StatusCode), err)
 	}
 	resp, err := DecodeResponse(raw)
 	return resp, false, 0, err
@@ -167,7 +168,7 @@ func (c Client) once(ctx context.Context, tag core.Tag, body []byte) (core.Respo
 // httpClient is a copy of c.HTTP (or of a zero http.Client) that does
 // not follow redirects and has a Timeout.
 func (c Client) httpClient() *http.Client {
-	hc := gateway.NoRedirects(c.HTTP)
+	hc := proxy.NoRedirects(c.HTTP)
 	if hc.Timeout <= 0 {
 		hc.Timeout = defaultTimeout
 	}

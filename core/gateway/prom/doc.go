@@ -28,7 +28,7 @@
 //	                                                0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60, 120 s
 //	overhead_seconds{route}                histogram  each request's time in the gateway, upstream
 //	                                                excluded (gateway.OverheadObserver: the value
-//	                                                of gateway.OverheadHeader); buckets 0.1, 0.25,
+//	                                                of proxy.OverheadHeader); buckets 0.1, 0.25,
 //	                                                0.5, 1, 2.5, 5, 10, 25, 50, 100, 250, 500 ms,
 //	                                                1, 2.5, 5 s
 //	expansions_total{answer}               counter  expand_context calls answered (Observer.Expansion):
