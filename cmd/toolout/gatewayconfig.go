@@ -23,7 +23,7 @@ import (
 // request limits and the server's timeouts. Zero values mean the defaults.
 //
 // The knobs core/gateway defines (gateway.CompressorConfig, gateway.Config,
-// gateway.StoreOptions, gateway.Limits) are embedded inline with their own
+// gateway.StoreOptions, proxy.Limits) are embedded inline with their own
 // yaml names: this file adds only what is wiring (the store backend, the
 // providers, the HTTP server) and the spec's keys that have no behaviour.
 type FileConfig struct {
@@ -55,13 +55,13 @@ type StoreConfig struct {
 	AllowEviction bool `yaml:"allow_eviction"`
 }
 
-// LimitsConfig bounds each request: gateway.Limits, and the pipe's
+// LimitsConfig bounds each request: proxy.Limits, and the pipe's
 // per-request compression budget (gateway.Config.MaxResults and
 // MaxWorkBytes, which are request limits to an operator).
 type LimitsConfig struct {
-	gateway.Limits `yaml:",inline"`
-	MaxResults     int   `yaml:"max_results"`
-	MaxWorkBytes   int64 `yaml:"max_work_bytes"`
+	proxy.Limits `yaml:",inline"`
+	MaxResults   int   `yaml:"max_results"`
+	MaxWorkBytes int64 `yaml:"max_work_bytes"`
 }
 
 // ServerConfig holds the HTTP server's timeouts: a client slower than
@@ -85,7 +85,7 @@ const (
 )
 
 // gatewayLimits returns the proxy limits of the configuration.
-func (fc FileConfig) gatewayLimits() gateway.Limits { return fc.Limits.Limits.WithDefaults() }
+func (fc FileConfig) gatewayLimits() proxy.Limits { return fc.Limits.Limits.WithDefaults() }
 
 // httpServer returns the server of the configuration, its timeouts set.
 func (fc FileConfig) httpServer(h http.Handler) *http.Server {

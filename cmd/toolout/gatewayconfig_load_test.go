@@ -12,6 +12,7 @@ import (
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/gateway"
 	"github.com/toolout/toolout/core/gateway/memstore"
+	"github.com/toolout/toolout/core/gateway/proxy"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -122,7 +123,7 @@ var _ = Describe("the gateway config file", func() {
 		t := fc.Pipes.ToolOutput
 		Expect(t.CompressorConfig).To(Equal(gateway.CompressorConfig{Strategy: "simple", SimpleWords: 7}))
 		Expect(t.Config).To(Equal(gateway.Config{RateLimit: 2.5, BreakerCooloff: 45 * time.Second, CompressTimeout: 2 * time.Second}))
-		Expect(fc.Limits.Limits).To(Equal(gateway.Limits{MaxConcurrent: 3, UpstreamTimeout: time.Minute, ClientWriteTimeout: 5 * time.Second}))
+		Expect(fc.Limits.Limits).To(Equal(proxy.Limits{MaxConcurrent: 3, UpstreamTimeout: time.Minute, ClientWriteTimeout: 5 * time.Second}))
 		Expect(fc.StoreOptions(core.Sources{})).To(Equal(gateway.StoreOptions{OriginalTTL: 5 * time.Minute,
 			CompressedTTL: gateway.DefaultCompressedTTL, MaxEntries: 9, MaxBytes: 268435456}))
 		Expect(fc.httpServer(nil).ReadTimeout).To(Equal(7 * time.Second))

@@ -9,6 +9,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/toolout/toolout/core/gateway"
+	"github.com/toolout/toolout/core/gateway/internal/wireparse"
 )
 
 // shapeThenParse is how a body was read before the bounds were counted in
@@ -18,7 +19,7 @@ func shapeThenParse(body []byte, b gateway.Bounds) error {
 	if err := gateway.CheckJSONShape(body, b.MaxValues, b.MaxNesting); err != nil {
 		return err
 	}
-	_, err := gateway.ParseObject(body, "request")
+	_, err := wireparse.ParseObject(body, "request")
 	return err
 }
 

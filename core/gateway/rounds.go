@@ -8,10 +8,6 @@ import (
 	"github.com/toolout/toolout/core/gateway/jsonspan"
 )
 
-// RoundsHeader tells the client how many times the gateway forwarded its
-// request (1 without expansions), on every answer of a route.
-const RoundsHeader = "X-Toolout-Gateway-Rounds"
-
 // ErrCapped is the loop stopping at MaxRounds with the model still calling
 // expand_context and nothing else to give the client: no text and no real
 // tool call. The proxy answers it as an error in the API's shape, never as

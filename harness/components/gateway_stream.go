@@ -59,7 +59,7 @@ func asksStream(wire gateway.Wire, body []byte) bool {
 
 // streamObserver records the proxy's outcome and expansions.
 type streamObserver struct {
-	gateway.NopObserver
+	proxy.NopObserver
 	outcome    string
 	expansions []string
 }
@@ -78,9 +78,9 @@ func runGatewayStream(env *harness.Env, g *gateway.Gateway, body []byte, upstrea
 	aborted := serve(p, rec, httptest.NewRequest(http.MethodPost, g.Wire.Path(), bytes.NewReader(body)))
 	ro := gatewayRequestOutcome{Results: []gatewayResultJSON{}, Expansions: []gateway.Expansion{}, response: rec.Body.String()}
 	res := rec.Result()
-	rounds := res.Header.Get(gateway.RoundsHeader)
+	rounds := res.Header.Get(proxy.RoundsHeader)
 	if rounds == "" && !aborted { // an aborted connection never delivers its trailer
-		rounds = res.Trailer.Get(gateway.RoundsHeader)
+		rounds = res.Trailer.Get(proxy.RoundsHeader)
 	}
 	ro.Rounds, _ = strconv.Atoi(rounds)
 	ro.Stream = &gatewayStreamJSON{Status: rec.Code, Outcome: obs.outcome, Expansions: obs.expansions, Aborted: aborted}

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/toolout/toolout/core"
-	"github.com/toolout/toolout/core/gateway"
+	"github.com/toolout/toolout/core/gateway/proxy"
 	"github.com/toolout/toolout/core/tokens"
 	"github.com/toolout/toolout/fakes"
 	"github.com/toolout/toolout/harness"
@@ -21,8 +21,8 @@ import (
 
 // Defaults of Options.
 const (
-	DefaultMaxBodyBytes  = gateway.DefaultMaxBodyBytes
-	DefaultMaxConcurrent = gateway.DefaultMaxRequests
+	DefaultMaxBodyBytes  = proxy.DefaultMaxBodyBytes
+	DefaultMaxConcurrent = proxy.DefaultMaxRequests
 	// DefaultTimeout bounds one request: longer than fakes.AfterTimeout,
 	// so that a step waiting for the steps it comes after fails with the
 	// fake's own violation rather than this bound.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/toolout/toolout/core/gateway"
+	"github.com/toolout/toolout/core/gateway/internal/wireparse"
 	"github.com/toolout/toolout/core/gateway/jsonspan"
 )
 
@@ -34,7 +35,7 @@ func (w Wire) Read(body []byte) (*gateway.Conversation, error) {
 
 // ReadBounded is Read within JSON bounds (gateway.ParseObjectBounded).
 func (w Wire) ReadBounded(body []byte, b gateway.Bounds) (*gateway.Conversation, error) {
-	return gateway.ReadConversation(body, "anthropic request", b, expandTool, w.toolResults)
+	return wireparse.ReadConversation(body, "anthropic request", b, expandTool, w.toolResults)
 }
 
 // Assemble rebuilds a message from its event stream, thinking blocks
@@ -64,7 +65,7 @@ func (Wire) toolResults(root *jsonspan.Node) (outs []gateway.ToolOutput, content
 				if c == nil {
 					continue
 				}
-				text, ok := gateway.ResultText(c, "text")
+				text, ok := wireparse.ResultText(c, "text")
 				if !ok {
 					continue
 				}
@@ -80,7 +81,7 @@ func (Wire) toolResults(root *jsonspan.Node) (outs []gateway.ToolOutput, content
 
 // PhantomCalls lists expand_context tool_use blocks.
 func (Wire) PhantomCalls(resp []byte) ([]gateway.PhantomCall, error) {
-	root, err := gateway.ParseObject(resp, "anthropic response")
+	root, err := wireparse.ParseObject(resp, "anthropic response")
 	if err != nil {
 		return nil, err
 	}
@@ -99,12 +100,12 @@ func (Wire) PhantomCalls(resp []byte) ([]gateway.PhantomCall, error) {
 // left out, since they get no result: the model repeats them) and a user
 // message with one tool_result per phantom call.
 func (Wire) AppendExpansions(body, resp []byte, calls []gateway.PhantomCall, answers []string) ([]byte, error) {
-	msgs, err := gateway.ParseMessages(body, "anthropic request")
+	msgs, err := wireparse.ParseMessages(body, "anthropic request")
 	if err != nil {
 		return nil, err
 	}
 	var blocks []string
-	if r, err := gateway.ParseObject(resp, "anthropic response"); err == nil {
+	if r, err := wireparse.ParseObject(resp, "anthropic response"); err == nil {
 		for _, b := range r.Get("content").Items() {
 			if b.Get("type").Text() == "tool_use" && b.Get("name").Text() != gateway.ExpandToolName {
 				continue
@@ -129,7 +130,7 @@ func (Wire) AppendExpansions(body, resp []byte, calls []gateway.PhantomCall, ans
 // StripPhantom removes expand_context blocks; when no tool_use is left,
 // stop_reason "tool_use" becomes "end_turn".
 func (Wire) StripPhantom(resp []byte) ([]byte, error) {
-	root, err := gateway.ParseObject(resp, "anthropic response")
+	root, err := wireparse.ParseObject(resp, "anthropic response")
 	if err != nil {
 		return nil, err
 	}

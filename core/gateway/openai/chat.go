@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/toolout/toolout/core"
-	"github.com/toolout/toolout/core/gateway"
+	"github.com/toolout/toolout/core/gateway/internal/wireparse"
 	"github.com/toolout/toolout/core/gateway/jsonspan"
 )
 
@@ -60,7 +60,7 @@ func DecodeRequest(body []byte, tag core.Tag) (core.Request, bool, error) {
 		if json.Unmarshal(m.Content, &s) == nil {
 			msg.Content = s
 		} else if root, err := jsonspan.Parse(m.Content); err == nil && m.Role == "tool" {
-			msg.Content, _ = gateway.ResultText(root, "text", "input_text") // as Wire reads it
+			msg.Content, _ = wireparse.ResultText(root, "text", "input_text") // as Wire reads it
 		} else if err == nil {
 			msg.Content = jsonspan.ContentText(root)
 		}

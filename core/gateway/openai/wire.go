@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/toolout/toolout/core/gateway"
+	"github.com/toolout/toolout/core/gateway/internal/wireparse"
 	"github.com/toolout/toolout/core/gateway/jsonspan"
 )
 
@@ -35,7 +36,7 @@ func (w Wire) Read(body []byte) (*gateway.Conversation, error) {
 
 // ReadBounded is Read within JSON bounds (gateway.ParseObjectBounded).
 func (w Wire) ReadBounded(body []byte, b gateway.Bounds) (*gateway.Conversation, error) {
-	return gateway.ReadConversation(body, "openai request", b, expandTool, w.toolMessages)
+	return wireparse.ReadConversation(body, "openai request", b, expandTool, w.toolMessages)
 }
 
 // Assemble rebuilds a chat completion from a stream of chunks.
@@ -57,7 +58,7 @@ func (Wire) toolMessages(root *jsonspan.Node) (outs []gateway.ToolOutput, conten
 		if c == nil {
 			continue
 		}
-		text, ok := gateway.ResultText(c, "text", "input_text")
+		text, ok := wireparse.ResultText(c, "text", "input_text")
 		if !ok {
 			continue
 		}
@@ -73,7 +74,7 @@ func (Wire) toolMessages(root *jsonspan.Node) (outs []gateway.ToolOutput, conten
 }
 
 func (Wire) message(resp []byte) (*jsonspan.Node, *jsonspan.Node, error) {
-	root, err := gateway.ParseObject(resp, "openai response")
+	root, err := wireparse.ParseObject(resp, "openai response")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -93,7 +94,7 @@ func (a Wire) PhantomCalls(resp []byte) ([]gateway.PhantomCall, error) {
 	var calls []gateway.PhantomCall
 	for _, tc := range choice.Get("message").Get("tool_calls").Items() {
 		if tc.Get("function").Get("name").Text() == gateway.ExpandToolName {
-			calls = append(calls, gateway.PhantomCall{ID: tc.Get("id").Text(), ShadowID: gateway.ShadowArg([]byte(tc.Get("function").Get("arguments").Text())),
+			calls = append(calls, gateway.PhantomCall{ID: tc.Get("id").Text(), ShadowID: wireparse.ShadowArg([]byte(tc.Get("function").Get("arguments").Text())),
 				Raw: resp[tc.Start:tc.End]})
 		}
 	}
@@ -104,7 +105,7 @@ func (a Wire) PhantomCalls(resp []byte) ([]gateway.PhantomCall, error) {
 // (content stays null when it has none) and the phantom calls, then one
 // tool message per call.
 func (w Wire) AppendExpansions(body, resp []byte, calls []gateway.PhantomCall, answers []string) ([]byte, error) {
-	msgs, err := gateway.ParseMessages(body, "openai request")
+	msgs, err := wireparse.ParseMessages(body, "openai request")
 	if err != nil {
 		return nil, err
 	}

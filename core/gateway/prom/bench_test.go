@@ -10,6 +10,7 @@ import (
 
 	"github.com/toolout/toolout/core/gateway"
 	"github.com/toolout/toolout/core/gateway/prom"
+	"github.com/toolout/toolout/core/gateway/proxy"
 )
 
 // BenchmarkEvents is the cost the proxy pays per request: one Request and
@@ -22,7 +23,7 @@ func BenchmarkEvents(b *testing.B) {
 	b.ReportAllocs()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
-			m.Request("openai", gateway.OutcomeOK)
+			m.Request("openai", proxy.OutcomeOK)
 			m.Upstream("openai", 200, 700*time.Millisecond)
 		}
 	})

@@ -5,7 +5,7 @@
 //
 // [New] registers every metric below in the [Registry] it is given (a
 // *prometheus.Registry: one per gateway, never the global default one)
-// and returns a [*Metrics], which is a gateway.Observer: the proxy reports
+// and returns a [*Metrics], which is a proxy.Observer: the proxy reports
 // its events to it. [Metrics.Handler] serves that registry in the
 // Prometheus text exposition format, for GET /metrics. The pipe's counters
 // (a func such as (*gateway.Pipe).Metrics) and the store's size
@@ -27,7 +27,7 @@
 //	upstream_duration_seconds{route}       histogram  upstream call durations; buckets 0.05, 0.1,
 //	                                                0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60, 120 s
 //	overhead_seconds{route}                histogram  each request's time in the gateway, upstream
-//	                                                excluded (gateway.OverheadObserver: the value
+//	                                                excluded (proxy.OverheadObserver: the value
 //	                                                of proxy.OverheadHeader); buckets 0.1, 0.25,
 //	                                                0.5, 1, 2.5, 5, 10, 25, 50, 100, 250, 500 ms,
 //	                                                1, 2.5, 5 s
@@ -38,7 +38,7 @@
 //	                                                work, concurrency; max_bytes counts tool results
 //	                                                passed through as longer than max_bytes
 //	hidden_history_total{member}           counter  requests that continue a conversation the provider
-//	                                                holds (gateway.HistoryObserver): previous_response_id,
+//	                                                holds (proxy.HistoryObserver): previous_response_id,
 //	                                                conversation (Responses API); only the tool outputs
 //	                                                they carry can be compressed
 //	compressions_total{result}             counter  from the pipe: ok (kept compressed), failed
@@ -91,6 +91,6 @@
 //
 //	reg := prometheus.NewRegistry()
 //	m, err := prom.New(reg, pipe.Metrics, store)
-//	// pass m as the proxy's gateway.Observer
+//	// pass m as the proxy's proxy.Observer
 //	mux.Handle("GET /metrics", m.Handler())
 package prom

@@ -12,6 +12,7 @@ import (
 
 	"github.com/toolout/toolout/core/gateway"
 	"github.com/toolout/toolout/core/gateway/prom"
+	"github.com/toolout/toolout/core/gateway/proxy"
 )
 
 // sizedStore stands for a gateway.Store; only Stats is called.
@@ -31,12 +32,12 @@ func Example() {
 		return
 	}
 
-	// The proxy reports its events to m, a gateway.Observer.
-	m.Request("openai", gateway.OutcomeOK)
+	// The proxy reports its events to m, a proxy.Observer.
+	m.Request("openai", proxy.OutcomeOK)
 	m.Upstream("openai", 200, 1200*time.Millisecond)
 	m.Upstream("anthropic", 0, 30*time.Second)
 	m.Expansion(gateway.AnswerNotAvailable)
-	m.Limited(gateway.LimitBodyBytes)
+	m.Limited(proxy.LimitBodyBytes)
 
 	// GET /metrics.
 	srv := httptest.NewServer(m.Handler())

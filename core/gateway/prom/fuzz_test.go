@@ -16,6 +16,7 @@ import (
 
 	"github.com/toolout/toolout/core/gateway"
 	"github.com/toolout/toolout/core/gateway/prom"
+	"github.com/toolout/toolout/core/gateway/proxy"
 )
 
 // FuzzObserver sends events with arbitrary label values and checks the
@@ -25,9 +26,9 @@ import (
 // no scenario files for metrics; the seeds are the gateway's own values and
 // the out-of-bounds shapes.
 func FuzzObserver(f *testing.F) {
-	f.Add("openai", gateway.OutcomeOK, gateway.AnswerOriginal, gateway.LimitBodyBytes, 200, int64(1200))
-	f.Add("anthropic", gateway.OutcomeCanceled, gateway.AnswerNotAvailable, gateway.LimitConcurrency, 0, int64(-5))
-	f.Add("passthrough", gateway.OutcomeFailed, gateway.AnswerRepeated, gateway.LimitWork, 599, int64(200_000))
+	f.Add("openai", proxy.OutcomeOK, gateway.AnswerOriginal, proxy.LimitBodyBytes, 200, int64(1200))
+	f.Add("anthropic", proxy.OutcomeCanceled, gateway.AnswerNotAvailable, proxy.LimitConcurrency, 0, int64(-5))
+	f.Add("passthrough", proxy.OutcomeFailed, gateway.AnswerRepeated, gateway.LimitWork, 599, int64(200_000))
 	f.Add("", "", "", "", 600, int64(0))
 	f.Add("\xff", "a\x00b", `"}`+"\n", strings.Repeat("l", 65), -1, int64(1<<62))
 	f.Add("other", "route=\"x\"", "é", "\\", 100, int64(50))

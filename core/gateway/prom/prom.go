@@ -10,6 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/toolout/toolout/core/gateway"
+	"github.com/toolout/toolout/core/gateway/proxy"
 )
 
 // namespace prefixes every metric name.
@@ -58,7 +59,7 @@ func WithStoreTimeout(d time.Duration) Option {
 	}
 }
 
-// Metrics is the gateway's Prometheus metrics: a gateway.Observer for the
+// Metrics is the gateway's Prometheus metrics: a proxy.Observer for the
 // events, and collectors that read the pipe and the store at scrape time.
 // It is safe for concurrent use.
 type Metrics struct {
@@ -74,7 +75,7 @@ type Metrics struct {
 	routes, outcomes, answers, limits *labelSet
 }
 
-var _ gateway.Observer = (*Metrics)(nil)
+var _ proxy.Observer = (*Metrics)(nil)
 
 // New registers the gateway's metrics in reg and returns them. reg nil
 // means a fresh registry. pipe (usually (*gateway.Pipe).Metrics) is read
@@ -114,7 +115,7 @@ func New(reg Registry, pipe func() gateway.Metrics, store gateway.Store, opts ..
 }
 
 func newMetrics() *Metrics {
-	outcomes, answers, limits := gateway.AllOutcomes(), gateway.AllAnswers(), gateway.AllLimits()
+	outcomes, answers, limits := proxy.AllOutcomes(), gateway.AllAnswers(), proxy.AllLimits()
 	m := &Metrics{
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{Name: namespace + "requests_total",
 			Help: "Client requests finished, by route (openai, anthropic, passthrough) and outcome."},
@@ -166,7 +167,7 @@ func newMetrics() *Metrics {
 // history the provider holds (gateway.Conversation.HiddenHistory).
 var hiddenMembers = []string{"previous_response_id", "conversation"}
 
-var _ gateway.HistoryObserver = (*Metrics)(nil)
+var _ proxy.HistoryObserver = (*Metrics)(nil)
 
 // HiddenHistory counts one request that continues history the provider
 // holds, by the member that names it.
@@ -190,7 +191,7 @@ func (m *Metrics) Upstream(route string, status int, d time.Duration) {
 	m.latency.WithLabelValues(r).Observe(max(d, 0).Seconds())
 }
 
-var _ gateway.OverheadObserver = (*Metrics)(nil)
+var _ proxy.OverheadObserver = (*Metrics)(nil)
 
 // Overhead observes one request's time in the gateway, upstream excluded
 // (a negative d counts as 0).

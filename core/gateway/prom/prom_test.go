@@ -14,15 +14,16 @@ import (
 
 	"github.com/toolout/toolout/core/gateway"
 	"github.com/toolout/toolout/core/gateway/prom"
+	"github.com/toolout/toolout/core/gateway/proxy"
 )
 
 const p = "toolout_gateway_"
 
 var (
 	routes   = []string{"openai", "anthropic", "responses", "passthrough"}
-	outcomes = gateway.AllOutcomes()
+	outcomes = proxy.AllOutcomes()
 	answers  = gateway.AllAnswers()
-	limits   = gateway.AllLimits()
+	limits   = proxy.AllLimits()
 )
 
 func okStore(st gateway.StoreStats) *fakeStore {
@@ -99,7 +100,7 @@ var _ = Describe("New", func() {
 		Expect(err).NotTo(HaveOccurred())
 		_, err = prom.New(reg, zeroPipe, okStore(gateway.StoreStats{}))
 		Expect(err).To(MatchError(ContainSubstring("prom: register: ")))
-		first.Request("openai", gateway.OutcomeOK)
+		first.Request("openai", proxy.OutcomeOK)
 		Expect(value(families(scrape(first)), p+"requests_total", "route", "openai", "outcome", "ok")).To(Equal(1.0))
 	})
 
@@ -137,11 +138,11 @@ var _ = Describe("New", func() {
 	})
 })
 
-var _ = Describe("Metrics as a gateway.Observer", func() {
+var _ = Describe("Metrics as a proxy.Observer", func() {
 	It("counts requests that continue history the provider holds, by member", func() {
 		m := newMetrics(nil, nil)
-		var o gateway.Observer = m
-		h, ok := o.(gateway.HistoryObserver)
+		var o proxy.Observer = m
+		h, ok := o.(proxy.HistoryObserver)
 		Expect(ok).To(BeTrue())
 		h.HiddenHistory("responses", "previous_response_id")
 		h.HiddenHistory("responses", "previous_response_id")
@@ -153,10 +154,10 @@ var _ = Describe("Metrics as a gateway.Observer", func() {
 
 	It("counts requests by route and outcome", func() {
 		m := newMetrics(nil, nil)
-		m.Request("openai", gateway.OutcomeOK)
-		m.Request("openai", gateway.OutcomeOK)
-		m.Request("anthropic", gateway.OutcomeTooLarge)
-		m.Request("passthrough", gateway.OutcomeUpstreamError)
+		m.Request("openai", proxy.OutcomeOK)
+		m.Request("openai", proxy.OutcomeOK)
+		m.Request("anthropic", proxy.OutcomeTooLarge)
+		m.Request("passthrough", proxy.OutcomeUpstreamError)
 		fams := families(scrape(m))
 		Expect(value(fams, p+"requests_total", "route", "openai", "outcome", "ok")).To(Equal(2.0))
 		Expect(value(fams, p+"requests_total", "route", "anthropic", "outcome", "too_large")).To(Equal(1.0))
@@ -189,8 +190,8 @@ var _ = Describe("Metrics as a gateway.Observer", func() {
 		m.Expansion(gateway.AnswerOriginal)
 		m.Expansion(gateway.AnswerNotAvailable)
 		m.Expansion(gateway.AnswerNotAvailable)
-		m.Limited(gateway.LimitBodyBytes)
-		m.Limited(gateway.LimitConcurrency)
+		m.Limited(proxy.LimitBodyBytes)
+		m.Limited(proxy.LimitConcurrency)
 		fams := families(scrape(m))
 		Expect(value(fams, p+"expansions_total", "answer", "original")).To(Equal(1.0))
 		Expect(value(fams, p+"expansions_total", "answer", "not_available")).To(Equal(2.0))
@@ -203,7 +204,7 @@ var _ = Describe("Metrics as a gateway.Observer", func() {
 	DescribeTable("bounds label values whatever the caller passes",
 		func(route string, status int, want, wantStatus string) {
 			m := newMetrics(nil, nil)
-			m.Request(route, gateway.OutcomeOK)
+			m.Request(route, proxy.OutcomeOK)
 			m.Upstream(route, status, -time.Second)
 			fams := families(scrape(m))
 			Expect(value(fams, p+"requests_total", "route", want, "outcome", "ok")).To(Equal(1.0))

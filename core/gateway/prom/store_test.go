@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolout/toolout/core/gateway"
 	"github.com/toolout/toolout/core/gateway/prom"
+	"github.com/toolout/toolout/core/gateway/proxy"
 )
 
 var _ = Describe("a store whose Stats fails", func() {
@@ -23,7 +24,7 @@ var _ = Describe("a store whose Stats fails", func() {
 			return gateway.StoreStats{Originals: 1, Compressed: 2, Bytes: 3}, nil
 		}}
 		m := newMetrics(func() gateway.Metrics { return gateway.Metrics{CompressionsOK: 4} }, store)
-		m.Request("openai", gateway.OutcomeOK)
+		m.Request("openai", proxy.OutcomeOK)
 		for want := 1.0; want <= 2; want++ {
 			fams := families(scrape(m))
 			Expect(fams).NotTo(HaveKey(p + "store_entries"))

@@ -117,11 +117,11 @@ func (p *Proxy) readBody(w http.ResponseWriter, r *http.Request, wire gateway.Wi
 		return nil, false, func() string {
 			switch berr.Status {
 			case http.StatusRequestEntityTooLarge:
-				return p.refuse(w, wire, berr.Status, gateway.OutcomeTooLarge, gateway.LimitBodyBytes, berr.Msg)
+				return p.refuse(w, wire, berr.Status, OutcomeTooLarge, LimitBodyBytes, berr.Msg)
 			case http.StatusUnsupportedMediaType:
 				w.Header().Set("Accept-Encoding", "identity")
 			}
-			return p.refuse(w, wire, berr.Status, gateway.OutcomeBadRequest, "", berr.Msg)
+			return p.refuse(w, wire, berr.Status, OutcomeBadRequest, "", berr.Msg)
 		}
 	}
 	k := p.knownFor(r)
@@ -136,12 +136,12 @@ func (p *Proxy) readBody(w http.ResponseWriter, r *http.Request, wire gateway.Wi
 			code = http.StatusBadRequest
 		}
 		return nil, false, func() string {
-			return p.refuse(w, wire, code, gateway.OutcomeTooLarge, le.Limit, "request body: "+le.Error())
+			return p.refuse(w, wire, code, OutcomeTooLarge, le.Limit, "request body: "+le.Error())
 		}
 	}
 	if err != nil {
 		return nil, false, func() string {
-			return p.refuse(w, wire, http.StatusBadRequest, gateway.OutcomeBadRequest, "", strings.TrimPrefix(err.Error(), "gateway: "))
+			return p.refuse(w, wire, http.StatusBadRequest, OutcomeBadRequest, "", strings.TrimPrefix(err.Error(), "gateway: "))
 		}
 	}
 	c.HoldOutputs()

@@ -14,6 +14,7 @@ import (
 	"github.com/toolout/toolout/core/gateway"
 	"github.com/toolout/toolout/core/gateway/jsonspan"
 	"github.com/toolout/toolout/core/gateway/openai"
+	"github.com/toolout/toolout/core/gateway/proxy"
 )
 
 var _ = Describe("request bodies read into pooled buffers", func() {
@@ -22,7 +23,7 @@ var _ = Describe("request bodies read into pooled buffers", func() {
 	It("gives each client's forward its own bytes while clients send large requests at once", func() {
 		var mu sync.Mutex
 		got := map[string][]byte{} // the forward of each client, by X-Client
-		front, _ := proxyFront(gateway.Limits{}, func(w http.ResponseWriter, r *http.Request) {
+		front, _ := proxyFront(proxy.Limits{}, func(w http.ResponseWriter, r *http.Request) {
 			b, _ := io.ReadAll(r.Body)
 			mu.Lock()
 			got[r.Header.Get("X-Client")] = b

@@ -66,7 +66,7 @@ func (e *events) snapshot() (requests, limited []string) {
 // proxyFront starts a proxy with limits l (zero: the defaults) in front of
 // the handler up, both closed when the spec ends, and returns the proxy's
 // URL and its observed events.
-func proxyFront(l gateway.Limits, up http.HandlerFunc) (string, *events) {
+func proxyFront(l proxy.Limits, up http.HandlerFunc) (string, *events) {
 	upstream := httptest.NewServer(up)
 	DeferCleanup(upstream.Close)
 	u, _ := url.Parse(upstream.URL)
@@ -91,18 +91,18 @@ var _ = Describe("the proxy's bounds", func() {
 	}
 
 	It("refuses a body over max_body_bytes with 413 and counts it", func() {
-		base, ev := front(gateway.Limits{MaxBodyBytes: 1 << 20}, answer)
+		base, ev := front(proxy.Limits{MaxBodyBytes: 1 << 20}, answer)
 		body := []byte(`{"messages":[` + strings.Repeat("0,", 2<<20) + `0]}`)
 		code, _, msg := post(base, body)
 		Expect(code).To(Equal(http.StatusRequestEntityTooLarge))
 		Expect(msg).To(ContainSubstring("larger than 1048576 bytes"))
 		req, lim := ev.snapshot()
 		Expect(req).To(Equal([]string{"openai/too_large"}))
-		Expect(lim).To(Equal([]string{gateway.LimitBodyBytes}))
+		Expect(lim).To(Equal([]string{proxy.LimitBodyBytes}))
 	})
 
 	It("refuses a body of too many tiny values with 413 before parsing it", func() {
-		base, ev := front(gateway.Limits{MaxJSONValues: 1000}, answer)
+		base, ev := front(proxy.Limits{MaxJSONValues: 1000}, answer)
 		code, _, msg := post(base, []byte(`{"messages":[`+strings.Repeat("0,", 5000)+`0]}`))
 		Expect(code).To(Equal(http.StatusRequestEntityTooLarge))
 		Expect(msg).To(ContainSubstring("more than 1000 JSON values at byte"))
@@ -111,7 +111,7 @@ var _ = Describe("the proxy's bounds", func() {
 	})
 
 	It("refuses nesting past the limit with 400", func() {
-		base, _ := front(gateway.Limits{MaxJSONNesting: 10}, answer)
+		base, _ := front(proxy.Limits{MaxJSONNesting: 10}, answer)
 		code, _, msg := post(base, []byte(`{"a":`+strings.Repeat("[", 20)+strings.Repeat("]", 20)+`}`))
 		Expect(code).To(Equal(http.StatusBadRequest))
 		Expect(msg).To(ContainSubstring("nested deeper than 10 levels at byte 14"))
@@ -119,7 +119,7 @@ var _ = Describe("the proxy's bounds", func() {
 
 	DescribeTable("answers 400 to a body that is not a JSON object",
 		func(body, want string) {
-			base, ev := front(gateway.Limits{}, answer)
+			base, ev := front(proxy.Limits{}, answer)
 			code, _, msg := post(base, []byte(body))
 			Expect(code).To(Equal(http.StatusBadRequest))
 			Expect(msg).To(ContainSubstring(want))
@@ -133,7 +133,7 @@ var _ = Describe("the proxy's bounds", func() {
 	)
 
 	It("answers in the OpenAI error shape, so SDKs raise their usual error", func() {
-		base, _ := front(gateway.Limits{}, answer)
+		base, _ := front(proxy.Limits{}, answer)
 		code, h, msg := post(base, []byte(`[]`))
 		Expect(code).To(Equal(http.StatusBadRequest))
 		Expect(h.Get("Content-Type")).To(Equal("application/json"))
@@ -142,7 +142,7 @@ var _ = Describe("the proxy's bounds", func() {
 
 	It("answers 503 with Retry-After past max concurrent requests", func() {
 		arrived, release := make(chan struct{}), make(chan struct{})
-		base, ev := front(gateway.Limits{MaxConcurrent: 1}, func(w http.ResponseWriter, r *http.Request) {
+		base, ev := front(proxy.Limits{MaxConcurrent: 1}, func(w http.ResponseWriter, r *http.Request) {
 			close(arrived)
 			<-release
 			answer(w, r)
@@ -159,12 +159,12 @@ var _ = Describe("the proxy's bounds", func() {
 		close(release)
 		Expect(<-first).To(Equal(http.StatusOK))
 		_, lim := ev.snapshot()
-		Expect(lim).To(Equal([]string{gateway.LimitConcurrency}))
+		Expect(lim).To(Equal([]string{proxy.LimitConcurrency}))
 	})
 
 	It("gives up on an upstream that does not answer within the timeout with 504", func() {
 		stop := make(chan struct{})
-		base, ev := front(gateway.Limits{UpstreamTimeout: 100 * time.Millisecond}, func(w http.ResponseWriter, r *http.Request) {
+		base, ev := front(proxy.Limits{UpstreamTimeout: 100 * time.Millisecond}, func(w http.ResponseWriter, r *http.Request) {
 			select {
 			case <-stop:
 			case <-r.Context().Done():
@@ -179,7 +179,7 @@ var _ = Describe("the proxy's bounds", func() {
 	})
 
 	It("refuses an upstream response over max_response_bytes with 502", func() {
-		base, _ := front(gateway.Limits{MaxResponseBytes: 1000}, func(w http.ResponseWriter, _ *http.Request) {
+		base, _ := front(proxy.Limits{MaxResponseBytes: 1000}, func(w http.ResponseWriter, _ *http.Request) {
 			_, _ = io.WriteString(w, `{"choices":[{"message":{"content":"`+strings.Repeat("x", 5000)+`"}}]}`)
 		})
 		code, _, msg := post(base, chatBody("1", "t", "small", false))
@@ -188,7 +188,7 @@ var _ = Describe("the proxy's bounds", func() {
 	})
 
 	It("answers GET /healthz", func() {
-		base, _ := front(gateway.Limits{}, answer)
+		base, _ := front(proxy.Limits{}, answer)
 		resp, out := httpspec.Get(base + proxy.HealthPath)
 		Expect(resp.StatusCode).To(Equal(200))
 		Expect(out).To(Equal("ok\n"))

@@ -15,6 +15,7 @@ import (
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/gateway"
 	"github.com/toolout/toolout/core/gateway/anthropic"
+	"github.com/toolout/toolout/core/gateway/internal/wireparse"
 	"github.com/toolout/toolout/core/gateway/jsonspan"
 	"github.com/toolout/toolout/core/gateway/memstore"
 	"github.com/toolout/toolout/core/gateway/openai"
@@ -309,7 +310,7 @@ var _ = DescribeTable("ResultText reads a content's text as sent, and whether th
 	func(content string, wantText string, wantWhole bool) {
 		n, err := jsonspan.Parse([]byte(content))
 		Expect(err).NotTo(HaveOccurred())
-		text, whole := gateway.ResultText(n, "text", "input_text")
+		text, whole := wireparse.ResultText(n, "text", "input_text")
 		Expect(text).To(Equal(wantText))
 		Expect(whole).To(Equal(wantWhole))
 	},

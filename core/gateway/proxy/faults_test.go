@@ -9,15 +9,15 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/toolout/toolout/core/gateway"
 	"github.com/toolout/toolout/core/gateway/openai"
+	"github.com/toolout/toolout/core/gateway/proxy"
 	"github.com/toolout/toolout/internal/httpspec"
 )
 
 var _ = Describe("faults, and the status the client receives", func() {
 	// through starts a proxy in front of up and posts body to it.
 	through := func(up http.HandlerFunc, body []byte) (*http.Response, string, *events) {
-		front, ev := proxyFront(gateway.Limits{}, up)
+		front, ev := proxyFront(proxy.Limits{}, up)
 		resp, out := httpspec.Post(front+openai.Path, body)
 		return resp, out, ev
 	}
@@ -61,7 +61,7 @@ var _ = Describe("faults, and the status the client receives", func() {
 
 	It("cancels the upstream call when the client goes away mid-request", func() {
 		arrived, canceled := make(chan struct{}), make(chan struct{})
-		front, ev := proxyFront(gateway.Limits{}, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		front, ev := proxyFront(proxy.Limits{}, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			_, _ = io.Copy(io.Discard, r.Body) // a server sees a closed connection only once it has read the body
 			close(arrived)
 			<-r.Context().Done()

@@ -79,7 +79,7 @@ func (p *Proxy) streamRoute(w http.ResponseWriter, r *http.Request, route Route,
 	if rerr != nil {
 		return p.endLive(w, r, first, out.Rounds, fmt.Errorf("%w: %w", gateway.ErrUpstream, rerr))
 	}
-	w.Header().Set(gateway.RoundsHeader, strconv.Itoa(out.Rounds)) // the trailer
+	w.Header().Set(RoundsHeader, strconv.Itoa(out.Rounds)) // the trailer
 	return p.answer(w, r, continuation(restream, first.shown))
 }
 
@@ -120,7 +120,7 @@ func (s *liveRound) phantomCalls(g *gateway.Gateway) ([]gateway.PhantomCall, []b
 // ran: as the buffered path does, headers and error statuses included.
 func (p *Proxy) finishHeld(w http.ResponseWriter, r *http.Request, wire gateway.Wire, out gateway.Outcome, err error, header http.Header) string {
 	w.Header().Del("Trailer")
-	w.Header().Set(gateway.RoundsHeader, strconv.Itoa(out.Rounds))
+	w.Header().Set(RoundsHeader, strconv.Itoa(out.Rounds))
 	if err != nil {
 		return p.fail(w, r, wire, err)
 	}
@@ -143,21 +143,21 @@ func (p *Proxy) finishHeld(w http.ResponseWriter, r *http.Request, wire gateway.
 // a stream that simply ended for the whole answer), unless what was sent
 // holds the upstream's error event, which the SDK reports.
 func (p *Proxy) endLive(w http.ResponseWriter, r *http.Request, s *liveRound, rounds int, err error) string {
-	w.Header().Set(gateway.RoundsHeader, strconv.Itoa(rounds)) // a header, or the trailer
+	w.Header().Set(RoundsHeader, strconv.Itoa(rounds)) // a header, or the trailer
 	if !s.sent {
 		return p.fail(w, r, s.wire, err)
 	}
 	switch {
 	case clientGone(w, r):
 		p.logf("gateway: %s: client went away or stopped reading after %d bytes of the stream: %v", r.URL.Path, s.bytes, err)
-		return gateway.OutcomeCanceled
+		return OutcomeCanceled
 	case s.errs.found: // a stream that ends with the upstream's error event is whole
 		p.logf("gateway: %s: streamed through, %d bytes, holding the upstream's error event: %v", r.URL.Path, s.bytes, err)
-		return gateway.OutcomeUpstreamError
+		return OutcomeUpstreamError
 	}
 	p.logf("gateway: %s: stream cut after %d bytes: %v", r.URL.Path, s.bytes, err)
 	markCut(w)
-	return gateway.OutcomeUpstreamError
+	return OutcomeUpstreamError
 }
 
 // liveRound is the first round of a streamed request: its upstream
@@ -269,7 +269,7 @@ func (s *liveRound) take(ev []byte) {
 		return
 	}
 	if !s.sent {
-		s.begin("Trailer", gateway.RoundsHeader) // the rounds are not known yet
+		s.begin("Trailer", RoundsHeader) // the rounds are not known yet
 	}
 	s.send(s.quiet.Bytes())
 	s.quiet.Reset()
@@ -315,9 +315,9 @@ func (s *liveRound) write() {
 // flushHeld relays what was kept, for a whole round without phantom calls.
 func (s *liveRound) flushHeld() {
 	if !s.sent {
-		s.begin(gateway.RoundsHeader, "1")
+		s.begin(RoundsHeader, "1")
 	} else {
-		s.w.Header().Set(gateway.RoundsHeader, "1") // the trailer
+		s.w.Header().Set(RoundsHeader, "1") // the trailer
 	}
 	s.send(s.quiet.Bytes())
 	s.send(s.held.Bytes())
@@ -330,11 +330,11 @@ func (s *liveRound) flushHeld() {
 func (s *liveRound) outcome() string {
 	switch {
 	case s.werr != nil:
-		return gateway.OutcomeCanceled
+		return OutcomeCanceled
 	case s.errs.found:
-		return gateway.OutcomeUpstreamError
+		return OutcomeUpstreamError
 	}
-	return gateway.OutcomeOK
+	return OutcomeOK
 }
 
 // carriesText says whether an event holds text for the client: an OpenAI

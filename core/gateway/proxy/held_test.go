@@ -12,6 +12,7 @@ import (
 	"github.com/toolout/toolout/core/gateway"
 	"github.com/toolout/toolout/core/gateway/anthropic"
 	"github.com/toolout/toolout/core/gateway/openai"
+	"github.com/toolout/toolout/core/gateway/proxy"
 	"github.com/toolout/toolout/fakes"
 	"github.com/toolout/toolout/internal/httpspec"
 )
@@ -63,7 +64,7 @@ var _ = Describe("a stream that offers expand_context", func() {
 		base, _ := expandFront(llm, messagesServer, anthropic.Wire{})
 		resp, stream := httpspec.Post(base+anthropic.Path, messagesBody(content, true))
 		Expect(resp.StatusCode).To(Equal(http.StatusOK))
-		Expect(resp.Trailer.Get(gateway.RoundsHeader)).To(Equal("2"))
+		Expect(resp.Trailer.Get(proxy.RoundsHeader)).To(Equal("2"))
 		Expect(stream).NotTo(ContainSubstring("expand_context"))
 		var types []string
 		var starts []float64
@@ -87,7 +88,7 @@ var _ = Describe("a stream that offers expand_context", func() {
 
 	It("OpenAI: a text answer with nothing to expand is relayed as it came, the rounds in a trailer", func() {
 		resp, stream := openaiStream([]fakes.Step{{ID: "answers", Match: fakes.Match{Tag: core.SiteGatewayUpstream}, Respond: fakes.Respond{Text: ptr("no need to look further")}}})
-		Expect(resp.Trailer.Get(gateway.RoundsHeader)).To(Equal("1"))
+		Expect(resp.Trailer.Get(proxy.RoundsHeader)).To(Equal("1"))
 		Expect(stream).To(HaveSuffix("data: [DONE]\n\n"))
 		var text strings.Builder
 		for _, e := range events(stream) {
@@ -102,14 +103,14 @@ var _ = Describe("a stream that offers expand_context", func() {
 
 	It("OpenAI: a model that calls at once is answered as before: nothing relayed until the final answer", func() {
 		resp, stream := openaiStream(steps("", 2))
-		Expect(resp.Header.Get(gateway.RoundsHeader)).To(Equal("2"))
+		Expect(resp.Header.Get(proxy.RoundsHeader)).To(Equal("2"))
 		Expect(stream).To(ContainSubstring("db-8 failed at line 333."))
 		Expect(stream).NotTo(ContainSubstring("expand_context"))
 	})
 
 	It("OpenAI: at the cap, after text was relayed, the stream ends well formed with that text", func() {
 		resp, stream := openaiStream(steps("Still looking.", 7)[:1])
-		Expect(resp.Trailer.Get(gateway.RoundsHeader)).To(Equal("6"))
+		Expect(resp.Trailer.Get(proxy.RoundsHeader)).To(Equal("6"))
 		Expect(stream).To(HavePrefix(`data: `))
 		Expect(stream).To(ContainSubstring("Still looking."))
 		Expect(stream).NotTo(ContainSubstring("expand_context"))

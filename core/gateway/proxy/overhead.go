@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"sync/atomic"
 	"time"
-
-	"github.com/toolout/toolout/core/gateway"
 )
 
 // OverheadHeader carries, on every answer the proxy writes, the time the
@@ -68,7 +66,7 @@ func (o *overhead) stamp(h http.Header) {
 // observeOverhead tells the Observer the overhead of a request whose
 // headers were written.
 func (p *Proxy) observeOverhead(route string, o *overhead) {
-	if oo, ok := p.observer().(gateway.OverheadObserver); ok && o.stamped {
+	if oo, ok := p.observer().(OverheadObserver); ok && o.stamped {
 		oo.Overhead(route, o.took)
 	}
 }

@@ -42,7 +42,7 @@ func (o *overheads) snapshot() ([]string, []time.Duration) {
 	return append([]string(nil), o.seen...), append([]time.Duration(nil), o.took...)
 }
 
-var _ gateway.OverheadObserver = (*overheads)(nil)
+var _ proxy.OverheadObserver = (*overheads)(nil)
 
 var _ = Describe("the overhead header", func() {
 	const chatAnswer = `{"choices":[{"index":0,"message":{"role":"assistant","content":"hi"},"finish_reason":"stop"}]}`
@@ -70,7 +70,7 @@ var _ = Describe("the overhead header", func() {
 		}), Store: memstore.New(gateway.StoreOptions{Sources: src}), Sources: src})
 		Expect(err).NotTo(HaveOccurred())
 		p := proxy.New(&gateway.Gateway{Pipe: pipe, Wire: openai.Wire{}}, u, upstream.Client())
-		p.Limits = gateway.Limits{MaxBodyBytes: 64 << 10}.WithDefaults()
+		p.Limits = proxy.Limits{MaxBodyBytes: 64 << 10}.WithDefaults()
 		obs := &overheads{}
 		p.Observer, p.OverheadClock = obs, clock.Now
 		srv := httptest.NewServer(p)

@@ -109,14 +109,14 @@ func (p *Proxy) servePassthrough(w *clientWriter, r *http.Request) {
 	defer cancel()
 	defer func() {
 		v := recover()
-		outcome := gateway.OutcomeOK
+		outcome := OutcomeOK
 		switch {
 		case clientGone(w, r): // r: the client's own context, not the timeout's
-			outcome = gateway.OutcomeCanceled
+			outcome = OutcomeCanceled
 		case v != nil && v != http.ErrAbortHandler: //nolint:errorlint // the sentinel is panicked as is
-			outcome = gateway.OutcomeFailed
+			outcome = OutcomeFailed
 		case v != nil || sw.code >= 400:
-			outcome = gateway.OutcomeUpstreamError // logged by the reverse proxy
+			outcome = OutcomeUpstreamError // logged by the reverse proxy
 		}
 		p.observer().Request("passthrough", outcome)
 		if v != nil {

@@ -14,7 +14,6 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/toolout/toolout/core/gateway"
 	"github.com/toolout/toolout/core/gateway/proxy"
 )
 
@@ -42,7 +41,7 @@ func rawExchange(base, head string, body []byte) string {
 
 var _ = Describe("a client request the gateway cannot take", func() {
 	It("is refused with 413 before its body is asked for when its Content-Length is over max_body_bytes", func() {
-		base, ev := proxyFront(gateway.Limits{MaxBodyBytes: 1000}, completion(10))
+		base, ev := proxyFront(proxy.Limits{MaxBodyBytes: 1000}, completion(10))
 		head := fmt.Sprintf("POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"+
 			"Content-Length: %d\r\nExpect: 100-continue\r\n\r\n", 100<<20)
 		Expect(rawExchange(base, head, nil)).To(Equal("HTTP/1.1 413 Request Entity Too Large")) // not 100 Continue
@@ -50,7 +49,7 @@ var _ = Describe("a client request the gateway cannot take", func() {
 	})
 
 	It("is refused with 415 when its body has a Content-Encoding", func() {
-		base, ev := proxyFront(gateway.Limits{}, completion(10))
+		base, ev := proxyFront(proxy.Limits{}, completion(10))
 		body := chatBody("1", "t", "small", false)
 		head := fmt.Sprintf("POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"+
 			"Content-Encoding: gzip\r\nContent-Length: %d\r\n\r\n", len(body))

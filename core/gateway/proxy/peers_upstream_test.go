@@ -13,7 +13,6 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/toolout/toolout/core/gateway"
 	"github.com/toolout/toolout/core/gateway/proxy"
 )
 
@@ -53,7 +52,7 @@ var _ = Describe("an upstream that redirects", func() {
 			elsewhere := &recorder{}
 			other := httptest.NewServer(elsewhere)
 			DeferCleanup(other.Close)
-			base, ev := proxyFront(gateway.Limits{}, func(w http.ResponseWriter, r *http.Request) {
+			base, ev := proxyFront(proxy.Limits{}, func(w http.ResponseWriter, r *http.Request) {
 				http.Redirect(w, r, other.URL+r.URL.Path, code)
 			})
 			method := http.MethodPost
@@ -98,7 +97,7 @@ func silent(w http.ResponseWriter, r *http.Request) {
 
 var _ = Describe("a passthrough upstream that never answers", func() {
 	It("is given up after upstream_timeout: 504, counted upstream_error", func() {
-		base, ev := proxyFront(gateway.Limits{UpstreamTimeout: 300 * time.Millisecond}, silent)
+		base, ev := proxyFront(proxy.Limits{UpstreamTimeout: 300 * time.Millisecond}, silent)
 		start := time.Now()
 		resp, err := patient.Get(base + "/v1/models")
 		Expect(err).NotTo(HaveOccurred())
@@ -113,7 +112,7 @@ var _ = Describe("a passthrough upstream that never answers", func() {
 	})
 
 	It("is answered 502 in the API's error shape when the upstream hangs up without an answer", func() {
-		base, ev := proxyFront(gateway.Limits{}, func(w http.ResponseWriter, _ *http.Request) {
+		base, ev := proxyFront(proxy.Limits{}, func(w http.ResponseWriter, _ *http.Request) {
 			if c, _, err := http.NewResponseController(w).Hijack(); err == nil {
 				_ = c.Close()
 			}
@@ -128,7 +127,7 @@ var _ = Describe("a passthrough upstream that never answers", func() {
 	})
 
 	It("ends a body that stalls after its headers at upstream_timeout, dropping the client's connection", func() {
-		base, ev := proxyFront(gateway.Limits{UpstreamTimeout: 300 * time.Millisecond}, func(w http.ResponseWriter, r *http.Request) {
+		base, ev := proxyFront(proxy.Limits{UpstreamTimeout: 300 * time.Millisecond}, func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Length", "100")
 			_, _ = io.WriteString(w, "0123456789")
 			w.(http.Flusher).Flush()
@@ -168,7 +167,7 @@ var _ = Describe("a passthrough request", func() {
 var _ = Describe("passthrough requests in flight", func() {
 	It("take request slots as routes do: with none free, 503 with Retry-After", func() {
 		entered := make(chan struct{}, 1)
-		base, ev := proxyFront(gateway.Limits{MaxConcurrent: 1}, func(w http.ResponseWriter, r *http.Request) {
+		base, ev := proxyFront(proxy.Limits{MaxConcurrent: 1}, func(w http.ResponseWriter, r *http.Request) {
 			entered <- struct{}{}
 			<-r.Context().Done()
 		})

@@ -23,6 +23,10 @@ import (
 // (1, then 2… after expansions).
 const RoundHeader = "X-Toolout-Gateway-Round"
 
+// RoundsHeader tells the client how many times the gateway forwarded its
+// request (1 without expansions), on every answer of a route.
+const RoundsHeader = "X-Toolout-Gateway-Rounds"
+
 // Paths the proxy serves itself.
 const (
 	HealthPath  = "/healthz"
@@ -50,9 +54,9 @@ type Proxy struct {
 	// Logf receives one line per request.
 	Logf func(format string, args ...any)
 	// Limits bound each request; New sets the defaults.
-	Limits gateway.Limits
+	Limits Limits
 	// Observer receives the events (default: none).
-	Observer gateway.Observer
+	Observer Observer
 	// Metrics, when set, serves GET /metrics.
 	Metrics http.Handler
 	// Sources supplies the clock of the upstream latency, and arms the
@@ -99,7 +103,7 @@ func New(g *gateway.Gateway, upstream *url.URL, client *http.Client) *Proxy {
 	if client == nil {
 		client = http.DefaultClient
 	}
-	p := &Proxy{Client: client, Limits: gateway.Limits{}.WithDefaults(), Observer: gateway.NopObserver{}, routes: map[string]Route{}}
+	p := &Proxy{Client: client, Limits: Limits{}.WithDefaults(), Observer: NopObserver{}, routes: map[string]Route{}}
 	p.passthrough, p.wire = p.reverseProxy(NormalizeUpstream(upstream, g.Wire.Path()), g.Wire), g.Wire
 	p.Handle(g, upstream)
 	return p
@@ -216,9 +220,9 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func (p *Proxy) observer() gateway.Observer {
+func (p *Proxy) observer() Observer {
 	if p.Observer == nil {
-		return gateway.NopObserver{}
+		return NopObserver{}
 	}
 	return p.Observer
 }
@@ -266,7 +270,7 @@ func (p *Proxy) serveRoute(w http.ResponseWriter, r *http.Request, route Route) 
 	if conv.HiddenHistory != "" {
 		p.logf("gateway: %s: %s: the provider holds history the gateway cannot see; only the %d tool output(s) the request carries can be compressed",
 			r.URL.Path, conv.HiddenHistory, len(conv.Outputs))
-		if h, ok := p.observer().(gateway.HistoryObserver); ok {
+		if h, ok := p.observer().(HistoryObserver); ok {
 			h.HiddenHistory(g.Wire.Name(), conv.HiddenHistory)
 		}
 	}
@@ -287,7 +291,7 @@ func (p *Proxy) serveRoute(w http.ResponseWriter, r *http.Request, route Route) 
 		return resp, err
 	}
 	out, err := g.HandlePrepared(r.Context(), body, results, up)
-	w.Header().Set(gateway.RoundsHeader, strconv.Itoa(out.Rounds))
+	w.Header().Set(RoundsHeader, strconv.Itoa(out.Rounds))
 	p.observe(out) // expansions and bounds count whether the request then failed or not
 	if err != nil {
 		return p.fail(w, r, g.Wire, err)
@@ -304,9 +308,9 @@ func (p *Proxy) serveRoute(w http.ResponseWriter, r *http.Request, route Route) 
 func (p *Proxy) answer(w http.ResponseWriter, r *http.Request, b []byte) string {
 	if _, err := w.Write(b); err != nil {
 		p.logf("gateway: %s: the client did not take the answer: %v", r.URL.Path, err)
-		return gateway.OutcomeCanceled
+		return OutcomeCanceled
 	}
-	return gateway.OutcomeOK
+	return OutcomeOK
 }
 
 // observe reports the expansions and the per-result bounds of a request
@@ -331,7 +335,7 @@ func (p *Proxy) acquire(w http.ResponseWriter, wire gateway.Wire) (release func(
 	case p.inflight <- struct{}{}:
 		return func() { <-p.inflight }, ""
 	default:
-		return nil, p.refuse(w, wire, http.StatusServiceUnavailable, gateway.OutcomeOverloaded, gateway.LimitConcurrency,
+		return nil, p.refuse(w, wire, http.StatusServiceUnavailable, OutcomeOverloaded, LimitConcurrency,
 			fmt.Sprintf("more than %d requests in flight; retry", cap(p.inflight)))
 	}
 }
@@ -355,27 +359,27 @@ func (p *Proxy) fail(w http.ResponseWriter, r *http.Request, wire gateway.Wire, 
 		copyHeaders(w.Header(), us.header)
 		w.WriteHeader(us.code)
 		_, _ = w.Write(us.body)
-		return gateway.OutcomeUpstreamError
+		return OutcomeUpstreamError
 	case errors.Is(err, gateway.ErrCapped):
 		// Never an empty answer: the API's error, with why.
 		p.logf("gateway: %s: %v", r.URL.Path, err)
 		writeError(w, wire, http.StatusBadGateway, strings.TrimPrefix(err.Error(), "gateway: "))
-		return gateway.OutcomeCapped
+		return OutcomeCapped
 	case clientGone(w, r):
 		p.logf("gateway: %s: client went away or stopped reading: %v", r.URL.Path, err)
-		return gateway.OutcomeCanceled
+		return OutcomeCanceled
 	case errors.Is(err, context.DeadlineExceeded):
 		p.logf("gateway: %s: %v", r.URL.Path, err)
 		writeError(w, wire, http.StatusGatewayTimeout, "upstream timed out: "+err.Error())
-		return gateway.OutcomeUpstreamError
+		return OutcomeUpstreamError
 	case errors.Is(err, gateway.ErrUpstream):
 		p.logf("gateway: %s: %v", r.URL.Path, err)
 		writeError(w, wire, http.StatusBadGateway, err.Error())
-		return gateway.OutcomeUpstreamError
+		return OutcomeUpstreamError
 	}
 	p.logf("gateway: %s: %v", r.URL.Path, err)
 	writeError(w, wire, http.StatusBadGateway, err.Error())
-	return gateway.OutcomeFailed
+	return OutcomeFailed
 }
 
 // forward posts fwd to the route's upstream, as a round of the client's

@@ -121,7 +121,7 @@ var _ = Describe("upstream error statuses", func() {
 			Expect(log.Lines()).To(ContainElement(fmt.Sprintf("gateway: %s: upstream %s%s answered %d: %s", path, upURL, path, status, wantBody)))
 			requests, _ := ev.snapshot()
 			Expect(requests).To(HaveLen(1))
-			Expect(requests[0]).To(HaveSuffix("/"+gateway.OutcomeUpstreamError), "counted as an upstream error, routed or passthrough")
+			Expect(requests[0]).To(HaveSuffix("/"+proxy.OutcomeUpstreamError), "counted as an upstream error, routed or passthrough")
 		},
 		Entry("a routed POST answered 404", http.MethodPost, openai.Path, chatBody("1", "t", "small", false),
 			http.StatusNotFound, "404 page not found", "404 page not found"),

@@ -9,15 +9,15 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/toolout/toolout/core/gateway"
 	"github.com/toolout/toolout/core/gateway/openai"
+	"github.com/toolout/toolout/core/gateway/proxy"
 )
 
 // A stream relayed without being parsed (its request offers no
 // expand_context) is still counted by what it held.
 var _ = Describe("the outcome of a stream relayed as it came", func() {
 	stream := func(events string) (string, []string) {
-		base, ev := proxyFront(gateway.Limits{}, func(w http.ResponseWriter, _ *http.Request) {
+		base, ev := proxyFront(proxy.Limits{}, func(w http.ResponseWriter, _ *http.Request) {
 			w.Header().Set("Content-Type", "text/event-stream")
 			_, _ = io.WriteString(w, events)
 		})
@@ -34,21 +34,21 @@ var _ = Describe("the outcome of a stream relayed as it came", func() {
 	It("is ok for a stream of text, even one that talks about errors", func() {
 		got, req := stream(text + "data: [DONE]\n\n")
 		Expect(got).To(Equal(text + "data: [DONE]\n\n"))
-		Expect(req).To(Equal([]string{"openai/" + gateway.OutcomeOK}))
+		Expect(req).To(Equal([]string{"openai/" + proxy.OutcomeOK}))
 	})
 
 	It("is upstream_error for a stream that holds the upstream's mid-stream error chunk, relayed as it came", func() {
 		failed := text + `data: {"error":{"message":"the model is overloaded","type":"server_error"}}` + "\n\n"
 		got, req := stream(failed)
 		Expect(got).To(Equal(failed))
-		Expect(req).To(Equal([]string{"openai/" + gateway.OutcomeUpstreamError}))
+		Expect(req).To(Equal([]string{"openai/" + proxy.OutcomeUpstreamError}))
 	})
 
 	It("is upstream_error for a stream that holds an error event", func() {
 		failed := text + "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\"}}\n\n"
 		got, req := stream(failed)
 		Expect(got).To(Equal(failed))
-		Expect(req).To(Equal([]string{"openai/" + gateway.OutcomeUpstreamError}))
+		Expect(req).To(Equal([]string{"openai/" + proxy.OutcomeUpstreamError}))
 	})
 })
 
@@ -67,7 +67,7 @@ var _ = Describe("a stream cut after part of it reached the client", func() {
 		panic(http.ErrAbortHandler)
 	}
 	read := func(body []byte) (string, error, []string) {
-		base, ev := proxyFront(gateway.Limits{}, cut)
+		base, ev := proxyFront(proxy.Limits{}, cut)
 		resp, err := http.Post(base+openai.Path, "application/json", bytes.NewReader(body))
 		Expect(err).NotTo(HaveOccurred())
 		defer resp.Body.Close()
@@ -81,18 +81,18 @@ var _ = Describe("a stream cut after part of it reached the client", func() {
 		got, err, req := read(chatBody("1", "t", "a small tool result", true))
 		Expect(got).To(Equal(text))
 		Expect(err).To(MatchError(io.ErrUnexpectedEOF))
-		Expect(req).To(Equal([]string{"openai/" + gateway.OutcomeUpstreamError}))
+		Expect(req).To(Equal([]string{"openai/" + proxy.OutcomeUpstreamError}))
 	})
 
 	It("is aborted when relayed event by event (the request offers expand_context)", func() {
 		got, err, req := read(chatBody("1", "logs__query", bigLog("db-1"), true))
 		Expect(got).To(Equal(text))
 		Expect(err).To(MatchError(io.ErrUnexpectedEOF))
-		Expect(req).To(Equal([]string{"openai/" + gateway.OutcomeUpstreamError}))
+		Expect(req).To(Equal([]string{"openai/" + proxy.OutcomeUpstreamError}))
 	})
 
 	It("is aborted when the model's response ends, cleanly, before its stream is whole (no finish_reason, no [DONE])", func() {
-		base, ev := proxyFront(gateway.Limits{}, func(w http.ResponseWriter, _ *http.Request) {
+		base, ev := proxyFront(proxy.Limits{}, func(w http.ResponseWriter, _ *http.Request) {
 			w.Header().Set("Content-Type", "text/event-stream")
 			_, _ = io.WriteString(w, text)
 		})
@@ -103,11 +103,11 @@ var _ = Describe("a stream cut after part of it reached the client", func() {
 		Expect(string(got)).To(Equal(text))
 		Expect(err).To(MatchError(io.ErrUnexpectedEOF))
 		req, _ := ev.snapshot()
-		Expect(req).To(Equal([]string{"openai/" + gateway.OutcomeUpstreamError}))
+		Expect(req).To(Equal([]string{"openai/" + proxy.OutcomeUpstreamError}))
 	})
 
 	It("is not aborted when it ends whole", func() {
-		base, _ := proxyFront(gateway.Limits{}, func(w http.ResponseWriter, r *http.Request) {
+		base, _ := proxyFront(proxy.Limits{}, func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "text/event-stream")
 			_, _ = io.WriteString(w, text+"data: [DONE]\n\n")
 		})

@@ -12,8 +12,7 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-
-	"github.com/toolout/toolout/core/gateway"
+	"github.com/toolout/toolout/core/gateway/proxy"
 )
 
 // A client that stops reading must not hold a request slot, a goroutine and
@@ -66,7 +65,7 @@ var _ = Describe("a client that stops reading", func() {
 			}
 		}
 	}
-	limits := gateway.Limits{MaxConcurrent: 1, ClientWriteTimeout: time.Second}
+	limits := proxy.Limits{MaxConcurrent: 1, ClientWriteTimeout: time.Second}
 	post := func(base string, body []byte) int {
 		resp, err := http.Post(base+"/v1/chat/completions", "application/json", strings.NewReader(string(body)))
 		Expect(err).NotTo(HaveOccurred())
@@ -126,7 +125,7 @@ func (discard) Write(p []byte) (int, error) { return len(p), nil }
 
 var _ = Describe("a passthrough answer the upstream cuts", func() {
 	It("is counted upstream_error, and the client's connection is dropped", func() {
-		base, ev := proxyFront(gateway.Limits{}, func(w http.ResponseWriter, _ *http.Request) {
+		base, ev := proxyFront(proxy.Limits{}, func(w http.ResponseWriter, _ *http.Request) {
 			w.Header().Set("Content-Length", "1000")
 			_, _ = io.WriteString(w, strings.Repeat("m", 10))
 			w.(http.Flusher).Flush()

@@ -82,7 +82,7 @@ var _ = Describe("the proxy's answers", func() {
 		Expect(err).NotTo(HaveOccurred())
 		// A trailer: a model that calls expand_context all the same is
 		// answered and asked again, so the rounds are not known up front.
-		Expect(got.resp.Trailer.Get(gateway.RoundsHeader)).To(Equal("1"))
+		Expect(got.resp.Trailer.Get(proxy.RoundsHeader)).To(Equal("1"))
 		Expect(string(rest)).To(HaveSuffix(event(" second") + "data: [DONE]\n\n"))
 	})
 
@@ -149,13 +149,13 @@ var _ = Describe("the proxy's answers", func() {
 	})
 
 	It("answers a model that only calls expand_context up to the cap with a 502 error in the API's shape, counted as capped with its expansions", func() {
-		base, ev := proxyFront(gateway.Limits{}, func(w http.ResponseWriter, r *http.Request) {
+		base, ev := proxyFront(proxy.Limits{}, func(w http.ResponseWriter, r *http.Request) {
 			_, _ = fmt.Fprintf(w, `{"id":"c","object":"chat.completion","model":"m","choices":[{"index":0,"message":{"role":"assistant","content":null,`+
 				`"tool_calls":[{"id":"x","type":"function","function":{"name":"expand_context","arguments":"{\"shadow_id\":\"%s\"}"}}]},"finish_reason":"tool_calls"}]}`, shadow)
 		})
 		resp := post(&httptest.Server{URL: base}, chatBody("1", "t", content, false))
 		Expect(resp.StatusCode).To(Equal(http.StatusBadGateway))
-		Expect(resp.Header.Get(gateway.RoundsHeader)).To(Equal("6"))
+		Expect(resp.Header.Get(proxy.RoundsHeader)).To(Equal("6"))
 		body, _ := io.ReadAll(resp.Body)
 		Expect(string(body)).To(ContainSubstring(`"error"`))
 		Expect(string(body)).To(ContainSubstring("called expand_context in every round up to the cap and gave no answer (5 expansion rounds, 6 forwards)"))
@@ -178,7 +178,7 @@ var _ = Describe("the proxy's answers", func() {
 		resp := post(f, chatBody("1", "t", forged, true))
 		Expect(resp.StatusCode).To(Equal(http.StatusOK))
 		stream, _ := io.ReadAll(resp.Body)
-		Expect(resp.Header.Get(gateway.RoundsHeader)).To(Equal("2"))
+		Expect(resp.Header.Get(proxy.RoundsHeader)).To(Equal("2"))
 		Expect(string(stream)).To(ContainSubstring("nothing to expand"))
 		Expect(string(stream)).NotTo(ContainSubstring("expand_context"))
 	})
@@ -198,7 +198,7 @@ var _ = Describe("the proxy's answers", func() {
 		body := strings.Replace(string(chatBody("1", "t", content, true)), `"stream":true`, `"stream":true,"stream_options":{"include_usage":true}`, 1)
 		resp := post(f, []byte(body))
 		Expect(resp.StatusCode).To(Equal(http.StatusOK))
-		Expect(resp.Header.Get(gateway.RoundsHeader)).To(Equal("2"))
+		Expect(resp.Header.Get(proxy.RoundsHeader)).To(Equal("2"))
 		stream, _ := io.ReadAll(resp.Body)
 		Expect(string(stream)).To(ContainSubstring("db-6 failed"))
 		Expect(string(stream)).NotTo(ContainSubstring("expand_context"))

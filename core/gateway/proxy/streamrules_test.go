@@ -123,7 +123,7 @@ type verdict struct {
 type fault struct {
 	serve  func(s wireStream, w http.ResponseWriter, r *http.Request)
 	stall  bool
-	limits gateway.Limits
+	limits proxy.Limits
 	want   verdict
 }
 
@@ -142,23 +142,23 @@ func abort(w http.ResponseWriter) {
 }
 
 var (
-	ok200   = verdict{Status: http.StatusOK, Outcome: gateway.OutcomeOK}
-	cut     = verdict{Status: http.StatusOK, Aborted: true, Outcome: gateway.OutcomeUpstreamError}
-	badGate = verdict{Status: http.StatusBadGateway, Outcome: gateway.OutcomeUpstreamError}
+	ok200   = verdict{Status: http.StatusOK, Outcome: proxy.OutcomeOK}
+	cut     = verdict{Status: http.StatusOK, Aborted: true, Outcome: proxy.OutcomeUpstreamError}
+	badGate = verdict{Status: http.StatusBadGateway, Outcome: proxy.OutcomeUpstreamError}
 )
 
 var upstreamFaults = map[string]fault{
 	"a whole stream (no fault)": {serve: func(s wireStream, w http.ResponseWriter, _ *http.Request) { sse(w, s.whole()) }, want: ok200},
 	"an error status (500)": {serve: func(_ wireStream, w http.ResponseWriter, _ *http.Request) {
 		http.Error(w, `{"error":{"message":"boom"}}`, http.StatusInternalServerError)
-	}, want: verdict{Status: 500, Outcome: gateway.OutcomeUpstreamError}},
+	}, want: verdict{Status: 500, Outcome: proxy.OutcomeUpstreamError}},
 	"a rate limit (429)": {serve: func(_ wireStream, w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Retry-After", "7")
 		http.Error(w, `{"error":{"type":"rate_limit"}}`, http.StatusTooManyRequests)
-	}, want: verdict{Status: 429, Outcome: gateway.OutcomeUpstreamError}},
+	}, want: verdict{Status: 429, Outcome: proxy.OutcomeUpstreamError}},
 	"a redirect (307), relayed, not followed": {serve: func(_ wireStream, w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "http://127.0.0.1:1/elsewhere", http.StatusTemporaryRedirect)
-	}, want: verdict{Status: 307, Outcome: gateway.OutcomeUpstreamError}},
+	}, want: verdict{Status: 307, Outcome: proxy.OutcomeUpstreamError}},
 	"a connection reset before the headers": {serve: func(_ wireStream, w http.ResponseWriter, _ *http.Request) {
 		if c, _, err := http.NewResponseController(w).Hijack(); err == nil {
 			_ = c.Close()
@@ -188,7 +188,7 @@ var upstreamFaults = map[string]fault{
 	"an error event first":                   {serve: func(s wireStream, w http.ResponseWriter, _ *http.Request) { sse(w, s.errorEvent) }, want: badGate},
 	"an error event after the text (relayed, the stream ends)": {serve: func(s wireStream, w http.ResponseWriter, _ *http.Request) {
 		sse(w, append(append(s.before, s.text), s.errorEvent)...)
-	}, want: verdict{Status: http.StatusOK, Outcome: gateway.OutcomeUpstreamError}},
+	}, want: verdict{Status: http.StatusOK, Outcome: proxy.OutcomeUpstreamError}},
 	"a malformed event before the text (relayed with the text, then the connection dropped)": {serve: func(s wireStream, w http.ResponseWriter, _ *http.Request) {
 		sse(w, append([]string{s.badEvent}, s.whole())...)
 	}, want: cut},
@@ -200,11 +200,11 @@ var upstreamFaults = map[string]fault{
 	"a stream over max_response_bytes": {serve: func(s wireStream, w http.ResponseWriter, _ *http.Request) {
 		sse(w, append(s.before, s.text)...)
 		sse(w, strings.Repeat(s.text, 200)+strings.Join(s.after, ""))
-	}, limits: gateway.Limits{MaxResponseBytes: 8 << 10}, want: cut},
+	}, limits: proxy.Limits{MaxResponseBytes: 8 << 10}, want: cut},
 	"a stall before the headers, past upstream_timeout": {serve: func(_ wireStream, _ http.ResponseWriter, r *http.Request) {}, stall: true,
-		want: verdict{Status: http.StatusGatewayTimeout, Outcome: gateway.OutcomeUpstreamError}},
+		want: verdict{Status: http.StatusGatewayTimeout, Outcome: proxy.OutcomeUpstreamError}},
 	"a stall before the text, past upstream_timeout": {serve: func(s wireStream, w http.ResponseWriter, _ *http.Request) { sse(w, s.before...) }, stall: true,
-		want: verdict{Status: http.StatusGatewayTimeout, Outcome: gateway.OutcomeUpstreamError}},
+		want: verdict{Status: http.StatusGatewayTimeout, Outcome: proxy.OutcomeUpstreamError}},
 	"a stall after the text, past upstream_timeout": {serve: func(s wireStream, w http.ResponseWriter, _ *http.Request) {
 		sse(w, append(s.before, s.text)...)
 	}, stall: true, want: cut},
@@ -212,7 +212,7 @@ var upstreamFaults = map[string]fault{
 
 // rulesFront serves a proxy with the three routes (expansion on) in front
 // of up, on clock, and returns its URL and events.
-func rulesFront(l gateway.Limits, clock *fakes.Clock, up http.HandlerFunc) (string, *events) {
+func rulesFront(l proxy.Limits, clock *fakes.Clock, up http.HandlerFunc) (string, *events) {
 	upstream := httptest.NewServer(up)
 	DeferCleanup(upstream.Close)
 	u, err := url.Parse(upstream.URL)
@@ -257,7 +257,7 @@ func verdictOf(f fault, s wireStream, body []byte) verdict {
 	}()
 	if f.stall {
 		Eventually(stalled, "10s").Should(Receive())
-		clock.Advance(gateway.DefaultUpstreamTimeout + time.Second)
+		clock.Advance(proxy.DefaultUpstreamTimeout + time.Second)
 	}
 	var a answer
 	Eventually(got, "10s").Should(Receive(&a))
@@ -344,13 +344,13 @@ var _ = Describe("an expand_context call in a stream whose request holds no mark
 		func(name, before string) {
 			resp, buffered, llm := answer(name, before, false)
 			Expect(resp.StatusCode).To(Equal(http.StatusOK), buffered)
-			Expect(resp.Header.Get(gateway.RoundsHeader)).To(Equal("2"))
+			Expect(resp.Header.Get(proxy.RoundsHeader)).To(Equal("2"))
 			Expect(buffered).NotTo(ContainSubstring(gateway.ExpandToolName))
 			Expect(llm.Check()).To(Succeed())
 
 			resp, streamed, llm := answer(name, before, true)
 			Expect(resp.StatusCode).To(Equal(http.StatusOK), streamed)
-			Expect(resp.Trailer.Get(gateway.RoundsHeader)+resp.Header.Get(gateway.RoundsHeader)).To(Equal("2"), "a header, or a trailer")
+			Expect(resp.Trailer.Get(proxy.RoundsHeader)+resp.Header.Get(proxy.RoundsHeader)).To(Equal("2"), "a header, or a trailer")
 			Expect(streamed).NotTo(ContainSubstring(gateway.ExpandToolName))
 			Expect(streamed).To(ContainSubstring("nothing to expand"))
 			Expect(streamed).To(ContainSubstring(before))

@@ -2,8 +2,6 @@ package proxy
 
 import (
 	"net/http"
-
-	"github.com/toolout/toolout/core/gateway"
 )
 
 // MinIdleConns is the floor of Transport's idle pool per host: what
@@ -26,7 +24,7 @@ const MinIdleConns = 2
 // after. Redirects are not this transport's concern: the proxy's client
 // never follows them ([NoRedirects]), and a Transport does not.
 // UpstreamTimeout still bounds each call through the request's context.
-func Transport(l gateway.Limits) *http.Transport {
+func Transport(l Limits) *http.Transport {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	perHost := max(l.WithDefaults().MaxConcurrent, MinIdleConns)
 	t.MaxIdleConnsPerHost = perHost

@@ -70,12 +70,12 @@ func BenchmarkConcurrent32(b *testing.B) {
 		run(b, viaProxy(t))
 	})
 	b.Run("transport=pool", func(b *testing.B) {
-		t := proxy.Transport(gateway.Limits{})
+		t := proxy.Transport(proxy.Limits{})
 		defer t.CloseIdleConnections()
 		run(b, viaProxy(t))
 	})
 	b.Run("floor", func(b *testing.B) {
-		t := proxy.Transport(gateway.Limits{})
+		t := proxy.Transport(proxy.Limits{})
 		defer t.CloseIdleConnections()
 		floor := httputil.NewSingleHostReverseProxy(u)
 		floor.Transport = t

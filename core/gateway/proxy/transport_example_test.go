@@ -14,7 +14,7 @@ import (
 // The proxy's upstream transport keeps an idle connection per request
 // slot, so concurrent requests to one upstream reuse their connections.
 func ExampleTransport() {
-	limits := gateway.Limits{MaxConcurrent: 32}
+	limits := proxy.Limits{MaxConcurrent: 32}
 	t := proxy.Transport(limits)
 	fmt.Println(t.MaxIdleConnsPerHost, t.MaxIdleConns)
 	pipe, err := gateway.NewPipe(gateway.Options{Compressor: gateway.Passthrough{}, Store: memstore.New(gateway.StoreOptions{})})

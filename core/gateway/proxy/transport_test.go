@@ -12,7 +12,6 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/toolout/toolout/core/gateway"
 	"github.com/toolout/toolout/core/gateway/openai"
 	"github.com/toolout/toolout/core/gateway/proxy"
 	"github.com/toolout/toolout/internal/httpspec"
@@ -67,7 +66,7 @@ var _ = Describe("Transport", func() {
 	}
 
 	It("reuses its connections to an upstream under concurrent requests: at most one per request slot in use", func() {
-		Expect(run(proxy.Transport(gateway.Limits{}))).To(BeNumerically("<=", n))
+		Expect(run(proxy.Transport(proxy.Limits{}))).To(BeNumerically("<=", n))
 	})
 
 	It("where http.DefaultTransport's 2 idle connections per host open new ones every round", func() {
@@ -76,12 +75,12 @@ var _ = Describe("Transport", func() {
 
 	It("sizes its idle pool from max_concurrent_requests, at least MinIdleConns, and keeps http.DefaultTransport's timeouts", func() {
 		def := http.DefaultTransport.(*http.Transport)
-		t := proxy.Transport(gateway.Limits{MaxConcurrent: 32})
+		t := proxy.Transport(proxy.Limits{MaxConcurrent: 32})
 		Expect([]int{t.MaxIdleConnsPerHost, t.MaxIdleConns}).To(Equal([]int{32, 100}))
-		t = proxy.Transport(gateway.Limits{MaxConcurrent: 200})
+		t = proxy.Transport(proxy.Limits{MaxConcurrent: 200})
 		Expect([]int{t.MaxIdleConnsPerHost, t.MaxIdleConns}).To(Equal([]int{200, 400}))
-		Expect(proxy.Transport(gateway.Limits{MaxConcurrent: 1}).MaxIdleConnsPerHost).To(Equal(proxy.MinIdleConns))
-		Expect(proxy.Transport(gateway.Limits{}).MaxIdleConnsPerHost).To(Equal(gateway.DefaultMaxRequests))
+		Expect(proxy.Transport(proxy.Limits{MaxConcurrent: 1}).MaxIdleConnsPerHost).To(Equal(proxy.MinIdleConns))
+		Expect(proxy.Transport(proxy.Limits{}).MaxIdleConnsPerHost).To(Equal(proxy.DefaultMaxRequests))
 		Expect(t.TLSHandshakeTimeout).To(Equal(def.TLSHandshakeTimeout))
 		Expect(t.IdleConnTimeout).To(Equal(def.IdleConnTimeout))
 		Expect(t.ExpectContinueTimeout).To(Equal(def.ExpectContinueTimeout))

@@ -10,8 +10,7 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-
-	"github.com/toolout/toolout/core/gateway"
+	"github.com/toolout/toolout/core/gateway/proxy"
 )
 
 // A protocol upgrade on a passthrough path (a WebSocket: OpenAI's Realtime
@@ -50,7 +49,7 @@ var _ = Describe("a passthrough protocol upgrade", func() {
 	}
 
 	It("relays the bytes both ways", func() {
-		base, _ := proxyFront(gateway.Limits{}, echo)
+		base, _ := proxyFront(proxy.Limits{}, echo)
 		c, br := upgrade(base)
 		for _, msg := range []string{"hello\n", "again\n"} {
 			_, err := io.WriteString(c, msg)
@@ -60,7 +59,7 @@ var _ = Describe("a passthrough protocol upgrade", func() {
 	})
 
 	It("ends at upstream_timeout, and holds a request slot until then", func() {
-		base, ev := proxyFront(gateway.Limits{MaxConcurrent: 1, UpstreamTimeout: time.Second}, echo)
+		base, ev := proxyFront(proxy.Limits{MaxConcurrent: 1, UpstreamTimeout: time.Second}, echo)
 		_, br := upgrade(base)
 		resp, err := http.Get(base + "/v1/models")
 		Expect(err).NotTo(HaveOccurred())

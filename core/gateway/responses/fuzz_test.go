@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/gateway"
+	"github.com/toolout/toolout/core/gateway/internal/wireparse"
 	"github.com/toolout/toolout/core/gateway/jsonspan"
 	"github.com/toolout/toolout/core/gateway/responses"
 	"github.com/toolout/toolout/internal/seeds"
@@ -99,7 +100,7 @@ func checkError(t *testing.T, err error, input []byte) {
 }
 
 // FuzzRead checks the Wire's reading of a request on any input: no panic;
-// it reads what gateway.ParseObject reads; each output's content is the
+// it reads what wireparse.ParseObject reads; each output's content is the
 // text of its value (a string, or input_text parts); compressing every
 // output (Conversation.Rewrite) gives a body that Read reads to the same
 // outputs with the new text, and whose bytes outside the contents are the
@@ -110,7 +111,7 @@ func FuzzRead(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
 		c, err := responses.Wire{}.Read(body)
-		if _, perr := gateway.ParseObject(body, "x"); (err == nil) != (perr == nil) {
+		if _, perr := wireparse.ParseObject(body, "x"); (err == nil) != (perr == nil) {
 			t.Fatalf("Read: %v, ParseObject: %v", err, perr)
 		}
 		if err != nil {
@@ -119,7 +120,7 @@ func FuzzRead(f *testing.F) {
 		var results []gateway.Result
 		for i, o := range c.Outputs {
 			n := c.Contents[i]
-			if text, whole := gateway.ResultText(n, "input_text", "output_text"); !whole || text != o.Content || n.Kind != '"' && n.Kind != '[' {
+			if text, whole := wireparse.ResultText(n, "input_text", "output_text"); !whole || text != o.Content || n.Kind != '"' && n.Kind != '[' {
 				t.Fatalf("output %d: content %q, value %s", i, o.Content, body[n.Start:n.End])
 			}
 			results = append(results, gateway.Result{Index: i, Action: gateway.ActionCompressed, Text: "X"})

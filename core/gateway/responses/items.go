@@ -3,7 +3,7 @@ package responses
 import (
 	"strings"
 
-	"github.com/toolout/toolout/core/gateway"
+	"github.com/toolout/toolout/core/gateway/internal/wireparse"
 	"github.com/toolout/toolout/core/gateway/jsonspan"
 )
 
@@ -70,7 +70,7 @@ var textTypes = []string{"input_text", "output_text"}
 
 // outputText returns the text of an output item's "output": a string, or
 // the texts of a list of input_text parts concatenated with nothing
-// between them (as [gateway.ResultText] reads them). ok is false when the
+// between them (as [wireparse.ResultText] reads them). ok is false when the
 // output is absent, null, another kind of value (shell_call_output's
 // list of stdout/stderr objects, computer_call_output's screenshot) or a
 // list with another part (an image, a file).
@@ -78,5 +78,5 @@ func outputText(out *jsonspan.Node) (text string, ok bool) {
 	if out == nil || out.Kind != '"' && out.Kind != '[' {
 		return "", false
 	}
-	return gateway.ResultText(out, textTypes...)
+	return wireparse.ResultText(out, textTypes...)
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/toolout/toolout/core/gateway"
+	"github.com/toolout/toolout/core/gateway/internal/wireparse"
 	"github.com/toolout/toolout/core/gateway/jsonspan"
 	"github.com/toolout/toolout/core/gateway/openai"
 )
@@ -84,7 +85,7 @@ func (Wire) ReadBounded(body []byte, b gateway.Bounds) (*gateway.Conversation, e
 
 // output returns a response's output items.
 func output(resp []byte) (*jsonspan.Node, []*jsonspan.Node, error) {
-	root, err := gateway.ParseObject(resp, "responses response")
+	root, err := wireparse.ParseObject(resp, "responses response")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -106,7 +107,7 @@ func (Wire) PhantomCalls(resp []byte) ([]gateway.PhantomCall, error) {
 	for _, it := range items {
 		if isPhantom(it) {
 			calls = append(calls, gateway.PhantomCall{ID: it.Get("call_id").Text(),
-				ShadowID: gateway.ShadowArg([]byte(it.Get("arguments").Text())), Raw: resp[it.Start:it.End]})
+				ShadowID: wireparse.ShadowArg([]byte(it.Get("arguments").Text())), Raw: resp[it.Start:it.End]})
 		}
 	}
 	return calls, nil
@@ -122,7 +123,7 @@ func (Wire) PhantomCalls(resp []byte) ([]gateway.PhantomCall, error) {
 // false is left out too: the API could not resolve it. An input that is a
 // string becomes a list that starts with it as a user message.
 func (Wire) AppendExpansions(body, resp []byte, calls []gateway.PhantomCall, answers []string) ([]byte, error) {
-	root, err := gateway.ParseObject(body, "responses request")
+	root, err := wireparse.ParseObject(body, "responses request")
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package gateway_test
+package proxy_test
 
 import (
 	"go/ast"
@@ -12,14 +12,19 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/toolout/toolout/core/gateway"
+	"github.com/toolout/toolout/core/gateway/proxy"
 )
 
-// constValues returns the values of the package's string constants whose
-// name starts with prefix, read from its source files.
+// constValues returns the values of the string constants of this package
+// and of core/gateway whose name starts with prefix, read from their
+// source files (the Limit* constants are in both).
 func constValues(prefix string) []string {
 	GinkgoHelper()
 	files, err := filepath.Glob("*.go")
 	Expect(err).NotTo(HaveOccurred())
+	root, err := filepath.Glob("../*.go")
+	Expect(err).NotTo(HaveOccurred())
+	files = append(files, root...)
 	var values []string
 	for _, name := range files {
 		if strings.HasSuffix(name, "_test.go") {
@@ -64,7 +69,7 @@ var _ = DescribeTable("the lists of event values hold each constant once",
 		Expect(list).To(ConsistOf(constValues(prefix)))
 		Expect(list).NotTo(BeEmpty())
 	},
-	Entry("AllOutcomes", "Outcome", gateway.AllOutcomes()),
-	Entry("AllLimits", "Limit", gateway.AllLimits()),
+	Entry("AllOutcomes", "Outcome", proxy.AllOutcomes()),
+	Entry("AllLimits", "Limit", proxy.AllLimits()),
 	Entry("AllAnswers", "Answer", gateway.AllAnswers()),
 )
