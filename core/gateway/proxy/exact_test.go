@@ -15,8 +15,6 @@ import (
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/gateway"
 	"github.com/toolout/toolout/core/gateway/anthropic"
-	"github.com/toolout/toolout/core/gateway/internal/wireparse"
-	"github.com/toolout/toolout/core/gateway/jsonspan"
 	"github.com/toolout/toolout/core/gateway/memstore"
 	"github.com/toolout/toolout/core/gateway/openai"
 )
@@ -306,23 +304,6 @@ var _ = Describe("expand_context gives back the tool content byte for byte", fun
 
 // newGatewayOn is newGateway's gateway (default bounds, Simple{Words: 8})
 // on wire w.
-var _ = DescribeTable("ResultText reads a content's text as sent, and whether that is all of it",
-	func(content string, wantText string, wantWhole bool) {
-		n, err := jsonspan.Parse([]byte(content))
-		Expect(err).NotTo(HaveOccurred())
-		text, whole := wireparse.ResultText(n, "text", "input_text")
-		Expect(text).To(Equal(wantText))
-		Expect(whole).To(Equal(wantWhole))
-	},
-	Entry("a string", `"a\nb"`, "a\nb", true),
-	Entry("null", `null`, "", true),
-	Entry("text parts, joined with nothing", `[{"type":"text","text":"ab"},{"type":"input_text","text":"cd"}]`, "abcd", true),
-	Entry("an empty list", `[]`, "", true),
-	Entry("an image part: left out, not whole", `[{"type":"text","text":"ab"},{"type":"image","source":{}}]`, "ab", false),
-	Entry("a text part whose text is not a string", `[{"type":"text","text":1},{"type":"text","text":"x"}]`, "x", false),
-	Entry("a type not asked for", `[{"type":"output_text","text":"ab"}]`, "", false),
-)
-
 func newGatewayOn(w gateway.Wire) *gateway.Gateway {
 	g := newGateway(true)
 	g.Wire = w
