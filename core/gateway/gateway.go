@@ -62,27 +62,26 @@ func (g *Gateway) logf(format string, args ...any) {
 	}
 }
 
-// Prepare reads a request body and prepares it (see [Gateway.PrepareConversation]).
-func (g *Gateway) Prepare(ctx context.Context, body []byte) ([]byte, []Result, error) {
-	c, err := g.Wire.Read(body)
-	if err != nil {
-		return nil, nil, err
-	}
-	return g.PrepareConversation(ctx, c)
+// Prepared is a request the pipe has been through: the body to forward
+// (the request's own bytes when nothing changed, else a new buffer made by
+// one splice over its parse) and what the pipe did with each of its tool
+// outputs. [Gateway.Forward] sends it upstream.
+type Prepared struct {
+	Body    []byte
+	Results []Result
 }
 
-// PrepareConversation compresses the tool outputs of a request read once
-// and, when the request then carries a marker the gateway issued and
-// expansion is on, offers the phantom tool. It returns the body to forward:
-// c.Body itself when nothing changes, else a new buffer made by one splice
-// over the parse.
-func (g *Gateway) PrepareConversation(ctx context.Context, c *Conversation) ([]byte, []Result, error) {
+// Prepare compresses the tool outputs of a request read once (the wire's
+// Read) and, when the request then carries a marker the gateway issued and
+// expansion is on, offers the phantom tool. On an error (a fail-closed
+// compressor, a store), Results holds what the pipe did before it.
+func (g *Gateway) Prepare(ctx context.Context, c *Conversation) (Prepared, error) {
 	if len(c.Outputs) == 0 {
-		return c.Body, nil, nil
+		return Prepared{Body: c.Body}, nil
 	}
 	results, err := g.Pipe.Process(ctx, c.Outputs, c.Query)
 	if err != nil {
-		return nil, results, err
+		return Prepared{Results: results}, err
 	}
 	compressed, issued := 0, 0
 	for _, r := range results {
@@ -96,10 +95,10 @@ func (g *Gateway) PrepareConversation(ctx context.Context, c *Conversation) ([]b
 	}
 	expand := g.Expand && issued > 0
 	if compressed == 0 && !expand {
-		return c.Body, results, nil
+		return Prepared{Body: c.Body, Results: results}, nil
 	}
 	body, err := c.Rewrite(results, expand)
-	return body, results, err
+	return Prepared{Body: body, Results: results}, err
 }
 
 // issuedIDs is the set of shadow ids the gateway issued into a
@@ -115,41 +114,33 @@ func issuedIDs(results []Result) map[string]bool {
 	return ids
 }
 
-// Handle runs one client request: Prepare, forward, and answer the model's
-// expand_context calls from the store (deduplicated per request) until it
-// stops calling it or MaxRounds expansions were made. Phantom calls never
-// reach the client: the response is stripped of them. When a response mixes
-// phantom and real calls, only the phantom ones are answered and the
-// request is forwarded again; the model then repeats its real calls.
+// Handle runs one client request body: the wire's Read, [Gateway.Prepare]
+// and [Gateway.Forward].
 func (g *Gateway) Handle(ctx context.Context, body []byte, up Upstream) (Outcome, error) {
 	c, err := g.Wire.Read(body)
 	if err != nil {
 		return Outcome{}, err
 	}
-	return g.HandleConversation(ctx, c, up)
-}
-
-// HandleConversation is [Gateway.Handle] on a request already read.
-func (g *Gateway) HandleConversation(ctx context.Context, c *Conversation, up Upstream) (Outcome, error) {
-	body, results, err := g.PrepareConversation(ctx, c)
+	p, err := g.Prepare(ctx, c)
 	if err != nil {
-		return Outcome{Results: results}, err
+		return Outcome{Results: p.Results}, err
 	}
-	return g.HandlePrepared(ctx, body, results, up)
+	return g.Forward(ctx, p, up)
 }
 
-// Offers reports whether a request prepared into these results offers the
-// phantom tool: expansion is on and the gateway issued a marker into it.
-func (g *Gateway) Offers(results []Result) bool { return g.Expand && len(issuedIDs(results)) > 0 }
-
-// HandlePrepared runs the expand loop of [Gateway.Handle] on a request
-// already prepared (body to forward, the pipe's results). When it forwarded
-// more than once, the final response's usage is the sum over every round
-// (input, output, cached: every integer of its usage object). When the loop
-// stops at MaxRounds with phantom calls pending, they are stripped; if that
-// leaves no text and no real call, the error is ErrCapped rather than an
-// empty answer.
-func (g *Gateway) HandlePrepared(ctx context.Context, body []byte, results []Result, up Upstream) (Outcome, error) {
+// Forward sends a prepared request upstream and answers the model's
+// expand_context calls from the store (deduplicated per request) until it
+// stops calling it or MaxRounds expansions were made. Phantom calls never
+// reach the client: the response is stripped of them. When a response
+// mixes phantom and real calls, only the phantom ones are answered and the
+// request is forwarded again; the model then repeats its real calls. When
+// it forwarded more than once, the final response's usage is the sum over
+// every round (input, output, cached: every integer of its usage object).
+// When the loop stops at MaxRounds with phantom calls pending, they are
+// stripped; if that leaves no text and no real call, the error is
+// ErrCapped rather than an empty answer.
+func (g *Gateway) Forward(ctx context.Context, p Prepared, up Upstream) (Outcome, error) {
+	body, results := p.Body, p.Results
 	out := Outcome{Results: results}
 	maxRounds := g.MaxRounds
 	if maxRounds <= 0 {

@@ -297,7 +297,7 @@ var _ = Describe("adapters", func() {
 			`{"id":"a","type":"function","function":{"name":"expand\u005fcontext","arguments":"{\"shadow_id\":\"s\"}"}}]},"finish_reason":"tool_calls"}]}`)
 		plain := []byte(`{"choices":[{"index":0,"message":{"role":"assistant","content":"done"},"finish_reason":"stop"}]}`)
 		g := &gateway.Gateway{Pipe: newPipe(gateway.Config{}, gateway.Simple{Words: 8}), Wire: openai.Wire{}, Expand: true}
-		out, err := g.HandlePrepared(context.Background(), []byte(`{"model":"m","messages":[]}`), nil,
+		out, err := g.Forward(context.Background(), gateway.Prepared{Body: []byte(`{"model":"m","messages":[]}`)},
 			func(_ context.Context, round int, _ []byte) ([]byte, error) {
 				if round == 1 {
 					return escaped, nil

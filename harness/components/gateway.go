@@ -239,8 +239,12 @@ func runGatewayRequest(ctx context.Context, g *gateway.Gateway, upstream gateway
 			ro.Error = err.Error()
 		}
 	} else {
-		fwd, results, err := g.Prepare(ctx, body)
-		res, ro.forwarded = results, string(fwd)
+		var prep gateway.Prepared
+		c, err := g.Wire.Read(body)
+		if err == nil {
+			prep, err = g.Prepare(ctx, c)
+		}
+		res, ro.forwarded = prep.Results, string(prep.Body)
 		ro.allRounds = []string{ro.forwarded}
 		if err != nil {
 			ro.Error = err.Error()

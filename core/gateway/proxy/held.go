@@ -33,10 +33,11 @@ import (
 // the first tool call, this is the buffered path, error statuses included.
 // The rounds header, unknown when the stream starts, comes as a trailer
 // then.
-func (p *Proxy) streamRoute(w http.ResponseWriter, r *http.Request, route Route, body []byte, results []gateway.Result) string {
+func (p *Proxy) streamRoute(w http.ResponseWriter, r *http.Request, route Route, prep gateway.Prepared) string {
 	l := p.Limits.WithDefaults()
 	g := route.Gateway
-	first, err := p.firstRound(w, r, route, body)
+	results := prep.Results
+	first, err := p.firstRound(w, r, route, prep.Body)
 	if err != nil {
 		p.observe(gateway.Outcome{Results: results, Rounds: 1})
 		return p.fail(w, r, g.Wire, err)
@@ -66,7 +67,7 @@ func (p *Proxy) streamRoute(w http.ResponseWriter, r *http.Request, route Route,
 		lastHeader = header
 		return resp, err
 	}
-	out, err := g.HandlePrepared(r.Context(), body, results, up)
+	out, err := g.Forward(r.Context(), prep, up)
 	p.observe(out)
 	p.logf("gateway: %s: %d output(s), %d round(s), %d expansion(s)", r.URL.Path, len(out.Results), out.Rounds, len(out.Expansions))
 	if !first.sent {

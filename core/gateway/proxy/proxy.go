@@ -274,15 +274,15 @@ func (p *Proxy) serveRoute(w http.ResponseWriter, r *http.Request, route Route) 
 			h.HiddenHistory(g.Wire.Name(), conv.HiddenHistory)
 		}
 	}
-	body, results, err := g.PrepareConversation(r.Context(), conv)
+	prep, err := g.Prepare(r.Context(), conv)
 	if err != nil {
 		return p.fail(w, r, g.Wire, err)
 	}
-	if len(body) > 0 && len(conv.Body) > 0 && &body[0] == &conv.Body[0] {
+	if len(prep.Body) > 0 && len(conv.Body) > 0 && &prep.Body[0] == &conv.Body[0] {
 		lent = false // the client's own bytes go upstream: the transport may read them after the answer
 	}
 	if conv.Stream {
-		return p.streamRoute(w, r, route, body, results)
+		return p.streamRoute(w, r, route, prep)
 	}
 	var lastHeader http.Header
 	up := func(ctx context.Context, round int, fwd []byte) ([]byte, error) {
@@ -290,7 +290,7 @@ func (p *Proxy) serveRoute(w http.ResponseWriter, r *http.Request, route Route) 
 		lastHeader = header
 		return resp, err
 	}
-	out, err := g.HandlePrepared(r.Context(), body, results, up)
+	out, err := g.Forward(r.Context(), prep, up)
 	w.Header().Set(RoundsHeader, strconv.Itoa(out.Rounds))
 	p.observe(out) // expansions and bounds count whether the request then failed or not
 	if err != nil {
