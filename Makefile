@@ -36,7 +36,7 @@ AGENT_DIR ?= scripts/agent-check
 REPORTS   ?= reports
 # FIRST: the slowest test packages, started first so that the two-core tail is short (order only:
 # ./... still runs every package once)
-FIRST     ?= ./core/tokens ./harness/importer ./cmd/toolout ./harness ./core/gateway ./harness/serve ./toolouttest ./core/schema ./core/fstools ./core/leaked ./core/chunk ./core/gateway/openai
+FIRST     ?= ./core/tokens ./harness/importer ./cmd/toolout ./harness ./core/gateway/proxy ./harness/serve ./toolouttest ./core/schema ./core/fstools ./core/leaked ./core/chunk ./core/gateway/openai
 # NODEBUG: make test compiles every package without DWARF debug information (-dwarf=false; go test
 # and go run already link their binaries without it): the cold race build of every package costs a
 # sixth less (128 s -> 111 s on 2 cores); stack traces, panics and race reports keep their
