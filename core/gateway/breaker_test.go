@@ -12,6 +12,7 @@ import (
 
 	"github.com/toolout/toolout/core/gateway"
 	"github.com/toolout/toolout/core/gateway/memstore"
+	"github.com/toolout/toolout/internal/gatewaytest"
 )
 
 // flaky fails while down is set, and counts its calls.
@@ -30,14 +31,14 @@ func (f *flaky) Compress(_ context.Context, in gateway.Input) (string, error) {
 
 var _ = Describe("the compressor circuit breaker", func() {
 	It("stops calling a failing compressor for the cool-off, then probes once", func() {
-		src, clock := manual()
+		src, clock := gatewaytest.Manual()
 		f := &flaky{}
 		f.down.Store(true)
 		p, err := gateway.NewPipe(gateway.Options{Config: gateway.Config{BreakerFailures: 3, BreakerCooloff: 30 * time.Second, RateLimit: 1000},
 			Compressor: f, Store: memstore.New(gateway.StoreOptions{Sources: src}), Sources: src})
 		Expect(err).NotTo(HaveOccurred())
 		one := func(i int) gateway.Result {
-			res, err := p.Process(ctx, []gateway.ToolOutput{{Tool: "t", Content: fmt.Sprint(i, " ") + sized(4000)}}, "")
+			res, err := p.Process(ctx, []gateway.ToolOutput{{Tool: "t", Content: fmt.Sprint(i, " ") + gatewaytest.Sized(4000)}}, "")
 			Expect(err).NotTo(HaveOccurred())
 			return res[0]
 		}
@@ -63,13 +64,13 @@ var _ = Describe("the compressor circuit breaker", func() {
 	})
 
 	It("fails the request while open when the fallback is none (fail-closed)", func() {
-		src, _ := manual()
+		src, _ := gatewaytest.Manual()
 		p, err := gateway.NewPipe(gateway.Options{Config: gateway.Config{BreakerFailures: 1, FallbackStrategy: "none"},
 			Compressor: failing{}, Store: memstore.New(gateway.StoreOptions{Sources: src}), Sources: src})
 		Expect(err).NotTo(HaveOccurred())
-		_, err = p.Process(ctx, []gateway.ToolOutput{{Tool: "t", Content: sized(4000)}}, "")
+		_, err = p.Process(ctx, []gateway.ToolOutput{{Tool: "t", Content: gatewaytest.Sized(4000)}}, "")
 		Expect(err).To(MatchError(ContainSubstring("compressor down")))
-		_, err = p.Process(ctx, []gateway.ToolOutput{{Tool: "t", Content: sized(4001)}}, "")
+		_, err = p.Process(ctx, []gateway.ToolOutput{{Tool: "t", Content: gatewaytest.Sized(4001)}}, "")
 		Expect(err).To(MatchError(gateway.ErrBreakerOpen))
 	})
 })
@@ -84,11 +85,11 @@ func (hanging) Compress(ctx context.Context, _ gateway.Input) (string, error) {
 
 var _ = Describe("the compressor timeout", func() {
 	It("gives up on a hung compressor after compress_timeout and passes the result through", func() {
-		src, _ := manual()
+		src, _ := gatewaytest.Manual()
 		p, err := gateway.NewPipe(gateway.Options{Config: gateway.Config{CompressTimeout: 50 * time.Millisecond},
 			Compressor: hanging{}, Store: memstore.New(gateway.StoreOptions{Sources: src}), Sources: src})
 		Expect(err).NotTo(HaveOccurred())
-		res, err := p.Process(ctx, []gateway.ToolOutput{{Tool: "t", Content: sized(4000)}}, "")
+		res, err := p.Process(ctx, []gateway.ToolOutput{{Tool: "t", Content: gatewaytest.Sized(4000)}}, "")
 		Expect(err).NotTo(HaveOccurred())
 		Expect(res[0].Action).To(Equal(gateway.ActionPassthrough))
 		Expect(res[0].Reason).To(ContainSubstring("compressor timed out after 50ms"))

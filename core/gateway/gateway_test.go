@@ -26,14 +26,6 @@ import (
 
 var ctx = context.Background()
 
-// The helpers both this package's specs and core/gateway/proxy's use.
-var (
-	manual  = gatewaytest.Manual
-	newPipe = gatewaytest.NewPipe
-	words   = gatewaytest.Words
-	sized   = gatewaytest.Sized
-)
-
 type failing struct{}
 
 func (failing) Compress(context.Context, gateway.Input) (string, error) {
@@ -68,8 +60,8 @@ var _ = Describe("Pipe", func() {
 
 	DescribeTable("compresses only when min_bytes < len <= max_bytes",
 		func(n int, action string) {
-			p := newPipe(gateway.Config{}, simple)
-			res, err := p.Process(ctx, []gateway.ToolOutput{{Tool: "search", Content: sized(n)}}, "")
+			p := gatewaytest.NewPipe(gateway.Config{}, simple)
+			res, err := p.Process(ctx, []gateway.ToolOutput{{Tool: "search", Content: gatewaytest.Sized(n)}}, "")
 			Expect(err).NotTo(HaveOccurred())
 			Expect(res[0].Action).To(Equal(action))
 		},
@@ -80,17 +72,17 @@ var _ = Describe("Pipe", func() {
 	)
 
 	It("keeps a compression only when strictly smaller", func() {
-		p := newPipe(gateway.Config{MinBytes: 10}, gateway.Passthrough{})
-		res, _ := p.Process(ctx, []gateway.ToolOutput{{Content: words(500)}}, "")
+		p := gatewaytest.NewPipe(gateway.Config{MinBytes: 10}, gateway.Passthrough{})
+		res, _ := p.Process(ctx, []gateway.ToolOutput{{Content: gatewaytest.Words(500)}}, "")
 		Expect(res[0].Action).To(Equal("passthrough"))
 		Expect(res[0].Reason).To(HavePrefix("not smaller after compression"))
 	})
 
 	It("hits the compressed cache for identical content and counts it", func() {
 		var calls atomic.Int32
-		c := compressorFunc(func(in gateway.Input) (string, error) { calls.Add(1); return "short", nil })
-		p := newPipe(gateway.Config{}, c)
-		content := words(1000)
+		c := gatewaytest.CompressorFunc(func(in gateway.Input) (string, error) { calls.Add(1); return "short", nil })
+		p := gatewaytest.NewPipe(gateway.Config{}, c)
+		content := gatewaytest.Words(1000)
 		first, _ := p.Process(ctx, []gateway.ToolOutput{{Content: content}}, "")
 		second, _ := p.Process(ctx, []gateway.ToolOutput{{Content: content}}, "")
 		Expect(first[0].Reason).To(Equal("compressed"))
@@ -103,15 +95,15 @@ var _ = Describe("Pipe", func() {
 	})
 
 	It("skips content already marked", func() {
-		p := newPipe(gateway.Config{}, simple)
-		res, _ := p.Process(ctx, []gateway.ToolOutput{{Content: gateway.Mark("shadow_x", sized(5000))}}, "")
+		p := gatewaytest.NewPipe(gateway.Config{}, simple)
+		res, _ := p.Process(ctx, []gateway.ToolOutput{{Content: gateway.Mark("shadow_x", gatewaytest.Sized(5000))}}, "")
 		Expect(res[0].Action).To(Equal("skipped"))
 	})
 
 	DescribeTable("resolves skip_tools per provider",
 		func(provider string, skip []string, tool string, skipped bool) {
-			p := newPipe(gateway.Config{Provider: provider, SkipTools: skip}, simple)
-			res, _ := p.Process(ctx, []gateway.ToolOutput{{Tool: tool, Content: sized(5000)}}, "")
+			p := gatewaytest.NewPipe(gateway.Config{Provider: provider, SkipTools: skip}, simple)
+			res, _ := p.Process(ctx, []gateway.ToolOutput{{Tool: tool, Content: gatewaytest.Sized(5000)}}, "")
 			Expect(res[0].Action == "skipped").To(Equal(skipped))
 		},
 		Entry("anthropic bash is Bash", "anthropic", []string{"bash"}, "Bash", true),
@@ -125,14 +117,14 @@ var _ = Describe("Pipe", func() {
 	)
 
 	It("falls back to passthrough on a compressor failure, or fails with fallback none", func() {
-		p := newPipe(gateway.Config{}, failing{})
-		res, err := p.Process(ctx, []gateway.ToolOutput{{Content: sized(5000)}}, "")
+		p := gatewaytest.NewPipe(gateway.Config{}, failing{})
+		res, err := p.Process(ctx, []gateway.ToolOutput{{Content: gatewaytest.Sized(5000)}}, "")
 		Expect(err).NotTo(HaveOccurred())
 		Expect(res[0].Action).To(Equal("passthrough"))
 		Expect(res[0].Reason).To(Equal("compression failed, fallback passthrough: compressor down"))
 		Expect(p.Metrics().CompressionsFailed).To(BeEquivalentTo(1))
-		p = newPipe(gateway.Config{FallbackStrategy: "none"}, failing{})
-		_, err = p.Process(ctx, []gateway.ToolOutput{{Tool: "t", Content: sized(5000)}}, "")
+		p = gatewaytest.NewPipe(gateway.Config{FallbackStrategy: "none"}, failing{})
+		_, err = p.Process(ctx, []gateway.ToolOutput{{Tool: "t", Content: gatewaytest.Sized(5000)}}, "")
 		Expect(err).To(MatchError("gateway: output 0 (t): compressor down"))
 	})
 
@@ -147,7 +139,7 @@ var _ = Describe("Pipe", func() {
 		var once sync.Once
 		barrier, cancel := context.WithTimeout(ctx, 10*time.Second)
 		defer cancel()
-		c := compressorFunc(func(in gateway.Input) (string, error) {
+		c := gatewaytest.CompressorFunc(func(in gateway.Input) (string, error) {
 			n := inflight.Add(1)
 			defer inflight.Add(-1)
 			for p := peak.Load(); n > p && !peak.CompareAndSwap(p, n); p = peak.Load() {
@@ -162,10 +154,10 @@ var _ = Describe("Pipe", func() {
 				return "", fmt.Errorf("never %d compressions in flight at once (peak %d)", limit, peak.Load())
 			}
 		})
-		p := newPipe(gateway.Config{MaxConcurrent: limit, RateLimit: 1e6}, c)
+		p := gatewaytest.NewPipe(gateway.Config{MaxConcurrent: limit, RateLimit: 1e6}, c)
 		var outs []gateway.ToolOutput
 		for i := range 30 {
-			outs = append(outs, gateway.ToolOutput{Index: i, Content: fmt.Sprintf("%d %s", i, sized(3000))})
+			outs = append(outs, gateway.ToolOutput{Index: i, Content: fmt.Sprintf("%d %s", i, gatewaytest.Sized(3000))})
 		}
 		res, err := p.Process(ctx, outs, "")
 		Expect(err).NotTo(HaveOccurred())
@@ -178,14 +170,14 @@ var _ = Describe("Pipe", func() {
 
 	DescribeTable("rate-limits compressions with a token bucket on the injected clock",
 		func(rate float64, n int, want []time.Duration) {
-			src, clock := manual()
+			src, clock := gatewaytest.Manual()
 			var slept []time.Duration
 			p, err := gateway.NewPipe(gateway.Options{Config: gateway.Config{RateLimit: rate, MaxConcurrent: 1}, Compressor: simple,
 				Store: memstore.New(gateway.StoreOptions{Sources: src}), Sources: src,
 				Sleep: func(_ context.Context, d time.Duration) error { slept = append(slept, d); clock.Advance(d); return nil }})
 			Expect(err).NotTo(HaveOccurred())
 			for i := range n {
-				_, err := p.Process(ctx, []gateway.ToolOutput{{Content: fmt.Sprintf("%d %s", i, sized(3000))}}, "")
+				_, err := p.Process(ctx, []gateway.ToolOutput{{Content: fmt.Sprintf("%d %s", i, gatewaytest.Sized(3000))}}, "")
 				Expect(err).NotTo(HaveOccurred())
 			}
 			Expect(slept).To(Equal(want))
@@ -207,8 +199,6 @@ var _ = Describe("Pipe", func() {
 })
 
 func first(s string, _ bool) string { return s }
-
-type compressorFunc = gatewaytest.CompressorFunc
 
 var _ = Describe("adapters", func() {
 	// Odd spacing, key order and unknown fields must survive byte for byte.
@@ -296,7 +286,7 @@ var _ = Describe("adapters", func() {
 		escaped := []byte(`{"choices":[{"index":0,"message":{"role":"assistant","content":null,"tool_calls":[` +
 			`{"id":"a","type":"function","function":{"name":"expand\u005fcontext","arguments":"{\"shadow_id\":\"s\"}"}}]},"finish_reason":"tool_calls"}]}`)
 		plain := []byte(`{"choices":[{"index":0,"message":{"role":"assistant","content":"done"},"finish_reason":"stop"}]}`)
-		g := &gateway.Gateway{Pipe: newPipe(gateway.Config{}, gateway.Simple{Words: 8}), Wire: openai.Wire{}, Expand: true}
+		g := &gateway.Gateway{Pipe: gatewaytest.NewPipe(gateway.Config{}, gateway.Simple{Words: 8}), Wire: openai.Wire{}, Expand: true}
 		out, err := g.Forward(context.Background(), gateway.Prepared{Body: []byte(`{"model":"m","messages":[]}`)},
 			func(_ context.Context, round int, _ []byte) ([]byte, error) {
 				if round == 1 {
@@ -326,7 +316,7 @@ var _ = Describe("adapters", func() {
 
 	It("reads duplicate keys as the upstream does (the last wins), so it compresses what the upstream will read", func() {
 		body := `{"messages":[{"role":"tool","tool_call_id":"a","content":"decoy"}],"model":"m",` +
-			`"messages":[{"role":"tool","tool_call_id":"b","content":"` + sized(5000) + `"}]}`
+			`"messages":[{"role":"tool","tool_call_id":"b","content":"` + gatewaytest.Sized(5000) + `"}]}`
 		c, err := openai.Wire{}.Read([]byte(body))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(c.Outputs).To(HaveLen(1))

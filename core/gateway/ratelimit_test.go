@@ -10,13 +10,14 @@ import (
 
 	"github.com/toolout/toolout/core/gateway"
 	"github.com/toolout/toolout/core/gateway/memstore"
+	"github.com/toolout/toolout/internal/gatewaytest"
 )
 
 var _ = Describe("the default rate limit", func() {
 	// n compressions at one instant of a clock that moves only when the
 	// pipe sleeps; it returns the sleeps.
 	run := func(cfg gateway.Config, c gateway.Compressor, n int) []time.Duration {
-		src, clock := manual()
+		src, clock := gatewaytest.Manual()
 		var slept []time.Duration
 		cfg.MaxConcurrent = 1
 		p, err := gateway.NewPipe(gateway.Options{Config: cfg, Compressor: c,
@@ -24,13 +25,13 @@ var _ = Describe("the default rate limit", func() {
 			Sleep: func(_ context.Context, d time.Duration) error { slept = append(slept, d); clock.Advance(d); return nil }})
 		Expect(err).NotTo(HaveOccurred())
 		for i := range n {
-			res, err := p.Process(ctx, []gateway.ToolOutput{{Content: fmt.Sprintf("%d %s", i, sized(3000))}}, "")
+			res, err := p.Process(ctx, []gateway.ToolOutput{{Content: fmt.Sprintf("%d %s", i, gatewaytest.Sized(3000))}}, "")
 			Expect(err).NotTo(HaveOccurred())
 			Expect(res[0].Action).To(Equal(gateway.ActionCompressed))
 		}
 		return slept
 	}
-	remote := compressorFunc(func(in gateway.Input) (string, error) { return "short", nil })
+	remote := gatewaytest.CompressorFunc(func(in gateway.Input) (string, error) { return "short", nil })
 	every := time.Second / gateway.DefaultRateLimit
 
 	It("does not delay a local strategy: 30 compressions in one second", func() {

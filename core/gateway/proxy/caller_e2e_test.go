@@ -20,6 +20,7 @@ import (
 	"github.com/toolout/toolout/core/gateway/proxy"
 	"github.com/toolout/toolout/core/gateway/redisstore"
 	"github.com/toolout/toolout/fakes"
+	"github.com/toolout/toolout/internal/gatewaytest"
 	"github.com/toolout/toolout/internal/httpspec"
 	"github.com/toolout/toolout/internal/redistest"
 )
@@ -78,7 +79,7 @@ func scopeFrontLogged(llm core.LLM, server func(core.LLM) *httptest.Server, wire
 	up := server(llm)
 	DeferCleanup(up.Close)
 	u, _ := url.Parse(up.URL)
-	src, _ := manual()
+	src, _ := gatewaytest.Manual()
 	p, err := gateway.NewPipe(gateway.Options{Config: gateway.Config{RateLimit: 1000}, Compressor: gateway.Simple{Words: 8}, Store: store, Sources: src})
 	Expect(err).NotTo(HaveOccurred())
 	logs := &httpspec.Log{}
@@ -156,7 +157,7 @@ var _ = Describe("originals scoped to their caller, end to end over loopback", f
 		Context("on "+st.name, func() {
 			It("answers client B, with another API key and A's marker and compressed text, as for an expired id; A still expands", func() {
 				llm := scopeScript(shadow)
-				src, _ := manual()
+				src, _ := gatewaytest.Manual()
 				front, logs := scopeFrontLogged(llm, modelServer, nil, st.open(src))
 				code, out := postAs(front+openai.Path, chatBody("A", "logs__query", content, false), "Authorization", "Bearer sk-client-a")
 				Expect(code).To(Equal(http.StatusOK), out)
@@ -189,7 +190,7 @@ var _ = Describe("originals scoped to their caller, end to end over loopback", f
 
 	It("scopes a streaming request too", func() {
 		llm := scopeScript(shadow)
-		src, _ := manual()
+		src, _ := gatewaytest.Manual()
 		front := scopeFront(llm, modelServer, nil, memstore.New(gateway.StoreOptions{Sources: src}))
 		code, out := postAs(front+openai.Path, chatBody("A", "logs__query", content, false), "Authorization", "Bearer sk-client-a")
 		Expect(code).To(Equal(http.StatusOK), out)
@@ -201,7 +202,7 @@ var _ = Describe("originals scoped to their caller, end to end over loopback", f
 
 	It("scopes the Anthropic route by x-api-key", func() {
 		llm := scopeScript(shadow)
-		src, _ := manual()
+		src, _ := gatewaytest.Manual()
 		front := scopeFront(llm, messagesServer, anthropic.Wire{}, memstore.New(gateway.StoreOptions{Sources: src}))
 		send := func(who, content, key string) {
 			body := strings.Replace(string(messagesBody(content, false)), "which host failed?", "request "+who+": which host failed?", 1)
@@ -218,7 +219,7 @@ var _ = Describe("originals scoped to their caller, end to end over loopback", f
 
 	It("scopes by a named header when told to, whatever the key", func() {
 		llm := scopeScript(shadow)
-		src, _ := manual()
+		src, _ := gatewaytest.Manual()
 		front := scopeFront(llm, modelServer, nil, memstore.New(gateway.StoreOptions{Sources: src}), func(p *proxy.Proxy) { p.Identity = gateway.Identity{Header: "X-User-Id"} })
 		post := func(who, content, user string) {
 			code, out := postAs(front+openai.Path, chatBody(who, "logs__query", content, false), "Authorization", "Bearer sk-shared", "X-User-Id", user)
@@ -234,7 +235,7 @@ var _ = Describe("originals scoped to their caller, end to end over loopback", f
 
 	It("keeps one shared anonymous scope for clients that send no key (a loopback gateway without auth)", func() {
 		llm := scopeScript(shadow)
-		src, _ := manual()
+		src, _ := gatewaytest.Manual()
 		front := scopeFront(llm, modelServer, nil, memstore.New(gateway.StoreOptions{Sources: src}))
 		code, out := postAs(front+openai.Path, chatBody("A", "logs__query", content, false))
 		Expect(code).To(Equal(http.StatusOK), out)

@@ -19,6 +19,7 @@ import (
 	"github.com/toolout/toolout/core/gateway/jsonspan"
 	"github.com/toolout/toolout/core/gateway/memstore"
 	"github.com/toolout/toolout/core/gateway/proxy"
+	"github.com/toolout/toolout/internal/gatewaytest"
 )
 
 // claudeCode reads a request Claude Code 2.1.332 sent, as captured
@@ -75,7 +76,7 @@ func claudeFront(up *httptest.Server, c gateway.Compressor) string {
 // claudeFrontAt is claudeFront with the upstream URL given (a path, a
 // query of its own).
 func claudeFrontAt(upstream string, up *httptest.Server, c gateway.Compressor) string {
-	src, _ := manual()
+	src, _ := gatewaytest.Manual()
 	p, err := gateway.NewPipe(gateway.Options{Config: gateway.Config{RateLimit: 1000}, Compressor: c,
 		Store: memstore.New(gateway.StoreOptions{Sources: src}), Sources: src})
 	Expect(err).NotTo(HaveOccurred())

@@ -21,6 +21,7 @@ import (
 	"github.com/toolout/toolout/core/gateway/openai"
 	"github.com/toolout/toolout/core/gateway/proxy"
 	"github.com/toolout/toolout/fakes"
+	"github.com/toolout/toolout/internal/gatewaytest"
 	"github.com/toolout/toolout/internal/httpspec"
 )
 
@@ -91,7 +92,7 @@ func modelServer(llm core.LLM) *httptest.Server {
 // newGateway uses a clock that moves only when a test says so; its rate
 // limit is high enough that a burst never waits on that clock.
 func newGateway(expand bool) *gateway.Gateway {
-	src, _ := manual()
+	src, _ := gatewaytest.Manual()
 	p, err := gateway.NewPipe(gateway.Options{Config: gateway.Config{RateLimit: 1000}, Compressor: gateway.Simple{Words: 8},
 		Store: memstore.New(gateway.StoreOptions{Sources: src}), Sources: src})
 	Expect(err).NotTo(HaveOccurred())
@@ -346,7 +347,7 @@ var _ = Describe("the expand_context loop", func() {
 	})
 
 	It("answers an original expired since an earlier request with the fixed message", func() {
-		src, clock := manual()
+		src, clock := gatewaytest.Manual()
 		p, _ := gateway.NewPipe(gateway.Options{Compressor: gateway.Simple{Words: 8}, Store: memstore.New(gateway.StoreOptions{Sources: src}), Sources: src})
 		g := &gateway.Gateway{Pipe: p, Wire: openai.Wire{}, Expand: true}
 		llm, _ := fakes.NewLLM([]fakes.Step{
@@ -364,7 +365,7 @@ var _ = Describe("the expand_context loop", func() {
 	})
 
 	It("answers an original compressed in this request from the request, however long the model thinks", func() {
-		src, clock := manual()
+		src, clock := gatewaytest.Manual()
 		p, _ := gateway.NewPipe(gateway.Options{Compressor: gateway.Simple{Words: 8}, Store: memstore.New(gateway.StoreOptions{Sources: src}), Sources: src})
 		g := &gateway.Gateway{Pipe: p, Wire: openai.Wire{}, Expand: true}
 		llm, _ := fakes.NewLLM([]fakes.Step{

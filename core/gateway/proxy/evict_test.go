@@ -14,6 +14,7 @@ import (
 	"github.com/toolout/toolout/core/gateway/openai"
 	"github.com/toolout/toolout/core/gateway/redisstore"
 	"github.com/toolout/toolout/fakes"
+	"github.com/toolout/toolout/internal/gatewaytest"
 	"github.com/toolout/toolout/internal/redistest"
 )
 
@@ -66,7 +67,7 @@ func pressure(rc redis.Conn, key string) {
 var _ = Describe("the expand_context loop on an evicting Redis", func() {
 	It("expands a result compressed in this request from what the request holds, though Redis evicted it meanwhile", func() {
 		url, rc := startRedis("--maxmemory", "2mb", "--maxmemory-policy", "allkeys-lru")
-		src, _ := manual()
+		src, _ := gatewaytest.Manual()
 		prefix := "toolout:"
 		store, err := redisstore.New(ctx, redisstore.Options{URL: url, Prefix: prefix, AllowEviction: true, Store: gateway.StoreOptions{Sources: src}})
 		Expect(err).NotTo(HaveOccurred())
@@ -75,7 +76,7 @@ var _ = Describe("the expand_context loop on an evicting Redis", func() {
 		Expect(err).NotTo(HaveOccurred())
 		g := &gateway.Gateway{Pipe: p, Wire: openai.Wire{}, Expand: true}
 
-		content := words(300) // 2,099 bytes: compressed to 12 words
+		content := gatewaytest.Words(300) // 2,099 bytes: compressed to 12 words
 		shadow := gateway.ShadowID(content)
 		llm, err := fakes.NewLLM([]fakes.Step{
 			{Match: fakes.Match{Turn: 1}, Respond: fakes.Respond{ToolCalls: []fakes.CallSpec{
@@ -106,7 +107,7 @@ var _ = Describe("the expand_context loop on an evicting Redis", func() {
 var _ = Describe("the pipe on a full Redis that evicts nothing", func() {
 	It("passes the result through uncompressed, and says so in its log and metrics", func() {
 		url, rc := startRedis("--maxmemory-policy", "noeviction")
-		src, _ := manual()
+		src, _ := gatewaytest.Manual()
 		store, err := redisstore.New(ctx, redisstore.Options{URL: url, Store: gateway.StoreOptions{Sources: src}})
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(store.Close)
@@ -117,7 +118,7 @@ var _ = Describe("the pipe on a full Redis that evicts nothing", func() {
 			Logf: func(format string, args ...any) { log = append(log, fmt.Sprintf(format, args...)) }}
 		fill(rc)
 
-		content := words(300)
+		content := gatewaytest.Words(300)
 		var forwarded []byte
 		out, err := g.Handle(ctx, chatBody("1", "logs__query", content, false), func(_ context.Context, _ int, body []byte) ([]byte, error) {
 			forwarded = body

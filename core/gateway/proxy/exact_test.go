@@ -17,6 +17,7 @@ import (
 	"github.com/toolout/toolout/core/gateway/anthropic"
 	"github.com/toolout/toolout/core/gateway/memstore"
 	"github.com/toolout/toolout/core/gateway/openai"
+	"github.com/toolout/toolout/internal/gatewaytest"
 )
 
 // shape is one way a client can send a tool result's content: a wire and
@@ -142,9 +143,9 @@ func run(s shape, g *gateway.Gateway, body []byte) trip {
 // exactGateway compresses every output longer than minBytes to "~".
 func exactGateway(w gateway.Wire, minBytes int) *gateway.Gateway {
 	GinkgoHelper()
-	src, _ := manual()
+	src, _ := gatewaytest.Manual()
 	p, err := gateway.NewPipe(gateway.Options{Config: gateway.Config{MinBytes: minBytes, RateLimit: 1e6},
-		Compressor: compressorFunc(func(gateway.Input) (string, error) { return "~", nil }),
+		Compressor: gatewaytest.CompressorFunc(func(gateway.Input) (string, error) { return "~", nil }),
 		Store:      memstore.New(gateway.StoreOptions{Sources: src}), Sources: src})
 	Expect(err).NotTo(HaveOccurred())
 	return &gateway.Gateway{Pipe: p, Wire: w, Expand: true, KeepForwarded: true}

@@ -19,6 +19,7 @@ import (
 	"github.com/toolout/toolout/core/gateway/openai"
 	"github.com/toolout/toolout/core/gateway/proxy"
 	"github.com/toolout/toolout/fakes"
+	"github.com/toolout/toolout/internal/gatewaytest"
 	"github.com/toolout/toolout/internal/httpspec"
 )
 
@@ -63,8 +64,8 @@ var _ = Describe("the overhead header", func() {
 		upstream := httptest.NewServer(up)
 		DeferCleanup(upstream.Close)
 		u, _ := url.Parse(upstream.URL)
-		src, _ := manual()
-		pipe, err := gateway.NewPipe(gateway.Options{Compressor: compressorFunc(func(gateway.Input) (string, error) {
+		src, _ := gatewaytest.Manual()
+		pipe, err := gateway.NewPipe(gateway.Options{Compressor: gatewaytest.CompressorFunc(func(gateway.Input) (string, error) {
 			clock.Advance(compress)
 			return "short", nil
 		}), Store: memstore.New(gateway.StoreOptions{Sources: src}), Sources: src})
@@ -87,7 +88,7 @@ var _ = Describe("the overhead header", func() {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = io.WriteString(w, chatAnswer)
 	}
-	big := sized(3000)
+	big := gatewaytest.Sized(3000)
 
 	It("is on every kind of answer, in milliseconds with three decimals, and each request is observed once", func() {
 		base, obs := front(&fakes.Clock{Step: time.Millisecond}, 0, answer)

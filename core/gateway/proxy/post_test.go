@@ -13,6 +13,7 @@ import (
 
 	"github.com/toolout/toolout/core/gateway"
 	"github.com/toolout/toolout/core/gateway/proxy"
+	"github.com/toolout/toolout/internal/gatewaytest"
 )
 
 var _ = Describe("Poster, the api compressor's POST", func() {
@@ -52,8 +53,8 @@ var _ = Describe("Poster, the api compressor's POST", func() {
 		Expect(err).To(MatchError(ContainSubstring("context deadline exceeded")))
 		bad := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(503); fmt.Fprint(w, "down") }))
 		DeferCleanup(bad.Close)
-		p := newPipe(gateway.Config{}, gateway.API{Endpoint: bad.URL, Post: proxy.Poster(nil)})
-		res, err := p.Process(ctx, []gateway.ToolOutput{{Content: sized(5000)}}, "")
+		p := gatewaytest.NewPipe(gateway.Config{}, gateway.API{Endpoint: bad.URL, Post: proxy.Poster(nil)})
+		res, err := p.Process(ctx, []gateway.ToolOutput{{Content: gatewaytest.Sized(5000)}}, "")
 		Expect(err).NotTo(HaveOccurred())
 		Expect(res[0].Reason).To(Equal("compression failed, fallback passthrough: api compressor: 503 Service Unavailable: down"))
 	})

@@ -17,6 +17,7 @@ import (
 	"github.com/toolout/toolout/core/gateway/anthropic"
 	"github.com/toolout/toolout/core/gateway/openai"
 	"github.com/toolout/toolout/core/gateway/proxy"
+	"github.com/toolout/toolout/internal/gatewaytest"
 	"github.com/toolout/toolout/internal/httpspec"
 )
 
@@ -166,8 +167,8 @@ var _ = Describe("a tool result over max_bytes", func() {
 
 var _ = Describe("Pipe.Unsave", func() {
 	It("takes the bytes an expansion gave back off the bytes saved", func() {
-		p := newPipe(gateway.Config{}, gateway.Simple{Words: 3})
-		res, err := p.Process(ctx, []gateway.ToolOutput{{Tool: "t", Content: words(1000)}}, "")
+		p := gatewaytest.NewPipe(gateway.Config{}, gateway.Simple{Words: 3})
+		res, err := p.Process(ctx, []gateway.ToolOutput{{Tool: "t", Content: gatewaytest.Words(1000)}}, "")
 		Expect(err).NotTo(HaveOccurred())
 		saved := int64(res[0].Saved)
 		Expect(saved).To(BeNumerically(">", 1000))

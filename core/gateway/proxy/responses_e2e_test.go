@@ -21,6 +21,7 @@ import (
 	"github.com/toolout/toolout/core/gateway/proxy"
 	"github.com/toolout/toolout/core/gateway/responses"
 	"github.com/toolout/toolout/fakes"
+	"github.com/toolout/toolout/internal/gatewaytest"
 	"github.com/toolout/toolout/internal/httpspec"
 )
 
@@ -142,7 +143,7 @@ var _ = Describe("the proxy on the Responses API, end to end over loopback", fun
 		})))
 		DeferCleanup(front.Close)
 		u, _ := url.Parse(front.URL)
-		src, _ := manual()
+		src, _ := gatewaytest.Manual()
 		p, err := gateway.NewPipe(gateway.Options{Config: gateway.Config{RateLimit: 1000, MaxBytes: 256 << 10}, Compressor: gateway.Simple{Words: 8},
 			Store: memstore.New(gateway.StoreOptions{Sources: src, MaxBytes: 64 << 20}), Sources: src})
 		Expect(err).NotTo(HaveOccurred())
