@@ -36,7 +36,7 @@ func gatewayGroup() group {
 	return group{name: "gateway", subs: []command{
 		{name: "serve", summary: "run the compression proxy until interrupted", run: func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			return runGatewayServe(ctx, args, stdout, stderr)
-		}},
+		}, grace: gatewayDrain + time.Second},
 		gatewayCompressLeaf().sub(), gatewayShadowIDLeaf().sub(),
 	}}
 }
@@ -136,9 +136,13 @@ func newGatewayProxy(fc FileConfig, g *gateway.Gateway, store gateway.Store, u, 
 	return px, nil
 }
 
+// gatewayDrain bounds how long gateway serve waits for the requests in
+// flight once it is told to stop.
+const gatewayDrain = 10 * time.Second
+
 // serveUntilStopped serves on ln until the server fails (exit 1) or ctx
-// ends (SIGINT or SIGTERM: the caller's), then shuts down, waiting at most 10 s
-// for the requests in flight, and prints the pipe's counts.
+// ends (SIGINT or SIGTERM: the caller's), then shuts down, waiting at most
+// gatewayDrain for the requests in flight, and prints the pipe's counts.
 func serveUntilStopped(ctx context.Context, srv *http.Server, ln net.Listener, g *gateway.Gateway, stdout, stderr io.Writer) int {
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
@@ -148,7 +152,7 @@ func serveUntilStopped(ctx context.Context, srv *http.Server, ln net.Listener, g
 		return exitFailed
 	case <-ctx.Done():
 	}
-	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	shutdown, cancel := context.WithTimeout(context.Background(), gatewayDrain)
 	defer cancel()
 	if err := srv.Shutdown(shutdown); err != nil {
 		fmt.Fprintf(stderr, "toolout gateway serve: shutdown: %v\n", err)

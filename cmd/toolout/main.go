@@ -59,6 +59,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"slices"
 	"syscall"
 	"time"
 
@@ -71,10 +72,10 @@ import (
 // cleanups have removed its stores; one that finishes cleanly anyway keeps
 // its status (gateway serve shuts down and exits 0), and a server (serve,
 // gateway serve) keeps whatever status it returns (serve: 1 when its
-// scripts were not followed). If run has not returned within a grace period
-// (500 ms, so that the exit takes well under a second; 11 s for gateway
-// serve, which drains requests for up to 10 s; 6 s for serve, 5) or a second
-// signal comes, main removes every store still open (store.CloseAll) and
+// scripts were not followed). If run has not returned within its command's
+// grace period (shutdownGrace: 500 ms, so that the exit takes well under a
+// second; 11 s for gateway serve, which drains requests for up to 10 s; 6 s
+// for serve, 5) or a second signal comes, main removes every store still open (store.CloseAll) and
 // exits without waiting. A panic that reaches run's goroutine does the same,
 // after printing it, with status 2.
 func main() {
@@ -92,13 +93,7 @@ func main() {
 		}()
 		done <- runAs(ctx, currentInvocation().self(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	}()
-	grace, server := 500*time.Millisecond, false
-	switch {
-	case len(os.Args) > 2 && os.Args[1] == "gateway" && os.Args[2] == "serve":
-		grace, server = 11*time.Second, true
-	case len(os.Args) > 1 && os.Args[1] == "serve":
-		grace, server = serveDrain+time.Second, true
-	}
+	grace, server := shutdownGrace(commands(), os.Args[1:])
 	var sig os.Signal
 	code := -1
 	select {
@@ -140,13 +135,40 @@ type command struct {
 	summary string
 	run     func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int
 	subs    []command // a group's subcommands, for help
+	// grace is how long main waits for a server (serve, gateway serve) to
+	// drain after the first SIGINT or SIGTERM; zero: not a server
+	// (defaultGrace).
+	grace time.Duration
+}
+
+// defaultGrace is how long main waits after a signal for a command that is
+// not a server: long enough for its deferred cleanups, short enough that
+// the exit takes well under a second.
+const defaultGrace = 500 * time.Millisecond
+
+// shutdownGrace is the grace period of the command args name (a command,
+// or a group and its subcommand), from the table, and whether it is a
+// server; defaultGrace and false for any other command or none.
+func shutdownGrace(table []command, args []string) (time.Duration, bool) {
+	for len(args) > 0 {
+		i := slices.IndexFunc(table, func(c command) bool { return c.name == args[0] })
+		if i < 0 {
+			break
+		}
+		if c := table[i]; c.grace > 0 {
+			return c.grace, true
+		}
+		table, args = table[i].subs, args[1:]
+	}
+	return defaultGrace, false
 }
 
 func commands() []command {
 	return []command{
 		{name: "test", summary: "run scenarios and compare their transcripts with golden files", run: runTest},
 		{name: "import", summary: "turn a production trace into regression scenarios, secrets redacted", run: runImport},
-		{name: "serve", summary: "serve scenarios' scripted model over HTTP (OpenAI and Anthropic APIs) for any agent", run: runServe},
+		{name: "serve", summary: "serve scenarios' scripted model over HTTP (OpenAI and Anthropic APIs) for any agent", run: runServe,
+			grace: serveDrain + time.Second},
 		benchGroup().cmd("compare the strategies on the bundled corpus (bench strategies)"),
 		chunkLeaf().cmd(),
 		extractGroup().cmd("route an extraction and plan its chunks without calling a model (extract plan)"),
