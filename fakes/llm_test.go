@@ -197,7 +197,7 @@ var _ = Describe("LLM", func() {
 			r.Tag.Round = 3
 			_, err = l.Complete(ctx, r)
 			Expect(err).To(MatchError(ContainSubstring("request session.turn turn=2 round=3: no step matches\nnearest step \"first\" (-step +request):\n  - round: 1\n  + round: 3")))
-			Expect(fakes.Match{Round: -1}.Validate()).To(MatchError("round -1: must be positive"))
+			Expect(fakes.Match{Round: -1}.Validate()).To(MatchError("round -1: must not be negative"))
 		})
 
 		It("quotes what the request held for a text that did not match, cut to its two ends", func() {

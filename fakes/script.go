@@ -140,10 +140,10 @@ func (m Match) Validate() error {
 		}
 	}
 	if m.Turn < 0 {
-		return fmt.Errorf("turn %d: must be positive", m.Turn)
+		return fmt.Errorf("turn %d: must not be negative", m.Turn)
 	}
 	if m.Round < 0 {
-		return fmt.Errorf("round %d: must be positive", m.Round)
+		return fmt.Errorf("round %d: must not be negative", m.Round)
 	}
 	return nil
 }
@@ -227,7 +227,7 @@ func (o OracleSpec) Validate() error {
 // Validate checks the step's own fields; its parts validate themselves.
 func (s Step) Validate() error {
 	if s.Times < 0 {
-		return fmt.Errorf("times %d: must be positive", s.Times)
+		return fmt.Errorf("times %d: must not be negative", s.Times)
 	}
 	return nil
 }

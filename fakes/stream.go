@@ -79,7 +79,7 @@ func (s StreamSpec) Validate() error {
 	var errs []error
 	switch {
 	case s.Chunks < 0:
-		errs = append(errs, fmt.Errorf("chunks %d: must be positive", s.Chunks))
+		errs = append(errs, fmt.Errorf("chunks %d: must not be negative", s.Chunks))
 	case s.Chunks > 0 && s.Split != nil:
 		errs = append(errs, errors.New("chunks and split are exclusive"))
 	}

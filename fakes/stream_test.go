@@ -106,7 +106,7 @@ var _ = Describe("CompleteStream", func() {
 			`respond.stream: split[1]: empty piece`,
 			`fakes: step "notext": respond: stream: split cuts text: the step has no text`,
 			`fakes: step "err": respond: stream: an injected error has nothing to stream`,
-			`respond.stream: chunks -1: must be positive`,
+			`respond.stream: chunks -1: must not be negative`,
 			`fakes: step "mid": respond.stream: mid_event: goes with disconnect_after (the event the connection drops in)`,
 			`fakes: step "delay": respond.stream: delay: after and for go together; every -1s: want a duration from 0 to 10m0s; for 1h0m0s: want a duration from 0 to 10m0s`,
 			`fakes: step "nodelay": respond.stream: delay: want every, or after with for`,

@@ -121,7 +121,7 @@ func (c Config) Validate() error {
 	case c.FallbackStrategy != StrategyPassthrough && c.FallbackStrategy != "none":
 		return fmt.Errorf("fallback_strategy %q: want passthrough or none", c.FallbackStrategy)
 	case c.MinBytes < 0 || c.MaxBytes < 0:
-		return fmt.Errorf("min_bytes %d, max_bytes %d: must be positive", c.MinBytes, c.MaxBytes)
+		return fmt.Errorf("min_bytes %d, max_bytes %d: must not be negative", c.MinBytes, c.MaxBytes)
 	case c.MinBytes >= c.MaxBytes:
 		return fmt.Errorf("min_bytes %d must be below max_bytes %d", c.MinBytes, c.MaxBytes)
 	case math.IsNaN(c.RateLimit) || math.IsInf(c.RateLimit, 0):

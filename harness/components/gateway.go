@@ -61,7 +61,7 @@ func (c gatewayConfig) Validate() error {
 		errs = append(errs, fmt.Errorf("strategy %q: want passthrough, simple or external_provider (the scripted LLM, tag gateway.compress)", c.Strategy))
 	}
 	if c.UpstreamTimeout < 0 {
-		errs = append(errs, fmt.Errorf("upstream_timeout %v: must be positive", c.UpstreamTimeout))
+		errs = append(errs, fmt.Errorf("upstream_timeout %v: must not be negative", c.UpstreamTimeout))
 	}
 	if c.MaxConcurrent > 1 {
 		errs = append(errs, fmt.Errorf("max_concurrent %d: a scenario compresses one result at a time, so that its transcript has one order", c.MaxConcurrent))
