@@ -96,7 +96,7 @@ func headTailCut(text string, maxBytes, headPercent int) string {
 // shortenJSON shortens doc with core/jsonaware into valid JSON of at most
 // maxBytes, or its smallest form when even that is larger (every key path
 // kept; over is then true); an input that is not JSON is its
-// *jsonaware.SyntaxError.
+// *jsonlex.SyntaxError (wrapped: "jsonaware: ...").
 func shortenJSON(doc string, maxBytes int) (out string, over bool, err error) {
 	b, st, err := jsonaware.Shorten([]byte(doc), maxBytes, jsonaware.Options{})
 	if err != nil {

@@ -11,8 +11,9 @@
 // (core/gateway/openai, core/gateway/anthropic, core/gateway/responses;
 // named by core/gateway/wires), reading bodies with the helpers of
 // core/gateway/internal/wireparse, as is each store backend
-// (core/gateway/memstore, core/gateway/redisstore), the span editor
-// (core/gateway/jsonspan) and the Prometheus metrics (core/gateway/prom).
+// (core/gateway/memstore, core/gateway/redisstore) and the Prometheus
+// metrics (core/gateway/prom); the span editor that reads and edits bodies
+// is core/jsonspan, next to the JSON lexer it is built on.
 // Configuration loading and server wiring live in cmd/toolout; the knobs
 // themselves are defined here once, under the config file's yaml names
 // ([Settings] is pipes.tool_output as core reads it; proxy.Limits is the

@@ -6,8 +6,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/toolout/toolout/core/gateway/jsonspan"
 	"github.com/toolout/toolout/core/jsonlex"
+	"github.com/toolout/toolout/core/jsonspan"
 )
 
 // MaxExpandRounds caps the expand_context loop (spec: max 5 loops).

@@ -6,7 +6,7 @@ import (
 	"math"
 	"time"
 
-	"github.com/toolout/toolout/core/gateway/jsonspan"
+	"github.com/toolout/toolout/core/jsonspan"
 )
 
 // The JSON bounds' defaults (proxy.Limits and the wires' readers of

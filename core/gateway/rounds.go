@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/toolout/toolout/core/gateway/jsonspan"
+	"github.com/toolout/toolout/core/jsonspan"
 )
 
 // ErrCapped is the loop stopping at MaxRounds with the model still calling

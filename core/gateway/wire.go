@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/toolout/toolout/core/gateway/jsonspan"
+	"github.com/toolout/toolout/core/jsonspan"
 )
 
 // ExpandToolName is the phantom tool the gateway offers and answers itself.

@@ -14,7 +14,7 @@
 //
 // # Contract
 //
-//   - An input that is not JSON (RFC 8259) is a [*SyntaxError] with the
+//   - An input that is not JSON (RFC 8259) is a [*jsonlex.SyntaxError] with the
 //     byte offset, line and column of the fault, so that the caller can
 //     fall back to another strategy; nothing is returned with it.
 //   - An input that fits (at most maxBytes, once a leading byte order mark

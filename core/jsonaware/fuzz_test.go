@@ -27,7 +27,7 @@ const maxFuzzBytes = 64 << 10
 // twice, and the output shortened again unchanged; an output over the
 // budget only with OverBudget set and only when it is the smallest form
 // (what a budget of 0 gives), so the result says why it could not fit; an
-// error is a *SyntaxError inside the input, and only for an input that is
+// error is a *jsonlex.SyntaxError inside the input, and only for an input that is
 // not JSON.
 // Seeds: the JSON files of the scenarios, records with error rows and
 // outliers, markers, escapes and the bounds of the package doc.
@@ -98,9 +98,9 @@ func checkShorten(doc []byte, budget int, o jsonaware.Options) error {
 	out, st, err := jsonaware.Shorten(doc, budget, o)
 	valid := json.Valid(doc) && utf8.Valid(doc)
 	if err != nil {
-		var se *jsonaware.SyntaxError
+		var se *jsonlex.SyntaxError
 		if !errors.As(err, &se) {
-			return fmt.Errorf("error %v is not a *SyntaxError", err)
+			return fmt.Errorf("error %v is not a *jsonlex.SyntaxError", err)
 		}
 		if line, col := jsonlex.LineCol(doc, se.Offset); se.Offset < 0 || se.Offset > len(doc) || line != se.Line || col != se.Col {
 			return fmt.Errorf("error %v: offset outside the input or line:col not its own (%d:%d)", err, line, col)

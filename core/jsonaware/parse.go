@@ -13,28 +13,14 @@ import (
 )
 
 // MaxDepth is the deepest nesting of arrays and objects Shorten reads (the
-// limit of encoding/json); a deeper input is a [*SyntaxError] at the bracket
+// limit of encoding/json); a deeper input is a [*jsonlex.SyntaxError] at the bracket
 // that goes one level too deep.
 const MaxDepth = 10_000
 
 // MaxInput is the largest input Shorten reads: offsets are 32-bit, which
-// keeps a node at 16 bytes. A larger input is a [*SyntaxError] at
+// keeps a node at 16 bytes. A larger input is a [*jsonlex.SyntaxError] at
 // MaxInput.
 const MaxInput = math.MaxInt32
-
-// SyntaxError is an input Shorten does not take: not JSON, nested deeper
-// than [MaxDepth], invalid UTF-8 inside a string, empty, or larger than
-// [MaxInput]. Offset is the byte offset of the fault in the input, Line
-// and Col its 1-based line and column (in characters).
-type SyntaxError struct {
-	Offset    int
-	Line, Col int
-	Msg       string
-}
-
-func (e *SyntaxError) Error() string {
-	return fmt.Sprintf("jsonaware: invalid JSON at %d:%d (byte %d): %s", e.Line, e.Col, e.Offset, e.Msg)
-}
 
 // Node kinds.
 const (
@@ -130,7 +116,7 @@ type matcher interface{ Match([]byte) bool }
 
 func (p *parser) fail(off int, format string, args ...any) error {
 	line, col := jsonlex.LineCol(p.t.src, off)
-	return &SyntaxError{Offset: off, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
+	return fmt.Errorf("jsonaware: %w", &jsonlex.SyntaxError{Offset: off, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)})
 }
 
 // describe names the byte at off for an error message.

@@ -74,7 +74,7 @@ type Stats struct {
 // key path kept (see the package doc for the contract, the markers and the
 // ladder of cuts). A doc that already fits is returned as it is (the same
 // slice, without a leading byte order mark). An input that is not JSON is
-// a *SyntaxError naming its position, so that callers can fall back.
+// a *jsonlex.SyntaxError naming its position, so that callers can fall back.
 func Shorten(doc []byte, maxBytes int, o Options) ([]byte, Stats, error) {
 	o = o.withDefaults()
 	var m matcher = o.ErrorPattern

@@ -9,6 +9,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/toolout/toolout/core/jsonaware"
+	"github.com/toolout/toolout/core/jsonlex"
 )
 
 // shorten runs Shorten, fails the spec on an error or a broken contract,
@@ -63,7 +64,7 @@ var _ = Describe("Shorten", func() {
 	DescribeTable("refuses what is not JSON with its position",
 		func(in string, offset, line, col int, msg string) {
 			_, _, err := jsonaware.Shorten([]byte(in), 10, jsonaware.Options{})
-			var se *jsonaware.SyntaxError
+			var se *jsonlex.SyntaxError
 			Expect(errors.As(err, &se)).To(BeTrue(), "error %v", err)
 			Expect([]int{se.Offset, se.Line, se.Col}).To(Equal([]int{offset, line, col}))
 			Expect(err.Error()).To(ContainSubstring(msg))

@@ -11,7 +11,7 @@
 // shows they cannot pay, or cannot say what they need: the schema decoder
 // keeps key order and decodes without recursion (core/schema), the leaked
 // scanner validates a call and reads its members in one pass (core/leaked),
-// the gateway edits requests by byte span (core/gateway/jsonspan) and reads
+// the gateway edits requests by byte span (core/jsonspan) and reads
 // the Anthropic wire format in place (core/gateway/anthropic). They share
 // the grammar below, so they cannot disagree on what JSON is.
 //

@@ -16,16 +16,6 @@ import (
 // refused with a [NestingError] before it can cost stack or memory.
 const MaxNesting = 10_000
 
-// SyntaxError is invalid JSON, with the byte offset of the problem.
-type SyntaxError struct {
-	Offset int64 // byte offset in the input
-	Msg    string
-}
-
-func (e *SyntaxError) Error() string {
-	return fmt.Sprintf("invalid JSON at byte %d: %s", e.Offset, e.Msg)
-}
-
 // NestingError is JSON nested deeper than MaxNesting; Offset is the byte
 // offset of the bracket that goes one level too deep.
 type NestingError struct {
@@ -393,5 +383,5 @@ func (d *decoder) unexpected(what string) error {
 }
 
 func (d *decoder) errorf(format string, args ...any) error {
-	return &SyntaxError{Offset: int64(d.pos), Msg: fmt.Sprintf(format, args...)}
+	return &jsonlex.SyntaxError{Offset: d.pos, Msg: fmt.Sprintf(format, args...)}
 }

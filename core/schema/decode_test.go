@@ -10,6 +10,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/toolout/toolout/core/jsonlex"
 	"github.com/toolout/toolout/core/schema"
 )
 
@@ -18,7 +19,7 @@ var _ = Describe("decoding", func() {
 		func(in, want string) {
 			_, err := schema.Summarize([]byte(in), schema.Options{})
 			Expect(err).To(MatchError("schema: " + want))
-			var syn *schema.SyntaxError
+			var syn *jsonlex.SyntaxError
 			Expect(errors.As(err, &syn)).To(BeTrue())
 		},
 		Entry("empty", ``, "invalid JSON at byte 0: unexpected end of input"),

@@ -11,7 +11,7 @@
 // A schema is JSON. It is decoded without recursion; nesting of arrays and
 // objects deeper than [MaxNesting] (10,000, the limit of encoding/json) is
 // a [*NestingError] ("nesting deeper than 10000 levels at byte N"), other
-// invalid JSON a [*SyntaxError] ("invalid JSON at byte N: ..."). Object
+// invalid JSON a [*jsonlex.SyntaxError] ("invalid JSON at byte N: ..."). Object
 // keys keep their order; a duplicate key keeps its first place and its last
 // value. Escapes are decoded (a lone surrogate becomes U+FFFD); other bytes,
 // invalid UTF-8 included, are kept as they are. A "data" property of the

@@ -15,6 +15,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/toolout/toolout/core/jsonlex"
 	"github.com/toolout/toolout/core/schema"
 	"github.com/toolout/toolout/internal/hostile"
 	"github.com/toolout/toolout/internal/seeds"
@@ -198,7 +199,7 @@ func FuzzSummarize(f *testing.F) {
 			limit = schema.MaxSummaryFields
 		}
 		s, err := schema.Summarize(data, opts)
-		var syn *schema.SyntaxError
+		var syn *jsonlex.SyntaxError
 		var nest *schema.NestingError
 		switch {
 		case err != nil && !errors.As(err, &syn) && !errors.As(err, &nest):

@@ -11,6 +11,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/toolout/toolout/core/jsonlex"
 	"github.com/toolout/toolout/core/schema"
 )
 
@@ -206,7 +207,7 @@ var _ = Describe("Summarize", func() {
 	It("reports a bad schema with its byte offset", func() {
 		_, err := schema.Summarize([]byte(`{"type": "object", "properties": {`), schema.Options{})
 		Expect(err).To(MatchError("schema: invalid JSON at byte 34: unexpected end of input"))
-		var syn *schema.SyntaxError
+		var syn *jsonlex.SyntaxError
 		Expect(errors.As(err, &syn)).To(BeTrue())
 		Expect(syn.Offset).To(BeEquivalentTo(34))
 	})

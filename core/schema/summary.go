@@ -86,7 +86,7 @@ func (b *builder) rootOf(n *node) *node {
 
 // Summarize folds the output schema (JSON) into at most MaxFields lines, as
 // the spec's section 4.2 and step 1 describe; the package documentation
-// states how schemas are read and capped. The error is a *SyntaxError or a
+// states how schemas are read and capped. The error is a *jsonlex.SyntaxError or a
 // *NestingError, wrapped.
 //
 // MaxFields is MaxSummaryFields (30) unless Options say otherwise.

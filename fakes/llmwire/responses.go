@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/toolout/toolout/core/gateway/jsonspan"
 	"github.com/toolout/toolout/core/gateway/responses"
+	"github.com/toolout/toolout/core/jsonspan"
 	"github.com/toolout/toolout/fakes"
 )
 

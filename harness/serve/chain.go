@@ -6,7 +6,7 @@ import (
 	"sync"
 
 	"github.com/toolout/toolout/core"
-	"github.com/toolout/toolout/core/gateway/jsonspan"
+	"github.com/toolout/toolout/core/jsonspan"
 )
 
 // Bounds on the responses a scenario keeps for previous_response_id.

@@ -12,9 +12,9 @@ import (
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/gateway"
 	"github.com/toolout/toolout/core/gateway/anthropic"
-	"github.com/toolout/toolout/core/gateway/jsonspan"
 	"github.com/toolout/toolout/core/gateway/openai"
 	"github.com/toolout/toolout/core/gateway/proxy"
+	"github.com/toolout/toolout/core/jsonspan"
 	"github.com/toolout/toolout/fakes/llmwire"
 )
 

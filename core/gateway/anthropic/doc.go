@@ -6,7 +6,7 @@
 // gateway.Conversation (tool_result blocks, named by the tool_use they
 // answer, is_error kept; the last user text; "stream") and finds, answers
 // and strips expand_context tool_use blocks by splicing the body
-// (core/gateway/jsonspan), so every other byte reaches the upstream as the
+// (core/jsonspan), so every other byte reaches the upstream as the
 // client sent it.
 //
 // A tool_result's content is read as the text the client sent, which is

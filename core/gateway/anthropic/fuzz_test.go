@@ -212,7 +212,7 @@ func FuzzDecodeRequest(f *testing.F) {
 
 // checkToolTexts checks that the gateway's Wire reads each tool_result's
 // content as DecodeRequest does: one reader is this package's strict one,
-// the other core/gateway/jsonspan. Wire leaves out results whose content
+// the other core/jsonspan. Wire leaves out results whose content
 // is absent or holds a block other than text, DecodeRequest none, so when
 // both count the same results they are the same ones, in the same order.
 func checkToolTexts(t *testing.T, body []byte, req core.Request) {

@@ -6,7 +6,7 @@ import (
 
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/gateway/internal/wireparse"
-	"github.com/toolout/toolout/core/gateway/jsonspan"
+	"github.com/toolout/toolout/core/jsonspan"
 )
 
 // chat is the subset of an OpenAI chat-completions request that maps to

@@ -7,7 +7,7 @@
 // call they answer, else by their "name"; the last user message's text;
 // "stream"), and finds, answers and strips expand_context calls in
 // choices[0].message.tool_calls by splicing the body
-// (core/gateway/jsonspan), so every other byte reaches the upstream as the
+// (core/jsonspan), so every other byte reaches the upstream as the
 // client sent it. A phantom call is answered with an assistant message
 // replaying the calls and one "tool" message per call. When stripping
 // leaves no tool call, tool_calls goes and finish_reason "tool_calls"

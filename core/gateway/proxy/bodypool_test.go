@@ -12,9 +12,9 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/toolout/toolout/core/gateway"
-	"github.com/toolout/toolout/core/gateway/jsonspan"
 	"github.com/toolout/toolout/core/gateway/openai"
 	"github.com/toolout/toolout/core/gateway/proxy"
+	"github.com/toolout/toolout/core/jsonspan"
 )
 
 var _ = Describe("request bodies read into pooled buffers", func() {

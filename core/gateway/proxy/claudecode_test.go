@@ -16,9 +16,9 @@ import (
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/gateway"
 	"github.com/toolout/toolout/core/gateway/anthropic"
-	"github.com/toolout/toolout/core/gateway/jsonspan"
 	"github.com/toolout/toolout/core/gateway/memstore"
 	"github.com/toolout/toolout/core/gateway/proxy"
+	"github.com/toolout/toolout/core/jsonspan"
 	"github.com/toolout/toolout/internal/gatewaytest"
 )
 

@@ -12,7 +12,7 @@ import (
 	"strings"
 
 	"github.com/toolout/toolout/core/gateway"
-	"github.com/toolout/toolout/core/gateway/jsonspan"
+	"github.com/toolout/toolout/core/jsonspan"
 )
 
 // streamRoute answers every streaming request of a route, with or

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/toolout/toolout/core/gateway"
-	"github.com/toolout/toolout/core/gateway/jsonspan"
+	"github.com/toolout/toolout/core/jsonspan"
 )
 
 // shown is what a live round sent the client before the expand loop ran:

@@ -9,7 +9,7 @@ import (
 
 	"github.com/toolout/toolout/core/gateway"
 	"github.com/toolout/toolout/core/gateway/internal/sample"
-	"github.com/toolout/toolout/core/gateway/jsonspan"
+	"github.com/toolout/toolout/core/jsonspan"
 )
 
 // KnownBytes is the most heap the proxy's memo of long request strings

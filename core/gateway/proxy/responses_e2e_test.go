@@ -16,10 +16,10 @@ import (
 
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/gateway"
-	"github.com/toolout/toolout/core/gateway/jsonspan"
 	"github.com/toolout/toolout/core/gateway/memstore"
 	"github.com/toolout/toolout/core/gateway/proxy"
 	"github.com/toolout/toolout/core/gateway/responses"
+	"github.com/toolout/toolout/core/jsonspan"
 	"github.com/toolout/toolout/fakes"
 	"github.com/toolout/toolout/internal/gatewaytest"
 	"github.com/toolout/toolout/internal/httpspec"

@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/toolout/toolout/core/gateway/jsonspan"
+	"github.com/toolout/toolout/core/jsonspan"
 )
 
 // streamEnd reads a round's events as they come for what makes a stream

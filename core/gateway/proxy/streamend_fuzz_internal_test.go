@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/toolout/toolout/core/gateway/jsonspan"
+	"github.com/toolout/toolout/core/jsonspan"
 )
 
 // FuzzStreamEnd holds endsStream, the byte scan that tells an event that

@@ -60,7 +60,7 @@
 // the proxy's OpenAI upstream serves it beside Chat Completions, and POST
 // /v1/responses/compact and every other path under /v1/responses pass
 // through untouched). Like the other wires it reads a request once, and
-// edits bodies by splicing (core/gateway/jsonspan): every byte outside
+// edits bodies by splicing (core/jsonspan): every byte outside
 // the values it edits reaches the upstream as the client sent it.
 //
 //   - Tool outputs: every input item whose type ends in "_call_output"

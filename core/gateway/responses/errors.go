@@ -4,8 +4,8 @@ import (
 	"errors"
 	"strconv"
 
-	"github.com/toolout/toolout/core/gateway/jsonspan"
 	"github.com/toolout/toolout/core/jsonlex"
+	"github.com/toolout/toolout/core/jsonspan"
 )
 
 // Sentinels wrapped by an [*Error], for callers that branch.
@@ -72,7 +72,7 @@ func locate(err error, input string, b []byte) error {
 func parse(b []byte, input string) (*jsonspan.Node, error) {
 	root, err := jsonspan.Parse(b)
 	if err != nil {
-		var se *jsonspan.SyntaxError
+		var se *jsonlex.SyntaxError
 		e := &Error{Msg: err.Error()}
 		if errors.As(err, &se) {
 			e.Offset, e.Msg = se.Offset, "invalid JSON: "+se.Msg

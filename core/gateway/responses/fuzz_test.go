@@ -12,8 +12,8 @@ import (
 	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/core/gateway"
 	"github.com/toolout/toolout/core/gateway/internal/wireparse"
-	"github.com/toolout/toolout/core/gateway/jsonspan"
 	"github.com/toolout/toolout/core/gateway/responses"
+	"github.com/toolout/toolout/core/jsonspan"
 	"github.com/toolout/toolout/internal/seeds"
 )
 

@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/toolout/toolout/core/gateway/internal/wireparse"
-	"github.com/toolout/toolout/core/gateway/jsonspan"
+	"github.com/toolout/toolout/core/jsonspan"
 )
 
 // Item types of the input and output lists this package reads by name.

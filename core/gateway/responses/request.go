@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/toolout/toolout/core"
-	"github.com/toolout/toolout/core/gateway/jsonspan"
+	"github.com/toolout/toolout/core/jsonspan"
 )
 
 // Path is the Responses API endpoint.

@@ -7,8 +7,9 @@ import (
 	"strconv"
 
 	"github.com/toolout/toolout/core"
-	"github.com/toolout/toolout/core/gateway/jsonspan"
 	"github.com/toolout/toolout/core/gateway/sse"
+	"github.com/toolout/toolout/core/jsonlex"
+	"github.com/toolout/toolout/core/jsonspan"
 )
 
 // EncodeStream renders a core.Response as the event stream of
@@ -228,7 +229,7 @@ func assemble(raw []byte) ([]byte, error) {
 		}
 		n, err := jsonspan.Parse(e.Data)
 		if err != nil {
-			var se *jsonspan.SyntaxError
+			var se *jsonlex.SyntaxError
 			off := 0
 			if errors.As(err, &se) {
 				off = se.Offset
@@ -367,7 +368,7 @@ func streamError(v value) string {
 
 // syntaxMsg is the message of a jsonspan error without its offset.
 func syntaxMsg(err error) string {
-	var se *jsonspan.SyntaxError
+	var se *jsonlex.SyntaxError
 	if errors.As(err, &se) {
 		return se.Msg
 	}

@@ -3,7 +3,7 @@ package responses
 import (
 	"strconv"
 
-	"github.com/toolout/toolout/core/gateway/jsonspan"
+	"github.com/toolout/toolout/core/jsonspan"
 )
 
 // value is a parsed JSON value with its path, for errors; n is nil for a

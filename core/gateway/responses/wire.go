@@ -5,8 +5,8 @@ import (
 
 	"github.com/toolout/toolout/core/gateway"
 	"github.com/toolout/toolout/core/gateway/internal/wireparse"
-	"github.com/toolout/toolout/core/gateway/jsonspan"
 	"github.com/toolout/toolout/core/gateway/openai"
+	"github.com/toolout/toolout/core/jsonspan"
 )
 
 // Wire is the Responses API gateway.Wire.

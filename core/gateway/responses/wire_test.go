@@ -9,8 +9,8 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/toolout/toolout/core/gateway"
-	"github.com/toolout/toolout/core/gateway/jsonspan"
 	"github.com/toolout/toolout/core/gateway/responses"
+	"github.com/toolout/toolout/core/jsonspan"
 )
 
 var _ = Describe("Wire", func() {

@@ -14,7 +14,7 @@ import (
 	"strings"
 
 	"github.com/toolout/toolout/core/gateway"
-	"github.com/toolout/toolout/core/gateway/jsonspan"
+	"github.com/toolout/toolout/core/jsonspan"
 )
 
 // ResultText is the text of a tool result's content as the client sent

@@ -8,7 +8,7 @@ import (
 
 	"github.com/toolout/toolout/core/gateway"
 	"github.com/toolout/toolout/core/gateway/internal/wireparse"
-	"github.com/toolout/toolout/core/gateway/jsonspan"
+	"github.com/toolout/toolout/core/jsonspan"
 	"github.com/toolout/toolout/internal/junit"
 )
 
@@ -30,7 +30,6 @@ var _ = DescribeTable("ResultText reads a content's text as sent, and whether th
 	Entry("a text part whose text is not a string", `[{"type":"text","text":1},{"type":"text","text":"x"}]`, "x", false),
 	Entry("a type not asked for", `[{"type":"output_text","text":"ab"}]`, "", false),
 )
-
 
 var _ = Describe("ReadConversation", func() {
 	tools := func(root *jsonspan.Node) ([]gateway.ToolOutput, []*jsonspan.Node) {

@@ -207,7 +207,7 @@ const maxSeed = 16 << 10
 
 func gatewaySeeds(f *testing.F) [][]byte {
 	var out [][]byte
-	for _, b := range seeds.Files(f, "../../../scenarios/gateway/data/*.json") {
+	for _, b := range seeds.Files(f, "../../scenarios/gateway/data/*.json") {
 		if len(b) <= maxSeed {
 			out = append(out, b)
 		}

@@ -3,7 +3,7 @@ package jsonspan_test
 import (
 	"fmt"
 
-	"github.com/toolout/toolout/core/gateway/jsonspan"
+	"github.com/toolout/toolout/core/jsonspan"
 )
 
 func Example() {

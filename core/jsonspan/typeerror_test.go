@@ -9,7 +9,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/toolout/toolout/core/gateway/jsonspan"
+	"github.com/toolout/toolout/core/jsonspan"
 )
 
 var _ = Describe("TypeError", func() {

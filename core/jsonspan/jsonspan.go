@@ -100,7 +100,7 @@ func ParseWith(body []byte, o Options) (*Node, error) {
 	}
 	p.ws()
 	if p.i != len(body) {
-		return nil, &SyntaxError{Offset: p.i, Msg: "data after the value"}
+		return nil, &jsonlex.SyntaxError{Offset: p.i, Msg: "data after the value"}
 	}
 	return n, nil
 }
@@ -154,17 +154,7 @@ func (p *parser) token(open bool) error {
 func (p *parser) ws() { p.i = jsonlex.Space(p.b, p.i) }
 
 func (p *parser) fail(what string) error {
-	return &SyntaxError{Offset: p.i, Msg: what}
-}
-
-// SyntaxError is a body Parse refused: Offset is the byte where it stopped.
-type SyntaxError struct {
-	Offset int
-	Msg    string
-}
-
-func (e *SyntaxError) Error() string {
-	return fmt.Sprintf("invalid JSON at byte %d: %s", e.Offset, e.Msg)
+	return &jsonlex.SyntaxError{Offset: p.i, Msg: what}
 }
 
 func (p *parser) value(depth int) (*Node, error) {

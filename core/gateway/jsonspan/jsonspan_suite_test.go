@@ -1,9 +1,0 @@
-package jsonspan
-
-import (
-	"testing"
-
-	"github.com/toolout/toolout/internal/junit"
-)
-
-func TestJSONSpan(t *testing.T) { junit.RunSpecs(t, "jsonspan", "core-gateway-jsonspan") }
