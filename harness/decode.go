@@ -208,6 +208,7 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, what string) {
 	case reflect.Slice:
 		d.decodeSlice(n, v, what)
 	case reflect.String, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
 		reflect.Float32, reflect.Float64, reflect.Bool:
 		if !d.scalar(n, v, what) {
 			return
@@ -220,38 +221,12 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, what string) {
 	d.validate(n, v, what)
 }
 
-// scalar decodes a string, number or boolean; false when n is not one (the
-// error is recorded).
+// scalar decodes a string, number or boolean by yamlstrict.Scalar's
+// policy; false when n is not one (the error is recorded).
 func (d *decoder) scalar(n *yaml.Node, v reflect.Value, what string) bool {
-	switch v.Kind() {
-	case reflect.String:
-		if n.Kind != yaml.ScalarNode {
-			d.errorf(n, "%s: want a string, got %s", what, kindName(n))
-			return false
-		}
-		if !yamlstrict.IsNull(n) {
-			v.SetString(n.Value)
-		}
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		i, err := strconv.ParseInt(n.Value, 0, 64)
-		if n.Kind != yaml.ScalarNode || err != nil || v.OverflowInt(i) {
-			d.errorf(n, "%s: want an integer, got %s", what, kindName(n))
-			return false
-		}
-		v.SetInt(i)
-	case reflect.Float32, reflect.Float64:
-		f, err := strconv.ParseFloat(n.Value, 64)
-		if n.Kind != yaml.ScalarNode || err != nil {
-			d.errorf(n, "%s: want a number, got %s", what, kindName(n))
-			return false
-		}
-		v.SetFloat(f)
-	case reflect.Bool:
-		if n.Kind != yaml.ScalarNode || (n.Value != "true" && n.Value != "false") {
-			d.errorf(n, "%s: want true or false, got %s", what, kindName(n))
-			return false
-		}
-		v.SetBool(n.Value == "true")
+	if want := yamlstrict.Scalar(n, v); want != "" {
+		d.errorf(n, "%s: want %s, got %s", what, want, kindName(n))
+		return false
 	}
 	return true
 }

@@ -91,7 +91,7 @@ var _ = Describe("toolout gateway", func() {
 		Expect(os.WriteFile(cfg, []byte("pipes:\n  tool_output:\n    enabled: true\n    strategy: simple\n    rate_limit: .nan\n"), 0o644)).To(Succeed())
 		code, _, stderr := invoke("", "gateway", "serve", "--upstream", "http://127.0.0.1:1", "--config", cfg)
 		Expect(code).To(Equal(2))
-		Expect(stderr).To(ContainSubstring(cfg + ":5:17: pipes.tool_output.rate_limit: .nan: want a finite number"))
+		Expect(stderr).To(ContainSubstring(cfg + `:5:17: pipes.tool_output.rate_limit: want a finite number, got ".nan"`))
 	})
 
 	It("serves the proxy on loopback and shuts down gracefully", func() {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"reflect"
 	"regexp"
@@ -236,16 +235,11 @@ func (c *configLoader) decode(n *yaml.Node, v reflect.Value, path string) {
 			}
 			return
 		}
-		if err := n.Decode(v.Addr().Interface()); err != nil {
-			msg := strings.TrimPrefix(err.Error(), "yaml: ")
-			if errors.As(err, new(*yaml.TypeError)) {
-				msg = fmt.Sprintf("want %s, got %s", wantKind(v.Type()), gotKind(n))
+		if want := yamlstrict.Scalar(n, v); want != "" {
+			if want == "a value" { // not a scalar type: the list of one a config never has
+				want = wantKind(v.Type())
 			}
-			c.at(n, "%s: %s", path, msg)
-			return
-		}
-		if k := v.Kind(); (k == reflect.Float64 || k == reflect.Float32) && (math.IsNaN(v.Float()) || math.IsInf(v.Float(), 0)) {
-			c.at(n, "%s: %s: want a finite number", path, n.Value)
+			c.at(n, "%s: want %s, got %s", path, want, gotKind(n))
 		}
 	}
 }

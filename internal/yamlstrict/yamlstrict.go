@@ -12,7 +12,13 @@
 //   - Fields: a struct's keys by their yaml tags, with ",inline" embedded
 //     structs adding theirs at the same level, as yaml.v3 reads them;
 //   - Nearest: the "did you mean" of an unknown key;
-//   - Duration: a time.Duration written as a Go duration ("30s", "1h30m").
+//   - Duration: a time.Duration written as a Go duration ("30s", "1h30m");
+//   - Scalar: a string, boolean, integer, unsigned integer or number, by
+//     one policy (the YAML type decides: a quoted "42" is not an integer,
+//     .nan and .inf are not numbers, "yes" is not a boolean).
+//
+// The two readers still walk mappings and lists each its own way (their
+// messages differ in form); what a scalar may be they no longer do.
 //
 // Choices where YAML is silent: a duration must be 0 or more (every
 // duration toolout reads is a time to wait or keep, where 0 means the
