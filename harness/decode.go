@@ -156,79 +156,65 @@ func (d *decoder) checkAliases(doc *yaml.Node) bool {
 	return ok
 }
 
-// decode decodes n into v, which must be settable. what names the value in
+// decode decodes n into v, which must be settable, with the strict
+// decoder both readers share (yamlstrict.Decoder): its problems are worded
+// here (problem), a value of a type that decodes itself does (hook), and
+// every value is validated after it is decoded, even after errors inside
+// it, so that every problem is reported at once. what names the value in
 // messages (e.g. "expect.found").
 func (d *decoder) decode(n *yaml.Node, v reflect.Value, what string) {
-	n = yamlstrict.Resolve(n)
-	if n == nil {
-		return
-	}
-	if v.Type() == nodeType {
-		v.Set(reflect.ValueOf(*n))
-		return
-	}
-	if v.CanAddr() && v.Addr().Type().Implements(nodeDecType) {
-		v.Addr().Interface().(nodeDecoder).decodeNode(d, n)
-		return
-	}
-	if v.CanAddr() && v.Addr().Type().Implements(nodeDecExType) {
-		v.Addr().Interface().(NodeDecoder).DecodeYAML(Decoder{d}, n)
-		return
-	}
-	if v.Type() == yamlstrict.DurationType {
-		if err := yamlstrict.SetDuration(n, v); err != nil {
-			d.errorf(n, "%s: %v", what, err)
-		}
-		return
-	}
-	switch v.Kind() {
-	case reflect.Pointer:
-		if yamlstrict.IsNull(n) {
-			return
-		}
-		if v.IsNil() {
-			v.Set(reflect.New(v.Type().Elem()))
-		}
-		d.decode(n, v.Elem(), what)
-		return
-	case reflect.Interface:
-		var x any
-		if err := n.Decode(&x); err != nil {
-			d.errorf(n, "%s: %s", what, yamlMessage(err))
-			return
-		}
-		if x != nil {
-			v.Set(reflect.ValueOf(x))
-		}
-		return
-	case reflect.Struct:
-		d.decodeStruct(n, v, what)
-	case reflect.Map:
-		d.decodeMap(n, v, what)
-	case reflect.Slice:
-		d.decodeSlice(n, v, what)
-	case reflect.String, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
-		reflect.Float32, reflect.Float64, reflect.Bool:
-		if !d.scalar(n, v, what) {
-			return
-		}
-	default:
-		panic(fmt.Sprintf("harness: cannot decode into %s", v.Type()))
-	}
-	// Validate even after decoding errors inside the value, so that every
-	// problem is reported at once.
-	d.validate(n, v, what)
+	yd := yamlstrict.Decoder{Report: d.problem, Hook: d.hook, Validate: d.validate, LoneScalarList: true}
+	yd.Decode(n, v, what)
 }
 
-// scalar decodes a string, number or boolean by yamlstrict.Scalar's
-// policy; false when n is not one (the error is recorded).
-func (d *decoder) scalar(n *yaml.Node, v reflect.Value, what string) bool {
-	if want := yamlstrict.Scalar(n, v); want != "" {
-		d.errorf(n, "%s: want %s, got %s", what, want, kindName(n))
+// decodeStruct is decode of a mapping into a struct.
+func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value, what string) { d.decode(n, v, what) }
+
+// hook decodes the values that decode themselves: a yaml.Node as it is, and
+// the harness's and the components' NodeDecoder types.
+func (d *decoder) hook(n *yaml.Node, v reflect.Value, _ string) bool {
+	switch {
+	case v.Type() == nodeType:
+		v.Set(reflect.ValueOf(*n))
+	case v.CanAddr() && v.Addr().Type().Implements(nodeDecType):
+		v.Addr().Interface().(nodeDecoder).decodeNode(d, n)
+	case v.CanAddr() && v.Addr().Type().Implements(nodeDecExType):
+		v.Addr().Interface().(NodeDecoder).DecodeYAML(Decoder{d}, n)
+	default:
 		return false
 	}
 	return true
+}
+
+// problem words one problem of the decoder as scenario errors read.
+func (d *decoder) problem(p yamlstrict.Problem) {
+	prefix := ""
+	if p.What != "" {
+		prefix = p.What + ": "
+	}
+	switch p.Kind {
+	case yamlstrict.WrongKind:
+		want := p.Want
+		if strings.HasPrefix(want, "a list") {
+			want = "a list"
+		}
+		d.errorf(p.N, "%swant %s, got %s", prefix, want, kindName(p.N))
+	case yamlstrict.KeyNotString:
+		d.errorf(p.N, "%skeys must be strings", prefix)
+	case yamlstrict.MergeKey:
+		d.errorf(p.N, `%smerge keys ("<<") are not supported; write the keys out`, prefix)
+	case yamlstrict.DuplicateKey:
+		d.errorf(p.N, "%sduplicate field %q", prefix, Clip(p.Key))
+	case yamlstrict.UnknownKey:
+		if p.Nearest != "" {
+			d.errorf(p.N, "%sunknown field %q (did you mean %q?)", prefix, Clip(p.Key), p.Nearest)
+			return
+		}
+		sorted := slices.Sorted(slices.Values(p.Known))
+		d.errorf(p.N, "%sunknown field %q (known: %s)", prefix, Clip(p.Key), strings.Join(sorted, ", "))
+	case yamlstrict.BadDuration:
+		d.errorf(p.N, "%s%v", prefix, p.Err)
+	}
 }
 
 func (d *decoder) validate(n *yaml.Node, v reflect.Value, what string) {
@@ -263,7 +249,7 @@ func (d *decoder) report(n *yaml.Node, err error, what string) {
 	}
 	if kp, ok := err.(keyPather); ok {
 		at, _ := descend(n, kp.KeyPath())
-		d.errorf(at, "%s", join(what, err.Error())) // its message starts with the path
+		d.errorf(at, "%s", yamlstrict.Join(what, err.Error())) // its message starts with the path
 		return
 	}
 	d.errorf(n, "%s: %v", what, err)
@@ -290,97 +276,6 @@ func descend(n *yaml.Node, keys []string) (*yaml.Node, bool) {
 		n = next
 	}
 	return n, true
-}
-
-// mappingPairs checks that n is a mapping with unique scalar keys and calls fn
-// for each pair.
-func (d *decoder) mappingPairs(n *yaml.Node, what string, fn func(k, v *yaml.Node)) bool {
-	if n.Kind != yaml.MappingNode {
-		if !yamlstrict.IsNull(n) {
-			d.errorf(n, "%s: want a mapping, got %s", what, kindName(n))
-		}
-		return false
-	}
-	seen := map[string]bool{}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, val := yamlstrict.Resolve(n.Content[i]), n.Content[i+1]
-		if k.Kind != yaml.ScalarNode {
-			d.errorf(k, "%s: keys must be strings", what)
-			continue
-		}
-		if seen[k.Value] {
-			d.errorf(k, "%s: duplicate field %q", what, Clip(k.Value))
-			continue
-		}
-		seen[k.Value] = true
-		fn(k, val)
-	}
-	return true
-}
-
-func join(what, name string) string {
-	if what == "" {
-		return name
-	}
-	return what + "." + name
-}
-
-func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value, what string) {
-	names, index := yamlstrict.Fields(v.Type())
-	d.mappingPairs(n, what, func(k, val *yaml.Node) {
-		i, ok := index[k.Value]
-		if !ok {
-			d.unknownField(k, what, k.Value, names)
-			return
-		}
-		d.decode(val, v.FieldByIndex(i), join(what, k.Value))
-	})
-}
-
-func (d *decoder) unknownField(k *yaml.Node, what, name string, known []string) {
-	prefix := ""
-	if what != "" {
-		prefix = what + ": "
-	}
-	if s := yamlstrict.Nearest(name, known); s != "" {
-		d.errorf(k, "%sunknown field %q (did you mean %q?)", prefix, Clip(name), s)
-		return
-	}
-	sorted := slices.Sorted(slices.Values(known))
-	d.errorf(k, "%sunknown field %q (known: %s)", prefix, Clip(name), strings.Join(sorted, ", "))
-}
-
-func (d *decoder) decodeMap(n *yaml.Node, v reflect.Value, what string) {
-	if v.Type().Key().Kind() != reflect.String {
-		panic("harness: map keys must be strings")
-	}
-	if v.IsNil() {
-		v.Set(reflect.MakeMap(v.Type()))
-	}
-	d.mappingPairs(n, what, func(k, val *yaml.Node) {
-		elem := reflect.New(v.Type().Elem()).Elem()
-		d.decode(val, elem, join(what, k.Value))
-		v.SetMapIndex(reflect.ValueOf(k.Value).Convert(v.Type().Key()), elem)
-	})
-}
-
-func (d *decoder) decodeSlice(n *yaml.Node, v reflect.Value, what string) {
-	if n.Kind != yaml.SequenceNode {
-		// A lone scalar stands for a one-element list of scalars.
-		if n.Kind == yaml.ScalarNode && !yamlstrict.IsNull(n) && v.Type().Elem().Kind() == reflect.String {
-			v.Set(reflect.Append(v, reflect.ValueOf(n.Value).Convert(v.Type().Elem())))
-			return
-		}
-		if !yamlstrict.IsNull(n) {
-			d.errorf(n, "%s: want a list, got %s", what, kindName(n))
-		}
-		return
-	}
-	s := reflect.MakeSlice(v.Type(), len(n.Content), len(n.Content))
-	for i, c := range n.Content {
-		d.decode(c, s.Index(i), fmt.Sprintf("%s[%d]", what, i))
-	}
-	v.Set(s)
 }
 
 // lookup returns the value node of key in mapping n, or nil.

@@ -10,7 +10,6 @@ import (
 	"reflect"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode"
 
@@ -200,91 +199,47 @@ func mappingValue(n *yaml.Node, key string) *yaml.Node {
 	return nil
 }
 
-// decode sets v from n as yaml.v3 would, strictly: structs by their yaml
-// tags, maps and lists element by element, so that every problem is
-// recorded at its own node. path names v ("pipes.tool_output").
+// decode sets v from n strictly with the decoder both readers share
+// (yamlstrict.Decoder), ${VAR} expanded from the environment in each
+// scalar before it is typed, every problem recorded at its own node and
+// worded here. path names v ("pipes.tool_output").
 func (c *configLoader) decode(n *yaml.Node, v reflect.Value, path string) {
-	n = yamlstrict.Resolve(n)
-	switch {
-	case yamlstrict.IsNull(n) && (v.Kind() == reflect.Struct || v.Kind() == reflect.Map):
-		// "pipes:" with nothing under it: the defaults
-	case v.Kind() == reflect.Struct || v.Kind() == reflect.Map:
-		if n.Kind != yaml.MappingNode {
-			c.at(n, "%s: want a mapping, got %s", path, nodeKind(n))
-			return
+	yd := yamlstrict.Decoder{Report: c.problem, Expand: func(s string) string {
+		if !strings.Contains(s, "$") {
+			return s
 		}
-		c.decodeMapping(n, v, path)
-	case v.Kind() == reflect.Slice && n.Kind == yaml.SequenceNode:
-		s := reflect.MakeSlice(v.Type(), len(n.Content), len(n.Content))
-		for i, e := range n.Content {
-			c.decode(e, s.Index(i), fmt.Sprintf("%s[%d]", path, i))
-		}
-		v.Set(s)
-	default:
-		if n.Kind == yaml.ScalarNode && strings.Contains(n.Value, "$") {
-			expanded := *n // a copy: an alias may share the node
-			expanded.Value = os.Expand(n.Value, os.Getenv)
-			if n.Style == 0 {
-				expanded.Tag = "" // typed again from the expanded text
-			}
-			n = &expanded
-		}
-		if v.Type() == yamlstrict.DurationType {
-			if err := yamlstrict.SetDuration(n, v); err != nil {
-				c.at(n, "%s: %v", path, err)
-			}
-			return
-		}
-		if want := yamlstrict.Scalar(n, v); want != "" {
-			if want == "a value" { // not a scalar type: the list of one a config never has
-				want = wantKind(v.Type())
-			}
-			c.at(n, "%s: want %s, got %s", path, want, gotKind(n))
-		}
-	}
+		return os.Expand(s, os.Getenv)
+	}}
+	yd.Decode(n, v, path)
 }
 
-// decodeMapping decodes mapping n into a struct (its yaml-tagged fields)
-// or a map with string keys.
-func (c *configLoader) decodeMapping(n *yaml.Node, v reflect.Value, path string) {
+// problem words one problem of the decoder as config errors read.
+func (c *configLoader) problem(p yamlstrict.Problem) {
 	in := ""
-	if path != "" {
-		in = " in " + path
+	if p.What != "" {
+		in = " in " + p.What
 	}
-	var names []string
-	var fields map[string][]int
-	if v.Kind() == reflect.Struct {
-		names, fields = yamlstrict.Fields(v.Type())
-	} else if v.IsNil() {
-		v.Set(reflect.MakeMap(v.Type()))
-	}
-	seen := map[string]int{}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, val := n.Content[i], n.Content[i+1]
-		name := k.Value
-		sub := strings.TrimPrefix(path+"."+name, ".")
-		switch first, dup := seen[name]; {
-		case k.Kind != yaml.ScalarNode:
-			c.at(k, "want a plain key%s, got %s", in, nodeKind(k))
-		case name == "<<":
-			c.at(k, `merge keys ("<<") are not supported in a config; write the keys out`)
-		case dup:
-			c.at(k, "duplicate key %q%s (first at line %d)", name, in, first)
-		case v.Kind() == reflect.Map:
-			seen[name] = k.Line
-			elem := reflect.New(v.Type().Elem()).Elem()
-			c.decode(val, elem, sub)
-			v.SetMapIndex(reflect.ValueOf(name), elem)
-		default:
-			seen[name] = k.Line
-			if f, ok := fields[name]; ok {
-				c.decode(val, v.FieldByIndex(f), sub)
-			} else if near := yamlstrict.Nearest(name, names); near != "" {
-				c.at(k, "unknown field %q%s (did you mean %q?)", name, in, near)
-			} else {
-				c.at(k, "unknown field %q%s (known: %s)", name, in, strings.Join(names, ", "))
-			}
+	switch p.Kind {
+	case yamlstrict.WrongKind:
+		got := gotKind(p.N)
+		if p.Want == "a mapping" {
+			got = nodeKind(p.N)
 		}
+		c.at(p.N, "%s: want %s, got %s", p.What, p.Want, got)
+	case yamlstrict.KeyNotString:
+		c.at(p.N, "want a plain key%s, got %s", in, nodeKind(p.N))
+	case yamlstrict.MergeKey:
+		c.at(p.N, `merge keys ("<<") are not supported in a config; write the keys out`)
+	case yamlstrict.DuplicateKey:
+		c.at(p.N, "duplicate key %q%s (first at line %d)", p.Key, in, p.First.Line)
+	case yamlstrict.UnknownKey:
+		if p.Nearest != "" {
+			c.at(p.N, "unknown field %q%s (did you mean %q?)", p.Key, in, p.Nearest)
+			return
+		}
+		c.at(p.N, "unknown field %q%s (known: %s)", p.Key, in, strings.Join(p.Known, ", "))
+	case yamlstrict.BadDuration:
+		c.at(p.N, "%s: %v", p.What, p.Err)
 	}
 }
 
@@ -297,40 +252,11 @@ func nodeKind(n *yaml.Node) string {
 	return "a " + strings.TrimPrefix(n.ShortTag(), "!!") + " value"
 }
 
-// wantKind names what a value of type t is written as in YAML ("an
-// integer", "a list of strings"), never a Go type.
-func wantKind(t reflect.Type) string {
-	switch t.Kind() {
-	case reflect.String:
-		return "a string"
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return "an integer"
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return "an integer of 0 or more"
-	case reflect.Float32, reflect.Float64:
-		return "a number"
-	case reflect.Bool:
-		return "true or false"
-	case reflect.Slice, reflect.Array:
-		if e := wantKind(t.Elem()); e != "a value" {
-			return "a list of " + strings.TrimPrefix(strings.TrimPrefix(e, "an "), "a ") + "s"
-		}
-		return "a list"
-	case reflect.Map, reflect.Struct:
-		return "a mapping"
-	}
-	return "a value"
-}
-
 // gotKind names node n in a "want …, got …" message: a scalar by its text
 // (clipped to 60 characters), a container by its kind.
 func gotKind(n *yaml.Node) string {
 	if k := yamlstrict.Container(n); k != "" {
 		return k
 	}
-	v := []rune(n.Value)
-	if len(v) > 60 {
-		return strconv.Quote(string(v[:60]) + "…")
-	}
-	return strconv.Quote(n.Value)
+	return yamlstrict.Quote(n.Value)
 }

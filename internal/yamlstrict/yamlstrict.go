@@ -1,8 +1,14 @@
-// Package yamlstrict holds what toolout's two strict YAML readers share:
+// Package yamlstrict is the strict YAML decoding of toolout's two readers:
 // the scenario loader (package harness) and the gateway config loader
-// (cmd/toolout). Both decode yaml.v3 nodes themselves, so that every
-// problem is reported at its own line:col and all of them at once; what
-// they must agree on lives here, once:
+// (cmd/toolout). Both decode yaml.v3 nodes with its one Decoder, so that
+// every problem is reported at its own line:col, all of them at once, and
+// both agree on what a value may be; each words the problems its own way
+// (a scenario error names "expect.found: ...", a config error "... in
+// pipes.tool_output"). What they share:
+//
+//   - Decoder: structs by their yaml keys, maps, lists, scalars; unknown,
+//     duplicate, merge and non-string keys refused; null a value's default;
+//     ${VAR} expansion, self-decoding types and validation as options;
 //
 //   - Walk: the characters of a file with their line and column as the
 //     YAML parser counts them (UTF-8, or UTF-16 after a byte-order mark;
@@ -16,9 +22,6 @@
 //   - Scalar: a string, boolean, integer, unsigned integer or number, by
 //     one policy (the YAML type decides: a quoted "42" is not an integer,
 //     .nan and .inf are not numbers, "yes" is not a boolean).
-//
-// The two readers still walk mappings and lists each its own way (their
-// messages differ in form); what a scalar may be they no longer do.
 //
 // Choices where YAML is silent: a duration must be 0 or more (every
 // duration toolout reads is a time to wait or keep, where 0 means the
