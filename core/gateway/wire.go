@@ -40,7 +40,7 @@ const (
 	AnswerNotAvailable = "not_available"
 )
 
-// AllAnswers returns every Answer* constant, as [AllOutcomes] does.
+// AllAnswers returns every Answer* constant, as proxy.AllOutcomes does the outcomes.
 func AllAnswers() []string {
 	return []string{AnswerOriginal, AnswerMissing, AnswerRepeated, AnswerNotAvailable}
 }

@@ -44,7 +44,7 @@
 // 32 KiB to 1 MiB are read into buffers lent from a pool and given back
 // once nothing can read them (not when the body itself was forwarded,
 // nor when the memo keeps it), and a tool result the parse decoded is
-// kept by the memory store without a copy ([OriginalTaker]). Measured in
+// kept by the memory store without a copy (gateway.OriginalTaker). Measured in
 // docs/benchmarks.md.
 //
 // [Transport] is the upstream transport `toolout gateway serve` gives the
@@ -60,7 +60,7 @@
 // as sent); its time (408 past the server's read timeout); JSON tokens and
 // nesting, counted by the one parse of the body, which stops at the first
 // token past a bound (413, 400: the error a scan before the parse gives,
-// [ParseObjectBounded]); a body that is not a JSON object (400); requests in flight,
+// gateway.ParseObjectBounded); a body that is not a JSON object (400); requests in flight,
 // passthrough ones included (503 with Retry-After); each upstream call's
 // time, a stream to its end (504; no idle timeout: a stream whose chunks
 // each come in time still ends at it; for a passthrough request, 504
@@ -154,7 +154,7 @@
 // (a tool result over max_bytes included) reaches the [Observer]. A
 // request that continues a conversation the provider holds (the Responses
 // API's previous_response_id or conversation:
-// [Conversation.HiddenHistory]) is compressed as far as the items it
+// gateway.Conversation.HiddenHistory) is compressed as far as the items it
 // carries go: the proxy says so in one log line ("previous_response_id:
 // the provider holds history the gateway cannot see; only the N tool
 // output(s) the request carries can be compressed") and tells an Observer
