@@ -9,21 +9,15 @@
 //   - Decoder: structs by their yaml keys, maps, lists, scalars; unknown,
 //     duplicate, merge and non-string keys refused; null a value's default;
 //     ${VAR} expansion, self-decoding types and validation as options;
-//
 //   - Walk: the characters of a file with their line and column as the
 //     YAML parser counts them (UTF-8, or UTF-16 after a byte-order mark;
 //     lines broken at "\n", "\r\n", "\r", U+0085, U+2028, U+2029), to
 //     place the problems the parser reports without a position;
-//
 //   - Printable: the characters YAML 1.2 allows in a file (c-printable);
-//
 //   - Fields: a struct's keys by their yaml tags, with ",inline" embedded
 //     structs adding theirs at the same level, as yaml.v3 reads them;
-//
 //   - Nearest: the "did you mean" of an unknown key;
-//
 //   - Duration: a time.Duration written as a Go duration ("30s", "1h30m");
-//
 //   - Scalar: a string, boolean, integer, unsigned integer or number, by
 //     one policy (the YAML type decides: a quoted "42" is not an integer,
 //     .nan and .inf are not numbers, "yes" is not a boolean).
