@@ -16,7 +16,7 @@ const idMemoSlots = 4096
 // idMemo remembers the shadow ids of recent contents, so that a content
 // sent again (each request of a conversation carries its earlier tool
 // results) need not be hashed with SHA-256 again. A slot is chosen by a
-// maphash of a sample of the content (sampleHashString) and records its
+// maphash of a sample of the content (sample.String) and records its
 // length and id; that is only a guess. A guess is taken only once the
 // store's original of this caller
 // under that id is byte for byte the content: the pipe stores an original
@@ -29,7 +29,7 @@ const idMemoSlots = 4096
 // costs more than hashing it.
 type idMemo struct {
 	seed  maphash.Seed
-	hash  func(seed maphash.Seed, s string) uint64 // sampleHashString; a spec makes every content collide
+	hash  func(seed maphash.Seed, s string) uint64 // sample.String; a spec makes every content collide
 	slots [idMemoSlots]atomic.Pointer[idGuess]
 }
 

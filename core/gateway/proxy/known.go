@@ -166,7 +166,7 @@ func (m *knownStrings) keep(caller string, body []byte, start, end int, text str
 // sends again is kept from its second request and matched from its third.
 // A slot of the table remembers the last hash that fell in it: a string
 // whose slot another took since is offered anew. The hash is of a sample
-// of the string (sampleHashBytes): two strings that share it pass for one,
+// of the string (sample.Bytes): two strings that share it pass for one,
 // which only keeps the second a request early.
 func (m *knownStrings) admit(caller string, raw []byte) bool {
 	sum := sample.Bytes(m.seed, caller+"\x00", raw)
