@@ -257,13 +257,15 @@ func yamlSyntaxError(display string, src []byte, err error) *Error {
 }
 
 // Discover returns the scenario files (*.yaml, *.yml) named by paths: files
-// as given, folders walked recursively, sorted within each folder.
+// as given, folders walked recursively, sorted within each folder. Its
+// error names the path and what went wrong, without a package prefix: a
+// command prints it after its own name ("toolout test: ...").
 func Discover(paths ...string) ([]string, error) {
 	var out []string
 	for _, p := range paths {
 		info, err := os.Stat(p)
 		if err != nil {
-			return nil, fmt.Errorf("harness: %s: %w", p, unwrapPath(err))
+			return nil, fmt.Errorf("%s: %w", p, unwrapPath(err))
 		}
 		if !info.IsDir() {
 			out = append(out, p)
@@ -279,7 +281,7 @@ func Discover(paths ...string) ([]string, error) {
 			return nil
 		})
 		if err != nil {
-			return nil, fmt.Errorf("harness: %w", err)
+			return nil, err
 		}
 	}
 	return slices.Compact(out), nil

@@ -61,7 +61,7 @@ func (o Options) Run(t *testing.T, path string) {
 	t.Helper()
 	files, err := harness.Discover(path)
 	if err != nil {
-		t.Fatalf("toolouttest: %s", strings.TrimPrefix(err.Error(), "harness: "))
+		t.Fatalf("toolouttest: %v", err)
 	}
 	if len(files) == 0 {
 		t.Fatalf("toolouttest: no scenario file (*.yaml, *.yml) under %s", path)

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strings"
 	"sync"
 	"time"
 
@@ -75,7 +74,7 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	}
 	ln, err := serve.Listen(*addr, *remote)
 	if err != nil {
-		return fail("--addr: %s", strings.TrimPrefix(err.Error(), "serve: "))
+		return fail("--addr: %v", err)
 	}
 	hs := srv.HTTPServer()
 	for _, u := range srv.URLs(ln.Addr()) {
@@ -113,7 +112,7 @@ func printLoadErrors(stderr io.Writer, err error) {
 	for _, e := range errs {
 		var list harness.ErrorList
 		if !errors.As(e, &list) {
-			fmt.Fprintf(stderr, "toolout serve: %s\n", strings.TrimPrefix(e.Error(), "serve: "))
+			fmt.Fprintf(stderr, "toolout serve: %v\n", e)
 			continue
 		}
 		for _, p := range list {

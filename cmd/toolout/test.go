@@ -68,7 +68,7 @@ func runTest(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 
 	files, err := harness.Discover(paths...)
 	if err != nil {
-		fmt.Fprintf(stderr, "toolout test: %v\n", strings.TrimPrefix(err.Error(), "harness: "))
+		fmt.Fprintf(stderr, "toolout test: %v\n", err)
 		return exitUsage
 	}
 	runner := harness.RunnerFromEnv(components.Default())

@@ -53,7 +53,7 @@ type gatewayConfig struct {
 func (c gatewayConfig) Validate() error {
 	var errs []error
 	if _, err := wires.For(c.Provider); err != nil {
-		errs = append(errs, errors.New(strings.TrimPrefix(err.Error(), "gateway: ")))
+		errs = append(errs, err)
 	}
 	switch c.Strategy {
 	case gateway.StrategyPassthrough, gateway.StrategySimple, gateway.StrategyExternalProvider:

@@ -137,7 +137,7 @@ var _ = Describe("toolout serve's bounds", func() {
 
 	It("names a malformed address", func() {
 		_, err := serve.Listen("127.0.0.1", false)
-		Expect(err).To(MatchError(`serve: address "127.0.0.1": address 127.0.0.1: missing port in address`))
+		Expect(err).To(MatchError(`address "127.0.0.1": address 127.0.0.1: missing port in address`))
 	})
 })
 

@@ -14,15 +14,15 @@ import (
 func Listen(addr string, remote bool) (net.Listener, error) {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
-		return nil, fmt.Errorf("serve: address %q: %w", addr, err)
+		return nil, fmt.Errorf("address %q: %w", addr, err)
 	}
 	if !remote && !Loopback(host) {
-		return nil, fmt.Errorf("serve: address %q is not loopback (127.0.0.1, ::1, localhost); "+
+		return nil, fmt.Errorf("address %q is not loopback (127.0.0.1, ::1, localhost); "+
 			"the scripted model answers anyone who reaches it, so serving beyond this machine needs --allow-remote", addr)
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return nil, fmt.Errorf("serve: %w", err)
+		return nil, err
 	}
 	return ln, nil
 }

@@ -157,7 +157,7 @@ var _ = Describe("toolout serve's routes and tags", func() {
 
 	It("refuses scenarios it cannot serve", func() {
 		_, err := serve.New(nil, serve.Options{})
-		Expect(err).To(MatchError("serve: no scenario"))
+		Expect(err).To(MatchError("no scenario"))
 		sc, err := harness.Load(components.Default(), "../../scenarios/schema/"+firstYAML("../../scenarios/schema"))
 		Expect(err).NotTo(HaveOccurred())
 		_, err = serve.New([]*harness.Scenario{sc}, serve.Options{})

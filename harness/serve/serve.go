@@ -103,30 +103,31 @@ func Load(files []string, opts Options) (*Server, error) {
 // LLM (fakes.LLM with Options.PlainFinal, and token counts from
 // cl100k_base for usage) and the base path /<id>/v1; with one scenario,
 // /v1 too. It fails when there is no scenario, when one has no llm steps,
-// or when two have the same id.
+// or when two have the same id; its errors, and Load's and Listen's, carry
+// no package prefix: a command prints them after its own name.
 func New(scs []*harness.Scenario, opts Options) (*Server, error) {
 	if len(scs) == 0 {
-		return nil, errors.New("serve: no scenario")
+		return nil, errors.New("no scenario")
 	}
 	opts = opts.withDefaults()
 	tk, err := tokens.New("cl100k_base")
 	if err != nil {
-		return nil, fmt.Errorf("serve: %w", err)
+		return nil, err
 	}
 	s := &Server{opts: opts, sem: make(chan struct{}, opts.MaxConcurrent), tk: tk, done: make(chan struct{})}
 	s.stop, s.cancel = context.WithCancel(context.Background())
 	seen := map[string]string{}
 	for _, sc := range scs {
 		if len(sc.LLM) == 0 {
-			return nil, fmt.Errorf("serve: %s: no llm steps: nothing to serve", sc.Path)
+			return nil, fmt.Errorf("%s: no llm steps: nothing to serve", sc.Path)
 		}
 		if other, dup := seen[sc.ID]; dup {
-			return nil, fmt.Errorf("serve: %s and %s have the same id %q: each needs a base path of its own", other, sc.Path, sc.ID)
+			return nil, fmt.Errorf("%s and %s have the same id %q: each needs a base path of its own", other, sc.Path, sc.ID)
 		}
 		seen[sc.ID] = sc.Path
 		llm, err := fakes.NewLLM(sc.LLM, fakes.Options{Tokenizer: tk, PlainFinal: true, Bounded: !opts.KeepRequests})
 		if err != nil {
-			return nil, fmt.Errorf("serve: %s: %w", sc.Path, err)
+			return nil, fmt.Errorf("%s: %w", sc.Path, err)
 		}
 		s.scripts = append(s.scripts, &script{sc: sc, llm: llm, site: Site(sc.Component), prefix: escapePath(sc.ID)})
 	}

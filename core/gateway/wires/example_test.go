@@ -19,7 +19,7 @@ func ExampleFor() {
 	// openai -> openai /v1/chat/completions
 	// bedrock -> anthropic /v1/messages
 	// responses -> responses /v1/responses
-	// gateway: provider "gemini": want openai, anthropic or responses
+	// provider "gemini": want openai, anthropic or responses
 }
 
 func ExampleRoutes() {

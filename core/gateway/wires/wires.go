@@ -25,7 +25,7 @@ func For(provider string) (gateway.Wire, error) {
 	case "responses":
 		return responses.Wire{}, nil
 	}
-	return nil, fmt.Errorf("gateway: provider %q: want openai, anthropic or responses", provider)
+	return nil, fmt.Errorf("provider %q: want openai, anthropic or responses", provider)
 }
 
 // Routes returns the wires a proxy in front of the provider serves: for
