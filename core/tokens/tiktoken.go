@@ -71,7 +71,7 @@ var (
 func load(name string) (*encoding, error) {
 	once, ok := encOnce[name]
 	if !ok {
-		return nil, fmt.Errorf("tokens: unknown encoding %q (known: %s)", name, strings.Join(Names(), ", "))
+		return nil, fmt.Errorf("unknown encoding %q (known: %s)", name, strings.Join(Names(), ", "))
 	}
 	once.Do(func() {
 		e, err := build(name)

@@ -112,7 +112,7 @@ func checkEncoding(enc string) error {
 		return nil
 	}
 	if _, err := tokens.New(enc); err != nil {
-		return errors.New(strings.TrimPrefix(err.Error(), "tokens: "))
+		return err
 	}
 	return nil
 }
