@@ -26,6 +26,7 @@ type decoder struct {
 	file string // displayed file name
 	dir  string // directory of the scenario file, for file: references
 	errs ErrorList
+	yd   *yamlstrict.Decoder // made on first use: its hooks are d's methods
 }
 
 // nodeDecoder is implemented by harness types with a YAML shape of their own.
@@ -163,8 +164,10 @@ func (d *decoder) checkAliases(doc *yaml.Node) bool {
 // it, so that every problem is reported at once. what names the value in
 // messages (e.g. "expect.found").
 func (d *decoder) decode(n *yaml.Node, v reflect.Value, what string) {
-	yd := yamlstrict.Decoder{Report: d.problem, Hook: d.hook, Validate: d.validate, LoneScalarList: true}
-	yd.Decode(n, v, what)
+	if d.yd == nil {
+		d.yd = &yamlstrict.Decoder{Report: d.problem, Hook: d.hook, Validate: d.validate, LoneScalarList: true}
+	}
+	d.yd.Decode(n, v, what)
 }
 
 // decodeStruct is decode of a mapping into a struct.
@@ -212,8 +215,8 @@ func (d *decoder) problem(p yamlstrict.Problem) {
 		}
 		sorted := slices.Sorted(slices.Values(p.Known))
 		d.errorf(p.N, "%sunknown field %q (known: %s)", prefix, Clip(p.Key), strings.Join(sorted, ", "))
-	case yamlstrict.BadDuration:
-		d.errorf(p.N, "%s%v", prefix, p.Err)
+	case yamlstrict.BadValue:
+		d.errorf(p.N, "%s%s", prefix, yamlMessage(p.Err))
 	}
 }
 

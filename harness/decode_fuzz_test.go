@@ -85,7 +85,10 @@ func hostile() []string {
 		"component: llm\nllm: &l [*l]\n",
 		ok + "---\n" + ok, ok + "---\n", ok + "...\n---\n[[[\n",
 		"component: finalreport\nconfig: {nonce: \xff}\n", "component: finalreport\x00\n", "\xff\xfec\x00:\x00 \x00x\x00",
-		"\xef\xbb\xbf" + ok, strings.Repeat("[", 10001), ok + "labels: " + strings.Repeat("[", 200) + strings.Repeat("]", 200) + "\n",
+		"\xef\xbb\xbf" + ok, strings.Repeat("[", 10001),
+		// yamlstrict.Scalar's policy and a tag that does not decode into any.
+		"component: finalreport\nconfig: {nonce: abc}\ninput: {text: x}\nexpect: {found: \"false\", closed: yes}\n",
+		"component: extract\nconfig: {args: {n: !!int abc}}\n", ok + "labels: " + strings.Repeat("[", 200) + strings.Repeat("]", 200) + "\n",
 		ok + "x: *nope\n", ok + "description: {<<: {a: 1}}\n", ok + "labels: [!!binary '%%']\n",
 		"component: finalreport\nconfig: {nonce: abc}\ninput: {text: {generate: {lines: 999999999999, template: x}}}\n",
 		"component: finalreport\nconfig: {nonce: abc}\ninput: {text: {generate: {repeat: é, bytes: 5}}}\n",

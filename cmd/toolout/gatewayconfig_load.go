@@ -204,12 +204,7 @@ func mappingValue(n *yaml.Node, key string) *yaml.Node {
 // scalar before it is typed, every problem recorded at its own node and
 // worded here. path names v ("pipes.tool_output").
 func (c *configLoader) decode(n *yaml.Node, v reflect.Value, path string) {
-	yd := yamlstrict.Decoder{Report: c.problem, Expand: func(s string) string {
-		if !strings.Contains(s, "$") {
-			return s
-		}
-		return os.Expand(s, os.Getenv)
-	}}
+	yd := yamlstrict.Decoder{Report: c.problem, Expand: func(s string) string { return os.Expand(s, os.Getenv) }}
 	yd.Decode(n, v, path)
 }
 
@@ -238,7 +233,7 @@ func (c *configLoader) problem(p yamlstrict.Problem) {
 			return
 		}
 		c.at(p.N, "unknown field %q%s (known: %s)", p.Key, in, strings.Join(p.Known, ", "))
-	case yamlstrict.BadDuration:
+	case yamlstrict.BadValue:
 		c.at(p.N, "%s: %v", p.What, p.Err)
 	}
 }

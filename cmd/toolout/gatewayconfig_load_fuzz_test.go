@@ -40,6 +40,9 @@ func FuzzGatewayConfig(f *testing.F) {
 		"a: &a [*a]\n", "pipes: &p {tool_output: *p}\n", "providers: {x: {model: m}}\npipes: {tool_output: {skip_tools: [a, b]}}\n",
 		"pipes: {tool_output: {enabled: true, original_ttl: 5m, rate_limit: 1.5}}\nlimits: {max_body_bytes: 0x10}\n",
 		"pipes: {tool_output: {enabled: true, rate_limit: .nan}}\n", "pipes: {tool_output: {target_ratio: -.inf}}\n",
+		// yamlstrict.Scalar's policy: a quoted integer, yes for a boolean,
+		// a null that keeps the default.
+		"pipes: {tool_output: {enabled: yes, min_bytes: \"5\", max_bytes: ~}}\n",
 		// A syntax error on line 2 that yaml.v3 names as line 1, a
 		// Go type in a type error, a near miss of a key.
 		"pipes:\n  tool_output: {enabled: true\nstore: {}\n", "pipes:\n  tool_output: {skip_tools: {a: 1}}\n",

@@ -75,8 +75,8 @@ import (
 // scripts were not followed). If run has not returned within its command's
 // grace period (shutdownGrace: 500 ms, so that the exit takes well under a
 // second; 11 s for gateway serve, which drains requests for up to 10 s; 6 s
-// for serve, 5) or a second signal comes, main removes every store still open (store.CloseAll) and
-// exits without waiting. A panic that reaches run's goroutine does the same,
+// for serve, 5) or a second signal comes, main removes every store still
+// open (store.CloseAll) and exits without waiting. A panic that reaches run's goroutine does the same,
 // after printing it, with status 2.
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -47,7 +47,9 @@ type Problem struct {
 	Known   []string
 	// First is the earlier occurrence of a DuplicateKey.
 	First *yaml.Node
-	// Err is a Duration's error, for a BadDuration.
+	// Err is the value's own error, for a BadValue: a duration that does
+	// not parse, or a node that does not decode into an any (a tag such
+	// as !!int on a value that is not one).
 	Err error
 }
 
@@ -61,7 +63,7 @@ const (
 	DuplicateKey
 	KeyNotString
 	MergeKey
-	BadDuration
+	BadValue
 )
 
 // Decode decodes n into v, which must be settable; what names it.
@@ -73,7 +75,7 @@ func (d *Decoder) Decode(n *yaml.Node, v reflect.Value, what string) {
 	if v.Type() == DurationType {
 		if !IsNull(n) {
 			if err := SetDuration(d.expanded(n), v); err != nil {
-				d.Report(Problem{N: n, What: what, Kind: BadDuration, Err: err})
+				d.Report(Problem{N: n, What: what, Kind: BadValue, Err: err})
 			}
 		}
 		return
@@ -90,10 +92,11 @@ func (d *Decoder) Decode(n *yaml.Node, v reflect.Value, what string) {
 		return
 	case reflect.Interface:
 		var x any
-		if err := n.Decode(&x); err != nil || x == nil {
-			return // a node yaml.v3 parsed decodes into any
+		if err := n.Decode(&x); err != nil {
+			d.Report(Problem{N: n, What: what, Kind: BadValue, Err: err})
+		} else if x != nil {
+			v.Set(reflect.ValueOf(x))
 		}
-		v.Set(reflect.ValueOf(x))
 		return
 	case reflect.Struct, reflect.Map:
 		d.mapping(n, v, what)

@@ -23,6 +23,7 @@ type config struct {
 	Wait    time.Duration     `yaml:"wait"`
 	Tags    map[string]string `yaml:"tags"`
 	Ratio   float64           `yaml:"ratio"`
+	Extra   map[string]any    `yaml:"extra"`
 	Skipped string            `yaml:"-"`
 }
 
@@ -52,7 +53,7 @@ func TestDecoderReportsEveryProblemAtItsNode(t *testing.T) {
 	c, got := decode(t, src, yamlstrict.Decoder{})
 	want := []string{
 		fmt.Sprintf("1:9 %d inner wrds words", yamlstrict.UnknownKey),
-		fmt.Sprintf("3:7 %d wait  ", yamlstrict.BadDuration),
+		fmt.Sprintf("3:7 %d wait  ", yamlstrict.BadValue),
 		fmt.Sprintf("4:14 %d tags a ", yamlstrict.DuplicateKey),
 		fmt.Sprintf("5:8 %d ratio  a finite number", yamlstrict.WrongKind),
 		fmt.Sprintf("6:1 %d  base ", yamlstrict.UnknownKey),
@@ -63,6 +64,10 @@ func TestDecoderReportsEveryProblemAtItsNode(t *testing.T) {
 	}
 	if c.Inner.Name != "n" || c.Inner.Words != 7 || len(c.Labels) != 2 || c.Tags["a"] != "x" {
 		t.Errorf("the rest is not decoded: %+v", c)
+	}
+	c, got = decode(t, "extra: {n: !!int abc, m: 2}\n", yamlstrict.Decoder{})
+	if len(got) != 1 || !strings.Contains(got[0], fmt.Sprintf("1:12 %d extra.n", yamlstrict.BadValue)) || c.Extra["m"] != 2 {
+		t.Errorf("a value that does not decode into any: %q, %v", got, c.Extra)
 	}
 	_, got = decode(t, "inner: &i {name: n}\ntags: {<<: {a: b}}\n", yamlstrict.Decoder{})
 	if len(got) != 1 || !strings.Contains(got[0], fmt.Sprintf(" %d tags <<", yamlstrict.MergeKey)) {
