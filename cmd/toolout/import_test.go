@@ -58,7 +58,7 @@ var _ = Describe("toolout import", func() {
 	It("names the line:col of a JSON syntax error and of a byte that is not UTF-8", func() {
 		code, _, stderr, trace := importTrace(`{"role": "user", "content": "q"},`)
 		Expect(code).To(Equal(2))
-		Expect(stderr).To(Equal("toolout import: " + trace + ":3:1: invalid character ']' looking for beginning of value\n"))
+		Expect(stderr).To(Equal("toolout import: " + trace + ":3:1: unexpected ']'\n"))
 		code, _, stderr, trace = importTrace("{\"role\": \"user\", \"content\": \"caf\xe9\"}")
 		Expect(code).To(Equal(2))
 		Expect(stderr).To(Equal("toolout import: " + trace + ":2:35: invalid UTF-8 (byte 0xe9): a trace is UTF-8 JSON\n"))
@@ -163,7 +163,7 @@ var _ = Describe("toolout import", func() {
 		code, stdout, stderr := invoke("", "import", trace, "-o", out+".x.yaml")
 		Expect(code).To(Equal(2))
 		Expect(stdout).To(BeEmpty())
-		Expect(stderr).To(Equal("toolout import: " + trace + ":3:148: gen_ai.input.messages: the JSON in the string: invalid character '}' after array element\n"))
+		Expect(stderr).To(Equal("toolout import: " + trace + ":3:148: gen_ai.input.messages: the JSON in the string: want ',' or ']'\n"))
 	})
 
 	It("writes a long system prompt and user message beside the scenario, which loads them and passes", func() {

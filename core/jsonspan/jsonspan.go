@@ -18,13 +18,15 @@ type Node struct {
 	Start, End int
 	Keys       []string // object keys, in order
 	KeyStarts  []int    // where each key's string starts
-	Vals       []*Node  // object values or array elements
-	Str        string   // decoded string value
+	Vals       []*Node  // object values or array elements (nil for a lazy list: see Each)
+	Str        string   // decoded string value; a number's text as written
 	// Held is the bytes of the allocation Str has to itself, when the
 	// parse made one for a string of heldMin bytes or more (0 otherwise: a
 	// short string, or a Known one, which others share): a store may keep
 	// Str without a copy and count that much.
 	Held int
+	// lazy is a list left unbuilt ([Options].Lazy), read by Each.
+	lazy *lazyList
 }
 
 // heldMin is the shortest string content whose Node says what it holds.
@@ -73,18 +75,38 @@ func ParseBounded(body []byte, maxTokens, maxNesting int) (*Node, error) {
 	return ParseWith(body, Options{MaxTokens: maxTokens, MaxNesting: maxNesting})
 }
 
-// Options are the bounds of [ParseWith] ([ParseBounded]'s) and the
-// [Known] strings it may take as read.
+// Options are the bounds of [ParseWith] ([ParseBounded]'s), the [Known]
+// strings it may take as read, and what a reader of large texts asks of
+// the tree (the trace importer: see lazy.go).
 type Options struct {
 	MaxTokens, MaxNesting int
 	Known                 Known
+	// Pos, when set, is the offset to report for offset i of the body:
+	// every Start, End and KeyStarts of the tree and the Offset of an
+	// error is Pos(i), not i. A body cut from a larger text adds its
+	// start; the decoded content of a string literal maps through the
+	// literal's escapes. It is asked in increasing order of i (a lazy
+	// list's Each starts over). A tree with Pos does not index its body:
+	// Splice and the edits need one without.
+	Pos func(i int) int
+	// Lazy names object members whose value, when a list, is checked but
+	// not built: its Vals stay nil and [Node.Each] builds its items one at
+	// a time, each its own tree (without Lazy). A list of 100,000 items is
+	// then held one item at a time. The bounds do not count what a lazy
+	// list holds.
+	Lazy []string
+	// Intern gives every object key, and every string of internMax bytes
+	// or less written without escapes, one string per parse: a trace
+	// repeats "role" and "type" for every message, and an attribute's key
+	// for every span.
+	Intern bool
 }
 
 // ParseWith is [ParseBounded] with o's bounds that asks o.Known, when set,
 // for each string before reading it, and tells it each string it decoded
 // (see [Known]). The tree is the one Parse gives.
 func ParseWith(body []byte, o Options) (*Node, error) {
-	p := &parser{b: body, maxTokens: o.MaxTokens, maxNesting: o.MaxNesting, known: o.Known}
+	p := newParser(body, o)
 	if b, ok := scratchPool.Get().(*[]byte); ok {
 		p.scratch = *b
 	}
@@ -100,7 +122,7 @@ func ParseWith(body []byte, o Options) (*Node, error) {
 	}
 	p.ws()
 	if p.i != len(body) {
-		return nil, &jsonlex.SyntaxError{Offset: p.i, Msg: "data after the value"}
+		return nil, &jsonlex.SyntaxError{Offset: p.at(p.i), Msg: "data after the value"}
 	}
 	return n, nil
 }
@@ -113,6 +135,27 @@ type parser struct {
 	tokens, open          int // structural tokens seen, brackets open
 	known                 Known
 	scratch               []byte // where strings with escapes are decoded (scratchPool)
+
+	o      Options           // what the parse was asked (for a lazy list's Each)
+	intern map[string]string // with Options.Intern: keys and short strings
+	key    bool              // the string being read is an object key
+}
+
+// newParser is a parser of body with o.
+func newParser(body []byte, o Options) *parser {
+	p := &parser{b: body, maxTokens: o.MaxTokens, maxNesting: o.MaxNesting, known: o.Known, o: o}
+	if o.Intern {
+		p.intern = map[string]string{}
+	}
+	return p
+}
+
+// at is the offset reported for offset i of the body (see Options.Pos).
+func (p *parser) at(i int) int {
+	if p.o.Pos == nil {
+		return i
+	}
+	return p.o.Pos(i)
 }
 
 // scratchPool lends parsers the buffer they decode strings with escapes
@@ -142,19 +185,24 @@ func (e *BoundError) Error() string {
 func (p *parser) token(open bool) error {
 	if open {
 		if p.open++; p.maxNesting > 0 && p.open > p.maxNesting {
-			return &BoundError{Nesting: true, Offset: p.i}
+			return &BoundError{Nesting: true, Offset: p.at(p.i)}
 		}
 	}
 	if p.tokens++; p.maxTokens > 0 && p.tokens > p.maxTokens {
-		return &BoundError{Offset: p.i}
+		return &BoundError{Offset: p.at(p.i)}
 	}
 	return nil
 }
 
 func (p *parser) ws() { p.i = jsonlex.Space(p.b, p.i) }
 
+// fail is a syntax error at p.i: what was wanted there, or, at the end of
+// the body, that it ended.
 func (p *parser) fail(what string) error {
-	return &jsonlex.SyntaxError{Offset: p.i, Msg: what}
+	if p.i >= len(p.b) && strings.HasPrefix(what, "want ") {
+		what = "unexpected end of input"
+	}
+	return &jsonlex.SyntaxError{Offset: p.at(p.i), Msg: what}
 }
 
 func (p *parser) value(depth int) (*Node, error) {
@@ -181,7 +229,9 @@ func (p *parser) object(depth int) (*Node, error) {
 		if p.i >= len(p.b) || p.b[p.i] != '"' {
 			return p.fail("want an object key")
 		}
+		p.key = true
 		k, err := p.value(depth + 1)
+		p.key = false
 		if err != nil {
 			return err
 		}
@@ -194,7 +244,12 @@ func (p *parser) object(depth int) (*Node, error) {
 		}
 		p.i++
 		p.ws()
-		v, err := p.value(depth + 1)
+		var v *Node
+		if len(p.o.Lazy) > 0 && p.i < len(p.b) && p.b[p.i] == '[' && slices.Contains(p.o.Lazy, k.Str) {
+			v, err = p.lazyList(depth + 1)
+		} else {
+			v, err = p.value(depth + 1)
+		}
 		if err != nil {
 			return err
 		}
@@ -223,13 +278,13 @@ func (p *parser) container(closer byte, member func(n *Node) error) (*Node, erro
 	if err := p.token(true); err != nil {
 		return nil, err
 	}
-	n := &Node{Kind: p.b[p.i], Start: p.i}
+	n := &Node{Kind: p.b[p.i], Start: p.at(p.i)}
 	p.i++
 	p.ws()
 	if p.i < len(p.b) && p.b[p.i] == closer {
 		p.i++
 		p.open--
-		n.End = p.i
+		n.End = p.at(p.i)
 		return n, nil
 	}
 	for {
@@ -248,7 +303,7 @@ func (p *parser) container(closer byte, member func(n *Node) error) (*Node, erro
 		if p.i < len(p.b) && p.b[p.i] == closer {
 			p.i++
 			p.open--
-			n.End = p.i
+			n.End = p.at(p.i)
 			return n, nil
 		}
 		return nil, p.fail("want ',' or '" + string(closer) + "'")
@@ -261,7 +316,7 @@ func (p *parser) str() (*Node, error) {
 	if p.known != nil {
 		if text, n, ok := p.known.Match(p.b, start+1); ok {
 			p.i = start + n + 2
-			return &Node{Kind: '"', Start: start, End: p.i, Str: text}, nil
+			return &Node{Kind: '"', Start: p.at(start), End: p.at(p.i), Str: text}, nil
 		}
 	}
 	out, end, escaped, fault := jsonlex.AppendString(p.scratch[:0], p.b, start)
@@ -279,12 +334,14 @@ func (p *parser) str() (*Node, error) {
 		p.i = len(p.b)
 		return nil, p.fail("unterminated string")
 	}
-	n := &Node{Kind: '"', Start: start, End: end}
+	n := &Node{Kind: '"', Start: p.at(start), End: p.at(end)}
 	text := p.b[start+1 : end-1] // the content, valid UTF-8 without escapes
 	if escaped {
 		text = out // decoded, invalid UTF-8 replaced
 	}
-	if end-start-2 >= heldMin {
+	if p.intern != nil && !escaped && (p.key || len(text) <= internMax) {
+		n.Str = p.interned(text)
+	} else if end-start-2 >= heldMin {
 		// A strings.Builder neither zeroes the memory it takes nor copies
 		// it into the string: one allocation of the text's size, which the
 		// node says it holds.
@@ -311,7 +368,7 @@ func (p *parser) literal() (*Node, error) {
 	if len(lit) == 0 {
 		return nil, p.fail(fmt.Sprintf("unexpected %q", p.b[p.i]))
 	}
-	kind := byte('n')
+	kind, text := byte('n'), ""
 	switch string(lit) {
 	case "true":
 		kind = 't'
@@ -324,8 +381,9 @@ func (p *parser) literal() (*Node, error) {
 			p.i = start
 			return nil, p.fail(fmt.Sprintf("unexpected %q", lit))
 		}
+		text = p.numberText(lit)
 	}
-	return &Node{Kind: kind, Start: start, End: p.i}, nil
+	return &Node{Kind: kind, Start: p.at(start), End: p.at(p.i), Str: text}, nil
 }
 
 // number reports whether b is a JSON number.

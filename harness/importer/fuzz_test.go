@@ -383,9 +383,9 @@ var _ = Describe("Import on hostile traces", func() {
 			_, err := importer.Import([]byte(trace), opts)
 			Expect(err).To(MatchError(want))
 		},
-		Entry("cut short", "[{\"role\":", "t.json:1:10: unexpected end of JSON input"),
-		Entry("a bad character on line 2", "[{\"role\":\"user\",\n \"content\":\"é\"}}", "t.json:2:16: invalid character '}' after array element"),
-		Entry("a trailing comma", "\n\n  [{\"role\":\"user\"},]", "t.json:3:20: invalid character ']' looking for beginning of value"),
+		Entry("cut short", "[{\"role\":", "t.json:1:10: unexpected end of input"),
+		Entry("a bad character on line 2", "[{\"role\":\"user\",\n \"content\":\"é\"}}", "t.json:2:16: want ',' or ']'"),
+		Entry("a trailing comma", "\n\n  [{\"role\":\"user\"},]", "t.json:3:20: unexpected ']'"),
 		Entry("messages not a list", `{"messages": 5}`, "t.json:1:14: field messages: want a list, got a number"),
 		Entry("a message not an object", `[1]`, "t.json:1:2: message 0: want an object, got a number"),
 	)

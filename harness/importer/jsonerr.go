@@ -20,25 +20,6 @@ func syntaxError(data []byte, name string) error {
 	return fmt.Errorf("%s:%d:%d: %s", name, line, col, msg)
 }
 
-// syntaxOffset returns the byte offset in data of its first JSON syntax
-// error (the offending character, or the end) and the error, or -1.
-func syntaxOffset(data []byte) (int, string) {
-	if json.Valid(data) {
-		return -1, "" // without a copy: Unmarshal into a RawMessage copied the trace
-	}
-	var raw json.RawMessage // names the error
-	err := json.Unmarshal(data, &raw)
-	var se *json.SyntaxError
-	if !errors.As(err, &se) {
-		return -1, ""
-	}
-	at := int(se.Offset)
-	if strings.HasPrefix(se.Error(), "invalid character") && at > 0 {
-		at-- // the offset counts the offending character
-	}
-	return at, se.Error()
-}
-
 // typeError says what a JSON value of the wrong type should have been.
 func typeError(err error) string {
 	var te *json.UnmarshalTypeError

@@ -1,6 +1,10 @@
 package importer
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/toolout/toolout/core/jsonspan"
+)
 
 // openInferenceMessage maps one message, named what (its members under
 // "message."), of a chat span as OpenInference (Arize Phoenix's
@@ -13,10 +17,10 @@ import "strings"
 // choices as llm.output_messages.N.message.* likewise (flatCall). Its
 // tools (llm.tools.K.tool.json_schema) are not read: a scenario's fake
 // tools are those its calls name, as for every format.
-func (t *parsedTrace) openInferenceMessage(item *jnode, what, def string) (traceMessage, error) {
-	m := item.get("message")
-	if m == nil || m.kind != '{' {
-		return traceMessage{}, t.errorf(item.at, "%s: want %s.message.role, .content, ...: no message attributes", what, what)
+func (t *parsedTrace) openInferenceMessage(item *jsonspan.Node, what, def string) (traceMessage, error) {
+	m := item.Get("message")
+	if m == nil || m.Kind != '{' {
+		return traceMessage{}, t.errorf(item.Start, "%s: want %s.message.role, .content, ...: no message attributes", what, what)
 	}
 	what += ".message"
 	msg, err := t.flatMessage(m, what, def)
@@ -37,9 +41,9 @@ func (t *parsedTrace) openInferenceMessage(item *jnode, what, def string) (trace
 		return msg, err
 	}
 	for j, call := range calls {
-		tc := call.get("tool_call")
-		if tc == nil || tc.kind != '{' {
-			return msg, t.errorf(call.at, "%s: want %s.tool_call.id, .function.name, ...: no tool_call attributes", names[j], names[j])
+		tc := call.Get("tool_call")
+		if tc == nil || tc.Kind != '{' {
+			return msg, t.errorf(call.Start, "%s: want %s.tool_call.id, .function.name, ...: no tool_call attributes", names[j], names[j])
 		}
 		if err := t.flatToolCall(&msg, tc, "id", "function.name", "function.arguments", names[j]+".tool_call"); err != nil {
 			return msg, err
@@ -52,7 +56,7 @@ func (t *parsedTrace) openInferenceMessage(item *jnode, what, def string) (trace
 // parts: text parts are its text, one a line; an image part is a
 // placeholder, "[image not imported]", and any other type is not
 // replayed, both counted in its omitted, as gen_ai parts are.
-func (t *parsedTrace) openInferenceContents(msg *traceMessage, m *jnode, what string) error {
+func (t *parsedTrace) openInferenceContents(msg *traceMessage, m *jsonspan.Node, what string) error {
 	parts, names, err := t.flatItems(m, "contents", what)
 	if err != nil {
 		return err
@@ -77,7 +81,7 @@ func (t *parsedTrace) openInferenceContents(msg *traceMessage, m *jnode, what st
 		case typ == "image" || typ == "audio":
 			texts, msg.omitted = append(texts, "["+typ+" not imported]"), append(msg.omitted, typ)
 		case typ == "":
-			return t.errorf(p.at, "%s: field type: missing; want a string (%s.type)", w, w)
+			return t.errorf(p.Start, "%s: field type: missing; want a string (%s.type)", w, w)
 		default:
 			msg.omitted = append(msg.omitted, typ)
 		}

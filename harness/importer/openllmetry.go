@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/toolout/toolout/core/gateway/openai"
+	"github.com/toolout/toolout/core/jsonspan"
 	"github.com/toolout/toolout/harness"
 )
 
@@ -18,7 +19,7 @@ import (
 // the model refused) (flatCall). The request's tools
 // (llm.request.functions.K.*) are not read: a scenario's fake tools are
 // those its calls name, as for every format.
-func (t *parsedTrace) openLLMetryMessage(m *jnode, what, def string) (traceMessage, error) {
+func (t *parsedTrace) openLLMetryMessage(m *jsonspan.Node, what, def string) (traceMessage, error) {
 	msg, err := t.flatMessage(m, what, def)
 	if err != nil {
 		return msg, err
@@ -51,14 +52,14 @@ func (t *parsedTrace) openLLMetryMessage(m *jnode, what, def string) (traceMessa
 // flatMessage starts the chat message of a flattened message named what
 // from its role (def when it has none; an error when def is "" too),
 // name and tool_call_id, members of m.
-func (t *parsedTrace) flatMessage(m *jnode, what, def string) (traceMessage, error) {
-	msg := traceMessage{at: m.at, fields: map[string]int{}}
+func (t *parsedTrace) flatMessage(m *jsonspan.Node, what, def string) (traceMessage, error) {
+	msg := traceMessage{at: m.Start, fields: map[string]int{}}
 	role, at, err := t.flatText(m, "role", what)
 	if err != nil {
 		return msg, err
 	}
 	if role == "" && def == "" {
-		return msg, t.errorf(m.at, "%s: field role: missing; want a string (%s.role)", what, what)
+		return msg, t.errorf(m.Start, "%s: field role: missing; want a string (%s.role)", what, what)
 	}
 	msg.Role, msg.fields["role"] = cmp0(role, def), at
 	if !slices.Contains([]string{"system", "developer", "user", "assistant", "tool"}, msg.Role) {
@@ -83,9 +84,9 @@ func cmp0(s, def string) string {
 }
 
 // checkToolMessage refuses a tool message without the call it answers.
-func (t *parsedTrace) checkToolMessage(msg traceMessage, m *jnode, what string) error {
+func (t *parsedTrace) checkToolMessage(msg traceMessage, m *jsonspan.Node, what string) error {
 	if msg.Role == "tool" && msg.ToolCallID == "" {
-		return t.errorf(m.at, "%s: no tool_call_id: a tool message names the call it answers", what)
+		return t.errorf(m.Start, "%s: no tool_call_id: a tool message names the call it answers", what)
 	}
 	return nil
 }
@@ -95,7 +96,7 @@ func (t *parsedTrace) checkToolMessage(msg traceMessage, m *jnode, what string) 
 // the name are required strings; the arguments, as otel.go reads them, a
 // string kept as it is (JSON or not: what the model wrote), structured
 // JSON written compact, or {} when absent.
-func (t *parsedTrace) flatToolCall(msg *traceMessage, call *jnode, idKey, nameKey, argsKey, what string) error {
+func (t *parsedTrace) flatToolCall(msg *traceMessage, call *jsonspan.Node, idKey, nameKey, argsKey, what string) error {
 	tc := struct{ id, name string }{}
 	for _, f := range []struct {
 		key string
@@ -106,7 +107,7 @@ func (t *parsedTrace) flatToolCall(msg *traceMessage, call *jnode, idKey, nameKe
 			return err
 		}
 		if v == "" {
-			return t.errorf(call.at, "%s: field %s: missing; want a string (%s.%s)", what, f.key, what, f.key)
+			return t.errorf(call.Start, "%s: field %s: missing; want a string (%s.%s)", what, f.key, what, f.key)
 		}
 		*f.dst = v
 	}
@@ -117,13 +118,13 @@ func (t *parsedTrace) flatToolCall(msg *traceMessage, call *jnode, idKey, nameKe
 	text := "{}"
 	switch {
 	case args == nil:
-	case args.kind == '"':
-		text = args.text
+	case args.Kind == '"':
+		text = args.Str
 	default:
 		text = compactJSON(args)
 	}
 	if _, ok := msg.fields["tool_calls"]; !ok {
-		msg.fields["tool_calls"] = call.at
+		msg.fields["tool_calls"] = call.Start
 	}
 	msg.ToolCalls = append(msg.ToolCalls, newToolCall(tc.id, tc.name, text))
 	return nil
@@ -143,15 +144,15 @@ var contentPartKinds = map[string]string{"text": "", "input_text": "", "refusal"
 // placeholder, "[image not imported]", counted in omitted. A string that
 // is JSON of anything else (a tool's JSON result) is text as it is. A
 // structured list (arrayValue) must be parts.
-func (t *parsedTrace) contentParts(v *jnode, what string) (string, []string, error) {
+func (t *parsedTrace) contentParts(v *jsonspan.Node, what string) (string, []string, error) {
 	list := v
-	if v.kind == '"' {
-		text := strings.TrimLeft(v.text, " \t\r\n")
+	if v.Kind == '"' {
+		text := strings.TrimLeft(v.Str, " \t\r\n")
 		if !strings.HasPrefix(text, "[") || !strings.HasSuffix(strings.TrimRight(text, " \t\r\n"), "]") {
-			return v.text, nil, nil
+			return v.Str, nil, nil
 		}
-		if at, _ := syntaxOffset([]byte(v.text)); at >= 0 || v.lit == nil {
-			return v.text, nil, nil
+		if _, written := t.literal(v); !written || jsonspan.Check([]byte(v.Str)) != nil {
+			return v.Str, nil, nil
 		}
 		var err error
 		if list, err = t.embedded(v, what); err != nil {
@@ -159,22 +160,22 @@ func (t *parsedTrace) contentParts(v *jnode, what string) (string, []string, err
 		}
 	}
 	if !isContentParts(list) {
-		if v.kind == '"' {
-			return v.text, nil, nil
+		if v.Kind == '"' {
+			return v.Str, nil, nil
 		}
-		return "", nil, t.errorf(v.at, "%s: want a string or a list of content parts, got %s", what, jsonKind(v.kind))
+		return "", nil, t.errorf(v.Start, "%s: want a string or a list of content parts, got %s", what, kindName(v.Kind))
 	}
 	var texts, omitted []string
-	for _, p := range list.kids {
-		typ := p.get("type").text
+	for _, p := range list.Vals {
+		typ := p.Get("type").Str
 		kind := contentPartKinds[typ]
 		switch {
 		case kind != "":
 			texts, omitted = append(texts, "["+kind+" not imported]"), append(omitted, kind)
 		case typ == "refusal":
-			texts = append(texts, p.get("refusal").textOr(""))
+			texts = append(texts, p.Get("refusal").Text())
 		default:
-			texts = append(texts, p.get("text").textOr(""))
+			texts = append(texts, p.Get("text").Text())
 		}
 	}
 	return strings.Join(texts, "\n"), omitted, nil
@@ -183,19 +184,19 @@ func (t *parsedTrace) contentParts(v *jnode, what string) (string, []string, err
 // isContentParts tells whether list is a list of OpenAI content parts: not
 // empty, each an object whose "type" is one of contentPartKinds, a text
 // part's "text" a string.
-func isContentParts(list *jnode) bool {
-	if list.kind != '[' || len(list.kids) == 0 {
+func isContentParts(list *jsonspan.Node) bool {
+	if list.Kind != '[' || len(list.Vals) == 0 {
 		return false
 	}
-	for _, p := range list.kids {
-		typ := p.get("type")
-		if typ == nil || typ.kind != '"' {
+	for _, p := range list.Vals {
+		typ := p.Get("type")
+		if typ == nil || typ.Kind != '"' {
 			return false
 		}
-		if _, ok := contentPartKinds[typ.text]; !ok {
+		if _, ok := contentPartKinds[typ.Str]; !ok {
 			return false
 		}
-		if text := p.get("text"); (typ.text == "text" || typ.text == "input_text") && (text == nil || text.kind != '"') {
+		if text := p.Get("text"); (typ.Str == "text" || typ.Str == "input_text") && (text == nil || text.Kind != '"') {
 			return false
 		}
 	}

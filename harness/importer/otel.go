@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/toolout/toolout/core/gateway/openai"
+	"github.com/toolout/toolout/core/jsonspan"
 )
 
 // The GenAI attributes and events the OTel reader takes.
@@ -76,8 +77,8 @@ func (t *parsedTrace) readOTel() error {
 }
 
 // hasLogs tells whether an export of docs holds resourceLogs.
-func (t *parsedTrace) hasLogs(docs []*jnode) bool {
-	return slices.ContainsFunc(docs, func(d *jnode) bool { return d.get("resourceLogs") != nil })
+func (t *parsedTrace) hasLogs(docs []*jsonspan.Node) bool {
+	return slices.ContainsFunc(docs, func(d *jsonspan.Node) bool { return d.Get("resourceLogs") != nil })
 }
 
 // chatSpans returns the spans that are LLM calls by their start time
@@ -114,14 +115,14 @@ func (t *parsedTrace) otelCall(s *otelSpan, label string) (*chatCall, error) {
 	}
 	if in == nil || out == nil {
 		missing := map[bool]string{true: attrInput, false: attrOutput}[in == nil]
-		return nil, t.errorf(s.n.at, "%s: no %s attribute: a chat span records its input and its output", label, missing)
+		return nil, t.errorf(s.n.Start, "%s: no %s attribute: a chat span records its input and its output", label, missing)
 	}
 	if sys := s.attrs[attrSystem]; sys != nil {
 		parts, err := t.jsonAttr(sys, attrSystem, '[')
 		if err != nil {
 			return nil, err
 		}
-		m, err := t.genAIParts(traceMessage{Role: "system", at: parts.at}, parts, attrSystem)
+		m, err := t.genAIParts(traceMessage{Role: "system", at: parts.Start}, parts, attrSystem)
 		if err != nil {
 			return nil, err
 		}
@@ -131,8 +132,8 @@ func (t *parsedTrace) otelCall(s *otelSpan, label string) (*chatCall, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.list = list.at
-	for i, m := range list.kids {
+	c.list = list.Start
+	for i, m := range list.Vals {
 		msgs, err := t.genAIMessage(m, fmt.Sprintf("%s[%d]", attrInput, i))
 		if err != nil {
 			return nil, err
@@ -143,14 +144,14 @@ func (t *parsedTrace) otelCall(s *otelSpan, label string) (*chatCall, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(outs.kids) == 0 {
-		return nil, t.errorf(outs.at, "%s: %s: empty; want the model's reply", label, attrOutput)
+	if len(outs.Vals) == 0 {
+		return nil, t.errorf(outs.Start, "%s: %s: empty; want the model's reply", label, attrOutput)
 	}
-	reply, err := t.genAIMessage(outs.kids[0], attrOutput+"[0]")
+	reply, err := t.genAIMessage(outs.Vals[0], attrOutput+"[0]")
 	if err != nil {
 		return nil, err
 	}
-	return c, t.setReply(c, reply, outs.kids[0].at, attrOutput+"[0]")
+	return c, t.setReply(c, reply, outs.Vals[0].Start, attrOutput+"[0]")
 }
 
 // setReply makes msgs, read from what at offset at, the call's reply: one
@@ -169,27 +170,27 @@ func (t *parsedTrace) setReply(c *chatCall, msgs []traceMessage, at int, what st
 
 // jsonAttr converts an attribute's AnyValue to JSON: structured, or a
 // string that holds JSON text; kind is the JSON kind it must be.
-func (t *parsedTrace) jsonAttr(v *jnode, what string, kind byte) (*jnode, error) {
+func (t *parsedTrace) jsonAttr(v *jsonspan.Node, what string, kind byte) (*jsonspan.Node, error) {
 	n, err := t.anyValue(v, what)
 	if err != nil {
 		return nil, err
 	}
-	if n.kind == '"' && kind != '"' {
+	if n.Kind == '"' && kind != '"' {
 		if n, err = t.embedded(n, what); err != nil {
 			return nil, err
 		}
 	}
-	if n.kind != kind {
-		return nil, t.errorf(n.at, "%s: want %s, got %s", what, jsonKind(kind), jsonKind(n.kind))
+	if n.Kind != kind {
+		return nil, t.errorf(n.Start, "%s: want %s, got %s", what, jsonKind(kind), kindName(n.Kind))
 	}
 	return n, nil
 }
 
 // genAIMessage maps one message of gen_ai.input.messages or
 // gen_ai.output.messages, {"role", "parts", "name"?}, to chat messages.
-func (t *parsedTrace) genAIMessage(m *jnode, what string) ([]traceMessage, error) {
-	if m.kind != '{' {
-		return nil, t.errorf(m.at, "%s: want a message, {\"role\": ..., \"parts\": [...]}, got %s", what, jsonKind(m.kind))
+func (t *parsedTrace) genAIMessage(m *jsonspan.Node, what string) ([]traceMessage, error) {
+	if m.Kind != '{' {
+		return nil, t.errorf(m.Start, "%s: want a message, {\"role\": ..., \"parts\": [...]}, got %s", what, kindName(m.Kind))
 	}
 	role, err := t.textField(m, "role", what, true)
 	if err != nil {
@@ -199,11 +200,11 @@ func (t *parsedTrace) genAIMessage(m *jnode, what string) ([]traceMessage, error
 	if err != nil {
 		return nil, err
 	}
-	parts := m.get("parts")
-	if parts == nil || parts.kind != '[' {
+	parts := m.Get("parts")
+	if parts == nil || parts.Kind != '[' {
 		return nil, t.fieldError(m, "parts", what, "a list")
 	}
-	first := traceMessage{Role: role, Name: name, at: m.at, fields: map[string]int{"role": m.get("role").at}}
+	first := traceMessage{Role: role, Name: name, at: m.Start, fields: map[string]int{"role": m.Get("role").Start}}
 	return t.genAIParts(first, parts, what+".parts")
 }
 
@@ -213,7 +214,7 @@ func (t *parsedTrace) genAIMessage(m *jnode, what string) ([]traceMessage, error
 // blob, uri or file part is a placeholder text, "[image not imported]"
 // (its modality, else its type); other parts (reasoning, ...) are not
 // replayed. Both are counted in the message's omitted.
-func (t *parsedTrace) genAIParts(first traceMessage, parts *jnode, what string) ([]traceMessage, error) {
+func (t *parsedTrace) genAIParts(first traceMessage, parts *jsonspan.Node, what string) ([]traceMessage, error) {
 	var out []traceMessage
 	cur, texts, open := first, []string(nil), false
 	flush := func(last bool) {
@@ -223,10 +224,10 @@ func (t *parsedTrace) genAIParts(first traceMessage, parts *jnode, what string) 
 		}
 		cur, texts, open = traceMessage{Role: first.Role, Name: first.Name, fields: first.fields}, nil, false
 	}
-	for j, p := range parts.kids {
+	for j, p := range parts.Vals {
 		pw := fmt.Sprintf("%s[%d]", what, j)
 		if !open {
-			cur.at = cmp.Or(cur.at, p.at)
+			cur.at = cmp.Or(cur.at, p.Start)
 		}
 		typ, err := t.textField(p, "type", pw, true)
 		if err != nil {
@@ -240,7 +241,7 @@ func (t *parsedTrace) genAIParts(first traceMessage, parts *jnode, what string) 
 			}
 			texts, open = append(texts, text), true
 		case "tool_call":
-			tc, err := t.toolCall(p, p.get("id"), p.get("name"), p.get("arguments"), pw)
+			tc, err := t.toolCall(p, p.Get("id"), p.Get("name"), p.Get("arguments"), pw)
 			if err != nil {
 				return nil, err
 			}
@@ -254,8 +255,8 @@ func (t *parsedTrace) genAIParts(first traceMessage, parts *jnode, what string) 
 			out = append(out, m)
 		case "blob", "uri", "file":
 			kind := typ // the modality when it is a known one
-			if m := p.get("modality"); m != nil && slices.Contains([]string{"image", "video", "audio", "document"}, m.text) {
-				kind = m.text
+			if m := p.Get("modality"); m != nil && slices.Contains([]string{"image", "video", "audio", "document"}, m.Str) {
+				kind = m.Str
 			}
 			texts = append(texts, "["+kind+" not imported]")
 			cur.omitted, open = append(cur.omitted, kind), true
@@ -277,24 +278,24 @@ func (t *parsedTrace) genAIParts(first traceMessage, parts *jnode, what string) 
 
 // toolCall reads a tool call's id, name and arguments (an object, or a
 // string that holds one; absent or null: none).
-func (t *parsedTrace) toolCall(at *jnode, id, name, args *jnode, what string) (openai.ToolCall, error) {
+func (t *parsedTrace) toolCall(at *jsonspan.Node, id, name, args *jsonspan.Node, what string) (openai.ToolCall, error) {
 	var tc openai.ToolCall
 	for _, f := range []struct {
-		n     *jnode
+		n     *jsonspan.Node
 		field string
 		dst   *string
 	}{{name, "name", &tc.Function.Name}, {id, "id", &tc.ID}} {
-		if f.n == nil || f.n.kind != '"' || f.n.text == "" {
+		if f.n == nil || f.n.Kind != '"' || f.n.Str == "" {
 			return tc, t.fieldError(at, f.field, what, "a string")
 		}
-		*f.dst = f.n.text
+		*f.dst = f.n.Str
 	}
 	tc.Type = "function"
 	switch {
-	case args == nil || args.kind == 'n':
+	case args == nil || args.Kind == '0':
 		tc.Function.Arguments = "{}"
-	case args.kind == '"':
-		tc.Function.Arguments = args.text
+	case args.Kind == '"':
+		tc.Function.Arguments = args.Str
 	default:
 		tc.Function.Arguments = compactJSON(args)
 	}
@@ -304,53 +305,53 @@ func (t *parsedTrace) toolCall(at *jnode, id, name, args *jnode, what string) (o
 // toolResponse reads a tool_call_response part as a tool message: its id,
 // and its response (text as it is, other JSON compact; "result", as in the
 // conventions' first drafts, when there is no "response").
-func (t *parsedTrace) toolResponse(p *jnode, what string) (traceMessage, error) {
-	id := p.get("id")
-	if id == nil || id.kind != '"' || id.text == "" {
+func (t *parsedTrace) toolResponse(p *jsonspan.Node, what string) (traceMessage, error) {
+	id := p.Get("id")
+	if id == nil || id.Kind != '"' || id.Str == "" {
 		return traceMessage{}, t.fieldError(p, "id", what, "a string (the call it answers)")
 	}
-	m := traceMessage{Role: "tool", ToolCallID: id.text, at: p.at, fields: map[string]int{"tool_call_id": id.at}}
-	resp := p.get("response")
+	m := traceMessage{Role: "tool", ToolCallID: id.Str, at: p.Start, fields: map[string]int{"tool_call_id": id.Start}}
+	resp := p.Get("response")
 	if resp == nil {
-		resp = p.get("result")
+		resp = p.Get("result")
 	}
 	switch {
 	case resp == nil:
 		return m, t.fieldError(p, "response", what, "the result")
-	case resp.kind == '"':
-		m.text = resp.text
-	case resp.kind != 'n':
+	case resp.Kind == '"':
+		m.text = resp.Str
+	case resp.Kind != '0':
 		m.text = compactJSON(resp)
 	}
-	m.fields["content"] = resp.at
+	m.fields["content"] = resp.Start
 	return m, nil
 }
 
 // textField returns obj's string member key: "" when it is absent or null
 // and not required, else an error.
-func (t *parsedTrace) textField(obj *jnode, key, what string, required bool) (string, error) {
-	if obj.kind != '{' {
-		return "", t.errorf(obj.at, "%s: want an object, got %s", what, jsonKind(obj.kind))
+func (t *parsedTrace) textField(obj *jsonspan.Node, key, what string, required bool) (string, error) {
+	if obj.Kind != '{' {
+		return "", t.errorf(obj.Start, "%s: want an object, got %s", what, kindName(obj.Kind))
 	}
-	v := obj.get(key)
-	if v == nil || v.kind == 'n' && !required {
+	v := obj.Get(key)
+	if v == nil || v.Kind == '0' && !required {
 		if required {
 			return "", t.fieldError(obj, key, what, "a string")
 		}
 		return "", nil
 	}
-	if v.kind != '"' {
+	if v.Kind != '"' {
 		return "", t.fieldError(obj, key, what, "a string")
 	}
-	return v.text, nil
+	return v.Str, nil
 }
 
 // fieldError says that obj's member key is missing or not what it should
 // be, at the member or else at obj.
-func (t *parsedTrace) fieldError(obj *jnode, key, what, want string) error {
-	v := obj.get(key)
+func (t *parsedTrace) fieldError(obj *jsonspan.Node, key, what, want string) error {
+	v := obj.Get(key)
 	if v == nil {
-		return t.errorf(obj.at, "%s: field %s: missing; want %s", what, key, want)
+		return t.errorf(obj.Start, "%s: field %s: missing; want %s", what, key, want)
 	}
-	return t.errorf(v.at, "%s: field %s: want %s, got %s", what, key, want, jsonKind(v.kind))
+	return t.errorf(v.Start, "%s: field %s: want %s, got %s", what, key, want, kindName(v.Kind))
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/toolout/toolout/core/jsonspan"
 )
 
 // otelEvents reads a chat span recorded as the conventions before 1.37 do
@@ -43,32 +45,32 @@ func (t *parsedTrace) otelEvents(s *otelSpan, c *chatCall) error {
 			c.req = append(c.req, m)
 			continue
 		}
-		if idx := fields["index"]; idx != nil && idx.text != "0" {
+		if idx := fields["index"]; idx != nil && idx.Str != "0" {
 			continue
 		}
 		msg := fields["message"]
 		if msg == nil {
-			return t.errorf(e.n.at, "%s: no \"message\": want the reply", what)
+			return t.errorf(e.n.Start, "%s: no \"message\": want the reply", what)
 		}
-		if msg.kind == '"' {
+		if msg.Kind == '"' {
 			if msg, err = t.embedded(msg, what+": message"); err != nil {
 				return err
 			}
 		}
-		if msg.kind != '{' {
-			return t.errorf(msg.at, "%s: message: want an object, got %s", what, jsonKind(msg.kind))
+		if msg.Kind != '{' {
+			return t.errorf(msg.Start, "%s: message: want an object, got %s", what, kindName(msg.Kind))
 		}
 		m, err := t.eventFields(msg, members(msg), "assistant", what+": message", false)
 		if err != nil {
 			return err
 		}
-		if err := t.setReply(c, []traceMessage{m}, msg.at, what+": message"); err != nil {
+		if err := t.setReply(c, []traceMessage{m}, msg.Start, what+": message"); err != nil {
 			return err
 		}
 		replied = true
 	}
 	if !replied {
-		return t.errorf(s.n.at, "%s: no %s attribute and no %s event: a chat span records its input and its output (turn on the capture of message content; "+
+		return t.errorf(s.n.Start, "%s: no %s attribute and no %s event: a chat span records its input and its output (turn on the capture of message content; "+
 			"when the events are log records in a file of their own, give it too: %s)", c.label, attrOutput, eventChoice, t.importHint("LOGS.json"))
 	}
 	return nil
@@ -80,7 +82,7 @@ var eventFieldNames = []string{"role", "content", "tool_calls", "id", "index", "
 // eventBody returns an event's fields: the members of its
 // gen_ai.event.content JSON, or its attributes (a log record's body's
 // members), converted from AnyValues.
-func (t *parsedTrace) eventBody(e otelEvent, what string) (map[string]*jnode, error) {
+func (t *parsedTrace) eventBody(e otelEvent, what string) (map[string]*jsonspan.Node, error) {
 	if content := e.attrs["gen_ai.event.content"]; content != nil {
 		body, err := t.jsonAttr(content, what+": gen_ai.event.content", '{')
 		if err != nil {
@@ -88,7 +90,7 @@ func (t *parsedTrace) eventBody(e otelEvent, what string) (map[string]*jnode, er
 		}
 		return members(body), nil
 	}
-	fields := map[string]*jnode{}
+	fields := map[string]*jsonspan.Node{}
 	for _, key := range eventFieldNames {
 		if v := e.attrs[key]; v != nil {
 			conv, err := t.anyValue(v, what+": "+key)
@@ -102,61 +104,61 @@ func (t *parsedTrace) eventBody(e otelEvent, what string) (map[string]*jnode, er
 }
 
 // members maps an object's keys to their values (the last of a repeated key).
-func members(obj *jnode) map[string]*jnode {
-	out := map[string]*jnode{}
-	for i, key := range obj.keys {
-		out[key] = obj.kids[i]
+func members(obj *jsonspan.Node) map[string]*jsonspan.Node {
+	out := map[string]*jsonspan.Node{}
+	for i, key := range obj.Keys {
+		out[key] = obj.Vals[i]
 	}
 	return out
 }
 
 // eventFields maps an event's fields (JSON values) to a message of role,
 // unless "role" says another.
-func (t *parsedTrace) eventFields(n *jnode, fields map[string]*jnode, role, what string, input bool) (traceMessage, error) {
-	m := traceMessage{Role: role, at: n.at, fields: map[string]int{}}
-	if r := fields["role"]; r != nil && r.kind != 'n' {
-		if r.kind != '"' {
-			return m, t.errorf(r.at, "%s: role: want a string, got %s", what, jsonKind(r.kind))
+func (t *parsedTrace) eventFields(n *jsonspan.Node, fields map[string]*jsonspan.Node, role, what string, input bool) (traceMessage, error) {
+	m := traceMessage{Role: role, at: n.Start, fields: map[string]int{}}
+	if r := fields["role"]; r != nil && r.Kind != '0' {
+		if r.Kind != '"' {
+			return m, t.errorf(r.Start, "%s: role: want a string, got %s", what, kindName(r.Kind))
 		}
-		m.Role, m.fields["role"] = r.text, r.at
+		m.Role, m.fields["role"] = r.Str, r.Start
 	}
 	if !slices.Contains([]string{"system", "developer", "user", "assistant", "tool"}, m.Role) {
-		return m, t.errorf(cmp.Or(m.fields["role"], n.at), "%s: role %q is not system, user, assistant or tool", what, m.Role)
+		return m, t.errorf(cmp.Or(m.fields["role"], n.Start), "%s: role %q is not system, user, assistant or tool", what, m.Role)
 	}
 	if c := fields["content"]; c != nil {
 		text, err := t.eventContent(c, what+": content")
 		if err != nil {
 			return m, err
 		}
-		m.text, m.fields["content"] = text, c.at
+		m.text, m.fields["content"] = text, c.Start
 	}
 	if id := fields["id"]; id != nil && input {
-		if id.kind != '"' {
-			return m, t.errorf(id.at, "%s: id: want a string, got %s", what, jsonKind(id.kind))
+		if id.Kind != '"' {
+			return m, t.errorf(id.Start, "%s: id: want a string, got %s", what, kindName(id.Kind))
 		}
-		m.ToolCallID, m.fields["tool_call_id"] = id.text, id.at
+		m.ToolCallID, m.fields["tool_call_id"] = id.Str, id.Start
 	}
 	if m.Role == "tool" && m.ToolCallID == "" {
-		return m, t.errorf(n.at, "%s: no id: a tool message names the call it answers", what)
+		return m, t.errorf(n.Start, "%s: no id: a tool message names the call it answers", what)
 	}
-	if calls := fields["tool_calls"]; calls != nil && calls.kind != 'n' {
+	if calls := fields["tool_calls"]; calls != nil && calls.Kind != '0' {
 		var err error
-		if calls.kind == '"' {
+		if calls.Kind == '"' {
 			if calls, err = t.embedded(calls, what+": tool_calls"); err != nil {
 				return m, err
 			}
 		}
-		if calls.kind != '[' {
-			return m, t.errorf(calls.at, "%s: tool_calls: want a list, got %s", what, jsonKind(calls.kind))
+		if calls.Kind != '[' {
+			return m, t.errorf(calls.Start, "%s: tool_calls: want a list, got %s", what, kindName(calls.Kind))
 		}
-		m.fields["tool_calls"] = calls.at
-		for j, call := range calls.kids {
+		m.fields["tool_calls"] = calls.Start
+		for j, call := range calls.Vals {
 			cw := fmt.Sprintf("%s: tool_calls[%d]", what, j)
-			fn := call.get("function")
-			if call.kind != '{' || fn == nil || fn.kind != '{' {
-				return m, t.errorf(call.at, "%s: want {\"id\": ..., \"function\": {\"name\": ..., \"arguments\": ...}}", cw)
+			fn := call.Get("function")
+			if call.Kind != '{' || fn == nil || fn.Kind != '{' {
+				return m, t.errorf(call.Start, "%s: want {\"id\": ..., \"function\": {\"name\": ..., \"arguments\": ...}}", cw)
 			}
-			tc, err := t.toolCall(call, call.get("id"), fn.get("name"), fn.get("arguments"), cw)
+			tc, err := t.toolCall(call, call.Get("id"), fn.Get("name"), fn.Get("arguments"), cw)
 			if err != nil {
 				return m, err
 			}
@@ -168,20 +170,20 @@ func (t *parsedTrace) eventFields(n *jnode, fields map[string]*jnode, role, what
 
 // eventContent reads an event's content: a string, null, or a list of
 // parts whose "text" (or "content") strings are its text, one a line.
-func (t *parsedTrace) eventContent(c *jnode, what string) (string, error) {
-	switch c.kind {
+func (t *parsedTrace) eventContent(c *jsonspan.Node, what string) (string, error) {
+	switch c.Kind {
 	case '"':
-		return c.text, nil
-	case 'n':
+		return c.Str, nil
+	case '0':
 		return "", nil
 	case '[':
 		var texts []string
-		for _, p := range c.kids {
-			if s := cmp.Or(p.get("text"), p.get("content")); s != nil && s.kind == '"' {
-				texts = append(texts, s.text)
+		for _, p := range c.Vals {
+			if s := cmp.Or(p.Get("text"), p.Get("content")); s != nil && s.Kind == '"' {
+				texts = append(texts, s.Str)
 			}
 		}
 		return strings.Join(texts, "\n"), nil
 	}
-	return "", t.errorf(c.at, "%s: want a string, null or a list of text parts, got %s", what, jsonKind(c.kind))
+	return "", t.errorf(c.Start, "%s: want a string, null or a list of text parts, got %s", what, kindName(c.Kind))
 }

@@ -50,7 +50,7 @@ var _ = Describe("Import of OpenTelemetry spans and logs in several files", func
 		broken := p[1]
 		broken.Data = append(append([]byte{}, broken.Data...), []byte(`{"resourceLogs": [}`+"\n")...)
 		_, err = importer.ImportFiles([]importer.TraceFile{p[0], broken}, o)
-		Expect(err).To(MatchError(`otel-official-logs.json:9:19: invalid character '}' looking for beginning of value`))
+		Expect(err).To(MatchError(`otel-official-logs.json:9:19: unexpected '}'`))
 	})
 
 	It("says, of one signal's file alone, that the other is needed", func() {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/toolout/toolout/core/jsonspan"
 	"github.com/toolout/toolout/harness"
 )
 
@@ -27,7 +28,7 @@ const (
 type flatConvention struct {
 	name    string
 	in, out string
-	message func(t *parsedTrace, item *jnode, what, def string) (traceMessage, error)
+	message func(t *parsedTrace, item *jsonspan.Node, what, def string) (traceMessage, error)
 }
 
 // flatConventions are tried in this order on a chat span without the
@@ -56,7 +57,7 @@ func (t *parsedTrace) isChatSpan(s *otelSpan) (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		return v.kind == '"' && slices.Contains(chatOperations, v.text), nil
+		return v.Kind == '"' && slices.Contains(chatOperations, v.Str), nil
 	}
 	for _, kv := range [][2]string{{attrOpenInferenceKind, "LLM"}, {attrLLMRequestType, "chat"}} {
 		key, want := kv[0], kv[1]
@@ -65,7 +66,7 @@ func (t *parsedTrace) isChatSpan(s *otelSpan) (bool, error) {
 			if err != nil {
 				return false, err
 			}
-			if conv.textOr("") == want {
+			if conv.Text() == want {
 				return true, nil
 			}
 		}
@@ -103,13 +104,13 @@ func (t *parsedTrace) flatCall(s *otelSpan, c *chatCall, conv *flatConvention) e
 	if err != nil {
 		return err
 	}
-	if len(out.kids) == 0 {
-		return t.errorf(s.n.at, "%s: no %s.N attributes: a chat span records its input and its output (turn on the capture of message content)", c.label, conv.out)
+	if len(out.Vals) == 0 {
+		return t.errorf(s.n.Start, "%s: no %s.N attributes: a chat span records its input and its output (turn on the capture of message content)", c.label, conv.out)
 	}
-	if len(in.kids) == 0 {
-		return t.errorf(s.n.at, "%s: no %s.N attributes: a chat span records its input and its output", c.label, conv.in)
+	if len(in.Vals) == 0 {
+		return t.errorf(s.n.Start, "%s: no %s.N attributes: a chat span records its input and its output", c.label, conv.in)
 	}
-	c.list = in.at
+	c.list = in.Start
 	msgs, names, err := t.flatKids(in, conv.in)
 	if err != nil {
 		return err
@@ -131,14 +132,14 @@ func (t *parsedTrace) flatCall(s *otelSpan, c *chatCall, conv *flatConvention) e
 	if err != nil {
 		return err
 	}
-	return t.setReply(c, []traceMessage{reply}, outs[0].at, onames[0])
+	return t.setReply(c, []traceMessage{reply}, outs[0].Start, onames[0])
 }
 
 // flatNode is a node of the tree that flattened keys make: a leaf (an
 // attribute's AnyValue), or a list (numeric segments) or an object (other
 // segments) of nodes.
 type flatNode struct {
-	leaf *jnode
+	leaf *jsonspan.Node
 	kids map[string]*flatNode
 	list bool
 	at   int    // offset of the first attribute under it, in the file
@@ -155,10 +156,10 @@ type flatNode struct {
 // maxFlatIndex; a key has at most maxFlatSegments segments under prefix; a
 // value that is also the parent of other keys, or a node whose segments
 // are both indexes and names, is refused at the attribute.
-func (t *parsedTrace) flatTree(s *otelSpan, prefix string) (*jnode, error) {
+func (t *parsedTrace) flatTree(s *otelSpan, prefix string) (*jsonspan.Node, error) {
 	type attr struct {
 		key string
-		v   *jnode
+		v   *jsonspan.Node
 	}
 	var attrs []attr
 	for key, v := range s.attrs {
@@ -166,11 +167,11 @@ func (t *parsedTrace) flatTree(s *otelSpan, prefix string) (*jnode, error) {
 			attrs = append(attrs, attr{key, v})
 		}
 	}
-	slices.SortFunc(attrs, func(a, b attr) int { return cmp.Compare(a.v.at, b.v.at) })
-	root := &flatNode{list: true, at: s.n.at, key: prefix}
+	slices.SortFunc(attrs, func(a, b attr) int { return cmp.Compare(a.v.Start, b.v.Start) })
+	root := &flatNode{list: true, at: s.n.Start, key: prefix}
 	for i, a := range attrs {
 		if i == 0 {
-			root.at = a.v.at
+			root.at = a.v.Start
 		}
 		if err := t.flatInsert(root, a.key, a.key[len(prefix)+1:], a.v); err != nil {
 			return nil, err
@@ -181,10 +182,10 @@ func (t *parsedTrace) flatTree(s *otelSpan, prefix string) (*jnode, error) {
 
 // flatInsert puts the attribute key, whose segments under the root are
 // rest, with its value v, into the tree at root.
-func (t *parsedTrace) flatInsert(root *flatNode, key, rest string, v *jnode) error {
+func (t *parsedTrace) flatInsert(root *flatNode, key, rest string, v *jsonspan.Node) error {
 	name := harness.Clip(key)                                   // in errors
 	if n := strings.Count(rest, ".") + 1; n > maxFlatSegments { // counted before a split allocates them
-		return t.errorf(v.at, "%s: %d segments under %s, over the %d a message attribute has", name, n, root.key, maxFlatSegments)
+		return t.errorf(v.Start, "%s: %d segments under %s, over the %d a message attribute has", name, n, root.key, maxFlatSegments)
 	}
 	segs := strings.Split(rest, ".")
 	n := root
@@ -192,44 +193,44 @@ func (t *parsedTrace) flatInsert(root *flatNode, key, rest string, v *jnode) err
 		numeric := seg != "" && strings.Trim(seg, "0123456789") == ""
 		if numeric {
 			if x, err := strconv.ParseUint(seg, 10, 64); err != nil || x > maxFlatIndex || len(seg) > 1 && seg[0] == '0' {
-				return t.errorf(v.at, "%s: index %s: want an index from 0 to %d without leading zeros (a list holds at most %d items)",
+				return t.errorf(v.Start, "%s: index %s: want an index from 0 to %d without leading zeros (a list holds at most %d items)",
 					name, harness.Clip(seg), maxFlatIndex, maxFlatIndex+1)
 			}
 		}
 		if n.leaf != nil {
-			return t.errorf(v.at, "%s: %s is a value, not a list or an object", name, harness.Clip(n.key))
+			return t.errorf(v.Start, "%s: %s is a value, not a list or an object", name, harness.Clip(n.key))
 		}
 		if n.kids == nil {
 			n.kids, n.list = map[string]*flatNode{}, numeric
 		}
 		if n.list != numeric {
-			return t.errorf(v.at, "%s: segment %q among %s under %s", name, harness.Clip(seg), map[bool]string{true: "names", false: "indexes"}[n.list == false], harness.Clip(n.key))
+			return t.errorf(v.Start, "%s: segment %q among %s under %s", name, harness.Clip(seg), map[bool]string{true: "names", false: "indexes"}[n.list == false], harness.Clip(n.key))
 		}
 		kid := n.kids[seg]
 		if kid == nil {
-			kid = &flatNode{at: v.at, key: key[:len(key)-len(rest)] + strings.Join(segs[:i+1], ".")}
+			kid = &flatNode{at: v.Start, key: key[:len(key)-len(rest)] + strings.Join(segs[:i+1], ".")}
 			n.kids[seg] = kid
 		}
 		n = kid
 	}
 	if n.kids != nil {
-		return t.errorf(v.at, "%s: a value where other attributes hold a list or an object", name)
+		return t.errorf(v.Start, "%s: a value where other attributes hold a list or an object", name)
 	}
 	n.leaf = v
 	return nil
 }
 
-// flatJSON turns a tree of flatNodes into jnodes: a list's items by index
+// flatJSON turns a tree of flatNodes into jsonspan.Nodes: a list's items by index
 // (its keys the indexes, for names in errors), an object's members by
 // name, a leaf a node of kind 'v' whose one kid is the attribute's
 // AnyValue, as it is (converted only when read: see flatField).
-func flatJSON(n *flatNode) *jnode {
+func flatJSON(n *flatNode) *jsonspan.Node {
 	if n.leaf != nil {
-		return &jnode{kind: 'v', at: n.leaf.at, kids: []*jnode{n.leaf}}
+		return &jsonspan.Node{Kind: 'v', Start: n.leaf.Start, Vals: []*jsonspan.Node{n.leaf}}
 	}
-	out := &jnode{kind: '{', at: n.at}
+	out := &jsonspan.Node{Kind: '{', Start: n.at}
 	if n.list {
-		out.kind = '['
+		out.Kind = '['
 	}
 	keys := make([]string, 0, len(n.kids))
 	for k := range n.kids {
@@ -242,7 +243,7 @@ func flatJSON(n *flatNode) *jnode {
 		return cmp.Compare(a, b)
 	})
 	for _, k := range keys {
-		out.keys, out.kids = append(out.keys, k), append(out.kids, flatJSON(n.kids[k]))
+		out.Keys, out.Vals = append(out.Keys, k), append(out.Vals, flatJSON(n.kids[k]))
 	}
 	return out
 }
@@ -250,26 +251,26 @@ func flatJSON(n *flatNode) *jnode {
 // flatField returns the value of obj's member path (dot-separated: the
 // nodes of a flattened key), converted from its AnyValue, or nil when it
 // is absent, {} or null.
-func (t *parsedTrace) flatField(obj *jnode, path, what string) (*jnode, error) {
+func (t *parsedTrace) flatField(obj *jsonspan.Node, path, what string) (*jsonspan.Node, error) {
 	n := flatAt(obj, path)
 	if n == nil {
 		return nil, nil
 	}
-	if n.kind != 'v' {
-		return nil, t.errorf(n.at, "%s.%s: want a value, got attributes under it (%s.%s.…)", what, path, what, path)
+	if n.Kind != 'v' {
+		return nil, t.errorf(n.Start, "%s.%s: want a value, got attributes under it (%s.%s.…)", what, path, what, path)
 	}
-	v, err := t.anyValue(n.kids[0], what+"."+path)
-	if err != nil || v.kind == 'n' {
+	v, err := t.anyValue(n.Vals[0], what+"."+path)
+	if err != nil || v.Kind == '0' {
 		return nil, err
 	}
 	return v, nil
 }
 
 // flatAt returns the node at obj's member path (dot-separated), or nil.
-func flatAt(obj *jnode, path string) *jnode {
+func flatAt(obj *jsonspan.Node, path string) *jsonspan.Node {
 	n := obj
 	for _, seg := range strings.Split(path, ".") {
-		if n = n.get(seg); n == nil {
+		if n = n.Get(seg); n == nil {
 			return nil
 		}
 	}
@@ -278,20 +279,20 @@ func flatAt(obj *jnode, path string) *jnode {
 
 // flatText returns obj's member path as a string ("" when absent) and
 // where it is (obj's offset when absent), or an error at it.
-func (t *parsedTrace) flatText(obj *jnode, path, what string) (string, int, error) {
+func (t *parsedTrace) flatText(obj *jsonspan.Node, path, what string) (string, int, error) {
 	v, err := t.flatField(obj, path, what)
 	if err != nil || v == nil {
-		return "", obj.at, err
+		return "", obj.Start, err
 	}
-	if v.kind != '"' {
-		return "", v.at, t.errorf(v.at, "%s.%s: want a string, got %s", what, path, jsonKind(v.kind))
+	if v.Kind != '"' {
+		return "", v.Start, t.errorf(v.Start, "%s.%s: want a string, got %s", what, path, kindName(v.Kind))
 	}
-	return v.text, v.at, nil
+	return v.Str, v.Start, nil
 }
 
 // flatItems returns the items of obj's member path, a list of flattened
 // objects (none when absent), and their names in errors.
-func (t *parsedTrace) flatItems(obj *jnode, path, what string) ([]*jnode, []string, error) {
+func (t *parsedTrace) flatItems(obj *jsonspan.Node, path, what string) ([]*jsonspan.Node, []string, error) {
 	n := flatAt(obj, path)
 	if n == nil {
 		return nil, nil, nil
@@ -301,23 +302,23 @@ func (t *parsedTrace) flatItems(obj *jnode, path, what string) ([]*jnode, []stri
 
 // flatKids returns the items of n, a list of flattened objects named
 // what, and their names in errors (what.INDEX).
-func (t *parsedTrace) flatKids(n *jnode, what string) ([]*jnode, []string, error) {
-	if n.kind != '[' {
-		return nil, nil, t.errorf(n.at, "%s: want indexed attributes (%s.0.…)", what, what)
+func (t *parsedTrace) flatKids(n *jsonspan.Node, what string) ([]*jsonspan.Node, []string, error) {
+	if n.Kind != '[' {
+		return nil, nil, t.errorf(n.Start, "%s: want indexed attributes (%s.0.…)", what, what)
 	}
-	names := make([]string, len(n.kids))
-	for i, k := range n.keys {
+	names := make([]string, len(n.Vals))
+	for i, k := range n.Keys {
 		names[i] = what + "." + k
-		if n.kids[i].kind != '{' {
-			return nil, nil, t.errorf(n.kids[i].at, "%s: want attributes under it (%s.…)", names[i], names[i])
+		if n.Vals[i].Kind != '{' {
+			return nil, nil, t.errorf(n.Vals[i].Start, "%s: want attributes under it (%s.…)", names[i], names[i])
 		}
 	}
-	return n.kids, names, nil
+	return n.Vals, names, nil
 }
 
 // flatContent sets msg's text from its content attribute (a string, or
 // JSON of content parts: contentParts), if it has one (content not nil).
-func (t *parsedTrace) flatContent(msg *traceMessage, content *jnode, what string) error {
+func (t *parsedTrace) flatContent(msg *traceMessage, content *jsonspan.Node, what string) error {
 	if content == nil {
 		return nil
 	}
@@ -325,6 +326,6 @@ func (t *parsedTrace) flatContent(msg *traceMessage, content *jnode, what string
 	if msg.text, msg.omitted, err = t.contentParts(content, what+".content"); err != nil {
 		return err
 	}
-	msg.fields["content"] = content.at
+	msg.fields["content"] = content.Start
 	return nil
 }

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/toolout/toolout/core/jsonlex"
+	"github.com/toolout/toolout/core/jsonspan"
 	"github.com/toolout/toolout/harness/importer"
 )
 
@@ -241,7 +243,7 @@ func must(b []byte, _ error) []byte { return b }
 // FuzzOTelEmbedded puts any text, as JSON writes it in a string (with
 // escapes), in a chat span's gen_ai.input.messages and checks where an
 // error in it is named: when the text is not JSON, at the character of the
-// trace that encoding/json's offset in the decoded text stands for, found
+// trace that jsonspan's offset in the decoded text stands for, found
 // by decoding prefixes of the string literal; else nowhere before it.
 func FuzzOTelEmbedded(f *testing.F) {
 	for _, s := range []string{`[{"role": "user",` + "\n" + `"parts": [}]`, `[{"role":"user","parts":[{"type":"text","content":"été \"<b>\""}]}, é]`,
@@ -261,17 +263,14 @@ func FuzzOTelEmbedded(f *testing.F) {
 		checkInside(t, []byte(trace), err)
 		var decoded string
 		_ = json.Unmarshal(lit, &decoded)
-		var se *json.SyntaxError
-		if !errors.As(json.Unmarshal([]byte(decoded), new(json.RawMessage)), &se) {
+		var se *jsonlex.SyntaxError
+		if !errors.As(jsonspan.Check([]byte(decoded)), &se) {
 			if strings.Contains(err.Error(), "the JSON in the string") {
 				t.Fatalf("valid JSON refused as JSON: %v", err)
 			}
 			return
 		}
-		d := int(se.Offset)
-		if strings.HasPrefix(se.Error(), "invalid character") && d > 0 {
-			d--
-		}
+		d := se.Offset
 		// The raw offset whose prefix decodes to d bytes of decoded.
 		p := 0
 		for ; p <= len(raw); p++ {
@@ -280,7 +279,7 @@ func FuzzOTelEmbedded(f *testing.F) {
 				break
 			}
 		}
-		want := fmt.Sprintf("t.json:1:%d: gen_ai.input.messages: the JSON in the string: %s", utf8.RuneCountInString(head+raw[:p])+1, se.Error())
+		want := fmt.Sprintf("t.json:1:%d: gen_ai.input.messages: the JSON in the string: %s", utf8.RuneCountInString(head+raw[:p])+1, se.Msg)
 		if err.Error() != want {
 			t.Fatalf("got  %v\nwant %s", err, want)
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/toolout/toolout/core/gateway/openai"
+	"github.com/toolout/toolout/core/jsonspan"
 	"github.com/toolout/toolout/harness"
 )
 
@@ -41,24 +42,24 @@ type respReader struct {
 // itemType returns the type of item n, named where: its "type", or
 // "message" for an input message written without one ({"role",
 // "content"}).
-func (r *respReader) itemType(n *jnode, where string) (string, error) {
-	if n.kind != '{' {
-		return "", r.t.errorf(n.at, "%s: want an item, an object, got %s", where, jsonKind(n.kind))
+func (r *respReader) itemType(n *jsonspan.Node, where string) (string, error) {
+	if n.Kind != '{' {
+		return "", r.t.errorf(n.Start, "%s: want an item, an object, got %s", where, kindName(n.Kind))
 	}
-	typ := n.get("type")
+	typ := n.Get("type")
 	switch {
-	case typ == nil && n.get("role") != nil:
+	case typ == nil && n.Get("role") != nil:
 		return "message", nil
 	case typ == nil:
-		return "", r.t.errorf(n.at, "%s: field type: missing", where)
-	case typ.kind != '"':
-		return "", r.t.errorf(typ.at, "%s.type: want a string, got %s", where, jsonKind(typ.kind))
+		return "", r.t.errorf(n.Start, "%s: field type: missing", where)
+	case typ.Kind != '"':
+		return "", r.t.errorf(typ.Start, "%s.type: want a string, got %s", where, kindName(typ.Kind))
 	}
-	return typ.text, nil
+	return typ.Str, nil
 }
 
 // item maps item n, named where.
-func (r *respReader) item(n *jnode, where string) error {
+func (r *respReader) item(n *jsonspan.Node, where string) error {
 	typ, err := r.itemType(n, where)
 	if err != nil {
 		return err
@@ -76,9 +77,9 @@ func (r *respReader) item(n *jnode, where string) error {
 	case strings.HasSuffix(typ, "_call"):
 		return r.call(n, typ, where)
 	case typ == "item_reference":
-		return r.t.errorf(n.get("type").at, "%s.type: an item_reference names an item the provider stored, which the log does not hold", where)
+		return r.t.errorf(n.Get("type").Start, "%s.type: an item_reference names an item the provider stored, which the log does not hold", where)
 	default:
-		return r.t.errorf(n.get("type").at, "%s.type: item type %q is not imported (messages, *_call and *_call_output items are; reasoning, compaction and the provider's own tool calls are left out)", where, typ)
+		return r.t.errorf(n.Get("type").Start, "%s.type: item type %q is not imported (messages, *_call and *_call_output items are; reasoning, compaction and the provider's own tool calls are left out)", where, typ)
 	}
 	return nil
 }
@@ -93,9 +94,9 @@ func (r *respReader) add(m traceMessage) *traceMessage {
 
 // turn returns the assistant turn that item n, named where, joins: the
 // open one, else a new one at n.
-func (r *respReader) turn(n *jnode, where string) *traceMessage {
+func (r *respReader) turn(n *jsonspan.Node, where string) *traceMessage {
 	if !r.open {
-		r.add(traceMessage{Role: "assistant", at: n.at, path: where, fields: map[string]int{"role": n.at, "content": n.at}})
+		r.add(traceMessage{Role: "assistant", at: n.Start, path: where, fields: map[string]int{"role": n.Start, "content": n.Start}})
 		r.open = true
 	}
 	return &r.out[len(r.out)-1]
@@ -113,16 +114,16 @@ func (r *respReader) finish() {
 // message maps a message item: the assistant's joins its turn, a system
 // or developer message is a system message (left out when empty), a
 // user's is a user message.
-func (r *respReader) message(n *jnode, where string) error {
-	role := n.get("role")
-	if role == nil || role.kind != '"' {
+func (r *respReader) message(n *jsonspan.Node, where string) error {
+	role := n.Get("role")
+	if role == nil || role.Kind != '"' {
 		return r.t.fieldError(n, "role", where, `"user", "assistant", "developer" or "system"`)
 	}
-	content := n.get("content")
-	if content == nil || content.kind == 'n' {
+	content := n.Get("content")
+	if content == nil || content.Kind == '0' {
 		return r.t.fieldError(n, "content", where, "a string or a list of content parts")
 	}
-	switch role.text {
+	switch role.Str {
 	case "assistant":
 		m := r.turn(n, where)
 		text, err := r.parts(m, content, where+".content", replyJoiner)
@@ -136,10 +137,10 @@ func (r *respReader) message(n *jnode, where string) error {
 		return nil
 	case "user", "system", "developer":
 	default:
-		return r.t.errorf(role.at, "%s.role: want \"user\", \"assistant\", \"developer\" or \"system\", got %q", where, harness.Clip(role.text))
+		return r.t.errorf(role.Start, "%s.role: want \"user\", \"assistant\", \"developer\" or \"system\", got %q", where, harness.Clip(role.Str))
 	}
 	r.open = false
-	m := traceMessage{Role: role.text, at: n.at, path: where, fields: map[string]int{"role": role.at, "content": content.at}}
+	m := traceMessage{Role: role.Str, at: n.Start, path: where, fields: map[string]int{"role": role.Start, "content": content.Start}}
 	text, err := r.parts(&m, content, where+".content", promptJoiner)
 	if err != nil {
 		return err
@@ -158,16 +159,16 @@ func (r *respReader) message(n *jnode, where string) error {
 // parts reads a message's or an output's content, named where: a string,
 // or a list of content parts whose texts are joined by joiner (an image
 // or a file a placeholder, counted on m).
-func (r *respReader) parts(m *traceMessage, content *jnode, where, joiner string) (string, error) {
-	switch content.kind {
+func (r *respReader) parts(m *traceMessage, content *jsonspan.Node, where, joiner string) (string, error) {
+	switch content.Kind {
 	case '"':
-		return content.text, nil
+		return content.Str, nil
 	case '[':
 	default:
-		return "", r.t.errorf(content.at, "%s: want a string or a list of content parts, got %s", where, jsonKind(content.kind))
+		return "", r.t.errorf(content.Start, "%s: want a string or a list of content parts, got %s", where, kindName(content.Kind))
 	}
 	var texts []string
-	for j, p := range content.kids {
+	for j, p := range content.Vals {
 		at := fmt.Sprintf("%s[%d]", where, j)
 		typ, err := r.t.textField(p, "type", at, true)
 		if err != nil {
@@ -189,7 +190,7 @@ func (r *respReader) parts(m *traceMessage, content *jnode, where, joiner string
 			texts = append(texts, placeholder(kind))
 			m.omitted = append(m.omitted, kind)
 		default:
-			return "", r.t.errorf(p.get("type").at, "%s.type: content part %q is not imported (input_text, output_text and refusal are; input_image and input_file become placeholders)", at, harness.Clip(typ))
+			return "", r.t.errorf(p.Get("type").Start, "%s.type: content part %q is not imported (input_text, output_text and refusal are; input_image and input_file become placeholders)", at, harness.Clip(typ))
 		}
 	}
 	return strings.Join(texts, joiner), nil
@@ -200,15 +201,15 @@ func (r *respReader) parts(m *traceMessage, content *jnode, where, joiner string
 // *_call the agent runs (local_shell_call, shell_call, apply_patch_call,
 // computer_call: named by its type, its members other than type, id,
 // call_id and status as the arguments, compact). It joins the turn.
-func (r *respReader) call(n *jnode, typ, where string) error {
-	id := n.get("call_id")
+func (r *respReader) call(n *jsonspan.Node, typ, where string) error {
+	id := n.Get("call_id")
 	if id == nil && typ == "local_shell_call" {
-		id = n.get("id") // the API's first local_shell items had no call_id
+		id = n.Get("id") // the API's first local_shell items had no call_id
 	}
-	if id == nil || id.kind != '"' || id.text == "" {
+	if id == nil || id.Kind != '"' || id.Str == "" {
 		return r.t.fieldError(n, "call_id", where, "a string, the id its output answers")
 	}
-	tc := openai.ToolCall{ID: id.text, Type: "function"}
+	tc := openai.ToolCall{ID: id.Str, Type: "function"}
 	switch typ {
 	case "function_call", "custom_tool_call":
 		name, err := r.t.textField(n, "name", where, true)
@@ -216,7 +217,7 @@ func (r *respReader) call(n *jnode, typ, where string) error {
 			return err
 		}
 		if name == "" {
-			return r.t.errorf(n.get("name").at, "%s.name: empty", where)
+			return r.t.errorf(n.Get("name").Start, "%s.name: empty", where)
 		}
 		key := "arguments"
 		if typ == "custom_tool_call" {
@@ -231,17 +232,17 @@ func (r *respReader) call(n *jnode, typ, where string) error {
 		}
 		tc.Function.Name, tc.Function.Arguments = name, args
 	default:
-		args := &jnode{kind: '{'}
-		for i, k := range n.keys {
+		args := &jsonspan.Node{Kind: '{'}
+		for i, k := range n.Keys {
 			if !slices.Contains([]string{"type", "id", "call_id", "status"}, k) {
-				args.keys, args.kids = append(args.keys, k), append(args.kids, n.kids[i])
+				args.Keys, args.Vals = append(args.Keys, k), append(args.Vals, n.Vals[i])
 			}
 		}
 		tc.Function.Name, tc.Function.Arguments = strings.TrimSuffix(typ, "_call"), compactJSON(args)
 	}
 	m := r.turn(n, where)
 	if len(m.ToolCalls) == 0 {
-		m.fields["tool_calls"] = n.at
+		m.fields["tool_calls"] = n.Start
 	}
 	m.ToolCalls = append(m.ToolCalls, tc)
 	return nil
@@ -251,29 +252,29 @@ func (r *respReader) call(n *jnode, typ, where string) error {
 // call_id: its output a string, a list of content parts (their texts
 // concatenated, as one output), or other JSON, compact (a shell_call's
 // list of {stdout, stderr, outcome}).
-func (r *respReader) output(n *jnode, typ, where string) error {
-	id := n.get("call_id")
+func (r *respReader) output(n *jsonspan.Node, typ, where string) error {
+	id := n.Get("call_id")
 	if id == nil && typ == "local_shell_call_output" {
-		id = n.get("id")
+		id = n.Get("id")
 	}
-	if id == nil || id.kind != '"' || id.text == "" {
+	if id == nil || id.Kind != '"' || id.Str == "" {
 		return r.t.fieldError(n, "call_id", where, "a string, the id of the call it answers")
 	}
 	r.open = false
-	m := traceMessage{Role: "tool", ToolCallID: id.text, at: n.at, path: where,
-		fields: map[string]int{"role": n.at, "tool_call_id": id.at, "content": n.at}}
-	out := n.get("output")
+	m := traceMessage{Role: "tool", ToolCallID: id.Str, at: n.Start, path: where,
+		fields: map[string]int{"role": n.Start, "tool_call_id": id.Start, "content": n.Start}}
+	out := n.Get("output")
 	switch {
-	case out == nil || out.kind == 'n':
-	case out.kind == '"' || out.kind == '[' && r.isParts(out):
-		m.fields["content"] = out.at
+	case out == nil || out.Kind == '0':
+	case out.Kind == '"' || out.Kind == '[' && r.isParts(out):
+		m.fields["content"] = out.Start
 		text, err := r.parts(&m, out, where+".output", replyJoiner)
 		if err != nil {
 			return err
 		}
 		m.text = text
 	default:
-		m.fields["content"] = out.at
+		m.fields["content"] = out.Start
 		m.text = compactJSON(out)
 	}
 	r.add(m)
@@ -282,8 +283,8 @@ func (r *respReader) output(n *jnode, typ, where string) error {
 
 // isParts tells whether the list l holds content parts (objects with a
 // type), not other JSON.
-func (r *respReader) isParts(l *jnode) bool {
-	return len(l.kids) > 0 && l.kids[0].kind == '{' && l.kids[0].get("type") != nil
+func (r *respReader) isParts(l *jsonspan.Node) bool {
+	return len(l.Vals) > 0 && l.Vals[0].Kind == '{' && l.Vals[0].Get("type") != nil
 }
 
 // respAnswers checks the pairing of *_call_output items at their call_id.

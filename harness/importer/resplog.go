@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolout/toolout/core/jsonspan"
 	"github.com/toolout/toolout/harness"
 )
 
@@ -109,24 +110,24 @@ func (l *respLog) call(s span) (*chatCall, string, []traceMessage, error) {
 	// request.input and response.output are read an item at a time.
 	n := lazyTree(t.data[s.start:s.end], s.start, "input", "output")
 	what := fmt.Sprintf("line %d", s.line)
-	if n.kind != '{' {
-		return nil, "", nil, t.errorf(n.at, "want an LLM call, {\"request\": ..., \"response\": ...}, got %s", jsonKind(n.kind))
+	if n.Kind != '{' {
+		return nil, "", nil, t.errorf(n.Start, "want an LLM call, {\"request\": ..., \"response\": ...}, got %s", kindName(n.Kind))
 	}
-	req := n.get("request")
+	req := n.Get("request")
 	if req == nil {
-		req = n.get("body") // the Batch API's line
+		req = n.Get("body") // the Batch API's line
 	}
-	if req == nil || req.kind != '{' {
+	if req == nil || req.Kind != '{' {
 		return nil, "", nil, t.fieldError(n, "request", what, "an object")
 	}
-	c := &chatCall{label: what, words: &requestWords, list: req.at}
+	c := &chatCall{label: what, words: &requestWords, list: req.Start}
 	var system []traceMessage
-	if ins := req.get("instructions"); ins != nil && ins.kind != 'n' {
-		if ins.kind != '"' {
-			return nil, "", nil, t.errorf(ins.at, "request.instructions: want a string, got %s", jsonKind(ins.kind))
+	if ins := req.Get("instructions"); ins != nil && ins.Kind != '0' {
+		if ins.Kind != '"' {
+			return nil, "", nil, t.errorf(ins.Start, "request.instructions: want a string, got %s", kindName(ins.Kind))
 		}
-		if ins.text != "" {
-			system = []traceMessage{{Role: "system", text: ins.text, at: ins.at, path: "request.instructions", fields: map[string]int{"role": ins.at, "content": ins.at}}}
+		if ins.Str != "" {
+			system = []traceMessage{{Role: "system", text: ins.Str, at: ins.Start, path: "request.instructions", fields: map[string]int{"role": ins.Start, "content": ins.Start}}}
 		}
 	}
 	r := &respReader{t: t}
@@ -150,18 +151,18 @@ func (l *respLog) call(s span) (*chatCall, string, []traceMessage, error) {
 // last call, r appends to its messages in place (each call of a long
 // chain would copy them all: the square of the calls); any other call's
 // are copied, so that the calls after it keep theirs.
-func (l *respLog) history(c *chatCall, req *jnode, r *respReader) error {
-	prev := req.get("previous_response_id")
-	if prev == nil || prev.kind == 'n' {
+func (l *respLog) history(c *chatCall, req *jsonspan.Node, r *respReader) error {
+	prev := req.Get("previous_response_id")
+	if prev == nil || prev.Kind == '0' {
 		return nil
 	}
-	if prev.kind != '"' {
-		return l.t.errorf(prev.at, "request.previous_response_id: want a string, got %s", jsonKind(prev.kind))
+	if prev.Kind != '"' {
+		return l.t.errorf(prev.Start, "request.previous_response_id: want a string, got %s", kindName(prev.Kind))
 	}
-	p := l.byID[prev.text]
+	p := l.byID[prev.Str]
 	switch {
 	case p == nil:
-		return l.t.errorf(prev.at, "request.previous_response_id: %q names no response of an earlier call of the log: its history is held by the provider", harness.Clip(prev.text))
+		return l.t.errorf(prev.Start, "request.previous_response_id: %q names no response of an earlier call of the log: its history is held by the provider", harness.Clip(prev.Str))
 	case p == l.last:
 		r.out = append(p.req, p.reply)
 		l.linked[c] = true
@@ -173,25 +174,25 @@ func (l *respLog) history(c *chatCall, req *jnode, r *respReader) error {
 
 // input maps the request's input: a string, the user's message, or a
 // list of items.
-func (r *respReader) input(req *jnode) error {
-	in := req.get("input")
+func (r *respReader) input(req *jsonspan.Node) error {
+	in := req.Get("input")
 	switch {
-	case in == nil || in.kind == 'n':
+	case in == nil || in.Kind == '0':
 		return r.t.fieldError(req, "input", "request", "a string or a list of items")
-	case in.kind == '"':
+	case in.Kind == '"':
 		r.open = false
-		r.add(traceMessage{Role: "user", text: in.text, at: in.at, path: "request.input", fields: map[string]int{"role": in.at, "content": in.at}})
+		r.add(traceMessage{Role: "user", text: in.Str, at: in.Start, path: "request.input", fields: map[string]int{"role": in.Start, "content": in.Start}})
 		return nil
-	case in.kind != '[':
-		return r.t.errorf(in.at, "request.input: want a string or a list of items, got %s", jsonKind(in.kind))
+	case in.Kind != '[':
+		return r.t.errorf(in.Start, "request.input: want a string or a list of items, got %s", kindName(in.Kind))
 	}
 	r.open = false // the history's reply, if any, is a turn of its own
-	if err := in.each(func(k int, it *jnode) error { return r.item(it, fmt.Sprintf("request.input[%d]", k)) }); err != nil {
+	if err := in.Each(func(k int, it *jsonspan.Node) error { return r.item(it, fmt.Sprintf("request.input[%d]", k)) }); err != nil {
 		return err
 	}
 	r.finish()
 	if len(r.out) == 0 {
-		return r.t.errorf(in.at, "request.input: no message")
+		return r.t.errorf(in.Start, "request.input: no message")
 	}
 	return nil
 }
@@ -199,42 +200,42 @@ func (r *respReader) input(req *jnode) error {
 // respReply reads the response of the call n (named what): an object, or
 // wrapped {"status_code", "body": {...}}, or the text of its event
 // stream. Its output items must all be the model's (one assistant turn).
-func (t *parsedTrace) respReply(n *jnode, what string) (traceMessage, string, error) {
-	resp := n.get("response")
+func (t *parsedTrace) respReply(n *jsonspan.Node, what string) (traceMessage, string, error) {
+	resp := n.Get("response")
 	switch {
 	case resp == nil:
 		return traceMessage{}, "", t.fieldError(n, "response", what, "an object")
-	case resp.kind == '"':
+	case resp.Kind == '"':
 		return t.respStream(resp)
-	case resp.kind != '{':
-		return traceMessage{}, "", t.errorf(resp.at, "response: want an object or an event stream's text, got %s", jsonKind(resp.kind))
+	case resp.Kind != '{':
+		return traceMessage{}, "", t.errorf(resp.Start, "response: want an object or an event stream's text, got %s", kindName(resp.Kind))
 	}
-	if resp.get("output") == nil && resp.get("body") != nil && resp.get("body").kind == '{' {
-		resp = resp.get("body")
+	if resp.Get("output") == nil && resp.Get("body") != nil && resp.Get("body").Kind == '{' {
+		resp = resp.Get("body")
 	}
 	return t.respOutput(resp, "response")
 }
 
 // respOutput reads the response object resp, named where: its status, its
 // error, and its output, mapped onto one assistant message; and its id.
-func (t *parsedTrace) respOutput(resp *jnode, where string) (traceMessage, string, error) {
-	if st := resp.get("status"); st != nil && st.kind == '"' && !slices.Contains([]string{"completed", "incomplete"}, st.text) {
-		return traceMessage{}, "", t.errorf(st.at, "%s.status: %q: a log replays the calls that were answered", where, st.text)
+func (t *parsedTrace) respOutput(resp *jsonspan.Node, where string) (traceMessage, string, error) {
+	if st := resp.Get("status"); st != nil && st.Kind == '"' && !slices.Contains([]string{"completed", "incomplete"}, st.Str) {
+		return traceMessage{}, "", t.errorf(st.Start, "%s.status: %q: a log replays the calls that were answered", where, st.Str)
 	}
-	if e := resp.get("error"); e != nil && e.kind != 'n' {
-		return traceMessage{}, "", t.errorf(e.at, "%s.error: the call failed: a log replays the calls that were answered", where)
+	if e := resp.Get("error"); e != nil && e.Kind != '0' {
+		return traceMessage{}, "", t.errorf(e.Start, "%s.error: the call failed: a log replays the calls that were answered", where)
 	}
-	out := resp.get("output")
-	if out == nil || out.kind != '[' {
+	out := resp.Get("output")
+	if out == nil || out.Kind != '[' {
 		return traceMessage{}, "", t.fieldError(resp, "output", where, "a list of items")
 	}
 	r := &respReader{t: t}
-	if err := out.each(func(k int, it *jnode) error { return r.item(it, fmt.Sprintf("%s.output[%d]", where, k)) }); err != nil {
+	if err := out.Each(func(k int, it *jsonspan.Node) error { return r.item(it, fmt.Sprintf("%s.output[%d]", where, k)) }); err != nil {
 		return traceMessage{}, "", err
 	}
 	r.finish()
 	if len(r.out) == 0 {
-		return traceMessage{}, "", t.errorf(out.at, "%s.output: empty: no reply", where)
+		return traceMessage{}, "", t.errorf(out.Start, "%s.output: empty: no reply", where)
 	}
 	if i := slices.IndexFunc(r.out, func(m traceMessage) bool { return m.Role != "assistant" }); i >= 0 {
 		m := r.out[i]

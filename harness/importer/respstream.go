@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/toolout/toolout/core/gateway/responses"
+	"github.com/toolout/toolout/core/jsonspan"
 )
 
 // respStream reads a Responses log's response given as the text of its
@@ -14,8 +15,8 @@ import (
 // object. An error in the stream is named at its place in the log,
 // through the string's escapes; an error in the assembled response at
 // the string, saying so.
-func (t *parsedTrace) respStream(resp *jnode) (traceMessage, string, error) {
-	s := t.streamAt(resp.at)
+func (t *parsedTrace) respStream(resp *jsonspan.Node) (traceMessage, string, error) {
+	s := t.streamAt(resp.Start)
 	body, err := responses.Assemble(s.text)
 	if err != nil {
 		off := len(s.text)
@@ -25,10 +26,10 @@ func (t *parsedTrace) respStream(resp *jnode) (traceMessage, string, error) {
 		}
 		return traceMessage{}, "", t.errorf(s.pos(off), "response: the event stream: %v", err)
 	}
-	sub := t.assembled(body, resp.at)
+	sub := t.assembled(body, resp.Start)
 	if at, msg := syntaxOffset(body); at >= 0 {
 		return traceMessage{}, "", sub.errorf(at, "%s", msg)
 	}
-	reply, id, err := sub.respOutput(tree(body, func(i int) int { return i }, false), "response")
-	return detach(reply, resp.at), id, err
+	reply, id, err := sub.respOutput(tree(body, nil), "response")
+	return detach(reply, resp.Start), id, err
 }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/toolout/toolout/core/jsonlex"
+	"github.com/toolout/toolout/core/jsonspan"
 )
 
 // rolloutKinds are the line types a Codex rollout file starts with: its
@@ -58,7 +59,7 @@ func parseRollout(data []byte, name string) (*parsedTrace, error) {
 			return nil, t.errorf(s.start+at, "%s", msg)
 		}
 		start := s.start
-		n := tree(data[start:s.end], func(i int) int { return start + i }, true)
+		n := tree(data[start:s.end], at(start))
 		typ, payload, err := t.rolloutLine(n, s.line)
 		if err != nil {
 			return nil, err
@@ -92,16 +93,16 @@ func parseRollout(data []byte, name string) (*parsedTrace, error) {
 
 // rolloutLine reads line n (numbered line): its type, and its payload,
 // which a session_meta, response_item or compacted line must have.
-func (t *parsedTrace) rolloutLine(n *jnode, line int) (string, *jnode, error) {
+func (t *parsedTrace) rolloutLine(n *jsonspan.Node, line int) (string, *jsonspan.Node, error) {
 	what := "line " + strconv.Itoa(line)
 	typ, err := t.textField(n, "type", what, true)
 	if err != nil {
 		return "", nil, err
 	}
-	payload := n.get("payload")
+	payload := n.Get("payload")
 	switch typ {
 	case "session_meta", "response_item", "compacted":
-		if payload == nil || payload.kind != '{' {
+		if payload == nil || payload.Kind != '{' {
 			return "", nil, t.fieldError(n, "payload", what, "an object")
 		}
 	}
@@ -112,27 +113,27 @@ func (t *parsedTrace) rolloutLine(n *jnode, line int) (string, *jnode, error) {
 // a system message: base_instructions, {"text": ...} or a string, or
 // (Codex before base_instructions) instructions, a string; none, null or
 // empty adds none.
-func (r *respReader) instructions(p *jnode, where string) error {
-	v, key := p.get("base_instructions"), "base_instructions"
-	if v == nil || v.kind == 'n' {
-		v, key = p.get("instructions"), "instructions"
+func (r *respReader) instructions(p *jsonspan.Node, where string) error {
+	v, key := p.Get("base_instructions"), "base_instructions"
+	if v == nil || v.Kind == '0' {
+		v, key = p.Get("instructions"), "instructions"
 	}
-	if v != nil && v.kind == '{' {
-		text := v.get("text")
-		if text == nil || text.kind != '"' {
+	if v != nil && v.Kind == '{' {
+		text := v.Get("text")
+		if text == nil || text.Kind != '"' {
 			return r.t.fieldError(v, "text", where+"."+key, "a string")
 		}
 		v, key = text, key+".text"
 	}
 	switch {
-	case v == nil || v.kind == 'n':
+	case v == nil || v.Kind == '0':
 		return nil
-	case v.kind != '"':
-		return r.t.errorf(v.at, "%s.%s: want a string, got %s", where, key, jsonKind(v.kind))
-	case v.text == "":
+	case v.Kind != '"':
+		return r.t.errorf(v.Start, "%s.%s: want a string, got %s", where, key, kindName(v.Kind))
+	case v.Str == "":
 		return nil
 	}
-	r.add(traceMessage{Role: "system", text: v.text, at: v.at, path: fmt.Sprintf("%s.%s", where, key),
-		fields: map[string]int{"role": v.at, "content": v.at}})
+	r.add(traceMessage{Role: "system", text: v.Str, at: v.Start, path: fmt.Sprintf("%s.%s", where, key),
+		fields: map[string]int{"role": v.Start, "content": v.Start}})
 	return nil
 }

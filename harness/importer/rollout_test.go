@@ -143,7 +143,7 @@ var _ = Describe("Import of Codex rollout files", func() {
 
 	DescribeTable("refuses a rollout on one line at the line:col of the problem",
 		func(trace, marker, want string) { expectRefusedAt(trace, importer.FormatCodexRollout, marker, want) },
-		Entry("a line that is not JSON", rolloutSeeds[7], `t.jsonl:2:43: `, `invalid character '}' looking for beginning of value`),
+		Entry("a line that is not JSON", rolloutSeeds[7], `t.jsonl:2:43: `, `unexpected '}'`),
 		Entry("a payload that is not an object", rolloutSeeds[6], `[]}`, `line 1: field payload: want an object, got a list`),
 		Entry("an output that answers no call", rolloutSeeds[3], `"nope"`, `payload.call_id: "nope" answers no call of an earlier item`),
 		Entry("an item_reference", rolloutSeeds[4], `"item_reference"`, `payload.type: an item_reference names an item the provider stored, which the log does not hold`),

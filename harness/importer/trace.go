@@ -256,6 +256,18 @@ func jsonKind(c byte) string {
 	return "a number"
 }
 
+// kindName is what a node of kind k is, for an error: jsonspan's kinds,
+// where 'n' is a number and '0' null.
+func kindName(k byte) string {
+	switch k {
+	case 'n':
+		return "a number"
+	case '0':
+		return "null"
+	}
+	return jsonKind(k)
+}
+
 // parseMessage decodes and checks message i.
 func (t *parsedTrace) parseMessage(i int) error {
 	m := &t.msgs[i]

@@ -113,7 +113,7 @@ var _ = Describe("EncodeStream and Assemble", func() {
 		Entry("an error event", "event: error\ndata: {\"type\":\"error\",\"code\":\"rate_limit_exceeded\",\"message\":\"slow\\ndown\",\"param\":null}\n\n",
 			`responses: stream: 2:7 (byte 19): event error: error event "rate_limit_exceeded": slow down`, responses.ErrStreamError),
 		Entry("data that is not JSON", "data: {\"type\":\"response.created\"\n\n",
-			"responses: stream: 1:33 (byte 32): data: invalid JSON: want ',' or '}'", nil),
+			"responses: stream: 1:33 (byte 32): data: invalid JSON: unexpected end of input", nil),
 		Entry("a bad value in the second data line", "data: {\"type\":\"response.completed\",\ndata: \"response\":[]}\n\n",
 			"responses: stream: 2:18 (byte 53): event response.completed: response: want an object, got an array", nil),
 		Entry("an event without a type", "data: {\"x\":1}\n\n", "responses: stream: 1:7 (byte 6): type: missing", nil),
