@@ -1,7 +1,6 @@
 package harness
 
 import (
-	"errors"
 	"fmt"
 	"reflect"
 	"slices"
@@ -94,16 +93,6 @@ func Clip(s string) string {
 		return s
 	}
 	return string([]rune(s)[:most]) + "…"
-}
-
-// yamlMessage is a yaml error on one line, without the "yaml: " prefix: a
-// TypeError lists its problems separated by "; ".
-func yamlMessage(err error) string {
-	var te *yaml.TypeError
-	if errors.As(err, &te) {
-		return strings.Join(te.Errors, "; ")
-	}
-	return strings.Join(strings.Fields(strings.TrimPrefix(err.Error(), "yaml: ")), " ")
 }
 
 // maxAliasNodes bounds how many nodes the aliases of a scenario file add when
@@ -216,7 +205,7 @@ func (d *decoder) problem(p yamlstrict.Problem) {
 		sorted := slices.Sorted(slices.Values(p.Known))
 		d.errorf(p.N, "%sunknown field %q (known: %s)", prefix, Clip(p.Key), strings.Join(sorted, ", "))
 	case yamlstrict.BadValue:
-		d.errorf(p.N, "%s%s", prefix, yamlMessage(p.Err))
+		d.errorf(p.N, "%s%s", prefix, yamlstrict.Message(p.Err))
 	}
 }
 

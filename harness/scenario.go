@@ -246,7 +246,7 @@ func (d *decoder) secondDocument(dec *yaml.Decoder, src []byte) {
 // are placed in src by problemPos, any other problem where the parser
 // stopped (yamlstrict.Locate), else at 1:1.
 func yamlSyntaxError(display string, src []byte, err error) *Error {
-	msg := yamlMessage(err)
+	msg := yamlstrict.Message(err)
 	if p := problemPos(display, src, msg); p.Line != 1 || p.Col != 1 {
 		return &Error{Pos: p, Msg: "syntax error: " + msg}
 	}

@@ -133,7 +133,7 @@ func (c *configLoader) parse() *yaml.Node {
 	case err != nil:
 		line, col, msg, ok := yamlstrict.Locate(c.data, err)
 		if !ok {
-			line, col, msg = 1, 1, strings.TrimPrefix(err.Error(), "yaml: ")
+			line, col, msg = 1, 1, yamlstrict.Message(err)
 		}
 		if m := unquotedVarInFlow.FindIndex(c.data); m != nil {
 			msg += ` (a ${VAR} inside {…} or […] must be quoted: "${VAR}")`

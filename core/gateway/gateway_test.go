@@ -332,7 +332,7 @@ var _ = Describe("adapters", func() {
 
 	It("reports a malformed body with its byte offset", func() {
 		_, err := openai.Wire{}.Read([]byte(`{"messages": [}`))
-		Expect(err).To(MatchError(`gateway: openai request: invalid JSON at byte 14: unexpected '}'`))
+		Expect(err).To(MatchError(`openai request: invalid JSON at byte 14: unexpected '}'`))
 	})
 })
 

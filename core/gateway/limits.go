@@ -115,10 +115,10 @@ func ParseObjectBounded(body []byte, what string, b Bounds) (*jsonspan.Node, err
 		}
 	}
 	if err != nil {
-		return nil, fmt.Errorf("gateway: %s: %w", what, err)
+		return nil, fmt.Errorf("%s: %w", what, err)
 	}
 	if root.Kind != '{' {
-		return nil, fmt.Errorf("gateway: %s: the body must be a JSON object", what)
+		return nil, fmt.Errorf("%s: the body must be a JSON object", what)
 	}
 	return root, nil
 }

@@ -2,6 +2,7 @@ package yamlstrict_test
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
@@ -66,5 +67,19 @@ func TestScalarIsOnePolicy(t *testing.T) {
 		case want == "" && !reflect.DeepEqual(v.Interface(), reflect.ValueOf(c.want).Convert(v.Type()).Interface()):
 			t.Errorf("%s into %s: set %v, want %v", c.yaml, c.field, v.Interface(), c.want)
 		}
+	}
+}
+
+// TestMessage: yaml.v3's errors on one line without its "yaml: " prefix,
+// a TypeError's problems joined.
+func TestMessage(t *testing.T) {
+	var v struct{ A int }
+	err := yaml.Unmarshal([]byte("a: [1"), &v)
+	if got, want := yamlstrict.Message(err), "line 1: did not find expected ',' or ']'"; !strings.HasPrefix(err.Error(), "yaml: ") || got != want {
+		t.Errorf("Message(%q) = %q, want %q", err, got, want)
+	}
+	err = yaml.Unmarshal([]byte("a: x\nb: [\n  1]"), &struct{ A, B int }{})
+	if got, want := yamlstrict.Message(err), "line 1: cannot unmarshal !!str `x` into int; line 2: cannot unmarshal !!seq into int"; got != want {
+		t.Errorf("Message(%q) = %q, want %q", err, got, want)
 	}
 }

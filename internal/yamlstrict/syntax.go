@@ -11,6 +11,18 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
+// Message is a yaml.v3 error on one line, without the "yaml: " prefix
+// that every one of its errors carries: a TypeError lists its problems
+// separated by "; ". The readers of toolout's YAML word their errors with
+// it, so that the prefix is dropped here alone.
+func Message(err error) string {
+	var te *yaml.TypeError
+	if errors.As(err, &te) {
+		return strings.Join(te.Errors, "; ")
+	}
+	return strings.Join(strings.Fields(strings.TrimPrefix(err.Error(), "yaml: ")), " ")
+}
+
 // Locate places a syntax error that yaml.v3 reported for src (decoding
 // its first document, and then a second one), as line and column (1-based,
 // the column in characters, as Walk counts them), and returns the message
@@ -33,7 +45,7 @@ func Locate(src []byte, err error) (line, col int, msg string, ok bool) {
 	if again := parseDocs(src); again == nil || again.Error() != full {
 		return 0, 0, "", false
 	}
-	msg = strings.Join(strings.Fields(strings.TrimPrefix(full, "yaml: ")), " ")
+	msg = Message(err)
 	hint := 1
 	if m := lineRE.FindStringSubmatch(msg); m != nil {
 		hint, _ = strconv.Atoi(m[1])

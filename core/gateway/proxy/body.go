@@ -141,7 +141,7 @@ func (p *Proxy) readBody(w http.ResponseWriter, r *http.Request, wire gateway.Wi
 	}
 	if err != nil {
 		return nil, false, func() string {
-			return p.refuse(w, wire, http.StatusBadRequest, OutcomeBadRequest, "", strings.TrimPrefix(err.Error(), "gateway: "))
+			return p.refuse(w, wire, http.StatusBadRequest, OutcomeBadRequest, "", err.Error())
 		}
 	}
 	c.HoldOutputs()

@@ -57,7 +57,7 @@ func ParseMessages(body []byte, what string) (*jsonspan.Node, error) {
 	}
 	msgs := root.Get("messages")
 	if msgs == nil || msgs.Kind != '[' {
-		return nil, fmt.Errorf("gateway: %s: no messages array", what)
+		return nil, fmt.Errorf("%s: no messages array", what)
 	}
 	return msgs, nil
 }

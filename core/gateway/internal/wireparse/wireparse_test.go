@@ -58,12 +58,12 @@ var _ = Describe("ReadConversation", func() {
 
 	It("refuses what is not an object, a body past its bounds, and messages that are not a list", func() {
 		_, err := wireparse.ReadConversation([]byte(`[1]`), "test request", gateway.Bounds{}, nil, tools)
-		Expect(err).To(MatchError("gateway: test request: the body must be a JSON object"))
+		Expect(err).To(MatchError("test request: the body must be a JSON object"))
 		_, err = wireparse.ReadConversation([]byte(`{"messages":[[[[1]]]]}`), "test request", gateway.Bounds{MaxNesting: 3}, nil, tools)
 		var le *gateway.LimitError
 		Expect(err).To(BeAssignableToTypeOf(le))
 		_, err = wireparse.ParseMessages([]byte(`{"messages":{}}`), "test request")
-		Expect(err).To(MatchError("gateway: test request: no messages array"))
+		Expect(err).To(MatchError("test request: no messages array"))
 	})
 })
 
