@@ -17,6 +17,15 @@
 // long string's [Node.Held] says how much memory its text has to itself,
 // so a store may keep it without a copy.
 //
+// For a reader of large texts (the trace importer), [Options] report
+// offsets in a larger text (Pos: a part cut from it, or the JSON a string
+// literal of it holds, through the literal's escapes), leave the lists a
+// key names unbuilt (Lazy: checked in the parse, their items built one at
+// a time by [Node.Each]), and share keys and short strings (Intern). A
+// number's Str is its text as written. [Check] gives Parse's verdict
+// without a tree. A syntax error is a *jsonlex.SyntaxError; at the end of
+// the body it says "unexpected end of input".
+//
 // [TypeError] turns encoding/json's type mismatch, which names a Go type
 // (an anonymous struct spelled out with its tags), into the line the
 // hand-written wire readers give: "LINE:COL (byte N): PATH: want a string,

@@ -100,8 +100,10 @@
 // import-mem, measures the real binary). Choices made for it: a trace's
 // parts are found in place (child, skipValue and splitList walk the bytes
 // with core/jsonlex, copying nothing), a single file is the trace itself, a
-// tree decodes a string once and keeps one string per object key and per
-// short value, a step's call arguments stay JSON until the step is
+// part is a core/jsonspan tree (its nodes positioned in the trace through
+// jsonspan.Options.Pos, through a string's escapes for the JSON an OTel
+// attribute holds) that decodes a string once and keeps one string per
+// object key and per short value (Options.Intern), a step's call arguments stay JSON until the step is
 // rendered, and a scenario is rendered a part at a time (its head, each
 // step, its expect: yaml.v3 holds every event of a document until the
 // document ends), the same bytes as one document; past
@@ -110,8 +112,12 @@
 // memory limit to 6 times the trace plus 40 MiB (GOMEMLIMIT wins), so that
 // an import's garbage is collected before the heap doubles. The lists that
 // grow with a trace are built an item at a time and dropped once read
-// (lazyTree, each): a Responses call's request.input and response.output,
+// (lazyTree, jsonspan.Options.Lazy and Node.Each): a Responses call's
+// request.input and response.output,
 // and a span's events. Not streamed: the trace is read whole (positions
 // are byte offsets into it), and the rest of an OTLP export, a Responses
-// call or a rollout line is parsed as a tree before it is read.
+// call or a rollout line is parsed as a tree before it is read. A JSON
+// syntax error is jsonspan's (one shape for toolout: what was wanted, at
+// the trace's line:col), and so is its bound: nesting deeper than 512
+// levels is refused, as the gateway and serve refuse it.
 package importer

@@ -351,4 +351,3 @@ func (t *parsedTrace) anyValue(v *jsonspan.Node, what string) (*jsonspan.Node, e
 	}
 	return out, nil
 }
-
