@@ -57,6 +57,8 @@ func (n *Node) Each(f func(k int, item *Node) error) error {
 	}
 	l := n.lazy
 	p := newParser(l.b, l.o)
+	p.single = true // what f keeps of an item keeps no other node
+	defer p.release()
 	p.i = jsonlex.Space(l.b, l.from+1)
 	for k := 0; p.b[p.i] != ']'; k++ {
 		clear(p.intern) // an item's strings are its own, as a parse's are

@@ -88,7 +88,7 @@ var _ = Describe("Options for large texts", func() {
 })
 
 // FuzzOptions checks ParseWith's options against Parse on any bytes: with
-// Pos, Lazy and Intern together it accepts what Parse accepts, refuses
+// Pos, Lazy and Intern together (and KeepParts or not) it accepts what Parse accepts, refuses
 // the rest with Parse's message at Pos of Parse's offset, and gives the
 // same tree shifted by Pos, a lazy list's items (read with Each) the
 // items Parse built; Check gives Parse's error and nil for a body Parse
@@ -104,7 +104,7 @@ func FuzzOptions(f *testing.F) {
 			t.Fatalf("Check: %v, Parse: %v", err, wantErr)
 		}
 		shift := int(base)
-		got, err := ParseWith(body, Options{Pos: func(i int) int { return shift + i }, Lazy: []string{lazy}, Intern: true})
+		got, err := ParseWith(body, Options{Pos: func(i int) int { return shift + i }, Lazy: []string{lazy}, Intern: true, KeepParts: base%2 == 0})
 		var se, wse *jsonlex.SyntaxError
 		switch {
 		case wantErr == nil && err == nil:

@@ -18,7 +18,7 @@ import (
 // keys and short strings shared (a trace repeats "role" and "type" for
 // every message, and an attribute's key for every span).
 func tree(b []byte, pos func(int) int) *jsonspan.Node {
-	n, _ := jsonspan.ParseWith(b, jsonspan.Options{Pos: pos, Intern: true})
+	n, _ := jsonspan.ParseWith(b, jsonspan.Options{Pos: pos, Intern: true, KeepParts: true})
 	return n
 }
 
@@ -28,7 +28,7 @@ func tree(b []byte, pos func(int) int) *jsonspan.Node {
 // Responses call of 100,000 small items was a tree of 5 to 6 times its
 // bytes while it was read; its items one at a time are what one holds.
 func lazyTree(b []byte, base int, lazy ...string) *jsonspan.Node {
-	n, _ := jsonspan.ParseWith(b, jsonspan.Options{Pos: at(base), Lazy: lazy, Intern: true})
+	n, _ := jsonspan.ParseWith(b, jsonspan.Options{Pos: at(base), Lazy: lazy, Intern: true, KeepParts: true})
 	return n
 }
 
@@ -72,7 +72,7 @@ func (t *parsedTrace) embedded(s *jsonspan.Node, what string) (*jsonspan.Node, e
 		return nil, t.errorf(s.Start, "%s: want structured JSON here, got a string", what)
 	}
 	m := &escapeMap{raw: lit}
-	n, err := jsonspan.ParseWith([]byte(s.Str), jsonspan.Options{Pos: func(d int) int { return s.Start + 1 + m.at(d) }, Intern: true})
+	n, err := jsonspan.ParseWith([]byte(s.Str), jsonspan.Options{Pos: func(d int) int { return s.Start + 1 + m.at(d) }, Intern: true, KeepParts: true})
 	var se *jsonlex.SyntaxError
 	if errors.As(err, &se) {
 		return nil, t.errorf(se.Offset, "%s: the JSON in the string: %s", what, se.Msg)
