@@ -30,10 +30,11 @@ var _ flag.Value = (*stringList)(nil)
 // scenario per import point, named after it, never overwriting a different
 // file without --force, and, with --update, removed again when it fails.
 func runImport(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("import", "TRACE.json|TRACE.jsonl [MORE.json...] [--format "+strings.Join(importer.FormatNames(), "|")+"] [-o scenarios/regress/NAME.yaml] [--at N] [--trace-id ID] [--max-bytes N] [--max-input BYTES] [--redact-emails] [--redact REGEX]... [--force] [--update]", stderr)
+	fs := newFlagSet("import", "TRACE.json|TRACE.jsonl [MORE.json...] [--format "+strings.Join(importer.FormatNames(), "|")+"] [-o scenarios/regress/NAME.yaml] [--at N] [--final] [--trace-id ID] [--max-bytes N] [--max-input BYTES] [--redact-emails] [--redact REGEX]... [--force] [--update]", stderr)
 	out := fs.String("o", "", "the session scenario to write (default scenarios/regress/<first trace file's name>-at<N>.yaml, N the message cut at); the leaked scenario and payload files go beside it")
 	format := fs.String("format", importer.FormatAuto, "the trace's format: "+formatHelp())
 	at := fs.Int("at", -1, "index of the message to cut at, when the trace holds several candidates")
+	final := fs.Bool("final", false, "when no tool result is over the cap and no call leaked, import the conversation to its last answer (a recording of live traffic)")
 	traceID := fs.String("trace-id", "", "in OpenTelemetry spans that hold several conversations, import the one with this trace's chat spans")
 	maxBytes := fs.Int("max-bytes", 0, "byte cap above which a tool result counts as oversized (default: the session's, 12 KiB)")
 	emails := fs.Bool("redact-emails", false, "also replace e-mail addresses")
@@ -54,7 +55,7 @@ func runImport(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 		return code
 	}
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(importMemoryLimit(traces)))
-	opts := importer.ImportOptions{Command: selfOf(stderr), TraceName: traceNames(pos), TracePath: strings.Join(pos, ", "), At: *at, TraceID: *traceID,
+	opts := importer.ImportOptions{Command: selfOf(stderr), TraceName: traceNames(pos), TracePath: strings.Join(pos, ", "), At: *at, Final: *final, TraceID: *traceID,
 		MaxBytes: *maxBytes, RedactEmails: *emails, Redact: extra, Format: *format}
 	target := *out
 	if target == "" {

@@ -4,7 +4,7 @@
 // Usage:
 //
 //	toolout test [PATH...] [--update] [--label EXPR] [--run REGEX] [--parallel N]
-//	toolout import TRACE.json [-o scenarios/regress/NAME.yaml] [--at N] [--max-bytes N] [--redact-emails] [--redact REGEX] [--update]
+//	toolout import TRACE.json [-o scenarios/regress/NAME.yaml] [--at N] [--final] [--max-bytes N] [--redact-emails] [--redact REGEX] [--update]
 //	toolout bench strategies [--format table|csv|json] [--svg FILE] [--set knob=v1,v2] [--baseline FILE] [--concurrency N] [--llm URL --model NAME [--max-requests N]]
 //	toolout chunk [FILE] --budget B [--overlap 10] [--encoding cl100k_base|o200k_base]
 //	toolout extract plan [FILE] --extract TEXT [--context-window N --max-output N --max-chunks N --overlap P]

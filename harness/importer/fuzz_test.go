@@ -291,9 +291,18 @@ func checkAnswers(t *testing.T, trace []byte) {
 	}
 }
 
+// tester is what runImported and writeFiles need of a *testing.T, which
+// GinkgoT() gives too.
+type tester interface {
+	Helper()
+	Fatal(args ...any)
+	Fatalf(format string, args ...any)
+	TempDir() string
+}
+
 // runImported loads an imported scenario and runs it once (without its
 // golden): it must load, and pass, as `toolout import --update` expects.
-func runImported(t *testing.T, reg *harness.Registry, file string, data []byte) *harness.Scenario {
+func runImported(t tester, reg *harness.Registry, file string, data []byte) *harness.Scenario {
 	t.Helper()
 	sc, err := harness.Load(reg, file)
 	if err != nil {
@@ -307,7 +316,7 @@ func runImported(t *testing.T, reg *harness.Registry, file string, data []byte) 
 }
 
 // writeFiles writes imported files under a fresh folder and returns it.
-func writeFiles(t *testing.T, files []importer.ImportedFile) string {
+func writeFiles(t tester, files []importer.ImportedFile) string {
 	base := t.TempDir()
 	for _, file := range files {
 		p := filepath.Join(base, filepath.FromSlash(file.Path))

@@ -26,6 +26,11 @@ type ImportOptions struct {
 	TracePath string
 	// At picks the message to cut at; negative means the only candidate.
 	At int
+	// Final makes a conversation with no result over the cap and no
+	// leaked call a candidate too: its last answer, the scenario a replay
+	// of the conversation from the user message before it (a recording of
+	// live traffic, where nothing went wrong, is such a conversation).
+	Final bool
 	// MaxBytes is the byte cap above which a tool result is oversized; zero
 	// means the session's default.
 	MaxBytes int
@@ -246,7 +251,7 @@ type importer struct {
 // candidate is a message Import can cut at.
 type candidate struct {
 	index int
-	kind  string // "leaked" or "oversized"
+	kind  string // "leaked", "oversized" or "final"
 }
 
 // chooseCut finds the candidates, leaked calls in an assistant message
@@ -261,6 +266,16 @@ func (im *importer) chooseCut() error {
 			cands = append(cands, candidate{i, "oversized"})
 		}
 	}
+	if len(cands) == 0 && im.opts.Final {
+		// No result over the cap and no leaked call: the conversation's
+		// last answer, replayed from the user message before it.
+		for i := len(im.msgs) - 1; i >= 0; i-- {
+			if m := im.msgs[i]; m.Role == "assistant" && len(m.ToolCalls) == 0 && strings.TrimSpace(m.text) != "" {
+				cands = append(cands, candidate{i, "final"})
+				break
+			}
+		}
+	}
 	describe := func() string {
 		var parts []string
 		for _, c := range cands {
@@ -269,6 +284,8 @@ func (im *importer) chooseCut() error {
 		return strings.Join(parts, ", ")
 	}
 	switch at := im.opts.At; {
+	case len(cands) == 0 && im.opts.Final:
+		return fmt.Errorf("%s: no message to import: no assistant answer, no assistant message with leaked tool calls and no tool result over %d bytes", im.shown, im.maxBytes)
 	case len(cands) == 0:
 		return fmt.Errorf("%s: no message to import: no assistant message with leaked tool calls and no tool result over %d bytes", im.shown, im.maxBytes)
 	case at >= 0:
@@ -302,8 +319,12 @@ func (im *importer) addTool(name string) {
 	}
 }
 
-// nextAnswer is the trace's next assistant answer after the cut.
+// nextAnswer is the trace's next assistant answer after the cut (a final
+// cut's: the answer cut at).
 func (im *importer) nextAnswer() string {
+	if im.cut.kind == "final" {
+		return strings.TrimSpace(im.msgs[im.cut.index].text)
+	}
 	for _, m := range im.msgs[im.cut.index+1:] {
 		if m.Role == "assistant" && strings.TrimSpace(m.text) != "" && len(m.ToolCalls) == 0 &&
 			len(components.RecoverLeaked(m.text).Patterns) == 0 {

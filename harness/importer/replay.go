@@ -17,6 +17,10 @@ import (
 // will (see draws).
 func (im *importer) replay() error {
 	for i := im.start; i <= im.cut.index; i++ {
+		if i == im.cut.index && im.cut.kind == "final" {
+			im.used = append(im.used, i) // the answer step scripts it
+			break
+		}
 		m := im.msgs[i]
 		im.used = append(im.used, i)
 		switch {
@@ -129,7 +133,7 @@ func (im *importer) draws() error {
 	cut := im.msgs[im.cut.index]
 	for i := im.start; i <= im.cut.index; i++ {
 		m := im.msgs[i]
-		if m.Role != "assistant" {
+		if m.Role != "assistant" || i == im.cut.index && im.cut.kind == "final" {
 			continue
 		}
 		var names []string

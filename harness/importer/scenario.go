@@ -19,9 +19,12 @@ func (im *importer) sessionScenario() ([]byte, error) {
 	config := map[string]any{"max_turns": len(im.steps) + 3, "max_tool_response_bytes": im.maxBytes}
 	expect := map[string]any{"found": true}
 	next := im.nextAnswer()
-	if im.cut.kind == "leaked" {
+	switch im.cut.kind {
+	case "leaked":
 		im.leakedParts(&sc, expect)
-	} else {
+	case "final":
+		im.finalParts(&sc, expect)
+	default:
 		im.oversizedParts(&sc, expect, next)
 	}
 	final := next
@@ -63,6 +66,18 @@ func (im *importer) sessionScenario() ([]byte, error) {
 			len(im.msgs[big].text), size, harness.MaxScenarioBytes)
 	}
 	return data, nil
+}
+
+// finalParts describes a final cut: the conversation replayed from its
+// last user message to its last answer, each tool result as the trace
+// recorded it.
+func (im *importer) finalParts(sc *importedScenario, expect map[string]any) {
+	sc.Description = fmt.Sprintf("Imported from %s: the conversation from message %d to its answer, message %d; the session replays it, each tool giving the result the trace recorded.",
+		im.opts.TraceName, im.start, im.cut.index)
+	sc.Labels = []string{"regress", "imported", "final"}
+	if im.stored > 0 {
+		expect["stored"] = im.stored // results over the cap the replay stores
+	}
 }
 
 // leakedParts describes a leaked-call cut: the recovered calls run (with a
