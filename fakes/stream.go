@@ -190,6 +190,11 @@ func (l *LLM) CompleteStream(ctx context.Context, req core.Request) (Stream, err
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	return l.stream(ctx, req)
+}
+
+// stream answers req as CompleteStream does (l.mu is held).
+func (l *LLM) stream(ctx context.Context, req core.Request) (Stream, error) {
 	call, err := l.complete(ctx, req)
 	if err != nil {
 		return Stream{}, err
@@ -200,6 +205,24 @@ func (l *LLM) CompleteStream(ctx context.Context, req core.Request) (Stream, err
 		return l.streamViolation(pos, call.Step, msg)
 	}
 	return s, nil
+}
+
+// TryStream is CompleteStream for a request some step answers; for one
+// that no step answers (none matches, or every one that matches is used
+// up) it returns ok false and records nothing: no call, no violation. A
+// server that records what a real model answers such a request
+// (toolout serve --record) asks it first.
+func (l *LLM) TryStream(ctx context.Context, req core.Request) (s Stream, ok bool, err error) {
+	if err := ctx.Err(); err != nil {
+		return Stream{}, true, err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if _, v := l.pick(req); v != nil {
+		return Stream{}, false, nil
+	}
+	s, err = l.stream(ctx, req)
+	return s, true, err
 }
 
 // Streamed returns the answer of a call the LLM answered (one of

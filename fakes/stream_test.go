@@ -1,12 +1,14 @@
 package fakes_test
 
 import (
+	"context"
 	"strings"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/toolout/toolout/core"
 	"github.com/toolout/toolout/fakes"
 )
 
@@ -162,5 +164,26 @@ var _ = Describe("CompleteStream, past the calls it keeps and under concurrency"
 				Expect(text).To(Equal([]string{"a", "b", "c", "d"}), "request %d (step split)", i)
 			}
 		}
+	})
+})
+
+var _ = Describe("TryStream", func() {
+	It("answers as CompleteStream for a request a step answers, and records nothing for one no step answers", func() {
+		final := "done"
+		l, err := fakes.NewLLM([]fakes.Step{{ID: "a", Match: fakes.Match{Tag: "session.turn", Turn: 1}, Respond: fakes.Respond{Final: &final}}}, fakes.Options{PlainFinal: true})
+		Expect(err).NotTo(HaveOccurred())
+		turn := func(n int) core.Request { return core.Request{Tag: core.Tag{Site: "session.turn", Turn: n}} }
+		_, ok, err := l.TryStream(context.Background(), turn(2))
+		Expect(ok).To(BeFalse())
+		Expect(err).NotTo(HaveOccurred())
+		s, ok, err := l.TryStream(context.Background(), turn(1))
+		Expect(ok).To(BeTrue())
+		Expect(err).NotTo(HaveOccurred())
+		Expect(s.Response.Text).To(Equal("done"))
+		_, ok, _ = l.TryStream(context.Background(), turn(1)) // used up
+		Expect(ok).To(BeFalse())
+		Expect(l.Violations()).To(BeEmpty())
+		Expect(l.Calls()).To(HaveLen(1))
+		Expect(l.Check()).To(Succeed())
 	})
 })
