@@ -31,7 +31,7 @@ const serveDrain = 5 * time.Second
 // problem (main keeps the status after a signal), 2 on bad usage or a
 // scenario that does not load.
 func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("serve", "SCENARIO.yaml... [--addr 127.0.0.1:0] [--allow-remote] [--exit-when-done] [--deadline D] [--max-body BYTES] [--max-concurrent N] [--timeout 15s] [--verbose]", stderr)
+	fs := newFlagSet("serve", "SCENARIO.yaml... [--addr 127.0.0.1:0] [--allow-remote] [--exit-when-done] [--deadline D] [--max-body BYTES] [--max-concurrent N] [--timeout 15s] [--verbose] [--record UPSTREAM [--record-only] [--redact-emails] [--redact REGEX]...]", stderr)
 	addr := fs.String("addr", "127.0.0.1:0", "address to listen on (port 0: any free port); loopback only unless --allow-remote")
 	remote := fs.Bool("allow-remote", false, "allow an address that is not loopback")
 	exitWhenDone := fs.Bool("exit-when-done", false, "stop once every step has answered all its times")
@@ -40,6 +40,7 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	maxConc := fs.Int("max-concurrent", serve.DefaultMaxConcurrent, "answer at most this many completions at once (more: 503)")
 	timeout := fs.Duration("timeout", serve.DefaultTimeout, "the time allowed for one completion, a stream's scripted delays included (past it the stream is cut and the connection dropped)")
 	verbose := fs.Bool("verbose", false, "log one line per request on stderr")
+	rf := recordFlags(fs)
 	files, err := parseFlags(fs, args)
 	if err != nil {
 		return usageError(fs, stderr, err)
@@ -67,7 +68,10 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 			fmt.Fprintf(stderr, "toolout serve: "+format+"\n", a...)
 		}
 	}
-	srv, err := serve.Load(files, opts)
+	if opts.Record, err = rf.recorder(opts.Logf); err != nil {
+		return fail("%v", err)
+	}
+	srv, err := loadServed(files, opts)
 	if err != nil {
 		printLoadErrors(stderr, err)
 		return exitUsage

@@ -123,7 +123,11 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request, sc *script, ap
 		return
 	}
 	w.Header().Set(TagHeader, in.req.Tag.String())
-	st, err := sc.llm.CompleteStream(ctx, in.req)
+	st, answered, err := s.script(ctx, sc, in)
+	if !answered {
+		s.record(ctx, w, r, sc, api, in)
+		return
+	}
 	defer s.checkDone() // after the answer is written
 	var v *fakes.Violation
 	var a llmwire.Answer
@@ -159,6 +163,33 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request, sc *script, ap
 		// for a body ended cleanly would read as the whole answer.
 		s.logf("%s: %s %s: %s: the answer was cut short: %v", sc.sc.ID, r.Method, r.URL.Path, in.req.Tag, err)
 		panic(http.ErrAbortHandler)
+	}
+}
+
+// script answers the request from sc's steps; answered is false when a
+// recorder is to answer it instead: every request with Only, else one no
+// step answers.
+func (s *Server) script(ctx context.Context, sc *script, in incoming) (st fakes.Stream, answered bool, err error) {
+	rec := s.opts.Record
+	switch {
+	case rec == nil:
+		st, err = sc.llm.CompleteStream(ctx, in.req)
+		return st, true, err
+	case rec.Only():
+		return st, false, nil
+	}
+	return sc.llm.TryStream(ctx, in.req)
+}
+
+// record answers a request by the recorder: forwarded to the real model,
+// the answer relayed and recorded for the scenario's file; an upstream
+// that did not answer is 502 in the API's error shape.
+func (s *Server) record(ctx context.Context, w http.ResponseWriter, r *http.Request, sc *script, api llmwire.Wire, in incoming) {
+	_, rest := s.route(r.URL.EscapedPath())
+	s.logf("%s: %s %s: %s: recording", sc.sc.ID, r.Method, r.URL.Path, in.req.Tag)
+	if err := s.opts.Record.Record(ctx, w, r.Header, sc.sc.File, api, rest, in.body); err != nil {
+		s.logf("%s: %s %s: %s: 502 %v", sc.sc.ID, r.Method, r.URL.Path, in.req.Tag, err)
+		s.fail(w, api, http.StatusBadGateway, err.Error())
 	}
 }
 

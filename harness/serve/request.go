@@ -39,6 +39,7 @@ func (sc *script) nextID(w llmwire.Wire) string { return w.ID(int(sc.ids.Add(1))
 
 // incoming is a decoded completion request.
 type incoming struct {
+	body   []byte
 	req    core.Request
 	stream bool
 	// includeUsage is OpenAI's stream_options.include_usage.
@@ -65,9 +66,13 @@ func (s *Server) read(w http.ResponseWriter, r *http.Request, sc *script, wire l
 		return in, status, err
 	}
 	if in.previous != "" {
-		if in.req, err = sc.chain.continued(in.previous, in.req); err != nil {
+		req, err := sc.chain.continued(in.previous, in.req)
+		switch {
+		case err == nil:
+			in.req = req
+		case s.opts.Record == nil:
 			return in, http.StatusBadRequest, err
-		}
+		} // recording: the id may be the upstream's, which the forward carries as is
 	}
 	if in.req.Tag, err = requestTag(r.Header, sc.site, wire, in.req); err != nil {
 		return in, http.StatusBadRequest, err
@@ -99,6 +104,7 @@ func (s *Server) decode(w http.ResponseWriter, r *http.Request, wire llmwire.Wir
 		return in, http.StatusBadRequest, fmt.Errorf("body: %w", err)
 	}
 	var err error
+	in.body = body
 	in.req, in.stream, err = wire.Decode(body, core.Tag{})
 	if err != nil {
 		return in, http.StatusBadRequest, err

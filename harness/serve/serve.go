@@ -15,6 +15,7 @@ import (
 	"github.com/toolout/toolout/core/gateway/proxy"
 	"github.com/toolout/toolout/core/tokens"
 	"github.com/toolout/toolout/fakes"
+	"github.com/toolout/toolout/fakes/llmwire"
 	"github.com/toolout/toolout/harness"
 	"github.com/toolout/toolout/harness/components"
 )
@@ -48,6 +49,19 @@ type Options struct {
 	// (fakes.Options.Bounded), as a server that runs for as long as its
 	// clients send must be.
 	KeepRequests bool
+	// Record, when set, answers the requests no step answers (every
+	// request, when it says Only) by forwarding them to a real model and
+	// recording the exchange (harness/record: toolout serve --record); a
+	// scenario may then have no llm steps.
+	Record Recorder
+}
+
+// Recorder forwards a request to a real model, relays its answer to w and
+// records the exchange for the scenario file (harness/record.Recorder).
+// An error means nothing was written to w.
+type Recorder interface {
+	Only() bool
+	Record(ctx context.Context, w http.ResponseWriter, h http.Header, scenario string, wire llmwire.Wire, path string, body []byte) error
 }
 
 // Server answers HTTP requests from the scripted LLMs of one or more
@@ -118,7 +132,7 @@ func New(scs []*harness.Scenario, opts Options) (*Server, error) {
 	s.stop, s.cancel = context.WithCancel(context.Background())
 	seen := map[string]string{}
 	for _, sc := range scs {
-		if len(sc.LLM) == 0 {
+		if len(sc.LLM) == 0 && opts.Record == nil {
 			return nil, fmt.Errorf("%s: no llm steps: nothing to serve", sc.Path)
 		}
 		if other, dup := seen[sc.ID]; dup {
