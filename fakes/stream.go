@@ -37,6 +37,18 @@ type StreamSpec struct {
 	// Delay holds chunks back on the scenario's clock (a real wait for a
 	// server).
 	Delay *DelaySpec `yaml:"delay"`
+	// Recorded is a real model's timing, as toolout serve --record kept
+	// it: played by a server asked to (toolout serve --replay-speed F > 0,
+	// each wait times F, on top of Delay's), never in process.
+	Recorded *RecordedSpec `yaml:"recorded"`
+}
+
+// RecordedSpec is a recorded stream's timing: the time to its first byte,
+// and the time between its chunks (the recording's total over its
+// chunks, evenly).
+type RecordedSpec struct {
+	FirstByte time.Duration `yaml:"first_byte"`
+	Every     time.Duration `yaml:"every"`
 }
 
 // MaxDelay bounds each delay of a stream.
@@ -102,6 +114,16 @@ func (s StreamSpec) Validate() error {
 			errs = append(errs, fmt.Errorf("delay: %w", err))
 		}
 	}
+	if r := s.Recorded; r != nil {
+		for _, f := range []struct {
+			name string
+			d    time.Duration
+		}{{"first_byte", r.FirstByte}, {"every", r.Every}} {
+			if f.d < 0 || f.d > MaxDelay {
+				errs = append(errs, fmt.Errorf("recorded: %s %v: want a duration from 0 to %v", f.name, f.d, MaxDelay))
+			}
+		}
+	}
 	for _, f := range s.faults() {
 		if f.k != nil && *f.k < 0 {
 			errs = append(errs, fmt.Errorf("%s %d: must be zero or more", f.name, *f.k))
@@ -162,6 +184,24 @@ type Stream struct {
 	// after the k-th chunk, before what follows it (Delays[0]: before the
 	// first chunk).
 	Delays []time.Duration
+	// Recorded, when not nil, is the recorded timing as Delays are
+	// (StreamSpec.Recorded): played only by Replayed.
+	Recorded []time.Duration
+}
+
+// Replayed is s with its recorded timing, each wait times speed, added to
+// its delays (each at most MaxDelay); s itself without recorded timing or
+// for a speed of 0 or less.
+func (s Stream) Replayed(speed float64) Stream {
+	if s.Recorded == nil || speed <= 0 {
+		return s
+	}
+	delays := make([]time.Duration, len(s.Recorded))
+	for k, d := range s.Recorded {
+		delays[k] = min(s.Delay(k)+time.Duration(float64(d)*speed), MaxDelay)
+	}
+	s.Delays = delays
+	return s
 }
 
 // Delay is the wait after the k-th chunk; zero without one.
@@ -287,6 +327,13 @@ func cutStream(resp core.Response, req core.Request, spec StreamSpec) (Stream, s
 		if msg := s.delay(*spec.Delay); msg != "" {
 			return Stream{}, msg
 		}
+	}
+	if r := spec.Recorded; r != nil {
+		s.Recorded = make([]time.Duration, s.Chunks()+1)
+		for k := range s.Chunks() {
+			s.Recorded[k] = r.Every
+		}
+		s.Recorded[0] = r.FirstByte
 	}
 	return s, ""
 }

@@ -187,3 +187,33 @@ var _ = Describe("TryStream", func() {
 		Expect(l.Check()).To(Succeed())
 	})
 })
+
+var _ = Describe("A stream's recorded timing", func() {
+	It("is played by Replayed alone, each wait times the speed, on top of the scripted delays", func() {
+		text := "héllo wörld, how are you"
+		every := fakes.DelaySpec{Every: 10 * time.Millisecond}
+		l, err := fakes.NewLLM([]fakes.Step{{ID: "a", Respond: fakes.Respond{Text: &text, Stream: &fakes.StreamSpec{Chunks: 5, Delay: &every,
+			Recorded: &fakes.RecordedSpec{FirstByte: 800 * time.Millisecond, Every: 50 * time.Millisecond}}}}}, fakes.Options{})
+		Expect(err).NotTo(HaveOccurred())
+		s, err := l.CompleteStream(context.Background(), core.Request{})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(s.Delays).To(Equal([]time.Duration{10e6, 10e6, 10e6, 10e6, 10e6, 0}))
+		total := func(ds []time.Duration) (t time.Duration) {
+			for _, d := range ds {
+				t += d
+			}
+			return t
+		}
+		// As recorded: 800 ms to the first byte, then 4 gaps of 50 ms.
+		recorded := 800*time.Millisecond + 4*50*time.Millisecond
+		played := s.Replayed(1)
+		Expect(total(played.Delays) - total(s.Delays)).To(BeNumerically("~", recorded, recorded/5))
+		Expect(played.Delays[0]).To(Equal(810 * time.Millisecond))
+		Expect(total(s.Replayed(0.5).Delays) - total(s.Delays)).To(Equal(recorded / 2))
+		Expect(s.Replayed(0).Delays).To(Equal(s.Delays))
+	})
+
+	It("is checked: durations from 0 to MaxDelay", func() {
+		Expect(fakes.StreamSpec{Recorded: &fakes.RecordedSpec{FirstByte: -1}}.Validate()).To(MatchError(ContainSubstring("recorded: first_byte -1ns: want a duration from 0")))
+	})
+})

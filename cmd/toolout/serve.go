@@ -31,7 +31,7 @@ const serveDrain = 5 * time.Second
 // problem (main keeps the status after a signal), 2 on bad usage or a
 // scenario that does not load.
 func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("serve", "SCENARIO.yaml... [--addr 127.0.0.1:0] [--allow-remote] [--exit-when-done] [--deadline D] [--max-body BYTES] [--max-concurrent N] [--timeout 15s] [--verbose] [--record UPSTREAM [--record-only] [--redact-emails] [--redact REGEX]...]", stderr)
+	fs := newFlagSet("serve", "SCENARIO.yaml... [--addr 127.0.0.1:0] [--allow-remote] [--exit-when-done] [--deadline D] [--max-body BYTES] [--max-concurrent N] [--timeout 15s] [--verbose] [--replay-speed F] [--record UPSTREAM [--record-only] [--redact-emails] [--redact REGEX]...]", stderr)
 	addr := fs.String("addr", "127.0.0.1:0", "address to listen on (port 0: any free port); loopback only unless --allow-remote")
 	remote := fs.Bool("allow-remote", false, "allow an address that is not loopback")
 	exitWhenDone := fs.Bool("exit-when-done", false, "stop once every step has answered all its times")
@@ -40,6 +40,7 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	maxConc := fs.Int("max-concurrent", serve.DefaultMaxConcurrent, "answer at most this many completions at once (more: 503)")
 	timeout := fs.Duration("timeout", serve.DefaultTimeout, "the time allowed for one completion, a stream's scripted delays included (past it the stream is cut and the connection dropped)")
 	verbose := fs.Bool("verbose", false, "log one line per request on stderr")
+	speed := fs.Float64("replay-speed", 0, "play the timing a recording kept (time to first byte, chunk cadence), each wait times this: 1 as recorded, 0 not at all")
 	rf := recordFlags(fs)
 	files, err := parseFlags(fs, args)
 	if err != nil {
@@ -54,13 +55,15 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		return fail("want at least one scenario file")
 	case *maxBody <= 0 || *maxConc <= 0:
 		return fail("--max-body and --max-concurrent: want positive numbers")
+	case !(*speed >= 0 && *speed <= 100):
+		return fail("--replay-speed %v: want a number from 0 to 100", *speed)
 	case *timeout <= 0:
 		return fail("--timeout %s: want a positive duration", *timeout)
 	case *deadline < 0 || *deadline == 0 && flagGiven(fs.FlagSet, "deadline"):
 		return fail("--deadline %s: want a positive duration", *deadline)
 	}
 	var mu sync.Mutex // the log's lines come from concurrent requests
-	opts := serve.Options{MaxBodyBytes: *maxBody, MaxConcurrent: *maxConc, Timeout: *timeout}
+	opts := serve.Options{MaxBodyBytes: *maxBody, MaxConcurrent: *maxConc, Timeout: *timeout, ReplaySpeed: *speed}
 	if *verbose {
 		opts.Logf = func(format string, a ...any) {
 			mu.Lock()

@@ -14,8 +14,9 @@ import (
 // callLog is the recording of one scenario: the file its calls are
 // appended to, and the wire they speak.
 type callLog struct {
-	path string
-	wire llmwire.Wire
+	path    string
+	wire    llmwire.Wire
+	timings []*Timing // of each call of the log, in order
 }
 
 // LogPath is the file the calls recorded for scenario go to: beside it,
@@ -55,14 +56,9 @@ const maxGaps = 4096
 // scenario from the log. The log holds the calls of one wire: a call of
 // another is left out, and said so.
 func (r *Recorder) keep(scenario string, wire llmwire.Wire, body []byte, a answer) {
-	l := line{Request: r.red.RedactJSON(body), Response: r.red.RedactJSON(a.body)}
+	l := line{Request: r.red.RedactJSON(body), Response: r.red.RedactJSON(a.body), Timing: timingOf(a)}
 	if a.stream {
 		l.Response, _ = json.Marshal(r.redactStream(string(a.body)))
-		t := &Timing{FirstByteMS: a.ttfb.Milliseconds()}
-		for _, g := range a.gaps[:min(len(a.gaps), maxGaps)] {
-			t.GapsMS = append(t.GapsMS, g.Milliseconds())
-		}
-		l.Timing = t
 	}
 	data, err := json.Marshal(l)
 	if err != nil { // the request and the answer are JSON: not reached
@@ -74,6 +70,10 @@ func (r *Recorder) keep(scenario string, wire llmwire.Wire, body []byte, a answe
 	cl := r.logs[scenario]
 	if cl == nil {
 		cl = &callLog{path: LogPath(scenario), wire: wire}
+		if cl.timings, err = loadTimings(cl.path); err != nil {
+			r.logf("%s: not recorded: %v", scenario, err)
+			return
+		}
 		r.logs[scenario] = cl
 	}
 	if cl.wire != wire {
@@ -84,6 +84,7 @@ func (r *Recorder) keep(scenario string, wire llmwire.Wire, body []byte, a answe
 		r.logf("%s: not recorded: %v", scenario, err)
 		return
 	}
+	cl.timings = append(cl.timings, l.Timing)
 	r.logf("%s: recorded a call (%s) in %s", scenario, wire, cl.path)
 	if err := r.rewrite(scenario, cl); err != nil {
 		r.logf("%s: not written yet: %v", scenario, err)
@@ -114,6 +115,13 @@ func (r *Recorder) rewrite(scenario string, cl *callLog) error {
 		TracePath: cl.path, At: -1, Final: true, Format: formats[cl.wire], RedactEmails: r.o.RedactEmails, Redact: r.o.Redact})
 	if err != nil {
 		return err
+	}
+	for i, f := range files {
+		if filepath.Base(f.Path) == name+".yaml" {
+			if files[i].Data, err = withTiming(f.Data, cl.timings); err != nil {
+				return err
+			}
+		}
 	}
 	for _, f := range files {
 		if err := writeFile(filepath.FromSlash(f.Path), f.Data); err != nil {

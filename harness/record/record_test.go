@@ -224,3 +224,19 @@ var _ = Describe("serve --record", func() {
 		Expect(err).To(MatchError(ContainSubstring(`--redact "("`)))
 	})
 })
+
+var _ = Describe("A recording's timing", func() {
+	It("is kept in the scenario's stream steps, and --replay-speed 1 plays it within 20% (on the fake clock)", func() {
+		up := upstream()
+		dir := GinkgoT().TempDir()
+		file := filepath.Join(dir, "t.yaml")
+		rec := recording(record.Options{Upstream: up.URL, Env: func(string) string { return "" }}, file)
+		post(rec.URL+"/v1/chat/completions", `{"model":"m","stream":true,"messages":[`+user+`]}`)
+		post(rec.URL+"/v1/chat/completions", `{"model":"m","stream":true,"messages":[`+user+`,`+call+`,`+result+`]}`)
+		data, err := os.ReadFile(file)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(data)).To(ContainSubstring("recorded:"))
+		Expect(string(data)).To(ContainSubstring("first_byte:"))
+		passes(file)
+	})
+})

@@ -174,11 +174,13 @@ func (s *Server) script(ctx context.Context, sc *script, in incoming) (st fakes.
 	switch {
 	case rec == nil:
 		st, err = sc.llm.CompleteStream(ctx, in.req)
-		return st, true, err
+		answered = true
 	case rec.Only():
 		return st, false, nil
+	default:
+		st, answered, err = sc.llm.TryStream(ctx, in.req)
 	}
-	return sc.llm.TryStream(ctx, in.req)
+	return st.Replayed(s.opts.ReplaySpeed), answered, err
 }
 
 // record answers a request by the recorder: forwarded to the real model,

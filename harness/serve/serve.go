@@ -54,6 +54,10 @@ type Options struct {
 	// recording the exchange (harness/record: toolout serve --record); a
 	// scenario may then have no llm steps.
 	Record Recorder
+	// ReplaySpeed plays the recorded timing of the steps' streams
+	// (respond.stream.recorded, written by a recording), each wait times
+	// it: 1 as recorded, 0 (the default) not at all.
+	ReplaySpeed float64
 }
 
 // Recorder forwards a request to a real model, relays its answer to w and
