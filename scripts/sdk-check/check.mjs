@@ -51,6 +51,7 @@ import path from 'node:path';
 import { ANTHROPIC_ID, KEEP_EXPANDING, OPENAI_ID, SEEN, startFake } from './fake-model.mjs';
 import { RESPONSES_ID } from './fake-responses.mjs';
 import { responsesCalls } from './responses-calls.mjs';
+import { recordRuns } from './record-runs.mjs';
 import { serveRuns } from './serve-runs.mjs';
 import { checker } from '../lib/check.mjs';
 
@@ -404,6 +405,9 @@ async function main() {
     // The serve runs: the SDK's Responses calls against toolout serve on a
     // bundled scenario, a serve of its own each.
     await serveRuns(OpenAI, TOOLOUT, check, { gateway: (upstream) => startGateway(upstream, dir), stopGateway });
+    // The record runs: each SDK through `toolout serve --record`, then the
+    // scenario it wrote tested and replayed.
+    await recordRuns({ OpenAI, Anthropic }, TOOLOUT, check, dir);
   } catch (err) {
     tally.failed++;
     console.log(`FAIL  could not run: ${err.message}`);

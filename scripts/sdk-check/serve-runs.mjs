@@ -25,11 +25,10 @@ const LOG = 'step=0066 status=OK\nstep=0067 status=FAILED exit=2\nstep=0068 stat
 const GREP = 'step=0067 status=FAILED exit=2 error="undefined: frobnicate"';
 const ANSWER = 'Step 0067 failed with exit 2: undefined: frobnicate.';
 
-// startServe starts `toolout serve --exit-when-done` on the scenario and
-// resolves to {proc, url (with /v1), err(), exited}.
-function startServe(toolout) {
-  const proc = spawn(toolout, ['serve', '--exit-when-done', '--deadline', '60s', SERVE_SCENARIO],
-    { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+// startServe starts `toolout serve` with args (default: --exit-when-done
+// on the scenario) and resolves to {proc, url (with /v1), err(), exited}.
+export function startServe(toolout, args = ['--exit-when-done', '--deadline', '60s', SERVE_SCENARIO], cwd = REPO) {
+  const proc = spawn(toolout, ['serve', ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   proc.stderr.setEncoding('utf8').on('data', (d) => { err += d; });
   const exited = new Promise((resolve) => {
@@ -49,7 +48,7 @@ function startServe(toolout) {
   return { proc, url, err: () => err, exited };
 }
 
-async function stopServe(s) {
+export async function stopServe(s) {
   if (s.proc.exitCode !== null || s.proc.signalCode !== null) return s.exited;
   s.proc.kill('SIGTERM');
   const timer = setTimeout(() => s.proc.kill('SIGKILL'), 5000);
