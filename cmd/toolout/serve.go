@@ -166,11 +166,14 @@ func report(srv *serve.Server, stderr io.Writer) int {
 		fmt.Fprintln(stderr, p)
 	}
 	rejected := srv.Rejected()
-	requests := rejected
+	requests := rejected + srv.Forwarded()
 	for _, b := range srv.Bases() {
 		requests += len(srv.Calls(b.Scenario))
 	}
 	summary := fmt.Sprintf("toolout serve: stopped after %d request(s)", requests)
+	if n := srv.Forwarded(); n > 0 {
+		summary += fmt.Sprintf(", %d forwarded to the upstream", n)
+	}
 	if rejected > 0 {
 		summary += fmt.Sprintf(", %d rejected", rejected)
 	}

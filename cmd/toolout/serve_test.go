@@ -182,6 +182,14 @@ var _ = Describe("toolout serve", func() {
 		Entry("bad deadline", []string{"--exit-when-done", "--deadline", "0s", serveScenario}, "toolout serve: --deadline 0s: want a positive duration\n"),
 		Entry("nothing to serve", []string{"../../scenarios/schema/" + firstScenario("../../scenarios/schema")},
 			"toolout serve: scenarios/schema/"+firstScenario("../../scenarios/schema")+": no llm steps: nothing to serve\n"),
+		Entry("a recording flag without --record", []string{"--record-only", serveScenario}, "toolout serve: --record-only: goes with --record\n"),
+		Entry("a redaction without --record", []string{"--redact", "x", serveScenario}, "toolout serve: --redact: goes with --record\n"),
+		Entry("--record without a URL", []string{"--record", "", serveScenario}, "toolout serve: --record: want the upstream's URL\n"),
+		Entry("--record of no URL", []string{"--record", "api.openai.com", serveScenario}, "toolout serve: --record: upstream \"api.openai.com\": want an http:// or https:// URL\n"),
+		Entry("a bad redaction", []string{"--record", "http://127.0.0.1:1", "--redact", "(", serveScenario}, "toolout serve: --record: --redact \"(\": error parsing regexp: missing closing ): `(`\n"),
+		Entry("--record into a folder that does not exist", []string{"--record", "http://127.0.0.1:1", "no/such/x.yaml"}, "toolout serve: no/such/x.yaml: its folder: stat no/such: no such file or directory\n"),
+		Entry("a bad replay speed", []string{"--replay-speed", "-1", serveScenario}, "toolout serve: --replay-speed -1: want a number from 0 to 100\n"),
+		Entry("a replay speed that is not a number", []string{"--replay-speed", "NaN", serveScenario}, "toolout serve: --replay-speed NaN: want a number from 0 to 100\n"),
 	)
 
 	It("names every problem of a malformed scenario at its file:line:col", func() {

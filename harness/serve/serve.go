@@ -82,7 +82,13 @@ type Server struct {
 	cancel   context.CancelFunc
 	done     chan struct{} // closed once every step has answered all its times
 	doneOnce sync.Once
+
+	forwarded atomic.Int64 // requests the recorder answered
 }
+
+// Forwarded is how many requests the recorder (Options.Record) answered
+// by forwarding them, whether or not their call was recorded.
+func (s *Server) Forwarded() int { return int(s.forwarded.Load()) }
 
 // script is one scenario served: its own LLM, its routes and counters.
 type script struct {
