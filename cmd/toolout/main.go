@@ -8,7 +8,7 @@
 //	toolout bench strategies [--format table|csv|json] [--svg FILE] [--set knob=v1,v2] [--baseline FILE] [--concurrency N] [--llm URL --model NAME [--max-requests N]]
 //	toolout chunk [FILE] --budget B [--overlap 10] [--encoding cl100k_base|o200k_base]
 //	toolout extract plan [FILE] --extract TEXT [--context-window N --max-output N --max-chunks N --overlap P]
-//	toolout serve SCENARIO.yaml... [--addr 127.0.0.1:0] [--allow-remote] [--exit-when-done] [--verbose]
+//	toolout serve SCENARIO.yaml... [--addr 127.0.0.1:0] [--allow-remote] [--exit-when-done] [--verbose] [--replay-speed F] [--record UPSTREAM [--record-only]]
 //	toolout gateway serve --listen 127.0.0.1:PORT [--allow-remote] --upstream URL --config FILE
 //	toolout gateway compress --strategy simple [--min-bytes N --max-bytes N] [--tool NAME --provider openai|anthropic --skip-tools a,b] [FILE]
 //	toolout gateway shadow-id [FILE]
