@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -75,15 +77,20 @@ func (d DelaySpec) check() error {
 	case d.After != nil && *d.After < 0:
 		errs = append(errs, fmt.Errorf("after %d: must be zero or more", *d.After))
 	}
-	for _, f := range []struct {
-		name string
-		d    time.Duration
-	}{{"every", d.Every}, {"for", d.For}} {
-		if f.d < 0 || f.d > MaxDelay {
-			errs = append(errs, fmt.Errorf("%s %v: want a duration from 0 to %v", f.name, f.d, MaxDelay))
+	errs = append(errs, durations(map[string]time.Duration{"every": d.Every, "for": d.For})...)
+	return oneLine(errs)
+}
+
+// durations checks that each named duration lies from 0 to MaxDelay, in
+// the order of the names.
+func durations(named map[string]time.Duration) []error {
+	var errs []error
+	for _, name := range slices.Sorted(maps.Keys(named)) {
+		if d := named[name]; d < 0 || d > MaxDelay {
+			errs = append(errs, fmt.Errorf("%s %v: want a duration from 0 to %v", name, d, MaxDelay))
 		}
 	}
-	return oneLine(errs)
+	return errs
 }
 
 // Validate checks the stream's own fields.
@@ -115,13 +122,8 @@ func (s StreamSpec) Validate() error {
 		}
 	}
 	if r := s.Recorded; r != nil {
-		for _, f := range []struct {
-			name string
-			d    time.Duration
-		}{{"first_byte", r.FirstByte}, {"every", r.Every}} {
-			if f.d < 0 || f.d > MaxDelay {
-				errs = append(errs, fmt.Errorf("recorded: %s %v: want a duration from 0 to %v", f.name, f.d, MaxDelay))
-			}
+		for _, err := range durations(map[string]time.Duration{"first_byte": r.FirstByte, "every": r.Every}) {
+			errs = append(errs, fmt.Errorf("recorded: %w", err))
 		}
 	}
 	for _, f := range s.faults() {

@@ -74,7 +74,7 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if opts.Record, err = rf.recorder(opts.Logf); err != nil {
 		return fail("%v", err)
 	}
-	srv, err := loadServed(files, opts)
+	srv, err := serve.Load(files, opts)
 	if err != nil {
 		printLoadErrors(stderr, err)
 		return exitUsage

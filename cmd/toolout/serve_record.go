@@ -3,12 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 
-	"github.com/toolout/toolout/harness"
-	"github.com/toolout/toolout/harness/components"
 	"github.com/toolout/toolout/harness/record"
 	"github.com/toolout/toolout/harness/serve"
 )
@@ -53,36 +48,4 @@ func (r *serveRecord) recorder(logf func(string, ...any)) (serve.Recorder, error
 		return nil, fmt.Errorf("--record: %v", err)
 	}
 	return rec, nil
-}
-
-// loadServed loads the scenarios to serve; with a recorder, a file that
-// does not exist yet is a scenario to record, without steps, its id the
-// file's name (the recording writes it).
-func loadServed(files []string, opts serve.Options) (*serve.Server, error) {
-	if opts.Record == nil {
-		return serve.Load(files, opts)
-	}
-	var scs []*harness.Scenario
-	var errs []error
-	for _, f := range files {
-		if _, err := os.Stat(f); errors.Is(err, os.ErrNotExist) {
-			if _, err := os.Stat(filepath.Dir(f)); err != nil {
-				errs = append(errs, fmt.Errorf("%s: its folder: %w", f, err))
-				continue
-			}
-			id := strings.TrimSuffix(filepath.Base(f), filepath.Ext(f))
-			scs = append(scs, &harness.Scenario{ID: id, Component: "session", Path: f, File: f})
-			continue
-		}
-		sc, err := harness.Load(components.Default(), f)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		scs = append(scs, sc)
-	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
-	}
-	return serve.New(scs, opts)
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -105,11 +107,22 @@ type script struct {
 
 // Load reads the scenario files with toolout's own components
 // (components.Default) and returns a Server for them. Errors are the
-// loader's, each at its file:line:col.
+// loader's, each at its file:line:col. With Options.Record, a file that
+// does not exist yet (in a folder that does) is a new session scenario to
+// record, without steps, its id the file's name: the recording writes it.
 func Load(files []string, opts Options) (*Server, error) {
 	var scs []*harness.Scenario
 	var errs []error
 	for _, f := range files {
+		if _, err := os.Stat(f); opts.Record != nil && errors.Is(err, os.ErrNotExist) {
+			if _, err := os.Stat(filepath.Dir(f)); err != nil {
+				errs = append(errs, fmt.Errorf("%s: its folder: %w", f, err))
+				continue
+			}
+			id := strings.TrimSuffix(filepath.Base(f), filepath.Ext(f))
+			scs = append(scs, &harness.Scenario{ID: id, Component: "session", Path: f, File: f})
+			continue
+		}
 		sc, err := harness.Load(components.Default(), f)
 		if err != nil {
 			errs = append(errs, err)
