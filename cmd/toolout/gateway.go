@@ -28,6 +28,7 @@ import (
 	"github.com/toolout/toolout/core/gateway/proxy"
 	"github.com/toolout/toolout/core/gateway/responses"
 	"github.com/toolout/toolout/core/gateway/wires"
+	"github.com/toolout/toolout/harness/record"
 	"github.com/toolout/toolout/harness/serve"
 )
 
@@ -101,6 +102,13 @@ func runGatewayServe(ctx context.Context, args []string, stdout, stderr io.Write
 	if err != nil {
 		return fail("metrics: %v", err)
 	}
+	capture, err := startCapture(fc, px, logf)
+	if err != nil {
+		return fail("--config: %v", err)
+	}
+	if capture != nil {
+		defer capture.Close() // after the requests in flight: what they captured is written
+	}
 	ln, err := net.Listen("tcp", *listen)
 	if err != nil {
 		return fail("--listen: %v", err)
@@ -134,6 +142,26 @@ func newGatewayProxy(fc FileConfig, g *gateway.Gateway, store gateway.Store, u, 
 	px.Logf, px.Limits, px.Observer, px.Metrics = logf, fc.gatewayLimits(), metrics, metrics.Handler()
 	px.Identity = fc.Caller
 	return px, nil
+}
+
+// startCapture starts the config's capture, when on, as px's Capturer,
+// its outcomes counted in px's metrics.
+func startCapture(fc FileConfig, px *proxy.Proxy, logf func(string, ...any)) (*record.Capture, error) {
+	o, on, err := fc.captureOptions()
+	if err != nil || !on {
+		return nil, err
+	}
+	o.Logf = logf
+	if m, ok := px.Observer.(*prom.Metrics); ok {
+		o.Count = m.Captured
+	}
+	c, err := record.NewCapture(o)
+	if err != nil {
+		return nil, err
+	}
+	px.Capture = c
+	logf("toolout gateway serve: capturing conversations to %s (sample %v, at most %d files, %d bytes)", o.Dir, o.Sample, o.MaxFiles, o.MaxBytes)
+	return c, nil
 }
 
 // gatewayDrain bounds how long gateway serve waits for the requests in

@@ -16,6 +16,7 @@ import (
 	"github.com/toolout/toolout/core/gateway/proxy"
 	"github.com/toolout/toolout/core/gateway/redisstore"
 	"github.com/toolout/toolout/core/gateway/wires"
+	"github.com/toolout/toolout/harness/record"
 )
 
 // FileConfig is the gateway's configuration file: the spec's
@@ -37,6 +38,56 @@ type FileConfig struct {
 	// Caller scopes the originals to their caller: caller.header names an
 	// identity header (default: the API key), caller.salt keys the hash.
 	Caller gateway.Identity `yaml:"caller"`
+	// Capture writes each conversation to a trace file toolout import
+	// reads (harness/record.Capture); off without a dir.
+	Capture CaptureConfig `yaml:"capture"`
+}
+
+// CaptureConfig is the gateway's capture: the folder of its trace files,
+// the share of conversations captured (0: the default, all), the bounds
+// of the files together (0: DefaultCaptureBytes, DefaultCaptureFiles),
+// and what is redacted besides the built-in secrets.
+type CaptureConfig struct {
+	Dir          string   `yaml:"dir"`
+	Sample       float64  `yaml:"sample"`
+	MaxBytes     int64    `yaml:"max_bytes"`
+	MaxFiles     int      `yaml:"max_files"`
+	RedactEmails bool     `yaml:"redact_emails"`
+	Redact       []string `yaml:"redact"`
+}
+
+// The capture's defaults.
+const (
+	DefaultCaptureBytes = 1 << 30
+	DefaultCaptureFiles = 1000
+)
+
+// captureOptions are the record.CaptureOptions of the config's capture,
+// ok false when it is off (no dir).
+func (fc FileConfig) captureOptions() (o record.CaptureOptions, ok bool, err error) {
+	c := fc.Capture
+	switch {
+	case c.Dir == "":
+		if c.Sample != 0 || c.MaxBytes != 0 || c.MaxFiles != 0 || c.RedactEmails || c.Redact != nil {
+			return o, false, errors.New("capture: dir: want the folder of the trace files")
+		}
+		return o, false, nil
+	case c.Sample < 0 || c.Sample > 1:
+		return o, false, fmt.Errorf("capture.sample %v: want a share from 0 to 1", c.Sample)
+	case c.MaxBytes < 0 || c.MaxFiles < 0:
+		return o, false, errors.New("capture.max_bytes and capture.max_files: must not be negative")
+	}
+	o = record.CaptureOptions{Dir: c.Dir, Sample: c.Sample, MaxBytes: c.MaxBytes, MaxFiles: c.MaxFiles, RedactEmails: c.RedactEmails, Redact: c.Redact}
+	if o.Sample == 0 {
+		o.Sample = 1
+	}
+	if o.MaxBytes == 0 {
+		o.MaxBytes = DefaultCaptureBytes
+	}
+	if o.MaxFiles == 0 {
+		o.MaxFiles = DefaultCaptureFiles
+	}
+	return o, true, nil
 }
 
 // StoreConfig picks the store backend: memory (the default, one process)

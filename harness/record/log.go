@@ -58,7 +58,7 @@ const maxGaps = 4096
 func (r *Recorder) keep(scenario string, wire llmwire.Wire, body []byte, a answer) {
 	l := line{Request: r.red.RedactJSON(body), Response: r.red.RedactJSON(a.body), Timing: timingOf(a)}
 	if a.stream {
-		l.Response, _ = json.Marshal(r.redactStream(string(a.body)))
+		l.Response, _ = json.Marshal(redactStream(r.red, string(a.body)))
 	}
 	data, err := json.Marshal(l)
 	if err != nil { // the request and the answer are JSON: not reached
@@ -152,15 +152,15 @@ func writeFile(path string, data []byte) error {
 
 // redactStream redacts an event stream's text: each data line's JSON
 // string by string, any other line as text.
-func (r *Recorder) redactStream(text string) string {
+func redactStream(red *importer.Redactor, text string) string {
 	lines := strings.SplitAfter(text, "\n")
 	for i, l := range lines {
 		body := strings.TrimRight(l, "\r\n")
 		end := l[len(body):]
 		if data, ok := strings.CutPrefix(body, "data:"); ok {
-			lines[i] = "data:" + string(r.red.RedactJSON([]byte(data))) + end
+			lines[i] = "data:" + string(red.RedactJSON([]byte(data))) + end
 		} else {
-			lines[i] = r.red.Redact(body) + end
+			lines[i] = red.Redact(body) + end
 		}
 	}
 	return strings.Join(lines, "")

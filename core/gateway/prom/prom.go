@@ -71,6 +71,7 @@ type Metrics struct {
 	expansions *prometheus.CounterVec
 	limited    *prometheus.CounterVec
 	hidden     *prometheus.CounterVec
+	captures   *prometheus.CounterVec
 
 	routes, outcomes, answers, limits *labelSet
 }
@@ -92,7 +93,7 @@ func New(reg Registry, pipe func() gateway.Metrics, store gateway.Store, opts ..
 		opt(&o)
 	}
 	m := newMetrics()
-	collectors := []prometheus.Collector{m.requests, m.upstream, m.latency, m.overhead, m.expansions, m.limited, m.hidden}
+	collectors := []prometheus.Collector{m.requests, m.upstream, m.latency, m.overhead, m.expansions, m.limited, m.hidden, m.captures}
 	if pipe != nil {
 		collectors = append(collectors, newPipeCollector(pipe))
 	}
@@ -139,6 +140,9 @@ func newMetrics() *Metrics {
 		hidden: prometheus.NewCounterVec(prometheus.CounterOpts{Name: namespace + "hidden_history_total",
 			Help: "Client requests that continue a conversation the provider holds, by member (previous_response_id, conversation): only the tool outputs they carry can be compressed."},
 			[]string{"member"}),
+		captures: prometheus.NewCounterVec(prometheus.CounterOpts{Name: namespace + "captures_total",
+			Help: "Requests the capture (the config's capture:) wrote to its trace files, or did not, by outcome (written; dropped: its queue full or over max_bytes; failed: the disk refused it)."},
+			[]string{"outcome"}),
 		routes:   newLabelSet(routes...),
 		outcomes: newLabelSet(outcomes...),
 		answers:  newLabelSet(answers...),
@@ -159,6 +163,9 @@ func newMetrics() *Metrics {
 	}
 	for _, h := range hiddenMembers {
 		m.hidden.WithLabelValues(h)
+	}
+	for _, o := range CaptureOutcomes {
+		m.captures.WithLabelValues(o)
 	}
 	return m
 }
@@ -207,6 +214,18 @@ func (m *Metrics) Expansion(answer string) {
 // Limited counts one request refused or cut by a bound.
 func (m *Metrics) Limited(limit string) {
 	m.limited.WithLabelValues(m.limits.value(limit)).Inc()
+}
+
+// CaptureOutcomes are the outcomes Captured counts.
+var CaptureOutcomes = []string{"written", "dropped", "failed"}
+
+// Captured counts one request the capture wrote, dropped or failed to
+// write (an outcome not in CaptureOutcomes counts as failed).
+func (m *Metrics) Captured(outcome string) {
+	if !slices.Contains(CaptureOutcomes, outcome) {
+		outcome = "failed"
+	}
+	m.captures.WithLabelValues(outcome).Inc()
 }
 
 // Handler serves the registry given to New in the Prometheus text format

@@ -54,6 +54,7 @@ var _ = Describe("New", func() {
 			p + "expansions_total":          dto.MetricType_COUNTER,
 			p + "limited_total":             dto.MetricType_COUNTER,
 			p + "hidden_history_total":      dto.MetricType_COUNTER,
+			p + "captures_total":            dto.MetricType_COUNTER,
 			p + "compressions_total":        dto.MetricType_COUNTER,
 			p + "cache_total":               dto.MetricType_COUNTER,
 			p + "bytes_saved_total":         dto.MetricType_COUNTER,
@@ -84,6 +85,9 @@ var _ = Describe("New", func() {
 		}
 		Expect(value(fams, p+"hidden_history_total", "member", "previous_response_id")).To(BeZero())
 		Expect(value(fams, p+"hidden_history_total", "member", "conversation")).To(BeZero())
+		for _, o := range prom.CaptureOutcomes {
+			Expect(value(fams, p+"captures_total", "outcome", o)).To(BeZero())
+		}
 	})
 
 	It("leaves out the pipe and store metrics when pipe and store are nil", func() {

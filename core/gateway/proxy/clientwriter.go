@@ -24,6 +24,11 @@ type clientWriter struct {
 	failed   bool
 	cut      bool
 	overhead *overhead
+	// kept is what was written, up to keepMax bytes (a capture's answer);
+	// overKept says more was written.
+	kept     []byte
+	keepMax  int
+	overKept bool
 }
 
 // WriteHeader stamps the overhead on a final status (not on a 1xx).
@@ -59,8 +64,20 @@ func (c *clientWriter) Write(b []byte) (int, error) {
 			return n, err
 		}
 		if n == len(b) {
+			c.keep(b)
 			return n, nil
 		}
+	}
+}
+
+// keep adds b to what is kept, when keeping.
+func (c *clientWriter) keep(b []byte) {
+	switch {
+	case c.keepMax == 0 || c.overKept:
+	case len(c.kept)+len(b) > c.keepMax:
+		c.overKept, c.kept = true, nil
+	default:
+		c.kept = append(c.kept, b...)
 	}
 }
 

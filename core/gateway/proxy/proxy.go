@@ -71,6 +71,9 @@ type Proxy struct {
 	// It is apart from Sources, whose scripted clock steps on each read in
 	// scenarios: timing a request must not move it.
 	OverheadClock func() time.Time
+	// Capture, when set, gets each request handled and answered whole
+	// (the gateway config's capture).
+	Capture Capturer
 
 	routes       map[string]Route
 	passthrough  *httputil.ReverseProxy
@@ -251,7 +254,9 @@ func writeError(w http.ResponseWriter, wire gateway.Wire, code int, msg string) 
 
 // serveRoute runs one request of a route through its gateway and returns
 // its outcome.
-func (p *Proxy) serveRoute(w http.ResponseWriter, r *http.Request, route Route) string {
+func (p *Proxy) serveRoute(w http.ResponseWriter, r *http.Request, route Route) (outcome string) {
+	c := p.capturing(w, r, route)
+	defer func() { c.done(outcome) }()
 	release, overloaded := p.acquire(w, route.Gateway.Wire)
 	if overloaded != "" {
 		return overloaded
@@ -278,6 +283,7 @@ func (p *Proxy) serveRoute(w http.ResponseWriter, r *http.Request, route Route) 
 	if err != nil {
 		return p.fail(w, r, g.Wire, err)
 	}
+	c.request(conv, prep)
 	if len(prep.Body) > 0 && len(conv.Body) > 0 && &prep.Body[0] == &conv.Body[0] {
 		lent = false // the client's own bytes go upstream: the transport may read them after the answer
 	}
@@ -291,6 +297,7 @@ func (p *Proxy) serveRoute(w http.ResponseWriter, r *http.Request, route Route) 
 		return resp, err
 	}
 	out, err := g.Forward(r.Context(), prep, up)
+	c.handled(out)
 	w.Header().Set(RoundsHeader, strconv.Itoa(out.Rounds))
 	p.observe(out) // expansions and bounds count whether the request then failed or not
 	if err != nil {

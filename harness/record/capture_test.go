@@ -1,0 +1,156 @@
+package record_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/toolout/toolout/core/gateway/proxy"
+	"github.com/toolout/toolout/harness/importer"
+	"github.com/toolout/toolout/harness/record"
+)
+
+// exchange is a chat request of the conversation opened by first, its
+// turn-th call, and its answer.
+func exchange(first string, turn int) proxy.Exchange {
+	msgs := fmt.Sprintf(`{"role":"user","content":%q}`, first)
+	if turn > 1 {
+		msgs += `,` + call + `,` + result
+	}
+	req := `{"model":"m","messages":[` + msgs + `]}`
+	answer := `{"id":"c","object":"chat.completion","model":"m","choices":[{"index":0,"finish_reason":"tool_calls","message":{"role":"assistant","content":null,"tool_calls":[{"id":"call-1","type":"function","function":{"name":"logs__query","arguments":"{\"since\":\"1h\"}"}}]}}]}`
+	if turn > 1 {
+		answer = `{"id":"c","object":"chat.completion","model":"m","choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":"Stored; will extract next."}}]}`
+	}
+	return proxy.Exchange{Wire: "openai", Caller: "k", Request: []byte(req), Forwarded: []byte(req), Answer: []byte(answer), Rounds: 1}
+}
+
+func captureFiles(dir string) []string {
+	m, err := filepath.Glob(filepath.Join(dir, "capture-*.jsonl"))
+	Expect(err).NotTo(HaveOccurred())
+	return m
+}
+
+var _ = Describe("The gateway's capture", func() {
+	It("writes each conversation to a file of its own, redacted, that toolout import --final turns into a scenario that passes", func() {
+		dir := GinkgoT().TempDir()
+		c, err := record.NewCapture(record.CaptureOptions{Dir: dir, Sample: 1, MaxBytes: 1 << 20, MaxFiles: 10})
+		Expect(err).NotTo(HaveOccurred())
+		c.Capture(exchange("Count ERROR lines per host.", 1))
+		c.Capture(exchange("Something else?", 1))
+		c.Capture(exchange("Count ERROR lines per host.", 2))
+		c.Close()
+		written, _, _ := c.Stats()
+		Expect(written).To(Equal(int64(3)))
+		files := captureFiles(dir)
+		Expect(files).To(HaveLen(2))
+		Expect(onDisk(dir)).NotTo(ContainSubstring(secret))
+		var conv string
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			Expect(err).NotTo(HaveOccurred())
+			if strings.Count(string(data), "\n") == 2 {
+				conv = f
+			}
+		}
+		Expect(conv).NotTo(BeEmpty())
+		data, _ := os.ReadFile(conv)
+		files2, err := importer.Import(data, importer.ImportOptions{Dir: "d", Name: "cap", TraceName: "cap.jsonl", At: -1, Final: true})
+		Expect(err).NotTo(HaveOccurred())
+		out := GinkgoT().TempDir()
+		for _, f := range files2 {
+			p := filepath.Join(out, f.Path)
+			Expect(os.MkdirAll(filepath.Dir(p), 0o755)).To(Succeed())
+			Expect(os.WriteFile(p, f.Data, 0o644)).To(Succeed())
+		}
+		passes(filepath.Join(out, "d", "cap.yaml"))
+	})
+
+	It("removes the oldest files past max_files and max_bytes, and drops a request over max_bytes", func() {
+		dir := GinkgoT().TempDir()
+		c, err := record.NewCapture(record.CaptureOptions{Dir: dir, Sample: 1, MaxBytes: 3000, MaxFiles: 2})
+		Expect(err).NotTo(HaveOccurred())
+		for i := range 4 {
+			c.Capture(exchange(fmt.Sprintf("question %d", i), 1))
+		}
+		big := exchange("big", 1)
+		big.Answer = []byte(`"` + strings.Repeat("x", 4000) + `"`)
+		c.Capture(big)
+		c.Close()
+		written, dropped, failed := c.Stats()
+		Expect([]int64{written, dropped, failed}).To(Equal([]int64{4, 1, 0}))
+		files := captureFiles(dir)
+		Expect(files).To(HaveLen(2))
+		var total int64
+		for _, f := range files {
+			info, err := os.Stat(f)
+			Expect(err).NotTo(HaveOccurred())
+			total += info.Size()
+		}
+		Expect(total).To(BeNumerically("<=", 3000))
+		Expect(onDisk(dir)).To(ContainSubstring("question 3"))
+		Expect(onDisk(dir)).NotTo(ContainSubstring("question 0"))
+	})
+
+	It("never blocks: a full queue drops, a folder it cannot write fails, each counted", func() {
+		// The folder is a file: a write fails for root too, which a
+		// read-only folder would not stop.
+		dir := GinkgoT().TempDir()
+		blocked := filepath.Join(dir, "not-a-folder")
+		Expect(os.WriteFile(blocked, nil, 0o444)).To(Succeed())
+		stall := make(chan struct{})
+		c, err := record.NewCapture(record.CaptureOptions{Dir: blocked, Sample: 1, MaxBytes: 1 << 20, MaxFiles: 10, Queue: 1,
+			Count: func(o string) {
+				if o != "dropped" {
+					<-stall // the writer waits here: the queue fills
+				}
+			}})
+		Expect(err).NotTo(HaveOccurred())
+		for i := range 5 {
+			c.Capture(exchange(fmt.Sprintf("q%d", i), 1)) // returns at once, whatever the writer does
+		}
+		close(stall)
+		c.Close()
+		written, dropped, failed := c.Stats()
+		Expect(written).To(BeZero())
+		Expect(dropped + failed).To(Equal(int64(5)))
+		Expect(failed).To(BeNumerically(">=", 1))
+		Expect(dropped).To(BeNumerically(">=", 3))
+		c.Capture(exchange("after close", 1))
+		_, dropped2, _ := c.Stats()
+		Expect(dropped2).To(Equal(dropped + 1))
+	})
+
+	It("captures a share of the conversations, each whole or not at all", func() {
+		dir := GinkgoT().TempDir()
+		c, err := record.NewCapture(record.CaptureOptions{Dir: dir, Sample: 0.5, MaxBytes: 1 << 20, MaxFiles: 1000})
+		Expect(err).NotTo(HaveOccurred())
+		for i := range 100 {
+			c.Capture(exchange(fmt.Sprintf("q%d", i), 1))
+			c.Capture(exchange(fmt.Sprintf("q%d", i), 2))
+		}
+		c.Close()
+		files := captureFiles(dir)
+		Expect(len(files)).To(BeNumerically("~", 50, 20))
+		for _, f := range files {
+			data, _ := os.ReadFile(f)
+			Expect(strings.Count(string(data), "\n")).To(Equal(2))
+		}
+		none, err := record.NewCapture(record.CaptureOptions{Dir: dir, Sample: 0, MaxBytes: 1, MaxFiles: 1})
+		Expect(err).NotTo(HaveOccurred())
+		none.Close()
+	})
+
+	It("refuses bad options", func() {
+		_, err := record.NewCapture(record.CaptureOptions{Sample: 1, MaxBytes: 1, MaxFiles: 1})
+		Expect(err).To(MatchError("capture: dir: want a folder"))
+		_, err = record.NewCapture(record.CaptureOptions{Dir: "x", Sample: 2, MaxBytes: 1, MaxFiles: 1})
+		Expect(err).To(MatchError("capture: sample 2: want a share from 0 to 1"))
+		_, err = record.NewCapture(record.CaptureOptions{Dir: "x", Sample: 1})
+		Expect(err).To(MatchError("capture: max_bytes and max_files: want positive numbers"))
+	})
+})
