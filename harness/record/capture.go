@@ -257,8 +257,10 @@ func (c *Capture) makeRoom(name string, n int64) error {
 }
 
 // conversationKey is the key of x's conversation: the caller, the wire,
-// and the conversation's opening (its system text and first message),
-// which every request of a conversation repeats. ok is false for a
+// and the conversation's opening (its system text, and its first
+// message's role and text), which every request of a conversation
+// repeats, read as text: an agent that spaces its JSON otherwise from one
+// request to the next stays in one conversation. ok is false for a
 // request with no message.
 func conversationKey(x proxy.Exchange) ([32]byte, bool) {
 	root, err := jsonspan.Parse(x.Request)
@@ -282,21 +284,14 @@ func conversationKey(x proxy.Exchange) ([32]byte, bool) {
 		return [32]byte{}, false
 	}
 	h := sha256.New()
-	for _, part := range [][]byte{[]byte(x.Caller), []byte(x.Wire), span(x.Request, system), span(x.Request, first)} {
+	opening := []string{x.Caller, x.Wire, jsonspan.ContentText(system), first.Get("role").Text(), jsonspan.ContentText(first.Get("content")), first.Text()}
+	for _, part := range opening {
 		_ = binary.Write(h, binary.BigEndian, int64(len(part)))
-		h.Write(part)
+		h.Write([]byte(part))
 	}
 	var key [32]byte
 	h.Sum(key[:0])
 	return key, true
-}
-
-// span is n's bytes in body (none for nil).
-func span(body []byte, n *jsonspan.Node) []byte {
-	if n == nil {
-		return nil
-	}
-	return body[n.Start:n.End]
 }
 
 // sampled says whether the conversation of key is in a sample of share.

@@ -1,10 +1,12 @@
 package record_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"testing"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -152,5 +154,57 @@ var _ = Describe("The gateway's capture", func() {
 		Expect(err).To(MatchError("capture: sample 2: want a share from 0 to 1"))
 		_, err = record.NewCapture(record.CaptureOptions{Dir: "x", Sample: 1})
 		Expect(err).To(MatchError("capture: max_bytes and max_files: want positive numbers"))
+	})
+})
+
+// FuzzCapture captures any request and answer: no panic, and what is
+// written is one valid JSON line per request, its request and response
+// members present, with no built-in secret left in it.
+func FuzzCapture(f *testing.F) {
+	f.Add([]byte(`{"messages":[{"role":"user","content":"hi sk-proj-abcdefghijklmnopqrstuv0123"}]}`), []byte(`{"id":"x"}`), false)
+	f.Add([]byte(`{"input":[{"role":"user","content":"q"}],"instructions":"s"}`), []byte("data: {\"a\":\"\\\"\"}\n\n"), true)
+	f.Add([]byte(`{"messages":[]}`), []byte("not json"), false)
+	f.Fuzz(func(t *testing.T, req, answer []byte, stream bool) {
+		dir := t.TempDir()
+		c, err := record.NewCapture(record.CaptureOptions{Dir: dir, Sample: 1, MaxBytes: 1 << 20, MaxFiles: 4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, wire := range []string{"openai", "responses"} {
+			c.Capture(proxy.Exchange{Wire: wire, Request: req, Forwarded: req, Answer: answer, Stream: stream})
+		}
+		c.Close()
+		files, _ := filepath.Glob(filepath.Join(dir, "capture-*.jsonl"))
+		for _, name := range files {
+			data, err := os.ReadFile(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+				var l map[string]json.RawMessage
+				if err := json.Unmarshal([]byte(line), &l); err != nil || l["request"] == nil || l["response"] == nil {
+					t.Fatalf("line %q: %v", line, err)
+				}
+				if strings.Contains(line, "sk-proj-abcdefghijklmnop") {
+					t.Fatalf("a key is left in %q", line)
+				}
+			}
+		}
+	})
+}
+
+var _ = Describe("The capture's conversations", func() {
+	It("keep a conversation in one file however its requests space their JSON", func() {
+		dir := GinkgoT().TempDir()
+		c, err := record.NewCapture(record.CaptureOptions{Dir: dir, Sample: 1, MaxBytes: 1 << 20, MaxFiles: 10})
+		Expect(err).NotTo(HaveOccurred())
+		first := exchange("Count ERROR lines per host.", 1)
+		second := exchange("Count ERROR lines per host.", 2)
+		second.Request = []byte(strings.Replace(string(second.Request), `{"role":"user","content":"Count ERROR lines per host."}`,
+			"{\n  \"content\": [{\"type\": \"text\", \"text\": \"Count ERROR lines per host.\"}],\n  \"role\": \"user\"\n}", 1))
+		c.Capture(first)
+		c.Capture(second)
+		c.Close()
+		Expect(captureFiles(dir)).To(HaveLen(1))
 	})
 })
