@@ -155,7 +155,7 @@ func (c *Capture) write(x proxy.Exchange) error {
 	if !ok || !sampled(key, c.o.Sample) {
 		return nil // not a conversation toolout can read, or not in the sample
 	}
-	data, err := json.Marshal(c.line(x))
+	data, err := marshalLine(c.line(x))
 	if err != nil {
 		return err
 	}

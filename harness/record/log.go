@@ -1,6 +1,7 @@
 package record
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"os"
@@ -60,7 +61,7 @@ func (r *Recorder) keep(scenario string, wire llmwire.Wire, body []byte, a answe
 	if a.stream {
 		l.Response, _ = json.Marshal(redactStream(r.red, string(a.body)))
 	}
-	data, err := json.Marshal(l)
+	data, err := marshalLine(l)
 	if err != nil { // the request and the answer are JSON: not reached
 		r.logf("%s: not recorded: %v", scenario, err)
 		return
@@ -167,3 +168,16 @@ func redactStream(red *importer.Redactor, text string) string {
 }
 
 func envOf(k string) string { return os.Getenv(k) }
+
+// marshalLine is v as one line of JSON, without a newline, "<", ">" and
+// "&" as they are (json.Marshal escapes them, and the JSON values of a
+// line are compacted with them escaped too).
+func marshalLine(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
