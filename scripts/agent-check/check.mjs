@@ -154,9 +154,10 @@ async function run(a, via, tmp, record) {
   let rec;
   let res;
   let ran;
+  const capture = via === 'gateway' ? fs.mkdtempSync(path.join(tmp, `capture-${a.agent.replace(/[^A-Za-z0-9]+/g, '-')}-`)) : undefined;
   try {
     let url = root;
-    if (via === 'gateway') url = (gateway = await startGateway(TOOLOUT, tmp, root, { verbose: VERBOSE })).url;
+    if (via === 'gateway') url = (gateway = await startGateway(TOOLOUT, tmp, root, { verbose: VERBOSE, capture })).url;
     if (record) url = (rec = await startRecorder(url)).url;
     ran = a.exec(url, tmp);
     const { cmd, args, cwd, env } = ran;
@@ -180,7 +181,7 @@ async function run(a, via, tmp, record) {
     assert.equal(served.code, 0, report(serve.err()));
     assert.match(lastLine(serve.err()), /every step answered as scripted$/, report(serve.err()));
   });
-  return { rec, ran };
+  return { rec, ran, capture };
 }
 
 // claudeLog checks what Claude Code sent through the recorder, prints it,
@@ -214,13 +215,13 @@ function codexLog(rec) {
 
 // importLog imports a recorded log (or Codex's rollout file) as the
 // scenario scenarios/regress/NAME.yaml and runs it; agent names the checks.
-async function importLog(agent, what, log, name, tmp) {
+async function importLog(agent, what, log, name, tmp, args = ['--max-bytes', '32']) {
   const dir = fs.mkdtempSync(path.join(tmp, 'import-'));
   const scenario = `scenarios/regress/${name}.yaml`;
   const opts = { cwd: dir, timeoutMs: TIMEOUT_MS, env: { ...process.env, CI: 'true' } };
   // 32: the scenario's command output (Claude Code's Bash, 38 bytes;
   // Codex's exec_command, about 130) is the import point.
-  const imp = await runBounded(TOOLOUT, ['import', log, '--max-bytes', '32', '-o', scenario, '--update'],
+  const imp = await runBounded(TOOLOUT, ['import', log, ...args, '-o', scenario, '--update'],
     { ...opts, env: process.env });
   for (const line of imp.out.trim().split('\n').filter(Boolean)) console.log(`#     import: ${line}`);
   check(`${agent} import: ${what} imports, its scenario passes on the first run`, () => {
@@ -253,7 +254,15 @@ async function main() {
         check(`${a.agent} ${via}: the agent answered as scripted`, () => { throw err; });
         continue;
       }
-      const { rec, ran } = got;
+      const { rec, ran, capture } = got;
+      if (capture) {
+        // The gateway's capture (issue 43): one file for the agent's one
+        // conversation, which imports (--final: the conversation replayed
+        // to its answer) as a scenario that passes.
+        const files = fs.readdirSync(capture).filter((f) => f.startsWith('capture-'));
+        check(`${a.agent} gateway: the capture wrote one file, for the one conversation`, () => assert.deepEqual(files.length, 1, files.join(', ')));
+        if (files.length === 1) await importLog(a.agent, 'the gateway\'s capture', path.join(capture, files[0]), `${a.agent.replace(/[^A-Za-z0-9]+/g, '-')}-capture`, tmp, ['--final']);
+      }
       if (rec) for (const line of describe(rec.seen)) console.log(`#     ${a.agent} sent ${line}`);
       if (rec && a.claude) await importLog('claude-code', 'the recorded log (SSE responses)', claudeLog(rec, tmp), 'claude-code-bash', tmp);
       if (rec && a.codex) {

@@ -100,11 +100,12 @@ export const GATEWAY_CONFIG = `pipes:
     skip_tools: [bash]
 `;
 
-// startGateway starts `toolout gateway serve` in front of upstream and
-// resolves to the process with its URL (no /v1).
-export async function startGateway(toolout, dir, upstream, { verbose } = {}) {
+// startGateway starts `toolout gateway serve` in front of upstream, with
+// its capture writing to the folder capture when given, and resolves to
+// the process with its URL (no /v1).
+export async function startGateway(toolout, dir, upstream, { verbose, capture } = {}) {
   const cfg = path.join(dir, 'gateway.yaml');
-  fs.writeFileSync(cfg, GATEWAY_CONFIG);
+  fs.writeFileSync(cfg, GATEWAY_CONFIG + (capture ? `capture: {dir: ${JSON.stringify(capture)}}\n` : ''));
   const p = start(toolout, ['gateway', 'serve', '--listen', '127.0.0.1:0', '--upstream', upstream, '--config', cfg],
     { onErr: verbose ? (l) => console.log(`  gateway: ${l}`) : undefined });
   p.url = await waitFor(p, p.out, /listening on (http:\/\/[^\s,]+)/, '"listening on" line from the gateway');
