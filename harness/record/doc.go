@@ -23,6 +23,18 @@
 // answer, which `toolout test` runs and `toolout serve` serves. Nothing
 // unredacted reaches disk, and no key at all.
 //
+// [Capture] is the gateway's side (its config's capture:): a
+// proxy.Capturer that writes each conversation passing through the gateway
+// to a call log of its own, capture-WIRE-KEY.jsonl, one line a request
+// answered whole: the request and the answer as the client sent and got
+// them, and a "gateway" member (the compressed forward, the rounds, the
+// expansions), redacted as above. A conversation is its caller and its
+// opening (system text, first message's role and text). Capture never
+// blocks: one goroutine writes behind a bounded queue; a full queue, a
+// line over MaxBytes and a write the disk refuses are counted (Count,
+// Stats) and logged, never returned to the request; past MaxFiles or
+// MaxBytes the oldest files go first.
+//
 // Choices where the issue was silent: one scenario records one
 // conversation of one wire (a call of another wire is left out, and
 // logged; a second conversation's calls make the log no longer import,
