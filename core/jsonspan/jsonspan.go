@@ -139,9 +139,8 @@ type parser struct {
 	slabs                 int    // slabs allocated so far
 	single                bool   // allocate each node alone (a lazy list's items)
 
-	o      Options           // what the parse was asked (for a lazy list's Each)
-	intern map[string]string // with Options.Intern, the shared strings (work.strs); else nil
-	key    bool              // the string being read is an object key
+	o   Options // what the parse was asked (for a lazy list's Each)
+	key bool    // the string being read is an object key
 }
 
 // newParser is a parser of body with o, with buffers from workPool: call
@@ -152,11 +151,8 @@ func newParser(body []byte, o Options) *parser {
 	if p.work == nil {
 		p.work = &work{}
 	}
-	if o.Intern {
-		if p.strs == nil {
-			p.strs = map[string]string{}
-		}
-		p.intern = p.strs
+	if o.Intern && p.strs == nil {
+		p.strs = map[string]string{}
 	}
 	return p
 }
@@ -366,7 +362,7 @@ func (p *parser) str() (*Node, error) {
 	if escaped {
 		text = out // decoded, invalid UTF-8 replaced
 	}
-	if p.intern != nil && !escaped && (p.key || len(text) <= internMax) {
+	if p.o.Intern && !escaped && (p.key || len(text) <= internMax) {
 		n.Str = p.interned(text)
 	} else if end-start-2 >= heldMin {
 		// A strings.Builder neither zeroes the memory it takes nor copies

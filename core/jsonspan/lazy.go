@@ -61,7 +61,7 @@ func (n *Node) Each(f func(k int, item *Node) error) error {
 	defer p.release()
 	p.i = jsonlex.Space(l.b, l.from+1)
 	for k := 0; p.b[p.i] != ']'; k++ {
-		clear(p.intern) // an item's strings are its own, as a parse's are
+		clear(p.strs) // an item's strings are its own, as a parse's are
 		it, err := p.value(l.depth + 1)
 		if err != nil {
 			return err // the list was checked: not reached
@@ -80,19 +80,19 @@ func (n *Node) Each(f func(k int, item *Node) error) error {
 // interned is the string whose bytes are text, one per parse (see
 // Options.Intern); the lookup copies nothing.
 func (p *parser) interned(text []byte) string {
-	if s, ok := p.intern[string(text)]; ok {
+	if s, ok := p.strs[string(text)]; ok {
 		return s
 	}
 	s := string(text)
-	if len(p.intern) < internCap {
-		p.intern[s] = s
+	if len(p.strs) < internCap {
+		p.strs[s] = s
 	}
 	return s
 }
 
 // numberText is a number's text, shared with Options.Intern.
 func (p *parser) numberText(lit []byte) string {
-	if p.intern != nil && len(lit) <= internMax {
+	if p.o.Intern && len(lit) <= internMax {
 		return p.interned(lit)
 	}
 	return string(lit)

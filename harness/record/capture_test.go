@@ -164,6 +164,10 @@ func FuzzCapture(f *testing.F) {
 	f.Add([]byte(`{"messages":[{"role":"user","content":"hi sk-proj-abcdefghijklmnopqrstuv0123"}]}`), []byte(`{"id":"x"}`), false)
 	f.Add([]byte(`{"input":[{"role":"user","content":"q"}],"instructions":"s"}`), []byte("data: {\"a\":\"\\\"\"}\n\n"), true)
 	f.Add([]byte(`{"messages":[]}`), []byte("not json"), false)
+	// Found by the README's run: a second request spaced otherwise (jq's
+	// output) went to a file of its own; and a forward's "<<<SHADOW:" was
+	// written escaped.
+	f.Add([]byte("{\n  \"messages\": [\n    {\"role\": \"user\", \"content\": \"<<<SHADOW:x>>> & q\"}\n  ]\n}"), []byte(`{"id":"<a>"}`), false)
 	f.Fuzz(func(t *testing.T, req, answer []byte, stream bool) {
 		dir := t.TempDir()
 		c, err := record.NewCapture(record.CaptureOptions{Dir: dir, Sample: 1, MaxBytes: 1 << 20, MaxFiles: 4})

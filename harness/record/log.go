@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -102,11 +103,18 @@ func appendLine(path string, data []byte) error {
 	return errors.Join(err, f.Close())
 }
 
+// maxLogBytes bounds the call log a recorder imports after each call, as
+// toolout import's --max-input does by default.
+const maxLogBytes = 128 << 20
+
 // rewrite imports the scenario's log as toolout import --final does and
 // writes the scenario and its payload files, each whole or not at all: a
 // conversation that has no answer yet (its last call asked for tools)
 // is not a scenario yet.
 func (r *Recorder) rewrite(scenario string, cl *callLog) error {
+	if info, err := os.Stat(cl.path); err == nil && info.Size() > maxLogBytes {
+		return fmt.Errorf("%s: %d bytes, over the %d a scenario is written from after each call; import it with toolout import --final --max-input", cl.path, info.Size(), maxLogBytes)
+	}
 	data, err := os.ReadFile(cl.path)
 	if err != nil {
 		return err

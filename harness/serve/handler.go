@@ -187,10 +187,9 @@ func (s *Server) script(ctx context.Context, sc *script, in incoming) (st fakes.
 // the answer relayed and recorded for the scenario's file; an upstream
 // that did not answer is 502 in the API's error shape.
 func (s *Server) record(ctx context.Context, w http.ResponseWriter, r *http.Request, sc *script, api llmwire.Wire, in incoming) {
-	_, rest := s.route(r.URL.EscapedPath())
 	s.forwarded.Add(1)
 	s.logf("%s: %s %s: %s: recording", sc.sc.ID, r.Method, r.URL.Path, in.req.Tag)
-	if err := s.opts.Record.Record(ctx, w, r.Header, sc.sc.File, api, rest, in.body); err != nil {
+	if err := s.opts.Record.Record(ctx, w, r.Header, sc.sc.File, api, api.Path(), in.body); err != nil {
 		s.logf("%s: %s %s: %s: 502 %v", sc.sc.ID, r.Method, r.URL.Path, in.req.Tag, err)
 		s.fail(w, api, http.StatusBadGateway, err.Error())
 	}
