@@ -54,7 +54,10 @@
 // first); both may be given and add up, each at most [MaxDelay]
 // ([Stream.Delays]). A delay after the stream's last chunk, past its
 // fault, or at a disconnect that sends nothing more (no mid_event) is a
-// violation. A delay is the caller's to spend: the harness moves the
+// violation. "recorded: {first_byte: D, every: D}" is a real model's timing
+// that a recording kept ([RecordedSpec]): never waited for in process, it
+// is added to the delays by [Stream.Replayed], which toolout serve
+// --replay-speed F asks for. A delay is the caller's to spend: the harness moves the
 // scenario's [Clock] by it, a server waits for real. How chunks become
 // events is the streaming caller's: package fakes/llmwire writes each
 // chunk as one delta event of the request's wire, for the harness's

@@ -205,6 +205,18 @@
 // fakes.MaxKept (1,000) calls, violations and refusals of each scenario,
 // the rest counted in one problem.
 //
+// # Recording
+//
+// With Options.Record (harness/record.Recorder: toolout serve --record), a
+// request no step answers (with its Only, every request) is not a
+// violation: the scripted LLM is asked with fakes.LLM.TryStream, which
+// records nothing for a miss, and the recorder forwards the request's bytes
+// to the wire's path upstream, relays the answer and records the call for
+// the scenario's file; a scenario file that does not exist yet is a new
+// scenario with no steps (Load). Server.Forwarded counts those requests,
+// and the command's report names them. Options.ReplaySpeed plays the
+// recorded timing of the steps' streams (fakes.Stream.Replayed).
+//
 // # Where it lives
 //
 // Under harness because it serves scenario files: it needs the loader

@@ -160,4 +160,15 @@
 // output(s) the request carries can be compressed") and tells an Observer
 // that is a [HistoryObserver] (the Prometheus one counts
 // hidden_history_total{member}).
+//
+// # Capture
+//
+// With a [Capturer] set (Proxy.Capture: the gateway config's capture,
+// harness/record.Capture), each route request whose outcome is ok and
+// whose answer was written whole hands over an [Exchange]: the client's
+// body and the first forward (copies: the body's buffer goes back to its
+// pool), the bytes the client got (kept by the client writer up to
+// [MaxCaptureBytes]; a longer answer is not captured), and the rounds and
+// expansions of a request not streamed. Capture is called on the
+// request's goroutine and must not block.
 package proxy
