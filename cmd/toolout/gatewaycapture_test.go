@@ -9,6 +9,10 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/toolout/toolout/core/gateway"
 	"github.com/toolout/toolout/internal/httpspec"
 )
 
@@ -55,42 +59,78 @@ var _ = Describe("the gateway config's capture", func() {
 })
 
 var _ = Describe("toolout gateway serve with a capture", func() {
-	// converse runs serve's over-cap-handle conversation through a gateway
+	// secretLog is the log the agent sends: agentLog and a token.
+	secretLog := agentLog() + "token sk-proj-abcdefghijklmnopqrstuv0123\n"
+	// converseWith runs serve's conversation of scenario through a gateway
 	// with capture dir, and returns the gateway's base URL (no /v1).
-	converse := func(dir string) string {
-		p := startProgram("serve", "--exit-when-done", serveScenario)
+	converseWith := func(scenario, dir string) string {
+		p := startProgram("serve", "--exit-when-done", scenario)
 		base := strings.TrimSuffix(p.baseURL(), "/v1")
 		gw := serveGateway(simpleConfig+"capture: {dir: "+dir+"}\n", base)
 		agent := &agentChat{url: gw + "/v1", msgs: []any{map[string]any{"role": "user", "content": "Count ERROR lines per host."}}}
 		status, body := agent.send()
 		Expect(status).To(Equal(http.StatusOK), body)
-		agent.toolResult(agentLog() + "token sk-proj-abcdefghijklmnopqrstuv0123\n")
+		agent.toolResult(secretLog)
 		status, body = agent.send()
 		Expect(status).To(Equal(http.StatusOK), body)
 		Expect(p.exited()).To(Equal(0), p.stderr())
 		return gw
 	}
+	// converse is converseWith of serve's over-cap-handle conversation.
+	converse := func(dir string) string { return converseWith(serveScenario, dir) }
 	captures := func(gw, outcome string) string {
 		GinkgoHelper()
 		_, metrics := httpspec.Get(gw + "/metrics")
 		return regexp.MustCompile(`toolout_gateway_captures_total\{outcome="` + outcome + `"\} (\d+)`).FindStringSubmatch(metrics)[1]
 	}
-
-	It("writes the conversation to one file, redacted, that import --final turns into a scenario that passes", func() {
-		dir := GinkgoT().TempDir()
-		gw := converse(dir)
+	// captured returns the one capture file of dir, once both turns are
+	// written.
+	captured := func(gw, dir string) string {
+		GinkgoHelper()
 		Eventually(func() string { return captures(gw, "written") }).Should(Equal("2"))
 		files, err := filepath.Glob(filepath.Join(dir, "capture-openai-*.jsonl"))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(files).To(HaveLen(1))
-		data, err := os.ReadFile(files[0])
+		return files[0]
+	}
+
+	It("writes the conversation to one file, redacted, that import --final turns into a session and a gateway scenario that pass", func() {
+		dir := GinkgoT().TempDir()
+		file := captured(converse(dir), dir)
+		data, err := os.ReadFile(file)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(string(data)).NotTo(ContainSubstring("sk-proj-abcdefghijklmnop"))
 		Expect(string(data)).To(ContainSubstring("<<<SHADOW:"), "the forward, compressed, is kept beside the request")
+		Expect(string(data)).To(ContainSubstring(`"config":{"strategy":"simple","simple_words":12,`), "the settings the gateway ran with")
 		out := filepath.Join(GinkgoT().TempDir(), "from-capture.yaml")
-		code, stdout, stderr := invoke("", "import", files[0], "--final", "-o", out, "--update")
+		code, stdout, stderr := invoke("", "import", file, "--final", "-o", out, "--update")
 		Expect(code).To(Equal(0), stderr)
-		Expect(stdout).To(ContainSubstring("1 passed, 0 failed"))
+		Expect(stdout).To(ContainSubstring("ok   from-capture\n"))
+		Expect(stdout).To(ContainSubstring("ok   from-capture-gateway\n"))
+		Expect(stdout).To(ContainSubstring("2 passed, 0 failed"))
+		gw, err := os.ReadFile(strings.TrimSuffix(out, ".yaml") + "-gateway.yaml")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(gw)).To(ContainSubstring("component: gateway"))
+		Expect(gatewayExpect(gw)).To(Equal([]map[string]any{{"rounds": 1, "expansions": []any{}},
+			{"actions": []any{"compressed"}, "rounds": 1, "expansions": []any{}}}))
+	})
+
+	It("imports an expand_context round as the gateway scenario's model calling it, on the id of the redacted log", func() {
+		dir := GinkgoT().TempDir()
+		file := captured(converseWith("testdata/serve-gateway/expand-secret.yaml", dir), dir)
+		data, err := os.ReadFile(file)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(data)).To(ContainSubstring(`"expansions":[{"round":1,"call_id":"x1","shadow_id":"` + gateway.ShadowID(secretLog) + `","answer":"original"}]`))
+		out := filepath.Join(GinkgoT().TempDir(), "expanded.yaml")
+		code, stdout, stderr := invoke("", "import", file, "--final", "-o", out, "--update")
+		Expect(code).To(Equal(0), stderr)
+		Expect(stdout).To(ContainSubstring("2 passed, 0 failed"))
+		gw, err := os.ReadFile(strings.TrimSuffix(out, ".yaml") + "-gateway.yaml")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(gatewayExpect(gw)[1]).To(Equal(map[string]any{"actions": []any{"compressed"}, "rounds": 2,
+			"expansions": []any{"original"}, "response_lacks": []any{"expand_context"}}))
+		Expect(string(gw)).NotTo(ContainSubstring(gateway.ShadowID(secretLog)), "the log is redacted: its id is another")
+		Expect(string(gw)).To(MatchRegexp(`name: expand_context\s+args:\s+shadow_id: shadow_[0-9a-f]{32}`))
 	})
 
 	It("answers every request when it cannot write, and counts the failures", func() {
@@ -101,3 +141,13 @@ var _ = Describe("toolout gateway serve with a capture", func() {
 		Expect(captures(gw, "written")).To(Equal("0"))
 	})
 })
+
+// gatewayExpect is what a gateway scenario expects of each request.
+func gatewayExpect(scenario []byte) []map[string]any {
+	GinkgoHelper()
+	var sc struct {
+		Expect struct{ Requests []map[string]any }
+	}
+	Expect(yaml.Unmarshal(scenario, &sc)).To(Succeed())
+	return sc.Expect.Requests
+}

@@ -77,7 +77,8 @@ func (fc FileConfig) captureOptions() (o record.CaptureOptions, ok bool, err err
 	case c.MaxBytes < 0 || c.MaxFiles < 0:
 		return o, false, errors.New("capture.max_bytes and capture.max_files: must not be negative")
 	}
-	o = record.CaptureOptions{Dir: c.Dir, Sample: c.Sample, MaxBytes: c.MaxBytes, MaxFiles: c.MaxFiles, RedactEmails: c.RedactEmails, Redact: c.Redact}
+	o = record.CaptureOptions{Dir: c.Dir, Sample: c.Sample, MaxBytes: c.MaxBytes, MaxFiles: c.MaxFiles, RedactEmails: c.RedactEmails, Redact: c.Redact,
+		Settings: fc.effectiveSettings()}
 	if o.Sample == 0 {
 		o.Sample = 1
 	}
@@ -176,20 +177,31 @@ func (fc FileConfig) StoreOptions(src core.Sources) gateway.StoreOptions {
 	return o.WithDefaults()
 }
 
+// effectiveSettings are the settings the gateway runs with, as Build
+// reads them: a disabled pipe passes everything through and expands
+// nothing; the request limits are the file's limits section.
+func (fc FileConfig) effectiveSettings() *gateway.Settings {
+	t := fc.Pipes.ToolOutput
+	s := t.Settings
+	if !t.Enabled || s.Strategy == "" {
+		s.Strategy = gateway.StrategyPassthrough
+	}
+	s.EnableExpandContext = t.Enabled && t.EnableExpandContext
+	s.Config.MaxResults, s.Config.MaxWorkBytes = fc.Limits.MaxResults, fc.Limits.MaxWorkBytes
+	return &s
+}
+
 // Build makes the gateway a configuration describes, for requests of the
 // given provider ("openai" for the proxy), over store. A disabled pipe
 // builds a passthrough gateway. httpClient serves the api and external_provider
 // strategies (nil: http.DefaultClient).
 func (fc FileConfig) Build(provider string, store gateway.Store, src core.Sources, httpClient *http.Client) (*gateway.Gateway, error) {
-	t := fc.Pipes.ToolOutput
+	t, s := fc.Pipes.ToolOutput, fc.effectiveSettings()
 	wire, err := wires.For(provider)
 	if err != nil {
 		return nil, err
 	}
-	cc := t.CompressorConfig
-	if !t.Enabled || cc.Strategy == "" {
-		cc.Strategy = gateway.StrategyPassthrough
-	}
+	cc := s.CompressorConfig
 	cc.API.Post = proxy.Poster(httpClient)
 	if cc.Strategy == gateway.StrategyExternalProvider {
 		p, ok := fc.Providers[t.Provider]
@@ -205,13 +217,13 @@ func (fc FileConfig) Build(provider string, store gateway.Store, src core.Source
 	if err != nil {
 		return nil, fmt.Errorf("gateway: config: pipes.tool_output: %w", err)
 	}
-	pc := t.Config
-	pc.Provider, pc.MaxResults, pc.MaxWorkBytes = wire.Name(), fc.Limits.MaxResults, fc.Limits.MaxWorkBytes
+	pc := s.Config
+	pc.Provider = wire.Name()
 	pipe, err := gateway.NewPipe(gateway.Options{Config: pc, Compressor: c, Store: store, Sources: src})
 	if err != nil {
 		return nil, err
 	}
-	return &gateway.Gateway{Pipe: pipe, Wire: wire, Expand: t.Enabled && t.EnableExpandContext}, nil
+	return &gateway.Gateway{Pipe: pipe, Wire: wire, Expand: s.EnableExpandContext}, nil
 }
 
 // minStoreRatio is how many of the largest compressible outputs the store

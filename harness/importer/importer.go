@@ -70,13 +70,21 @@ type importedStep struct {
 }
 
 type importedMatch struct {
-	Tag string `yaml:"tag"`
+	Tag      string   `yaml:"tag"`
+	Turn     int      `yaml:"turn,omitempty"`
+	Contains []string `yaml:"contains,omitempty"`
 }
 
 type importedRespond struct {
 	Text      *string        `yaml:"text,omitempty"`
 	Final     *string        `yaml:"final,omitempty"`
 	ToolCalls []importedCall `yaml:"tool_calls,omitempty"`
+	Error     *importedError `yaml:"error,omitempty"`
+}
+
+type importedError struct {
+	Kind    string `yaml:"kind"`
+	Message string `yaml:"message,omitempty"`
 }
 
 type importedCall struct {
@@ -161,6 +169,9 @@ func ImportFiles(files []TraceFile, opts ImportOptions) ([]ImportedFile, error) 
 			return nil, err
 		}
 		im.files = append(im.files, ImportedFile{Path: opts.Name + "-leaked.yaml", Data: data})
+	}
+	if err := im.captured(files); err != nil {
+		return nil, err
 	}
 	for i := range im.files {
 		im.files[i].Path = path.Join(opts.Dir, im.files[i].Path)

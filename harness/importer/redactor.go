@@ -40,24 +40,29 @@ func (r *Redactor) Redact(s string) string {
 // a pattern can neither match across a string's quotes or escapes nor
 // break the JSON; b that is not JSON is redacted as text.
 func (r *Redactor) RedactJSON(b []byte) []byte {
-	root, err := jsonspan.Parse(b)
-	if err != nil {
-		return []byte(r.Redact(string(b)))
-	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	return r.r.applyJSON(b)
+}
+
+// applyJSON is RedactJSON without the lock.
+func (r *redactor) applyJSON(b []byte) []byte {
+	root, err := jsonspan.Parse(b)
+	if err != nil {
+		return []byte(r.apply(string(b)))
+	}
 	var edits []jsonspan.Edit
 	var walk func(n *jsonspan.Node)
 	walk = func(n *jsonspan.Node) {
 		if n.Kind == '"' {
-			if s := r.r.apply(n.Str); s != n.Str {
+			if s := r.apply(n.Str); s != n.Str {
 				edits = append(edits, jsonspan.Edit{Start: n.Start, End: n.End, Text: jsonspan.String(s)})
 			}
 			return
 		}
 		for i, v := range n.Vals {
 			if n.Kind == '{' {
-				if k := r.r.apply(n.Keys[i]); k != n.Keys[i] {
+				if k := r.apply(n.Keys[i]); k != n.Keys[i] {
 					end, _, _ := jsonlex.String(b, n.KeyStarts[i]) // the key was parsed: a whole string
 					edits = append(edits, jsonspan.Edit{Start: n.KeyStarts[i], End: end, Text: jsonspan.String(k)})
 				}

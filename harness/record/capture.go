@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/toolout/toolout/core/gateway"
 	"github.com/toolout/toolout/core/gateway/proxy"
@@ -44,6 +45,12 @@ type CaptureOptions struct {
 	Count func(outcome string)
 	// Logf gets a line for each request not written, and why.
 	Logf func(format string, args ...any)
+	// Settings are the gateway's, written with each request (what a
+	// gateway scenario imported from the capture runs with); nil writes
+	// none, and import then makes no gateway scenario.
+	Settings *gateway.Settings
+	// Now stamps each request as it is handed over (time.Now when nil).
+	Now func() time.Time
 }
 
 // DefaultCaptureQueue is how many requests wait for the capture's writer.
@@ -61,7 +68,8 @@ const capturePrefix = "capture-"
 type Capture struct {
 	o       CaptureOptions
 	red     *importer.Redactor
-	queue   chan proxy.Exchange
+	config  *importer.CaptureConfig
+	queue   chan stamped
 	done    chan struct{}
 	close   sync.Once
 	closed  atomic.Bool
@@ -88,9 +96,21 @@ func NewCapture(o CaptureOptions) (*Capture, error) {
 		o.Queue = DefaultCaptureQueue
 	}
 	_ = os.MkdirAll(o.Dir, 0o755) // a folder that cannot be made fails each write, counted
-	c := &Capture{o: o, red: red, queue: make(chan proxy.Exchange, o.Queue), done: make(chan struct{})}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	c := &Capture{o: o, red: red, queue: make(chan stamped, o.Queue), done: make(chan struct{})}
+	if o.Settings != nil {
+		c.config = importer.CaptureConfigOf(*o.Settings)
+	}
 	go c.run()
 	return c, nil
+}
+
+// stamped is a request handed over, and when.
+type stamped struct {
+	x  proxy.Exchange
+	at time.Time
 }
 
 // Capture queues x for writing, or drops it (counted) when the queue is
@@ -101,7 +121,7 @@ func (c *Capture) Capture(x proxy.Exchange) {
 		return
 	}
 	select {
-	case c.queue <- x:
+	case c.queue <- stamped{x, c.o.Now()}:
 	default:
 		c.count("dropped", "the queue is full")
 	}
@@ -123,8 +143,8 @@ func (c *Capture) Stats() (written, dropped, failed int64) {
 
 func (c *Capture) run() {
 	defer close(c.done)
-	for x := range c.queue {
-		if err := c.write(x); err != nil {
+	for q := range c.queue {
+		if err := c.write(q.x, q.at); err != nil {
 			c.count("failed", err.Error())
 		}
 	}
@@ -150,12 +170,12 @@ func (c *Capture) count(outcome, why string) {
 
 // write appends x, redacted, to its conversation's file, within the
 // bounds.
-func (c *Capture) write(x proxy.Exchange) error {
+func (c *Capture) write(x proxy.Exchange, at time.Time) error {
 	key, ok := conversationKey(x)
 	if !ok || !sampled(key, c.o.Sample) {
 		return nil // not a conversation toolout can read, or not in the sample
 	}
-	data, err := marshalLine(c.line(x))
+	data, err := marshalLine(c.line(x, at))
 	if err != nil {
 		return err
 	}
@@ -178,19 +198,19 @@ func (c *Capture) write(x proxy.Exchange) error {
 // captured is one line of a capture: a call as toolout import reads it,
 // and what the gateway did with it.
 type captured struct {
-	Request  json.RawMessage `json:"request"`
-	Response json.RawMessage `json:"response"`
-	Gateway  struct {
-		Forwarded  json.RawMessage     `json:"forwarded"`
-		Rounds     int                 `json:"rounds,omitempty"`
-		Expansions []gateway.Expansion `json:"expansions,omitempty"`
-	} `json:"gateway"`
+	Request  json.RawMessage         `json:"request"`
+	Response json.RawMessage         `json:"response"`
+	Gateway  importer.CaptureGateway `json:"gateway"`
 }
 
-func (c *Capture) line(x proxy.Exchange) captured {
+func (c *Capture) line(x proxy.Exchange, at time.Time) captured {
 	var l captured
 	l.Request, l.Gateway.Forwarded = c.red.RedactJSON(x.Request), c.red.RedactJSON(x.Forwarded)
-	l.Gateway.Rounds, l.Gateway.Expansions = x.Rounds, x.Expansions
+	l.Gateway.At, l.Gateway.Config = at.UTC(), c.config
+	l.Gateway.Results, l.Gateway.Rounds, l.Gateway.Expansions, l.Gateway.Capped = x.Results, x.Rounds, x.Expansions, x.Capped
+	for i := range l.Gateway.Results { // a reason may quote an error's text
+		l.Gateway.Results[i].Reason = c.red.Redact(l.Gateway.Results[i].Reason)
+	}
 	if x.Stream {
 		l.Response, _ = json.Marshal(redactStream(c.red, string(x.Answer)))
 	} else {

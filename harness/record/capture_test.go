@@ -7,10 +7,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/toolout/toolout/core/gateway"
 	"github.com/toolout/toolout/core/gateway/proxy"
 	"github.com/toolout/toolout/harness/importer"
 	"github.com/toolout/toolout/harness/record"
@@ -38,9 +40,12 @@ func captureFiles(dir string) []string {
 }
 
 var _ = Describe("The gateway's capture", func() {
-	It("writes each conversation to a file of its own, redacted, that toolout import --final turns into a scenario that passes", func() {
+	It("writes each conversation to a file of its own, redacted, that toolout import --final turns into session and gateway scenarios that pass", func() {
 		dir := GinkgoT().TempDir()
-		c, err := record.NewCapture(record.CaptureOptions{Dir: dir, Sample: 1, MaxBytes: 1 << 20, MaxFiles: 10})
+		at := time.Date(2026, 11, 29, 8, 0, 0, 0, time.UTC)
+		now := func() time.Time { at = at.Add(90 * time.Second); return at }
+		settings := &gateway.Settings{CompressorConfig: gateway.CompressorConfig{Strategy: "simple", SimpleWords: 12}, EnableExpandContext: true}
+		c, err := record.NewCapture(record.CaptureOptions{Dir: dir, Sample: 1, MaxBytes: 1 << 20, MaxFiles: 10, Settings: settings, Now: now})
 		Expect(err).NotTo(HaveOccurred())
 		c.Capture(exchange("Count ERROR lines per host.", 1))
 		c.Capture(exchange("Something else?", 1))
@@ -70,6 +75,11 @@ var _ = Describe("The gateway's capture", func() {
 			Expect(os.WriteFile(p, f.Data, 0o644)).To(Succeed())
 		}
 		passes(filepath.Join(out, "d", "cap.yaml"))
+		passes(filepath.Join(out, "d", "cap-gateway.yaml"))
+		gw, err := os.ReadFile(filepath.Join(out, "d", "cap-gateway.yaml"))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(gw)).To(ContainSubstring("advance: 3m0s"), "the third request came two stamps after the first")
+		Expect(string(gw)).To(ContainSubstring("strategy: simple\n  simple_words: 12\n"))
 	})
 
 	It("removes the oldest files past max_files and max_bytes, and drops a request over max_bytes", func() {

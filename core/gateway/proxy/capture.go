@@ -3,6 +3,7 @@ package proxy
 import (
 	"bytes"
 	"net/http"
+	"strings"
 
 	"github.com/toolout/toolout/core/gateway"
 )
@@ -27,10 +28,25 @@ type Exchange struct {
 	// got (a JSON body, or an event stream's text when Stream).
 	Request, Forwarded, Answer []byte
 	Stream                     bool
-	// Rounds and Expansions are the expand_context rounds of a request
-	// not streamed (a stream's are not known here: 0 and none).
+	// Results are what the gateway did with each tool output of the
+	// request (its own copies: no original text).
+	Results []CapturedResult
+	// Rounds and Expansions are the request's expand_context rounds,
+	// streamed or not; Capped is set when the loop stopped at its cap.
 	Rounds     int
 	Expansions []gateway.Expansion
+	Capped     bool
+}
+
+// CapturedResult is what the gateway did with one tool output: a
+// gateway.Result without the texts.
+type CapturedResult struct {
+	Index    int    `json:"index"`
+	Tool     string `json:"tool"`
+	Action   string `json:"action"`
+	Reason   string `json:"reason"`
+	ShadowID string `json:"shadow_id,omitempty"`
+	Bytes    int    `json:"bytes"`
 }
 
 // MaxCaptureBytes is the longest answer an Exchange holds: a longer one
@@ -55,18 +71,25 @@ func (p *Proxy) capturing(w http.ResponseWriter, r *http.Request, route Route) *
 	return &capture{to: p.Capture, cw: cw, x: Exchange{Wire: route.Gateway.Wire.Name(), Caller: gateway.CallerOf(r.Context())}}
 }
 
-// request keeps the client's body and the first forward (copies: the
-// body is lent back to a pool).
+// request keeps the client's body, the first forward and what the pipe
+// did with each output (copies: the body is lent back to a pool, and a
+// result's strings may be read from it).
 func (c *capture) request(conv *gateway.Conversation, prep gateway.Prepared) {
-	if c != nil {
-		c.x.Request, c.x.Forwarded, c.x.Stream = bytes.Clone(conv.Body), bytes.Clone(prep.Body), conv.Stream
+	if c == nil {
+		return
 	}
+	c.x.Request, c.x.Forwarded, c.x.Stream = bytes.Clone(conv.Body), bytes.Clone(prep.Body), conv.Stream
+	c.x.Results = make([]CapturedResult, len(prep.Results))
+	for i, r := range prep.Results {
+		c.x.Results[i] = CapturedResult{r.Index, strings.Clone(r.Tool), r.Action, strings.Clone(r.Reason), strings.Clone(r.ShadowID), r.Bytes}
+	}
+	c.x.Rounds = 1 // a stream with no expand_context call makes one round
 }
 
-// handled keeps what the gateway did with a request not streamed.
+// handled keeps what the gateway's expand_context loop did.
 func (c *capture) handled(out gateway.Outcome) {
 	if c != nil {
-		c.x.Rounds, c.x.Expansions = out.Rounds, out.Expansions
+		c.x.Rounds, c.x.Expansions, c.x.Capped = out.Rounds, out.Expansions, out.Capped
 	}
 }
 

@@ -10,7 +10,9 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	. "github.com/onsi/gomega/gstruct"
 
+	"github.com/toolout/toolout/core/gateway"
 	"github.com/toolout/toolout/core/gateway/proxy"
 )
 
@@ -83,9 +85,40 @@ var _ = Describe("Proxy.Capture", func() {
 		Expect(string(xs[0].Answer)).To(Equal(got))
 		Expect(xs[0].Stream).To(BeFalse())
 		Expect(xs[0].Rounds).To(Equal(1))
+		Expect(xs[0].Results).To(HaveLen(1))
+		Expect(xs[0].Results[0]).To(MatchFields(IgnoreExtras, Fields{"Tool": Equal("t"), "Action": Equal(gateway.ActionCompressed), "Reason": Equal("compressed"),
+			"ShadowID": Equal(gateway.ShadowID(bigLog("db-4"))), "Bytes": Equal(len(bigLog("db-4")))}))
 		Expect(xs[1].Stream).To(BeTrue())
+		Expect(xs[1].Rounds).To(Equal(1))
+		Expect(xs[1].Results).To(HaveLen(1))
+		Expect(xs[1].Results[0].ShadowID).To(Equal(xs[0].Results[0].ShadowID))
+		Expect(xs[1].Results[0].Reason).To(Equal("cache hit"))
 		Expect(string(xs[1].Answer)).To(Equal(sgot))
 		Expect(xs[0].Caller).To(Equal(xs[1].Caller))
+	})
+
+	It("keeps the expand_context rounds of a request, streamed or not", func() {
+		content := bigLog("db-8")
+		shadow := gateway.ShadowID(content)
+		for _, stream := range []bool{false, true} {
+			up := modelServer(expandOnce(shadow, "x1", "db-8"))
+			DeferCleanup(up.Close)
+			u, _ := url.Parse(up.URL)
+			p := proxy.New(newGateway(true), u, up.Client())
+			c := &captured{}
+			p.Capture = c
+			f := httptest.NewServer(p)
+			DeferCleanup(f.Close)
+			code, got := post(f.URL, chatBody("1", "t", content, stream))
+			Expect(code).To(Equal(200), got)
+			xs := c.all()
+			Expect(xs).To(HaveLen(1))
+			Expect(xs[0].Stream).To(Equal(stream))
+			Expect(xs[0].Rounds).To(Equal(2))
+			Expect(xs[0].Expansions).To(Equal([]gateway.Expansion{{Round: 1, CallID: "x1", ShadowID: shadow, Answer: gateway.AnswerOriginal}}))
+			Expect(xs[0].Capped).To(BeFalse())
+			Expect(string(xs[0].Answer)).To(Equal(got))
+		}
 	})
 
 	It("hands over nothing for a request that failed or was refused", func() {

@@ -32,8 +32,8 @@ import (
 // then the answer, and no phantom call. When nothing was relayed before
 // the first tool call, this is the buffered path, error statuses included.
 // The rounds header, unknown when the stream starts, comes as a trailer
-// then.
-func (p *Proxy) streamRoute(w http.ResponseWriter, r *http.Request, route Route, prep gateway.Prepared) string {
+// then. c, when the proxy captures, gets the loop's outcome.
+func (p *Proxy) streamRoute(w http.ResponseWriter, r *http.Request, route Route, prep gateway.Prepared, c *capture) string {
 	l := p.Limits.WithDefaults()
 	g := route.Gateway
 	results := prep.Results
@@ -68,6 +68,7 @@ func (p *Proxy) streamRoute(w http.ResponseWriter, r *http.Request, route Route,
 		return resp, err
 	}
 	out, err := g.Forward(r.Context(), prep, up)
+	c.handled(out)
 	p.observe(out)
 	p.logf("gateway: %s: %d output(s), %d round(s), %d expansion(s)", r.URL.Path, len(out.Results), out.Rounds, len(out.Expansions))
 	if !first.sent {

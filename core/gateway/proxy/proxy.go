@@ -288,7 +288,7 @@ func (p *Proxy) serveRoute(w http.ResponseWriter, r *http.Request, route Route) 
 		lent = false // the client's own bytes go upstream: the transport may read them after the answer
 	}
 	if conv.Stream {
-		return p.streamRoute(w, r, route, prep)
+		return p.streamRoute(w, r, route, prep, c)
 	}
 	var lastHeader http.Header
 	up := func(ctx context.Context, round int, fwd []byte) ([]byte, error) {

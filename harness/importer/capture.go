@@ -1,0 +1,143 @@
+package importer
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/toolout/toolout/core/gateway"
+	"github.com/toolout/toolout/core/gateway/proxy"
+)
+
+// CaptureGateway is the "gateway" member of a line of a gateway capture
+// (the gateway config's capture:, harness/record's Capture writes it):
+// what the gateway did with the request whose call the line's "request"
+// and "response" hold. The line is a call of a log import reads as any
+// other; this member adds what a gateway scenario replays.
+type CaptureGateway struct {
+	// Forwarded is the body the gateway sent upstream first (its tool
+	// outputs compressed).
+	Forwarded json.RawMessage `json:"forwarded"`
+	// At is when the gateway answered the request: the scenario advances
+	// its clock by the time between two requests (the stores' TTLs).
+	At time.Time `json:"at,omitzero"`
+	// Config is the gateway's settings that decide what it compresses.
+	Config *CaptureConfig `json:"config,omitempty"`
+	// Results are what the gateway did with each tool output.
+	Results []proxy.CapturedResult `json:"results,omitempty"`
+	// Rounds and Expansions are the expand_context loop's; Capped is
+	// set when it stopped at its cap.
+	Rounds     int                 `json:"rounds,omitempty"`
+	Expansions []gateway.Expansion `json:"expansions,omitempty"`
+	Capped     bool                `json:"capped,omitempty"`
+}
+
+// CaptureConfig is the part of a gateway's settings that decides what it
+// does with a request, under the names of the gateway scenario's config
+// (and of the config file's pipes.tool_output): no endpoint, key or
+// provider entry.
+type CaptureConfig struct {
+	Strategy            string   `json:"strategy"`
+	SimpleWords         int      `json:"simple_words,omitempty"`
+	MinBytes            int      `json:"min_bytes,omitempty"`
+	MaxBytes            int      `json:"max_bytes,omitempty"`
+	SkipTools           []string `json:"skip_tools,omitempty"`
+	FallbackStrategy    string   `json:"fallback_strategy,omitempty"`
+	EnableExpandContext bool     `json:"enable_expand_context"`
+	OriginalTTL         string   `json:"original_ttl,omitempty"`
+	CompressedTTL       string   `json:"compressed_ttl,omitempty"`
+	MaxEntries          int      `json:"max_entries,omitempty"`
+	MaxResults          int      `json:"max_results,omitempty"`
+	MaxWorkBytes        int64    `json:"max_work_bytes,omitempty"`
+}
+
+// CaptureConfigOf is the CaptureConfig of a gateway's settings (with its
+// limits in s.Config.MaxResults and MaxWorkBytes).
+func CaptureConfigOf(s gateway.Settings) *CaptureConfig {
+	c := &CaptureConfig{Strategy: s.Strategy, SimpleWords: s.SimpleWords, MinBytes: s.MinBytes, MaxBytes: s.Config.MaxBytes,
+		SkipTools: s.SkipTools, FallbackStrategy: s.FallbackStrategy, EnableExpandContext: s.EnableExpandContext,
+		MaxEntries: s.MaxEntries, MaxResults: s.MaxResults, MaxWorkBytes: s.MaxWorkBytes}
+	if s.OriginalTTL > 0 {
+		c.OriginalTTL = s.OriginalTTL.String()
+	}
+	if s.CompressedTTL > 0 {
+		c.CompressedTTL = s.CompressedTTL.String()
+	}
+	if c.Strategy == "" {
+		c.Strategy = gateway.StrategyPassthrough
+	}
+	return c
+}
+
+// capturedCall is one line of a gateway capture.
+type capturedCall struct {
+	line      int
+	request   []byte
+	response  []byte // a JSON body, or an event stream's text when stream
+	stream    bool
+	forwarded []byte
+	gw        CaptureGateway
+}
+
+// captureLine is a capture line as encoded.
+type captureLine struct {
+	Request  json.RawMessage `json:"request"`
+	Response json.RawMessage `json:"response"`
+	Gateway  *CaptureGateway `json:"gateway"`
+}
+
+// readCapture returns the calls of a gateway capture; ok is false when
+// data is not one: a line that is not a JSON object with a "gateway"
+// member (a log pretty-printed or a list of calls is not), or no line.
+// A line that has one and does not decode is an error naming it.
+func readCapture(data []byte, name string) (calls []capturedCall, ok bool, err error) {
+	for _, l := range jsonLines(data) {
+		var probe struct {
+			Gateway json.RawMessage `json:"gateway"`
+		}
+		if json.Unmarshal(data[l.start:l.end], &probe) != nil || len(probe.Gateway) == 0 || probe.Gateway[0] != '{' {
+			return nil, false, nil
+		}
+		var cl captureLine
+		if err := json.Unmarshal(data[l.start:l.end], &cl); err != nil {
+			return nil, false, fmt.Errorf("%s:%d: a gateway capture's line: %v", name, l.line, err)
+		}
+		c := capturedCall{line: l.line, request: cl.Request, response: cl.Response, forwarded: cl.Gateway.Forwarded, gw: *cl.Gateway}
+		if len(cl.Response) > 0 && cl.Response[0] == '"' {
+			var text string
+			if err := json.Unmarshal(cl.Response, &text); err != nil {
+				return nil, false, fmt.Errorf("%s:%d: response: %v", name, l.line, err)
+			}
+			c.response, c.stream = []byte(text), true
+		}
+		if len(bytes.TrimSpace(c.request)) == 0 || len(bytes.TrimSpace(c.forwarded)) == 0 {
+			return nil, false, fmt.Errorf("%s:%d: a gateway capture's line: want a request and gateway.forwarded", name, l.line)
+		}
+		calls = append(calls, c)
+	}
+	return calls, len(calls) > 0, nil
+}
+
+// captured adds the gateway scenario when the trace is a gateway capture.
+func (im *importer) captured(files []TraceFile) error {
+	if len(files) != 1 {
+		return nil
+	}
+	provider := ""
+	switch f := im.opts.Format; {
+	case f == FormatResponsesLog || (f == "" || f == FormatAuto) && isResponsesLog(files[0].Data):
+		provider = "responses"
+	case f == FormatAnthropicMessages || (f == "" || f == FormatAuto) && isAnthropicLog(files[0].Data):
+		provider = "anthropic"
+	case f == FormatChatCompletionsLog || (f == "" || f == FormatAuto) && isChatLog(files[0].Data):
+		provider = "openai"
+	default:
+		return nil
+	}
+	calls, ok, err := readCapture(files[0].Data, im.shown)
+	if err != nil || !ok || calls[0].gw.Config == nil {
+		return err // a capture that does not say how the gateway was set up makes no gateway scenario
+	}
+	return im.gatewayScenario(calls, provider)
+}
