@@ -133,6 +133,7 @@ type gatewayRequestOutcome struct {
 	response  string
 	assembled string   // the message the client assembles from a stream
 	upstream  []string // the model's streams, one per round that streamed
+	actions   []string // a stream's outputs' actions (nil when the proxy handed none over)
 }
 
 type gatewayOutcome struct {
@@ -283,7 +284,7 @@ func checkGateway(exp *gatewayExpect, got gatewayOutcome) []harness.Mismatch {
 			expansions = append(expansions, x.Answer)
 		}
 		if g.Stream != nil {
-			expansions = g.Stream.Expansions
+			expansions, actions = g.Stream.Expansions, g.actions
 		}
 		if e.Actions != nil && !slices.Equal(e.Actions, actions) {
 			out = append(out, harness.Mismatch{Field: f + ".actions", Msg: fmt.Sprintf("got %v, want %v", actions, e.Actions)})

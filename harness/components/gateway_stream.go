@@ -38,8 +38,9 @@ import (
 // rounds the rounds header (a trailer on a stream, which an aborted
 // connection never delivers), and stream the HTTP status, the proxy's
 // outcome, whether it aborted the connection, and the expansions'
-// answers. The per-output decisions are in the log only (the
-// proxy does not return them).
+// answers. The per-output decisions are in the log, and checked by
+// expect's actions (the proxy hands them to its Capturer), not in the
+// outcome's results, which stay empty for a stream.
 
 // gatewayStreamJSON is what a streamed request's client and the proxy saw.
 type gatewayStreamJSON struct {
@@ -67,16 +68,27 @@ type streamObserver struct {
 func (o *streamObserver) Request(_, outcome string) { o.outcome = outcome }
 func (o *streamObserver) Expansion(answer string)   { o.expansions = append(o.expansions, answer) }
 
+// streamActions is a proxy.Capturer that keeps the actions of the one
+// request it is given.
+type streamActions struct{ actions []string }
+
+func (c *streamActions) Capture(x proxy.Exchange) {
+	c.actions = []string{}
+	for _, r := range x.Results {
+		c.actions = append(c.actions, r.Action)
+	}
+}
+
 // runGatewayStream sends one streaming client request through the proxy.
 func runGatewayStream(env *harness.Env, g *gateway.Gateway, body []byte, upstreamTimeout time.Duration) gatewayRequestOutcome {
 	up := &scriptedTransport{env: env, wire: llmwire.Wire(g.Wire.Name())}
 	p := proxy.New(g, &url.URL{Scheme: "http", Host: "upstream.invalid"}, &http.Client{Transport: up})
 	p.Limits.UpstreamTimeout = upstreamTimeout
-	obs := &streamObserver{}
-	p.Logf, p.Observer, p.Sources = env.Logf, obs, env.Sources
+	obs, acts := &streamObserver{}, &streamActions{}
+	p.Logf, p.Observer, p.Sources, p.Capture = env.Logf, obs, env.Sources, acts
 	rec := httptest.NewRecorder()
 	aborted := serve(p, rec, httptest.NewRequest(http.MethodPost, g.Wire.Path(), bytes.NewReader(body)))
-	ro := gatewayRequestOutcome{Results: []gatewayResultJSON{}, Expansions: []gateway.Expansion{}, response: rec.Body.String()}
+	ro := gatewayRequestOutcome{Results: []gatewayResultJSON{}, Expansions: []gateway.Expansion{}, response: rec.Body.String(), actions: acts.actions}
 	res := rec.Result()
 	rounds := res.Header.Get(proxy.RoundsHeader)
 	if rounds == "" && !aborted { // an aborted connection never delivers its trailer

@@ -215,23 +215,27 @@ function codexLog(rec) {
 
 // importLog imports a recorded log (or Codex's rollout file) as the
 // scenario scenarios/regress/NAME.yaml and runs it; agent names the checks.
-async function importLog(agent, what, log, name, tmp, args = ['--max-bytes', '32']) {
+async function importLog(agent, what, log, name, tmp, args = ['--max-bytes', '32'], { gateway = false } = {}) {
   const dir = fs.mkdtempSync(path.join(tmp, 'import-'));
   const scenario = `scenarios/regress/${name}.yaml`;
+  // A gateway's capture also imports as a gateway scenario: the requests
+  // through the gateway, the model scripted round by round.
+  const scenarios = gateway ? [scenario, `scenarios/regress/${name}-gateway.yaml`] : [scenario];
   const opts = { cwd: dir, timeoutMs: TIMEOUT_MS, env: { ...process.env, CI: 'true' } };
   // 32: the scenario's command output (Claude Code's Bash, 38 bytes;
   // Codex's exec_command, about 130) is the import point.
   const imp = await runBounded(TOOLOUT, ['import', log, ...args, '-o', scenario, '--update'],
     { ...opts, env: process.env });
   for (const line of imp.out.trim().split('\n').filter(Boolean)) console.log(`#     import: ${line}`);
-  check(`${agent} import: ${what} imports, its scenario passes on the first run`, () => {
+  check(`${agent} import: ${what} imports, its ${gateway ? 'session and gateway scenarios pass' : 'scenario passes'} on the first run`, () => {
     assert.equal(imp.code, 0, `exit ${imp.code}: ${(imp.err + imp.out).trim()}`);
     assert.match(imp.out, new RegExp(`^ok {3}regress/${name}$`, 'm'), imp.out);
+    if (gateway) assert.match(imp.out, new RegExp(`^ok {3}regress/${name}-gateway$`, 'm'), imp.out);
   });
-  const again = await runBounded(TOOLOUT, ['test', scenario], opts);
-  check(`${agent} import: CI=true toolout test ${scenario} passes against the golden it wrote`, () => {
+  const again = await runBounded(TOOLOUT, ['test', ...scenarios], opts);
+  check(`${agent} import: CI=true toolout test ${scenarios.join(' ')} passes against the golden it wrote`, () => {
     assert.equal(again.code, 0, `exit ${again.code}: ${(again.err + again.out).trim()}`);
-    assert.match(again.out, /1 passed, 0 failed/, again.out);
+    assert.match(again.out, new RegExp(`${scenarios.length} passed, 0 failed`), again.out);
   });
 }
 
@@ -261,7 +265,7 @@ async function main() {
         // to its answer) as a scenario that passes.
         const files = fs.readdirSync(capture).filter((f) => f.startsWith('capture-'));
         check(`${a.agent} gateway: the capture wrote one file, for the one conversation`, () => assert.deepEqual(files.length, 1, files.join(', ')));
-        if (files.length === 1) await importLog(a.agent, 'the gateway\'s capture', path.join(capture, files[0]), `${a.agent.replace(/[^A-Za-z0-9]+/g, '-')}-capture`, tmp, ['--final']);
+        if (files.length === 1) await importLog(a.agent, 'the gateway\'s capture', path.join(capture, files[0]), `${a.agent.replace(/[^A-Za-z0-9]+/g, '-')}-capture`, tmp, ['--final'], { gateway: true });
       }
       if (rec) for (const line of describe(rec.seen)) console.log(`#     ${a.agent} sent ${line}`);
       if (rec && a.claude) await importLog('claude-code', 'the recorded log (SSE responses)', claudeLog(rec, tmp), 'claude-code-bash', tmp);
