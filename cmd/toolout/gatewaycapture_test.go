@@ -63,11 +63,11 @@ var _ = Describe("toolout gateway serve with a capture", func() {
 	secretLog := agentLog() + "token sk-proj-abcdefghijklmnopqrstuv0123\n"
 	// converseWith runs serve's conversation of scenario through a gateway
 	// with capture dir, and returns the gateway's base URL (no /v1).
-	converseWith := func(scenario, dir string) string {
+	converseWith := func(scenario, dir string, stream bool) string {
 		p := startProgram("serve", "--exit-when-done", scenario)
 		base := strings.TrimSuffix(p.baseURL(), "/v1")
 		gw := serveGateway(simpleConfig+"capture: {dir: "+dir+"}\n", base)
-		agent := &agentChat{url: gw + "/v1", msgs: []any{map[string]any{"role": "user", "content": "Count ERROR lines per host."}}}
+		agent := &agentChat{url: gw + "/v1", msgs: []any{map[string]any{"role": "user", "content": "Count ERROR lines per host."}}, stream: stream}
 		status, body := agent.send()
 		Expect(status).To(Equal(http.StatusOK), body)
 		agent.toolResult(secretLog)
@@ -77,7 +77,7 @@ var _ = Describe("toolout gateway serve with a capture", func() {
 		return gw
 	}
 	// converse is converseWith of serve's over-cap-handle conversation.
-	converse := func(dir string) string { return converseWith(serveScenario, dir) }
+	converse := func(dir string) string { return converseWith(serveScenario, dir, false) }
 	captures := func(gw, outcome string) string {
 		GinkgoHelper()
 		_, metrics := httpspec.Get(gw + "/metrics")
@@ -115,9 +115,9 @@ var _ = Describe("toolout gateway serve with a capture", func() {
 			{"actions": []any{"compressed"}, "rounds": 1, "expansions": []any{}}}))
 	})
 
-	It("imports an expand_context round as the gateway scenario's model calling it, on the id of the redacted log", func() {
+	DescribeTable("imports an expand_context round as the gateway scenario's model calling it, on the id of the redacted log", func(stream bool) {
 		dir := GinkgoT().TempDir()
-		file := captured(converseWith("testdata/serve-gateway/expand-secret.yaml", dir), dir)
+		file := captured(converseWith("testdata/serve-gateway/expand-secret.yaml", dir, stream), dir)
 		data, err := os.ReadFile(file)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(string(data)).To(ContainSubstring(`"expansions":[{"round":1,"call_id":"x1","shadow_id":"` + gateway.ShadowID(secretLog) + `","answer":"original"}]`))
@@ -131,7 +131,9 @@ var _ = Describe("toolout gateway serve with a capture", func() {
 			"expansions": []any{"original"}, "response_lacks": []any{"expand_context"}}))
 		Expect(string(gw)).NotTo(ContainSubstring(gateway.ShadowID(secretLog)), "the log is redacted: its id is another")
 		Expect(string(gw)).To(MatchRegexp(`name: expand_context\s+args:\s+shadow_id: shadow_[0-9a-f]{32}`))
-	})
+	},
+		Entry("answered whole", false),
+		Entry("streamed", true))
 
 	It("answers every request when it cannot write, and counts the failures", func() {
 		blocked := filepath.Join(GinkgoT().TempDir(), "a-file")

@@ -11,6 +11,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/toolout/toolout/core/gateway"
+	"github.com/toolout/toolout/core/gateway/openai"
 	"github.com/toolout/toolout/internal/httpspec"
 )
 
@@ -32,17 +33,23 @@ func agentLog() string {
 // agentChat is an OpenAI chat agent: it keeps its conversation and sends
 // it whole each turn, as the SDKs' agents do.
 type agentChat struct {
-	url  string // the base URL, ending in /v1
-	msgs []any
+	url    string // the base URL, ending in /v1
+	msgs   []any
+	stream bool // ask for a stream, and assemble it as the SDKs do
 }
 
 // send posts the conversation and appends the model's message; it returns
 // the answer's status and body.
 func (a *agentChat) send() (int, string) {
 	GinkgoHelper()
-	body, err := json.Marshal(map[string]any{"model": "m", "messages": a.msgs})
+	body, err := json.Marshal(map[string]any{"model": "m", "messages": a.msgs, "stream": a.stream})
 	Expect(err).NotTo(HaveOccurred())
 	resp, text := httpspec.Post(a.url+"/chat/completions", body)
+	if resp.StatusCode == http.StatusOK && a.stream {
+		whole, err := openai.Wire{}.Assemble([]byte(text))
+		Expect(err).NotTo(HaveOccurred(), text)
+		text = string(whole)
+	}
 	if resp.StatusCode == http.StatusOK {
 		var out struct {
 			Choices []struct{ Message map[string]any }

@@ -2,7 +2,9 @@ package importer
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -72,7 +74,7 @@ func CaptureConfigOf(s gateway.Settings) *CaptureConfig {
 
 // capturedCall is one line of a gateway capture.
 type capturedCall struct {
-	line      int
+	at        int // the line's offset in the capture
 	request   []byte
 	response  []byte // a JSON body, or an event stream's text when stream
 	stream    bool
@@ -91,7 +93,7 @@ type captureLine struct {
 // data is not one: a line that is not a JSON object with a "gateway"
 // member (a log pretty-printed or a list of calls is not), or no line.
 // A line that has one and does not decode is an error naming it.
-func readCapture(data []byte, name string) (calls []capturedCall, ok bool, err error) {
+func readCapture(data []byte, errorf func(off int, format string, args ...any) error) (calls []capturedCall, ok bool, err error) {
 	for _, l := range jsonLines(data) {
 		var probe struct {
 			Gateway json.RawMessage `json:"gateway"`
@@ -101,18 +103,18 @@ func readCapture(data []byte, name string) (calls []capturedCall, ok bool, err e
 		}
 		var cl captureLine
 		if err := json.Unmarshal(data[l.start:l.end], &cl); err != nil {
-			return nil, false, fmt.Errorf("%s:%d: a gateway capture's line: %v", name, l.line, err)
+			return nil, false, errorf(l.start, "a gateway capture's line: %v", err)
 		}
-		c := capturedCall{line: l.line, request: cl.Request, response: cl.Response, forwarded: cl.Gateway.Forwarded, gw: *cl.Gateway}
+		c := capturedCall{at: l.start, request: cl.Request, response: cl.Response, forwarded: cl.Gateway.Forwarded, gw: *cl.Gateway}
 		if len(cl.Response) > 0 && cl.Response[0] == '"' {
 			var text string
 			if err := json.Unmarshal(cl.Response, &text); err != nil {
-				return nil, false, fmt.Errorf("%s:%d: response: %v", name, l.line, err)
+				return nil, false, errorf(l.start, "response: %v", err)
 			}
 			c.response, c.stream = []byte(text), true
 		}
 		if len(bytes.TrimSpace(c.request)) == 0 || len(bytes.TrimSpace(c.forwarded)) == 0 {
-			return nil, false, fmt.Errorf("%s:%d: a gateway capture's line: want a request and gateway.forwarded", name, l.line)
+			return nil, false, errorf(l.start, "a gateway capture's line: want a request and gateway.forwarded")
 		}
 		calls = append(calls, c)
 	}
@@ -135,9 +137,28 @@ func (im *importer) captured(files []TraceFile) error {
 	default:
 		return nil
 	}
-	calls, ok, err := readCapture(files[0].Data, im.shown)
+	calls, ok, err := readCapture(files[0].Data, im.tr.errorf)
 	if err != nil || !ok || calls[0].gw.Config == nil {
 		return err // a capture that does not say how the gateway was set up makes no gateway scenario
 	}
 	return im.gatewayScenario(calls, provider)
+}
+
+// check reports the first setting of c a gateway scenario cannot run
+// with (a capture written by hand, or damaged).
+func (c *CaptureConfig) check() error {
+	switch c.Strategy {
+	case gateway.StrategyPassthrough, gateway.StrategySimple, gateway.StrategyAPI, gateway.StrategyExternalProvider:
+	default:
+		return fmt.Errorf("strategy %q: want passthrough, simple, api or external_provider", c.Strategy)
+	}
+	if c.SimpleWords < 0 || c.MaxEntries < 0 || c.MaxResults < 0 || c.MaxWorkBytes < 0 {
+		return errors.New("simple_words, max_entries, max_results, max_work_bytes: must not be negative")
+	}
+	for _, ttl := range []string{c.OriginalTTL, c.CompressedTTL} {
+		if d, err := time.ParseDuration(cmp.Or(ttl, "0s")); err != nil || d < 0 {
+			return fmt.Errorf("ttl %q: want a duration that is not negative", ttl)
+		}
+	}
+	return gateway.Config{MinBytes: c.MinBytes, MaxBytes: c.MaxBytes, FallbackStrategy: c.FallbackStrategy, SkipTools: c.SkipTools}.Validate()
 }

@@ -66,6 +66,9 @@ type gatewayBuild struct {
 // action, the rounds and the expansions' answers.
 func (im *importer) gatewayScenario(calls []capturedCall, provider string) error {
 	cfg := calls[0].gw.Config
+	if err := cfg.check(); err != nil {
+		return im.tr.errorf(calls[0].at, "gateway.config: %v", err)
+	}
 	wire, err := wires.For(provider)
 	if err != nil {
 		return err
@@ -128,11 +131,11 @@ func expectOf(c capturedCall) gatewayScenarioExpect {
 func (b *gatewayBuild) request(k int, c capturedCall, body []byte) error {
 	orig, err := b.wire.Read(body)
 	if err != nil {
-		return fmt.Errorf("%s:%d: request: %v", b.im.shown, c.line, err)
+		return b.im.tr.errorf(c.at, "request: %v", err)
 	}
 	for _, r := range c.gw.Results {
 		if r.Index < 0 || r.Index >= len(orig.Outputs) {
-			return fmt.Errorf("%s:%d: gateway.results: output %d: the request has %d", b.im.shown, c.line, r.Index, len(orig.Outputs))
+			return b.im.tr.errorf(c.at, "gateway.results: output %d: the request has %d", r.Index, len(orig.Outputs))
 		}
 		if r.Action == gateway.ActionCompressed && r.ShadowID != "" {
 			b.ids[r.ShadowID] = gateway.ShadowID(orig.Outputs[r.Index].Content)
@@ -144,16 +147,22 @@ func (b *gatewayBuild) request(k int, c capturedCall, body []byte) error {
 		}
 	}
 	rounds := max(c.gw.Rounds, 1)
-	for r := 1; r < rounds; r++ {
-		st := importedStep{ID: fmt.Sprintf("request-%d-round-%d", k, r), Match: importedMatch{Tag: core.SiteGatewayUpstream, Turn: r}}
-		for _, x := range c.gw.Expansions {
-			if x.Round == r {
-				st.Respond.ToolCalls = append(st.Respond.ToolCalls, importedCall{ID: x.CallID, Name: gateway.ExpandToolName,
-					Args: map[string]any{"shadow_id": cmp.Or(b.ids[x.ShadowID], x.ShadowID)}})
-			}
+	if rounds > gateway.MaxExpandRounds+1 {
+		return b.im.tr.errorf(c.at, "gateway.rounds %d: the gateway makes at most %d", rounds, gateway.MaxExpandRounds+1)
+	}
+	calls := make([][]importedCall, rounds) // the expand_context calls of each round
+	for _, x := range c.gw.Expansions {
+		if x.Round < 1 || x.Round >= rounds {
+			return b.im.tr.errorf(c.at, "gateway.expansions: round %d: want one of the %d round(s) before the last", x.Round, rounds-1)
 		}
+		calls[x.Round] = append(calls[x.Round], importedCall{ID: x.CallID, Name: gateway.ExpandToolName,
+			Args: map[string]any{"shadow_id": cmp.Or(b.ids[x.ShadowID], x.ShadowID)}})
+	}
+	for r := 1; r < rounds; r++ {
+		st := importedStep{ID: fmt.Sprintf("request-%d-round-%d", k, r), Match: importedMatch{Tag: core.SiteGatewayUpstream, Turn: r},
+			Respond: importedRespond{ToolCalls: calls[r]}}
 		if len(st.Respond.ToolCalls) == 0 {
-			return fmt.Errorf("%s:%d: gateway: round %d of %d made no expand_context call the capture recorded", b.im.shown, c.line, r, rounds)
+			return b.im.tr.errorf(c.at, "gateway: round %d of %d made no expand_context call the capture recorded", r, rounds)
 		}
 		b.steps = append(b.steps, st)
 	}
@@ -189,12 +198,12 @@ func (b *gatewayBuild) answer(c capturedCall) (core.Response, error) {
 	if c.stream {
 		var err error
 		if body, err = b.wire.Assemble(body); err != nil {
-			return core.Response{}, fmt.Errorf("%s:%d: response: the stream the client got: %v", b.im.shown, c.line, err)
+			return core.Response{}, b.im.tr.errorf(c.at, "response: the stream the client got: %v", err)
 		}
 	}
 	resp, err := b.lw.DecodeResponse(b.im.red.applyJSON(body))
 	if err != nil {
-		return core.Response{}, fmt.Errorf("%s:%d: response: %v", b.im.shown, c.line, err)
+		return core.Response{}, b.im.tr.errorf(c.at, "response: %v", err)
 	}
 	return resp, nil
 }
@@ -207,11 +216,11 @@ func (b *gatewayBuild) answer(c capturedCall) (core.Response, error) {
 func (b *gatewayBuild) compressions(k int, c capturedCall, orig *gateway.Conversation) error {
 	fwd, err := b.wire.Read(c.forwarded)
 	if err != nil {
-		return fmt.Errorf("%s:%d: gateway.forwarded: %v", b.im.shown, c.line, err)
+		return b.im.tr.errorf(c.at, "gateway.forwarded: %v", err)
 	}
 	for _, r := range c.gw.Results {
 		if r.Index >= len(fwd.Outputs) {
-			return fmt.Errorf("%s:%d: gateway.results: output %d: the forward has %d", b.im.shown, c.line, r.Index, len(fwd.Outputs))
+			return b.im.tr.errorf(c.at, "gateway.results: output %d: the forward has %d", r.Index, len(fwd.Outputs))
 		}
 		content := orig.Outputs[r.Index].Content
 		st := importedStep{ID: fmt.Sprintf("request-%d-compress-%d", k, r.Index), Match: importedMatch{Tag: core.SiteGatewayCompress, Contains: []string{opening(content)}}}
@@ -219,7 +228,7 @@ func (b *gatewayBuild) compressions(k int, c capturedCall, orig *gateway.Convers
 		case r.Reason == "compressed":
 			_, text, ok := gateway.ParseMark(fwd.Outputs[r.Index].Content)
 			if !ok {
-				return fmt.Errorf("%s:%d: gateway.forwarded: output %d was compressed, and its forward holds no shadow marker", b.im.shown, c.line, r.Index)
+				return b.im.tr.errorf(c.at, "gateway.forwarded: output %d was compressed, and its forward holds no shadow marker", r.Index)
 			}
 			text = b.im.red.apply(text)
 			st.Respond.Text = &text

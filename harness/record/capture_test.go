@@ -222,3 +222,64 @@ var _ = Describe("The capture's conversations", func() {
 		Expect(captureFiles(dir)).To(HaveLen(1))
 	})
 })
+
+var _ = Describe("A capture of a gateway whose compressor is a model", func() {
+	It("imports as a gateway scenario that scripts the compressor's answers from the forwards: compressed, a cache hit, not smaller, failed", func() {
+		log := strings.Repeat("ts=1 host=web-1 level=ERROR db timeout\n", 80)
+		other := strings.Repeat("ts=2 host=web-2 level=INFO ok\n", 100)
+		third := strings.Repeat("ts=3 host=web-3 level=INFO slow\n", 100)
+		id := gateway.ShadowID(log)
+		msgs := func(outputs ...string) string {
+			var b strings.Builder
+			b.WriteString(user)
+			for i, o := range outputs {
+				fmt.Fprintf(&b, `,{"role":"assistant","content":null,"tool_calls":[{"id":"c%d","type":"function","function":{"name":"logs__query","arguments":"{}"}}]}`, i)
+				fmt.Fprintf(&b, `,{"role":"tool","tool_call_id":"c%d","content":%q}`, i, o)
+			}
+			return `{"model":"m","messages":[` + b.String() + `]}`
+		}
+		answer := func(text string) []byte {
+			return []byte(`{"id":"c","object":"chat.completion","model":"m","choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":"` + text + `"}}]}`)
+		}
+		marked := gateway.Mark(id, "web-1: 80 db timeouts")
+		res := func(i int, reason string) proxy.CapturedResult {
+			r := proxy.CapturedResult{Index: i, Tool: "logs__query", Action: gateway.ActionPassthrough, Reason: reason, Bytes: 3000}
+			if reason == "compressed" || reason == "cache hit" {
+				r.Action, r.ShadowID = gateway.ActionCompressed, id
+			}
+			return r
+		}
+		dir := GinkgoT().TempDir()
+		settings := &gateway.Settings{CompressorConfig: gateway.CompressorConfig{Strategy: gateway.StrategyExternalProvider}}
+		c, err := record.NewCapture(record.CaptureOptions{Dir: dir, Sample: 1, MaxBytes: 1 << 20, MaxFiles: 10, Settings: settings})
+		Expect(err).NotTo(HaveOccurred())
+		callNext := []byte(`{"id":"c","object":"chat.completion","model":"m","choices":[{"index":0,"finish_reason":"tool_calls","message":{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"logs__query","arguments":"{}"}}]}}]}`)
+		c.Capture(proxy.Exchange{Wire: "openai", Caller: "k", Request: []byte(msgs(log)), Forwarded: []byte(msgs(marked)),
+			Answer: callNext, Rounds: 1, Results: []proxy.CapturedResult{res(0, "compressed")}})
+		c.Capture(proxy.Exchange{Wire: "openai", Caller: "k", Request: []byte(msgs(log, other, third)), Forwarded: []byte(msgs(marked, other, third)),
+			Answer: answer("All read."), Rounds: 1, Results: []proxy.CapturedResult{res(0, "cache hit"),
+				res(1, "not smaller after compression (3100 >= 3000 bytes)"), res(2, "compression failed, fallback passthrough: timeout")}})
+		c.Close()
+		files := captureFiles(dir)
+		Expect(files).To(HaveLen(1))
+		data, err := os.ReadFile(files[0])
+		Expect(err).NotTo(HaveOccurred())
+		imported, err := importer.Import(data, importer.ImportOptions{Dir: "d", Name: "remote", TraceName: "remote.jsonl", At: -1, Final: true})
+		Expect(err).NotTo(HaveOccurred())
+		out := GinkgoT().TempDir()
+		var scenario string
+		for _, f := range imported {
+			p := filepath.Join(out, f.Path)
+			Expect(os.MkdirAll(filepath.Dir(p), 0o755)).To(Succeed())
+			Expect(os.WriteFile(p, f.Data, 0o644)).To(Succeed())
+			if strings.HasSuffix(f.Path, "-gateway.yaml") {
+				scenario = string(f.Data)
+			}
+		}
+		Expect(scenario).To(ContainSubstring("strategy: external_provider"))
+		Expect(strings.Count(scenario, "tag: gateway.compress")).To(Equal(3), "compressed, not smaller, failed: the cache hit makes no call")
+		Expect(scenario).To(ContainSubstring("text: 'web-1: 80 db timeouts'"))
+		Expect(scenario).To(ContainSubstring("kind: server_error"))
+		passes(filepath.Join(out, "d", "remote-gateway.yaml"))
+	})
+})
