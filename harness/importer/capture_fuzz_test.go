@@ -39,8 +39,8 @@ func captures(t interface{ Fatal(...any) }) map[string][]byte {
 // be wrong: import refuses it at its line:col, or makes a scenario that
 // loads.
 var captureDamages = [][2]string{
-	{`"rounds":1`, `"rounds":2`},        // a round with no expand_context call
-	{`"rounds":1`, `"rounds":99`},       // more rounds than the gateway makes
+	{`"rounds":1`, `"rounds":2`},  // a round with no expand_context call
+	{`"rounds":1`, `"rounds":99`}, // more rounds than the gateway makes
 	{`"rounds":1`, `"rounds":1,"expansions":[{"round":4,"call_id":"x","shadow_id":"s","answer":"original"}]`},
 	{`"strategy":"simple"`, `"strategy":"bogus"`},
 	{`"strategy":"simple"`, `"strategy":"external_provider"`}, // its compressions scripted from the forwards
