@@ -1,8 +1,9 @@
 // Package importer turns a production trace (OpenAI-style chat messages,
 // a log of LLM calls, or OpenTelemetry GenAI spans) into regression
 // scenarios for the harness: a session replay and, for leaked calls, a
-// leaked scenario, with secrets redacted, provenance recorded and the same
-// bytes on every import. Each import point (the message cut at) makes its
+// leaked scenario, and, for a trace the gateway captured, a gateway
+// scenario (see [CaptureGateway]), with secrets redacted, provenance
+// recorded and the same bytes on every import. Each import point (the message cut at) makes its
 // own scenario; Cut tells which one Import will take.
 //
 // # Formats
@@ -92,6 +93,25 @@
 // message's first KiB only. The assistant's texts that the steps script stay
 // inline (a scenario over harness.MaxScenarioBytes is refused, naming the
 // biggest message).
+//
+// # Gateway captures
+//
+// A call log whose every line has a "gateway" member with the gateway's
+// settings is a capture (the gateway config's capture:, written by
+// harness/record): besides the session scenario, Import writes
+// NAME-gateway.yaml and its requests, NAME-gateway.reqN.json. Choices
+// where the issue was silent: the gateway scenario holds every request of
+// the capture, not only those up to the session's cut (the gateway's
+// store carries state from one request to the next); the clock advances
+// by the time between two requests as stamped; a shadow id the capture
+// names is mapped to the one the scenario's gateway issues for the same
+// output redacted; a remote compressor (api, external_provider) becomes
+// the scripted external_provider model, answering each call from the
+// forward (the compressed text, a failure as a server error, an output it
+// did not make smaller with as many bytes); a round's text or real calls
+// beside its expand_context calls, and a capped loop's last calls, are not
+// recorded, so not replayed; a capture without the settings makes no
+// gateway scenario; a capture the session import refuses makes neither.
 //
 // # Memory
 //

@@ -27,8 +27,11 @@
 // proxy.Capturer that writes each conversation passing through the gateway
 // to a call log of its own, capture-WIRE-KEY.jsonl, one line a request
 // answered whole: the request and the answer as the client sent and got
-// them, and a "gateway" member (the compressed forward, the rounds, the
-// expansions), redacted as above. A conversation is its caller and its
+// them, and a "gateway" member ([importer.CaptureGateway]: the compressed
+// forward, when it was answered, the gateway's settings
+// (CaptureOptions.Settings), each output's action, the rounds and the
+// expansions), redacted as above; toolout import makes a session and a
+// gateway scenario of it. A conversation is its caller and its
 // opening (system text, first message's role and text). Capture never
 // blocks: one goroutine writes behind a bounded queue; a full queue, a
 // line over MaxBytes and a write the disk refuses are counted (Count,
