@@ -60,23 +60,24 @@ var captureDamages = [][2]string{
 //     files or the same error;
 //   - an error is one line naming the capture and the line:col of the
 //     problem, or the whole trace's problem;
-//   - every scenario file it writes loads (with the files beside it), the
+//   - at any cap (maxBytes; 0 the default), every scenario file it writes loads (with the files beside it), the
 //     session's passes when run (a gateway scenario's may not: a damaged
 //     capture can claim what the gateway does not do), and no file holds a
 //     secret a built-in rule matches outside a placeholder.
 func FuzzImportCapture(f *testing.F) {
 	for _, b := range captures(f) {
-		f.Add(b)
+		f.Add(b, uint16(0))
+		f.Add(b, uint16(32)) // a cap under the placeholder of a call whose result is after the cut
 		for _, d := range captureDamages {
-			f.Add(bytes.Replace(b, []byte(d[0]), []byte(d[1]), 1))
+			f.Add(bytes.Replace(b, []byte(d[0]), []byte(d[1]), 1), uint16(0))
 		}
 		first, _, _ := bytes.Cut(b, []byte("\n"))
-		f.Add(first)
-		f.Add(append(append(bytes.Clone(first), '\n'), `{"request":{},"response":{}}`...))
+		f.Add(first, uint16(0))
+		f.Add(append(append(bytes.Clone(first), '\n'), `{"request":{},"response":{}}`...), uint16(0))
 	}
 	reg := components.Default()
-	f.Fuzz(func(t *testing.T, trace []byte) {
-		opts := importer.ImportOptions{Dir: "scenarios/regress", Name: "fz", TraceName: "t.jsonl", At: -1, Final: true}
+	f.Fuzz(func(t *testing.T, trace []byte, maxBytes uint16) {
+		opts := importer.ImportOptions{Dir: "scenarios/regress", Name: "fz", TraceName: "t.jsonl", At: -1, Final: true, MaxBytes: int(maxBytes)}
 		files, err := importer.Import(trace, opts)
 		again, err2 := importer.Import(trace, opts)
 		if fmt.Sprint(err) != fmt.Sprint(err2) || !reflect.DeepEqual(files, again) {
@@ -154,3 +155,15 @@ func loadImported(t tester, reg *harness.Registry, file string, data []byte) {
 		t.Fatalf("the imported %s does not load:\n%v\n%s", file, err, data)
 	}
 }
+
+var _ = Describe("Import of a call whose sibling call's result comes after the cut", func() {
+	It("counts the placeholder the session's tool gives that call against the cap (the AI SDK's capture at --max-bytes 32)", func() {
+		b := captures(GinkgoT())["vercel-ai-anthropic.jsonl"]
+		files, err := importer.Import(b, importer.ImportOptions{Dir: "d", Name: "cap", TraceName: "cap.jsonl", At: -1, MaxBytes: 32})
+		Expect(err).NotTo(HaveOccurred())
+		base := writeFiles(GinkgoT(), files)
+		data, _ := os.ReadFile(filepath.Join(base, "d/cap.yaml"))
+		Expect(string(data)).To(ContainSubstring("(no result for status is recorded in the trace)"))
+		runImported(GinkgoT(), components.Default(), filepath.Join(base, "d/cap.yaml"), data)
+	})
+})

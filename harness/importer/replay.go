@@ -148,9 +148,12 @@ func (im *importer) draws() error {
 		}
 		for k, name := range names {
 			sizes := im.sizes[name]
+			if len(sizes) == 0 { // the tool gives noResult, which may be over a small cap too
+				sizes = []int{len(noResult(name))}
+			}
 			n := calls[name]
 			calls[name]++
-			if len(sizes) == 0 || sizes[min(n, len(sizes)-1)] <= im.maxBytes {
+			if sizes[min(n, len(sizes)-1)] <= im.maxBytes {
 				continue
 			}
 			im.stored++

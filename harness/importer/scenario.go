@@ -35,7 +35,7 @@ func (im *importer) sessionScenario() ([]byte, error) {
 	for _, name := range im.toolOrder {
 		outs := im.results[name]
 		if len(outs) == 0 {
-			outs = []importedText{{Text: fmt.Sprintf("(no result for %s is recorded in the trace)", name)}}
+			outs = []importedText{{Text: noResult(name)}}
 		}
 		tools = append(tools, importedTool{Name: name, Outputs: outs})
 	}
@@ -92,7 +92,7 @@ func (im *importer) leakedParts(sc *importedScenario, expect map[string]any) {
 	}
 	for _, c := range lk.Calls {
 		if len(im.results[c.Name]) == 0 {
-			im.results[c.Name] = []importedText{{Text: fmt.Sprintf("(no result for %s is recorded in the trace)", c.Name)}}
+			im.results[c.Name] = []importedText{{Text: noResult(c.Name)}}
 		}
 	}
 	sc.Description = fmt.Sprintf("Imported from %s: message %d leaked %d tool call(s) as text (%s); the session replays the conversation from message %d, recovers the calls, runs them, and ends without another TURN-FAILED.",
@@ -184,4 +184,9 @@ func (im *importer) leakedScenario() ([]byte, error) {
 		Input:  map[string]any{"text": im.payload(fmt.Sprintf("msg%d", im.cut.index), text)},
 		Expect: map[string]any{"patterns": lk.Patterns, "calls": calls},
 	})
+}
+
+// noResult is what the fake tool of a call with no recorded result gives.
+func noResult(tool string) string {
+	return fmt.Sprintf("(no result for %s is recorded in the trace)", tool)
 }
