@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -15,20 +16,27 @@ import (
 
 // countInputs are the inputs of BenchmarkCount and BenchmarkCountPeer: 1 MiB
 // of each kind, and one 1 MiB piece with no white space.
-func countInputs() (order []string, inputs map[string]string) {
+func countInputs(tb testing.TB) (order []string, inputs map[string]string) {
 	const size = 1 << 20
 	inputs = map[string]string{}
 	for _, k := range kinds {
 		inputs[k] = generate(k, size)
 	}
+	for _, k := range realKinds {
+		text, err := realText(k)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		inputs[k] = text
+	}
 	inputs["one-letter"] = strings.Repeat("a", size)
-	return append(append([]string(nil), kinds...), "one-letter"), inputs
+	return slices.Concat(kinds, realKinds, []string{"one-letter"}), inputs
 }
 
 // BenchmarkCount measures token counting throughput per encoding and input
 // kind, plus the adversarial case of one 1 MiB piece with no white space.
 func BenchmarkCount(b *testing.B) {
-	order, inputs := countInputs()
+	order, inputs := countInputs(b)
 	tks := []core.Tokenizer{tokens.MustNew(tokens.CL100K), tokens.MustNew(tokens.O200K), tokens.Estimator{}}
 	for _, tk := range tks {
 		for _, k := range order {
@@ -51,7 +59,7 @@ func BenchmarkCount(b *testing.B) {
 // is left out: tiktoken-go's merge rescans the piece after every merge, so
 // one 1 MiB piece takes hours (64 KiB: about 20 s).
 func BenchmarkCountPeer(b *testing.B) {
-	order, inputs := countInputs()
+	order, inputs := countInputs(b)
 	for _, name := range []string{tokens.CL100K, tokens.O200K} {
 		ours, peer := tokens.MustNew(name), peerEncoding(b, name)
 		for _, k := range order {

@@ -104,7 +104,7 @@ func extractPlanLeaf() leaf {
 		synopsis: "[FILE] --extract TEXT [--tool NAME --args JSON --mode auto|full-chunked|read-grep|truncate|json-aware|head-tail] " +
 			"[--context-window N --max-output N --buffer N --max-chunks N --max-chunks-long N --line-threshold N --overlap P] " +
 			"[--offer-modes json-aware,head-tail --truncate-with bytes|head-tail|json-aware --head-percent P] " +
-			"[--encoding cl100k_base|o200k_base] [--max-input BYTES]", input: true,
+			"[--encoding cl100k_base|o200k_base|o200k_harmony] [--max-input BYTES]", input: true,
 		setup: extractPlanFlags}
 }
 

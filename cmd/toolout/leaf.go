@@ -53,7 +53,7 @@ func (c *call) open() (*input, error) { return openInput(c.args, c.stdin, c.maxI
 // encodingFlag binds --encoding and returns the function that loads the
 // tokenizer it names, or says which flag was wrong.
 func encodingFlag(fs *flag.FlagSet) func() (*tokens.Tiktoken, error) {
-	enc := fs.String("encoding", tokens.Default, "tiktoken encoding: cl100k_base or o200k_base")
+	enc := fs.String("encoding", tokens.Default, "tiktoken encoding: cl100k_base, o200k_base or o200k_harmony (gpt-oss: its special tokens one token each)")
 	return func() (*tokens.Tiktoken, error) {
 		tk, err := tokens.New(*enc)
 		if err != nil {

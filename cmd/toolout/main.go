@@ -6,7 +6,7 @@
 //	toolout test [PATH...] [--update] [--label EXPR] [--run REGEX] [--parallel N]
 //	toolout import TRACE.json [-o scenarios/regress/NAME.yaml] [--at N] [--final] [--max-bytes N] [--redact-emails] [--redact REGEX] [--update]
 //	toolout bench strategies [--format table|csv|json] [--svg FILE] [--set knob=v1,v2] [--baseline FILE] [--concurrency N] [--llm URL --model NAME [--max-requests N]]
-//	toolout chunk [FILE] --budget B [--overlap 10] [--encoding cl100k_base|o200k_base]
+//	toolout chunk [FILE] --budget B [--overlap 10] [--encoding cl100k_base|o200k_base|o200k_harmony]
 //	toolout extract plan [FILE] --extract TEXT [--context-window N --max-output N --max-chunks N --overlap P]
 //	toolout serve SCENARIO.yaml... [--addr 127.0.0.1:0] [--allow-remote] [--exit-when-done] [--verbose] [--replay-speed F] [--record UPSTREAM [--record-only]]
 //	toolout gateway serve --listen 127.0.0.1:PORT [--allow-remote] --upstream URL --config FILE
@@ -18,7 +18,7 @@
 //	toolout grep --root DIR PATTERN [PATH] [--context N --max-results N]
 //	toolout schema summarize [FILE] [--max-fields N --max-depth N]
 //	toolout schema inspect --tool-id ID --field-path P [FILE]
-//	toolout stats [FILE] [--encoding cl100k_base|o200k_base]
+//	toolout stats [FILE] [--encoding cl100k_base|o200k_base|o200k_harmony]
 //	toolout truncate --max-bytes N [FILE]
 //	toolout version   (or toolout --version)
 //	toolout help [COMMAND [SUBCOMMAND]]

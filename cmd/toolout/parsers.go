@@ -25,7 +25,7 @@ import (
 // overlap, target, chunks: [{index, start, end, tokens, overlap_tokens}]}.
 func chunkLeaf() leaf {
 	return leaf{name: "chunk", summary: "plan balanced, overlapping chunks of a file for a token budget",
-		synopsis: "[FILE] --budget B [--overlap 10] [--encoding cl100k_base|o200k_base] [--max-input BYTES]", input: true,
+		synopsis: "[FILE] --budget B [--overlap 10] [--encoding cl100k_base|o200k_base|o200k_harmony] [--max-input BYTES]", input: true,
 		setup: func(fs *flag.FlagSet) leafFunc {
 			budget := fs.Int("budget", 0, "most tokens per chunk, overlap included (required)")
 			overlap := fs.Float64("overlap", chunk.DefaultOverlap*100, "overlap between consecutive chunks, in percent of the budget (0 to under 50)")
@@ -59,7 +59,7 @@ func chunkLeaf() leaf {
 // is held whole, up to --max-input).
 func statsLeaf() leaf {
 	return leaf{name: "stats", summary: "print bytes, lines, tokens and average line bytes of an output",
-		synopsis: "[FILE] [--encoding cl100k_base|o200k_base] [--max-input BYTES]", input: true,
+		synopsis: "[FILE] [--encoding cl100k_base|o200k_base|o200k_harmony] [--max-input BYTES]", input: true,
 		setup: func(fs *flag.FlagSet) leafFunc {
 			enc := encodingFlag(fs)
 			return func(_ context.Context, c *call) (any, error) {

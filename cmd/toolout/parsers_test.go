@@ -64,7 +64,7 @@ var _ = Describe("toolout stats", func() {
 	It("rejects an unknown encoding", func() {
 		code, _, stderr := invoke("", "stats", "--encoding", "p50k")
 		Expect(code).To(Equal(2))
-		Expect(stderr).To(Equal("toolout stats: --encoding: unknown encoding \"p50k\" (known: cl100k_base, o200k_base)\n"))
+		Expect(stderr).To(Equal("toolout stats: --encoding: unknown encoding \"p50k\" (known: cl100k_base, o200k_base, o200k_harmony)\n"))
 	})
 })
 

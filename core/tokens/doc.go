@@ -3,8 +3,9 @@
 //
 // # Contract
 //
-// New("cl100k_base") and New("o200k_base") return tokenizers whose BPE ranks
-// are embedded in the binary (through tiktoken-go-loader's assets): nothing
+// New("cl100k_base"), New("o200k_base") and New("o200k_harmony") (gpt-oss's:
+// o200k_base's ranks, shared, and the Harmony format's special tokens)
+// return tokenizers whose BPE ranks are embedded in the binary (through tiktoken-go-loader's assets): nothing
 // is downloaded at run time. Each encoding is built once, on first use, and
 // shared; tokenizers are safe for concurrent use. Counts equal tiktoken-go's
 // Encode(text, nil, nil) (the reference, checked by this package's specs and
@@ -22,9 +23,19 @@
 //
 // # Choices where tiktoken is silent or differs
 //
-//   - Special tokens such as <|endoftext|> are counted as ordinary text:
-//     tool output is data, never control (tiktoken-go with no allowed or
-//     disallowed special tokens does the same).
+//   - Special tokens such as <|endoftext|> are counted as ordinary text in
+//     cl100k_base and o200k_base: tool output is data, never control
+//     (tiktoken-go with no allowed or disallowed special tokens does the
+//     same). In o200k_harmony each of its 1,091 special tokens (<|start|>,
+//     <|channel|>, <|message|>, <|end|>, <|call|>, <|return|>, the
+//     reserved ones, tiktoken's table) is one token, and the text between
+//     two is split on its own, as tiktoken's encode(text, "all") does: text
+//     in the Harmony format is gpt-oss's conversation itself, and those
+//     tokens are its structure. testdata/o200k-harmony holds the reference
+//     (tiktoken's Rust core) and the table.
+//   - Encode gives the ids (the benchmarks compare them with tiktoken-go's);
+//     it merges each piece whole, so its memory grows with the longest
+//     piece, where Count's does not.
 //   - Unicode version: the splitters' classes (\s, \p{L}, \p{N} and
 //     o200k_base's case classes) are Unicode 16.0.0's, those of OpenAI's
 //     tiktoken (its Rust regex crate has 16.0's tables), not Go's unicode

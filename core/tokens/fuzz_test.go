@@ -1,6 +1,9 @@
 package tokens_test
 
 import (
+	"encoding/json"
+	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -20,7 +23,8 @@ const maxFuzzBytes = 1 << 10
 // others against tiktoken's own counts), that the pieces are contiguous,
 // cover the input and concatenate back to it, that their tokens add up to
 // Count, that each piece counted on its own gives its tokens, and that
-// WalkPieces and Pieces agree. Seeds: the tool outputs of the extract
+// WalkPieces and Pieces agree; that Encode gives the reference's ids, and
+// on the o200k runs that o200k_harmony does too, with the same properties. Seeds: the tool outputs of the extract
 // scenarios and the cases of the specs (the invalid UTF-8 defect and the
 // letters of Unicode 16.0's scripts among them). Inputs stay small because tiktoken-go's merge is quadratic in a
 // piece; FuzzMergeWindows covers the long-piece merge.
@@ -37,6 +41,16 @@ func FuzzCount(f *testing.F) {
 		n := tk.Count(s)
 		if want := refCount(tk.Name(), s); n != want && goTablesAgree(s) {
 			t.Fatalf("%s: Count = %d, tiktoken-go %d: %q", tk.Name(), n, want, s)
+		}
+		if ids := tk.Encode(nil, s); len(ids) != n || goTablesAgree(s) && !slices.Equal(ids, refEncode(tk.Name(), s)) {
+			t.Fatalf("%s: Encode = %v (Count %d), the reference %v: %q", tk.Name(), ids, n, refEncode(tk.Name(), s), s)
+		}
+		if o200k { // o200k_harmony on the same text: its special tokens one each, else o200k_base
+			h := tokens.MustNew(tokens.O200KHarmony)
+			if got, want := h.Encode(nil, s), refEncode(tokens.O200KHarmony, s); goTablesAgree(s) && !slices.Equal(got, want) {
+				t.Fatalf("o200k_harmony: Encode = %v, the reference %v: %q", got, want, s)
+			}
+			checkPieces(t, h, s, h.Count(s), h.Pieces(nil, s))
 		}
 		pieces := tk.Pieces(nil, s)
 		checkPieces(t, tk, s, n, pieces)
@@ -63,7 +77,26 @@ func specSeeds(f *testing.F) []string {
 	texts = append(texts, scenarioOutputs(f, "../../scenarios/extract")...)
 	texts = append(texts, samples...)
 	texts = append(texts, invalidSamples...)
+	texts = append(texts, harmonySeeds(f)...)
 	return append(texts, unicode16Texts()...)
+}
+
+// harmonySeeds are the texts of testdata/o200k-harmony/cases.jsonl: a
+// Harmony conversation and the edges of special tokens.
+func harmonySeeds(f *testing.F) []string {
+	data, err := os.ReadFile("testdata/o200k-harmony/cases.jsonl")
+	if err != nil {
+		f.Fatal(err)
+	}
+	var texts []string
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var c struct{ Text string }
+		if err := json.Unmarshal([]byte(line), &c); err != nil {
+			f.Fatal(err)
+		}
+		texts = append(texts, c.Text)
+	}
+	return texts
 }
 
 // fuzzEncodings maps a fuzzed bool to an encoding: false to cl100k_base,

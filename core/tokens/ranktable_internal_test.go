@@ -17,7 +17,7 @@ import (
 func TestRankTable(t *testing.T) {
 	for _, name := range Names() {
 		want := map[string]int32{}
-		data, err := assets.Assets.ReadFile(name + ".tiktoken")
+		data, err := assets.Assets.ReadFile(rankFile(name))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,6 +2,8 @@ package tokens_test
 
 import (
 	"math/rand/v2"
+	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -25,7 +27,7 @@ var (
 func reference(name string) *tiktoken.Tiktoken {
 	refOnce.Do(func() {
 		tiktoken.SetBpeLoader(tiktoken_loader.NewOfflineLoader())
-		for _, n := range tokens.Names() {
+		for _, n := range []string{tokens.CL100K, tokens.O200K} { // o200k_harmony: refEncode
 			enc, err := tiktoken.GetEncoding(n)
 			if err != nil {
 				panic(err)
@@ -36,7 +38,70 @@ func reference(name string) *tiktoken.Tiktoken {
 	return refs[name]
 }
 
-func refCount(name, s string) int { return len(reference(name).Encode(s, nil, nil)) }
+func refCount(name, s string) int { return len(refEncode(name, s)) }
+
+// refEncode is the reference's ids of s: tiktoken-go's, and for
+// o200k_harmony, which tiktoken-go lacks, the ids composed from the
+// reference's special-token table (testdata/o200k-harmony/specials.tsv, the
+// leftmost special token first, as tiktoken finds them) and tiktoken-go's
+// o200k_base for the text between them.
+func refEncode(name, s string) []int {
+	if name != tokens.O200KHarmony {
+		return reference(name).Encode(s, nil, nil)
+	}
+	specials := refSpecials()
+	var ids []int
+	for len(s) > 0 {
+		at, text := len(s), ""
+		for i := strings.Index(s, "<|"); i >= 0 && at == len(s); {
+			for t := range specials {
+				if strings.HasPrefix(s[i:], t) {
+					at, text = i, t
+					break
+				}
+			}
+			if at == len(s) {
+				k := strings.Index(s[i+1:], "<|")
+				if k < 0 {
+					break
+				}
+				i += 1 + k
+			}
+		}
+		ids = append(ids, reference(tokens.O200K).Encode(s[:at], nil, nil)...)
+		if text == "" {
+			break
+		}
+		ids = append(ids, specials[text])
+		s = s[at+len(text):]
+	}
+	return ids
+}
+
+var (
+	refSpecialsOnce sync.Once
+	refSpecialsMap  map[string]int
+)
+
+// refSpecials reads testdata/o200k-harmony/specials.tsv.
+func refSpecials() map[string]int {
+	refSpecialsOnce.Do(func() {
+		data, err := os.ReadFile("testdata/o200k-harmony/specials.tsv")
+		if err != nil {
+			panic(err)
+		}
+		refSpecialsMap = map[string]int{}
+		for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+			id, text, _ := strings.Cut(line, "\t")
+			n, err := strconv.Atoi(id)
+			if err != nil {
+				panic(err)
+			}
+			refSpecialsMap[text] = n
+		}
+	})
+	return refSpecialsMap
+}
 
 // sameCount fails t, naming the input and both counts, when tk counts s
 // differently from tiktoken-go.

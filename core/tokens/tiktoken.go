@@ -24,8 +24,13 @@ const (
 const Default = CL100K
 
 var patterns = map[string]string{
+	O200KHarmony: o200kPattern,
 	CL100K: `(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`,
-	O200K: strings.Join([]string{
+	O200K: o200kPattern,
+}
+
+// o200kPattern is o200k_base's pre-split pattern, o200k_harmony's too.
+var o200kPattern = strings.Join([]string{
 		`[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?`,
 		`[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?`,
 		`\p{N}{1,3}`,
@@ -33,8 +38,7 @@ var patterns = map[string]string{
 		`\s*[\r\n]+`,
 		`\s+(?!\S)`,
 		`\s+`,
-	}, "|"),
-}
+	}, "|")
 
 // Names returns the supported encoding names, sorted.
 func Names() []string {
@@ -54,6 +58,9 @@ type encoding struct {
 	// end of the piece that starts at s[i]. The specs hold it to the
 	// encoding's pattern (patterns) run through regexp2.
 	match func(s string, i int) int
+	// specials are the special tokens each counted as one, by their text
+	// (nil: none; o200k_harmony's, see harmony.go).
+	specials map[string]int
 	// caches holds the idle piece caches of the counting loops.
 	caches cachePool
 }
@@ -62,7 +69,7 @@ type encoding struct {
 var matchers = map[string]func(string, int) int{CL100K: matchCL100K, O200K: matchO200K}
 
 var (
-	encOnce = map[string]*sync.Once{CL100K: {}, O200K: {}}
+	encOnce = map[string]*sync.Once{CL100K: {}, O200K: {}, O200KHarmony: {}}
 	encs    = map[string]*encoding{}
 	encErrs = map[string]error{}
 	encMu   sync.Mutex
@@ -85,7 +92,14 @@ func load(name string) (*encoding, error) {
 }
 
 func build(name string) (*encoding, error) {
-	data, err := assets.Assets.ReadFile(name + ".tiktoken")
+	if name == O200KHarmony { // o200k_base's ranks, shared, and its special tokens
+		base, err := load(O200K)
+		if err != nil {
+			return nil, err
+		}
+		return &encoding{name: name, ranks: base.ranks, match: base.match, specials: harmonySpecials()}, nil
+	}
+	data, err := assets.Assets.ReadFile(rankFile(name))
 	if err != nil {
 		return nil, fmt.Errorf("tokens: %s: embedded ranks: %w", name, err)
 	}
@@ -119,12 +133,21 @@ func build(name string) (*encoding, error) {
 	return &encoding{name: name, ranks: ranks, match: matchers[name]}, nil
 }
 
+// rankFile is the embedded file of an encoding's ranks.
+func rankFile(name string) string {
+	if name == O200KHarmony {
+		name = O200K
+	}
+	return name + ".tiktoken"
+}
+
 // Tiktoken is a tiktoken tokenizer for one encoding.
 type Tiktoken struct{ enc *encoding }
 
 var _ core.Tokenizer = (*Tiktoken)(nil)
 
-// New returns the tokenizer for the named encoding (cl100k_base, o200k_base).
+// New returns the tokenizer for the named encoding (cl100k_base, o200k_base,
+// o200k_harmony).
 // The first call for an encoding loads its embedded ranks, once per
 // process; later calls share them.
 func New(name string) (*Tiktoken, error) {
@@ -151,7 +174,8 @@ func (t *Tiktoken) Name() string { return t.enc.name }
 func (t *Tiktoken) Count(s string) int {
 	c := t.enc.caches.get()
 	// countBlock's loop, to the end
-	_, n, _ := t.enc.countBlock(c, s, 0, len(s), utf8.ValidString(s))
+	sp := newSplitter(t.enc, s)
+	_, n, _ := t.enc.countBlock(c, &sp, 0, len(s), utf8.ValidString(s))
 	t.enc.caches.put(c)
 	return n
 }
@@ -162,7 +186,13 @@ func (t *Tiktoken) WalkPieces(s string, fn func(start, end, tokens int)) {
 	valid := utf8.ValidString(s)
 	c := t.enc.caches.get()
 	defer t.enc.caches.put(c)
-	t.walk(s, func(start, end int) { fn(start, end, c.count(t.enc, s[start:end], valid)) })
+	t.walk(s, func(start, end, special int) {
+		if special >= 0 {
+			fn(start, end, 1)
+			return
+		}
+		fn(start, end, c.count(t.enc, s[start:end], valid))
+	})
 }
 
 // PiecesFrom appends to dst the next n pre-split pieces of s from byte
@@ -172,9 +202,14 @@ func (t *Tiktoken) WalkPieces(s string, fn func(start, end, tokens int)) {
 // planning uses it to walk a few pieces again instead of keeping them.
 func (t *Tiktoken) PiecesFrom(dst []core.Piece, s string, from, n int) []core.Piece {
 	c := t.enc.caches.get()
+	sp := newSplitter(t.enc, s)
 	for i := from; n > 0 && i < len(s); n-- {
-		j := t.enc.match(s, i)
-		dst = append(dst, core.Piece{Start: i, End: j, Tokens: c.count(t.enc, s[i:j], false)})
+		j, special := sp.piece(i)
+		tokens := 1
+		if special < 0 {
+			tokens = c.count(t.enc, s[i:j], false)
+		}
+		dst = append(dst, core.Piece{Start: i, End: j, Tokens: tokens})
 		i = j
 	}
 	t.enc.caches.put(c)
@@ -207,8 +242,9 @@ func (t *Tiktoken) WalkMarks(s string, every int, fn func(batch []Mark) bool) {
 	valid := utf8.ValidString(s)
 	cache := t.enc.caches.get()
 	defer t.enc.caches.put(cache)
+	sp := newSplitter(t.enc, s)
 	for i, k, tok := 0, 0, 0; i < len(s); {
-		end, tokens, pieces := t.enc.countBlock(cache, s, i, every, valid)
+		end, tokens, pieces := t.enc.countBlock(cache, &sp, i, every, valid)
 		i, k, tok = end, k+pieces, tok+tokens
 		marks = append(marks, Mark{Piece: k, Offset: end, Tokens: tok})
 		if len(marks) == markBatch && i < len(s) {
@@ -229,7 +265,20 @@ func (t *Tiktoken) WalkMarks(s string, every int, fn func(batch []Mark) bool) {
 // pieces cost WalkMarks a twentieth over Count, and a second loop of
 // Count's own drifted from this one's speed by as much whenever either
 // changed.
-func (e *encoding) countBlock(c *pieceCache, s string, i, n int, valid bool) (end, tokens, pieces int) {
+func (e *encoding) countBlock(c *pieceCache, sp *splitter, i, n int, valid bool) (end, tokens, pieces int) {
+	s := sp.s
+	if e.specials != nil {
+		for pieces = n; pieces > 0 && i < len(s); pieces-- {
+			j, special := sp.piece(i)
+			if special >= 0 {
+				tokens++
+			} else {
+				tokens += c.count(e, s[i:j], valid)
+			}
+			i = j
+		}
+		return i, tokens, n - pieces
+	}
 	for pieces = n; pieces > 0 && i < len(s); pieces-- {
 		j := e.match(s, i)
 		tokens += c.count(e, s[i:j], valid)
@@ -243,19 +292,25 @@ func (t *Tiktoken) Pieces(dst []core.Piece, s string) []core.Piece {
 	dst = slices.Grow(dst, len(s)/4) // about one piece per four bytes
 	valid := utf8.ValidString(s)
 	c := t.enc.caches.get()
-	t.walk(s, func(start, end int) {
-		dst = append(dst, core.Piece{Start: start, End: end, Tokens: c.count(t.enc, s[start:end], valid)})
+	t.walk(s, func(start, end, special int) {
+		tokens := 1
+		if special < 0 {
+			tokens = c.count(t.enc, s[start:end], valid)
+		}
+		dst = append(dst, core.Piece{Start: start, End: end, Tokens: tokens})
 	})
 	t.enc.caches.put(c)
 	return dst
 }
 
 // walk calls fn with the byte range of each pre-split piece of s, in order:
-// contiguous ranges that cover s.
-func (t *Tiktoken) walk(s string, fn func(start, end int)) {
+// contiguous ranges that cover s, and the id of the special token a piece
+// is (-1 for an ordinary piece).
+func (t *Tiktoken) walk(s string, fn func(start, end, special int)) {
+	sp := newSplitter(t.enc, s)
 	for i := 0; i < len(s); {
-		j := t.enc.match(s, i)
-		fn(i, j)
+		j, special := sp.piece(i)
+		fn(i, j, special)
 		i = j
 	}
 }

@@ -3,6 +3,7 @@ package tokens_test
 import (
 	"encoding/base64"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -45,6 +46,38 @@ func TestCountMatchesTiktokenGoOnLongPieces(t *testing.T) {
 			blob := base64.StdEncoding.EncodeToString(raw)
 			for _, s := range []string{blob, strings.Repeat("x", 2000), strings.Repeat("abcabd", 500), strings.ToLower(blob)} {
 				sameCount(t, tk, s)
+			}
+		})
+	}
+}
+
+// TestEncodeMatchesTiktokenGo compares Encode's ids (not only their
+// number) with the reference's on the samples, the invalid UTF-8 samples,
+// 2,000 random strings per encoding (500 under race) and long pieces; for
+// o200k_harmony the reference is composed (refEncode) and the random
+// strings hold its special tokens too.
+func TestEncodeMatchesTiktokenGo(t *testing.T) {
+	alphabet := []string{"a", "Z", " ", "0", "19", ".", "'s", "\n", "\t", "é", "東", "😀", "<|", "|>", "<|end|>", "<|message|>", "<|endoftext|>", "\xff", "\u00a0"}
+	for _, name := range tokens.Names() {
+		t.Run(name, func(t *testing.T) {
+			tk := tokens.MustNew(name)
+			rng := rand.New(rand.NewPCG(11, uint64(len(name))))
+			texts := append(append([]string{strings.Repeat("x", 5000), strings.Repeat("abcabd", 900)}, samples...), invalidSamples...)
+			for range tokens.Trials(2000) {
+				var b strings.Builder
+				for range rng.IntN(60) {
+					b.WriteString(alphabet[rng.IntN(len(alphabet))])
+				}
+				texts = append(texts, b.String())
+			}
+			for _, s := range texts {
+				got, want := tk.Encode(nil, s), refEncode(name, s)
+				if len(got) != len(want) || !slices.Equal(got, want) {
+					t.Fatalf("%s: Encode(%q) = %v, the reference %v", name, s, got, want)
+				}
+				if n := tk.Count(s); n != len(got) {
+					t.Fatalf("%s: Count(%q) = %d, Encode gives %d ids", name, s, n, len(got))
+				}
 			}
 		})
 	}

@@ -65,7 +65,7 @@ var _ = Describe("Tiktoken", func() {
 
 	It("rejects an unknown encoding and names the known ones", func() {
 		_, err := tokens.New("p50k")
-		Expect(err).To(MatchError(`unknown encoding "p50k" (known: cl100k_base, o200k_base)`))
+		Expect(err).To(MatchError(`unknown encoding "p50k" (known: cl100k_base, o200k_base, o200k_harmony)`))
 	})
 
 	It("counts 1 MiB of base64 and of one repeated letter", func() {

@@ -144,7 +144,7 @@ var _ = Describe("Tiktoken on Unicode 16", func() {
 		var entries []TableEntry
 		for _, s := range unicode16Samples {
 			want := s.cl100k
-			if name == tokens.O200K {
+			if name != tokens.CL100K {
 				want = s.o200k
 			}
 			entries = append(entries, Entry(nil, s.text, want))
