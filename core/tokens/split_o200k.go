@@ -136,9 +136,16 @@ func wordO200KASCII(s string, p int) int {
 }
 
 // asciiRun returns the end of the run of ASCII characters of class from j.
+// It reads byteClass, indexed by any byte: one test a byte, no bounds check.
 func asciiRun(s string, j int, class uint8) int {
-	for j < len(s) && s[j] < utf8.RuneSelf && asciiClass[s[j]]&class != 0 {
+	for j < len(s) && byteClass[s[j]]&class != 0 {
 		j++
 	}
 	return j
 }
+
+// byteClass is asciiClass for every byte, 0 (no class) from 0x80 on.
+var byteClass = func() (t [256]uint8) {
+	copy(t[:], asciiClass[:])
+	return t
+}()
