@@ -35,9 +35,11 @@ func countInputs(tb testing.TB) (order []string, inputs map[string]string) {
 
 // BenchmarkCount measures token counting throughput per encoding and input
 // kind, plus the adversarial case of one 1 MiB piece with no white space.
+// Beside the count it reports idhash, a hash of the ids Encode gives (out
+// of the timing), which BenchmarkCountPeer's must equal.
 func BenchmarkCount(b *testing.B) {
 	order, inputs := countInputs(b)
-	tks := []core.Tokenizer{tokens.MustNew(tokens.CL100K), tokens.MustNew(tokens.O200K), tokens.Estimator{}}
+	tks := []core.Tokenizer{tokens.MustNew(tokens.CL100K), tokens.MustNew(tokens.O200K), tokens.MustNew(tokens.O200KHarmony), tokens.Estimator{}}
 	for _, tk := range tks {
 		for _, k := range order {
 			text := inputs[k]
@@ -48,14 +50,32 @@ func BenchmarkCount(b *testing.B) {
 					n = tk.Count(text)
 				}
 				b.ReportMetric(float64(n), "tokens")
+				if t, ok := tk.(*tokens.Tiktoken); ok {
+					b.ReportMetric(idHash(t.Encode(nil, text)), "idhash")
+				}
 			})
 		}
 	}
 }
 
+// idHash is a hash of token ids, FNV-1a over their 32-bit little-endian
+// bytes, cut to 48 bits so that a float64 metric holds it exactly: two
+// runs that report the same idhash gave the same ids.
+func idHash(ids []int) float64 {
+	h := uint64(14695981039346656037)
+	for _, id := range ids {
+		for k := range 4 {
+			h ^= uint64(byte(id >> (8 * k)))
+			h *= 1099511628211
+		}
+	}
+	return float64(h >> 16)
+}
+
 // BenchmarkCountPeer counts BenchmarkCount's inputs with pkoukk/tiktoken-go,
 // the Go peer, in the same run (sub-benchmark names match, so benchstat
-// compares the two), and fails when a count differs from ours. one-letter
+// compares the two), and fails when its ids differ from ours (Encode's),
+// naming the first that differs; it reports their idhash too. one-letter
 // is left out: tiktoken-go's merge rescans the piece after every merge, so
 // one 1 MiB piece takes hours (64 KiB: about 20 s).
 func BenchmarkCountPeer(b *testing.B) {
@@ -76,7 +96,14 @@ func BenchmarkCountPeer(b *testing.B) {
 				if want := ours.Count(text); n != want {
 					b.Fatalf("%s %s: tiktoken-go counts %d tokens, toolout %d", name, k, n, want)
 				}
+				ids, mine := peer.Encode(text, nil, nil), ours.Encode(nil, text)
+				for i := range min(len(ids), len(mine)) {
+					if ids[i] != mine[i] {
+						b.Fatalf("%s %s: token %d: tiktoken-go id %d, toolout %d", name, k, i, ids[i], mine[i])
+					}
+				}
 				b.ReportMetric(float64(n), "tokens")
+				b.ReportMetric(idHash(ids), "idhash")
 			})
 		}
 	}

@@ -52,6 +52,9 @@ type Goal struct {
 	// SameAs (the token count of ours and of the peer); a difference fails.
 	Same   string
 	SameAs string
+	// IDs, with SameAs: the idhash of both (a hash of the token ids,
+	// bench.idHash) must be equal, and the line's note shows it.
+	IDs bool
 }
 
 // Results holds every value of each benchmark's metrics: Results[bench][unit]
@@ -184,6 +187,20 @@ func evaluate(res Results, g Goal) Line {
 			return l
 		}
 	}
+	if g.IDs {
+		a, okA := res.Median(Metric{g.Of.Bench, "idhash"})
+		b, okB := res.Median(Metric{g.SameAs, "idhash"})
+		switch {
+		case !okA:
+			return missing(l, Metric{g.Of.Bench, "idhash"})
+		case !okB:
+			return missing(l, Metric{g.SameAs, "idhash"})
+		case a != b:
+			l.Verdict, l.Note = "MISMATCH", fmt.Sprintf("ids %012x, %s's %012x", uint64(a), trim(g.SameAs), uint64(b))
+			return l
+		}
+		l.Note = fmt.Sprintf("ids %012x, identical", uint64(a))
+	}
 	pass := true
 	switch g.Cmp {
 	case Info:
@@ -231,7 +248,7 @@ func goalText(g Goal) string {
 	case AtLeast:
 		return "at least " + num(g.Limit) + unit
 	}
-	return "(peer, no goal)"
+	return "(a figure, no goal)"
 }
 
 // Write prints the lines, a heading before each row of the table, and a

@@ -118,7 +118,7 @@ func TestWrite(t *testing.T) {
 		"1.12x  at most 1.1x         OVER\n", // paired by round: 1.125
 		"105 MB/s  at least 100 MB/s    OK\n",
 		"row two\n",
-		"0.889x  (peer, no goal)      info\n",
+		"0.889x  (a figure, no goal)  info\n",
 		"bench-ratios: 3 figures, 1 outside their goal\n",
 	} {
 		if !strings.Contains(out, want) {
@@ -158,12 +158,15 @@ func TestTable(t *testing.T) {
 		if labels[l.Goal.Label] {
 			t.Errorf("label %q twice", l.Goal.Label)
 		}
-		if (l.Goal.Cmp == Info) != (l.Goal.Row == rowPeer) {
-			t.Errorf("%s: only the peer row is without a goal", l.Goal.Label)
+		if (l.Goal.Cmp == Info) != (l.Goal.Row == rowReal) {
+			t.Errorf("%s: only the real-text figures are without a goal", l.Goal.Label)
+		}
+		if l.Goal.Row == rowPeer && !strings.HasSuffix(l.Note, ", identical") {
+			t.Errorf("%s: the ids' hash is not shown: %q", l.Goal.Label, l.Note)
 		}
 		rows[l.Goal.Row], labels[l.Goal.Label] = true, true
 	}
-	for _, r := range []string{rowChunk, rowSchema, rowCount, rowHard, rowDense, rowLLM, rowPeer} {
+	for _, r := range []string{rowChunk, rowSchema, rowCount, rowHard, rowDense, rowLLM, rowPeer, rowReal, rowCode} {
 		if !rows[r] {
 			t.Errorf("no goal of row %q", r)
 		}

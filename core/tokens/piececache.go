@@ -1,6 +1,9 @@
 package tokens
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+	"unicode/utf8"
+)
 
 // pieceCache remembers the token counts of recent short pieces, by their
 // bytes. Text repeats its pieces (a log's keys, levels and timestamps'
@@ -54,8 +57,16 @@ const (
 
 // count is e.count through the cache.
 func (c *pieceCache) count(e *encoding, piece string, valid bool) int {
-	if len(piece) > packedMax {
+	switch n := len(piece); {
+	case n > packedMax:
 		return c.countLong(e, piece, valid)
+	case n == 1 && piece[0] < utf8.RuneSelf: // every byte is a token
+		return 1
+	case n == 2 && piece[0]|piece[1] < utf8.RuneSelf: // a two-byte token, or two of one byte
+		if e.ranks.two[uint(piece[0])<<8|uint(piece[1])] >= 0 {
+			return 1
+		}
+		return 2
 	}
 	var lo, hi uint64 // pack(piece), written out: a call per piece cost the counting loop a tenth
 	switch n := len(piece); {
