@@ -73,7 +73,14 @@
 // whole piece is on countLong, and a spec and FuzzMergeWindows check it.
 // Ranks are held in a table of our own (rankTable, a token of up to 16
 // bytes packed into its slot), and recent pieces' counts in a small
-// direct-mapped cache (pieceCache), since text repeats its pieces.
+// direct-mapped cache (pieceCache), since text repeats its pieces: pieces
+// of up to 16 bytes packed, of 17 to 48 bytes copied (cl100k_base keeps a
+// CamelCase identifier whole, and code indents with runs of spaces), and
+// pieces of one or two ASCII bytes counted from the byte tables without
+// it. The splitters read the most common piece, a word of ASCII letters,
+// without a call (wordASCII). Real text was measured in instructions per
+// MiB under cachegrind, which a shared machine's noise does not move
+// (docs/benchmarks.md has the figures).
 //
 // Unicode tables: unicode16.go holds them as *unicode.RangeTable values;
 // `go generate ./core/tokens` writes it with internal/ucdgen from
