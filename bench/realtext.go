@@ -13,8 +13,8 @@ import (
 	"sync"
 )
 
-// realKinds are the real-text inputs of the token-counting benchmarks
-// (issue 44): text nobody here chose, 1 MiB each. go-net-http is Go's own
+// realKinds are the real-text inputs of the token-counting benchmarks:
+// text nobody here chose, 1 MiB each. go-net-http is Go's own
 // net/http sources and opticks the Opticks text in Go's src/testdata, both
 // read from the Go distribution that runs the benchmark; python and
 // typescript are vendored in testdata/realtext (its README names their
