@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"os"
-	"strconv"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -41,7 +40,7 @@ var _ = Describe("o200k_harmony", func() {
 	tk := tokens.MustNew(tokens.O200KHarmony)
 
 	It("encodes every special token of the reference table as its one id", func() {
-		specials := harmonySpecialsFixture()
+		specials := refSpecials()
 		Expect(specials).To(HaveLen(1091))
 		for text, id := range specials {
 			Expect(tk.Encode(nil, text)).To(Equal([]int{id}), text)
@@ -78,19 +77,3 @@ var _ = Describe("o200k_harmony", func() {
 			{Start: 3, End: 10, Tokens: 1}, {Start: 10, End: 11, Tokens: 1}, {Start: 11, End: 13, Tokens: 1}}))
 	})
 })
-
-// harmonySpecialsFixture reads testdata/o200k-harmony/specials.tsv.
-func harmonySpecialsFixture() map[string]int {
-	GinkgoHelper()
-	data, err := os.ReadFile("testdata/o200k-harmony/specials.tsv")
-	Expect(err).NotTo(HaveOccurred())
-	out := map[string]int{}
-	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		id, text, ok := strings.Cut(line, "\t")
-		Expect(ok).To(BeTrue(), line)
-		n, err := strconv.Atoi(id)
-		Expect(err).NotTo(HaveOccurred())
-		out[text] = n
-	}
-	return out
-}
