@@ -39,8 +39,19 @@ var _ = Describe("Proxy.Capture", func() {
 	stream := "data: {\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"db-4 failed\"},\"finish_reason\":null}]}\n\n" +
 		"data: {\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n"
 
+	// capturing serves g in front of up with a capture, until the spec ends.
+	capturing := func(g *gateway.Gateway, up *httptest.Server) (string, *captured) {
+		DeferCleanup(up.Close)
+		u, _ := url.Parse(up.URL)
+		p := proxy.New(g, u, up.Client())
+		c := &captured{}
+		p.Capture = c
+		f := httptest.NewServer(p)
+		DeferCleanup(f.Close)
+		return f.URL, c
+	}
 	front := func(status int) (string, *captured) {
-		up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		return capturing(newGateway(false), httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			body, _ := io.ReadAll(r.Body)
 			if bytes.Contains(body, []byte(`"stream":true`)) {
 				w.Header().Set("Content-Type", "text/event-stream")
@@ -50,15 +61,7 @@ var _ = Describe("Proxy.Capture", func() {
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(status)
 			_, _ = io.WriteString(w, answer)
-		}))
-		DeferCleanup(up.Close)
-		u, _ := url.Parse(up.URL)
-		p := proxy.New(newGateway(false), u, up.Client())
-		c := &captured{}
-		p.Capture = c
-		f := httptest.NewServer(p)
-		DeferCleanup(f.Close)
-		return f.URL, c
+		})))
 	}
 	post := func(url string, body []byte) (int, string) {
 		resp, err := http.Post(url+"/v1/chat/completions", "application/json", bytes.NewReader(body))
@@ -101,15 +104,8 @@ var _ = Describe("Proxy.Capture", func() {
 		content := bigLog("db-8")
 		shadow := gateway.ShadowID(content)
 		for _, stream := range []bool{false, true} {
-			up := modelServer(expandOnce(shadow, "x1", "db-8"))
-			DeferCleanup(up.Close)
-			u, _ := url.Parse(up.URL)
-			p := proxy.New(newGateway(true), u, up.Client())
-			c := &captured{}
-			p.Capture = c
-			f := httptest.NewServer(p)
-			DeferCleanup(f.Close)
-			code, got := post(f.URL, chatBody("1", "t", content, stream))
+			base, c := capturing(newGateway(true), modelServer(expandOnce(shadow, "x1", "db-8")))
+			code, got := post(base, chatBody("1", "t", content, stream))
 			Expect(code).To(Equal(200), got)
 			xs := c.all()
 			Expect(xs).To(HaveLen(1))
