@@ -50,21 +50,42 @@ func (e *encoding) special(s string, i int) (id, n int, ok bool) {
 	return id, n, ok
 }
 
-// nextSpecial returns where the first special token at or after s[i:]
-// starts, or len(s). Each "<|" is looked at once, and at most
-// maxSpecialLen bytes after it: linear in the text.
-func (e *encoding) nextSpecial(s string, i int) int {
-	for i < len(s) {
-		k := strings.Index(s[i:], "<|")
+// specialWindow is how far ahead a splitter looks for the next special
+// token at first, doubling while a piece reaches past what it has looked
+// at: a walk that starts anywhere (PiecesFrom, once per chunk) reads a few
+// KiB, not the rest of the text; a walk to the end reads each byte once
+// more or less.
+const specialWindow = 4 << 10
+
+// specialMargin is how far from the end of the text a splitter has looked
+// at a piece must end for the piece to be taken as is: the pattern's
+// alternatives read at most a character or two past the piece they match
+// (a run of white space and the character after it), so a piece that ends
+// this far before that end ends there in the whole text too.
+const specialMargin = 64
+
+// scanned, when set (specs), gets the length of each stretch of text
+// searched for special tokens.
+var scanned func(n int)
+
+// specialIn returns where the first special token that starts in s[from:to]
+// starts (it may end past to), or -1. Each "<|" is looked at once, and at
+// most maxSpecialLen bytes after it.
+func (e *encoding) specialIn(s string, from, to int) int {
+	if scanned != nil {
+		scanned(to - from)
+	}
+	for i := from; i < to; {
+		k := strings.Index(s[i:to], "<|")
 		if k < 0 {
-			return len(s)
+			return -1
 		}
 		if _, _, ok := e.special(s, i+k); ok {
 			return i + k
 		}
 		i += k + 1
 	}
-	return len(s)
+	return -1
 }
 
 // splitter walks the pieces of one text from left to right: the
@@ -73,9 +94,11 @@ func (e *encoding) nextSpecial(s string, i int) int {
 // stretch were a text alone (tiktoken splits the text between two special
 // tokens on its own: a pattern's look-ahead never sees past one).
 type splitter struct {
-	e    *encoding
-	s    string
-	next int // where the next special token starts (len(s): none); -1 until known
+	e *encoding
+	s string
+	// next is where the next special token starts, -1 when none is known;
+	// clear is how far the text holds none after the last one passed.
+	next, clear int
 }
 
 func newSplitter(e *encoding, s string) splitter { return splitter{e: e, s: s, next: -1} }
@@ -84,16 +107,30 @@ func newSplitter(e *encoding, s string) splitter { return splitter{e: e, s: s, n
 // special token it is (-1 for an ordinary piece). i must be 0 or the end
 // of a piece, and grow from call to call.
 func (p *splitter) piece(i int) (end, special int) {
-	e := p.e
+	e, s := p.e, p.s
 	if e.specials == nil {
-		return e.match(p.s, i), -1
+		return e.match(s, i), -1
 	}
-	if p.next < i {
-		p.next = e.nextSpecial(p.s, i)
+	for {
+		switch {
+		case p.next == i:
+			id, n, _ := e.special(s, i)
+			return i + n, id
+		case p.next > i:
+			return e.match(s[:p.next], i), -1
+		}
+		p.next, p.clear = -1, max(p.clear, i)
+		if p.clear == len(s) {
+			return e.match(s, i), -1
+		}
+		if p.clear-i > specialMargin {
+			if j := e.match(s[:p.clear], i); j < p.clear-specialMargin {
+				return j, -1
+			}
+		}
+		to := min(len(s), p.clear+max(specialWindow, p.clear-i)) // doubling: a long piece is matched O(1) times
+		if p.next = e.specialIn(s, p.clear, to); p.next < 0 {
+			p.clear = to // none up to to; past a special found, nothing is known yet
+		}
 	}
-	if p.next == i {
-		id, n, _ := e.special(p.s, i)
-		return i + n, id
-	}
-	return e.match(p.s[:p.next], i), -1
 }

@@ -63,6 +63,23 @@ func TestEncodeMatchesTiktokenGo(t *testing.T) {
 			tk := tokens.MustNew(name)
 			rng := rand.New(rand.NewPCG(11, uint64(len(name))))
 			texts := append(append([]string{strings.Repeat("x", 5000), strings.Repeat("abcabd", 900)}, samples...), invalidSamples...)
+			// long texts: a splitter of o200k_harmony looks for special
+			// tokens a few KiB at a time, and a piece that reaches the end of
+			// what it looked at (runs of white space, of letters) is matched
+			// again on more
+			for _, run := range []string{" ", "\n", "a", "7", "-", " \t"} {
+				if name != tokens.O200KHarmony {
+					break // the others split with no look for special tokens
+				}
+				var b strings.Builder
+				for b.Len() < tokens.Trials(40<<10) { // a quarter under race: still past specialWindow
+					b.WriteString(alphabet[rng.IntN(len(alphabet))])
+					if rng.IntN(50) == 0 {
+						b.WriteString(strings.Repeat(run, rng.IntN(5000)))
+					}
+				}
+				texts = append(texts, b.String())
+			}
 			for range tokens.Trials(2000) {
 				var b strings.Builder
 				for range rng.IntN(60) {
