@@ -110,14 +110,11 @@ type gatewayExpect struct {
 	} `yaml:"metrics"`
 }
 
+// gatewayResultJSON is what the gateway did with one output: what a
+// capture records of it, and the bytes it saved.
 type gatewayResultJSON struct {
-	Index    int    `json:"index"`
-	Tool     string `json:"tool"`
-	Action   string `json:"action"`
-	Reason   string `json:"reason"`
-	ShadowID string `json:"shadow_id,omitempty"`
-	Bytes    int    `json:"bytes"`
-	Saved    int    `json:"saved,omitempty"`
+	proxy.CapturedResult
+	Saved int `json:"saved,omitempty"`
 }
 
 type gatewayRequestOutcome struct {
@@ -253,7 +250,7 @@ func runGatewayRequest(ctx context.Context, g *gateway.Gateway, upstream gateway
 	}
 	ro.Results = []gatewayResultJSON{}
 	for _, x := range res {
-		ro.Results = append(ro.Results, gatewayResultJSON{x.Index, x.Tool, x.Action, x.Reason, x.ShadowID, x.Bytes, x.Saved})
+		ro.Results = append(ro.Results, gatewayResultJSON{proxy.ResultOf(x), x.Saved})
 	}
 	if ro.Expansions == nil {
 		ro.Expansions = []gateway.Expansion{}

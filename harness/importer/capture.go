@@ -37,21 +37,21 @@ type CaptureGateway struct {
 
 // CaptureConfig is the part of a gateway's settings that decides what it
 // does with a request, under the names of the gateway scenario's config
-// (and of the config file's pipes.tool_output): no endpoint, key or
-// provider entry.
+// (and of the config file's pipes.tool_output), which an imported gateway
+// scenario writes as they are: no endpoint, key or provider entry.
 type CaptureConfig struct {
-	Strategy            string   `json:"strategy"`
-	SimpleWords         int      `json:"simple_words,omitempty"`
-	MinBytes            int      `json:"min_bytes,omitempty"`
-	MaxBytes            int      `json:"max_bytes,omitempty"`
-	SkipTools           []string `json:"skip_tools,omitempty"`
-	FallbackStrategy    string   `json:"fallback_strategy,omitempty"`
-	EnableExpandContext bool     `json:"enable_expand_context"`
-	OriginalTTL         string   `json:"original_ttl,omitempty"`
-	CompressedTTL       string   `json:"compressed_ttl,omitempty"`
-	MaxEntries          int      `json:"max_entries,omitempty"`
-	MaxResults          int      `json:"max_results,omitempty"`
-	MaxWorkBytes        int64    `json:"max_work_bytes,omitempty"`
+	Strategy            string   `json:"strategy" yaml:"strategy"`
+	SimpleWords         int      `json:"simple_words,omitempty" yaml:"simple_words,omitempty"`
+	MinBytes            int      `json:"min_bytes,omitempty" yaml:"min_bytes,omitempty"`
+	MaxBytes            int      `json:"max_bytes,omitempty" yaml:"max_bytes,omitempty"`
+	SkipTools           []string `json:"skip_tools,omitempty" yaml:"skip_tools,omitempty"`
+	FallbackStrategy    string   `json:"fallback_strategy,omitempty" yaml:"fallback_strategy,omitempty"`
+	EnableExpandContext bool     `json:"enable_expand_context" yaml:"enable_expand_context"`
+	OriginalTTL         string   `json:"original_ttl,omitempty" yaml:"original_ttl,omitempty"`
+	CompressedTTL       string   `json:"compressed_ttl,omitempty" yaml:"compressed_ttl,omitempty"`
+	MaxEntries          int      `json:"max_entries,omitempty" yaml:"max_entries,omitempty"`
+	MaxResults          int      `json:"max_results,omitempty" yaml:"max_results,omitempty"`
+	MaxWorkBytes        int64    `json:"max_work_bytes,omitempty" yaml:"max_work_bytes,omitempty"`
 }
 
 // CaptureConfigOf is the CaptureConfig of a gateway's settings (with its
@@ -82,30 +82,29 @@ type capturedCall struct {
 	gw        CaptureGateway
 }
 
-// captureLine is a capture line as encoded.
+// captureLine is a capture line as encoded; its gateway member is decoded
+// once the line is known to be one of a capture.
 type captureLine struct {
 	Request  json.RawMessage `json:"request"`
 	Response json.RawMessage `json:"response"`
-	Gateway  *CaptureGateway `json:"gateway"`
+	Gateway  json.RawMessage `json:"gateway"`
 }
 
 // readCapture returns the calls of a gateway capture; ok is false when
 // data is not one: a line that is not a JSON object with a "gateway"
-// member (a log pretty-printed or a list of calls is not), or no line.
-// A line that has one and does not decode is an error naming it.
+// object (a log pretty-printed or a list of calls is not), or no line. A
+// gateway member that does not decode is an error at its line.
 func readCapture(data []byte, errorf func(off int, format string, args ...any) error) (calls []capturedCall, ok bool, err error) {
 	for _, l := range jsonLines(data) {
-		var probe struct {
-			Gateway json.RawMessage `json:"gateway"`
-		}
-		if json.Unmarshal(data[l.start:l.end], &probe) != nil || len(probe.Gateway) == 0 || probe.Gateway[0] != '{' {
+		var cl captureLine
+		if json.Unmarshal(data[l.start:l.end], &cl) != nil || len(cl.Gateway) == 0 || cl.Gateway[0] != '{' {
 			return nil, false, nil
 		}
-		var cl captureLine
-		if err := json.Unmarshal(data[l.start:l.end], &cl); err != nil {
-			return nil, false, errorf(l.start, "a gateway capture's line: %v", err)
+		c := capturedCall{at: l.start, request: cl.Request, response: cl.Response}
+		if err := json.Unmarshal(cl.Gateway, &c.gw); err != nil {
+			return nil, false, errorf(l.start, "a gateway capture's line: gateway: %v", err)
 		}
-		c := capturedCall{at: l.start, request: cl.Request, response: cl.Response, forwarded: cl.Gateway.Forwarded, gw: *cl.Gateway}
+		c.forwarded = c.gw.Forwarded
 		if len(cl.Response) > 0 && cl.Response[0] == '"' {
 			var text string
 			if err := json.Unmarshal(cl.Response, &text); err != nil {
@@ -121,23 +120,15 @@ func readCapture(data []byte, errorf func(off int, format string, args ...any) e
 	return calls, len(calls) > 0, nil
 }
 
-// captured adds the gateway scenario when the trace is a gateway capture.
-func (im *importer) captured(files []TraceFile) error {
-	if len(files) != 1 {
+// captured adds the gateway scenario when the trace is a gateway capture:
+// a call log of one file (a format told by parseFormat).
+func (im *importer) captured() error {
+	provider, known := map[string]string{FormatResponsesLog: "responses", FormatAnthropicMessages: "anthropic",
+		FormatChatCompletionsLog: "openai"}[im.tr.format]
+	if !known {
 		return nil
 	}
-	provider := ""
-	switch f := im.opts.Format; {
-	case f == FormatResponsesLog || (f == "" || f == FormatAuto) && isResponsesLog(files[0].Data):
-		provider = "responses"
-	case f == FormatAnthropicMessages || (f == "" || f == FormatAuto) && isAnthropicLog(files[0].Data):
-		provider = "anthropic"
-	case f == FormatChatCompletionsLog || (f == "" || f == FormatAuto) && isChatLog(files[0].Data):
-		provider = "openai"
-	default:
-		return nil
-	}
-	calls, ok, err := readCapture(files[0].Data, im.tr.errorf)
+	calls, ok, err := readCapture(im.trace, im.tr.errorf)
 	if err != nil || !ok || calls[0].gw.Config == nil {
 		return err // a capture that does not say how the gateway was set up makes no gateway scenario
 	}

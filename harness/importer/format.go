@@ -49,7 +49,11 @@ func FormatNames() []string {
 func parseFormat(data []byte, name, format string) (*parsedTrace, error) {
 	for _, f := range formats {
 		if format == f.name || (format == "" || format == FormatAuto) && (f.detect == nil || f.detect(data)) {
-			return f.parse(data, name)
+			t, err := f.parse(data, name)
+			if t != nil {
+				t.format = f.name
+			}
+			return t, err
 		}
 	}
 	return nil, fmt.Errorf("%s: format %q: want one of %s", name, format, strings.Join(FormatNames(), ", "))

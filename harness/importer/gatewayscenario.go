@@ -17,19 +17,8 @@ import (
 // The YAML shapes of an imported gateway scenario, in field order.
 type (
 	gatewayScenarioConfig struct {
-		Provider            string   `yaml:"provider"`
-		Strategy            string   `yaml:"strategy"`
-		SimpleWords         int      `yaml:"simple_words,omitempty"`
-		MinBytes            int      `yaml:"min_bytes,omitempty"`
-		MaxBytes            int      `yaml:"max_bytes,omitempty"`
-		SkipTools           []string `yaml:"skip_tools,omitempty"`
-		FallbackStrategy    string   `yaml:"fallback_strategy,omitempty"`
-		EnableExpandContext bool     `yaml:"enable_expand_context"`
-		OriginalTTL         string   `yaml:"original_ttl,omitempty"`
-		CompressedTTL       string   `yaml:"compressed_ttl,omitempty"`
-		MaxEntries          int      `yaml:"max_entries,omitempty"`
-		MaxResults          int      `yaml:"max_results,omitempty"`
-		MaxWorkBytes        int64    `yaml:"max_work_bytes,omitempty"`
+		Provider      string `yaml:"provider"`
+		CaptureConfig `yaml:",inline"`
 	}
 	gatewayScenarioRequest struct {
 		Body    importedText `yaml:"body"`
@@ -75,9 +64,7 @@ func (im *importer) gatewayScenario(calls []capturedCall, provider string) error
 	}
 	b := &gatewayBuild{im: im, wire: wire, lw: llmwire.Wire(provider), ids: map[string]string{},
 		remote: cfg.Strategy == gateway.StrategyAPI || cfg.Strategy == gateway.StrategyExternalProvider}
-	sc := gatewayScenarioConfig{Provider: provider, Strategy: cfg.Strategy, SimpleWords: cfg.SimpleWords, MinBytes: cfg.MinBytes,
-		MaxBytes: cfg.MaxBytes, SkipTools: cfg.SkipTools, FallbackStrategy: cfg.FallbackStrategy, EnableExpandContext: cfg.EnableExpandContext,
-		OriginalTTL: cfg.OriginalTTL, CompressedTTL: cfg.CompressedTTL, MaxEntries: cfg.MaxEntries, MaxResults: cfg.MaxResults, MaxWorkBytes: cfg.MaxWorkBytes}
+	sc := gatewayScenarioConfig{Provider: provider, CaptureConfig: *cfg}
 	if b.remote {
 		sc.Strategy = gateway.StrategyExternalProvider // the scripted model answers as the service did
 	}
@@ -102,7 +89,7 @@ func (im *importer) gatewayScenario(calls []capturedCall, provider string) error
 	desc := fmt.Sprintf("Imported from %s: the %d request(s) of a conversation the gateway captured (wire %s, strategy %s, expand_context %v), each through the gateway with the settings it ran with; the model answers each round as it did (%d expand_context round(s) in all).",
 		im.opts.TraceName, len(calls), provider, cfg.Strategy, cfg.EnableExpandContext, rounds)
 	data, err := marshalScenario(importedScenario{Description: desc, Labels: []string{"regress", "imported", "gateway"}, Component: "gateway",
-		Source: harness.Source{Trace: im.opts.TraceName, SHA256: sha(im.trace), Messages: []int{}, Redacted: im.red.summary()},
+		Source: harness.Source{Trace: im.opts.TraceName, SHA256: im.sha(), Messages: []int{}, Redacted: im.red.summary()},
 		Config: sc, Input: map[string]any{"requests": requests}, LLM: b.steps, Expect: map[string]any{"requests": expect}})
 	if err != nil {
 		return err

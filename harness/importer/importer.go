@@ -170,7 +170,7 @@ func ImportFiles(files []TraceFile, opts ImportOptions) ([]ImportedFile, error) 
 		}
 		im.files = append(im.files, ImportedFile{Path: opts.Name + "-leaked.yaml", Data: data})
 	}
-	if err := im.captured(files); err != nil {
+	if err := im.captured(); err != nil {
 		return nil, err
 	}
 	for i := range im.files {
@@ -233,6 +233,7 @@ func newImporter(files []TraceFile, opts ImportOptions) (*importer, error) {
 type importer struct {
 	opts     ImportOptions
 	trace    []byte
+	sum      string // the trace's SHA-256 (see sha)
 	shown    string // names the trace in errors
 	maxBytes int
 	tr       *parsedTrace
@@ -346,7 +347,16 @@ func (im *importer) nextAnswer() string {
 }
 
 func (im *importer) source() harness.Source {
-	return harness.Source{Trace: im.opts.TraceName, SHA256: sha(im.trace), Messages: im.used, Redacted: im.red.summary(), Omitted: im.omitted(im.used)}
+	return harness.Source{Trace: im.opts.TraceName, SHA256: im.sha(), Messages: im.used, Redacted: im.red.summary(), Omitted: im.omitted(im.used)}
+}
+
+// sha is the trace's SHA-256, hashed once (each scenario's provenance
+// names it; a trace may be 128 MiB).
+func (im *importer) sha() string {
+	if im.sum == "" {
+		im.sum = sha(im.trace)
+	}
+	return im.sum
 }
 
 // omitted counts the kinds of blocks of messages that the scenario does

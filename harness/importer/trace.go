@@ -64,6 +64,9 @@ type parsedTrace struct {
 	// imported session scenario names it, so that its model answers in
 	// that API's bytes, custom tool calls included.
 	wire string
+	// format is the format it was read in (a FormatX name; "" for
+	// OpenTelemetry spans, read from several files at once).
+	format string
 	// outer is the log that holds this trace, a message assembled from
 	// an event stream at offset outerAt of outer (see sse.go).
 	outer   *parsedTrace

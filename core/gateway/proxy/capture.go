@@ -53,6 +53,12 @@ type CapturedResult struct {
 // is not captured.
 const MaxCaptureBytes = 16 << 20
 
+// ResultOf is r without its texts, its strings copied (they may be read
+// from a request's body, which is lent back to a pool).
+func ResultOf(r gateway.Result) CapturedResult {
+	return CapturedResult{r.Index, strings.Clone(r.Tool), r.Action, strings.Clone(r.Reason), strings.Clone(r.ShadowID), r.Bytes}
+}
+
 // capture gathers one request's Exchange; nil (no Capturer) does nothing.
 type capture struct {
 	to Capturer
@@ -81,7 +87,7 @@ func (c *capture) request(conv *gateway.Conversation, prep gateway.Prepared) {
 	c.x.Request, c.x.Forwarded, c.x.Stream = bytes.Clone(conv.Body), bytes.Clone(prep.Body), conv.Stream
 	c.x.Results = make([]CapturedResult, len(prep.Results))
 	for i, r := range prep.Results {
-		c.x.Results[i] = CapturedResult{r.Index, strings.Clone(r.Tool), r.Action, strings.Clone(r.Reason), strings.Clone(r.ShadowID), r.Bytes}
+		c.x.Results[i] = ResultOf(r)
 	}
 	c.x.Rounds = 1 // a stream with no expand_context call makes one round
 }
