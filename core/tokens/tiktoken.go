@@ -268,7 +268,6 @@ func (t *Tiktoken) WalkMarks(s string, every int, fn func(batch []Mark) bool) {
 func (e *encoding) countBlock(c *pieceCache, sp *splitter, i, n int, valid bool) (end, tokens, pieces int) {
 	s := sp.s
 	if e.specials != nil { // o200k_harmony; the others keep the loop below, with no branch a piece
-
 		for pieces = n; pieces > 0 && i < len(s); pieces-- {
 			j, special := sp.piece(i)
 			if special >= 0 {
