@@ -5,27 +5,61 @@ import (
 	"unicode/utf8"
 )
 
-// pieceCache remembers the token counts of recent short pieces, by their
-// bytes. Text repeats its pieces (a log's keys, levels and timestamps'
-// punctuation, JSON's field names, code's keywords), and a piece that is no
-// single token costs a failed rank lookup and a merge of several more; a
-// hit here costs one slot read that stays in the CPU cache. Direct-mapped:
-// a new piece takes its slot. The count of a piece is a function of its
-// bytes alone (invalid bytes included: count replaces them the same way
-// every time), so a cache serves every text of its encoding; a counting
-// loop takes one from its encoding's cachePool and hands it back, so no two
-// goroutines share one.
+// pieceCache remembers the token counts of recent pieces, by their bytes.
+// Text repeats its pieces (a log's keys, levels and timestamps'
+// punctuation, JSON's field names, code's keywords and identifiers), and a
+// piece that is no single token costs a failed rank lookup and a merge of
+// several more; a hit here costs a slot or two read from the CPU's
+// second-level cache. Two-way set-associative: a new piece takes the first
+// way of its set and moves what was there to the second. The count of a
+// piece is a function of its bytes alone (invalid bytes included: count
+// replaces them the same way every time), so a cache serves every text of
+// its encoding; a counting loop takes one from its encoding's cachePool and
+// hands it back, so no two goroutines share one.
+//
+// Real text has thousands of distinct pieces a MiB (Go's net/http: 12,000
+// of up to 15 bytes in cl100k_base, 1,300 of 16 to 48), and every miss is
+// a merge of tens to thousands of instructions: with 8,192 direct-mapped
+// slots a quarter of a warm count of that text went to merging what the
+// cache had dropped. 32,768 entries in two ways keep them.
 type pieceCache struct {
-	slots [cacheSlots]cacheSlot
-	long  [longSlots]longSlot
+	sets [cacheSets]cacheSet
+	long [longSets]longSet
 }
 
-// longSlot is one piece of packedMax+1 to longMax bytes, its bytes copied
-// in (n = 0: an empty slot), and its token count. cl100k_base keeps a
+// cacheSet is two entries of pieces of at most shortMax bytes. An entry is
+// the piece packed as in the rank table (lo, hi) with its length in the low
+// four bits of hi's last byte, which a piece this short leaves zero, and
+// its token count in the high four (tokMask): a piece of more tokens than
+// that is not kept. A zero entry (length 0) matches no piece.
+type cacheSet [2]struct{ lo, hi uint64 }
+
+const (
+	shortMax = packedMax - 1
+	tokShift = 60
+	tokMask  = 0xF << tokShift
+	// cacheBits sizes the cache: 16,384 sets of 32 bytes, 512 KiB, which stay
+	// in the CPU's second-level cache (1 MiB a core on the machines
+	// measured) next to the rank table's tags.
+	cacheBits = 14
+	cacheSets = 1 << cacheBits
+)
+
+// shortKey is the entry of a piece of n bytes (1 to shortMax) packed as lo,
+// hi, without its count, and the index of its set.
+func shortKey(lo, hi uint64, n int) (key uint64, set uint64) {
+	key = hi | uint64(n)<<56
+	return key, (lo*0x9E3779B97F4A7C15 ^ key*0xC2B2AE3D27D4EB4F) >> (64 - cacheBits)
+}
+
+// longSet is two pieces of shortMax+1 to longMax bytes, their bytes copied
+// in (n = 0: an empty slot), and their token counts. cl100k_base keeps a
 // CamelCase identifier whole (" newClientServerTest"), and code indents
 // with runs of spaces: real source code has a few thousand such pieces a
-// MiB, a few hundred distinct, each a merge of some fifty rank lookups
-// when counted again (TypeScript in cl100k_base: a third of the time).
+// MiB, a few hundred to a thousand distinct, each a merge of some fifty
+// rank lookups when counted again.
+type longSet [2]longSlot
+
 type longSlot struct {
 	n      uint32
 	tokens int32
@@ -33,32 +67,17 @@ type longSlot struct {
 }
 
 // longMax is the longest piece the long slots keep; longBits sizes them:
-// 2,048 slots of 56 bytes, 112 KiB.
+// 2,048 sets of two slots of 56 bytes, 224 KiB.
 const (
-	longMax   = 48
-	longBits  = 11
-	longSlots = 1 << longBits
-)
-
-// cacheSlot is one piece of at most packedMax bytes, packed as in the rank
-// table (n = 0: an empty slot; no piece is empty), and its token count.
-type cacheSlot struct {
-	lo, hi uint64
-	n      uint32
-	tokens int32
-}
-
-// cacheBits sizes the cache: 8,192 slots of 24 bytes, 192 KiB, which stay in
-// the CPU's second-level cache next to the hot part of the rank table.
-const (
-	cacheBits  = 13
-	cacheSlots = 1 << cacheBits
+	longMax  = 48
+	longBits = 11
+	longSets = 1 << longBits
 )
 
 // count is e.count through the cache.
 func (c *pieceCache) count(e *encoding, piece string, valid bool) int {
 	switch n := len(piece); {
-	case n > packedMax:
+	case n > shortMax:
 		return c.countLong(e, piece, valid)
 	case n == 1 && piece[0] < utf8.RuneSelf: // every byte is a token
 		return 1
@@ -68,31 +87,29 @@ func (c *pieceCache) count(e *encoding, piece string, valid bool) int {
 		}
 		return 2
 	}
-	var lo, hi uint64 // pack(piece), written out: a call per piece cost the counting loop a tenth
-	switch n := len(piece); {
-	case n >= 8:
-		lo = le64(piece)
-		if n > 8 {
-			hi = le64(piece[n-8:]) >> (8 * (16 - n))
-		}
-	case n >= 4:
-		lo = le32(piece) | le32(piece[n-4:])<<(8*(n-4))
-	case n > 0:
-		lo = uint64(piece[0]) | uint64(piece[n/2])<<(8*(n/2)) | uint64(piece[n-1])<<(8*(n-1))
-	}
-	n := uint32(len(piece))
-	h := (lo ^ uint64(n)<<56) * 0x9E3779B97F4A7C15
-	h = (h ^ hi*0xC2B2AE3D27D4EB4F) * 0x94D049BB133111EB
-	s := &c.slots[h>>(64-cacheBits)]
-	if s.lo == lo && s.hi == hi && s.n == n {
-		return int(s.tokens)
+	lo, hi := pack(piece)
+	key, set := shortKey(lo, hi, len(piece))
+	return c.short(e, &c.sets[set], piece, lo, key, valid)
+}
+
+// short is count for a piece of at most shortMax bytes packed as lo, key
+// (shortKey), whose set is set.
+func (c *pieceCache) short(e *encoding, set *cacheSet, piece string, lo, key uint64, valid bool) int {
+	switch {
+	case set[0].lo == lo && set[0].hi&^tokMask == key:
+		return int(set[0].hi >> tokShift)
+	case set[1].lo == lo && set[1].hi&^tokMask == key:
+		return int(set[1].hi >> tokShift)
 	}
 	k := e.count(piece, valid)
-	*s = cacheSlot{lo: lo, hi: hi, n: n, tokens: int32(k)}
+	if k < 1<<(64-tokShift) {
+		set[1] = set[0]
+		set[0].lo, set[0].hi = lo, key|uint64(k)<<tokShift
+	}
 	return k
 }
 
-// countLong is count for a piece over packedMax bytes: through the long
+// countLong is count for a piece over shortMax bytes: through the long
 // slots up to longMax bytes, compared byte for byte.
 func (c *pieceCache) countLong(e *encoding, piece string, valid bool) int {
 	n := len(piece)
@@ -100,15 +117,18 @@ func (c *pieceCache) countLong(e *encoding, piece string, valid bool) int {
 		return e.count(piece, valid)
 	}
 	h := (le64(piece) ^ uint64(n)<<56) * 0x9E3779B97F4A7C15
-	h = (h ^ le64(piece[8:])*0xC2B2AE3D27D4EB4F) * 0x94D049BB133111EB
+	h = (h ^ le64(piece[n/2-4:])*0xC2B2AE3D27D4EB4F) * 0x94D049BB133111EB
 	h = (h ^ le64(piece[n-8:])) * 0x9E3779B97F4A7C15
-	s := &c.long[h>>(64-longBits)]
-	if s.n == uint32(n) && string(s.b[:n]) == piece {
-		return int(s.tokens)
+	set := &c.long[h>>(64-longBits)]
+	for w := range set {
+		if s := &set[w]; s.n == uint32(n) && string(s.b[:n]) == piece {
+			return int(s.tokens)
+		}
 	}
 	k := e.count(piece, valid)
-	s.n, s.tokens = uint32(n), int32(k)
-	copy(s.b[:], piece)
+	set[1] = set[0]
+	set[0].n, set[0].tokens = uint32(n), int32(k)
+	copy(set[0].b[:], piece)
 	return k
 }
 
@@ -117,7 +137,7 @@ const freeCaches = 8
 
 // cachePool keeps up to freeCaches idle piece caches of one encoding. Not a
 // sync.Pool: a collection empties that, and a counting loop would then
-// allocate a fresh cache (192 KiB) on its next call, whatever the size of
+// allocate a fresh cache (736 KiB) on its next call, whatever the size of
 // its text (testing's benchmarks collect before every run, so 10 MiB
 // counted in three runs showed three times the memory of 1 MiB in thirty).
 // Taking and handing back are an atomic swap each; more concurrent loops

@@ -58,6 +58,8 @@ type encoding struct {
 	// end of the piece that starts at s[i]. The specs hold it to the
 	// encoding's pattern (patterns) run through regexp2.
 	match func(s string, i int) int
+	// o200k picks o200k_base's alternatives in countFast.
+	o200k bool
 	// specials are the special tokens each counted as one, by their text
 	// (nil: none; o200k_harmony's, see harmony.go).
 	specials map[string]int
@@ -130,7 +132,7 @@ func build(name string) (*encoding, error) {
 		}
 		ranks.add(string(dec[:m]), int32(r))
 	}
-	return &encoding{name: name, ranks: ranks, match: matchers[name]}, nil
+	return &encoding{name: name, ranks: ranks, match: matchers[name], o200k: name == O200K}, nil
 }
 
 // rankFile is the embedded file of an encoding's ranks.
@@ -279,12 +281,7 @@ func (e *encoding) countBlock(c *pieceCache, sp *splitter, i, n int, valid bool)
 		}
 		return i, tokens, n - pieces
 	}
-	for pieces = n; pieces > 0 && i < len(s); pieces-- {
-		j := e.match(s, i)
-		tokens += c.count(e, s[i:j], valid)
-		i = j
-	}
-	return i, tokens, n - pieces
+	return e.countFast(c, s, i, n, valid)
 }
 
 // Pieces appends the pre-split pieces of s, with their token counts, to dst.
