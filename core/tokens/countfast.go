@@ -38,9 +38,9 @@ var byteKind = func() (t [256]uint8) {
 }()
 
 // loMask and hiMask keep the first n bytes of a piece read as two
-// little-endian words (packed as pack packs it), by n.
-var loMask, hiMask = func() (lo, hi [packedMax + 1]uint64) {
-	for n := range packedMax + 1 {
+// little-endian words (packed as pack packs it), by n up to shortMax.
+var loMask, hiMask = func() (lo, hi [shortMax + 1]uint64) {
+	for n := range shortMax + 1 {
 		lo[n] = 1<<(8*min(n, 8)) - 1
 		hi[n] = 1<<(8*max(n-8, 0)) - 1
 	}
@@ -48,145 +48,130 @@ var loMask, hiMask = func() (lo, hi [packedMax + 1]uint64) {
 }()
 
 // countFast is countBlock's loop for cl100k_base and o200k_base: the
-// splitter and the piece cache written into one loop, so that a piece costs
-// no call. Splitting pieces that start with an ASCII character is decided
-// here from byteKind and byteClass, as the splitters' fast paths decide it
-// (matchASCII, wordASCII, wordO200KASCII); wherever the answer depends on a
-// character past ASCII, the encoding's splitter decides the piece instead.
-// WalkMarks walks through this loop and Pieces through the splitter, so the
-// specs that hold the two to the same pieces (and FuzzCount) check that
-// they split alike. Most of counting's time on real text went to calls: the
-// splitter, its helpers and the cache lookup, each saving the loop's
-// registers (go-net-http, cl100k_base: about 350 instructions a piece).
+// splitter's ASCII paths and the piece cache written into one loop with no
+// call in it. Most of counting's time on real text went to calls (the
+// splitter, its helpers, the cache lookup), each saving and restoring the
+// loop's registers: about 350 instructions a piece on Go's net/http in
+// cl100k_base before, under 150 here. The inner loop counts a piece when
+// it starts with an ASCII character, ASCII decides where it ends (as the
+// splitters' own fast paths decide it: matchASCII, wordASCII,
+// wordO200KASCII), and it is one or two bytes or a hit in the cache;
+// anything else (a character past ASCII where it matters, a piece of over
+// 15 bytes or at the end of the text, a cache miss) goes to the outer
+// loop, which counts that one piece with the encoding's splitter and
+// pieceCache.count, and goes back in. WalkMarks walks through this loop and
+// Pieces through the splitter, so the specs that hold the two to the same
+// pieces (and FuzzCount) check that they split alike.
 func (e *encoding) countFast(c *pieceCache, s string, i, n int, valid bool) (end, tokens, pieces int) {
-	o200k := e.o200k
-	for pieces = n; pieces > 0 && i < len(s); pieces-- {
+	for pieces = n; ; pieces-- {
+		var k, m int
+		i, k, m = countRun(s, i, pieces, e.o200k, &e.ranks.two, &c.sets)
+		tokens, pieces = tokens+k, pieces-m
+		if pieces == 0 || i >= len(s) {
+			return i, tokens, n - pieces
+		}
+		j := e.match(s, i)
+		tokens += c.count(e, s[i:j], valid)
+		i = j
+	}
+}
+
+// countRun is countFast's inner loop: it counts up to n pieces from s[i]
+// while they start with an ASCII character, ASCII decides where they end
+// and the cache holds them (or they are one or two bytes), and returns
+// where it stopped, their tokens, and how many it counted. It calls
+// nothing, so the compiler keeps its variables in registers.
+func countRun(s string, i, n int, o200k bool, two *[1 << 16]int32, sets *[cacheSets]cacheSet) (end, tokens, pieces int) {
+inner:
+	for left := n; left > 0 && i < len(s); left-- {
 		j := i + 1
-		switch byteKind[s[i]] {
+		word := -1 // where the piece's letters start, if it is a word
+		switch kind := byteKind[s[i]]; kind {
 		case kindLetter:
-			j = wordFast(s, i, o200k)
+			word = i
 		case kindDigit: // \p{N}{1,3}
-			if j < len(s) && byteClass[s[j]]&classNumber != 0 {
+			for j < len(s) && j < i+3 && byteClass[s[j]]&classNumber != 0 {
 				j++
-				if j < len(s) && byteClass[s[j]]&classNumber != 0 {
-					j++
-				}
 			}
-			if j-i < 3 && j < len(s) && s[j] >= utf8.RuneSelf {
-				j = -1
+			if j < i+3 && j < len(s) && s[j] >= utf8.RuneSelf {
+				break inner
 			}
-		case kindQuote:
-			if !o200k {
+		case kindQuote, kindOther, kindSpace, kindBlank:
+			if kind == kindQuote && !o200k {
 				if k := contractionFast(s, i); k >= 0 {
 					j = k
 					break
 				}
 			}
-			fallthrough
-		case kindOther: // [^\r\n\p{L}\p{N}]?\p{L}+, then ?[^\s\p{L}\p{N}]+[TRAIL]*
 			if j == len(s) {
 				break
 			}
 			switch next := byteClass[s[j]]; {
-			case next&classLetter != 0:
-				j = wordFast(s, j, o200k)
-			case next&classOther != 0:
-				j = punctFast(s, j, o200k)
+			case next&classLetter != 0: // [^\r\n\p{L}\p{N}] before the letters
+				word = j
 			case next == 0:
-				j = -1
-			default:
-				j = trailFast(s, j, o200k)
+				break inner
+			case kind == kindBlank || kind == kindSpace && next&classOther == 0:
+				if j = spaceEnd(s, i); j < 0 {
+					break inner
+				}
+			default: //  ?[^\s\p{L}\p{N}]+[TRAIL]*
+				if j = asciiRun(s, j, classOther); j < len(s) && s[j] >= utf8.RuneSelf {
+					break inner
+				}
+				for j < len(s) && (s[j] == '\r' || s[j] == '\n' || o200k && s[j] == '/') {
+					j++
+				}
 			}
-		case kindSpace:
-			if j == len(s) {
-				break
-			}
-			switch next := byteClass[s[j]]; {
-			case next&classLetter != 0:
-				j = wordFast(s, j, o200k)
-			case next&classOther != 0:
-				j = punctFast(s, j, o200k)
-			case next == 0:
-				j = -1
-			default:
-				j = spaceFast(s, i)
-			}
-		case kindBlank:
-			if j < len(s) && byteClass[s[j]]&classLetter != 0 {
-				j = wordFast(s, j, o200k)
-				break
-			}
-			j = spaceFast(s, i)
 		case kindNewline:
-			j = spaceFast(s, i)
+			if j = spaceEnd(s, i); j < 0 {
+				break inner
+			}
 		default:
-			j = -1
+			break inner
 		}
-		if j < 0 {
-			j = e.match(s, i)
+		if word >= 0 { // \p{L}+ in cl100k_base; the upper run, the lower run and a contraction in o200k_base
+			if !o200k {
+				j = asciiRun(s, word+1, classLetter)
+			} else if j = asciiRun(s, asciiRun(s, word, classUpper), classLower); j < len(s) && s[j] == '\'' {
+				if k := contractionFast(s, j); k >= 0 {
+					j = k
+				}
+			}
+			if j < len(s) && s[j] >= utf8.RuneSelf {
+				break inner
+			}
 		}
 		// the piece s[i:j], through the cache (pieceCache.count, written out)
 		switch m := j - i; {
-		case m == 1 && s[i] < utf8.RuneSelf:
+		case m == 1: // ASCII: one byte, one token
 			tokens++
-		case m == 2 && s[i]|s[i+1] < utf8.RuneSelf:
-			tokens += 1 + int(uint32(e.ranks.two[uint(s[i])<<8|uint(s[i+1])])>>31) // -1: two tokens
-		case m <= shortMax && i+packedMax <= len(s):
-			lo, hi := le64(s[i:])&loMask[m], le64(s[i+8:])&hiMask[m]
-			key, set := shortKey(lo, hi, m)
-			switch ways := &c.sets[set]; {
-			case ways[0].lo == lo && ways[0].hi&^tokMask == key:
-				tokens += int(ways[0].hi >> tokShift)
-			case ways[1].lo == lo && ways[1].hi&^tokMask == key:
-				tokens += int(ways[1].hi >> tokShift)
-			default:
-				tokens += c.short(e, ways, s[i:j], lo, key, valid)
-			}
+		case m == 2: // a two-byte token, or two of one byte
+			tokens += 1 + int(uint32(two[uint(s[i])<<8|uint(s[i+1])])>>31) // rank -1: two
+		case m > shortMax || i+packedMax > len(s):
+			break inner
 		default:
-			tokens += c.count(e, s[i:j], valid)
+			t := s[i : i+packedMax]
+			lo, hi := le64(t)&loMask[m&shortMax], le64(t[8:])&hiMask[m&shortMax]
+			key, set := shortKey(lo, hi, m)
+			ways := &sets[set]
+			if ways[0].lo == lo && ways[0].hi&^tokMask == key {
+				tokens += int(ways[0].hi >> tokShift)
+			} else if ways[1].lo == lo && ways[1].hi&^tokMask == key {
+				tokens += int(ways[1].hi >> tokShift)
+			} else {
+				break inner
+			}
 		}
-		i = j
+		i, pieces = j, pieces+1
 	}
-	return i, tokens, n - pieces
-}
-
-// wordFast is the letters of a word from s[p], an ASCII letter: \p{L}+ in
-// cl100k_base, the upper run, the lower run and an optional contraction in
-// o200k_base (wordO200KASCII). It returns -1 when the letters stop at a
-// character past ASCII.
-func wordFast(s string, p int, o200k bool) int {
-	if !o200k {
-		j := asciiRun(s, p+1, classLetter)
-		if j < len(s) && s[j] >= utf8.RuneSelf {
-			return -1
-		}
-		return j
-	}
-	return wordO200KASCII(s, p)
-}
-
-// punctFast is ?[^\s\p{L}\p{N}]+[TRAIL]* from p, the first character of the
-// run (ASCII punctuation), and the line breaks (and in o200k_base slashes)
-// after it. It returns -1 when the run stops at a character past ASCII.
-func punctFast(s string, p int, o200k bool) int {
-	j := asciiRun(s, p+1, classOther)
-	if j < len(s) && s[j] >= utf8.RuneSelf {
-		return -1
-	}
-	return trailFast(s, j, o200k)
-}
-
-// trailFast is [\r\n]* (cl100k_base) or [\r\n/]* (o200k_base) from j.
-func trailFast(s string, j int, o200k bool) int {
-	for j < len(s) && (s[j] == '\r' || s[j] == '\n' || o200k && s[j] == '/') {
-		j++
-	}
-	return j
+	return i, tokens, pieces
 }
 
 // contractionFast is cl100k_base's first alternative,
-// (?i:'s|'t|'re|'ve|'m|'ll|'d), at s[i] (an apostrophe): the end of the
-// contraction, or -1 when none starts there.
+// (?i:'s|'t|'re|'ve|'m|'ll|'d), at s[i] (an apostrophe), or o200k_base's
+// contraction after a word: the end of the contraction, or -1 when none
+// starts there.
 func contractionFast(s string, i int) int {
 	if i+1 >= len(s) {
 		return -1
@@ -206,13 +191,13 @@ func contractionFast(s string, i int) int {
 	return -1
 }
 
-// spaceFast is the white-space alternatives, \s*[\r\n]+|\s+(?!\S)|\s+,
+// spaceEnd is the white-space alternatives, \s*[\r\n]+|\s+(?!\S)|\s+,
 // from s[i] (ASCII white space) as matchSpace reads them, or -1 when the
 // run stops at a character past ASCII, which may be white space.
-func spaceFast(s string, i int) int {
+func spaceEnd(s string, i int) int {
 	end, lastNL := i, -1
 	for ; end < len(s) && byteClass[s[end]]&classSpace != 0; end++ {
-		if s[end] == '\r' || s[end] == '\n' {
+		if byteClass[s[end]]&classBreak != 0 {
 			lastNL = end
 		}
 	}

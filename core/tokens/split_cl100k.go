@@ -64,6 +64,7 @@ const (
 	classOther
 	classUpper
 	classLower
+	classBreak // \r \n, which are white space too
 )
 
 var asciiClass = func() (t [utf8.RuneSelf]uint8) {
@@ -75,7 +76,9 @@ var asciiClass = func() (t [utf8.RuneSelf]uint8) {
 			t[c] = classLetter | classUpper
 		case '0' <= c && c <= '9':
 			t[c] = classNumber
-		case c == ' ' || '\t' <= c && c <= '\r': // \t \n \v \f \r
+		case c == '\r' || c == '\n':
+			t[c] = classSpace | classBreak
+		case c == ' ' || '\t' <= c && c <= '\r': // \t \v \f
 			t[c] = classSpace
 		default:
 			t[c] = classOther
