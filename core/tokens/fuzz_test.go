@@ -23,7 +23,7 @@ const maxFuzzBytes = 1 << 10
 // others against tiktoken's own counts), that the pieces are contiguous,
 // cover the input and concatenate back to it, that their tokens add up to
 // Count, that each piece counted on its own gives its tokens, and that
-// WalkPieces and Pieces agree; that Encode gives the reference's ids, and
+// WalkPieces, Pieces and WalkMarks (the counting loop) agree; that Encode gives the reference's ids, and
 // on the o200k runs that o200k_harmony does too, with the same properties. Seeds: the tool outputs of the extract
 // scenarios and the cases of the specs (the invalid UTF-8 defect and the
 // letters of Unicode 16.0's scripts among them). Inputs stay small because tiktoken-go's merge is quadratic in a
@@ -50,10 +50,13 @@ func FuzzCount(f *testing.F) {
 			if got, want := h.Encode(nil, s), refEncode(tokens.O200KHarmony, s); goTablesAgree(s) && !slices.Equal(got, want) {
 				t.Fatalf("o200k_harmony: Encode = %v, the reference %v: %q", got, want, s)
 			}
-			checkPieces(t, h, s, h.Count(s), h.Pieces(nil, s))
+			hp := h.Pieces(nil, s)
+			checkPieces(t, h, s, h.Count(s), hp)
+			checkMarks(t, h, s, hp)
 		}
 		pieces := tk.Pieces(nil, s)
 		checkPieces(t, tk, s, n, pieces)
+		checkMarks(t, tk, s, pieces)
 		var walked []core.Piece
 		tk.WalkPieces(s, func(start, end, tokens int) {
 			walked = append(walked, core.Piece{Start: start, End: end, Tokens: tokens})
@@ -136,6 +139,26 @@ func checkPieces(t *testing.T, tk *tokens.Tiktoken, s string, count int, pieces 
 	}
 	if sum != count {
 		t.Fatalf("%s: pieces add up to %d tokens, Count = %d", tk.Name(), sum, count)
+	}
+}
+
+// checkMarks checks that WalkMarks with a mark at every piece (the
+// counting loop's pieces) gives pieces' ends and running token counts: the
+// counting loop splits without the splitter where ASCII decides.
+func checkMarks(t *testing.T, tk *tokens.Tiktoken, s string, pieces []core.Piece) {
+	t.Helper()
+	var marks []tokens.Mark
+	tk.WalkMarks(s, 1, func(batch []tokens.Mark) bool {
+		marks = append(marks, batch...)
+		return true
+	})
+	want, sum := []tokens.Mark{{}}, 0
+	for k, p := range pieces {
+		sum += p.Tokens
+		want = append(want, tokens.Mark{Piece: k + 1, Offset: p.End, Tokens: sum})
+	}
+	if !slices.Equal(marks, want) {
+		t.Fatalf("%s: WalkMarks every piece: %v, Pieces %v: %q", tk.Name(), marks, want, s)
 	}
 }
 
