@@ -159,6 +159,10 @@ inner:
 				tokens += int(ways[0].hi >> tokShift)
 			} else if ways[1].lo == lo && ways[1].hi&^tokMask == key {
 				tokens += int(ways[1].hi >> tokShift)
+			} else if ways[2].lo == lo && ways[2].hi&^tokMask == key {
+				tokens += int(ways[2].hi >> tokShift)
+			} else if ways[3].lo == lo && ways[3].hi&^tokMask == key {
+				tokens += int(ways[3].hi >> tokShift)
 			} else {
 				break inner
 			}
