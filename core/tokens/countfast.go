@@ -47,43 +47,81 @@ var loMask, hiMask = func() (lo, hi [shortMax + 1]uint64) {
 	return lo, hi
 }()
 
-// countFast is countBlock's loop for cl100k_base and o200k_base: the
+// marker is where the counting loops stand, for WalkMarks' marks: the
+// pieces and tokens counted so far, the pieces left before the next mark,
+// and the marks found, appended while they fit in marks' capacity. Count
+// runs with left beyond any text's pieces, and PiecesFrom with left 1 and
+// no room for a mark, which stops the loop after one piece.
+type marker struct {
+	pieces, tokens int
+	every, left    int
+	marks          []Mark
+}
+
+// mark appends the mark of the boundary before the next piece, at i, if
+// one is due (left is 0): it resets left and reports true, or reports false
+// when marks is full and the caller must hand them over first. The loops
+// call it before each piece, countRun written out.
+func (mk *marker) mark(i int) bool {
+	if mk.left > 0 {
+		return true
+	}
+	if len(mk.marks) == cap(mk.marks) {
+		return false
+	}
+	mk.marks = append(mk.marks, Mark{Piece: mk.pieces, Offset: i, Tokens: mk.tokens})
+	mk.left = mk.every
+	return true
+}
+
+// countFast is the counting loop of cl100k_base and o200k_base, and of
+// each stretch of o200k_harmony between two special tokens: the
 // splitter's ASCII paths and the piece cache written into one loop with no
-// call in it. Most of counting's time on real text went to calls (the
-// splitter, its helpers, the cache lookup), each saving and restoring the
-// loop's registers: about 350 instructions a piece on Go's net/http in
-// cl100k_base before, under 150 here. The inner loop counts a piece when
-// it starts with an ASCII character, ASCII decides where it ends (as the
+// call in it (countRun). Most of counting's time on real text went to calls
+// (the splitter, its helpers, the cache lookup), each saving and restoring
+// the loop's registers: about 350 instructions a piece on Go's net/http in
+// cl100k_base before, about 140 here. countRun counts a piece when it
+// starts with an ASCII character, ASCII decides where it ends (as the
 // splitters' own fast paths decide it: matchASCII, wordASCII,
 // wordO200KASCII), and it is one or two bytes or a hit in the cache;
 // anything else (a character past ASCII where it matters, a piece of over
-// 15 bytes or at the end of the text, a cache miss) goes to the outer
-// loop, which counts that one piece with the encoding's splitter and
-// pieceCache.count, and goes back in. WalkMarks walks through this loop and
-// Pieces through the splitter, so the specs that hold the two to the same
-// pieces (and FuzzCount) check that they split alike.
-func (e *encoding) countFast(c *pieceCache, s string, i, n int, valid bool) (end, tokens, pieces int) {
-	for pieces = n; ; pieces-- {
-		var k, m int
-		i, k, m = countRun(s, i, pieces, e.o200k, &e.ranks.two, &c.sets)
-		tokens, pieces = tokens+k, pieces-m
-		if pieces == 0 || i >= len(s) {
-			return i, tokens, n - pieces
+// 15 bytes or at the end of the text, a cache miss) comes back here, which
+// counts that one piece with the encoding's splitter and pieceCache.count,
+// and goes back in. It counts from i to the end of s, or until a mark is
+// due and mk holds no more; it returns where it stopped. Marks are kept in
+// the loop, not by returning to WalkMarks every few pieces: a call a block
+// of 32 pieces, three layers deep, cost chunk planning a tenth over
+// counting alone. WalkMarks walks through this loop and Pieces through the
+// splitter, so the specs that hold the two to the same pieces (and
+// FuzzCount) check that they split alike.
+func (e *encoding) countFast(c *pieceCache, s string, i int, mk *marker, valid bool) int {
+	for {
+		i = countRun(s, i, e.o200k, &e.ranks.two, &c.sets, mk)
+		if i >= len(s) || !mk.mark(i) {
+			return i
 		}
 		j := e.match(s, i)
-		tokens += c.count(e, s[i:j], valid)
-		i = j
+		mk.tokens += c.count(e, s[i:j], valid)
+		mk.pieces, mk.left, i = mk.pieces+1, mk.left-1, j
 	}
 }
 
-// countRun is countFast's inner loop: it counts up to n pieces from s[i]
-// while they start with an ASCII character, ASCII decides where they end
-// and the cache holds them (or they are one or two bytes), and returns
-// where it stopped, their tokens, and how many it counted. It calls
-// nothing, so the compiler keeps its variables in registers.
-func countRun(s string, i, n int, o200k bool, two *[1 << 16]int32, sets *[cacheSets]cacheSet) (end, tokens, pieces int) {
+// countRun is countFast's inner loop: it counts the pieces from s[i] while
+// they start with an ASCII character, ASCII decides where they end and the
+// cache holds them (or they are one or two bytes), adds them to mk and
+// keeps its marks, and returns where it stopped. It calls nothing, so the
+// compiler keeps its variables in registers.
+func countRun(s string, i int, o200k bool, two *[1 << 16]int32, sets *[cacheSets]cacheSet, mk *marker) int {
+	left, tokens, pieces := mk.left, 0, 0
 inner:
-	for left := n; left > 0 && i < len(s); left-- {
+	for i < len(s) {
+		if left == 0 { // a mark is due (mk.mark, written out)
+			if len(mk.marks) == cap(mk.marks) {
+				break
+			}
+			mk.marks = append(mk.marks, Mark{Piece: mk.pieces + pieces, Offset: i, Tokens: mk.tokens + tokens})
+			left = mk.every
+		}
 		j := i + 1
 		word := -1 // where the piece's letters start, if it is a word
 		switch kind := byteKind[s[i]]; kind {
@@ -167,9 +205,10 @@ inner:
 				break inner
 			}
 		}
-		i, pieces = j, pieces+1
+		i, pieces, left = j, pieces+1, left-1
 	}
-	return i, tokens, pieces
+	mk.pieces, mk.tokens, mk.left = mk.pieces+pieces, mk.tokens+tokens, left
+	return i
 }
 
 // contractionFast is cl100k_base's first alternative,

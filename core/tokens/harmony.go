@@ -134,3 +134,22 @@ func (p *splitter) piece(i int) (end, special int) {
 		}
 	}
 }
+
+// stop returns where the ordinary text from i ends: the start of the next
+// special token at or after i, or the end of the text. i must be 0 or the
+// end of a piece, and grow from call to call; a walk from the start to the
+// end reads each byte once looking for special tokens (the counting loops
+// count each stretch between two whole, with countFast).
+func (p *splitter) stop(i int) int {
+	switch {
+	case p.next >= i:
+		return p.next
+	case p.clear >= len(p.s):
+		return len(p.s)
+	}
+	if p.next = p.e.specialIn(p.s, max(i, p.clear), len(p.s)); p.next < 0 {
+		p.clear = len(p.s)
+		return len(p.s)
+	}
+	return p.next
+}

@@ -58,7 +58,7 @@ type encoding struct {
 	// end of the piece that starts at s[i]. The specs hold it to the
 	// encoding's pattern (patterns) run through regexp2.
 	match func(s string, i int) int
-	// o200k picks o200k_base's alternatives in countFast.
+	// o200k picks o200k_base's alternatives in countRun (o200k_harmony's too).
 	o200k bool
 	// specials are the special tokens each counted as one, by their text
 	// (nil: none; o200k_harmony's, see harmony.go).
@@ -99,7 +99,7 @@ func build(name string) (*encoding, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &encoding{name: name, ranks: base.ranks, match: base.match, specials: harmonySpecials()}, nil
+		return &encoding{name: name, ranks: base.ranks, match: base.match, o200k: true, specials: harmonySpecials()}, nil
 	}
 	data, err := assets.Assets.ReadFile(rankFile(name))
 	if err != nil {
@@ -175,11 +175,11 @@ func (t *Tiktoken) Name() string { return t.enc.name }
 // Count returns the number of tokens s encodes to.
 func (t *Tiktoken) Count(s string) int {
 	c := t.enc.caches.get()
-	// countBlock's loop, to the end
 	sp := newSplitter(t.enc, s)
-	_, n, _ := t.enc.countBlock(c, &sp, 0, len(s), utf8.ValidString(s))
+	mk := marker{left: len(s) + 1} // no mark: a text has at most len(s) pieces
+	t.enc.countBlock(c, &sp, 0, &mk, utf8.ValidString(s))
 	t.enc.caches.put(c)
-	return n
+	return mk.tokens
 }
 
 // WalkPieces calls fn with each pre-split piece of s and its token count,
@@ -203,18 +203,36 @@ func (t *Tiktoken) WalkPieces(s string, fn func(start, end, tokens int)) {
 // from there, since splitting reads nothing before a piece's start. Chunk
 // planning uses it to walk a few pieces again instead of keeping them.
 func (t *Tiktoken) PiecesFrom(dst []core.Piece, s string, from, n int) []core.Piece {
-	c := t.enc.caches.get()
-	sp := newSplitter(t.enc, s)
-	for i := from; n > 0 && i < len(s); n-- {
-		j, special := sp.piece(i)
-		tokens := 1
-		if special < 0 {
-			tokens = c.count(t.enc, s[i:j], false)
+	e, c := t.enc, t.enc.caches.get()
+	defer e.caches.put(c)
+	if e.specials != nil { // the splitter, which looks a few KiB ahead for special tokens
+		sp := newSplitter(e, s)
+		for i := from; n > 0 && i < len(s); n-- {
+			j, special := sp.piece(i)
+			tokens := 1
+			if special < 0 {
+				tokens = c.count(e, s[i:j], false)
+			}
+			dst = append(dst, core.Piece{Start: i, End: j, Tokens: tokens})
+			i = j
 		}
-		dst = append(dst, core.Piece{Start: i, End: j, Tokens: tokens})
-		i = j
+		return dst
 	}
-	t.enc.caches.put(c)
+	// the counting loop with a mark at every boundary, up to 33 pieces a
+	// call: chunk planning walks blocks of 32 again at every chunk's edges
+	var buf [32]Mark
+	for i := from; n > 0 && i < len(s); {
+		k := min(n, len(buf)+1)
+		mk := marker{every: 1, left: 1, marks: buf[:0 : k-1]} // boundaries 1 to k-1; the end of piece k stops it
+		end := e.countFast(c, s, i, &mk, false)
+		start, before := i, 0
+		for _, m := range mk.marks {
+			dst = append(dst, core.Piece{Start: start, End: m.Offset, Tokens: m.Tokens - before})
+			start, before = m.Offset, m.Tokens
+		}
+		dst = append(dst, core.Piece{Start: start, End: end, Tokens: mk.tokens - before})
+		i, n = end, n-mk.pieces
+	}
 	return dst
 }
 
@@ -236,52 +254,61 @@ const markBatch = 128
 // it returns, and returning false ends the walk. With PiecesFrom to walk a
 // block again, that is all chunk planning keeps of a document: a callback
 // per piece would cost it a tenth of the counting, one per mark two
-// hundredths.
+// hundredths. The counting loop keeps the marks itself (marker), so a walk
+// costs a mark's three words every every pieces over Count.
 func (t *Tiktoken) WalkMarks(s string, every int, fn func(batch []Mark) bool) {
 	every = max(every, 1)
 	var buf [markBatch]Mark
-	marks := buf[:1] // boundary 0
+	mk := marker{every: every, left: every, marks: buf[:1]} // boundary 0
 	valid := utf8.ValidString(s)
 	cache := t.enc.caches.get()
 	defer t.enc.caches.put(cache)
 	sp := newSplitter(t.enc, s)
-	for i, k, tok := 0, 0, 0; i < len(s); {
-		end, tokens, pieces := t.enc.countBlock(cache, &sp, i, every, valid)
-		i, k, tok = end, k+pieces, tok+tokens
-		marks = append(marks, Mark{Piece: k, Offset: end, Tokens: tok})
-		if len(marks) == markBatch && i < len(s) {
-			if !fn(marks) {
+	for i := 0; ; {
+		if i = t.enc.countBlock(cache, &sp, i, &mk, valid); i >= len(s) {
+			break
+		}
+		if !fn(mk.marks) { // full, and another mark is due
+			return
+		}
+		mk.marks = buf[:0]
+	}
+	if mk.pieces > 0 { // the end of s: never a due mark, which comes before a piece
+		if len(mk.marks) == cap(mk.marks) {
+			if !fn(mk.marks) {
 				return
 			}
-			marks = buf[:0]
+			mk.marks = buf[:0]
 		}
+		mk.marks = append(mk.marks, Mark{Piece: mk.pieces, Offset: len(s), Tokens: mk.tokens})
 	}
-	fn(marks)
+	fn(mk.marks)
 }
 
-// countBlock counts up to n pieces of s from byte offset i (0 or the end of
-// a piece): it returns the end of the last one counted, their tokens, and
-// how many it counted. It is the loop of Count (n = len(s), more than there
-// are pieces) and of WalkMarks (once per mark), so that marking costs a call
-// per block over counting alone: the marks' figures kept in the loop over
-// pieces cost WalkMarks a twentieth over Count, and a second loop of
-// Count's own drifted from this one's speed by as much whenever either
-// changed.
-func (e *encoding) countBlock(c *pieceCache, sp *splitter, i, n int, valid bool) (end, tokens, pieces int) {
+// countBlock counts s (sp's text) from byte offset i (0 or the end of a
+// piece) to its end, into mk, keeping mk's marks, and returns where it
+// stopped: the end of s, or the boundary where a mark is due and mk holds
+// no more. It is the loop of Count and of WalkMarks.
+func (e *encoding) countBlock(c *pieceCache, sp *splitter, i int, mk *marker, valid bool) int {
 	s := sp.s
-	if e.specials != nil { // o200k_harmony; the others keep the loop below, with no branch a piece
-		for pieces = n; pieces > 0 && i < len(s); pieces-- {
-			j, special := sp.piece(i)
-			if special >= 0 {
-				tokens++
-			} else {
-				tokens += c.count(e, s[i:j], valid)
-			}
-			i = j
-		}
-		return i, tokens, n - pieces
+	if e.specials == nil {
+		return e.countFast(c, s, i, mk, valid)
 	}
-	return e.countFast(c, s, i, n, valid)
+	// o200k_harmony: each stretch between two special tokens on its own
+	for i < len(s) {
+		if stop := sp.stop(i); stop > i {
+			if i = e.countFast(c, s[:stop], i, mk, valid); i < stop {
+				return i // marks full
+			}
+			continue
+		}
+		if !mk.mark(i) {
+			return i
+		}
+		_, n, _ := e.special(s, i)
+		mk.pieces, mk.tokens, mk.left, i = mk.pieces+1, mk.tokens+1, mk.left-1, i+n
+	}
+	return i
 }
 
 // Pieces appends the pre-split pieces of s, with their token counts, to dst.
