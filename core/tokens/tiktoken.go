@@ -223,7 +223,7 @@ func (t *Tiktoken) PiecesFrom(dst []core.Piece, s string, from, n int) []core.Pi
 	var buf [32]Mark
 	for i := from; n > 0 && i < len(s); {
 		k := min(n, len(buf)+1)
-		mk := marker{every: 1, left: 1, marks: buf[:0 : k-1]} // boundaries 1 to k-1; the end of piece k stops it
+		mk := marker{every: 1, left: 1, marks: buf[:k-1][:0]} // boundaries 1 to k-1; the end of piece k stops it
 		end := e.countFast(c, s, i, &mk, false)
 		start, before := i, 0
 		for _, m := range mk.marks {
