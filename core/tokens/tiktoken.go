@@ -222,8 +222,8 @@ func (t *Tiktoken) PiecesFrom(dst []core.Piece, s string, from, n int) []core.Pi
 	// call: chunk planning walks blocks of 32 again at every chunk's edges
 	var buf [32]Mark
 	for i := from; n > 0 && i < len(s); {
-		k := min(n, len(buf)+1)
-		mk := marker{every: 1, left: 1, marks: buf[:k-1][:0]} // boundaries 1 to k-1; the end of piece k stops it
+		room := min(n, len(buf)+1) - 1
+		mk := marker{every: 1, left: 1, marks: buf[:0:room]} // boundaries 1 to room; the end of the piece after stops it
 		end := e.countFast(c, s, i, &mk, false)
 		start, before := i, 0
 		for _, m := range mk.marks {
