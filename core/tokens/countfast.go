@@ -49,30 +49,45 @@ var loMask, hiMask = func() (lo, hi [shortMax + 1]uint64) {
 
 // marker is where the counting loops stand, for WalkMarks' marks: the
 // pieces and tokens counted so far, the pieces left before the next mark,
-// and the marks found, appended while they fit in marks' capacity. Count
-// runs with left beyond any text's pieces, and PiecesFrom with left 1 and
-// no room for a mark, which stops the loop after one piece.
+// and the marks found, buf[:n], at most limit (up to markBatch). Count runs
+// with left beyond any text's pieces, and PiecesFrom with a mark at every
+// boundary and a limit, which stops the loop after limit+1 pieces. Marks
+// are written into an array of plain values, so that keeping one calls
+// nothing (an append grows a slice and a slice header written through a
+// pointer takes a write barrier: either put a call in countRun's loop, and
+// the compiler then kept the loop's variables on the stack, a tenth more
+// instructions a piece).
 type marker struct {
 	pieces, tokens int
 	every, left    int
-	marks          []Mark
+	n, limit       int
+	buf            *[markBatch]Mark
+	// the counting loop's encoding and cache, read from here rather than
+	// passed: each argument held in a register for the whole loop left
+	// fewer for the piece at hand (countRun)
+	o200k bool
+	two   *[1 << 16]int32
+	sets  *[cacheSets]cacheSet
 }
 
-// mark appends the mark of the boundary before the next piece, at i, if
+// mark records the mark of the boundary before the next piece, at i, if
 // one is due (left is 0): it resets left and reports true, or reports false
-// when marks is full and the caller must hand them over first. The loops
-// call it before each piece, countRun written out.
+// when the marks are at their limit and the caller must hand them over
+// first. The loops call it before each piece (countRun, written out).
 func (mk *marker) mark(i int) bool {
 	if mk.left > 0 {
 		return true
 	}
-	if len(mk.marks) == cap(mk.marks) {
+	if mk.n == mk.limit {
 		return false
 	}
-	mk.marks = append(mk.marks, Mark{Piece: mk.pieces, Offset: i, Tokens: mk.tokens})
-	mk.left = mk.every
+	mk.buf[mk.n&(markBatch-1)] = Mark{Piece: mk.pieces, Offset: i, Tokens: mk.tokens}
+	mk.n, mk.left = mk.n+1, mk.every
 	return true
 }
+
+// marks returns the marks recorded.
+func (mk *marker) marks() []Mark { return mk.buf[:mk.n] }
 
 // countFast is the counting loop of cl100k_base and o200k_base, and of
 // each stretch of o200k_harmony between two special tokens: the
@@ -96,7 +111,8 @@ func (mk *marker) mark(i int) bool {
 // FuzzCount) check that they split alike.
 func (e *encoding) countFast(c *pieceCache, s string, i int, mk *marker, valid bool) int {
 	for {
-		i = countRun(s, i, e.o200k, &e.ranks.two, &c.sets, mk)
+		mk.o200k, mk.two, mk.sets = e.o200k, &e.ranks.two, &c.sets
+		i = countRun(s, i, mk)
 		if i >= len(s) || !mk.mark(i) {
 			return i
 		}
@@ -111,16 +127,16 @@ func (e *encoding) countFast(c *pieceCache, s string, i int, mk *marker, valid b
 // cache holds them (or they are one or two bytes), adds them to mk and
 // keeps its marks, and returns where it stopped. It calls nothing, so the
 // compiler keeps its variables in registers.
-func countRun(s string, i int, o200k bool, two *[1 << 16]int32, sets *[cacheSets]cacheSet, mk *marker) int {
+func countRun(s string, i int, mk *marker) int {
 	left, tokens, pieces := mk.left, 0, 0
 inner:
 	for i < len(s) {
 		if left == 0 { // a mark is due (mk.mark, written out)
-			if len(mk.marks) == cap(mk.marks) {
+			if mk.n == mk.limit {
 				break
 			}
-			mk.marks = append(mk.marks, Mark{Piece: mk.pieces + pieces, Offset: i, Tokens: mk.tokens + tokens})
-			left = mk.every
+			mk.buf[mk.n&(markBatch-1)] = Mark{Piece: mk.pieces + pieces, Offset: i, Tokens: mk.tokens + tokens}
+			mk.n, left = mk.n+1, mk.every
 		}
 		j := i + 1
 		word := -1 // where the piece's letters start, if it is a word
@@ -135,7 +151,7 @@ inner:
 				break inner
 			}
 		case kindQuote, kindOther, kindSpace, kindBlank:
-			if kind == kindQuote && !o200k {
+			if kind == kindQuote && !mk.o200k {
 				if k := contractionFast(s, i); k >= 0 {
 					j = k
 					break
@@ -157,7 +173,7 @@ inner:
 				if j = asciiRun(s, j, classOther); j < len(s) && s[j] >= utf8.RuneSelf {
 					break inner
 				}
-				for j < len(s) && (s[j] == '\r' || s[j] == '\n' || o200k && s[j] == '/') {
+				for j < len(s) && (s[j] == '\r' || s[j] == '\n' || mk.o200k && s[j] == '/') {
 					j++
 				}
 			}
@@ -169,7 +185,7 @@ inner:
 			break inner
 		}
 		if word >= 0 { // \p{L}+ in cl100k_base; the upper run, the lower run and a contraction in o200k_base
-			if !o200k {
+			if !mk.o200k {
 				j = asciiRun(s, word+1, classLetter)
 			} else if j = asciiRun(s, asciiRun(s, word, classUpper), classLower); j < len(s) && s[j] == '\'' {
 				if k := contractionFast(s, j); k >= 0 {
@@ -185,14 +201,14 @@ inner:
 		case m == 1: // ASCII: one byte, one token
 			tokens++
 		case m == 2: // a two-byte token, or two of one byte
-			tokens += 1 + int(uint32(two[uint(s[i])<<8|uint(s[i+1])])>>31) // rank -1: two
+			tokens += 1 + int(uint32(mk.two[uint(s[i])<<8|uint(s[i+1])])>>31) // rank -1: two
 		case m > shortMax || i+packedMax > len(s):
 			break inner
 		default:
 			t := s[i : i+packedMax]
 			lo, hi := le64(t)&loMask[m&shortMax], le64(t[8:])&hiMask[m&shortMax]
 			key, set := shortKey(lo, hi, m)
-			ways := &sets[set]
+			ways := &mk.sets[set]
 			if ways[0].lo == lo && ways[0].hi&^tokMask == key {
 				tokens += int(ways[0].hi >> tokShift)
 			} else if ways[1].lo == lo && ways[1].hi&^tokMask == key {

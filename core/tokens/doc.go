@@ -72,15 +72,28 @@
 // at a part boundary both share; the proof that this gives the merges of the
 // whole piece is on countLong, and a spec and FuzzMergeWindows check it.
 // Ranks are held in a table of our own (rankTable, a token of up to 16
-// bytes packed into its slot), and recent pieces' counts in a small
-// direct-mapped cache (pieceCache), since text repeats its pieces: pieces
-// of up to 16 bytes packed, of 17 to 48 bytes copied (cl100k_base keeps a
-// CamelCase identifier whole, and code indents with runs of spaces), and
-// pieces of one or two ASCII bytes counted from the byte tables without
-// it. The splitters read the most common piece, a word of ASCII letters,
-// without a call (wordASCII). Real text was measured in instructions per
-// MiB under cachegrind, which a shared machine's noise does not move
-// (docs/benchmarks.md has the figures).
+// bytes packed into its slot), and pieces' counts in a four-way
+// set-associative cache (pieceCache, 512 KiB of pieces up to 15 bytes
+// packed with their length and count, 224 KiB of pieces of 16 to 48 bytes
+// copied), since text repeats its pieces: real source code has some 12,000
+// distinct pieces a MiB, and a miss is a merge with tens of rank lookups in
+// a table the CPU's caches do not hold. A cache serves any text of its
+// encoding; each counting loop takes its own from a small pool.
+//
+// Counting is one loop with no call in it for the common piece (countRun):
+// a piece that starts with an ASCII character is split there from a
+// 256-entry class table where ASCII decides its end (the splitters' own
+// fast paths), and counted from the cache read in place or, for one or two
+// bytes, from the byte tables; anything else leaves that loop for one piece
+// (the splitter, the merge) and comes back. The loop keeps WalkMarks' marks
+// and PiecesFrom's per-piece counts itself, so chunk planning walks the
+// same loop as Count. Calls were most of the cost on real text (each saved
+// the loop's registers): Go's net/http in cl100k_base took 134 million
+// instructions a MiB, 39 million now, measured under cachegrind, which a
+// shared machine's noise does not move (docs/benchmarks.md has the
+// figures). Specs hold the loop's pieces to each encoding's pattern through
+// regexp2, on ASCII text and on text of every class, and FuzzCount holds
+// them to the splitter's.
 //
 // Unicode tables: unicode16.go holds them as *unicode.RangeTable values;
 // `go generate ./core/tokens` writes it with internal/ucdgen from

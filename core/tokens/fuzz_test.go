@@ -23,7 +23,7 @@ const maxFuzzBytes = 1 << 10
 // others against tiktoken's own counts), that the pieces are contiguous,
 // cover the input and concatenate back to it, that their tokens add up to
 // Count, that each piece counted on its own gives its tokens, and that
-// WalkPieces, Pieces and WalkMarks (the counting loop) agree; that Encode gives the reference's ids, and
+// WalkPieces, Pieces, WalkMarks and PiecesFrom (the counting loop) agree; that Encode gives the reference's ids, and
 // on the o200k runs that o200k_harmony does too, with the same properties. Seeds: the tool outputs of the extract
 // scenarios and the cases of the specs (the invalid UTF-8 defect and the
 // letters of Unicode 16.0's scripts among them). Inputs stay small because tiktoken-go's merge is quadratic in a
@@ -143,8 +143,10 @@ func checkPieces(t *testing.T, tk *tokens.Tiktoken, s string, count int, pieces 
 }
 
 // checkMarks checks that WalkMarks with a mark at every piece (the
-// counting loop's pieces) gives pieces' ends and running token counts: the
-// counting loop splits without the splitter where ASCII decides.
+// counting loop's pieces) gives pieces' ends and running token counts (the
+// counting loop splits without the splitter where ASCII decides), and that
+// PiecesFrom of 1, 3 and 40 pieces (over its batches of 33) from every
+// boundary gives Pieces' from there.
 func checkMarks(t *testing.T, tk *tokens.Tiktoken, s string, pieces []core.Piece) {
 	t.Helper()
 	var marks []tokens.Mark
@@ -159,6 +161,13 @@ func checkMarks(t *testing.T, tk *tokens.Tiktoken, s string, pieces []core.Piece
 	}
 	if !slices.Equal(marks, want) {
 		t.Fatalf("%s: WalkMarks every piece: %v, Pieces %v: %q", tk.Name(), marks, want, s)
+	}
+	for k := range pieces { // and from each boundary, as chunk planning walks a block again
+		for _, n := range []int{1, 3, 40} {
+			if got := tk.PiecesFrom(nil, s, pieces[k].Start, n); !slices.Equal(got, pieces[k:min(k+n, len(pieces))]) {
+				t.Fatalf("%s: PiecesFrom(%d, %d) = %v, Pieces from there %v: %q", tk.Name(), pieces[k].Start, n, got, pieces[k:min(k+n, len(pieces))], s)
+			}
+		}
 	}
 }
 

@@ -27,6 +27,9 @@ import (
 type pieceCache struct {
 	sets [cacheSets]cacheSet
 	long [longSets]longSet
+	// marks is PiecesFrom's scratch, here so that a walk of a few pieces
+	// zeroes no array of its own.
+	marks [markBatch]Mark
 }
 
 // cacheSet is four entries (64 bytes, one cache line) of pieces of at most shortMax bytes. An entry is

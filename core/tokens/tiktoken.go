@@ -218,15 +218,14 @@ func (t *Tiktoken) PiecesFrom(dst []core.Piece, s string, from, n int) []core.Pi
 		}
 		return dst
 	}
-	// the counting loop with a mark at every boundary, up to 33 pieces a
-	// call: chunk planning walks blocks of 32 again at every chunk's edges
-	var buf [32]Mark
+	// the counting loop with a mark at every boundary, up to markBatch+1
+	// pieces a call: chunk planning walks blocks again at every chunk's edges
+	mk := marker{every: 1, buf: &c.marks}
 	for i := from; n > 0 && i < len(s); {
-		room := min(n, len(buf)+1) - 1
-		mk := marker{every: 1, left: 1, marks: buf[:0:room]} // boundaries 1 to room; the end of the piece after stops it
-		end := e.countFast(c, s, i, &mk, false)
+		mk.pieces, mk.tokens, mk.left, mk.n, mk.limit = 0, 0, 1, 0, min(n, markBatch+1)-1
+		end := e.countFast(c, s, i, &mk, false) // boundaries 1 to limit; the end of the piece after stops it
 		start, before := i, 0
-		for _, m := range mk.marks {
+		for _, m := range mk.marks() {
 			dst = append(dst, core.Piece{Start: start, End: m.Offset, Tokens: m.Tokens - before})
 			start, before = m.Offset, m.Tokens
 		}
@@ -259,7 +258,7 @@ const markBatch = 128
 func (t *Tiktoken) WalkMarks(s string, every int, fn func(batch []Mark) bool) {
 	every = max(every, 1)
 	var buf [markBatch]Mark
-	mk := marker{every: every, left: every, marks: buf[:1]} // boundary 0
+	mk := marker{every: every, left: every, n: 1, limit: markBatch, buf: &buf} // boundary 0
 	valid := utf8.ValidString(s)
 	cache := t.enc.caches.get()
 	defer t.enc.caches.put(cache)
@@ -268,21 +267,21 @@ func (t *Tiktoken) WalkMarks(s string, every int, fn func(batch []Mark) bool) {
 		if i = t.enc.countBlock(cache, &sp, i, &mk, valid); i >= len(s) {
 			break
 		}
-		if !fn(mk.marks) { // full, and another mark is due
+		if !fn(mk.marks()) { // full, and another mark is due
 			return
 		}
-		mk.marks = buf[:0]
+		mk.n = 0
 	}
 	if mk.pieces > 0 { // the end of s: never a due mark, which comes before a piece
-		if len(mk.marks) == cap(mk.marks) {
-			if !fn(mk.marks) {
+		if mk.n == mk.limit {
+			if !fn(mk.marks()) {
 				return
 			}
-			mk.marks = buf[:0]
+			mk.n = 0
 		}
-		mk.marks = append(mk.marks, Mark{Piece: mk.pieces, Offset: len(s), Tokens: mk.tokens})
+		buf[mk.n], mk.n = Mark{Piece: mk.pieces, Offset: len(s), Tokens: mk.tokens}, mk.n+1
 	}
-	fn(mk.marks)
+	fn(mk.marks())
 }
 
 // countBlock counts s (sp's text) from byte offset i (0 or the end of a
