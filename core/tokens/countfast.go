@@ -150,13 +150,15 @@ inner:
 			if j < i+3 && j < len(s) && s[j] >= utf8.RuneSelf {
 				break inner
 			}
-		case kindQuote, kindOther, kindSpace, kindBlank:
-			if kind == kindQuote && !mk.o200k {
+		case kindQuote:
+			if !mk.o200k {
 				if k := contractionFast(s, i); k >= 0 {
 					j = k
 					break
 				}
 			}
+			fallthrough
+		case kindOther, kindSpace, kindBlank:
 			if j == len(s) {
 				break
 			}
