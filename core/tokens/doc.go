@@ -88,8 +88,8 @@
 // (the splitter, the merge) and comes back. The loop keeps WalkMarks' marks
 // and PiecesFrom's per-piece counts itself, so chunk planning walks the
 // same loop as Count. Calls were most of the cost on real text (each saved
-// the loop's registers): Go's net/http in cl100k_base took 134 million
-// instructions a MiB, 39 million now, measured under cachegrind, which a
+// the loop's registers): Go's net/http in cl100k_base took 132 million
+// instructions a warm MiB, 36 million now, measured under cachegrind, which a
 // shared machine's noise does not move (docs/benchmarks.md has the
 // figures). Specs hold the loop's pieces to each encoding's pattern through
 // regexp2, on ASCII text and on text of every class, and FuzzCount holds
