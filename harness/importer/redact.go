@@ -61,7 +61,10 @@ func holdsFold(word string) func(string) bool {
 func newRedactor(emails bool, extra []string) (*redactor, error) {
 	r := &redactor{seen: map[string]string{}, counts: map[string]int{}}
 	r.rules = []redactRule{
-		{"API_KEY", regexp.MustCompile(`\bsk-(?:proj-|ant-|live-|test-)?[A-Za-z0-9_-]{16,}`), 0, holds("sk-")},
+		// a key of a known prefix wherever it starts (glued to a word before it too:
+		// FuzzCapture found "0sk-proj-…" kept), a bare sk- key at a word's start only
+		// (inside a word it is likelier an identifier: risk-assessment-framework)
+		{"API_KEY", regexp.MustCompile(`sk-(?:proj|ant|live|test)-[A-Za-z0-9_-]{16,}|\bsk-[A-Za-z0-9_-]{16,}`), 0, holds("sk-")},
 		{"API_KEY", regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`), 0, holds("AKIA", "ASIA")},
 		{"TOKEN", regexp.MustCompile(`\b(?:ghp|gho|ghu|ghs|github_pat|xox[abpr])_[A-Za-z0-9_-]{16,}`), 0, holds("gh", "github_pat", "xox")},
 		{"BEARER", regexp.MustCompile(`(?i)\bbearer\s+([A-Za-z0-9._~+/=-]{8,})`), 1, holdsFold("bearer")},

@@ -24,6 +24,14 @@ var _ = Describe("Redactor", func() {
 		_, err = importer.NewRedactor(false, []string{"("})
 		Expect(err).To(MatchError(ContainSubstring(`--redact "("`)))
 	})
+
+	It("redacts a key of a known prefix glued to the word before it, and leaves a bare sk- inside a word", func() {
+		r, err := importer.NewRedactor(false, nil)
+		Expect(err).NotTo(HaveOccurred())
+		// FuzzCapture's find: a capture kept "0sk-proj-abcdefghijklmnop"
+		Expect(r.Redact("0sk-proj-abcdefghijklmnop x_sk-ant-abcdefghijklmnopqr")).To(Equal("0<REDACTED_API_KEY_1> x_<REDACTED_API_KEY_2>"))
+		Expect(r.Redact("a risk-assessment-framework-v2 and sk-abcdefghijklmnopqr")).To(Equal("a risk-assessment-framework-v2 and <REDACTED_API_KEY_3>"))
+	})
 })
 
 // FuzzRedactJSON: whatever the JSON text and the pattern, RedactJSON gives
@@ -34,6 +42,8 @@ func FuzzRedactJSON(f *testing.F) {
 	f.Add([]byte(`["\u0022pw=1\\"]`), `\\`)
 	// a GitHub token whose prefix holds no "gh": the prefilter once skipped it
 	f.Add([]byte(`{"t":"ASIA://a@b.coa@b.co://github_pat_github_pat_alice"}`), `ticket-[0-9]+`)
+	// a key glued to the word before it: FuzzCapture found it kept
+	f.Add([]byte(`{"messages":[{"":"0sk-proj-abcdefghijklmnop"}]}`), `0`)
 	f.Fuzz(func(t *testing.T, b []byte, pattern string) {
 		r, err := importer.NewRedactor(true, []string{pattern})
 		if err != nil {
