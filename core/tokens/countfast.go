@@ -200,13 +200,7 @@ inner:
 		}
 		// the piece s[i:j], through the cache (pieceCache.count, written out)
 		switch m := j - i; {
-		case m == 1: // ASCII: one byte, one token
-			tokens++
-		case m == 2: // a two-byte token, or two of one byte
-			tokens += 1 + int(uint32(mk.two[uint(s[i])<<8|uint(s[i+1])])>>31) // rank -1: two
-		case m > shortMax || i+packedMax > len(s):
-			break inner
-		default:
+		case m > 2 && m <= shortMax && i+packedMax <= len(s): // most pieces: first
 			t := s[i : i+packedMax]
 			lo, hi := le64(t)&loMask[m&shortMax], le64(t[8:])&hiMask[m&shortMax]
 			key, set := shortKey(lo, hi, m)
@@ -222,6 +216,12 @@ inner:
 			} else {
 				break inner
 			}
+		case m == 1: // ASCII: one byte, one token
+			tokens++
+		case m == 2: // a two-byte token, or two of one byte
+			tokens += 1 + int(uint32(mk.two[uint(s[i])<<8|uint(s[i+1])])>>31) // rank -1: two
+		default: // over 15 bytes, or at the end of the text
+			break inner
 		}
 		i, pieces, left = j, pieces+1, left-1
 	}
