@@ -110,8 +110,8 @@ func (mk *marker) marks() []Mark { return mk.buf[:mk.n] }
 // splitter, so the specs that hold the two to the same pieces (and
 // FuzzCount) check that they split alike.
 func (e *encoding) countFast(c *pieceCache, s string, i int, mk *marker, valid bool) int {
+	mk.o200k, mk.two, mk.sets = e.o200k, &e.ranks.two, &c.sets
 	for {
-		mk.o200k, mk.two, mk.sets = e.o200k, &e.ranks.two, &c.sets
 		i = countRun(s, i, mk)
 		if i >= len(s) || !mk.mark(i) {
 			return i
@@ -229,9 +229,9 @@ inner:
 	return i
 }
 
-// contractionFast is cl100k_base's first alternative,
-// (?i:'s|'t|'re|'ve|'m|'ll|'d), at s[i] (an apostrophe), or o200k_base's
-// contraction after a word: the end of the contraction, or -1 when none
+// contractionFast is (?i:'s|'t|'re|'ve|'m|'ll|'d) at s[i], an apostrophe:
+// cl100k_base's first alternative, o200k_base's contraction after a word
+// (contraction). It returns the end of the contraction, or -1 when none
 // starts there.
 func contractionFast(s string, i int) int {
 	if i+1 >= len(s) {

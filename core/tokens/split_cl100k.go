@@ -130,12 +130,9 @@ func matchCL100K(s string, i int) int {
 	}
 	c, n := decode(s, i)
 	// (?i:'s|'t|'re|'ve|'m|'ll|'d)
-	if c == '\'' && i+1 < len(s) {
-		rest := s[i+1:]
-		for _, suf := range [...]string{"s", "t", "re", "ve", "m", "ll", "d"} {
-			if len(rest) >= len(suf) && equalFoldASCII(rest[:len(suf)], suf) {
-				return i + 1 + len(suf)
-			}
+	if c == '\'' {
+		if j := contractionFast(s, i); j >= 0 {
+			return j
 		}
 	}
 	// [^\r\n\p{L}\p{N}]?\p{L}+
@@ -303,17 +300,4 @@ func matchSpace(s string, i, n int) int {
 	}
 	// \s+
 	return end
-}
-
-func equalFoldASCII(a, b string) bool {
-	for k := 0; k < len(a); k++ {
-		x := a[k]
-		if 'A' <= x && x <= 'Z' {
-			x += 'a' - 'A'
-		}
-		if x != b[k] {
-			return false
-		}
-	}
-	return true
 }

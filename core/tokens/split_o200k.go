@@ -45,11 +45,8 @@ func run(s string, j int, ascii uint8, in func(rune) bool) int {
 // at j.
 func contraction(s string, j int) int {
 	if j < len(s) && s[j] == '\'' {
-		rest := s[j+1:]
-		for _, suf := range [...]string{"s", "t", "re", "ve", "m", "ll", "d"} {
-			if len(rest) >= len(suf) && equalFoldASCII(rest[:len(suf)], suf) {
-				return j + 1 + len(suf)
-			}
+		if k := contractionFast(s, j); k >= 0 {
+			return k
 		}
 	}
 	return j
