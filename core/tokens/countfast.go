@@ -1,6 +1,9 @@
 package tokens
 
-import "unicode/utf8"
+import (
+	"math/bits"
+	"unicode/utf8"
+)
 
 // Byte kinds, for the counting loop's dispatch on a piece's first byte:
 // which alternatives of the pattern can start there (byteKind).
@@ -188,7 +191,16 @@ inner:
 		}
 		if word >= 0 { // \p{L}+ in cl100k_base; the upper run, the lower run and a contraction in o200k_base
 			if !mk.o200k {
-				j = asciiRun(s, word+1, classLetter)
+				for j = word + 1; ; j += 8 { // eight letters at a time (nonLetters)
+					if j+8 > len(s) {
+						j = asciiRun(s, j, classLetter)
+						break
+					}
+					if out := nonLetters(le64(s[j:])); out != 0 {
+						j += bits.TrailingZeros64(out) >> 3
+						break
+					}
+				}
 			} else if j = asciiRun(s, asciiRun(s, word, classUpper), classLower); j < len(s) && s[j] == '\'' {
 				if k := contractionFast(s, j); k >= 0 {
 					j = k
@@ -205,17 +217,23 @@ inner:
 			lo, hi := le64(t)&loMask[m&shortMax], le64(t[8:])&hiMask[m&shortMax]
 			key, set := shortKey(lo, hi, m)
 			ways := &mk.sets[set]
-			if ways[0].lo == lo && ways[0].hi&^tokMask == key {
-				tokens += int(ways[0].hi >> tokShift)
-			} else if ways[1].lo == lo && ways[1].hi&^tokMask == key {
-				tokens += int(ways[1].hi >> tokShift)
-			} else if ways[2].lo == lo && ways[2].hi&^tokMask == key {
-				tokens += int(ways[2].hi >> tokShift)
-			} else if ways[3].lo == lo && ways[3].hi&^tokMask == key {
-				tokens += int(ways[3].hi >> tokShift)
-			} else {
+			var hit uint64 // the matching entry's hi, without a branch a way: which way holds a piece is a coin toss
+			if (ways[0].lo^lo)|(ways[0].hi^key)<<4 == 0 { // <<4: all but the count
+				hit = ways[0].hi
+			}
+			if (ways[1].lo^lo)|(ways[1].hi^key)<<4 == 0 { // <<4: all but the count
+				hit = ways[1].hi
+			}
+			if (ways[2].lo^lo)|(ways[2].hi^key)<<4 == 0 { // <<4: all but the count
+				hit = ways[2].hi
+			}
+			if (ways[3].lo^lo)|(ways[3].hi^key)<<4 == 0 { // <<4: all but the count
+				hit = ways[3].hi
+			}
+			if hit == 0 {
 				break inner
 			}
+			tokens += int(hit >> tokShift)
 		case m == 1: // ASCII: one byte, one token
 			tokens++
 		case m == 2: // a two-byte token, or two of one byte
@@ -271,4 +289,17 @@ func spaceEnd(s string, i int) int {
 		return end
 	}
 	return end - 1
+}
+
+// nonLetters marks the bytes of x, eight read as a little-endian word, that
+// are no ASCII letter: the high bit of each such byte, the rest zero. A
+// letter's lower case (x|0x20) is 'a' to 'z' and its high bit clear;
+// adding 0x1f and 0x05 to each byte's low seven bits sets its high bit when
+// the byte is at least 'a' and above 'z' respectively, with no carry into
+// the next byte.
+func nonLetters(x uint64) uint64 {
+	const low7, high = 0x7f7f7f7f7f7f7f7f, 0x8080808080808080
+	z := (x | 0x2020202020202020) & low7
+	atLeastA, pastZ := z+0x1f1f1f1f1f1f1f1f, z+0x0505050505050505
+	return (x | ^atLeastA | pastZ) & high
 }
