@@ -217,7 +217,7 @@ inner:
 			lo, hi := le64(t)&loMask[m&shortMax], le64(t[8:])&hiMask[m&shortMax]
 			key, set := shortKey(lo, hi, m)
 			ways := &mk.sets[set]
-			var hit uint64 // the matching entry's hi, without a branch a way: which way holds a piece is a coin toss
+			var hit uint64                                // the matching entry's hi, without a branch a way: which way holds a piece is a coin toss
 			if (ways[0].lo^lo)|(ways[0].hi^key)<<4 == 0 { // <<4: all but the count
 				hit = ways[0].hi
 			}
