@@ -1,6 +1,7 @@
 package tokens
 
 import (
+	"encoding/binary"
 	"math/bits"
 	"unicode/utf8"
 )
@@ -71,6 +72,7 @@ type marker struct {
 	o200k bool
 	two   *[1 << 16]int32
 	sets  *[cacheSets]cacheSet
+	long  *[longSets]longSet
 }
 
 // mark records the mark of the boundary before the next piece, at i, if
@@ -113,7 +115,7 @@ func (mk *marker) marks() []Mark { return mk.buf[:mk.n] }
 // splitter, so the specs that hold the two to the same pieces (and
 // FuzzCount) check that they split alike.
 func (e *encoding) countFast(c *pieceCache, s string, i int, mk *marker, valid bool) int {
-	mk.o200k, mk.two, mk.sets = e.o200k, &e.ranks.two, &c.sets
+	mk.o200k, mk.two, mk.sets, mk.long = e.o200k, &e.ranks.two, &c.sets, &c.long
 	for {
 		i = countRun(s, i, mk)
 		if i >= len(s) || !mk.mark(i) {
@@ -238,7 +240,30 @@ inner:
 			tokens++
 		case m == 2: // a two-byte token, or two of one byte
 			tokens += 1 + int(uint32(mk.two[uint(s[i])<<8|uint(s[i+1])])>>31) // rank -1: two
-		default: // over 15 bytes, or at the end of the text
+		case m > shortMax && m <= longMax: // an identifier, a run of spaces: the long slots (countLong, written out)
+			first, middle, last := le64(s[i:]), le64(s[i+m/2-4:]), le64(s[j-8:])
+			h := (first ^ uint64(m)<<56) * 0x9E3779B97F4A7C15 // longHash
+			h = (h ^ middle*0xC2B2AE3D27D4EB4F) * 0x94D049BB133111EB
+			set := &mk.long[(h^last)*0x9E3779B97F4A7C15>>(64-longBits)]
+			w := 0
+			for ; w < len(set); w++ { // sameBytes
+				b := &set[w].b
+				if set[w].n != uint32(m) || binary.LittleEndian.Uint64(b[m-8:]) != last {
+					continue
+				}
+				k := 0
+				for k < m-8 && le64(s[i+k:]) == binary.LittleEndian.Uint64(b[k:]) {
+					k += 8
+				}
+				if k >= m-8 {
+					break
+				}
+			}
+			if w == len(set) {
+				break inner
+			}
+			tokens += int(set[w].tokens)
+		default: // at the end of the text, or over longMax bytes
 			break inner
 		}
 		i, pieces, left = j, pieces+1, left-1

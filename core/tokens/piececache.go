@@ -1,6 +1,7 @@
 package tokens
 
 import (
+	"encoding/binary"
 	"sync/atomic"
 	"unicode/utf8"
 )
@@ -120,12 +121,9 @@ func (c *pieceCache) countLong(e *encoding, piece string, valid bool) int {
 	if n > longMax {
 		return e.count(piece, valid)
 	}
-	h := (le64(piece) ^ uint64(n)<<56) * 0x9E3779B97F4A7C15
-	h = (h ^ le64(piece[n/2-4:])*0xC2B2AE3D27D4EB4F) * 0x94D049BB133111EB
-	h = (h ^ le64(piece[n-8:])) * 0x9E3779B97F4A7C15
-	set := &c.long[h>>(64-longBits)]
+	set := &c.long[longHash(piece)>>(64-longBits)]
 	for w := range set {
-		if s := &set[w]; s.n == uint32(n) && string(s.b[:n]) == piece {
+		if s := &set[w]; s.n == uint32(n) && sameBytes(&s.b, piece) {
 			return int(s.tokens)
 		}
 	}
@@ -134,6 +132,29 @@ func (c *pieceCache) countLong(e *encoding, piece string, valid bool) int {
 	set[0].n, set[0].tokens = uint32(n), int32(k)
 	copy(set[0].b[:], piece)
 	return k
+}
+
+// longHash is the hash of a piece of shortMax+1 to longMax bytes whose
+// top longBits bits pick its set: its first, middle and last eight bytes
+// and its length.
+func longHash(piece string) uint64 {
+	n := len(piece)
+	h := (le64(piece) ^ uint64(n)<<56) * 0x9E3779B97F4A7C15
+	h = (h ^ le64(piece[n/2-4:])*0xC2B2AE3D27D4EB4F) * 0x94D049BB133111EB
+	return (h ^ le64(piece[n-8:])) * 0x9E3779B97F4A7C15
+}
+
+// sameBytes reports whether a long slot's bytes begin with piece, of
+// shortMax+1 to longMax bytes, eight at a time (the last eight may overlap
+// the ones before): no call, for the counting loop.
+func sameBytes(b *[longMax]byte, piece string) bool {
+	n := len(piece)
+	for k := 0; k < n-8; k += 8 {
+		if le64(piece[k:]) != binary.LittleEndian.Uint64(b[k:]) {
+			return false
+		}
+	}
+	return le64(piece[n-8:]) == binary.LittleEndian.Uint64(b[n-8:])
 }
 
 // freeCaches is how many idle piece caches an encoding keeps.
