@@ -43,3 +43,25 @@ func TestPieceCacheIsExact(t *testing.T) {
 		}
 	}
 }
+
+// TestNonLettersMarksEveryByteAsTheClassTableDoes holds the counting loop's
+// eight-bytes-at-a-time letter test to byteClass: every byte value at every
+// position of a word, among neighbours that are letters, non-letters and
+// bytes past ASCII (a carry from one byte into the next would show there).
+func TestNonLettersMarksEveryByteAsTheClassTableDoes(t *testing.T) {
+	for _, fill := range []byte{'a', 'Z', '@', '[', '`', '{', 0x00, 0x7f, 0x80, 0xff, 0xc3} {
+		for pos := range 8 {
+			for b := range 256 {
+				word := []byte{fill, fill, fill, fill, fill, fill, fill, fill}
+				word[pos] = byte(b)
+				got := nonLetters(le64(string(word)))
+				for k, c := range word {
+					want := byteClass[c]&classLetter == 0
+					if marked := got>>(8*k)&0x80 != 0; marked != want || got>>(8*k)&0x7f != 0 {
+						t.Fatalf("nonLetters(%q) byte %d (%#x): marked %v (%#x), want %v", word, k, c, marked, got, want)
+					}
+				}
+			}
+		}
+	}
+}
