@@ -83,15 +83,20 @@
 // Counting is one loop with no call in it for the common piece (countRun):
 // a piece that starts with an ASCII character is split there from a
 // 256-entry class table where ASCII decides its end (the splitters' own
-// fast paths), and counted from the cache read in place or, for one or two
-// bytes, from the byte tables; anything else leaves that loop for one piece
+// fast paths), and counted from the cache read in place (up to 48 bytes)
+// or, for one or two bytes, from the byte tables; anything else leaves that loop for one piece
 // (the splitter, the merge) and comes back. The loop keeps WalkMarks' marks
 // and PiecesFrom's per-piece counts itself, so chunk planning walks the
 // same loop as Count. Calls were most of the cost on real text (each saved
 // the loop's registers): Go's net/http in cl100k_base took 132 million
 // instructions a warm MiB, 36 million now, measured under cachegrind, which a
 // shared machine's noise does not move (docs/benchmarks.md has the
-// figures). Specs hold the loop's pieces to each encoding's pattern through
+// figures). Past that, time went to mispredicted branches more than to
+// instructions: cl100k_base's letter runs are read eight bytes at a time
+// (nonLetters) and the cache's four ways compared without a branch each,
+// more instructions and 1.2-1.5x faster on real text, measured in time
+// on a quiet core, since instruction counts do not see it.
+// Specs hold the loop's pieces to each encoding's pattern through
 // regexp2, on ASCII text and on text of every class, and FuzzCount holds
 // them to the splitter's.
 //
