@@ -129,8 +129,52 @@ func BenchmarkCountPeer(b *testing.B) {
 	}
 }
 
+// BenchmarkCountCodeOverProse times each real source-code input against
+// real prose (the Opticks text) in pairs, as BenchmarkCountPeer times ours
+// against tiktoken-go: one count of the code between two of the prose, each
+// timed, and reports the median of the pairs' speed ratios (code/prose),
+// which make bench-ratios holds to 0.8x. Timed as two BenchmarkCount
+// figures, a minute apart on a shared machine, the ratio of their medians
+// read 0.64x to 0.85x from round to round on the same code.
+func BenchmarkCountCodeOverProse(b *testing.B) {
+	prose, err := realText("opticks")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, name := range []string{tokens.CL100K, tokens.O200K} {
+		tk := tokens.MustNew(name)
+		for _, k := range realKinds {
+			if k == "opticks" {
+				continue
+			}
+			code, err := realText(k)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Run("enc="+name+"/input="+k+"/size="+hostile.SizeName(len(code)), func(b *testing.B) {
+				b.SetBytes(int64(len(code)))
+				tk.Count(code) // both texts' pieces in the cache, as in BenchmarkCount
+				tk.Count(prose)
+				var ratios []float64
+				for b.Loop() {
+					b.StopTimer()
+					before := oursTime(tk, prose)
+					b.StartTimer()
+					took := oursTime(tk, code)
+					b.StopTimer()
+					after := oursTime(tk, prose)
+					b.StartTimer()
+					codeSpeed, proseSpeed := float64(len(code))/float64(took), 2*float64(len(prose))/float64(before+after)
+					ratios = append(ratios, codeSpeed/proseSpeed)
+				}
+				b.ReportMetric(median(ratios), "code/prose")
+			})
+		}
+	}
+}
+
 // oursTime is the time of one of our counts of text: BenchmarkCountPeer
-// times ours just before and just after each of tiktoken-go's counts, so
+// (and BenchmarkCountCodeOverProse) times ours just before and just after each of tiktoken-go's counts, so
 // that the ratio does not rest on two benchmarks timed a minute apart on a
 // shared machine (each figure alone varied by a fifth from one minute to
 // the next).
