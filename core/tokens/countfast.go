@@ -72,6 +72,7 @@ type marker struct {
 	o200k bool
 	two   *[1 << 16]int32
 	sets  *[cacheSets]cacheSet
+	small *[smallSets]smallSet
 	long  *[longSets]longSet
 }
 
@@ -116,7 +117,7 @@ func (mk *marker) marks() []Mark { return mk.buf[:mk.n] }
 // splitter, so the specs that hold the two to the same pieces (and
 // FuzzCount) check that they split alike.
 func (e *encoding) countFast(c *pieceCache, s string, i int, mk *marker, valid bool) int {
-	mk.o200k, mk.two, mk.sets, mk.long = e.o200k, &e.ranks.two, &c.sets, &c.long
+	mk.o200k, mk.two, mk.sets, mk.long, mk.small = e.o200k, &e.ranks.two, &c.sets, &c.long, &c.small
 	for {
 		i = countRun(s, i, mk)
 		if i >= len(s) || !mk.mark(i) {
@@ -215,7 +216,27 @@ inner:
 		}
 		// the piece s[i:j], through the cache (pieceCache.count, written out)
 		switch m := j - i; {
-		case m > 2 && m <= shortMax && i+packedMax <= len(s): // most pieces: first
+		case m > 2 && m <= smallMax && i+8 <= len(s): // most pieces: first (pieceCache.small, written out)
+			key := le64(s[i:])&loMask[m&shortMax] | uint64(m)<<56
+			ways := &mk.small[key*0x9E3779B97F4A7C15>>(64-smallBits)] // smallKey
+			var hit uint64                                            // as below
+			if (ways[0]^key)<<4 == 0 {
+				hit = ways[0]
+			}
+			if (ways[1]^key)<<4 == 0 {
+				hit = ways[1]
+			}
+			if (ways[2]^key)<<4 == 0 {
+				hit = ways[2]
+			}
+			if (ways[3]^key)<<4 == 0 {
+				hit = ways[3]
+			}
+			if hit == 0 {
+				break inner
+			}
+			tokens += int(hit >> tokShift)
+		case m > smallMax && m <= shortMax && i+packedMax <= len(s):
 			t := s[i : i+packedMax]
 			lo, hi := le64(t)&loMask[m&shortMax], le64(t[8:])&hiMask[m&shortMax]
 			key, set := shortKey(lo, hi, m)

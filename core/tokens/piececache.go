@@ -29,8 +29,9 @@ import (
 // 52 misses, and 20 in the long slots where 4,096 had missed 120 (1.07x on
 // that text, 1.03-1.05x on Python and TypeScript).
 type pieceCache struct {
-	sets [cacheSets]cacheSet
-	long [longSets]longSet
+	small [smallSets]smallSet // first: its sets are then aligned to 32 bytes
+	sets  [cacheSets]cacheSet
+	long  [longSets]longSet
 	// marks is PiecesFrom's scratch, here so that a walk of a few pieces
 	// zeroes no array of its own.
 	marks [markBatch]Mark
@@ -53,6 +54,32 @@ const (
 	cacheBits = 14
 	cacheSets = 1 << cacheBits
 )
+
+// smallSet is four entries (32 bytes, half a cache line) of pieces of at
+// most smallMax bytes: the piece's bytes in the low seven bytes of a word,
+// its length in bits 56-59 and its token count in the top four (tokShift).
+// Most pieces of text are three to seven bytes, and their own table, a
+// quarter of the size of the short one's entries, keeps a text's working set
+// in the CPU's second-level cache: Go's net/http has 6,100 distinct pieces
+// of three to seven bytes, 123,000 of its 270,000 pieces, and 5,000
+// distinct of eight to fifteen, 26,000 pieces. A zero entry matches no
+// piece.
+type smallSet [4]uint64
+
+// smallMax is the longest piece the small entries hold; smallBits sizes
+// them: 8,192 sets, 256 KiB.
+const (
+	smallMax  = 7
+	smallBits = 13
+	smallSets = 1 << smallBits
+)
+
+// smallKey is the entry of a piece of 1 to smallMax bytes whose bytes read
+// as a little-endian word are lo, without its count, and the index of its set.
+func smallKey(lo uint64, n int) (key, set uint64) {
+	key = lo | uint64(n)<<56
+	return key, key * 0x9E3779B97F4A7C15 >> (64 - smallBits)
+}
 
 // shortKey is the entry of a piece of n bytes (1 to shortMax) packed as lo,
 // hi, without its count, and the index of its set.
@@ -97,8 +124,27 @@ func (c *pieceCache) count(e *encoding, piece string, valid bool) int {
 		return 2
 	}
 	lo, hi := pack(piece)
+	if len(piece) <= smallMax {
+		key, set := smallKey(lo, len(piece))
+		return c.countSmall(e, &c.small[set], piece, key, valid)
+	}
 	key, set := shortKey(lo, hi, len(piece))
 	return c.short(e, &c.sets[set], piece, lo, key, valid)
+}
+
+// countSmall is count for a piece of at most smallMax bytes, entry key
+// (smallKey), whose set is set.
+func (c *pieceCache) countSmall(e *encoding, set *smallSet, piece string, key uint64, valid bool) int {
+	for w := range set {
+		if (set[w]^key)<<(64-tokShift) == 0 {
+			return int(set[w] >> tokShift)
+		}
+	}
+	k := e.count(piece, valid)
+	if k < 1<<(64-tokShift) {
+		set[3], set[2], set[1], set[0] = set[2], set[1], set[0], key|uint64(k)<<tokShift
+	}
+	return k
 }
 
 // short is count for a piece of at most shortMax bytes packed as lo, key
