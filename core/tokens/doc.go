@@ -73,8 +73,8 @@
 // whole piece is on countLong, and a spec and FuzzMergeWindows check it.
 // Ranks are held in a table of our own (rankTable, a token of up to 16
 // bytes packed into its slot), and pieces' counts in a four-way
-// set-associative cache (pieceCache, 1 MiB of pieces up to 15 bytes
-// packed with their length and count, 448 KiB of pieces of 16 to 48 bytes
+// set-associative cache (pieceCache: 512 KiB of pieces up to 7 bytes and
+// 512 KiB of 8 to 15, packed with their length and count, 448 KiB of 16 to 48
 // copied), since text repeats its pieces: real source code has some 12,000
 // distinct pieces a MiB, and a miss is a merge with tens of rank lookups in
 // a table the CPU's caches do not hold. A cache serves any text of its

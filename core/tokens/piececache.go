@@ -18,16 +18,20 @@ import (
 // its encoding; a counting loop takes one from its encoding's cachePool and
 // hands it back, so no two goroutines share one.
 //
-// Real text has thousands of distinct pieces a MiB (Go's net/http: 12,000
-// of up to 15 bytes in cl100k_base, 1,300 of 16 to 48), and every miss is
-// a merge of tens to thousands of instructions, and tens of misses in the
-// rank table, which the CPU's caches do not hold: with 8,192 direct-mapped
-// slots a quarter of a warm count of that text went to merging what the
-// cache had dropped, with 32,768 entries in two ways 8% (1,700 misses a
-// count), in four ways 3% (550 misses, each a merge whose rank lookups miss
-// the CPU's caches: a tenth of the time); with 65,536 entries in four ways
-// 52 misses, and 20 in the long slots where 4,096 had missed 120 (1.07x on
-// that text, 1.03-1.05x on Python and TypeScript).
+// Real text has thousands of distinct pieces a MiB (Go's net/http: 6,100
+// of three to seven bytes in cl100k_base, 5,000 of eight to fifteen, 1,600
+// of 16 to 48), and every miss is a merge of tens to thousands of
+// instructions, and tens of misses in the rank table, which the CPU's caches
+// do not hold: with 8,192 direct-mapped slots a quarter of a warm count of
+// that text went to merging what the cache had dropped, with 32,768 entries
+// in two ways 8% (1,700 misses a count), in four ways 3% (550 misses, a
+// tenth of the time). Pieces of up to seven bytes, most of any text's, have
+// a table of their own with entries of eight bytes (small), the rest of up
+// to fifteen one of sixteen (sets), those up to 48 bytes long slots (long):
+// counting net/http between two counts of the Opticks text, as
+// BenchmarkCountCodeOverProse does, that text's warm misses are 20, 1 and 24,
+// and its working set nearer the CPU (1.05-1.08x over one table of 16-byte
+// entries).
 type pieceCache struct {
 	small [smallSets]smallSet // first: its sets are then aligned to 32 bytes
 	sets  [cacheSets]cacheSet
@@ -48,29 +52,29 @@ const (
 	shortMax = packedMax - 1
 	tokShift = 60
 	tokMask  = 0xF << tokShift
-	// cacheBits sizes the cache: 16,384 sets of 64 bytes, 1 MiB: more than
-	// the CPU's second-level cache (512 KiB a core on the machine measured),
-	// so a hit is mostly a third-level read, yet a miss costs far more.
-	cacheBits = 14
+	// cacheBits sizes the short entries: 8,192 sets of 64 bytes, 512 KiB,
+	// the size of the CPU's second-level cache on the machine measured.
+	cacheBits = 13
 	cacheSets = 1 << cacheBits
 )
 
 // smallSet is four entries (32 bytes, half a cache line) of pieces of at
 // most smallMax bytes: the piece's bytes in the low seven bytes of a word,
 // its length in bits 56-59 and its token count in the top four (tokShift).
-// Most pieces of text are three to seven bytes, and their own table, a
-// quarter of the size of the short one's entries, keeps a text's working set
-// in the CPU's second-level cache: Go's net/http has 6,100 distinct pieces
+// Most pieces of text are three to seven bytes, and their own table, of
+// entries half the size of the short ones, keeps a text's working set
+// nearer the CPU: Go's net/http has 6,100 distinct pieces
 // of three to seven bytes, 123,000 of its 270,000 pieces, and 5,000
 // distinct of eight to fifteen, 26,000 pieces. A zero entry matches no
 // piece.
 type smallSet [4]uint64
 
 // smallMax is the longest piece the small entries hold; smallBits sizes
-// them: 8,192 sets, 256 KiB.
+// them: 16,384 sets, 512 KiB (8,192 missed 118 pieces a count of net/http
+// between counts of the Opticks text, 16,384 20).
 const (
 	smallMax  = 7
-	smallBits = 13
+	smallBits = 14
 	smallSets = 1 << smallBits
 )
 
@@ -211,7 +215,7 @@ const freeCaches = 8
 
 // cachePool keeps up to freeCaches idle piece caches of one encoding. Not a
 // sync.Pool: a collection empties that, and a counting loop would then
-// allocate a fresh cache (1.4 MiB) on its next call, whatever the size of
+// allocate a fresh cache (1.4 MiB: small, sets and long) on its next call, whatever the size of
 // its text (testing's benchmarks collect before every run, so 10 MiB
 // counted in three runs showed three times the memory of 1 MiB in thirty).
 // Taking and handing back are an atomic swap each; more concurrent loops
