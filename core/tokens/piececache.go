@@ -44,14 +44,16 @@ type pieceCache struct {
 // cacheSet is four entries (64 bytes, one cache line) of pieces of at most shortMax bytes. An entry is
 // the piece packed as in the rank table (lo, hi) with its length in the low
 // four bits of hi's last byte, which a piece this short leaves zero, and
-// its token count in the high four (tokMask): a piece of more tokens than
+// its token count in the high four (tokShift): a piece of more tokens than
 // that is not kept. A zero entry (length 0) matches no piece.
 type cacheSet [4]struct{ lo, hi uint64 }
 
 const (
 	shortMax = packedMax - 1
 	tokShift = 60
-	tokMask  = 0xF << tokShift
+	// countBits is the count's width: an entry shifted left by it keeps
+	// all but the count, so (entry^key)<<countBits is 0 when they match.
+	countBits = 64 - tokShift
 	// cacheBits sizes the short entries: 8,192 sets of 64 bytes, 512 KiB,
 	// the size of the CPU's second-level cache on the machine measured.
 	cacheBits = 13
@@ -140,12 +142,12 @@ func (c *pieceCache) count(e *encoding, piece string, valid bool) int {
 // (smallKey), whose set is set.
 func (c *pieceCache) countSmall(e *encoding, set *smallSet, piece string, key uint64, valid bool) int {
 	for w := range set {
-		if (set[w]^key)<<(64-tokShift) == 0 {
+		if (set[w]^key)<<countBits == 0 {
 			return int(set[w] >> tokShift)
 		}
 	}
 	k := e.count(piece, valid)
-	if k < 1<<(64-tokShift) {
+	if k < 1<<countBits {
 		set[3], set[2], set[1], set[0] = set[2], set[1], set[0], key|uint64(k)<<tokShift
 	}
 	return k
@@ -155,12 +157,12 @@ func (c *pieceCache) countSmall(e *encoding, set *smallSet, piece string, key ui
 // (shortKey), whose set is set.
 func (c *pieceCache) short(e *encoding, set *cacheSet, piece string, lo, key uint64, valid bool) int {
 	for w := range set {
-		if set[w].lo == lo && set[w].hi&^tokMask == key {
+		if set[w].lo == lo && (set[w].hi^key)<<countBits == 0 {
 			return int(set[w].hi >> tokShift)
 		}
 	}
 	k := e.count(piece, valid)
-	if k < 1<<(64-tokShift) {
+	if k < 1<<countBits {
 		set[3], set[2], set[1] = set[2], set[1], set[0]
 		set[0].lo, set[0].hi = lo, key|uint64(k)<<tokShift
 	}
@@ -199,7 +201,8 @@ func longHash(piece string) uint64 {
 
 // sameBytes reports whether a long slot's bytes begin with piece, of
 // shortMax+1 to longMax bytes, eight at a time (the last eight may overlap
-// the ones before): no call, for the counting loop.
+// the ones before). countRun writes it out, with longHash: the compiler
+// does not inline into that loop.
 func sameBytes(b *[longMax]byte, piece string) bool {
 	n := len(piece)
 	for k := 0; k < n-8; k += 8 {
