@@ -2,6 +2,7 @@ package tokens
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -62,6 +63,38 @@ func TestNonLettersMarksEveryByteAsTheClassTableDoes(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestCountRunFindsWhatTheCacheKept holds the counting loop's own lookups
+// (small, short and long entries, written out in countRun) to the keys the
+// cache stores them under: after one count of a text of pieces of every
+// length up to longMax, a second pass of countRun alone counts the whole of
+// it without leaving the loop, to the same count. A lookup that disagreed with the cache's key
+// would miss every time: slower, never wrong, so no other spec sees it.
+func TestCountRunFindsWhatTheCacheKept(t *testing.T) {
+	var b strings.Builder
+	for n := 1; n < longMax; n++ { // " " and n letters: pieces of 2 to longMax bytes, and ","
+		b.WriteString(" " + strings.Repeat("abcdefghij", 5)[:n] + ",")
+	}
+	text := b.String() + "\n"
+	for _, name := range []string{CL100K, O200K} {
+		enc, err := load(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := new(pieceCache)
+		mk := marker{left: len(text) + 1}
+		enc.countFast(c, text, 0, &mk, true) // fills the cache
+		want := mk.tokens
+		mk = marker{left: len(text) + 1, o200k: enc.o200k, two: &enc.ranks.two, small: &c.small, sets: &c.sets, long: &c.long}
+		end := countRun(text, 0, &mk)
+		if end != len(text) {
+			t.Fatalf("%s: countRun left the loop at %d of %d (%q): a lookup missed what the cache holds", name, end, len(text), text[end:min(end+20, len(text))])
+		}
+		if got := mk.tokens; got != want {
+			t.Errorf("%s: countRun counted %d tokens, countFast %d", name, got, want)
 		}
 	}
 }
