@@ -145,8 +145,9 @@ func checkPieces(t *testing.T, tk *tokens.Tiktoken, s string, count int, pieces 
 // checkMarks checks that WalkMarks with a mark at every piece (the
 // counting loop's pieces) gives pieces' ends and running token counts (the
 // counting loop splits without the splitter where ASCII decides), and that
-// PiecesFrom of 1, 3 and 40 pieces (over its batches of 33) from every
-// boundary gives Pieces' from there.
+// PiecesFrom of 1, 3 and 40 pieces from every boundary, and of 300 (over
+// its batches of markBatch+1 pieces a call) from every 50th, gives Pieces'
+// from there.
 func checkMarks(t *testing.T, tk *tokens.Tiktoken, s string, pieces []core.Piece) {
 	t.Helper()
 	var marks []tokens.Mark
@@ -163,7 +164,10 @@ func checkMarks(t *testing.T, tk *tokens.Tiktoken, s string, pieces []core.Piece
 		t.Fatalf("%s: WalkMarks every piece: %v, Pieces %v: %q", tk.Name(), marks, want, s)
 	}
 	for k := range pieces { // and from each boundary, as chunk planning walks a block again
-		for _, n := range []int{1, 3, 40} {
+		for _, n := range []int{1, 3, 40, 300} {
+			if n == 300 && k%50 != 0 {
+				continue
+			}
 			if got := tk.PiecesFrom(nil, s, pieces[k].Start, n); !slices.Equal(got, pieces[k:min(k+n, len(pieces))]) {
 				t.Fatalf("%s: PiecesFrom(%d, %d) = %v, Pieces from there %v: %q", tk.Name(), pieces[k].Start, n, got, pieces[k:min(k+n, len(pieces))], s)
 			}

@@ -34,6 +34,9 @@ var _ = Describe("Tiktoken", func() {
 					got := tk.PiecesFrom(nil, s, p.Start, 3)
 					Expect(got).To(Equal(pieces[i:min(i+3, len(pieces))]), "%s: %q from %d", name, s, p.Start)
 					Expect(tk.PiecesFrom(got[:1], s, p.Start, 0)).To(Equal(got[:1]))
+					if i%97 == 0 { // over PiecesFrom's batches of the counting loop (markBatch+1 pieces a call)
+						Expect(tk.PiecesFrom(nil, s, p.Start, 300)).To(Equal(pieces[i:min(i+300, len(pieces))]), "%s: %q, 300 from %d", name, s, p.Start)
+					}
 				}
 				for _, every := range []int{1, 3, 64} {
 					want := []tokens.Mark{{}}
