@@ -159,10 +159,10 @@ bench-linear:
 ## bench-ratios: run the benchmarks of the table of performance goals (bench/ratios/goals.go), RATIOSCOUNT
 ## rounds of RATIOSTIME each, and print one line per figure (the median over the rounds): figure,
 ## goal, OK or OVER; fails when one is outside its goal. Ratio goals divide by a baseline measured
-## in the same round (token counting alone, json.Unmarshal, IndexByte + json.Unmarshal), and take
-## the median of the rounds' ratios; speed
-## goals are absolute on this machine, the tiktoken-go peer rows are printed only (a count that
-## differs fails). Raw output, benchstat-ready: $(REPORTS)/bench-ratios.txt. The 100 MiB chunk
+## in the same round (json.Unmarshal, IndexByte + json.Unmarshal), or are timed in pairs by their
+## benchmark (chunk planning / counting, code / prose, tiktoken-go / ours, whose ids must be
+## identical), and take the median of the rounds' ratios; speed goals are absolute on this
+## machine. Raw output, benchstat-ready: $(REPORTS)/bench-ratios.txt. The 100 MiB chunk
 ## case is left out. It runs bench/gatewayfloor first (make bench-gateway's measurement, 1 to 3 min)
 ## and checks the gateway's goals on that output with the rest, so every figure is of this run
 ## (a few minutes on 2 cores in all)
