@@ -121,7 +121,17 @@ func (mk *marker) marks() []Mark { return mk.buf[:mk.n] }
 func (e *encoding) countFast(c *pieceCache, s string, i int, mk *marker, valid bool) int {
 	mk.o200k, mk.two, mk.sets, mk.long, mk.small = e.o200k, &e.ranks.two, &c.sets, &c.long, &c.small
 	for {
-		i = countRun(s, i, mk)
+		if e.o200k {
+			i = countRun(s, i, mk, len(s))
+		} else {
+			var missed bool
+			if i, missed = countBlocks(s, i, mk); i < len(s) && !missed {
+				if k := countRun(s, i, mk, i+1); k > i { // the piece no window decided, then back to them
+					i = k
+					continue
+				}
+			}
+		}
 		if i >= len(s) || !mk.mark(i) {
 			return i
 		}
@@ -136,10 +146,10 @@ func (e *encoding) countFast(c *pieceCache, s string, i int, mk *marker, valid b
 // cache holds them (or they are one or two bytes), adds them to mk and
 // keeps its marks, and returns where it stopped. It calls nothing, so the
 // compiler keeps its variables in registers.
-func countRun(s string, i int, mk *marker) int {
+func countRun(s string, i int, mk *marker, stop int) int {
 	left, tokens, pieces := mk.left, 0, 0
 inner:
-	for i < len(s) {
+	for i < stop {
 		if left == 0 { // a mark is due (mk.mark, written out)
 			if mk.n == mk.limit {
 				break

@@ -3,7 +3,6 @@ package tokens
 import (
 	"encoding/binary"
 	"sync/atomic"
-	"unicode/utf8"
 )
 
 // pieceCache remembers the token counts of recent pieces, by their bytes.
@@ -116,25 +115,19 @@ const (
 	longSets = 1 << longBits
 )
 
-// count is e.count through the cache.
+// count is e.count through the cache, pieces of one and two bytes too:
+// countBlocks looks every piece up (countRun counts those itself).
 func (c *pieceCache) count(e *encoding, piece string, valid bool) int {
-	switch n := len(piece); {
-	case n > shortMax:
+	n := len(piece)
+	if n > shortMax {
 		return c.countLong(e, piece, valid)
-	case n == 1 && piece[0] < utf8.RuneSelf: // every byte is a token
-		return 1
-	case n == 2 && piece[0]|piece[1] < utf8.RuneSelf: // a two-byte token, or two of one byte
-		if e.ranks.two[uint(piece[0])<<8|uint(piece[1])] >= 0 {
-			return 1
-		}
-		return 2
 	}
 	lo, hi := pack(piece)
-	if len(piece) <= smallMax {
-		key, set := smallKey(lo, len(piece))
+	if n <= smallMax {
+		key, set := smallKey(lo, n)
 		return c.countSmall(e, &c.small[set], piece, key, valid)
 	}
-	key, set := shortKey(lo, hi, len(piece))
+	key, set := shortKey(lo, hi, n)
 	return c.short(e, &c.sets[set], piece, lo, key, valid)
 }
 

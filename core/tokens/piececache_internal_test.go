@@ -89,7 +89,7 @@ func TestCountRunFindsWhatTheCacheKept(t *testing.T) {
 		enc.countFast(c, text, 0, &mk, true) // fills the cache
 		want := mk.tokens
 		mk = marker{left: len(text) + 1, o200k: enc.o200k, two: &enc.ranks.two, small: &c.small, sets: &c.sets, long: &c.long}
-		end := countRun(text, 0, &mk)
+		end := countRun(text, 0, &mk, len(text))
 		if end != len(text) {
 			t.Fatalf("%s: countRun left the loop at %d of %d (%q): a lookup missed what the cache holds", name, end, len(text), text[end:min(end+20, len(text))])
 		}
