@@ -43,8 +43,11 @@ const blockBytes = 64
 // holds these ends to the splitter's at every piece of real and random
 // text, and the counting specs and FuzzCount hold the counts.
 func blockEnds(s string) uint64 {
-	var p0, p1, p2 uint64 // the bytes' codes (blockCode), bit by bit
 	_ = s[blockBytes-1]
+	if (le64(s)|le64(s[8:]))&swarHigh != 0 { // too near a byte past ASCII to decide much
+		return 0
+	}
+	var p0, p1, p2 uint64 // the bytes' codes (blockCode), bit by bit
 	for k := 0; k < blockBytes; k += 16 {
 		t := s[k : k+16]
 		acc := blockCode[t[0]] | blockCode[t[1]]<<1 | blockCode[t[2]]<<2 | blockCode[t[3]]<<3 |
@@ -56,7 +59,7 @@ func blockEnds(s string) uint64 {
 		p2 |= uint64(uint16(acc>>32)) << k
 	}
 	letter, digit := p1&^p0&^p2, p1&p0&^p2
-	quote, punct := p0&^p1&^p2, ^(p1|p2)
+	quote, punct := p0&^p1&^p2, ^(p1 | p2)
 	high, white := p0&p1&p2, p2&^(p0&p1)
 	blank, brk, space := p2&^p1, p2&p1&^p0, p2&^(p0|p1)
 	h := bits.TrailingZeros64(high)
@@ -92,6 +95,11 @@ func blockEnds(s string) uint64 {
 		// blanks between two breaks: the run's first break may not be
 		// its last, and the run is split one piece at a time
 		cut = min(cut, 63-bits.LeadingZeros64(whites&(2<<bits.TrailingZeros64(bad)-1)))
+	}
+	// a run of digits is cut in threes from its start, wherever it ends
+	if digit>>cut&1 != 0 {
+		run := cut + bits.TrailingZeros64(^(digit >> cut))
+		cut = 63 - bits.LeadingZeros64(b&digit&(1<<run-1))
 	}
 	// contractions: an apostrophe that starts a piece before letters
 	for x := quote & prefix; x != 0; x &= x - 1 {
@@ -193,7 +201,7 @@ blocks:
 			if m > shortMax || i+packedMax > len(s) {
 				break blocks
 			}
-			var hit uint64 // the matching entry, without a branch a way: which way holds a piece is a coin toss
+			var hit uint64                              // the matching entry, without a branch a way: which way holds a piece is a coin toss
 			if t := s[i : i+packedMax]; m <= smallMax { // the small entries (pieceCache.small, written out)
 				key, set := smallKey(le64(t)&loMask[m], m)
 				ways := &mk.small[set]

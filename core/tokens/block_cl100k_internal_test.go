@@ -37,6 +37,9 @@ func TestBlockEndsAreTheSplittersEnds(t *testing.T) {
 	}
 	alphabet := []string{"a", "Z", "q", "x", "'", "'s", "'T", "'re", "'LL", "'d", "0", "7", "123", " ", " ", "  ", "\t", "\n", "\r\n", "\v", "\f",
 		".", "(", ")", "{", "}", "\"", "-", ",", "\x00", "\x7f", "é", "\u00a0", "東", "٣", "\xff", "\xc3"}
+	for _, s := range []string{strings.Repeat("7", 300), "ab " + strings.Repeat("1234567890", 20) + " x\n", strings.Repeat(" ", 70) + "x", strings.Repeat("\n \n", 30)} {
+		checkBlockEnds(t, s)
+	}
 	rng := rand.New(rand.NewPCG(3, 4))
 	for range Trials(4000) {
 		var b strings.Builder
