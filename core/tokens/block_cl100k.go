@@ -11,14 +11,16 @@ const blockBytes = 64
 // 0 when they decide none. s[0] must start a piece and s hold at least
 // blockBytes bytes.
 //
-// The counting loop's splitting branched on each piece's kind (a word, a
-// run of punctuation, white space, digits), and in source code, where the
-// kinds alternate with no pattern a predictor learns, about one branch in
-// two of those mispredicted: Go's net/http counted at 0.76x the speed of
-// English prose. Here the bytes' classes come eight at a time (as
-// nonLetters finds letters) and the pieces' ends from shifts of the class
-// masks, with no branch on the text. The pattern's alternatives, as they
-// fall on ASCII, where c is the byte before a piece's start:
+// countRun splits a piece at a time and branches on its kind (a word, a
+// run of punctuation, white space, digits). In source code the kinds
+// alternate with no pattern a predictor learns: cachegrind's branch
+// simulation counted 578,000 mispredicted branches a warm MiB of Go's
+// net/http (220,000 of the Opticks text), and that code counted at 0.75-0.79x
+// the prose's speed. Here each byte's class comes from a table (blockCode),
+// 16 bytes to a word, and the pieces' ends from shifts of the classes' bit
+// masks, with no branch on the text: 65,000 mispredicts a MiB of either;
+// splitting alone, 2.4x faster on net/http, 1.8x on the Opticks text. The
+// pattern's alternatives, as they fall on ASCII:
 //
 //   - A letter run is one piece with the byte before it when that byte is
 //     white space other than \r \n, or a punctuation run of one byte that no
@@ -33,18 +35,21 @@ const blockBytes = 64
 //     of its own or starts the next (\s+(?!\S)).
 //
 // The pattern matches forward only, so a piece's start decides the rest,
-// and every window starts at a piece's start. Only the bytes to a window's
-// end are read; the last run that reaches within four bytes of the end, or
-// of the first byte past ASCII (which may be a letter, a digit or white
-// space), might go on, so the ends returned stop at that run's start. So
-// do they before a line break whose white space goes on after it to another
-// (a blank line with spaces on it: which break is the last is decided
-// further on), and the loop splits those pieces one at a time. A spec
-// holds these ends to the splitter's at every piece of real and random
-// text, and the counting specs and FuzzCount hold the counts.
+// and every window starts at a piece's start. Only a window's bytes are
+// read: the run that reaches within four bytes of its end, or of the first
+// byte past ASCII (which may be a letter, a digit or white space), may go
+// on, so the ends returned stop at that run's start (a run of digits is cut
+// in threes wherever it ends, so its ends count to the window's end). So do
+// they before white space that holds a line break, then blanks, then
+// another break (a blank line with spaces on it: which break is the last
+// is decided further on). A window that starts within 16 bytes of a byte
+// past ASCII decides nothing. Those pieces countRun splits one at a time.
+// TestBlockEndsAreTheSplittersEnds and FuzzBlockEnds hold these ends to
+// the splitter's at every piece start, TestSplittersMatchTheirPatterns the
+// counting loop's to the pattern, and FuzzCount the counts to tiktoken-go.
 func blockEnds(s string) uint64 {
 	_ = s[blockBytes-1]
-	if (le64(s)|le64(s[8:]))&swarHigh != 0 { // too near a byte past ASCII to decide much
+	if (le64(s)|le64(s[8:]))&0x8080808080808080 != 0 {
 		return 0
 	}
 	var p0, p1, p2 uint64 // the bytes' codes (blockCode), bit by bit
@@ -62,10 +67,7 @@ func blockEnds(s string) uint64 {
 	quote, punct := p0&^p1&^p2, ^(p1 | p2)
 	high, white := p0&p1&p2, p2&^(p0&p1)
 	blank, brk, space := p2&^p1, p2&p1&^p0, p2&^(p0|p1)
-	h := bits.TrailingZeros64(high)
-	if h == 0 {
-		return 0
-	}
+	h := bits.TrailingZeros64(high) // at least 16
 	letters, digits := letter&^(letter<<1), digit&^(digit<<1)
 	puncts, whites := punct&^(punct<<1), white&^(white<<1)
 
@@ -146,42 +148,19 @@ var blockCode = func() (t [256]uint64) {
 	return t
 }()
 
-const (
-	swarLow  = 0x7f7f7f7f7f7f7f7f
-	swarHigh = 0x8080808080808080
-	swarOnes = 0x0101010101010101
-)
-
-// gather packs the high bits of x's eight bytes (the rest zero) into the low
-// eight bits, the first byte's lowest.
-func gather(x uint64) uint64 {
-	return (x >> 7) * 0x0102040810204080 >> 56
-}
-
-// inRange marks the bytes of x from lo to hi (both ASCII) with their high
-// bit, as nonLetters does: adding 0x80-lo to a byte's low seven bits sets
-// its high bit when it is at least lo, adding 0x7f-hi when it is past hi.
-func inRange(x uint64, lo, hi uint8) uint64 {
-	z := x & swarLow
-	return (z + swarOnes*uint64(0x80-lo)) &^ (z + swarOnes*uint64(0x7f-hi)) &^ x & swarHigh
-}
-
-// equal marks the bytes of x equal to c with their high bit.
-func equal(x uint64, c uint8) uint64 {
-	t := x ^ swarOnes*uint64(c)
-	return ^((t&swarLow + swarLow) | t) & swarHigh
-}
-
 // countBlocks is countFast's loop for cl100k_base's ASCII text: it counts the
 // pieces from s[i] that blockEnds finds, a window at a time, while the
-// cache holds them, adds them to mk and keeps its marks (as countRun), and
-// returns where it stopped: at a piece that no window decides (past ASCII,
-// in a run of over 60 bytes, at the text's last 64), of over shortMax bytes,
-// or missing from the cache (missed: countRun has other entries, and would
-// not store it where this loop looks), or where a mark is due and mk holds
-// no more.
+// cache holds them, adds them to mk and keeps its marks (as countRun does),
+// and returns where it stopped: at a piece that no window decides (past
+// ASCII, in a run of over 60 bytes, in the text's last 64), of over
+// shortMax bytes (countRun looks those up in the long slots), or missing
+// from the cache (missed: countFast counts it through pieceCache.count,
+// which keeps it; countRun counts pieces of one and two bytes without the
+// cache and would never keep them), or where a mark is due and mk holds no
+// more.
 func countBlocks(s string, i int, mk *marker) (end int, missed bool) {
 	left, tokens, pieces := mk.left, 0, 0
+	small, short := mk.small, mk.sets
 blocks:
 	for i+blockBytes <= len(s) {
 		ends, base := blockEnds(s[i:]), i
@@ -201,38 +180,14 @@ blocks:
 			if m > shortMax || i+packedMax > len(s) {
 				break blocks
 			}
-			var hit uint64                              // the matching entry, without a branch a way: which way holds a piece is a coin toss
-			if t := s[i : i+packedMax]; m <= smallMax { // the small entries (pieceCache.small, written out)
+			var hit uint64
+			if t := s[i : i+packedMax]; m <= smallMax { // pieceCache.count's lookups
 				key, set := smallKey(le64(t)&loMask[m], m)
-				ways := &mk.small[set]
-				if (ways[0]^key)<<countBits == 0 {
-					hit = ways[0]
-				}
-				if (ways[1]^key)<<countBits == 0 {
-					hit = ways[1]
-				}
-				if (ways[2]^key)<<countBits == 0 {
-					hit = ways[2]
-				}
-				if (ways[3]^key)<<countBits == 0 {
-					hit = ways[3]
-				}
-			} else { // the short entries (pieceCache.short, written out)
+				hit = smallHit(&small[set], key)
+			} else {
 				lo, hi := le64(t)&loMask[m], le64(t[8:])&hiMask[m]
 				key, set := shortKey(lo, hi, m)
-				ways := &mk.sets[set]
-				if (ways[0].lo^lo)|(ways[0].hi^key)<<countBits == 0 {
-					hit = ways[0].hi
-				}
-				if (ways[1].lo^lo)|(ways[1].hi^key)<<countBits == 0 {
-					hit = ways[1].hi
-				}
-				if (ways[2].lo^lo)|(ways[2].hi^key)<<countBits == 0 {
-					hit = ways[2].hi
-				}
-				if (ways[3].lo^lo)|(ways[3].hi^key)<<countBits == 0 {
-					hit = ways[3].hi
-				}
+				hit = shortHit(&short[set], lo, key)
 			}
 			if hit == 0 {
 				missed = true

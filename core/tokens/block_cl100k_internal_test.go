@@ -82,3 +82,22 @@ func checkBlockEnds(t *testing.T, s string) (decided, total int) {
 	}
 	return decided, len(s)
 }
+
+// FuzzBlockEnds holds blockEnds to the splitter (checkBlockEnds) on arbitrary
+// bytes, each input also repeated to a few windows' length so that every
+// piece start meets a window. Seeds: the corners of
+// TestBlockEndsAreTheSplittersEnds.
+func FuzzBlockEnds(f *testing.F) {
+	for _, s := range []string{"don't 'tis we're x'LL", " (x ((y \t(z .\n\tw", "\n \n  \n\tx  5 12345678 'S", "a\r\n\r\n b\v\fc ,\n", "é x\u00a0y 東 ٣4", "\xff\xc3 a 'd"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if len(s) > 4096 {
+			s = s[:4096]
+		}
+		checkBlockEnds(t, s)
+		if s != "" {
+			checkBlockEnds(t, strings.Repeat(s, 1+3*blockBytes/len(s)))
+		}
+	})
+}

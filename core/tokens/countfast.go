@@ -96,27 +96,34 @@ func (mk *marker) mark(i int) bool {
 func (mk *marker) marks() []Mark { return mk.buf[:mk.n] }
 
 // countFast is the counting loop of cl100k_base and o200k_base, and of
-// each stretch of o200k_harmony between two special tokens: the
-// splitter's ASCII paths and the piece cache written into one loop with no
-// call in it (countRun). Most of counting's time on real text went to calls
-// (the splitter, its helpers, the cache lookup), each saving and restoring
-// the loop's registers: about 350 instructions a piece on Go's net/http in
-// cl100k_base before, about 140 here. Past that, mispredicted branches
-// cost more than instructions: words' letters are read eight at a time
-// (nonLetters) and the cache's ways compared without a branch each, a few
-// more instructions a piece and 1.2-1.5x faster. countRun counts a piece when it
-// starts with an ASCII character, ASCII decides where it ends (as the
-// splitters' own fast paths decide it: matchASCII, wordASCII,
-// wordO200KASCII), and it is one or two bytes or a hit in the cache;
-// anything else (a character past ASCII where it matters, a piece of over
-// 48 bytes or at the end of the text, a cache miss) comes back here, which
-// counts that one piece with the encoding's splitter and pieceCache.count,
-// and goes back in. It counts from i to the end of s, or until a mark is
-// due and mk holds no more; it returns where it stopped. Marks are kept in
-// the loop, not by returning to WalkMarks every few pieces: a call a block
-// of 32 pieces, three layers deep, cost chunk planning a tenth over
-// counting alone. WalkMarks walks through this loop and Pieces through the
-// splitter, so the specs that hold the two to the same pieces (and
+// each stretch of o200k_harmony between two special tokens. It counts from
+// i to the end of s, or until a mark is due and mk holds no more, and
+// returns where it stopped. Two inner loops count the pieces of ASCII text
+// from the piece cache with no call to the splitter: countBlocks, for
+// cl100k_base, splits a window of 64 bytes at a time from the bytes' class
+// masks (blockEnds); countRun splits a piece at a time, on the splitters'
+// own ASCII paths (matchASCII, wordASCII, wordO200KASCII), for o200k_base
+// and for the pieces of cl100k_base that no window decides, one at a time
+// before going back to the windows. Anything neither counts (a character
+// past ASCII where it matters, a piece of over 48 bytes or at the end of
+// the text, a cache miss) comes back here, which counts that one piece with
+// the encoding's splitter and pieceCache.count, which keeps it, and goes
+// back in.
+//
+// Most of counting's time on real text had gone to calls (the splitter, its
+// helpers, the cache lookup), each saving and restoring the loop's
+// registers: about 350 instructions a piece of Go's net/http in
+// cl100k_base; countRun takes about 140, countBlocks 125 (33.7 million a
+// warm MiB). Past calls, mispredicted branches cost more than
+// instructions: countRun reads a word's letters eight at a time
+// (nonLetters) and both loops compare the cache's ways without a branch
+// each, but countRun still branches on each piece's kind, which source code
+// does not let a predictor learn (578,000 mispredicts a warm MiB of
+// net/http, 70,000 in countBlocks: blockEnds has the figures). Marks are
+// kept in the loops, not by returning to WalkMarks every few pieces: a call
+// a block of 32 pieces, three layers deep, cost chunk planning a tenth over
+// counting alone. WalkMarks walks through these loops and Pieces through
+// the splitter, so the specs that hold the two to the same pieces (and
 // FuzzCount) check that they split alike.
 func (e *encoding) countFast(c *pieceCache, s string, i int, mk *marker, valid bool) int {
 	mk.o200k, mk.two, mk.sets, mk.long, mk.small = e.o200k, &e.ranks.two, &c.sets, &c.long, &c.small
@@ -126,7 +133,7 @@ func (e *encoding) countFast(c *pieceCache, s string, i int, mk *marker, valid b
 		} else {
 			var missed bool
 			if i, missed = countBlocks(s, i, mk); i < len(s) && !missed {
-				if k := countRun(s, i, mk, i+1); k > i { // the piece no window decided, then back to them
+				if k := countRun(s, i, mk, i+1); k > i { // the piece no window decided, then back to the windows
 					i = k
 					continue
 				}
@@ -141,11 +148,14 @@ func (e *encoding) countFast(c *pieceCache, s string, i int, mk *marker, valid b
 	}
 }
 
-// countRun is countFast's inner loop: it counts the pieces from s[i] while
-// they start with an ASCII character, ASCII decides where they end and the
-// cache holds them (or they are one or two bytes), adds them to mk and
-// keeps its marks, and returns where it stopped. It calls nothing, so the
-// compiler keeps its variables in registers.
+// countRun is countFast's piece-at-a-time loop: it counts the pieces from
+// s[i] to stop (at most len(s)) while they start with an ASCII character,
+// ASCII decides where they end and the cache holds them (or they are one or
+// two bytes), adds them to mk and keeps its marks, and returns where it
+// stopped. Its one call, to the short entries' lookup (shortHit, which the
+// compiler does not inline) for a piece of 8 to 15 bytes, cost o200k_base
+// 1.6% more instructions and no time measurable; the loop's variables stay
+// in registers.
 func countRun(s string, i int, mk *marker, stop int) int {
 	left, tokens, pieces := mk.left, 0, 0
 inner:
@@ -226,24 +236,11 @@ inner:
 				break inner
 			}
 		}
-		// the piece s[i:j], through the cache (pieceCache.count, written out)
+		// the piece s[i:j], through the cache (pieceCache.count's lookups)
 		switch m := j - i; {
-		case m > 2 && m <= smallMax && i+8 <= len(s): // most pieces: first (pieceCache.small, written out)
+		case m > 2 && m <= smallMax && i+8 <= len(s): // most pieces: first
 			key, set := smallKey(le64(s[i:])&loMask[m&shortMax], m)
-			ways := &mk.small[set]
-			var hit uint64 // the matching entry, without a branch a way: which way holds a piece is a coin toss
-			if (ways[0]^key)<<countBits == 0 {
-				hit = ways[0]
-			}
-			if (ways[1]^key)<<countBits == 0 {
-				hit = ways[1]
-			}
-			if (ways[2]^key)<<countBits == 0 {
-				hit = ways[2]
-			}
-			if (ways[3]^key)<<countBits == 0 {
-				hit = ways[3]
-			}
+			hit := smallHit(&mk.small[set], key)
 			if hit == 0 {
 				break inner
 			}
@@ -252,20 +249,7 @@ inner:
 			t := s[i : i+packedMax]
 			lo, hi := le64(t)&loMask[m&shortMax], le64(t[8:])&hiMask[m&shortMax]
 			key, set := shortKey(lo, hi, m)
-			ways := &mk.sets[set]
-			var hit uint64 // the matching entry's hi, as above
-			if (ways[0].lo^lo)|(ways[0].hi^key)<<countBits == 0 {
-				hit = ways[0].hi
-			}
-			if (ways[1].lo^lo)|(ways[1].hi^key)<<countBits == 0 {
-				hit = ways[1].hi
-			}
-			if (ways[2].lo^lo)|(ways[2].hi^key)<<countBits == 0 {
-				hit = ways[2].hi
-			}
-			if (ways[3].lo^lo)|(ways[3].hi^key)<<countBits == 0 {
-				hit = ways[3].hi
-			}
+			hit := shortHit(&mk.sets[set], lo, key)
 			if hit == 0 {
 				break inner
 			}

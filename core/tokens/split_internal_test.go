@@ -22,12 +22,14 @@ func pieces(split func(string, func(int, int)), s string) []string {
 // text drawn from every character class the patterns distinguish: 20,000
 // strings per encoding (5,000 under the race detector: Trials), every other
 // one of ASCII alone (control characters among it), which the counting
-// loop splits without the splitters. Both are checked: the splitter
-// (Pieces' walk) and the counting loop (countFast, through WalkMarks with a
-// mark at every piece). regexp2's classes are Go's Unicode 15.0 tables, the
-// splitters' Unicode 16.0's, so the alphabet holds only characters whose
-// classes are the same in both (GoTablesAgree, checked here);
-// unicode_test.go checks the others against tiktoken's own counts.
+// loop splits without the splitters, and half of those of 64 to 320 bytes,
+// which cl100k_base's loop splits a window at a time (blockEnds). Both are
+// checked: the splitter (Pieces' walk) and the counting loop (countFast,
+// through WalkMarks with a mark at every piece). regexp2's classes are Go's
+// Unicode 15.0 tables, the splitters' Unicode 16.0's, so the alphabet holds
+// only characters whose classes are the same in both (GoTablesAgree,
+// checked here); unicode_test.go checks the others against tiktoken's own
+// counts.
 func TestSplittersMatchTheirPatterns(t *testing.T) {
 	alphabet := []rune("aAbZzQ 0 19.,;:'\"!?-_/\\\n\t\r(){}[]<>é東😀ßǅʰ\u0301\u0308ŉĳǈ \u00a0\u2003\u3000\v\f\u0085\u2028Ⅻ½À'sS'LLdtTrEvVmM٣ſ\ufffd")
 	ascii := []rune("aAbZzQ  0 19.,;:'\"!?-_/\\\n\t\r\v\f\x00\x1f\x7f(){}[]<>=#'sS'LLdtTrEvVmMreRE")
@@ -65,7 +67,11 @@ func TestSplittersMatchTheirPatterns(t *testing.T) {
 				from = ascii
 			}
 			var b strings.Builder
-			for range rng.IntN(40) {
+			n := rng.IntN(40)
+			if trial%4 == 3 { // ASCII over a few windows: the counting loop's block path (blockEnds)
+				n = blockBytes + rng.IntN(4*blockBytes)
+			}
+			for range n {
 				b.WriteRune(from[rng.IntN(len(from))])
 			}
 			s := b.String()
