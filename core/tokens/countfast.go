@@ -128,15 +128,11 @@ func (mk *marker) marks() []Mark { return mk.buf[:mk.n] }
 func (e *encoding) countFast(c *pieceCache, s string, i int, mk *marker, valid bool) int {
 	mk.o200k, mk.two, mk.sets, mk.long, mk.small = e.o200k, &e.ranks.two, &c.sets, &c.long, &c.small
 	for {
-		if e.o200k {
-			i = countRun(s, i, mk, len(s))
-		} else {
-			var missed bool
-			if i, missed = countBlocks(s, i, mk); i < len(s) && !missed {
-				if k := countRun(s, i, mk, i+1); k > i { // the piece no window decided, then back to the windows
-					i = k
-					continue
-				}
+		var missed bool
+		if i, missed = countBlocks(s, i, mk); i < len(s) && !missed {
+			if k := countRun(s, i, mk, i+1); k > i { // the piece no window decided, then back to the windows
+				i = k
+				continue
 			}
 		}
 		if i >= len(s) || !mk.mark(i) {

@@ -47,12 +47,12 @@ const blockBytes = 64
 // TestBlockEndsAreTheSplittersEnds and FuzzBlockEnds hold these ends to
 // the splitter's at every piece start, TestSplittersMatchTheirPatterns the
 // counting loop's to the pattern, and FuzzCount the counts to tiktoken-go.
-func blockEnds(s string) uint64 {
+func blockEnds(s string, o200k bool) uint64 {
 	_ = s[blockBytes-1]
 	if (le64(s)|le64(s[8:]))&0x8080808080808080 != 0 {
 		return 0
 	}
-	var p0, p1, p2 uint64 // the bytes' codes (blockCode), bit by bit
+	var p0, p1, p2, p3 uint64 // the bytes' codes (blockCode), bit by bit
 	for k := 0; k < blockBytes; k += 16 {
 		t := s[k : k+16]
 		acc := blockCode[t[0]] | blockCode[t[1]]<<1 | blockCode[t[2]]<<2 | blockCode[t[3]]<<3 |
@@ -62,6 +62,7 @@ func blockEnds(s string) uint64 {
 		p0 |= uint64(uint16(acc)) << k
 		p1 |= uint64(uint16(acc>>16)) << k
 		p2 |= uint64(uint16(acc>>32)) << k
+		p3 |= acc >> 48 << k
 	}
 	letter, digit := p1&^p0&^p2, p1&p0&^p2
 	quote, punct := p0&^p1&^p2, ^(p1 | p2)
@@ -103,6 +104,9 @@ func blockEnds(s string) uint64 {
 		run := cut + bits.TrailingZeros64(^(digit >> cut))
 		cut = 63 - bits.LeadingZeros64(b&digit&(1<<run-1))
 	}
+	if o200k {
+		return b &^ 1 & (2<<o200kEnds(s, &b, letter, p3, quote, brk, kept, cut) - 1)
+	}
 	// contractions: an apostrophe that starts a piece before letters
 	for x := quote & prefix; x != 0; x &= x - 1 {
 		if k := contractionFast(s, bits.TrailingZeros64(x)); k >= 0 && k < blockBytes {
@@ -112,9 +116,37 @@ func blockEnds(s string) uint64 {
 	return b &^ 1 & (2<<cut - 1)
 }
 
-// blockCode is each byte's class as blockEnds reads it, a code of three
+// o200kEnds turns the ends that blockEnds found in b into o200k_base's, and
+// returns the last that the window decides, at most cut. o200k_base's
+// pattern differs on ASCII in three places:
+//
+//   - A letter run is split where a lower-case letter meets an upper-case
+//     one ([\p{Lu}...]*[\p{Ll}...]+ or [\p{Lu}...]+[\p{Ll}...]*).
+//   - A contraction ends the word before it ("don't" is one piece), and the
+//     letters after it start a word of their own.
+//   - Punctuation takes '/' after its \r \n as well (?[^\s\p{L}\p{N}]+[\r\n/]*):
+//     where one does, rare, the ends stop at that piece's start.
+//
+// upper is the bytes of the window that are upper-case letters, or '/'.
+func o200kEnds(s string, b *uint64, letter, upper, quote, brk, kept uint64, cut int) int {
+	*b |= upper & letter & (letter &^ upper << 1)
+	for x, after := quote&(letter<<1), -1; x != 0; x &= x - 1 {
+		// a word takes one contraction: "they'd've" is "they'd", "'ve"
+		if q := bits.TrailingZeros64(x); q != after {
+			if k := contractionFast(s, q); k >= 0 {
+				*b, after = *b&^(1<<k-1<<q)|1<<k, k
+			}
+		}
+	}
+	if slash := (brk + kept) &^ brk & upper &^ letter; slash != 0 {
+		cut = min(cut, 63-bits.LeadingZeros64(*b&(1<<bits.TrailingZeros64(slash)-1)))
+	}
+	return cut
+}
+
+// blockCode is each byte's class as blockEnds reads it, a code of four
 // bits, each in its own 16 bits so that the codes of 16 bytes add up without
-// a carry (bit b of byte k's code at bit 16b+k):
+// a carry (bit b of byte k's code at bit 16b+k). The low three:
 //
 //	000 punctuation: [^\s\p{L}\p{N}] in ASCII, but the apostrophe
 //	001 the apostrophe
@@ -124,6 +156,9 @@ func blockEnds(s string) uint64 {
 //	101 \t \v \f
 //	110 \r \n
 //	111 past ASCII
+//
+// The fourth marks the upper-case letters and '/', for o200k_base
+// (o200kEnds).
 var blockCode = func() (t [256]uint64) {
 	for b := range 256 {
 		var code uint64
@@ -143,7 +178,10 @@ var blockCode = func() (t [256]uint64) {
 		case class&classSpace != 0:
 			code = 0b101
 		}
-		t[b] = code&1 | code>>1&1<<16 | code>>2<<32
+		if 'A' <= b && b <= 'Z' || b == '/' {
+			code |= 0b1000
+		}
+		t[b] = code&1 | code>>1&1<<16 | code>>2&1<<32 | code>>3<<48
 	}
 	return t
 }()
@@ -163,7 +201,7 @@ func countBlocks(s string, i int, mk *marker) (end int, missed bool) {
 	small, short := mk.small, mk.sets
 blocks:
 	for i+blockBytes <= len(s) {
-		ends, base := blockEnds(s[i:]), i
+		ends, base := blockEnds(s[i:], mk.o200k), i
 		if ends == 0 {
 			break
 		}
