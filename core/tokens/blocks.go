@@ -5,22 +5,23 @@ import "math/bits"
 // blockBytes is the window blockEnds reads: 64 bytes, one bit of a word each.
 const blockBytes = 64
 
-// blockEnds is cl100k_base's split of ASCII text as bit masks: where the
-// pieces that start at s[0] end, as bits of a word (bit k set when a piece
-// ends at s[k]), for as many of the first 64 bytes as they alone decide;
-// 0 when they decide none. s[0] must start a piece and s hold at least
-// blockBytes bytes.
+// blockEnds is the split of ASCII text as bit masks, cl100k_base's or (with
+// o200k) o200k_base's: where the pieces that start at s[0] end, as bits of
+// a word (bit k set when a piece ends at s[k]), for as many of the first 64
+// bytes as they alone decide; 0 when they decide none. s[0] must start a
+// piece and s hold at least blockBytes bytes.
 //
 // countRun splits a piece at a time and branches on its kind (a word, a
 // run of punctuation, white space, digits). In source code the kinds
 // alternate with no pattern a predictor learns: cachegrind's branch
 // simulation counted 578,000 mispredicted branches a warm MiB of Go's
-// net/http (220,000 of the Opticks text), and that code counted at 0.75-0.79x
-// the prose's speed. Here each byte's class comes from a table (blockCode),
-// 16 bytes to a word, and the pieces' ends from shifts of the classes' bit
-// masks, with no branch on the text: 65,000 mispredicts a MiB of either;
-// splitting alone, 2.4x faster on net/http, 1.8x on the Opticks text. The
-// pattern's alternatives, as they fall on ASCII:
+// net/http in cl100k_base (220,000 of the Opticks text), and that code
+// counted at 0.75-0.79x the prose's speed. Here each byte's class comes from
+// a table (blockCode), 16 bytes to a word, and the pieces' ends from shifts
+// of the classes' bit masks, with no branch on the text: 70,000 mispredicts
+// a MiB of either; splitting alone, 2.4x faster on net/http, 1.8x on the
+// Opticks text. cl100k_base's alternatives, as they fall on ASCII
+// (o200kEnds has o200k_base's differences):
 //
 //   - A letter run is one piece with the byte before it when that byte is
 //     white space other than \r \n, or a punctuation run of one byte that no
@@ -34,7 +35,7 @@ const blockBytes = 64
 //     (\s*[\r\n]+), and its last byte, when that is no line break, is a piece
 //     of its own or starts the next (\s+(?!\S)).
 //
-// The pattern matches forward only, so a piece's start decides the rest,
+// The patterns match forward only, so a piece's start decides the rest,
 // and every window starts at a piece's start. Only a window's bytes are
 // read: the run that reaches within four bytes of its end, or of the first
 // byte past ASCII (which may be a letter, a digit or white space), may go
@@ -45,8 +46,8 @@ const blockBytes = 64
 // is decided further on). A window that starts within 16 bytes of a byte
 // past ASCII decides nothing. Those pieces countRun splits one at a time.
 // TestBlockEndsAreTheSplittersEnds and FuzzBlockEnds hold these ends to
-// the splitter's at every piece start, TestSplittersMatchTheirPatterns the
-// counting loop's to the pattern, and FuzzCount the counts to tiktoken-go.
+// the splitters' at every piece start, TestSplittersMatchTheirPatterns the
+// counting loop's to the patterns, and FuzzCount the counts to tiktoken-go.
 func blockEnds(s string, o200k bool) uint64 {
 	_ = s[blockBytes-1]
 	if (le64(s)|le64(s[8:]))&0x8080808080808080 != 0 {
@@ -186,16 +187,15 @@ var blockCode = func() (t [256]uint64) {
 	return t
 }()
 
-// countBlocks is countFast's loop for cl100k_base's ASCII text: it counts the
-// pieces from s[i] that blockEnds finds, a window at a time, while the
-// cache holds them, adds them to mk and keeps its marks (as countRun does),
-// and returns where it stopped: at a piece that no window decides (past
-// ASCII, in a run of over 60 bytes, in the text's last 64), of over
-// shortMax bytes (countRun looks those up in the long slots), or missing
-// from the cache (missed: countFast counts it through pieceCache.count,
-// which keeps it; countRun counts pieces of one and two bytes without the
-// cache and would never keep them), or where a mark is due and mk holds no
-// more.
+// countBlocks is countFast's loop for ASCII text: it counts the pieces from
+// s[i] that blockEnds finds, a window at a time, while the cache holds
+// them, adds them to mk and keeps its marks (as countRun does), and returns
+// where it stopped: at a piece that no window decides (past ASCII, in a run
+// of over 60 bytes, in the text's last 64), of over shortMax bytes
+// (countRun looks those up in the long slots), or missing from the cache
+// (missed: countFast counts it through pieceCache.count, which keeps it;
+// countRun counts pieces of one and two bytes without the cache and would
+// never keep them), or where a mark is due and mk holds no more.
 func countBlocks(s string, i int, mk *marker) (end int, missed bool) {
 	left, tokens, pieces := mk.left, 0, 0
 	small, short := mk.small, mk.sets

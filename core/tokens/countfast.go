@@ -99,32 +99,32 @@ func (mk *marker) marks() []Mark { return mk.buf[:mk.n] }
 // each stretch of o200k_harmony between two special tokens. It counts from
 // i to the end of s, or until a mark is due and mk holds no more, and
 // returns where it stopped. Two inner loops count the pieces of ASCII text
-// from the piece cache with no call to the splitter: countBlocks, for
-// cl100k_base, splits a window of 64 bytes at a time from the bytes' class
-// masks (blockEnds); countRun splits a piece at a time, on the splitters'
-// own ASCII paths (matchASCII, wordASCII, wordO200KASCII), for o200k_base
-// and for the pieces of cl100k_base that no window decides, one at a time
-// before going back to the windows. Anything neither counts (a character
-// past ASCII where it matters, a piece of over 48 bytes or at the end of
-// the text, a cache miss) comes back here, which counts that one piece with
-// the encoding's splitter and pieceCache.count, which keeps it, and goes
-// back in.
+// from the piece cache with no call to the splitter: countBlocks splits a
+// window of 64 bytes at a time from the bytes' class masks (blockEnds);
+// countRun splits a piece at a time on the splitters' own ASCII paths
+// (matchASCII, wordASCII, wordO200KASCII), for the pieces that no window
+// decides, one at a time before going back to the windows. Anything
+// neither counts (a character past ASCII where it matters, a piece of over
+// 48 bytes or at the end of the text, a cache miss) comes back here, which
+// counts that one piece with the encoding's splitter and pieceCache.count,
+// which keeps it, and goes back in.
 //
 // Most of counting's time on real text had gone to calls (the splitter, its
 // helpers, the cache lookup), each saving and restoring the loop's
 // registers: about 350 instructions a piece of Go's net/http in
-// cl100k_base; countRun takes about 140, countBlocks 125 (33.7 million a
-// warm MiB). Past calls, mispredicted branches cost more than
-// instructions: countRun reads a word's letters eight at a time
-// (nonLetters) and both loops compare the cache's ways without a branch
-// each, but countRun still branches on each piece's kind, which source code
-// does not let a predictor learn (578,000 mispredicts a warm MiB of
-// net/http, 70,000 in countBlocks: blockEnds has the figures). Marks are
-// kept in the loops, not by returning to WalkMarks every few pieces: a call
-// a block of 32 pieces, three layers deep, cost chunk planning a tenth over
-// counting alone. WalkMarks walks through these loops and Pieces through
-// the splitter, so the specs that hold the two to the same pieces (and
-// FuzzCount) check that they split alike.
+// cl100k_base. countRun alone took about 140; with countBlocks, 125 (33.7
+// million a warm MiB; o200k_base 36.0 million, 43.4 before). Past calls,
+// mispredicted branches cost more than instructions: countRun reads a
+// word's letters eight at a time (nonLetters) and both loops compare the
+// cache's ways without a branch each, but countRun still branches on each
+// piece's kind, which source code does not let a predictor learn (578,000
+// mispredicts a warm MiB of net/http in cl100k_base, 782,000 in o200k_base;
+// 70,000 and 53,000 with countBlocks). Marks are kept in the loops, not by
+// returning to WalkMarks every few pieces: a call a block of 32 pieces,
+// three layers deep, cost chunk planning a tenth over counting alone.
+// WalkMarks walks through these loops and Pieces through the splitter, so
+// the specs that hold the two to the same pieces (and FuzzCount) check that
+// they split alike.
 func (e *encoding) countFast(c *pieceCache, s string, i int, mk *marker, valid bool) int {
 	mk.o200k, mk.two, mk.sets, mk.long, mk.small = e.o200k, &e.ranks.two, &c.sets, &c.long, &c.small
 	for {
@@ -149,9 +149,9 @@ func (e *encoding) countFast(c *pieceCache, s string, i int, mk *marker, valid b
 // ASCII decides where they end and the cache holds them (or they are one or
 // two bytes), adds them to mk and keeps its marks, and returns where it
 // stopped. Its one call, to the short entries' lookup (shortHit, which the
-// compiler does not inline) for a piece of 8 to 15 bytes, cost o200k_base
-// 1.6% more instructions and no time measurable; the loop's variables stay
-// in registers.
+// compiler does not inline) for a piece of 8 to 15 bytes, cost 1.6% more
+// instructions when o200k_base counted through this loop alone, and no
+// time measurable; the loop's variables stay in registers.
 func countRun(s string, i int, mk *marker, stop int) int {
 	left, tokens, pieces := mk.left, 0, 0
 inner:
