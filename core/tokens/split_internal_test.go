@@ -22,8 +22,8 @@ func pieces(split func(string, func(int, int)), s string) []string {
 // text drawn from every character class the patterns distinguish: 20,000
 // strings per encoding (5,000 under the race detector: Trials), every other
 // one of ASCII alone (control characters among it), which the counting
-// loop splits without the splitters, and half of those of 64 to 320 bytes,
-// which cl100k_base's loop splits a window at a time (blockEnds). Both are
+// loop splits without the splitters, and a quarter of those of 64 to 192
+// bytes, which the loop splits a window at a time (blockEnds). Both are
 // checked: the splitter (Pieces' walk) and the counting loop (countFast,
 // through WalkMarks with a mark at every piece). regexp2's classes are Go's
 // Unicode 15.0 tables, the splitters' Unicode 16.0's, so the alphabet holds
@@ -68,8 +68,8 @@ func TestSplittersMatchTheirPatterns(t *testing.T) {
 			}
 			var b strings.Builder
 			n := rng.IntN(40)
-			if trial%4 == 3 { // ASCII over a few windows: the counting loop's block path (blockEnds)
-				n = blockBytes + rng.IntN(4*blockBytes)
+			if trial%8 == 7 { // ASCII over a window or two: the counting loop's windows (blockEnds)
+				n = blockBytes + rng.IntN(2*blockBytes)
 			}
 			for range n {
 				b.WriteRune(from[rng.IntN(len(from))])
