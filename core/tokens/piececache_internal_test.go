@@ -98,3 +98,39 @@ func TestCountRunFindsWhatTheCacheKept(t *testing.T) {
 		}
 	}
 }
+
+// TestCountBlocksFindsWhatTheCacheKept is TestCountRunFindsWhatTheCacheKept
+// for the windows' loop (countBlocks, which reads the small and short
+// entries for every piece, one and two bytes too): after one count, a
+// second pass of countBlocks alone counts all but the text's last window
+// without a miss, to the same count as the pieces it passed.
+func TestCountBlocksFindsWhatTheCacheKept(t *testing.T) {
+	var b strings.Builder
+	for n := 1; n <= shortMax; n++ { // " " and n-1 letters, then ",": pieces of 1 to shortMax bytes
+		b.WriteString(" " + strings.Repeat("abcdefghij", 2)[:n-1] + ",")
+	}
+	text := strings.Repeat(b.String()+"\n", 4)
+	for _, name := range []string{CL100K, O200K} {
+		enc, err := load(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := new(pieceCache)
+		mk := marker{left: len(text) + 1}
+		enc.countFast(c, text, 0, &mk, true) // fills the cache
+		mk = marker{left: len(text) + 1, o200k: enc.o200k, two: &enc.ranks.two, small: &c.small, sets: &c.sets, long: &c.long}
+		end, missed := countBlocks(text, 0, &mk)
+		if missed || end < len(text)-blockBytes {
+			t.Fatalf("%s: countBlocks left the loop at %d of %d (%q), missed %v: a lookup missed what the cache holds", name, end, len(text), text[end:min(end+20, len(text))], missed)
+		}
+		want := 0
+		(&Tiktoken{enc: enc}).WalkPieces(text, func(_, stop, tokens int) {
+			if stop <= end {
+				want += tokens
+			}
+		})
+		if got := mk.tokens; got != want {
+			t.Errorf("%s: countBlocks counted %d tokens to %d, the pieces %d", name, got, end, want)
+		}
+	}
+}
