@@ -80,15 +80,7 @@ func TestCountRunFindsWhatTheCacheKept(t *testing.T) {
 	}
 	text := b.String() + "\n"
 	for _, name := range []string{CL100K, O200K} {
-		enc, err := load(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c := new(pieceCache)
-		mk := marker{left: len(text) + 1}
-		enc.countFast(c, text, 0, &mk, true) // fills the cache
-		want := mk.tokens
-		mk = marker{left: len(text) + 1, o200k: enc.o200k, two: &enc.ranks.two, small: &c.small, sets: &c.sets, long: &c.long}
+		_, mk, want := cacheFilled(t, name, text)
 		end := countRun(text, 0, &mk, len(text))
 		if end != len(text) {
 			t.Fatalf("%s: countRun left the loop at %d of %d (%q): a lookup missed what the cache holds", name, end, len(text), text[end:min(end+20, len(text))])
@@ -111,14 +103,7 @@ func TestCountBlocksFindsWhatTheCacheKept(t *testing.T) {
 	}
 	text := strings.Repeat(b.String()+"\n", 4)
 	for _, name := range []string{CL100K, O200K} {
-		enc, err := load(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c := new(pieceCache)
-		mk := marker{left: len(text) + 1}
-		enc.countFast(c, text, 0, &mk, true) // fills the cache
-		mk = marker{left: len(text) + 1, o200k: enc.o200k, two: &enc.ranks.two, small: &c.small, sets: &c.sets, long: &c.long}
+		enc, mk, _ := cacheFilled(t, name, text)
 		end, missed := countBlocks(text, 0, &mk)
 		if missed || end < len(text)-blockBytes {
 			t.Fatalf("%s: countBlocks left the loop at %d of %d (%q), missed %v: a lookup missed what the cache holds", name, end, len(text), text[end:min(end+20, len(text))], missed)
@@ -133,4 +118,19 @@ func TestCountBlocksFindsWhatTheCacheKept(t *testing.T) {
 			t.Errorf("%s: countBlocks counted %d tokens to %d, the pieces %d", name, got, end, want)
 		}
 	}
+}
+
+// cacheFilled counts text once in the named encoding with a cache of its
+// own, and returns the encoding, a marker that reads that cache (as
+// countFast sets one up) and the count.
+func cacheFilled(t *testing.T, name, text string) (*encoding, marker, int) {
+	t.Helper()
+	enc, err := load(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := new(pieceCache)
+	mk := marker{left: len(text) + 1}
+	enc.countFast(c, text, 0, &mk, true)
+	return enc, marker{left: len(text) + 1, o200k: enc.o200k, two: &enc.ranks.two, small: &c.small, sets: &c.sets, long: &c.long}, mk.tokens
 }
