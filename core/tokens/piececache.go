@@ -168,17 +168,27 @@ func (c *pieceCache) countLong(e *encoding, piece string, valid bool) int {
 	if n > longMax {
 		return e.count(piece, valid)
 	}
-	set := &c.long[longHash(piece)>>(64-longBits)]
-	for w := range set {
-		if s := &set[w]; s.n == uint32(n) && sameBytes(&s.b, piece) {
-			return int(s.tokens)
-		}
+	if k, ok := longHit(&c.long, piece); ok {
+		return k
 	}
+	set := &c.long[longHash(piece)>>(64-longBits)]
 	k := e.count(piece, valid)
 	copy(set[1:], set[:3])
 	set[0].n, set[0].tokens = uint32(n), int32(k)
 	copy(set[0].b[:], piece)
 	return k
+}
+
+// longHit is the count of a piece of shortMax+1 to longMax bytes in the
+// long slots, and whether they hold it.
+func longHit(long *[longSets]longSet, piece string) (int, bool) {
+	set := &long[longHash(piece)>>(64-longBits)]
+	for w := range set {
+		if s := &set[w]; s.n == uint32(len(piece)) && sameBytes(&s.b, piece) {
+			return int(s.tokens), true
+		}
+	}
+	return 0, false
 }
 
 // longHash is the hash of a piece of shortMax+1 to longMax bytes whose
@@ -193,8 +203,7 @@ func longHash(piece string) uint64 {
 
 // sameBytes reports whether a long slot's bytes begin with piece, of
 // shortMax+1 to longMax bytes, eight at a time (the last eight may overlap
-// the ones before). countRun writes it out, with longHash: the compiler
-// does not inline into that loop.
+// the ones before).
 func sameBytes(b *[longMax]byte, piece string) bool {
 	n := len(piece)
 	for k := 0; k < n-8; k += 8 {

@@ -67,12 +67,13 @@ func TestNonLettersMarksEveryByteAsTheClassTableDoes(t *testing.T) {
 	}
 }
 
-// TestCountRunFindsWhatTheCacheKept holds the counting loop's own lookups
-// (small, short and long entries, written out in countRun) to the keys the
-// cache stores them under: after one count of a text of pieces of every
-// length up to longMax, a second pass of countRun alone counts the whole of
-// it without leaving the loop, to the same count. A lookup that disagreed with the cache's key
-// would miss every time: slower, never wrong, so no other spec sees it.
+// TestCountRunFindsWhatTheCacheKept holds the piece-at-a-time loop's
+// lookups (the small, short and long entries, by the keys countRun builds)
+// to the keys the cache stores them under: after one count of a text of
+// pieces of every length up to longMax, a second pass of countRun alone
+// counts the whole of it without leaving the loop, to the same count. A
+// lookup that disagreed with the cache's key would miss every time:
+// slower, never wrong, so no other spec sees it.
 func TestCountRunFindsWhatTheCacheKept(t *testing.T) {
 	var b strings.Builder
 	for n := 1; n < longMax; n++ { // " " and n letters: pieces of 2 to longMax bytes, and ","
@@ -92,14 +93,14 @@ func TestCountRunFindsWhatTheCacheKept(t *testing.T) {
 }
 
 // TestCountBlocksFindsWhatTheCacheKept is TestCountRunFindsWhatTheCacheKept
-// for the windows' loop (countBlocks, which reads the small and short
-// entries for every piece, one and two bytes too): after one count, a
+// for the windows' loop (countBlocks, which reads the small, short and
+// long entries for every piece, one and two bytes too): after one count, a
 // second pass of countBlocks alone counts all but the text's last window
 // without a miss, to the same count as the pieces it passed.
 func TestCountBlocksFindsWhatTheCacheKept(t *testing.T) {
 	var b strings.Builder
-	for n := 1; n <= shortMax; n++ { // " " and n-1 letters, then ",": pieces of 1 to shortMax bytes
-		b.WriteString(" " + strings.Repeat("abcdefghij", 2)[:n-1] + ",")
+	for n := 1; n <= longMax; n++ { // " " and n-1 letters, then ",": pieces of 1 to longMax bytes
+		b.WriteString(" " + strings.Repeat("abcdefghij", 5)[:n-1] + ",")
 	}
 	text := strings.Repeat(b.String()+"\n", 4)
 	for _, name := range []string{CL100K, O200K} {
