@@ -5,13 +5,23 @@ import "math/bits"
 // blockBytes is the window blockEnds reads: 64 bytes, one bit of a word each.
 const blockBytes = 64
 
+// loMask and hiMask keep the first n bytes of a piece read as two
+// little-endian words (packed as pack packs it), by n up to shortMax.
+var loMask, hiMask = func() (lo, hi [shortMax + 1]uint64) {
+	for n := range shortMax + 1 {
+		lo[n] = 1<<(8*min(n, 8)) - 1
+		hi[n] = 1<<(8*max(n-8, 0)) - 1
+	}
+	return lo, hi
+}()
+
 // blockEnds is the split of ASCII text as bit masks, cl100k_base's or (with
 // o200k) o200k_base's: where the pieces that start at s[0] end, as bits of
 // a word (bit k set when a piece ends at s[k]), for as many of the first 64
 // bytes as they alone decide; 0 when they decide none. s[0] must start a
 // piece and s hold at least blockBytes bytes.
 //
-// countRun splits a piece at a time and branches on its kind (a word, a
+// A loop that splits a piece at a time branches on its kind (a word, a
 // run of punctuation, white space, digits). In source code the kinds
 // alternate with no pattern a predictor learns: cachegrind's branch
 // simulation counted 578,000 mispredicted branches a warm MiB of Go's
@@ -44,7 +54,8 @@ const blockBytes = 64
 // they before white space that holds a line break, then blanks, then
 // another break (a blank line with spaces on it: which break is the last
 // is decided further on). A window that starts within 16 bytes of a byte
-// past ASCII decides nothing. Those pieces countRun splits one at a time.
+// past ASCII decides nothing. Those pieces countFast counts one at a time
+// with the splitter.
 // TestBlockEndsAreTheSplittersEnds and FuzzBlockEnds hold these ends to
 // the splitters' at every piece start, TestSplittersMatchTheirPatterns the
 // counting loop's to the patterns, and FuzzCount the counts to tiktoken-go.
@@ -109,7 +120,8 @@ func blockEnds(s string, o200k bool) uint64 {
 		cut = 63 - bits.LeadingZeros64(b&digit&(1<<run-1))
 	}
 	if o200k {
-		return b &^ 1 & (2<<o200kEnds(s, &b, letter, p3, quote, brk, kept, cut) - 1)
+		b, cut = o200kEnds(s, b, letter, p3, quote, brk, kept, cut)
+		return b &^ 1 & (2<<cut - 1)
 	}
 	// contractions: an apostrophe that starts a piece before letters
 	for x := quote & prefix; x != 0; x &= x - 1 {
@@ -120,8 +132,8 @@ func blockEnds(s string, o200k bool) uint64 {
 	return b &^ 1 & (2<<cut - 1)
 }
 
-// o200kEnds turns the ends that blockEnds found in b into o200k_base's, and
-// returns the last that the window decides, at most cut. o200k_base's
+// o200kEnds turns the ends that blockEnds found, b, into o200k_base's, and
+// returns them with the last that the window decides, at most cut. o200k_base's
 // pattern differs on ASCII in three places:
 //
 //   - A letter run is split where a lower-case letter meets an upper-case
@@ -132,20 +144,20 @@ func blockEnds(s string, o200k bool) uint64 {
 //     where one does, rare, the ends stop at that piece's start.
 //
 // upper is the bytes of the window that are upper-case letters, or '/'.
-func o200kEnds(s string, b *uint64, letter, upper, quote, brk, kept uint64, cut int) int {
-	*b |= upper & letter & (letter &^ upper << 1)
+func o200kEnds(s string, b, letter, upper, quote, brk, kept uint64, cut int) (uint64, int) {
+	b |= upper & letter & (letter &^ upper << 1)
 	for x, after := quote&(letter<<1), -1; x != 0; x &= x - 1 {
 		// a word takes one contraction: "they'd've" is "they'd", "'ve"
 		if q := bits.TrailingZeros64(x); q != after {
 			if k := contractionFast(s, q); k >= 0 {
-				*b, after = *b&^(1<<k-1<<q)|1<<k, k
+				b, after = b&^(1<<k-1<<q)|1<<k, k
 			}
 		}
 	}
 	if slash := (brk + kept) &^ brk & upper &^ letter; slash != 0 {
-		cut = min(cut, 63-bits.LeadingZeros64(*b&(1<<bits.TrailingZeros64(slash)-1)))
+		cut = min(cut, 63-bits.LeadingZeros64(b&(1<<bits.TrailingZeros64(slash)-1)))
 	}
-	return cut
+	return b, cut
 }
 
 // blockCode is each byte's class as blockEnds reads it, a code of four
@@ -192,17 +204,13 @@ var blockCode = func() (t [256]uint64) {
 
 // countBlocks is countFast's loop for ASCII text: it counts the pieces from
 // s[i] that blockEnds finds, a window at a time, while the cache holds
-// them, adds them to mk and keeps its marks (as countRun does), and returns
-// where it stopped: at a piece that no window decides (past ASCII, in a run
-// of over 60 bytes, in the text's last 64), at one missing from the cache
-// (missed: countFast counts it through pieceCache.count, which keeps it;
-// countRun counts pieces of one and two bytes without the cache and would
-// never keep them), pieces of over longMax bytes among them, or where a
-// mark is due and mk holds no more. Pieces of 16 to 48 bytes (Go's
-// CamelCase identifiers, 1.5% of net/http's pieces, hardly any of prose's)
-// are looked up here too: sent to countRun one at a time, each had cost a
-// window computed again, and code 3-5% of its speed against prose.
-func countBlocks(s string, i int, mk *marker) (end int, missed bool) {
+// them, adds them to mk and keeps its marks, and returns where it stopped:
+// at a piece that no window decides (past ASCII, in a run of over 60
+// bytes, in the text's last 64), at one the cache misses (pieces of over
+// longMax bytes among them), or where a mark is due and mk holds no more.
+// countFast counts that piece with the splitter and pieceCache.count, which
+// keeps it.
+func countBlocks(s string, i int, mk *marker) int {
 	left, tokens, pieces := mk.left, 0, 0
 	small, short, long := mk.small, mk.sets, mk.long
 blocks:
@@ -222,9 +230,8 @@ blocks:
 			j := base + bits.TrailingZeros64(ends)
 			m := j - i
 			if m > shortMax { // an identifier, a run of spaces: the long slots
-				k, ok := longHit(long, s[i:j])
+				k, ok := longHit(&long[longHash(s[i:j])>>(64-longBits)], s[i:j])
 				if !ok {
-					missed = true
 					break blocks
 				}
 				tokens += k
@@ -244,7 +251,6 @@ blocks:
 				hit = shortHit(&short[set], lo, key)
 			}
 			if hit == 0 {
-				missed = true
 				break blocks
 			}
 			tokens += int(hit >> tokShift)
@@ -252,5 +258,5 @@ blocks:
 		}
 	}
 	mk.pieces, mk.tokens, mk.left = mk.pieces+pieces, mk.tokens+tokens, left
-	return i, missed
+	return i
 }

@@ -80,28 +80,27 @@
 // a table the CPU's caches do not hold. A cache serves any text of its
 // encoding; each counting loop takes its own from a small pool.
 //
-// Counting is two loops with no call to the splitter for the common piece
-// (countBlocks, countRun). countBlocks splits ASCII text a window of 64
-// bytes at a time: each byte's class from a table, the pieces' ends from
-// shifts of the classes' bit masks (blockEnds), and each piece counted
-// from the cache read in place; countRun splits a piece at a time where
-// no window decides (near a byte past ASCII, a run of over 60 bytes, the
-// text's last 64 bytes), from a 256-entry class table on the splitters' own
-// fast paths. Anything else leaves both for one piece (the splitter, the
-// merge) and comes back. The loops keep WalkMarks' marks and PiecesFrom's
-// per-piece counts themselves, so chunk planning walks the same loops as
-// Count. Calls were most of the cost on real text (each saved the loop's
-// registers): Go's net/http in cl100k_base took 132 million instructions a
-// warm MiB, 34 million now, measured under cachegrind, which a shared
-// machine's noise does not move (docs/benchmarks.md has the figures). Past
-// that, time went to mispredicted branches more than to instructions: a
-// loop that branches on each piece's kind mispredicts in source code, where
-// kinds follow no pattern, and the windows branch on none (1.2-1.8x faster
-// on real text, in time on a quiet core, since instruction counts do not
-// see it). Specs hold the loops' pieces to each encoding's pattern through
-// regexp2, on ASCII text and on text of every class, the windows' to the
-// splitters' on real and random text, and FuzzCount and FuzzBlockEnds hold
-// them to the splitters'.
+// Counting is one loop with no call to the splitter for the common piece
+// (countBlocks): it splits ASCII text a window of 64 bytes at a time, each
+// byte's class from a table and the pieces' ends from shifts of the
+// classes' bit masks (blockEnds), and counts each piece from the cache read
+// in place. A piece no window decides (near a byte past ASCII, in a run of
+// over 60 bytes, in the text's last 64 bytes) or the cache misses leaves
+// the loop for the splitter and the merge, and comes back. The loop keeps
+// WalkMarks' marks and PiecesFrom's per-piece counts itself, so chunk
+// planning walks the same loop as Count. Calls were most of the cost on
+// real text (each saved the loop's registers): Go's net/http in cl100k_base
+// took 132 million instructions a warm MiB, 34 million now, measured under
+// cachegrind, which a shared machine's noise does not move
+// (docs/benchmarks.md has the figures). Past that, time went to
+// mispredicted branches more than to instructions: a loop that branches on
+// each piece's kind mispredicts in source code, where kinds follow no
+// pattern, and the windows branch on none (1.2-1.8x faster on real text,
+// in time on a quiet core, since instruction counts do not see it). Specs
+// hold the loop's pieces to each encoding's pattern through regexp2, on
+// ASCII text and on text of every class, the windows' to the splitters' on
+// real and random text, and FuzzCount and FuzzBlockEnds hold them to the
+// splitters'.
 //
 // Unicode tables: unicode16.go holds them as *unicode.RangeTable values;
 // `go generate ./core/tokens` writes it with internal/ucdgen from

@@ -1,9 +1,6 @@
 package tokens
 
-import (
-	"encoding/binary"
-	"sync/atomic"
-)
+import "sync/atomic"
 
 // pieceCache remembers the token counts of recent pieces, by their bytes.
 // Text repeats its pieces (a log's keys, levels and timestamps'
@@ -119,7 +116,7 @@ const (
 )
 
 // count is e.count through the cache, pieces of one and two bytes too:
-// countBlocks looks every piece up (countRun counts those itself).
+// countBlocks looks every piece up.
 func (c *pieceCache) count(e *encoding, piece string, valid bool) int {
 	n := len(piece)
 	if n > shortMax {
@@ -168,10 +165,10 @@ func (c *pieceCache) countLong(e *encoding, piece string, valid bool) int {
 	if n > longMax {
 		return e.count(piece, valid)
 	}
-	if k, ok := longHit(&c.long, piece); ok {
+	set := &c.long[longHash(piece)>>(64-longBits)]
+	if k, ok := longHit(set, piece); ok {
 		return k
 	}
-	set := &c.long[longHash(piece)>>(64-longBits)]
 	k := e.count(piece, valid)
 	copy(set[1:], set[:3])
 	set[0].n, set[0].tokens = uint32(n), int32(k)
@@ -179,12 +176,11 @@ func (c *pieceCache) countLong(e *encoding, piece string, valid bool) int {
 	return k
 }
 
-// longHit is the count of a piece of shortMax+1 to longMax bytes in the
-// long slots, and whether they hold it.
-func longHit(long *[longSets]longSet, piece string) (int, bool) {
-	set := &long[longHash(piece)>>(64-longBits)]
+// longHit is the count of a piece of shortMax+1 to longMax bytes in set,
+// its set of long slots (longHash), and whether the set holds it.
+func longHit(set *longSet, piece string) (int, bool) {
 	for w := range set {
-		if s := &set[w]; s.n == uint32(len(piece)) && sameBytes(&s.b, piece) {
+		if s := &set[w]; s.n == uint32(len(piece)) && string(s.b[:len(piece)]) == piece {
 			return int(s.tokens), true
 		}
 	}
@@ -199,19 +195,6 @@ func longHash(piece string) uint64 {
 	h := (le64(piece) ^ uint64(n)<<56) * 0x9E3779B97F4A7C15
 	h = (h ^ le64(piece[n/2-4:])*0xC2B2AE3D27D4EB4F) * 0x94D049BB133111EB
 	return (h ^ le64(piece[n-8:])) * 0x9E3779B97F4A7C15
-}
-
-// sameBytes reports whether a long slot's bytes begin with piece, of
-// shortMax+1 to longMax bytes, eight at a time (the last eight may overlap
-// the ones before).
-func sameBytes(b *[longMax]byte, piece string) bool {
-	n := len(piece)
-	for k := 0; k < n-8; k += 8 {
-		if le64(piece[k:]) != binary.LittleEndian.Uint64(b[k:]) {
-			return false
-		}
-	}
-	return le64(piece[n-8:]) == binary.LittleEndian.Uint64(b[n-8:])
 }
 
 // freeCaches is how many idle piece caches an encoding keeps.
@@ -249,7 +232,7 @@ func (p *cachePool) put(c *pieceCache) {
 
 // smallHit is the entry of set that matches key (smallKey), 0 if none,
 // found without a branch a way: which way holds a piece is a coin toss,
-// and conditional moves pick the entry. The counting loops read the cache
+// and conditional moves pick the entry. The counting loop reads the cache
 // with it.
 func smallHit(set *smallSet, key uint64) (hit uint64) {
 	if (set[0]^key)<<countBits == 0 {

@@ -109,6 +109,29 @@ var latin1Class = func() (t [unicode.MaxLatin1 + 1]uint8) {
 	return t
 }()
 
+// contractionFast is (?i:'s|'t|'re|'ve|'m|'ll|'d) at s[i], an apostrophe:
+// cl100k_base's first alternative, o200k_base's contraction after a word
+// (contraction). It returns the end of the contraction, or -1 when none
+// starts there.
+func contractionFast(s string, i int) int {
+	if i+1 >= len(s) {
+		return -1
+	}
+	switch s[i+1] | 0x20 { // ASCII lower case; no other byte maps to these letters
+	case 's', 't', 'm', 'd':
+		return i + 2
+	case 'r', 'v':
+		if i+2 < len(s) && s[i+2]|0x20 == 'e' {
+			return i + 3
+		}
+	case 'l':
+		if i+2 < len(s) && s[i+2]|0x20 == 'l' {
+			return i + 3
+		}
+	}
+	return -1
+}
+
 // matchCL100K returns the end of the piece that starts at s[i]: a
 // hand-written equivalent of cl100k_base's pre-split
 // pattern, several times faster than running it through regexp2:

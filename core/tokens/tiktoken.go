@@ -58,7 +58,7 @@ type encoding struct {
 	// end of the piece that starts at s[i]. The specs hold it to the
 	// encoding's pattern (patterns) run through regexp2.
 	match func(s string, i int) int
-	// o200k picks o200k_base's alternatives in countRun (o200k_harmony's too).
+	// o200k picks o200k_base's rules in blockEnds (o200k_harmony's too).
 	o200k bool
 	// specials are the special tokens each counted as one, by their text
 	// (nil: none; o200k_harmony's, see harmony.go).
