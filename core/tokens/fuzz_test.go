@@ -144,7 +144,7 @@ func checkPieces(t *testing.T, tk *tokens.Tiktoken, s string, count int, pieces 
 
 // checkMarks checks that WalkMarks with a mark at every piece (the
 // counting loop's pieces) gives pieces' ends and running token counts (the
-// counting loop splits without the splitter where ASCII decides), and that
+// counting loop splits without the splitter where a window decides), and that
 // PiecesFrom of 1, 3 and 40 pieces from every boundary, and of 300 (over
 // its batches of markBatch+1 pieces a call) from every 50th, gives Pieces'
 // from there.

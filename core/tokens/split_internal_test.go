@@ -21,9 +21,9 @@ func pieces(split func(string, func(int, int)), s string) []string {
 // piece against the encodings' own patterns run through regexp2, on random
 // text drawn from every character class the patterns distinguish: 20,000
 // strings per encoding (5,000 under the race detector: Trials), every other
-// one of ASCII alone (control characters among it), which the counting
-// loop splits without the splitters, and a quarter of those of 64 to 192
-// bytes, which the loop splits a window at a time (blockEnds). Both are
+// one of ASCII alone (control characters among it), and a quarter of those
+// of 64 to 192 bytes, which the counting loop splits a window at a time
+// (blockEnds) without the splitters. Both are
 // checked: the splitter (Pieces' walk) and the counting loop (countFast,
 // through WalkMarks with a mark at every piece). regexp2's classes are Go's
 // Unicode 15.0 tables, the splitters' Unicode 16.0's, so the alphabet holds
