@@ -139,7 +139,7 @@ func (p *splitter) piece(i int) (end, special int) {
 // special token at or after i, or the end of the text. i must be 0 or the
 // end of a piece, and grow from call to call; a walk from the start to the
 // end reads each byte once looking for special tokens (the counting loop
-// count each stretch between two whole, with countFast).
+// counts each stretch between two whole, with countFast).
 func (p *splitter) stop(i int) int {
 	switch {
 	case p.next >= i:
